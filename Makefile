@@ -1,0 +1,30 @@
+# `make run` and `make test` are the two commands a fresh machine needs (see README).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: install run test bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Replays the shipped cassettes: no network, no API key.
+run: install
+	$(BIN)/harness run suites/*.yaml --record-mode none
+
+test: install
+	$(BIN)/python -m pytest -q
+
+bench: install
+	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/parse_corpus.py
+
+clean:
+	rm -rf $(VENV) reports/*/ build *.egg-info

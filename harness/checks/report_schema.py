@@ -1,0 +1,89 @@
+"""Community report schema: the fields GraphRAG's report prompt asks for, their types, the rating
+range and the number of findings. Works on the decoded JSON object so that type errors the
+lenient parser would paper over are still reported."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.model import FormatIssue
+from harness.parsing.issues import issue
+
+REQUIRED = ("title", "summary", "rating", "rating_explanation", "findings")
+MIN_FINDINGS = 5
+MAX_FINDINGS = 10
+
+
+def _is_number(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    if isinstance(value, str):
+        try:
+            float(value.strip())
+            return True
+        except ValueError:
+            return False
+    return False
+
+
+def report_schema_issues(
+    obj: Any,
+    *,
+    min_findings: int = MIN_FINDINGS,
+    max_findings: int = MAX_FINDINGS,
+    rating_range: tuple[float, float] = (0.0, 10.0),
+) -> list[FormatIssue]:
+    """Every way `obj` departs from the report schema (empty list when it conforms)."""
+    if not isinstance(obj, dict):
+        return [issue("report-not-object", f"Expected a JSON object, got {type(obj).__name__}.", str(obj)[:160])]
+    out: list[FormatIssue] = []
+    for key in REQUIRED:
+        if key not in obj:
+            out.append(issue("report-missing-field", f"Missing field {key!r}.", key))
+    for key in ("title", "summary", "rating_explanation"):
+        if key in obj and not isinstance(obj[key], str):
+            out.append(issue("report-field-type", f"{key!r} should be a string.", repr(obj[key])[:160]))
+    if "rating" in obj:
+        rating = obj["rating"]
+        if not _is_number(rating):
+            out.append(issue("report-rating-invalid", f"rating {rating!r} is not a number.", repr(rating)))
+        else:
+            value = float(rating)
+            if not rating_range[0] <= value <= rating_range[1]:
+                out.append(
+                    issue(
+                        "report-rating-range",
+                        f"rating {value:g} outside {rating_range[0]:g}-{rating_range[1]:g}.",
+                        repr(rating),
+                    )
+                )
+            if isinstance(rating, str):
+                out.append(issue("report-field-type", "'rating' should be a number, not a string.", rating))
+    if "findings" in obj:
+        findings = obj["findings"]
+        if not isinstance(findings, list):
+            out.append(issue("report-field-type", "'findings' should be a list.", repr(findings)[:160]))
+        else:
+            if not min_findings <= len(findings) <= max_findings:
+                out.append(
+                    issue(
+                        "report-findings-count",
+                        f"{len(findings)} findings; expected {min_findings}-{max_findings}.",
+                        str(len(findings)),
+                    )
+                )
+            for i, f in enumerate(findings):
+                if not isinstance(f, dict):
+                    out.append(issue("report-finding-invalid", f"Finding {i + 1} is not an object.", repr(f)[:160]))
+                    continue
+                for key in ("summary", "explanation"):
+                    if not isinstance(f.get(key), str) or not f.get(key, "").strip():
+                        out.append(
+                            issue("report-finding-invalid", f"Finding {i + 1} has no {key!r}.", repr(f)[:160])
+                        )
+    extra = [k for k in obj if k not in REQUIRED]
+    if extra:
+        out.append(issue("report-extra-field", f"Unexpected fields: {', '.join(map(str, extra))}.", ", ".join(map(str, extra))))
+    return out

@@ -1,0 +1,401 @@
+"""Runs -> comparison: paired per-metric deltas with intervals and p-values, and per-case diffs.
+
+`compare(a, b)` pairs two lists of CaseResult by case_id (variant against variant, or run
+against run) and reports, for every metric, ``b - a``:
+
+- the **delta** of the macro average: the mean over paired cases of the per-case difference;
+- a **paired bootstrap interval** (percentile method, resampling cases with replacement,
+  fixed seed, vectorised with numpy). The bounds are order statistics of the resampled means
+  (``k = floor(alpha/2 * (B-1))`` from each end), so swapping a and b exactly mirrors them;
+- a two-sided **paired sign-flip permutation p-value** for "mean difference is 0": exact
+  (all 2^n sign patterns) when 2^n <= resamples, otherwise Monte Carlo with the usual
+  ``(1 + hits) / (1 + resamples)``;
+- counts of cases improved, regressed and unchanged, and the micro (pooled) values.
+
+Metrics that may be undefined on a case (type accuracy, endpoint recall) use only the cases
+where both sides have a value. Cases present on one side only, or without a score on either
+side (model error), are listed and left out of the statistics. Paired cases are taken in
+case-id order, so the result does not depend on the order of the input rows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from deepdiff import DeepDiff
+
+from .model import CaseResult, CaseScore, ExtractedGraph, Value
+from .scoring.aggregate import METRICS, aggregate, case_metrics
+from .scoring.normalize import normalize_name, normalize_type
+from .scoring.serialize import score_to_json
+
+__all__ = [
+    "CaseDiff",
+    "Comparison",
+    "GraphDiff",
+    "MetricDelta",
+    "compare",
+    "paired_bootstrap",
+    "score_to_json",
+    "sign_flip_pvalue",
+]
+
+_TOL = 1e-12
+_BLOCK = 2_000_000  # resample matrix entries per chunk (bounds memory)
+
+
+# --------------------------------------------------------------------------- values
+
+
+class MetricDelta(Value):
+    """One metric, b - a, over the paired cases where both sides have a value."""
+
+    metric: str
+    n: int
+    macro_a: float | None
+    macro_b: float | None
+    delta: float | None  # mean of per-case differences = macro_b - macro_a
+    ci_low: float | None
+    ci_high: float | None
+    p_value: float | None
+    improved: int
+    regressed: int
+    unchanged: int
+    micro_a: float | None
+    micro_b: float | None
+    micro_delta: float | None
+
+
+class GraphDiff(Value):
+    """What one case's extracted graph gained and lost from a to b (names as the model wrote them)."""
+
+    entities_gained: list[str] = []
+    entities_lost: list[str] = []
+    entities_retyped: list[list[str]] = []  # [name, type in a, type in b]
+    relationships_gained: list[list[str]] = []  # [source, target]
+    relationships_lost: list[list[str]] = []
+
+
+class CaseDiff(Value):
+    """One paired case: per-metric values and deltas, what gold items it newly missed or found, the graph diff."""
+
+    case_id: str
+    a: dict[str, float | None]
+    b: dict[str, float | None]
+    delta: dict[str, float | None]
+    newly_missed_entities: list[str] = []
+    newly_found_entities: list[str] = []
+    newly_missed_relationships: list[list[str]] = []
+    newly_found_relationships: list[list[str]] = []
+    graph: GraphDiff = GraphDiff()
+
+    @property
+    def f1_change(self) -> float:
+        """Ranking key for regressions: entity F1 delta plus relationship F1 delta."""
+        return (self.delta.get("entity_f1") or 0.0) + (self.delta.get("relationship_f1") or 0.0)
+
+
+class Comparison(Value):
+    label_a: str
+    label_b: str
+    seed: int
+    resamples: int
+    confidence: float
+    metrics: dict[str, MetricDelta]
+    cases: list[CaseDiff]
+    only_in_a: list[str] = []
+    only_in_b: list[str] = []
+    unscored: list[str] = []  # paired cases without a score on at least one side
+
+    def worst_regressions(self, k: int = 10, metric: str | None = None) -> list[CaseDiff]:
+        """The `k` cases that lost most (by `metric`'s delta, default entity F1 + relationship F1), worst first."""
+
+        def key(case: CaseDiff) -> float:
+            if metric is None:
+                return case.f1_change
+            value = case.delta.get(metric)
+            return 0.0 if value is None else value
+
+        losers = [case for case in self.cases if key(case) < -_TOL]
+        return sorted(losers, key=lambda case: (key(case), case.case_id))[:k]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per metric (index), columns as in MetricDelta."""
+        rows = [delta.model_dump() for delta in self.metrics.values()]
+        return pd.DataFrame(rows).set_index("metric")
+
+    def case_frame(self) -> pd.DataFrame:
+        """One row per paired case: `<metric>_a`, `<metric>_b`, `<metric>_delta`, and the diffs as lists."""
+        rows: list[dict[str, Any]] = []
+        for case in self.cases:
+            row: dict[str, Any] = {"case_id": case.case_id}
+            for name in self.metrics:
+                row[f"{name}_a"] = case.a.get(name)
+                row[f"{name}_b"] = case.b.get(name)
+                row[f"{name}_delta"] = case.delta.get(name)
+            row["newly_missed_entities"] = case.newly_missed_entities
+            row["newly_found_entities"] = case.newly_found_entities
+            row["newly_missed_relationships"] = case.newly_missed_relationships
+            row["newly_found_relationships"] = case.newly_found_relationships
+            row.update(case.graph.model_dump())
+            rows.append(row)
+        frame = pd.DataFrame(rows)
+        return frame.set_index("case_id") if rows else frame
+
+    def to_json(self, worst: int = 10) -> dict[str, Any]:
+        """The `harness compare RUN_A RUN_B --json` document."""
+        return {
+            "a": self.label_a,
+            "b": self.label_b,
+            "settings": {
+                "delta": "b - a, macro (mean over paired cases of the per-case difference)",
+                "interval": f"{self.confidence:.0%} paired bootstrap, percentile method",
+                "p_value": "paired sign-flip permutation, two-sided",
+                "seed": self.seed,
+                "resamples": self.resamples,
+                "confidence": self.confidence,
+            },
+            "cases": {
+                "paired": len(self.cases),
+                "only_in_a": self.only_in_a,
+                "only_in_b": self.only_in_b,
+                "unscored": self.unscored,
+            },
+            "metrics": {name: delta.model_dump(exclude={"metric"}) for name, delta in self.metrics.items()},
+            "worst_regressions": [
+                {
+                    "case_id": case.case_id,
+                    "f1_change": case.f1_change,
+                    "newly_missed_entities": case.newly_missed_entities,
+                    "newly_missed_relationships": case.newly_missed_relationships,
+                }
+                for case in self.worst_regressions(worst)
+            ],
+            "case_diffs": [case.model_dump() for case in self.cases],
+        }
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def _chunks(total: int, n: int) -> list[int]:
+    block = max(1, _BLOCK // max(n, 1))
+    return [min(block, total - start) for start in range(0, total, block)]
+
+
+def bootstrap_means(diff: np.ndarray, *, resamples: int, seed: int) -> np.ndarray:
+    """Means of `resamples` resamples (with replacement) of `diff`, in draw order."""
+    n = len(diff)
+    rng = np.random.default_rng(seed)
+    parts = [diff[rng.integers(0, n, size=(size, n))].mean(axis=1) for size in _chunks(resamples, n)]
+    return np.concatenate(parts)
+
+
+def paired_bootstrap(
+    a: Sequence[float] | np.ndarray,
+    b: Sequence[float] | np.ndarray,
+    *,
+    resamples: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 42,
+) -> tuple[float, float]:
+    """Percentile interval of mean(b - a) from a paired bootstrap over cases."""
+    diff = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
+    if diff.size == 0:
+        raise ValueError("paired_bootstrap needs at least one pair")
+    means = np.sort(bootstrap_means(diff, resamples=resamples, seed=seed))
+    k = int(math.floor((1.0 - confidence) / 2.0 * (resamples - 1)))
+    return float(means[k]), float(means[resamples - 1 - k])
+
+
+def sign_flip_pvalue(diff: Sequence[float] | np.ndarray, *, resamples: int = 10_000, seed: int = 42) -> float:
+    """Two-sided p-value of mean(diff) == 0 under random sign flips of the paired differences."""
+    d = np.asarray(diff, dtype=np.float64)
+    n = d.size
+    if n == 0:
+        raise ValueError("sign_flip_pvalue needs at least one pair")
+    observed = abs(float(d.mean()))
+    threshold = observed - _TOL * max(1.0, observed)
+    if 2**n <= resamples:
+        patterns = np.arange(2**n)[:, None] >> np.arange(n)[None, :]
+        signs = (patterns & 1) * 2 - 1
+        null = np.abs((signs * d).mean(axis=1))
+        return float(np.count_nonzero(null >= threshold) / 2**n)
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for size in _chunks(resamples, n):
+        signs = rng.integers(0, 2, size=(size, n), dtype=np.int8) * 2 - 1
+        hits += int(np.count_nonzero(np.abs((signs * d).mean(axis=1)) >= threshold))
+    return (1 + hits) / (1 + resamples)
+
+
+# --------------------------------------------------------------------------- diffs
+
+
+def _entity_map(graph: ExtractedGraph) -> tuple[dict[str, str], dict[str, str]]:
+    """normalised name -> normalised type, and -> name as first written."""
+    types: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for ent in graph.entities:
+        if not ent.name.strip():
+            continue
+        key = normalize_name(ent.name)
+        if key not in names:
+            names[key] = ent.name
+            types[key] = normalize_type(ent.type)
+        elif not types[key]:
+            types[key] = normalize_type(ent.type)
+    return types, names
+
+
+def _edge_map(graph: ExtractedGraph) -> dict[tuple[str, str], list[str]]:
+    """Undirected edge over normalised names -> [source, target] as first written; no self-loops."""
+    edges: dict[tuple[str, str], list[str]] = {}
+    for rel in graph.relationships:
+        if not rel.source.strip() or not rel.target.strip():
+            continue
+        s, t = normalize_name(rel.source), normalize_name(rel.target)
+        if s != t:
+            edges.setdefault((s, t) if s < t else (t, s), [rel.source, rel.target])
+    return edges
+
+
+def graph_diff(a: ExtractedGraph, b: ExtractedGraph) -> GraphDiff:
+    """Entities and relationships gained and lost from a to b, via DeepDiff on normalised keys."""
+    types_a, names_a = _entity_map(a)
+    types_b, names_b = _entity_map(b)
+    edges_a, edges_b = _edge_map(a), _edge_map(b)
+    ent = DeepDiff(types_a, types_b, view="tree")
+    rel = DeepDiff(set(edges_a), set(edges_b), view="tree")
+
+    def keys(kind: str) -> list[Any]:
+        return [level.path(output_format="list")[0] for level in ent.get(kind, [])]
+
+    gained = sorted(keys("dictionary_item_added"))
+    lost = sorted(keys("dictionary_item_removed"))
+    retyped = sorted(keys("values_changed"))
+    return GraphDiff(
+        entities_gained=[names_b[k] for k in gained],
+        entities_lost=[names_a[k] for k in lost],
+        entities_retyped=[[names_b[k], types_a[k], types_b[k]] for k in retyped],
+        relationships_gained=[edges_b[k] for k in sorted(level.t2 for level in rel.get("set_item_added", []))],
+        relationships_lost=[edges_a[k] for k in sorted(level.t1 for level in rel.get("set_item_removed", []))],
+    )
+
+
+def _newly(mine: list[Any], theirs: list[Any]) -> list[Any]:
+    """Items of `mine` not in `theirs`, in `mine`'s order (lists of names or of [source, target])."""
+    other = {tuple(x) if isinstance(x, list) else x for x in theirs}
+    return [x for x in mine if (tuple(x) if isinstance(x, list) else x) not in other]
+
+
+def _case_diff(case_id: str, ra: CaseResult, rb: CaseResult, sa: CaseScore, sb: CaseScore) -> CaseDiff:
+    ma, mb = case_metrics(sa), case_metrics(sb)
+    delta = {
+        name: (None if ma[name] is None or mb[name] is None else mb[name] - ma[name])  # type: ignore[operator]
+        for name in METRICS
+    }
+    return CaseDiff(
+        case_id=case_id,
+        a=ma,
+        b=mb,
+        delta=delta,
+        newly_missed_entities=_newly(sb.entities.missed, sa.entities.missed),
+        newly_found_entities=_newly(sa.entities.missed, sb.entities.missed),
+        newly_missed_relationships=_newly(sb.relationships.missed, sa.relationships.missed),
+        newly_found_relationships=_newly(sa.relationships.missed, sb.relationships.missed),
+        graph=graph_diff(ra.graph, rb.graph),
+    )
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def _index(rows: list[CaseResult], side: str) -> dict[str, CaseResult]:
+    out: dict[str, CaseResult] = {}
+    for row in rows:
+        if row.case_id in out:
+            raise ValueError(f"case {row.case_id!r} appears twice in {side}; compare one variant of one run per side")
+        out[row.case_id] = row
+    return out
+
+
+def _label(rows: list[CaseResult], fallback: str) -> str:
+    names = {f"{row.suite}/{row.variant}" for row in rows}
+    return names.pop() if len(names) == 1 else fallback
+
+
+def compare(
+    a: list[CaseResult],
+    b: list[CaseResult],
+    *,
+    label_a: str | None = None,
+    label_b: str | None = None,
+    seed: int = 42,
+    resamples: int = 10_000,
+    confidence: float = 0.95,
+) -> Comparison:
+    """Compare b against a (a is the baseline), case by case; see the module docstring."""
+    index_a, index_b = _index(a, "a"), _index(b, "b")
+    # Sorted by case id: the resampling must not depend on which side's row order came first.
+    order = sorted(set(index_a) & set(index_b))
+    unscored = [cid for cid in order if index_a[cid].score is None or index_b[cid].score is None]
+    skip = set(unscored)
+    paired = [cid for cid in order if cid not in skip]
+    scores_a = [index_a[cid].score for cid in paired]
+    scores_b = [index_b[cid].score for cid in paired]
+    cases = [
+        _case_diff(cid, index_a[cid], index_b[cid], sa, sb)  # type: ignore[arg-type]
+        for cid, sa, sb in zip(paired, scores_a, scores_b)
+    ]
+    micro_a = aggregate(scores_a).metrics  # type: ignore[arg-type]
+    micro_b = aggregate(scores_b).metrics  # type: ignore[arg-type]
+
+    metrics: dict[str, MetricDelta] = {}
+    for name in METRICS:
+        pairs = [(c.a[name], c.b[name]) for c in cases if c.a[name] is not None and c.b[name] is not None]
+        va = np.array([p[0] for p in pairs], dtype=np.float64)
+        vb = np.array([p[1] for p in pairs], dtype=np.float64)
+        diff = vb - va
+        n = int(diff.size)
+        mi_a, mi_b = micro_a[name].micro, micro_b[name].micro
+        if n:
+            low, high = paired_bootstrap(va, vb, resamples=resamples, confidence=confidence, seed=seed)
+            p_value: float | None = sign_flip_pvalue(diff, resamples=resamples, seed=seed)
+            delta: float | None = float(diff.mean())
+            macro_a: float | None = float(va.mean())
+            macro_b: float | None = float(vb.mean())
+        else:
+            low = high = p_value = delta = macro_a = macro_b = None  # type: ignore[assignment]
+        metrics[name] = MetricDelta(
+            metric=name,
+            n=n,
+            macro_a=macro_a,
+            macro_b=macro_b,
+            delta=delta,
+            ci_low=low,
+            ci_high=high,
+            p_value=p_value,
+            improved=int(np.count_nonzero(diff > _TOL)),
+            regressed=int(np.count_nonzero(diff < -_TOL)),
+            unchanged=int(np.count_nonzero(np.abs(diff) <= _TOL)),
+            micro_a=mi_a,
+            micro_b=mi_b,
+            micro_delta=None if mi_a is None or mi_b is None else mi_b - mi_a,
+        )
+    return Comparison(
+        label_a=label_a or _label(a, "a"),
+        label_b=label_b or _label(b, "b"),
+        seed=seed,
+        resamples=resamples,
+        confidence=confidence,
+        metrics=metrics,
+        cases=cases,
+        only_in_a=[row.case_id for row in a if row.case_id not in index_b],
+        only_in_b=[row.case_id for row in b if row.case_id not in index_a],
+        unscored=unscored,
+    )

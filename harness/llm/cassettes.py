@@ -1,0 +1,340 @@
+"""Cassettes: one file per suite x variant x case, recorded and replayed through vcrpy.
+
+vcrpy patches httpx2's transports globally, but a run plays many cases at once. The
+`CassetteRouter` stands where vcrpy expects one cassette and hands each request to the
+cassette of the case whose task sent it (a context variable follows each asyncio task).
+
+Requests match on method, path and a sha256 of the canonical JSON body, so an edited
+prompt misses instead of replaying another prompt's answer. Before anything is written,
+credentials and volatile fields are removed, and failed responses are never stored.
+Cassettes are JSON, read with `json.loads`, so a cassette cannot run code when loaded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from vcr.cassette import Cassette
+from vcr.errors import CannotOverwriteExistingCassetteException
+from vcr.filters import decode_response
+from vcr.patch import PATCHER_NAMES, CassettePatcherBuilder
+from vcr.persisters.filesystem import CassetteNotFoundError
+from vcr.record_mode import RecordMode
+from vcr.request import Request
+
+from ..errors import InputError
+
+RECORD_MODES = ("none", "once", "rewrite", "all")
+VOLATILE_BODY_FIELDS = frozenset({"user", "metadata", "store"})
+KEPT_REQUEST_HEADERS = frozenset({"content-type"})
+KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
+KEPT_QUERY_PARAMS = frozenset({"api-version"})
+FORMAT_VERSION = 1
+
+
+def default_record_mode(command: str) -> str:
+    """`run` replays; `record` records what is missing, except on CI where nothing records."""
+    if os.environ.get("CI"):
+        return "none"
+    return "none" if command == "run" else "once"
+
+
+# --------------------------------------------------------------------------- canonical requests
+
+
+def canonical_body(body: bytes | str | None) -> Any:
+    """The request body with volatile fields removed; non-JSON bodies are kept as text."""
+    if body is None:
+        return None
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(data, dict):
+        data = {key: value for key, value in data.items() if key not in VOLATILE_BODY_FIELDS}
+    return data
+
+
+def body_hash(body: bytes | str | None) -> str:
+    canonical = json.dumps(canonical_body(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def request_hash(payload: dict[str, Any]) -> str:
+    """The hash a chat-completions payload will be matched by (what the client sends)."""
+    return body_hash(json.dumps(payload))
+
+
+def _cached_hash(request: Request) -> str:
+    cached = getattr(request, "_harness_hash", None)
+    if cached is None:
+        cached = body_hash(request.body)
+        request._harness_hash = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def match_body_hash(r1: Request, r2: Request) -> None:
+    if _cached_hash(r1) != _cached_hash(r2):
+        raise AssertionError("request bodies differ")
+
+
+def match_method(r1: Request, r2: Request) -> None:
+    if r1.method != r2.method:
+        raise AssertionError(f"{r1.method} != {r2.method}")
+
+
+def match_path(r1: Request, r2: Request) -> None:
+    if r1.path.rstrip("/") != r2.path.rstrip("/"):
+        raise AssertionError(f"{r1.path} != {r2.path}")
+
+
+MATCHERS = (match_method, match_path, match_body_hash)
+
+
+# --------------------------------------------------------------------------- scrubbing
+
+
+def _scrub_uri(uri: str) -> str:
+    parts = urlsplit(uri)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k in KEPT_QUERY_PARAMS]
+    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path, urlencode(query), ""))
+
+
+def scrub_request(request: Request) -> Request:
+    """A copy of the request without credentials, cookies or volatile body fields."""
+    body = request.body
+    if body:
+        data = canonical_body(body)
+        if isinstance(data, (dict, list)):
+            body = json.dumps(data, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    headers = {k: v for k, v in request.headers.items() if k.lower() in KEPT_REQUEST_HEADERS}
+    clean = Request(request.method, _scrub_uri(request.uri), body, headers)
+    clean._harness_hash = _cached_hash(request)  # type: ignore[attr-defined]
+    return clean
+
+
+def scrub_response(response: dict[str, Any]) -> dict[str, Any] | None:
+    """Drop failures; store bodies decoded and only the content-type header."""
+    if int(response.get("status", {}).get("code", 0)) >= 400:
+        return None
+    response = decode_response(response)
+    response["headers"] = {
+        k: v for k, v in response.get("headers", {}).items() if k.lower() in KEPT_RESPONSE_HEADERS
+    }
+    return response
+
+
+# --------------------------------------------------------------------------- storage
+
+
+def _to_json_body(body: Any) -> Any:
+    """Store JSON bodies as JSON, not as an escaped string, so cassettes read and diff well."""
+    if isinstance(body, str):
+        try:
+            return {"json": json.loads(body)}
+        except ValueError:
+            return body
+    return body
+
+
+def _from_json_body(body: Any) -> Any:
+    if isinstance(body, dict) and set(body) == {"json"}:
+        return json.dumps(body["json"], ensure_ascii=False)
+    return body
+
+
+class JsonSerializer:
+    """vcrpy serializer: plain JSON, readable diffs, nothing executable."""
+
+    @staticmethod
+    def serialize(cassette_dict: dict[str, Any]) -> str:
+        cassette_dict["version"] = cassette_dict.get("version", FORMAT_VERSION)
+        for interaction in cassette_dict.get("interactions", []):
+            interaction["request"]["body"] = _to_json_body(interaction["request"].get("body"))
+            body = interaction["response"].get("body", {})
+            if "string" in body:
+                body["string"] = _to_json_body(body["string"])
+        return json.dumps(cassette_dict, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+    @staticmethod
+    def deserialize(text: str) -> dict[str, Any]:
+        data = json.loads(text)
+        if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
+            raise ValueError("not a cassette (no `interactions` list)")
+        for interaction in data["interactions"]:
+            interaction["request"]["body"] = _from_json_body(interaction["request"].get("body"))
+            body = interaction["response"].get("body", {})
+            if "string" in body:
+                body["string"] = _from_json_body(body["string"])
+        return data
+
+
+class AtomicPersister:
+    """Loads like vcrpy's filesystem persister; saves atomically, and reports corrupt files."""
+
+    @classmethod
+    def load_cassette(cls, cassette_path: str | Path, serializer: Any) -> Any:
+        from vcr.serialize import deserialize
+
+        path = Path(cassette_path)
+        if not path.is_file():
+            raise CassetteNotFoundError()
+        try:
+            text = path.read_text(encoding="utf-8")
+            return deserialize(text, serializer)
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            raise InputError(f"{path}: corrupt cassette: {exc}") from None
+
+    @staticmethod
+    def save_cassette(cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: Any) -> None:
+        from vcr.serialize import serialize
+
+        path = Path(cassette_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = serialize(cassette_dict, serializer)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+_VCR_MODES = {"none": RecordMode.NONE, "once": RecordMode.ONCE, "rewrite": RecordMode.ALL, "all": RecordMode.ALL}
+
+
+def open_cassette(path: Path, mode: str) -> Cassette:
+    """A vcrpy cassette for one case. `rewrite` starts from nothing; `all` re-records every call."""
+    if mode not in _VCR_MODES:
+        raise InputError(f"unknown record mode '{mode}' (one of {', '.join(RECORD_MODES)})")
+    cassette = Cassette(
+        path=str(path),
+        serializer=JsonSerializer,
+        persister=AtomicPersister,
+        record_mode=_VCR_MODES[mode],
+        match_on=MATCHERS,
+        before_record_request=scrub_request,
+        before_record_response=scrub_response,
+        drop_unused_requests=(mode == "rewrite"),
+    )
+    if mode != "rewrite":
+        cassette._load()
+    else:
+        cassette.rewound = True
+    return cassette
+
+
+def load_interactions(path: Path) -> list[tuple[Request, dict[str, Any]]]:
+    """Read a cassette's interactions without patching anything (audits, stale checks)."""
+    requests, responses, *_ = AtomicPersister.load_cassette(path, JsonSerializer)
+    return list(zip(requests, responses, strict=False))
+
+
+# --------------------------------------------------------------------------- routing
+
+
+_CURRENT: contextvars.ContextVar[Cassette | None] = contextvars.ContextVar("harness_cassette", default=None)
+
+
+class NoCassetteError(RuntimeError):
+    """A request was sent outside any case while cassettes are active."""
+
+
+class CassetteRouter:
+    """Quacks like the vcrpy cassette the httpx2 stub is bound to; delegates per task."""
+
+    custom_patches = ()
+    skip_patchers = tuple(name for name in PATCHER_NAMES if name != "httpx2")
+
+    def __init__(self, mode: str) -> None:
+        if mode not in _VCR_MODES:
+            raise InputError(f"unknown record mode '{mode}' (one of {', '.join(RECORD_MODES)})")
+        self.mode = mode
+
+    @staticmethod
+    def _current() -> Cassette:
+        cassette = _CURRENT.get()
+        if cassette is None:
+            raise NoCassetteError("an HTTP request was sent outside a harness case")
+        return cassette
+
+    @property
+    def _path(self) -> str:
+        cassette = _CURRENT.get()
+        return cassette._path if cassette is not None else "harness-cassettes"
+
+    def __getattr__(self, name: str) -> Any:
+        # anything else vcrpy asks of "the cassette" (error messages, record mode) is the case's
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._current(), name)
+
+    def __len__(self) -> int:
+        return len(self._current())
+
+    def __contains__(self, request: Request) -> bool:
+        return request in self._current()
+
+    @property
+    def write_protected(self) -> bool:
+        return self._current().write_protected
+
+    def can_play_response_for(self, request: Request) -> bool:
+        return bool(self._current().can_play_response_for(request))
+
+    def play_response(self, request: Request) -> Any:
+        return self._current().play_response(request)
+
+    def filter_request(self, request: Request) -> Request:
+        return self._current().filter_request(request)
+
+    def append(self, request: Request, response: dict[str, Any]) -> None:
+        self._current().append(request, response)
+
+    @contextlib.contextmanager
+    def patched(self) -> Iterator[CassetteRouter]:
+        """Patch httpx2 for the duration of a run."""
+        with contextlib.ExitStack() as stack:
+            for patcher in CassettePatcherBuilder(self).build():
+                stack.enter_context(patcher)
+            yield self
+
+    @contextlib.contextmanager
+    def case(self, path: Path) -> Iterator[Cassette]:
+        """Route this task's requests to the cassette at `path`; save it when the case ends well."""
+        cassette = open_cassette(path, self.mode)
+        token = _CURRENT.set(cassette)
+        try:
+            yield cassette
+        except BaseException:
+            raise
+        else:
+            if self.mode != "none":
+                cassette._save()
+        finally:
+            _CURRENT.reset(token)
+
+
+def is_cassette_miss(exc: BaseException) -> bool:
+    """True when an exception (or its cause chain) is vcrpy refusing an unrecorded request."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, CannotOverwriteExistingCassetteException):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False

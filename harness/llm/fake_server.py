@@ -1,0 +1,206 @@
+"""A local server that speaks the OpenAI chat completions API, with faults on demand.
+
+It answers from a script instead of a model, for tests, benchmarks and building the
+example cassettes: the answer is chosen by the conversation so far, so concurrent
+cases and gleaning rounds each get their own. Faults (latency, 429 with Retry-After,
+500, dropped connections) are injected by rate or for the first N calls.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from .tokens import count_message_tokens, count_tokens
+
+Responder = Callable[[dict[str, Any]], str]
+
+
+@dataclass
+class Faults:
+    latency_s: float = 0.0
+    rate_429: float = 0.0
+    retry_after_s: float = 0.05
+    rate_500: float = 0.0
+    rate_drop: float = 0.0
+    first_429: int = 0  # the first N calls answer 429, whatever the rates
+    first_500: int = 0
+    first_drop: int = 0
+    gzip: bool = False
+    seed: int = 7
+
+
+@dataclass
+class Script:
+    """Answers by conversation: the first user message names the case, and the number of
+    gleaning prompts sent so far picks the round. Loop checks answer from `loop`."""
+
+    rounds: dict[str, list[str]] = field(default_factory=dict)
+    loop: dict[str, list[str]] = field(default_factory=dict)
+    fallback: str | None = None
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        messages = body.get("messages", [])
+        users = [m.get("content", "") for m in messages if m.get("role") == "user"]
+        if not users:
+            return self.fallback or ""
+        key = users[0]
+        answers = self.rounds.get(key)
+        if answers is None:
+            if self.fallback is not None:
+                return self.fallback
+            raise KeyError("no scripted answer for this prompt")
+        asked = len(users) - 1  # follow-ups alternate: continue, loop check, continue, ...
+        if asked == 0 or asked % 2 == 1:
+            index = (asked + 1) // 2
+            return answers[index] if index < len(answers) else ""
+        check = asked // 2 - 1
+        loops = self.loop.get(key, [])
+        if check < len(loops):
+            return loops[check]
+        return "Y" if check + 2 < len(answers) else "N"
+
+
+class FakeOpenAIServer:
+    """`with FakeOpenAIServer(responder) as server:` then use `server.base_url`."""
+
+    def __init__(self, responder: Responder, faults: Faults | None = None, *, host: str = "127.0.0.1") -> None:
+        self.responder = responder
+        self.faults = faults or Faults()
+        self.requests: list[dict[str, Any]] = []  # every request: headers and body, for assertions
+        self.calls = 0
+        self._lock = threading.Lock()
+        self._rng = random.Random(self.faults.seed)
+        self._server = ThreadingHTTPServer((host, 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def start(self) -> FakeOpenAIServer:
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> FakeOpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _decide(self) -> str:
+        with self._lock:
+            self.calls += 1
+            n = self.calls
+            f = self.faults
+            if n <= f.first_429:
+                return "429"
+            if n <= f.first_429 + f.first_500:
+                return "500"
+            if n <= f.first_429 + f.first_500 + f.first_drop:
+                return "drop"
+            roll = self._rng.random()
+        if roll < f.rate_429:
+            return "429"
+        if roll < f.rate_429 + f.rate_500:
+            return "500"
+        if roll < f.rate_429 + f.rate_500 + f.rate_drop:
+            return "drop"
+        return "ok"
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+                data = json.dumps(payload).encode()
+                extra = dict(headers or {})
+                if server.faults.gzip and status == 200:
+                    data = gzip.compress(data)
+                    extra["Content-Encoding"] = "gzip"
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("x-request-id", f"req_{server.calls}")
+                self.send_header("openai-organization", "org-fake-should-not-be-recorded")
+                for key, value in extra.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                length = int(self.headers.get("Content-Length", 0))
+                raw = self.rfile.read(length)
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    self._send(400, {"error": {"message": "body is not JSON", "type": "invalid_request_error"}})
+                    return
+                with server._lock:
+                    server.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+                    return
+                if server.faults.latency_s:
+                    time.sleep(server.faults.latency_s)
+                decision = server._decide()
+                if decision == "429":
+                    self._send(
+                        429,
+                        {"error": {"message": "rate limited", "type": "rate_limit_error"}},
+                        {"Retry-After": f"{server.faults.retry_after_s}"},
+                    )
+                    return
+                if decision == "500":
+                    self._send(500, {"error": {"message": "server error", "type": "server_error"}})
+                    return
+                if decision == "drop":
+                    self.close_connection = True
+                    self.connection.close()
+                    return
+                try:
+                    text = server.responder(body)
+                except KeyError as exc:
+                    self._send(400, {"error": {"message": str(exc), "type": "invalid_request_error"}})
+                    return
+                model = body.get("model", "fake")
+                prompt_tokens = count_message_tokens(body.get("messages", []), model)
+                completion_tokens = count_tokens(text, model)
+                self._send(
+                    200,
+                    {
+                        "id": f"chatcmpl-{server.calls}",
+                        "object": "chat.completion",
+                        "created": 1700000000,
+                        "model": model,
+                        "choices": [
+                            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+                        ],
+                        "usage": {
+                            "prompt_tokens": prompt_tokens,
+                            "completion_tokens": completion_tokens,
+                            "total_tokens": prompt_tokens + completion_tokens,
+                        },
+                    },
+                )
+
+        return Handler

@@ -1,0 +1,37 @@
+"""Gleaning as GraphRAG does it: continue prompts with a Y/N loop check between rounds."""
+
+from __future__ import annotations
+
+from ..model import Round
+from ..prompts.template import PromptTemplate
+from .client import ModelClient
+
+Message = dict[str, str]
+
+
+async def extract_with_gleaning(
+    client: ModelClient, messages: list[Message], template: PromptTemplate, max_gleanings: int
+) -> list[Round]:
+    """Every call of one case, in order. Each round keeps its own raw output, never glued."""
+    history = list(messages)
+    first = await client.chat(history)
+    rounds = [Round(index=0, kind="extract", output=first.text, usage=first.usage, latency_s=first.latency_s)]
+    history.append({"role": "assistant", "content": first.text})
+    for gleaning in range(max_gleanings):
+        history.append({"role": "user", "content": template.continue_prompt})
+        more = await client.chat(history)
+        rounds.append(
+            Round(index=len(rounds), kind="continue", output=more.text, usage=more.usage, latency_s=more.latency_s)
+        )
+        history.append({"role": "assistant", "content": more.text})
+        if gleaning >= max_gleanings - 1:
+            break  # GraphRAG asks no loop question after the last gleaning
+        history.append({"role": "user", "content": template.loop_prompt})
+        check = await client.chat(history, max_tokens=1)
+        rounds.append(
+            Round(index=len(rounds), kind="loop", output=check.text, usage=check.usage, latency_s=check.latency_s)
+        )
+        history.append({"role": "assistant", "content": check.text})
+        if not check.text.strip().upper().startswith("Y"):
+            break
+    return rounds

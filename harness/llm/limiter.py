@@ -1,0 +1,62 @@
+"""An adaptive concurrency limit: halves on throttling, honours Retry-After, grows back."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+
+class AdaptiveLimiter:
+    """Additive-increase, multiplicative-decrease limit on calls in flight.
+
+    A 429 halves the limit (at most once per `cooldown_s`, so a burst of 429s from the
+    same overload counts once) and pauses new calls until Retry-After has passed.
+    Every `limit` successes in a row raise the limit by one, up to `maximum`.
+    """
+
+    def __init__(self, maximum: int, *, cooldown_s: float = 1.0) -> None:
+        self.maximum = max(1, maximum)
+        self.limit = self.maximum
+        self.in_flight = 0
+        self.cooldown_s = cooldown_s
+        self._successes = 0
+        self._pause_until = 0.0
+        self._last_decrease = -1e9
+        self._cond = asyncio.Condition()
+        self.throttle_events = 0
+        self.lowest_limit = self.maximum
+
+    async def acquire(self) -> None:
+        async with self._cond:
+            while True:
+                wait = self._pause_until - time.monotonic()
+                if wait > 0:
+                    try:
+                        await asyncio.wait_for(self._cond.wait(), timeout=wait)
+                    except TimeoutError:
+                        pass
+                    continue
+                if self.in_flight < self.limit:
+                    self.in_flight += 1
+                    return
+                await self._cond.wait()
+
+    async def release(self, *, throttled: bool = False, retry_after_s: float | None = None) -> None:
+        async with self._cond:
+            self.in_flight -= 1
+            now = time.monotonic()
+            if throttled:
+                self.throttle_events += 1
+                self._successes = 0
+                if now - self._last_decrease >= self.cooldown_s:
+                    self.limit = max(1, self.limit // 2)
+                    self.lowest_limit = min(self.lowest_limit, self.limit)
+                    self._last_decrease = now
+                if retry_after_s:
+                    self._pause_until = max(self._pause_until, now + retry_after_s)
+            else:
+                self._successes += 1
+                if self._successes >= self.limit and self.limit < self.maximum:
+                    self.limit += 1
+                    self._successes = 0
+            self._cond.notify_all()

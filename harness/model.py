@@ -1,0 +1,267 @@
+"""The values that flow between stages, defined once.
+
+Every stage imports its inputs and outputs from here, so a result written by one
+version of the harness can be read back by the next (results.jsonl, summary.json).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CompletionStatus = Literal["present", "missing", "misplaced"]
+
+
+class Value(BaseModel):
+    """Base for all values: unknown keys are errors, so typos in files surface."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- extraction
+
+
+class Entity(Value):
+    name: str
+    type: str = ""
+    description: str = ""
+    round: int = 0  # gleaning round that produced it (0 = first answer)
+
+
+class Relationship(Value):
+    source: str
+    target: str
+    description: str = ""
+    strength: float | None = None
+    keywords: str = ""
+    round: int = 0
+
+
+class Claim(Value):
+    subject: str
+    object: str = ""
+    type: str = ""
+    status: str = ""  # TRUE, FALSE or SUSPECTED
+    start_date: str | None = None
+    end_date: str | None = None
+    description: str = ""
+    source_text: str = ""
+    round: int = 0
+
+
+class Finding(Value):
+    summary: str = ""
+    explanation: str = ""
+
+
+class CommunityReport(Value):
+    title: str = ""
+    summary: str = ""
+    rating: float | None = None
+    rating_explanation: str = ""
+    findings: list[Finding] = Field(default_factory=list)
+
+
+class FormatIssue(Value):
+    """One thing wrong with a model's output. `code` is stable and documented in docs/format-codes.md."""
+
+    code: str
+    message: str
+    excerpt: str = ""
+    round: int = 0
+    dropped: bool = False  # True when a record was lost because of it
+
+
+class FormatReport(Value):
+    format: str = "graphrag"
+    records_seen: int = 0
+    records_parsed: int = 0
+    records_dropped: int = 0
+    completion: CompletionStatus = "missing"
+    issues: list[FormatIssue] = Field(default_factory=list)
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for issue in self.issues if issue.dropped) + (self.completion != "present")
+
+
+class ExtractedGraph(Value):
+    entities: list[Entity] = Field(default_factory=list)
+    relationships: list[Relationship] = Field(default_factory=list)
+    claims: list[Claim] = Field(default_factory=list)
+    report: CommunityReport | None = None
+
+
+class ParseResult(Value):
+    format: str
+    graph: ExtractedGraph
+    format_report: FormatReport
+
+
+# --------------------------------------------------------------------------- gold
+
+
+class GoldEntity(Value):
+    name: str
+    type: str = ""
+    aliases: list[str] = Field(default_factory=list)
+
+
+class GoldRelationship(Value):
+    source: str
+    target: str
+    description: str = ""
+    directed: bool = False
+
+
+class GoldCase(Value):
+    id: str
+    text: str
+    chunk: str | None = None  # path the text came from, when it came from a file
+    entities: list[GoldEntity] = Field(default_factory=list)
+    relationships: list[GoldRelationship] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- scores
+
+
+class MatchingConfig(Value):
+    """How predicted entities are aligned with gold ones (per suite: `matching:`)."""
+
+    fuzzy_threshold: float = Field(0.90, ge=0.0, le=1.0)
+    # canonical type -> other names that mean the same, e.g. {location: [geo, place]}
+    type_synonyms: dict[str, list[str]] = Field(default_factory=dict)
+    directed: bool = False  # relationships are undirected by default
+
+
+class EntityScores(Value):
+    precision: float
+    recall: float
+    f1: float
+    strict_f1: float
+    type_accuracy: float | None  # None when nothing matched
+    tp: int
+    gold: int
+    pred: int
+    exact: int
+    fuzzy: int
+    missed: list[str] = Field(default_factory=list)
+    unmatched: list[str] = Field(default_factory=list)
+    typed_tp: int = 0
+
+
+class RelationshipScores(Value):
+    precision: float
+    recall: float
+    f1: float
+    directed_recall: float
+    endpoint_recall: float | None  # None when no gold edge had both endpoints found
+    tp: int
+    gold: int
+    pred: int
+    directed_tp: int = 0
+    endpoint_gold: int = 0
+    missed: list[list[str]] = Field(default_factory=list)  # [source, target] pairs
+    unmatched: list[list[str]] = Field(default_factory=list)
+
+
+class Grounding(Value):
+    """Predicted entity names found verbatim (after normalisation) in the chunk."""
+
+    grounded: int
+    ungrounded: int
+    unverified: list[str] = Field(default_factory=list)  # unmatched by gold but grounded in text
+    rate: float
+
+
+class CaseScore(Value):
+    entities: EntityScores
+    relationships: RelationshipScores
+    grounding: Grounding
+
+
+# --------------------------------------------------------------------------- runs
+
+
+class Usage(Value):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            total_tokens=self.total_tokens + other.total_tokens,
+        )
+
+
+class Round(Value):
+    """One model call of a case: the first extraction, a gleaning continuation, or a loop check."""
+
+    index: int
+    kind: Literal["extract", "continue", "loop"]
+    output: str
+    usage: Usage = Field(default_factory=Usage)
+    latency_s: float = 0.0
+
+
+class CaseResult(Value):
+    """One row of results.jsonl: one case of one suite under one variant."""
+
+    suite: str
+    variant: str
+    case_id: str
+    request_hash: str = ""  # hash of the first request, to tell stale results from current ones
+    rounds: list[Round] = Field(default_factory=list)
+    graph: ExtractedGraph = Field(default_factory=ExtractedGraph)
+    format_report: FormatReport = Field(default_factory=FormatReport)
+    round_reports: list[FormatReport] = Field(default_factory=list)
+    score: CaseScore | None = None
+    usage: Usage = Field(default_factory=Usage)
+    latency_s: float = 0.0
+    error: str | None = None
+
+
+# --------------------------------------------------------------------------- scoring aggregates
+
+
+class MetricAggregate(Value):
+    """One metric over a suite: `micro` pools the counts of all cases, `macro` averages per-case values."""
+
+    micro: float | None  # None when the pooled denominator is empty (type accuracy, endpoint recall)
+    macro: float | None  # None when no case had a value
+    cases: int  # cases that contributed a value to the macro mean
+
+
+class SuiteMetrics(Value):
+    """Per-suite (per-variant) scores; every metric says which average is which."""
+
+    cases: int
+    metrics: dict[str, MetricAggregate] = Field(default_factory=dict)  # e.g. "entity_recall"
+    counts: dict[str, int] = Field(default_factory=dict)  # summed per-case counts, e.g. "entity_tp"
+
+    def get(self, metric: str, average: Literal["micro", "macro"] = "micro") -> float | None:
+        agg = self.metrics.get(metric)
+        return None if agg is None else getattr(agg, average)
+
+
+class GraphStats(Value):
+    """Statistics of a variant's union graph over all cases (nodes are normalised names)."""
+
+    nodes: int
+    edges: int
+    components: int
+    largest_component: int
+    density: float
+    isolates: int
+    self_loops_dropped: int
+    communities: int
+    largest_community: int
+    modularity: float | None  # None for a graph without edges
+    algorithm: str = "louvain"
+    resolution: float = 1.0
+    library: str = "networkx"
+    library_version: str = ""
+    seed: int = 42

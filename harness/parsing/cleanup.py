@@ -1,0 +1,81 @@
+"""Text clean-up applied before any format is parsed: reasoning blocks, code fences, line ends."""
+
+from __future__ import annotations
+
+import re
+
+from harness.parsing.issues_log import IssueLog
+
+_THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.I | re.S)
+_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)>", re.I)
+_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)>", re.I)
+# A fence line: ``` or ~~~ with an optional info string. Also fences glued to content.
+_FENCE = re.compile(r"^[ \t]*(?:```+|~~~+)[ \t]*[A-Za-z0-9_+\-]*[ \t]*$\n?", re.M)
+_FENCE_ANY = re.compile(r"```+[A-Za-z0-9_+\-]*")
+_REFUSAL = re.compile(
+    r"^\W*(?:I(?:'m| am)? (?:sorry|unable|not able|cannot|can't|can not|apologi[sz]e)"
+    r"|(?:sorry|unfortunately)\b"
+    r"|as an ai\b"
+    r"|抱歉|对不起|很抱歉|我无法|我不能)",
+    re.I,
+)
+
+
+def normalise(text: str) -> str:
+    """Line ends and byte-order mark; nothing a parser could disagree with."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def strip_think(text: str, log: IssueLog) -> tuple[str, str]:
+    """Remove reasoning blocks; returns (text, removed reasoning)."""
+    low = text.lower()
+    if "think>" not in low and "reasoning>" not in low:
+        return text, ""
+    removed: list[str] = []
+
+    def _keep(match: re.Match[str]) -> str:
+        removed.append(match.group(0))
+        return "\n"
+
+    text = _THINK_BLOCK.sub(_keep, text)
+    if removed:
+        log.note("think-block", removed[0])
+    close = _THINK_CLOSE.search(text)
+    if close:  # a closing tag without an opening one: everything before it was reasoning
+        removed.append(text[: close.end()])
+        log.note("think-block", text[: close.end()])
+        text = text[close.end() :]
+    opened = _THINK_OPEN.search(text)
+    if opened:  # never closed (truncated reasoning)
+        removed.append(text[opened.start() :])
+        log.note("think-unclosed", text[opened.start() :])
+        text = text[: opened.start()]
+    return text, "\n".join(removed)
+
+
+def strip_fences(text: str, log: IssueLog) -> str:
+    if "```" not in text and "~~~" not in text:
+        return text
+    new = _FENCE.sub("", text)
+    if "```" in new:
+        new = _FENCE_ANY.sub("\n", new)
+    if new != text:
+        log.note("fence-stripped", text[:80])
+    return new
+
+
+def is_refusal(text: str) -> bool:
+    """A short answer that opens with an apology or an inability statement."""
+    return bool(_REFUSAL.match(text)) and len(text) < 1500
+
+
+def clean(text: str, log: IssueLog) -> tuple[str, str]:
+    """Normalise, drop reasoning blocks and fences. Returns (clean text, removed reasoning)."""
+    text = normalise(text)
+    text, reasoning = strip_think(text, log)
+    text = strip_fences(text, log)
+    return text, reasoning

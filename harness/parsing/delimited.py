@@ -1,0 +1,517 @@
+"""Tuple-delimited records: GraphRAG (and nano-graphrag), LightRAG <= 1.4.7, and claims.
+
+The reader is deliberately loose about everything around a record (separators, closers,
+decoration, quoting) and strict about what it keeps: every record it sees is either returned
+or dropped with a reason in the IssueLog.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from harness.model import Claim, Entity, Relationship
+from harness.parsing.fields import clean_value, is_placeholder, parse_strength, strip_closer
+from harness.parsing.issues_log import IssueLog
+
+Layout = Literal["graphrag", "lightrag", "claims"]
+
+ENTITY_TAGS = frozenset({"entity", "entities", "node", "nodes", "实体"})
+RELATION_TAGS = frozenset(
+    {"relationship", "relationships", "relation", "relations", "edge", "edges", "关系"}
+)
+KEYWORD_TAGS = frozenset({"content_keywords", "high_level_keywords", "keywords", "content keywords"})
+CLAIM_TAGS = frozenset({"claim", "claims", "covariate"})
+
+_KNOWN_TAGS = ENTITY_TAGS | RELATION_TAGS | KEYWORD_TAGS | CLAIM_TAGS
+_LABELLED_TAG = re.compile(r"[\(（]\s*[\"'“]?([A-Za-z_]+)[\"'”]?\s*$")
+
+# Decoration before a record: bullets, numbering, heading hashes, bold, quote marks.
+_LEAD = re.compile(r"(?:[#>*\-•·+]+[ \t]*|\d{1,4}[ \t]*[.)、:：][ \t]*)+")
+_OPENERS = "(（[{"
+_INT = re.compile(r"^\d{1,4}$")
+_WRONG_DELIM = re.compile(
+    r"^\W{0,6}[\"'“]?(entity|relationship|relation)[\"'”]?\s*(?:[,;|:：]\s*\S|[)）]\s*$)", re.I
+)
+_PROSE_RECORD = re.compile(r"^\W{0,6}(?:entity|relationship|relation)\s*[:：]", re.I)
+_TAG_ONLY = re.compile(r"^\W{0,6}[\"'“]?(?:entity|relationship|relation)[\"'”]?\s*[)）]\s*$", re.I)
+_QUOTED = re.compile(r"\"((?:[^\"\\]|\\.)*)\"")
+_CLAIM_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
+_CLAIM_STATUS = frozenset({"TRUE", "FALSE", "SUSPECTED"})
+
+
+@dataclass(slots=True)
+class Delimited:
+    entities: list[Entity] = field(default_factory=list)
+    relationships: list[Relationship] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    seen: int = 0
+    parsed: int = 0
+    keywords: int = 0  # content_keywords records read
+    layout: str = "graphrag"
+    prose: list[str] = field(default_factory=list)
+
+
+@lru_cache(maxsize=64)
+def _splitter(record_delimiter: str) -> re.Pattern[str]:
+    parts = ["\n"]
+    if record_delimiter and record_delimiter != "\n":
+        parts.insert(0, re.escape(record_delimiter))
+    return re.compile("|".join(parts))
+
+
+@lru_cache(maxsize=64)
+def _glue(tuple_delimiter: str) -> re.Pattern[str]:
+    """Where one record ends and the next begins on the same line with no separator."""
+    td = re.escape(tuple_delimiter)
+    return re.compile(
+        rf"(?<=[)）>\]])[ \t]*(?=[\(（][ \t]*[\"'“]?[A-Za-z_]+[\"'”]?[ \t]*{td})"
+    )
+
+
+def infer_tuple_delimiter(text: str) -> str | None:
+    """The delimiter written right after a record tag, e.g. '|' in ("entity"|Foo|...)."""
+    m = re.search(
+        r"[\(（]\s*[\"'“]?(?:entity|relationship)[\"'”]?([^\w\s\"'“”,()]{1,6}|\s*\|\s*)", text, re.I
+    )
+    if m:
+        delim = m.group(1).strip() or m.group(1)
+        if delim and delim not in ("(", ")", ":", "*", "-", "."):
+            return delim
+    return None
+
+
+def split_records(text: str, td: str, rd: str, log: IssueLog, out: Delimited) -> list[str]:
+    """Cut the text into record candidates (strings holding the tuple delimiter); everything
+    else is prose, kept in out.prose. Lines without the delimiter that follow an unclosed
+    record are its continuation (multi-line descriptions)."""
+    records: list[str] = []
+    open_record = False
+    used_rd = rd in text if rd else False
+    glue = _glue(td)
+    first_record_at = -1
+    prose_before: list[str] = []
+    prose_between: list[str] = []
+    prose_after: list[str] = []
+    for raw in _splitter(rd).split(text):
+        seg = raw.strip()
+        if not seg:
+            open_record = False
+            continue
+        if td in seg:
+            pieces = glue.split(seg) if (")(" in seg or "）(" in seg or ") (" in seg or ">(" in seg or "）（" in seg) else [seg]
+            if len(pieces) > 1:
+                log.note("glued-records", seg)
+            for piece in pieces:
+                records.append(piece)
+            if first_record_at < 0:
+                first_record_at = 0
+            if prose_after:
+                prose_between.extend(prose_after)
+                prose_after = []
+            last = pieces[-1].rstrip()
+            open_record = last[:1] in _OPENERS or _LEAD.match(last) is not None
+            if open_record and last[-1:] in ")）>]":
+                open_record = False
+            continue
+        if open_record and records and not _LEAD.match(seg):
+            records[-1] = records[-1] + "\n" + seg
+            last = seg.rstrip()
+            if last[-1:] in ")）>]":
+                open_record = False
+            continue
+        open_record = False
+        if _WRONG_DELIM.match(seg):
+            records.append("\x00" + seg)  # marked: wrong delimiter
+            continue
+        if first_record_at < 0:
+            prose_before.append(seg)
+        else:
+            prose_after.append(seg)
+    if not used_rd and rd and rd != "\n" and len(records) > 1:
+        log.note("newline-separated", records[1])
+    if prose_before and records:
+        log.note("preamble", "\n".join(prose_before))
+    if prose_between:
+        log.note("interleaved-prose", "\n".join(prose_between))
+    if prose_after and records:
+        log.note("closing-note", "\n".join(prose_after))
+    out.prose = prose_before + prose_between + prose_after
+    return records
+
+
+_FAST_HEADS: dict[str, tuple[str, bool, bool]] = {
+    f"{o}{q}{t}{c}": (t, o == "(", False)
+    for t in ("entity", "relationship", "content_keywords", "relation")
+    for o in ("(", "")
+    for q, c in (('"', '"'), ("", ""), ("'", "'"))
+}
+
+
+def _strip_opener(raw: str) -> str:
+    h = raw.strip()
+    m = _LEAD.match(h)
+    if m and m.end():
+        h = h[m.end() :]
+    return h[1:] if h[:1] in _OPENERS else h
+
+
+def _head(raw: str) -> tuple[str, bool, bool]:
+    """Split decoration off a record's first field. Returns (tag, opened_with_paren, decorated)."""
+    h = raw.strip()
+    fast = _FAST_HEADS.get(h)
+    if fast is not None:
+        return fast
+    decorated = False
+    m = _LEAD.match(h)
+    if m and m.end():
+        h = h[m.end() :]
+        decorated = True
+    opened = False
+    if h[:1] in _OPENERS:
+        h = h[1:]
+        opened = True
+    tag, _ = clean_value(h)
+    if tag and tag.lower() not in _KNOWN_TAGS:
+        # A label glued in front: 'Output:   ("entity"' -> entity
+        m = _LABELLED_TAG.search(h)
+        if m and m.group(1).lower() in _KNOWN_TAGS:
+            return m.group(1), True, True
+    return tag, opened, decorated
+
+
+class Vals(list):  # type: ignore[type-arg]
+    """Cleaned field values that remember the raw fields, so that fields split by a delimiter
+    inside a description can be joined back exactly as written."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, values: list[str], raw: list[str]) -> None:
+        super().__init__(values)
+        self.raw = raw
+
+    def joined(self, td: str, start: int, stop: int | None = None) -> str:
+        return clean_value(td.join(self.raw[start:stop]))[0]
+
+
+def _values(fields: list[str]) -> tuple[Vals, bool]:
+    vals: list[str] = []
+    stray = False
+    for f in fields:
+        v, s = clean_value(f)
+        vals.append(v)
+        stray = stray or s
+    return Vals(vals, fields), stray
+
+
+def detect_layout(records: list[str], td: str) -> Layout:
+    """LightRAG <= 1.4.7 writes six-field relationships (keywords before strength) and a
+    content_keywords record; GraphRAG writes five fields."""
+    six = five = 0
+    for r in records:
+        low = r[:40].lower()
+        if "content_keywords" in low or "high_level_keywords" in low:
+            return "lightrag"
+        if "relation" in low:
+            n = r.count(td)
+            if n == 5:
+                six += 1
+            elif n == 4:
+                five += 1
+    return "lightrag" if six > five and six >= 2 else "graphrag"
+
+
+def parse_delimited(
+    text: str,
+    log: IssueLog,
+    *,
+    tuple_delimiter: str = "<|>",
+    record_delimiter: str = "##",
+    layout: Layout | None = None,
+    round: int = 0,
+) -> Delimited:
+    """Read every record of a tuple-delimited answer (completion marks already removed)."""
+    out = Delimited()
+    td = tuple_delimiter
+    if td not in text:
+        inferred = infer_tuple_delimiter(text)
+        if inferred and inferred in text:
+            log.note("delimiter-inferred", inferred, f"Tuple delimiter {inferred!r} used instead of {td!r}.")
+            td = inferred
+    records = split_records(text, td, record_delimiter, log, out)
+    if layout is None:
+        layout = detect_layout(records, td)
+    out.layout = layout
+    fast_entity, fast_relationship = _fast_patterns(td) if layout != "claims" else (None, None)
+    entities = out.entities
+    relationships = out.relationships
+    for raw in records:
+        out.seen += 1
+        # Fast path: a clean record whose slow-path reading is known to be identical.
+        if fast_entity is not None and raw[:2] == '("':
+            m = fast_entity.fullmatch(raw)
+            if m is not None:
+                name, etype, desc = _fast_values(m)
+                if name and etype and desc and desc.count("(") >= desc.count(")"):
+                    entities.append(Entity(name=name, type=etype, description=desc, round=round))
+                    out.parsed += 1
+                    continue
+            else:
+                m = fast_relationship.fullmatch(raw)  # type: ignore[union-attr]
+                if m is not None:
+                    source, target, desc = _fast_values(m)
+                    strength = float(m.group(7))
+                    if source and target and desc and strength <= 10.0 and desc.count("(") >= desc.count(")"):
+                        relationships.append(
+                            Relationship(source=source, target=target, description=desc, strength=strength, round=round)
+                        )
+                        out.parsed += 1
+                        continue
+        if raw.startswith("\x00"):
+            _wrong_delimiter(raw[1:], out, log, round)
+            continue
+        _parse_record(raw, td, layout, out, log, round)
+    return out
+
+
+_FIELD_EDGE = frozenset(' \t\n"\'“”‘’「」『』«»`„*_')
+
+
+def _fast_values(m: re.Match[str]) -> tuple[str, str, str]:
+    """Three fields, each captured quoted (odd group) or bare (even group); '' when a value has
+    edges the slow path would clean (then the caller falls back to it)."""
+    out: list[str] = []
+    for i in (1, 3, 5):
+        v = m.group(i)
+        if v is None:
+            v = m.group(i + 1)
+        if not v or v[0] in _FIELD_EDGE or v[-1] in _FIELD_EDGE:
+            return "", "", ""
+        out.append(v)
+    return out[0], out[1], out[2]
+
+
+@lru_cache(maxsize=64)
+def _fast_patterns(td: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    t = re.escape(td)
+    bad = re.escape("".join(sorted(set(td + '"\n<>'))))
+    f = rf'(?:"([^{bad}]*)"|([^{bad}]*))'
+    entity = re.compile(rf'\("entity"{t}{f}{t}{f}{t}{f}\)')
+    relationship = re.compile(rf'\("relationship"{t}{f}{t}{f}{t}{f}{t}(\d{{1,2}}(?:\.\d+)?)\)')
+    return entity, relationship
+
+
+def _wrong_delimiter(raw: str, out: Delimited, log: IssueLog, round: int) -> None:
+    """("entity", "Foo", "person", "desc"): readable when every value is double-quoted."""
+    if _TAG_ONLY.match(raw):
+        log.drop("too-few-fields", raw)
+        return
+    vals = _QUOTED.findall(raw)
+    tag = vals[0].lower() if vals else ""
+    if tag in ENTITY_TAGS and len(vals) >= 3 and vals[1].strip():
+        out.entities.append(
+            Entity(name=vals[1].strip(), type=vals[2].strip(), description=", ".join(vals[3:]).strip(), round=round)
+        )
+        out.parsed += 1
+        log.note("delimiter-inferred", raw, "Record written with commas between quoted values; read anyway.")
+        return
+    if tag in RELATION_TAGS and len(vals) >= 3 and vals[1].strip() and vals[2].strip():
+        strength = None
+        rest = vals[3:]
+        tail = raw[raw.rfind('"') + 1 :].strip(" ,)）>\t")
+        if tail:
+            strength, _ = parse_strength(tail)
+        out.relationships.append(
+            Relationship(
+                source=vals[1].strip(), target=vals[2].strip(), description=", ".join(rest).strip(),
+                strength=strength, round=round,
+            )
+        )
+        out.parsed += 1
+        log.note("delimiter-inferred", raw, "Record written with commas between quoted values; read anyway.")
+        return
+    log.drop("prose-record" if _PROSE_RECORD.match(raw) else "wrong-delimiter", raw)
+
+
+def _parse_record(raw: str, td: str, layout: Layout, out: Delimited, log: IssueLog, round: int) -> None:
+    fields = raw.split(td)
+    last, closer = strip_closer(fields[-1])
+    fields[-1] = last
+    tag, opened, decorated = _head(fields[0])
+    if decorated:
+        log.note("markdown-decoration", raw)
+    if opened and closer not in (")", ""):
+        log.note("record-closer", raw)
+    elif not opened and closer and closer != ")" and layout != "claims":
+        log.note("record-closer", raw)
+    kind = tag.lower()
+    if layout == "claims":
+        if kind in CLAIM_TAGS:
+            values, stray = _values(fields[1:])
+        else:
+            values, stray = _values([_strip_opener(fields[0]), *fields[1:]])
+        if stray:
+            log.note("value-quotes", raw)
+        _claim(values, raw, td, out, log, round)
+        return
+    values, stray = _values(fields[1:])
+    if stray:
+        log.note("value-quotes", raw)
+    if kind in ENTITY_TAGS:
+        if kind != "entity" or tag != "entity":
+            if tag.lower() != "entity":
+                log.note("record-type-alias", raw)
+        _entity(values, raw, td, out, log, round)
+    elif kind in RELATION_TAGS:
+        if kind != "relationship":
+            log.note("record-type-alias", raw)
+        _relationship(values, fields[-1], raw, td, layout, out, log, round)
+    elif kind in KEYWORD_TAGS:
+        out.parsed += 1
+        out.keywords += 1
+        log.note("content-keywords", raw)
+    elif kind in CLAIM_TAGS and len(values) >= 4:
+        _claim(values, raw, td, out, log, round)
+    elif tag and (tag.islower() or tag.lower() == tag) and " " not in tag and len(values) >= 2 and len(tag) < 30:
+        # ("event"<|>NAME<|>event<|>description): the tag slot holds an entity type.
+        log.note("record-type-unknown", raw)
+        _entity(values, raw, td, out, log, round)
+    else:
+        # No tag at all: the first field is a value. Infer the kind from the field count.
+        values = Vals([tag, *values], [_strip_opener(fields[0]), *values.raw])
+        n = len(values)
+        if n == 3 or (n == 4 and _INT.match(values[3])):
+            log.note("record-type-missing", raw)
+            _entity(values, raw, td, out, log, round)
+        elif n in (4, 5) and parse_strength(fields[-1])[1] in ("ok", "repaired"):
+            log.note("record-type-missing", raw)
+            _relationship(values, fields[-1], raw, td, layout, out, log, round)
+        else:
+            log.drop("unknown-record", raw)
+
+
+def _entity(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: int) -> None:
+    n = len(v)
+    if n == 0:
+        log.drop("too-few-fields", raw)
+        return
+    name = v[0]
+    if not name:
+        log.drop("empty-name", raw)
+        return
+    if is_placeholder(name):
+        log.drop("placeholder-value", raw)
+        return
+    etype = v[1] if n > 1 else ""
+    if not etype:
+        log.note("missing-type", raw)
+    if n <= 2:
+        description = ""
+    elif n == 3:
+        description = v[2]
+    elif n == 4 and _INT.match(v[3]):
+        description = v[2]
+        log.note("extra-field", raw)
+    else:
+        description = v.joined(td, 2)
+        log.note("delimiter-in-description", raw)
+    if not description:
+        log.note("missing-description", raw)
+    out.entities.append(Entity(name=name, type=etype, description=description, round=round))
+    out.parsed += 1
+
+
+def _relationship(
+    v: Vals, last_raw: str, raw: str, td: str, layout: Layout, out: Delimited, log: IssueLog, round: int
+) -> None:
+    n = len(v)
+    if n < 2:
+        log.drop("too-few-fields", raw)
+        return
+    source, target = v[0], v[1]
+    if not source or not target:
+        log.drop("empty-name", raw)
+        return
+    if is_placeholder(source) or is_placeholder(target):
+        log.drop("placeholder-value", raw)
+        return
+    description = ""
+    keywords = ""
+    strength: float | None = None
+    status = "missing"
+    if n == 3:
+        description = v[2]
+    elif n >= 4:
+        strength, status = parse_strength(last_raw)
+        if status == "invalid":
+            # No number at the end: the tail is text (a description cut by the delimiter,
+            # or keywords), not a strength.
+            if layout == "lightrag" and n == 4:
+                description, keywords = v[2], v[3]
+            else:
+                description = v.joined(td, 2)
+                if n > 4:
+                    log.note("delimiter-in-description", raw)
+            status = "missing"
+            strength = None
+        elif layout == "lightrag" and n >= 5:
+            description = v.joined(td, 2, -2)
+            keywords = v[-2]
+            if n > 5:
+                log.note("delimiter-in-description", raw)
+        else:
+            description = v.joined(td, 2, -1)
+            if n > 4:
+                log.note("delimiter-in-description", raw)
+    if status == "missing":
+        log.note("strength-missing", raw)
+    elif status == "repaired":
+        log.note("strength-repaired", last_raw)
+    elif status == "placeholder":
+        log.note("strength-placeholder", last_raw)
+    if strength is not None and not (0.0 <= strength <= 10.0):
+        log.note("strength-out-of-range", last_raw)
+    if not description:
+        log.note("missing-description", raw)
+    out.relationships.append(
+        Relationship(
+            source=source, target=target, description=description, strength=strength,
+            keywords=keywords, round=round,
+        )
+    )
+    out.parsed += 1
+
+
+def _date(value: str, raw: str, log: IssueLog) -> str | None:
+    if not value or value.upper() in ("NONE", "NULL", "N/A", "UNKNOWN"):
+        return None
+    if not _CLAIM_DATE.match(value):
+        log.note("claim-date-invalid", raw)
+    return value
+
+
+def _claim(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: int) -> None:
+    """subject, object, type, status, start date, end date, description, source text."""
+    n = len(v)
+    if n != 8:
+        log.note("claim-fields", raw)
+    if n > 8:
+        v = [*v[:6], v.joined(td, 6, -1), v[-1]]
+    subject = v[0] if v else ""
+    if not subject or n < 3:
+        log.drop("claim-empty" if n >= 3 else "too-few-fields", raw)
+        return
+    v = v + [""] * (8 - len(v))
+    status = v[3].upper()
+    if status not in _CLAIM_STATUS:
+        log.note("claim-status-invalid", raw)
+    out.claims.append(
+        Claim(
+            subject=subject, object=v[1], type=v[2], status=status,
+            start_date=_date(v[4], raw, log), end_date=_date(v[5], raw, log),
+            description=v[6], source_text=v[7], round=round,
+        )
+    )
+    out.parsed += 1

@@ -1,0 +1,277 @@
+"""JSON answers: GraphRAG's JSON extraction template and LightRAG's JSON mode.
+
+Finding the JSON inside prose, repairing it (trailing commas, single quotes, truncation) and
+mapping the many key spellings models use onto Entity and Relationship.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import json_repair
+
+from harness.model import Entity, Relationship
+from harness.parsing.delimited import Delimited
+from harness.parsing.fields import is_placeholder, parse_strength
+from harness.parsing.issues_log import IssueLog
+
+_DECODER = json.JSONDecoder()
+_START = re.compile(r"[\[{]")
+
+NAME_KEYS = ("name", "entity_name", "entity", "title", "label", "id", "value")
+TYPE_KEYS = ("type", "entity_type", "category", "kind")
+DESC_KEYS = ("description", "entity_description", "relationship_description", "desc", "summary")
+SOURCE_KEYS = ("source", "source_entity", "src_id", "src", "from", "head", "source_name", "subject")
+TARGET_KEYS = ("target", "target_entity", "tgt_id", "tgt", "to", "tail", "target_name", "object")
+REL_DESC_KEYS = ("description", "relationship_description", "relationship", "desc", "relation")
+STRENGTH_KEYS = ("strength", "relationship_strength", "weight", "score")
+KEYWORD_KEYS = ("keywords", "relationship_keywords", "relation_keywords")
+ENTITY_LISTS = ("entities", "nodes", "entity", "entity_list")
+RELATION_LISTS = ("relationships", "relations", "edges", "relationship", "links", "relationship_list")
+
+
+@dataclass(slots=True)
+class Loaded:
+    value: Any
+    repaired: bool
+    truncated: bool
+    before: str
+    after: str
+
+
+def find_json_start(text: str) -> int:
+    m = _START.search(text)
+    return m.start() if m else -1
+
+
+def load_json(text: str, log: IssueLog) -> Loaded | None:
+    """The first JSON value in the text (after any preamble), repaired if it must be.
+    More values after it are merged into a list (gleaning rounds glued together)."""
+    start = find_json_start(text)
+    if start < 0:
+        return None
+    before = text[:start].strip()
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except (json.JSONDecodeError, RecursionError):
+        return _repair(text, start, before, log)
+    after = text[end:].strip()
+    if after[:1] in ("{", "["):
+        values = [value]
+        pos = end
+        while True:
+            nxt = find_json_start(text[pos:])
+            if nxt < 0 or text[pos : pos + nxt].strip():
+                break
+            try:
+                more, pos = _DECODER.raw_decode(text, pos + nxt)
+            except (json.JSONDecodeError, RecursionError):
+                break
+            values.append(more)
+        if len(values) > 1:
+            log.note("json-multiple", after)
+            after = text[pos:].strip()
+            value = values
+    return Loaded(value, False, False, before, after)
+
+
+def _repair(text: str, start: int, before: str, log: IssueLog) -> Loaded | None:
+    body = text[start:]
+    closer = "}" if body[0] == "{" else "]"
+    last = body.rfind(closer)
+    truncated = _unbalanced(body)
+    after = ""
+    if not truncated and last >= 0:
+        after = body[last + 1 :].strip()
+        body = body[: last + 1]
+    try:
+        value = json_repair.loads(body)
+    except Exception:  # json_repair is third-party and model output is hostile
+        value = None
+    if value in (None, "", [], {}) and not body.strip("{}[] \n\t"):
+        return Loaded(value, True, truncated, before, after) if value in ([], {}) else None
+    if value is None or value == "":
+        return None
+    log.note("json-truncated" if truncated else "json-repaired", body[-80:] if truncated else body)
+    return Loaded(value, True, truncated, before, after)
+
+
+def _unbalanced(body: str) -> bool:
+    """More brackets opened than closed, outside strings: the answer was cut off."""
+    depth = 0
+    in_str = False
+    quote = ""
+    escape = False
+    for ch in body:
+        if in_str:
+            if escape:
+                escape = False
+            elif ch == "\\":
+                escape = True
+            elif ch == quote:
+                in_str = False
+        elif ch in "\"'":
+            if ch == '"':
+                in_str, quote = True, ch
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+    return depth > 0 or in_str
+
+
+def _first(d: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    for k in keys:
+        if k in d and d[k] is not None:
+            return d[k]
+    lowered = {str(k).lower(): v for k, v in d.items()}
+    for k in keys:
+        if k in lowered and lowered[k] is not None:
+            return lowered[k]
+    return None
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, list):
+        return ", ".join(_text(v) for v in value if v is not None)
+    return str(value).strip()
+
+
+def _items(value: Any) -> tuple[list[Any], list[Any], list[Any]]:
+    """Split a loaded value into (entity items, relationship items, unknown items)."""
+    ents: list[Any] = []
+    rels: list[Any] = []
+    unknown: list[Any] = []
+    if isinstance(value, list):
+        for v in value:
+            if isinstance(v, (list, dict)) and _is_container(v):
+                e, r, u = _items(v)
+                ents += e
+                rels += r
+                unknown += u
+            elif isinstance(v, dict) and _first(v, SOURCE_KEYS) is not None and _first(v, TARGET_KEYS) is not None:
+                rels.append(v)
+            elif isinstance(v, dict):
+                ents.append(v)
+            else:
+                unknown.append(v)
+        return ents, rels, unknown
+    if isinstance(value, dict):
+        if _is_container(value):
+            lowered = {str(k).lower(): v for k, v in value.items()}
+            for key in ENTITY_LISTS:
+                if isinstance(lowered.get(key), list):
+                    ents += lowered[key]
+            for key in RELATION_LISTS:
+                if isinstance(lowered.get(key), list):
+                    rels += lowered[key]
+            for key, v in lowered.items():
+                if key not in ENTITY_LISTS and key not in RELATION_LISTS and isinstance(v, (dict, list)) and _is_container(v):
+                    e, r, u = _items(v)
+                    ents += e
+                    rels += r
+                    unknown += u
+            return ents, rels, unknown
+        return _items([value])
+    if value is not None and value != "":
+        unknown.append(value)
+    return ents, rels, unknown
+
+
+def _is_container(v: Any) -> bool:
+    if isinstance(v, list):
+        return bool(v) and all(isinstance(x, (dict, list)) for x in v) and any(
+            isinstance(x, dict) and _is_container(x) for x in v
+        )
+    if isinstance(v, dict):
+        keys = {str(k).lower() for k in v}
+        return bool(keys & (set(ENTITY_LISTS) | set(RELATION_LISTS))) and not (
+            keys & set(SOURCE_KEYS) and keys & set(TARGET_KEYS)
+        ) and any(isinstance(v[k], list) for k in v)
+    return False
+
+
+def parse_json_graph(text: str, log: IssueLog, *, round: int = 0) -> tuple[Delimited, Loaded | None]:
+    out = Delimited()
+    loaded = load_json(text, log)
+    if loaded is None:
+        out.seen += 1
+        log.drop("json-invalid", text)
+        return out, None
+    if loaded.before:
+        log.note("preamble", loaded.before)
+    if loaded.after:
+        log.note("closing-note", loaded.after)
+    ents, rels, unknown = _items(loaded.value)
+    for item in ents:
+        out.seen += 1
+        _entity(item, out, log, round)
+    for item in rels:
+        out.seen += 1
+        _relationship(item, out, log, round)
+    for item in unknown:
+        out.seen += 1
+        log.drop("json-item-invalid", json.dumps(item, ensure_ascii=False, default=str)[:200])
+    return out, loaded
+
+
+def _entity(item: Any, out: Delimited, log: IssueLog, round: int) -> None:
+    if not isinstance(item, dict):
+        log.drop("json-item-invalid", str(item))
+        return
+    name = _text(_first(item, NAME_KEYS))
+    if not name or is_placeholder(name):
+        log.drop("json-item-invalid" if not name else "placeholder-value", json.dumps(item, ensure_ascii=False, default=str))
+        return
+    etype = _text(_first(item, TYPE_KEYS))
+    description = _text(_first(item, DESC_KEYS))
+    if not etype:
+        log.note("missing-type", name)
+    if not description:
+        log.note("missing-description", name)
+    out.entities.append(Entity(name=name, type=etype, description=description, round=round))
+    out.parsed += 1
+
+
+def _relationship(item: Any, out: Delimited, log: IssueLog, round: int) -> None:
+    if not isinstance(item, dict):
+        log.drop("json-item-invalid", str(item))
+        return
+    source = _text(_first(item, SOURCE_KEYS))
+    target = _text(_first(item, TARGET_KEYS))
+    snippet = json.dumps(item, ensure_ascii=False, default=str)
+    if not source or not target:
+        log.drop("empty-name", snippet)
+        return
+    description = _text(_first(item, REL_DESC_KEYS))
+    raw_strength = _first(item, STRENGTH_KEYS)
+    strength: float | None = None
+    if isinstance(raw_strength, bool):
+        raw_strength = None
+    if isinstance(raw_strength, (int, float)):
+        strength = float(raw_strength)
+    elif raw_strength is not None:
+        strength, status = parse_strength(str(raw_strength))
+        if status == "repaired":
+            log.note("strength-repaired", str(raw_strength))
+        elif status == "placeholder":
+            log.note("strength-placeholder", str(raw_strength))
+        elif status == "invalid":
+            log.note("strength-invalid", str(raw_strength))
+    keywords = _text(_first(item, KEYWORD_KEYS))
+    if not description:
+        log.note("missing-description", snippet)
+    out.relationships.append(
+        Relationship(
+            source=source, target=target, description=description, strength=strength,
+            keywords=keywords, round=round,
+        )
+    )
+    out.parsed += 1

@@ -1,0 +1,117 @@
+"""LightRAG >= 1.4.8: one record per line, `<|#|>` between fields, no strength.
+
+    entity<|#|>name<|#|>type<|#|>description
+    relation<|#|>source<|#|>target<|#|>keywords<|#|>description
+
+(LightRAG <= 1.4.7 wrote GraphRAG-style tuples; those are read by `delimited`.)
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.model import Entity, Relationship
+from harness.parsing.delimited import (
+    ENTITY_TAGS,
+    KEYWORD_TAGS,
+    RELATION_TAGS,
+    Delimited,
+    Vals,
+    _head,
+    _values,
+    split_records,
+)
+from harness.parsing.fields import is_placeholder, strip_closer
+from harness.parsing.issues_log import IssueLog
+
+LIGHTRAG_TUPLE = "<|#|>"
+# Near misses models write for <|#|>: <|#>, <#|>, <#>, spaces inside.
+_LOOSE = re.compile(r"<\s*\|?\s*#\s*\|?\s*>")
+
+
+def normalise_delimiter(text: str, log: IssueLog) -> str:
+    fixed = _LOOSE.sub(LIGHTRAG_TUPLE, text)
+    if fixed.count(LIGHTRAG_TUPLE) != text.count(LIGHTRAG_TUPLE):
+        log.note("delimiter-inferred", "<#>", "Malformed <|#|> delimiters were accepted.")
+    return fixed
+
+
+def parse_lightrag(text: str, log: IssueLog, *, tuple_delimiter: str = LIGHTRAG_TUPLE, round: int = 0) -> Delimited:
+    out = Delimited()
+    td = tuple_delimiter
+    if td == LIGHTRAG_TUPLE:
+        text = normalise_delimiter(text, log)
+    records = split_records(text, td, "\n", log, out)
+    for raw in records:
+        out.seen += 1
+        if raw.startswith("\x00"):
+            log.drop("wrong-delimiter", raw[1:])
+            continue
+        fields = raw.split(td)
+        fields[-1], closer = strip_closer(fields[-1])
+        tag, _, decorated = _head(fields[0])
+        if decorated:
+            log.note("markdown-decoration", raw)
+        values, stray = _values(fields[1:])
+        if stray:
+            log.note("value-quotes", raw)
+        kind = tag.lower()
+        if kind in ENTITY_TAGS:
+            _entity(values, raw, td, out, log, round)
+        elif kind in RELATION_TAGS:
+            _relation(values, raw, td, out, log, round)
+        elif kind in KEYWORD_TAGS:
+            out.parsed += 1
+            out.keywords += 1
+            log.note("content-keywords", raw)
+        elif len(values) >= 2 and tag and " " not in tag and tag == tag.lower():
+            log.note("record-type-unknown", raw)
+            _entity(values, raw, td, out, log, round)
+        else:
+            log.drop("unknown-record", raw)
+    return out
+
+
+def _entity(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: int) -> None:
+    if not v or not v[0]:
+        log.drop("empty-name" if v else "too-few-fields", raw)
+        return
+    if is_placeholder(v[0]):
+        log.drop("placeholder-value", raw)
+        return
+    etype = v[1] if len(v) > 1 else ""
+    if not etype:
+        log.note("missing-type", raw)
+    description = v.joined(td, 2) if len(v) > 2 else ""
+    if len(v) > 3:
+        log.note("delimiter-in-description", raw)
+    if not description:
+        log.note("missing-description", raw)
+    out.entities.append(Entity(name=v[0], type=etype, description=description, round=round))
+    out.parsed += 1
+
+
+def _relation(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: int) -> None:
+    if len(v) < 2:
+        log.drop("too-few-fields", raw)
+        return
+    if not v[0] or not v[1]:
+        log.drop("empty-name", raw)
+        return
+    if is_placeholder(v[0]) or is_placeholder(v[1]):
+        log.drop("placeholder-value", raw)
+        return
+    if len(v) == 3:  # no keywords
+        keywords, description = "", v[2]
+    elif len(v) >= 4:
+        keywords, description = v[2], v.joined(td, 3)
+        if len(v) > 4:
+            log.note("delimiter-in-description", raw)
+    else:
+        keywords = description = ""
+    if not description:
+        log.note("missing-description", raw)
+    out.relationships.append(
+        Relationship(source=v[0], target=v[1], description=description, keywords=keywords, round=round)
+    )
+    out.parsed += 1

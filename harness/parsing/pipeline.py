@@ -1,0 +1,103 @@
+"""The parse pipeline: clean, detect, read records, settle completion, assemble the result."""
+
+from __future__ import annotations
+
+from harness.checks.completion import CompletionCheck, check_completion, find_marks
+from harness.model import ExtractedGraph, FormatReport, ParseResult
+from harness.parsing.cleanup import clean, is_refusal
+from harness.parsing.delimited import Delimited, parse_delimited
+from harness.parsing.detect import detect_format, is_lightrag_new
+from harness.parsing.issues_log import IssueLog
+from harness.parsing.json_output import parse_json_graph
+from harness.parsing.prose import report_prose_records
+from harness.parsing.lightrag import LIGHTRAG_TUPLE, parse_lightrag
+from harness.parsing.report import parse_report
+
+
+
+def _remove_marks(text: str, check: CompletionCheck) -> str:
+    if not check.marks:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for m in check.marks:
+        parts.append(text[pos : m.start])
+        parts.append("\n")
+        pos = m.end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _settle_completion(text: str, cd: str, td: str, log: IssueLog) -> tuple[str, CompletionCheck]:
+    check = check_completion(text, cd, tuple_delimiter=td, marks=find_marks(text, cd))
+    for code in check.codes:
+        log.note(code, text[check.marks[-1].start :] if check.marks else text[-80:])
+    return _remove_marks(text, check), check
+
+
+def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResult:
+    log = IssueLog(round)
+    if not text.strip():
+        log.note("empty-output", text)
+        return _result(fmt if fmt != "auto" else "graphrag", Delimited(), None, "missing", log)
+    cleaned, _reasoning = clean(text, log)
+    used = detect_format(cleaned, td) if fmt == "auto" else fmt
+    graph = Delimited()
+    report = None
+    if used in ("json", "report"):
+        body, check = _settle_completion(cleaned, cd, td, log) if cd and cd.lower() in cleaned.lower() else (cleaned, None)
+        if used == "report":
+            report, loaded, seen, parsed = parse_report(body, log)
+            graph.seen, graph.parsed = seen, parsed
+        else:
+            graph, loaded = parse_json_graph(body, log, round=round)
+        if check is not None:
+            completion = check.status
+        else:
+            completion = "present" if loaded is not None and not loaded.truncated else "missing"
+    else:
+        lightrag_new = used == "lightrag" and (
+            (td != "<|>" and td in cleaned) or is_lightrag_new(cleaned)
+        )
+        effective_td = (td if td != "<|>" else LIGHTRAG_TUPLE) if lightrag_new else td
+        body, check = _settle_completion(cleaned, cd, effective_td, log)
+        completion = check.status
+        if check.trailing_text:
+            log.note("closing-note", check.trailing_text)
+        if lightrag_new:
+            graph = parse_lightrag(body, log, tuple_delimiter=effective_td, round=round)
+        else:
+            layout = "claims" if used == "claims" else ("lightrag" if used == "lightrag" else None)
+            graph = parse_delimited(body, log, tuple_delimiter=td, record_delimiter=rd, layout=layout, round=round)
+            if fmt == "auto" and graph.layout == "lightrag":
+                used = "lightrag"
+    if graph.seen == 0 and report is None and used not in ("json", "report") and graph.prose:
+        graph.seen += report_prose_records(graph.prose, log)
+    if graph.seen == 0 and report is None:
+        stripped = cleaned.strip()
+        if not stripped:
+            log.note("empty-output", text)
+        elif is_refusal(stripped):
+            log.note("refusal", stripped)
+        elif used != "report":
+            log.note("no-records", stripped)
+    return _result(used, graph, report, completion, log)
+
+
+def _result(used: str, graph: Delimited, report, completion: str, log: IssueLog) -> ParseResult:  # type: ignore[no-untyped-def]
+    issues = log.issues()
+    fr = FormatReport(
+        format=used,
+        records_seen=graph.seen,
+        records_parsed=graph.parsed,
+        records_dropped=log.dropped_count,
+        completion=completion,  # type: ignore[arg-type]
+        issues=issues,
+    )
+    return ParseResult(
+        format=used,
+        graph=ExtractedGraph(
+            entities=graph.entities, relationships=graph.relationships, claims=graph.claims, report=report
+        ),
+        format_report=fr,
+    )

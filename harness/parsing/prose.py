@@ -1,0 +1,45 @@
+"""Entities and relationships written as prose or markdown lists instead of records.
+
+They are reported, not recovered: a pipeline such as GraphRAG keeps nothing from them, so
+turning them into graph elements would make a broken prompt look healthy. Each one becomes a
+dropped `prose-record` issue, so the format-error rate shows what was lost.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.parsing.issues_log import IssueLog
+
+_HEADING = re.compile(
+    r"^\W{0,8}(?:#+\s*)?\**\s*(?:\d+[.)]\s*)?(?:extracted\s+|identified\s+|additional\s+)?"
+    r"(entit(?:y|ies)|nodes?|relationships?|relations?|edges?|实体|實體|关系|關係)[^\n]{0,30}$",
+    re.I,
+)
+_ITEM = re.compile(r"^\s*(?:\d{1,3}[.)、]|[-*•+])\s+(\S.*)$")
+_ARROW = re.compile(r"\S\s*(?:->|→|-->|—>|<->|↔)\s*\S")
+
+
+def report_prose_records(lines: list[str], log: IssueLog) -> int:
+    """Drop-report list items under an Entities/Relationships heading, and `A -> B` items
+    anywhere. Returns how many were reported."""
+    section = ""
+    count = 0
+    for line in lines:
+        for sub in line.split("\n"):
+            heading = _HEADING.match(sub)
+            if heading and not _ITEM.match(sub):
+                word = heading.group(1).lower()
+                section = "relationship" if word[0] in "re关關" else "entity"
+                continue
+            item = _ITEM.match(sub)
+            if item is None:
+                stripped = sub.strip()
+                if stripped.startswith(("#", "**")) or stripped.endswith((":", "：")):
+                    section = ""  # another heading: the list is over
+                continue
+            body = item.group(1)
+            if section or _ARROW.search(body):
+                count += 1
+                log.drop("prose-record", sub)
+    return count

@@ -1,0 +1,50 @@
+"""The table `harness run` prints per suite: a row per variant, with ratios to the baseline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ..summary import headline
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1%}"
+
+
+def _count(value: int, ratio: float | None, is_base: bool) -> str:
+    if is_base or ratio is None:
+        return f"{value:,}"
+    return f"{value:,} ({ratio:.2f}×)"
+
+
+def run_table(summary: dict[str, Any]) -> Table:
+    baseline = summary["baseline"]
+    table = Table(title=f"{summary['suite']} — baseline: {baseline} (recall is micro-averaged)", title_justify="left")
+    for column in ("variant", "entity recall", "rel. recall", "entities", "relationships", "communities", "format errors"):
+        table.add_column(column, justify="left" if column == "variant" else "right")
+    for name, variant in summary["variants"].items():
+        ratio = summary["ratios"].get(name, {})
+        is_base = name == baseline
+        graph = variant["graph"]
+        fmt = variant["format"]
+        table.add_row(
+            name + (" (baseline)" if is_base else ""),
+            _pct(headline(variant, "entity_recall")) + ("" if is_base or ratio.get("entity_recall") is None else f" ({ratio['entity_recall']:.2f}×)"),
+            _pct(headline(variant, "relationship_recall")) + ("" if is_base or ratio.get("relationship_recall") is None else f" ({ratio['relationship_recall']:.2f}×)"),
+            _count(graph["nodes"], ratio.get("entities"), is_base),
+            _count(graph["edges"], ratio.get("relationships"), is_base),
+            _count(graph["communities"], ratio.get("communities"), is_base),
+            f"{fmt['cases_with_errors']}/{variant['cases']} ({fmt['format_error_rate']:.0%})",
+        )
+    return table
+
+
+def print_run_table(summary: dict[str, Any], run_dir: Path, console: Console | None = None) -> None:
+    console = console or Console(width=120)
+    console.print(run_table(summary))
+    console.print(f"reports: {run_dir}")
+    console.print()

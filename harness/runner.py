@@ -1,0 +1,402 @@
+"""Suite x variants -> results: render, call (or replay), parse, score, append.
+
+Results are appended to results.jsonl as each case finishes, so an interrupted run
+loses nothing; a rerun resumes the newest unfinished run of the suite and recomputes
+only the rows whose request changed. When every case is done the file is rewritten in
+suite order, so the same cassettes give the same bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import os
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from .errors import CassetteMissingError, HarnessError, InputError, ModelCallError
+from .llm.cassettes import CassetteRouter, request_hash
+from .llm.client import EndpointSettings, ModelClient
+from .llm.gleaning import extract_with_gleaning
+from .model import CaseResult, ExtractedGraph, FormatReport, GoldCase, Round, Usage
+from .parsing import parse
+from .prompts.template import PromptTemplate, load_prompt
+from .scoring import score_case
+from .suites import Suite, VariantSpec
+
+RESULTS = "results.jsonl"
+SUMMARY = "summary.json"
+
+
+@dataclass
+class VariantPlan:
+    """Everything needed to render and parse one variant's calls."""
+
+    name: str
+    spec: VariantSpec
+    template: PromptTemplate
+    entity_types: list[str]
+    language: str
+    endpoint: EndpointSettings
+    max_gleanings: int
+
+    def variables(self, case: GoldCase) -> dict[str, str]:
+        return {
+            "input_text": case.text,
+            "entity_types": ",".join(self.entity_types),
+            "tuple_delimiter": self.spec.tuple_delimiter,
+            "record_delimiter": self.spec.record_delimiter,
+            "completion_delimiter": self.spec.completion_delimiter,
+            "language": self.language,
+        }
+
+    def render(self, case: GoldCase) -> list[dict[str, str]]:
+        return self.template.render(self.variables(case))
+
+
+def plan_variant(suite: Suite, name: str) -> VariantPlan:
+    spec = suite.spec.variants[name]
+    model = suite.spec.model
+    template = load_prompt(suite.resolve(spec.prompt))
+    endpoint = EndpointSettings(
+        model=spec.model or model.name,
+        base_url=model.base_url,
+        api_key_env=model.api_key_env,
+        timeout_s=model.timeout_s,
+        concurrency=model.concurrency,
+        max_retries=model.max_retries,
+        temperature=model.temperature,
+        top_p=model.top_p,
+        max_tokens=model.max_tokens,
+        seed=model.seed,
+    )
+    return VariantPlan(
+        name=name,
+        spec=spec,
+        template=template,
+        entity_types=spec.entity_types or suite.spec.entity_types,
+        language=spec.language or suite.spec.language,
+        endpoint=endpoint,
+        max_gleanings=model.max_gleanings,
+    )
+
+
+def calls_hash(plan: VariantPlan, first_payload: dict) -> str:
+    """Identifies the calls a case makes: the first request and how gleaning continues it.
+
+    Parsing and scoring are recomputed from the stored rounds, so they are not part of it.
+    """
+    return request_hash(
+        {
+            "first": first_payload,
+            "continue": plan.template.continue_prompt,
+            "loop": plan.template.loop_prompt,
+            "max_gleanings": plan.max_gleanings,
+        }
+    )
+
+
+# --------------------------------------------------------------------------- parsing one case
+
+
+def merge_rounds(rounds: list[Round], plan: VariantPlan) -> tuple[ExtractedGraph, FormatReport, list[FormatReport]]:
+    """Parse each extraction round on its own and combine them; loop checks are not parsed."""
+    graph = ExtractedGraph()
+    reports: list[FormatReport] = []
+    for rnd in rounds:
+        if rnd.kind == "loop":
+            continue
+        result = parse(
+            rnd.output,
+            plan.spec.format,
+            tuple_delimiter=plan.spec.tuple_delimiter,
+            record_delimiter=plan.spec.record_delimiter,
+            completion_delimiter=plan.spec.completion_delimiter,
+            round=rnd.index,
+        )
+        graph.entities.extend(result.graph.entities)
+        graph.relationships.extend(result.graph.relationships)
+        graph.claims.extend(result.graph.claims)
+        graph.report = graph.report or result.graph.report
+        reports.append(result.format_report)
+    combined = FormatReport(
+        format=reports[0].format if reports else plan.spec.format,
+        records_seen=sum(r.records_seen for r in reports),
+        records_parsed=sum(r.records_parsed for r in reports),
+        records_dropped=sum(r.records_dropped for r in reports),
+        completion=_worst_completion(r.completion for r in reports),
+        issues=[issue for r in reports for issue in r.issues],
+    )
+    return graph, combined, reports
+
+
+def _worst_completion(statuses: Iterable[str]) -> str:
+    statuses = list(statuses)
+    for status in ("misplaced", "missing"):
+        if status in statuses:
+            return status
+    return "present" if statuses else "missing"
+
+
+def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[Round], digest: str) -> CaseResult:
+    graph, combined, per_round = merge_rounds(rounds, plan)
+    usage = Usage()
+    for rnd in rounds:
+        usage = usage + rnd.usage
+    return CaseResult(
+        suite=suite.name,
+        variant=plan.name,
+        case_id=case.id,
+        request_hash=digest,
+        rounds=rounds,
+        graph=graph,
+        format_report=combined,
+        round_reports=per_round,
+        score=score_case(case, graph, suite.spec.matching),
+        usage=usage,
+        latency_s=sum(r.latency_s for r in rounds),
+    )
+
+
+# --------------------------------------------------------------------------- results files
+
+
+def read_results(path: Path) -> list[CaseResult]:
+    """Rows of a results file; a torn last line (a killed run) is ignored, other damage is an error."""
+    if not path.exists():
+        return []
+    rows: list[CaseResult] = []
+    lines = path.read_text(encoding="utf-8").split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(CaseResult.model_validate_json(line))
+        except ValidationError as exc:
+            if number >= len(lines) - 1:
+                break  # the line being written when the run was killed
+            raise InputError(f"{path}:{number}: not a result row: {exc.errors()[0]['msg']}") from None
+    return rows
+
+
+def write_results(path: Path, rows: list[CaseResult]) -> None:
+    tmp = path.with_suffix(".jsonl.tmp")
+    with tmp.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(row.model_dump_json() + "\n")
+    os.replace(tmp, path)
+
+
+def new_run_id() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
+
+
+def pick_run_dir(reports_dir: Path, suite: str, run_id: str | None, fresh: bool) -> tuple[Path, bool]:
+    """The folder for this run, and whether it resumes an unfinished one."""
+    suite_dir = reports_dir / suite
+    if run_id:
+        run_dir = suite_dir / run_id
+        return run_dir, (run_dir / RESULTS).exists() and not (run_dir / SUMMARY).exists()
+    if not fresh and suite_dir.is_dir():
+        unfinished = sorted(
+            d for d in suite_dir.iterdir() if d.is_dir() and (d / RESULTS).exists() and not (d / SUMMARY).exists()
+        )
+        if unfinished:
+            return unfinished[-1], True
+    run_id = new_run_id()
+    run_dir = suite_dir / run_id
+    n = 1
+    while run_dir.exists():
+        n += 1
+        run_dir = suite_dir / f"{run_id}-{n}"
+    return run_dir, False
+
+
+# --------------------------------------------------------------------------- the run
+
+
+@dataclass
+class RunOptions:
+    record_mode: str = "none"
+    reports_dir: Path = Path("reports")
+    run_id: str | None = None
+    fresh: bool = False
+    variants: list[str] | None = None
+    cases: list[str] | None = None
+    concurrency: int | None = None
+    base_url: str | None = None
+    progress: bool = False
+
+
+@dataclass
+class RunOutcome:
+    suite: Suite
+    run_dir: Path
+    results: list[CaseResult]
+    resumed: int = 0
+    missing: list[tuple[str, str, str]] = field(default_factory=list)  # (variant, case, "missing"|"stale")
+    failures: list[tuple[str, str, str]] = field(default_factory=list)  # (variant, case, message)
+    wall_s: float = 0.0
+    calls: int = 0
+    retries: int = 0
+
+
+def _selected(suite: Suite, options: RunOptions) -> tuple[list[str], list[GoldCase]]:
+    variants = suite.variant_names()
+    if options.variants:
+        unknown = [v for v in options.variants if v not in variants]
+        if unknown:
+            raise InputError(f"{suite.path}: no variant named {', '.join(unknown)} (have {', '.join(variants)})")
+        variants = [v for v in variants if v in options.variants]
+    cases = suite.cases
+    if options.cases:
+        ids = {c.id for c in cases}
+        unknown = [c for c in options.cases if c not in ids]
+        if unknown:
+            raise InputError(f"{suite.path}: no case named {', '.join(unknown)}")
+        cases = [c for c in cases if c.id in options.cases]
+    return variants, cases
+
+
+async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
+    started = time.perf_counter()
+    variants, cases = _selected(suite, options)
+    plans = {name: plan_variant(suite, name) for name in variants}
+    for plan in plans.values():
+        if options.base_url:
+            plan.endpoint.base_url = options.base_url
+        if options.concurrency:
+            plan.endpoint.concurrency = options.concurrency
+    replay = options.record_mode == "none"
+    # one client per distinct endpoint, so the adaptive limit is shared by every call to it
+    clients: dict[tuple, ModelClient] = {}
+    for plan in plans.values():
+        key = (plan.endpoint.base_url, plan.endpoint.api_key_env, plan.endpoint.concurrency)
+        if key not in clients:
+            clients[key] = ModelClient(plan.endpoint, replay=replay)
+    client_of = {name: clients[(p.endpoint.base_url, p.endpoint.api_key_env, p.endpoint.concurrency)] for name, p in plans.items()}
+
+    run_dir, resuming = pick_run_dir(options.reports_dir, suite.name, options.run_id, options.fresh)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    results_path = run_dir / RESULTS
+    previous = {(r.variant, r.case_id): r for r in read_results(results_path)} if resuming or options.run_id else {}
+
+    outcome = RunOutcome(suite=suite, run_dir=run_dir, results=[])
+    done: dict[tuple[str, str], CaseResult] = {}
+    todo: list[tuple[VariantPlan, GoldCase, list[dict[str, str]], str]] = []
+    for name in variants:
+        plan = plans[name]
+        for case in cases:
+            messages = plan.render(case)
+            digest = calls_hash(plan, client_of[name].payload(messages))
+            old = previous.get((name, case.id))
+            if old is not None and old.request_hash == digest and old.error is None:
+                # the calls are the same; parse and score again in case gold or parser changed
+                done[(name, case.id)] = evaluate_case(suite, plan, case, old.rounds, digest)
+                outcome.resumed += 1
+            else:
+                todo.append((plan, case, messages, digest))
+    # keep what is still valid, in a fresh file, before appending new rows
+    write_results(results_path, list(done.values()))
+
+    router = CassetteRouter(options.record_mode)
+    queue: asyncio.Queue = asyncio.Queue()
+    for item in todo:
+        queue.put_nowait(item)
+    progress = _Progress(len(todo), enabled=options.progress)
+
+    with results_path.open("a", encoding="utf-8") as sink, router.patched():
+
+        async def worker() -> None:
+            while True:
+                try:
+                    plan, case, messages, digest = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                path = suite.cassette_dir() / plan.name / f"{case.id}.json"
+                existed = path.exists()
+                try:
+                    with router.case(path):
+                        rounds = await extract_with_gleaning(
+                            client_of[plan.name], messages, plan.template, plan.max_gleanings
+                        )
+                except CassetteMissingError:
+                    outcome.missing.append((plan.name, case.id, "stale" if existed else "missing"))
+                    progress.step()
+                    continue
+                except ModelCallError as exc:
+                    outcome.failures.append((plan.name, case.id, exc.message))
+                    progress.step()
+                    continue
+                row = evaluate_case(suite, plan, case, rounds, digest)
+                done[(plan.name, case.id)] = row
+                sink.write(row.model_dump_json() + "\n")
+                sink.flush()
+                progress.step()
+
+        width = max(1, min(len(todo), 2 * max(c.limiter.maximum for c in clients.values())))
+        try:
+            await asyncio.gather(*(worker() for _ in range(width)))
+        finally:
+            for client in clients.values():
+                outcome.calls += client.calls
+                outcome.retries += client.retries
+                await client.close()
+            progress.close()
+
+    order = {(v, c.id): i for i, (v, c) in enumerate((v, c) for v in variants for c in cases)}
+    outcome.results = sorted(done.values(), key=lambda r: order.get((r.variant, r.case_id), len(order)))
+    write_results(results_path, outcome.results)
+    outcome.wall_s = time.perf_counter() - started
+    return outcome
+
+
+def run_suite(suite: Suite, options: RunOptions) -> RunOutcome:
+    return asyncio.run(run_suite_async(suite, options))
+
+
+def check_outcome(outcome: RunOutcome) -> None:
+    """Turn missing cassettes and failed calls into the documented exit codes."""
+    suite = outcome.suite
+    if outcome.missing:
+        variant, case, why = outcome.missing[0]
+        more = f" (and {len(outcome.missing) - 1} more)" if len(outcome.missing) > 1 else ""
+        raise CassetteMissingError(
+            f"{suite.path}: cassette {why} for case '{case}' of variant '{variant}'{more}; "
+            f"record it with: harness record {suite.path} --variant {variant} --case {case}"
+            + (" --record-mode rewrite" if why == "stale" else "")
+        )
+    if outcome.failures:
+        variant, case, message = outcome.failures[0]
+        more = f" (and {len(outcome.failures) - 1} more)" if len(outcome.failures) > 1 else ""
+        raise ModelCallError(f"{suite.path}: case '{case}' of variant '{variant}': {message}{more}")
+
+
+class _Progress:
+    """A progress bar on stderr for long interactive runs; silent otherwise."""
+
+    def __init__(self, total: int, *, enabled: bool) -> None:
+        self._bar = None
+        if enabled and total >= 20 and sys.stderr.isatty():
+            from rich.progress import Progress
+
+            self._bar = Progress(transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task("cases", total=total)
+
+    def step(self) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+__all__ = ["HarnessError", "RunOptions", "RunOutcome", "run_suite", "check_outcome", "read_results", "plan_variant"]

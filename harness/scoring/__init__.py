@@ -1,0 +1,34 @@
+"""Scoring: name normalisation, entity alignment, per-case metrics, suite aggregates, graph statistics.
+
+Pure functions over values from `harness.model`; see docs/scoring.md for every convention.
+"""
+
+from __future__ import annotations
+
+from .aggregate import METRICS, aggregate, case_counts, case_metrics, micro_metrics
+from .align import Match, align
+from .graph_stats import graph_stats, union_graph
+from .metrics import CaseDetail, explain_case, score_case
+from .normalize import canonical_type, normalize_name, normalize_text, normalize_type, type_table
+from .serialize import score_to_json
+
+__all__ = [
+    "METRICS",
+    "CaseDetail",
+    "Match",
+    "aggregate",
+    "align",
+    "canonical_type",
+    "case_counts",
+    "case_metrics",
+    "explain_case",
+    "graph_stats",
+    "micro_metrics",
+    "normalize_name",
+    "normalize_text",
+    "normalize_type",
+    "score_case",
+    "score_to_json",
+    "type_table",
+    "union_graph",
+]

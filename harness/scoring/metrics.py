@@ -1,0 +1,242 @@
+"""Per-case scores: entities, relationships and grounding of one extraction against its gold case.
+
+Conventions (also in docs/scoring.md):
+
+- Predictions are de-duplicated first: entities by normalised name (the first occurrence's
+  name is kept, with the first non-empty type); relationships by mapped edge. Counts are
+  after de-duplication. Entities with a blank name and edges with a blank endpoint are dropped.
+- A relationship endpoint resolves to the predicted entity with the same normalised name
+  (and so through the alignment to its gold entity); a name the output never declared as
+  an entity resolves by exact normalised name, then alias, to a gold entity, and otherwise
+  stays an unaligned node. Undeclared endpoints never count as entity predictions.
+- Self-loops (both endpoints mapped to the same node) are dropped and counted, in the
+  prediction and in gold.
+- Edges are undirected unless `MatchingConfig.directed`; a gold edge marked `directed: true`
+  only matches a prediction in its direction. Directed recall always asks for the gold
+  direction; endpoint recall is over gold edges whose two endpoints were found as entities.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..model import CaseScore, EntityScores, ExtractedGraph, GoldCase, Grounding, MatchingConfig, RelationshipScores
+from .align import Match, align
+from .normalize import canonical_type, normalize_name, normalize_text, occurs_in, type_table
+from .ratios import f1, precision, ratio_or_none, recall
+
+Node = tuple[str, int | str]  # ("g", gold index) or ("p", normalised name of an unaligned node)
+Edge = tuple[Node, Node]
+
+_DEFAULT = MatchingConfig()
+
+
+@dataclass
+class CaseDetail:
+    """Everything `score_case` worked out, for reports and debugging (not persisted)."""
+
+    score: CaseScore
+    matches: list[tuple[str, str, str, float]]  # (gold name, predicted name, "exact"|"fuzzy", similarity)
+    dropped: dict[str, int] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=1024)
+def _text_key(text: str) -> str:
+    return normalize_text(text)
+
+
+@lru_cache(maxsize=64)
+def _types(items: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, str]:
+    return type_table({k: list(v) for k, v in items})
+
+
+def score_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig | None = None) -> CaseScore:
+    """Score one extracted graph against its gold case."""
+    return explain_case(gold, graph, matching).score
+
+
+def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig | None = None) -> CaseDetail:
+    """`score_case` plus the alignment and the counts of what was dropped."""
+    cfg = matching or _DEFAULT
+    types = _types(tuple((k, tuple(v)) for k, v in cfg.type_synonyms.items()))
+    dropped = {
+        "duplicate_entities": 0,
+        "blank_entities": 0,
+        "duplicate_relationships": 0,
+        "blank_relationships": 0,
+        "self_loops": 0,
+        "gold_self_loops": 0,
+        "undeclared_endpoints": 0,
+    }
+
+    # ---- predicted entities, de-duplicated by normalised name
+    pred_keys: list[str] = []
+    pred_names: list[str] = []
+    pred_types: list[str] = []
+    pred_pos: dict[str, int] = {}
+    for ent in graph.entities:
+        if not ent.name.strip():
+            dropped["blank_entities"] += 1
+            continue
+        key = normalize_name(ent.name)
+        j = pred_pos.get(key)
+        if j is None:
+            pred_pos[key] = len(pred_keys)
+            pred_keys.append(key)
+            pred_names.append(ent.name)
+            pred_types.append(ent.type)
+        else:
+            dropped["duplicate_entities"] += 1
+            if not pred_types[j].strip():
+                pred_types[j] = ent.type
+
+    # ---- gold entities and their lookup keys
+    gold_keys: list[list[str]] = []
+    by_name: dict[str, int] = {}
+    by_alias: dict[str, int] = {}
+    for i, ent in enumerate(gold.entities):
+        keys = [normalize_name(ent.name)]
+        by_name.setdefault(keys[0], i)
+        for alias in ent.aliases:
+            akey = normalize_name(alias)
+            if akey and akey not in keys:
+                keys.append(akey)
+                by_alias.setdefault(akey, i)
+        gold_keys.append(keys)
+
+    matches: list[Match] = align(gold_keys, pred_keys, cfg.fuzzy_threshold)
+    gold_of: dict[int, int] = {mt.pred: mt.gold for mt in matches}
+    matched_gold = {mt.gold for mt in matches}
+
+    # ---- entity scores
+    typed_tp = 0
+    for mt in matches:
+        gold_type = canonical_type(gold.entities[mt.gold].type, types)
+        if not gold_type or gold_type == canonical_type(pred_types[mt.pred], types):
+            typed_tp += 1
+    n_gold, n_pred, tp = len(gold.entities), len(pred_keys), len(matches)
+    exact = sum(1 for mt in matches if mt.kind == "exact")
+    unmatched_idx = [j for j in range(n_pred) if j not in gold_of]
+    entities = EntityScores(
+        precision=precision(tp, n_pred, n_gold),
+        recall=recall(tp, n_gold),
+        f1=f1(tp, n_pred, n_gold),
+        strict_f1=f1(typed_tp, n_pred, n_gold),
+        type_accuracy=ratio_or_none(typed_tp, tp),
+        tp=tp,
+        gold=n_gold,
+        pred=n_pred,
+        exact=exact,
+        fuzzy=tp - exact,
+        missed=[e.name for i, e in enumerate(gold.entities) if i not in matched_gold],
+        unmatched=[pred_names[j] for j in unmatched_idx],
+        typed_tp=typed_tp,
+    )
+
+    # ---- grounding
+    text_key = _text_key(gold.text)
+    grounded = [occurs_in(key, text_key) for key in pred_keys]
+    n_grounded = sum(grounded)
+    grounding = Grounding(
+        grounded=n_grounded,
+        ungrounded=n_pred - n_grounded,
+        unverified=[pred_names[j] for j in unmatched_idx if grounded[j]],
+        rate=1.0 if n_pred == 0 else n_grounded / n_pred,
+    )
+
+    # ---- relationships
+    def pred_node(name: str) -> Node:
+        key = normalize_name(name)
+        j = pred_pos.get(key)
+        if j is not None:
+            g = gold_of.get(j)
+            return ("p", key) if g is None else ("g", g)
+        dropped["undeclared_endpoints"] += 1
+        g = by_name.get(key, by_alias.get(key))
+        return ("p", key) if g is None else ("g", g)
+
+    def gold_node(name: str) -> Node:
+        key = normalize_name(name)
+        g = by_name.get(key, by_alias.get(key))
+        return ("p", key) if g is None else ("g", g)
+
+    def edge_key(s: Node, t: Node) -> Edge:
+        return (s, t) if cfg.directed or s <= t else (t, s)
+
+    pred_edges: dict[Edge, list[str]] = {}
+    pred_dirs: dict[Edge, set[Edge]] = {}
+    for rel in graph.relationships:
+        if not rel.source.strip() or not rel.target.strip():
+            dropped["blank_relationships"] += 1
+            continue
+        s, t = pred_node(rel.source), pred_node(rel.target)
+        if s == t:
+            dropped["self_loops"] += 1
+            continue
+        key = edge_key(s, t)
+        if key in pred_edges:
+            dropped["duplicate_relationships"] += 1
+        else:
+            pred_edges[key] = [rel.source, rel.target]
+            pred_dirs[key] = set()
+        pred_dirs[key].add((s, t))
+
+    gold_edges: dict[Edge, list[str]] = {}
+    gold_dirs: dict[Edge, set[Edge]] = {}
+    required: dict[Edge, set[Edge]] = {}
+    for grel in gold.relationships:
+        s, t = gold_node(grel.source), gold_node(grel.target)
+        if s == t:
+            dropped["gold_self_loops"] += 1
+            continue
+        key = edge_key(s, t)
+        if key not in gold_edges:
+            gold_edges[key] = [grel.source, grel.target]
+            gold_dirs[key] = set()
+            required[key] = set()
+        gold_dirs[key].add((s, t))
+        if grel.directed:
+            required[key].add((s, t))
+
+    found: set[Node] = set()
+    for j, key in enumerate(pred_keys):
+        g = gold_of.get(j)
+        found.add(("p", key) if g is None else ("g", g))
+
+    hit: set[Edge] = set()
+    directed_tp = endpoint_gold = endpoint_tp = 0
+    for key in gold_edges:
+        dirs = pred_dirs.get(key)
+        ok = dirs is not None and (not required[key] or bool(required[key] & dirs))
+        if ok:
+            hit.add(key)
+        if dirs is not None and gold_dirs[key] & dirs:
+            directed_tp += 1
+        if key[0] in found and key[1] in found:
+            endpoint_gold += 1
+            endpoint_tp += ok
+    r_tp, r_gold, r_pred = len(hit), len(gold_edges), len(pred_edges)
+    relationships = RelationshipScores(
+        precision=precision(r_tp, r_pred, r_gold),
+        recall=recall(r_tp, r_gold),
+        f1=f1(r_tp, r_pred, r_gold),
+        directed_recall=recall(directed_tp, r_gold),
+        endpoint_recall=ratio_or_none(endpoint_tp, endpoint_gold),
+        tp=r_tp,
+        gold=r_gold,
+        pred=r_pred,
+        directed_tp=directed_tp,
+        endpoint_gold=endpoint_gold,
+        missed=[names for key, names in gold_edges.items() if key not in hit],
+        unmatched=[names for key, names in pred_edges.items() if key not in hit],
+    )
+
+    detail_matches = [
+        (gold.entities[mt.gold].name, pred_names[mt.pred], mt.kind, mt.similarity) for mt in matches
+    ]
+    return CaseDetail(
+        score=CaseScore(entities=entities, relationships=relationships, grounding=grounding),
+        matches=detail_matches,
+        dropped=dropped,
+    )

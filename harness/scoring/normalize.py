@@ -1,0 +1,128 @@
+"""Name and type normalisation: the one place that decides when two strings name the same thing.
+
+`normalize_name` is applied to gold names, gold aliases, predicted names, relationship
+endpoints and (for grounding) the chunk text, so all comparisons happen in one space.
+Steps, in order:
+
+1. HTML unescape (``&amp;`` -> ``&``; models echo escaped text from web chunks).
+2. Unicode NFKC (full-width letters, ligatures, compatibility forms).
+3. Case-fold (``Straße`` == ``STRASSE``).
+4. Apostrophes are deleted (``Alzheimer's`` == ``Alzheimers``); every other Unicode
+   punctuation character (category P*, which includes all quote marks, so wrapping quotes
+   go too) becomes a space (``Osei-Landry`` == ``Osei Landry``). Symbols (``+``, ``$``) stay.
+5. Whitespace is collapsed; one leading article is dropped when something follows it
+   (English the/a/an, Spanish el/la/los/las).
+6. Spaces between two CJK characters are removed (``北京 大学`` == ``北京大学``).
+
+If steps 4-5 leave nothing (a name that is only punctuation), the case-folded stripped
+text is used instead, so a non-empty name never normalises to "".
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from functools import lru_cache
+
+ARTICLES: frozenset[str] = frozenset({"the", "a", "an", "el", "la", "los", "las"})
+
+_APOSTROPHES = "'\u2019\u02bc\u2018`\u00b4"
+
+# Han (incl. extension A and compatibility), kana, Hangul syllables and jamo, CJK punctuation.
+_CJK = (
+    "\u1100-\u11ff\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3130-\u318f"
+    "\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f"
+)
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+_CJK_GAP = re.compile(f"(?<=[{_CJK}])\\s+(?=[{_CJK}])")
+
+
+class _PunctuationTable(dict[int, str | None]):
+    """str.translate table built lazily: apostrophes vanish, other P* characters become spaces."""
+
+    def __missing__(self, codepoint: int) -> str | int | None:
+        char = chr(codepoint)
+        if char in _APOSTROPHES:
+            value: str | int | None = None
+        elif unicodedata.category(char).startswith("P"):
+            value = " "
+        else:
+            value = codepoint
+        self[codepoint] = value  # type: ignore[assignment]
+        return value
+
+
+_TABLE = _PunctuationTable()
+
+
+def is_cjk(char: str) -> bool:
+    return bool(_CJK_CHAR.match(char))
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", html.unescape(text)).casefold()
+
+
+@lru_cache(maxsize=262_144)
+def normalize_name(name: str) -> str:
+    """The comparison key of an entity name (see the module docstring for the steps)."""
+    folded = _fold(name)
+    tokens = folded.translate(_TABLE).split()
+    if len(tokens) > 1 and tokens[0] in ARTICLES:
+        tokens = tokens[1:]
+    key = _CJK_GAP.sub("", " ".join(tokens))
+    if not key:
+        key = " ".join(folded.split())
+    return key
+
+
+def normalize_text(text: str) -> str:
+    """A chunk in the same space as names (no article stripping: it is not a name)."""
+    return _CJK_GAP.sub("", " ".join(_fold(text).translate(_TABLE).split()))
+
+
+@lru_cache(maxsize=4096)
+def normalize_type(entity_type: str) -> str:
+    """An entity type label: folded, punctuation and underscores as spaces (``GEO`` == ``geo``)."""
+    return " ".join(_fold(entity_type).replace("_", " ").translate(_TABLE).split())
+
+
+def type_table(type_synonyms: dict[str, list[str]]) -> dict[str, str]:
+    """Normalised label -> normalised canonical label, from a suite's ``{canonical: [synonyms]}``.
+
+    A label listed under two canonicals keeps the first (in file order), so the table is deterministic.
+    """
+    table: dict[str, str] = {}
+    for canonical, synonyms in type_synonyms.items():
+        canon = normalize_type(canonical)
+        table.setdefault(canon, canon)
+        for synonym in synonyms:
+            table.setdefault(normalize_type(synonym), canon)
+    return table
+
+
+def canonical_type(entity_type: str, table: dict[str, str]) -> str:
+    label = normalize_type(entity_type)
+    return table.get(label, label)
+
+
+def occurs_in(name_key: str, text_key: str) -> bool:
+    """Whether a normalised name occurs in normalised text as whole tokens.
+
+    Token boundaries are required at an end of the name only when that end is not a CJK
+    character (CJK text has no spaces between words).
+    """
+    if not name_key:
+        return False
+    need_left = not is_cjk(name_key[0])
+    need_right = not is_cjk(name_key[-1])
+    start = text_key.find(name_key)
+    while start != -1:
+        end = start + len(name_key)
+        left_ok = not need_left or start == 0 or text_key[start - 1] == " "
+        right_ok = not need_right or end == len(text_key) or text_key[end] == " "
+        if left_ok and right_ok:
+            return True
+        start = text_key.find(name_key, start + 1)
+    return False

@@ -1,0 +1,236 @@
+"""Suite files: schema, loading, and errors that name the file and the line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+
+from .errors import InputError
+from .model import GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Value
+from .yamlfile import format_loc, line_of, load_yaml
+
+CASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+class ModelSettings(Value):
+    name: str = "gpt-4o-mini"
+    temperature: float = 0.0
+    top_p: float | None = None
+    max_tokens: int | None = None
+    seed: int | None = None
+    max_gleanings: int = Field(1, ge=0, le=10)
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_s: float = Field(120.0, gt=0)
+    concurrency: int = Field(8, ge=1, le=512)
+    max_retries: int = Field(6, ge=0, le=50)
+
+
+class VariantSpec(Value):
+    prompt: str
+    format: str = "graphrag"
+    entity_types: list[str] | None = None
+    language: str | None = None
+    tuple_delimiter: str = "<|>"
+    record_delimiter: str = "##"
+    completion_delimiter: str = "<|COMPLETE|>"
+    model: str | None = None  # overrides the suite's model name
+
+
+class Thresholds(Value):
+    entity_recall: float | None = None
+    relationship_recall: float | None = None
+    entity_f1: float | None = None
+    relationship_f1: float | None = None
+    format_errors: float | None = None  # highest tolerated share of cases with a format error
+    completion_rate: float | None = None  # lowest tolerated share of answers ending with the delimiter
+    variants: dict[str, "Thresholds"] = Field(default_factory=dict)
+
+
+class Regression(Value):
+    max_drop: float = 0.05
+    case_max_drop: float = 0.20
+    metrics: list[str] = Field(default_factory=lambda: ["entity_recall", "relationship_recall"])
+
+
+class CitationSettings(Value):
+    datasets: list[str] = Field(default_factory=lambda: ["Entities", "Relationships", "Claims", "Reports", "Sources"])
+
+
+class CaseSpec(Value):
+    id: str
+    chunk: str | None = None
+    text: str | None = None
+    entities: list[GoldEntity] = Field(default_factory=list)
+    relationships: list[GoldRelationship] = Field(default_factory=list)
+
+    @field_validator("id")
+    @classmethod
+    def _safe_id(cls, value: str) -> str:
+        if not CASE_ID.match(value):
+            raise ValueError("case ids are letters, digits, '.', '_' and '-' (they name cassette files)")
+        return value
+
+    @model_validator(mode="after")
+    def _one_source(self) -> CaseSpec:
+        if (self.chunk is None) == (self.text is None):
+            raise ValueError("give exactly one of `chunk` (a file) or `text` (inline)")
+        return self
+
+
+class SuiteSpec(Value):
+    name: str
+    description: str = ""
+    notes: str = ""
+    language: str = "English"
+    entity_types: list[str] = Field(default_factory=lambda: ["organization", "person", "geo", "event"])
+    model: ModelSettings = Field(default_factory=ModelSettings)
+    variants: dict[str, VariantSpec]
+    baseline: str | None = None
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+    regression: Regression = Field(default_factory=Regression)
+    matching: MatchingConfig = Field(default_factory=MatchingConfig)
+    citations: CitationSettings = Field(default_factory=CitationSettings)
+    cases: list[CaseSpec] = Field(min_length=1)
+
+    @field_validator("name")
+    @classmethod
+    def _safe_name(cls, value: str) -> str:
+        if not CASE_ID.match(value):
+            raise ValueError("suite names are letters, digits, '.', '_' and '-' (they name folders)")
+        return value
+
+    @field_validator("variants")
+    @classmethod
+    def _variant_names(cls, value: dict[str, VariantSpec]) -> dict[str, VariantSpec]:
+        if not value:
+            raise ValueError("at least one variant is needed")
+        for name in value:
+            if not CASE_ID.match(name):
+                raise ValueError(f"variant name '{name}' must be letters, digits, '.', '_' and '-'")
+        return value
+
+
+class Suite:
+    """A loaded suite: the validated spec plus resolved paths and gold cases."""
+
+    def __init__(self, spec: SuiteSpec, path: Path, root: Path, cases: list[GoldCase]) -> None:
+        self.spec = spec
+        self.path = path
+        self.root = root  # the project folder that relative paths in the suite start from
+        self.cases = cases
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def baseline(self) -> str:
+        return self.spec.baseline or next(iter(self.spec.variants))
+
+    def variant_names(self) -> list[str]:
+        return list(self.spec.variants)
+
+    def resolve(self, relative: str) -> Path:
+        return resolve_path(relative, self.path, self.root)
+
+    def cassette_dir(self) -> Path:
+        return self.root / "fixtures" / "cassettes" / self.name
+
+
+def project_root(suite_path: Path) -> Path:
+    """Suites live in `<root>/suites/`; a suite elsewhere is its own root."""
+    folder = suite_path.resolve().parent
+    return folder.parent if folder.name == "suites" else folder
+
+
+def resolve_path(relative: str, suite_path: Path, root: Path) -> Path:
+    candidate = Path(relative)
+    if candidate.is_absolute():
+        return candidate
+    for base in (suite_path.resolve().parent, root, Path.cwd()):
+        if (base / candidate).exists():
+            return base / candidate
+    return root / candidate
+
+
+def _fail(path: Path, lines: dict, loc: tuple, message: str) -> InputError:
+    line = line_of(lines, loc)
+    where = f"{path}:{line}" if line else str(path)
+    field = format_loc(loc)
+    return InputError(f"{where}: {field + ': ' if field else ''}{message}")
+
+
+def load_suite(path: str | Path) -> Suite:
+    """Load and validate a suite file; every problem raises InputError naming file and line."""
+    path = Path(path)
+    data, lines = load_yaml(path)
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: a suite is a YAML mapping with at least `name`, `variants` and `cases`")
+    try:
+        spec = SuiteSpec.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = tuple(error["loc"])
+        if error["type"] == "extra_forbidden":
+            message = f"unknown key '{loc[-1]}'"
+            loc = loc
+        elif error["type"] == "missing":
+            message = f"missing required key '{loc[-1]}'"
+            loc = loc[:-1]
+        else:
+            message = error["msg"].removeprefix("Value error, ")
+        raise _fail(path, lines, loc, message) from None
+
+    root = project_root(path)
+    if spec.baseline is not None and spec.baseline not in spec.variants:
+        raise _fail(path, lines, ("baseline",), f"baseline '{spec.baseline}' is not one of the variants {sorted(spec.variants)}")
+    for name in spec.thresholds.variants:
+        if name not in spec.variants:
+            raise _fail(path, lines, ("thresholds", "variants", name), f"no variant named '{name}'")
+    for name, variant in spec.variants.items():
+        if not resolve_path(variant.prompt, path, root).exists():
+            # built-in prompts are resolved later by the prompt loader; only plain paths must exist
+            if "/" in variant.prompt or variant.prompt.endswith((".txt", ".yaml", ".yml")):
+                raise _fail(path, lines, ("variants", name, "prompt"), f"prompt file not found: {variant.prompt}")
+
+    cases: list[GoldCase] = []
+    seen: dict[str, int] = {}
+    for index, case in enumerate(spec.cases):
+        loc = ("cases", index)
+        if case.id in seen:
+            raise _fail(path, lines, (*loc, "id"), f"duplicate case id '{case.id}' (first at case {seen[case.id]})")
+        seen[case.id] = index
+        if case.chunk is not None:
+            chunk_path = resolve_path(case.chunk, path, root)
+            try:
+                text = chunk_path.read_text(encoding="utf-8")
+            except FileNotFoundError:
+                raise _fail(path, lines, (*loc, "chunk"), f"chunk file not found: {case.chunk}") from None
+            except (OSError, UnicodeDecodeError) as exc:
+                raise _fail(path, lines, (*loc, "chunk"), f"cannot read chunk {case.chunk}: {exc}") from None
+        else:
+            text = case.text or ""
+        if not text.strip():
+            raise _fail(path, lines, loc, "the case's text is empty")
+        known: set[str] = set()
+        for e_index, entity in enumerate(case.entities):
+            names = [entity.name, *entity.aliases]
+            if any(n in known for n in names):
+                raise _fail(path, lines, (*loc, "entities", e_index), f"entity '{entity.name}' is listed twice")
+            known.update(names)
+        for r_index, rel in enumerate(case.relationships):
+            for end in ("source", "target"):
+                name = getattr(rel, end)
+                if name not in known:
+                    raise _fail(
+                        path, lines, (*loc, "relationships", r_index, end),
+                        f"'{name}' is not an entity of case '{case.id}'",
+                    )
+        cases.append(
+            GoldCase(id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships)
+        )
+    return Suite(spec, path, root, cases)

@@ -1,0 +1,162 @@
+"""Shared fixtures: a small project on disk and the local OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness.llm.fake_server import FakeOpenAIServer, Faults, Script
+from harness.runner import plan_variant
+from harness.suites import Suite, load_suite
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+
+PROMPT = (
+    "Extract entities of types [{entity_types}] from the text, in {language}.\n"
+    '("entity"{tuple_delimiter}NAME{tuple_delimiter}TYPE{tuple_delimiter}DESC){record_delimiter}\n'
+    "End with {completion_delimiter}\nText: {input_text}\nOutput:"
+)
+TUNED = "You are an analyst of small towns.\n" + PROMPT
+
+CASES = {
+    "mayor": {
+        "text": "Mayor Ana Ruiz of Lowbridge opened the Lowbridge Library with the Kestrel Trust.",
+        "entities": [
+            {"name": "Ana Ruiz", "type": "person", "aliases": ["Ruiz"]},
+            {"name": "Lowbridge", "type": "geo"},
+            {"name": "Lowbridge Library", "type": "organization"},
+            {"name": "Kestrel Trust", "type": "organization"},
+        ],
+        "relationships": [
+            {"source": "Ana Ruiz", "target": "Lowbridge"},
+            {"source": "Kestrel Trust", "target": "Lowbridge Library"},
+        ],
+    },
+    "flood": {
+        "text": "The Arn river flooded Millbrook in March; the Red Lantern Society sheltered families.",
+        "entities": [
+            {"name": "Arn", "type": "geo"},
+            {"name": "Millbrook", "type": "geo"},
+            {"name": "Red Lantern Society", "type": "organization"},
+        ],
+        "relationships": [
+            {"source": "Arn", "target": "Millbrook"},
+            {"source": "Red Lantern Society", "target": "Millbrook"},
+        ],
+    },
+    "fair": {
+        "text": "Tomas Berg won the Oakfield Fair pie contest, judged by chef Ida Moss.",
+        "entities": [
+            {"name": "Tomas Berg", "type": "person"},
+            {"name": "Oakfield Fair", "type": "event"},
+            {"name": "Ida Moss", "type": "person"},
+        ],
+        "relationships": [
+            {"source": "Tomas Berg", "target": "Oakfield Fair"},
+            {"source": "Ida Moss", "target": "Oakfield Fair"},
+        ],
+    },
+}
+
+ANSWERS = {
+    "default": {
+        "mayor": [
+            '("entity"<|>ANA RUIZ<|>person<|>Mayor)##("entity"<|>LOWBRIDGE<|>geo<|>Town)##'
+            '("relationship"<|>ANA RUIZ<|>LOWBRIDGE<|>mayor of<|>8)\n<|COMPLETE|>',
+            '("entity"<|>KESTREL TRUST<|>organization<|>Trust)\n<|COMPLETE|>',
+        ],
+        "flood": ['```\n("entity"<|>MILLBROOK<|>geo<|>Town)\n```', "<|COMPLETE|>"],
+        "fair": ['("entity"<|>TOMAS BERG<|>person<|>Winner)\n<|COMPLETE|>', "<|COMPLETE|>"],
+    },
+    "tuned": {
+        "mayor": [
+            '("entity"<|>ANA RUIZ<|>person<|>Mayor)##("entity"<|>LOWBRIDGE<|>geo<|>Town)##'
+            '("entity"<|>LOWBRIDGE LIBRARY<|>organization<|>Library)##("entity"<|>KESTREL TRUST<|>organization<|>Trust)##'
+            '("relationship"<|>ANA RUIZ<|>LOWBRIDGE<|>mayor of<|>8)##'
+            '("relationship"<|>KESTREL TRUST<|>LOWBRIDGE LIBRARY<|>opened with<|>6)\n<|COMPLETE|>',
+            "<|COMPLETE|>",
+        ],
+        "flood": [
+            'Here you go:\n("entity"<|>ARN<|>geo<|>River)##("entity"<|>MILLBROOK<|>geo<|>Town)##'
+            '("relationship"<|>ARN<|>MILLBROOK<|>flooded<|>9)',
+            '("entity"<|>RED LANTERN SOCIETY<|>organization<|>Charity)\n<|COMPLETE|>',
+        ],
+        "fair": [
+            '("entity"<|>TOMAS BERG<|>person<|>Winner)##("entity"<|>OAKFIELD FAIR<|>event<|>Fair)##'
+            '("relationship"<|>TOMAS BERG<|>OAKFIELD FAIR<|>won at<|>7)\n<|COMPLETE|>',
+            "<|COMPLETE|>",
+        ],
+    },
+}
+
+
+def write_project(root: Path, *, max_gleanings: int = 1) -> Path:
+    """A tiny project: one suite of three cases and two prompt variants. Returns the suite path."""
+    (root / "suites").mkdir(parents=True, exist_ok=True)
+    (root / "prompts").mkdir(exist_ok=True)
+    (root / "prompts" / "default.txt").write_text(PROMPT, encoding="utf-8")
+    (root / "prompts" / "tuned.txt").write_text(TUNED, encoding="utf-8")
+    suite = {
+        "name": "towns",
+        "description": "Tiny hand-written suite for tests.",
+        "language": "English",
+        "entity_types": ["person", "organization", "geo", "event"],
+        "model": {"name": "gpt-4o-mini", "temperature": 0, "max_gleanings": max_gleanings, "max_retries": 3},
+        "variants": {"default": {"prompt": "prompts/default.txt"}, "tuned": {"prompt": "prompts/tuned.txt"}},
+        "baseline": "default",
+        "thresholds": {"entity_recall": 0.5},
+        "cases": [{"id": cid, **case} for cid, case in CASES.items()],
+    }
+    path = root / "suites" / "towns.yaml"
+    path.write_text(yaml.safe_dump(suite, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def script_for(suite: Suite) -> Script:
+    script = Script()
+    for variant in suite.variant_names():
+        plan = plan_variant(suite, variant)
+        for case in suite.cases:
+            first_user = [m["content"] for m in plan.render(case) if m["role"] == "user"][0]
+            script.rounds[first_user] = ANSWERS[variant][case.id]
+    return script
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.delenv("AZURE_OPENAI_ENDPOINT", raising=False)
+    return write_project(tmp_path)
+
+
+@pytest.fixture
+def suite(project: Path) -> Suite:
+    return load_suite(project)
+
+
+@pytest.fixture
+def server(suite: Suite) -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer(script_for(suite), Faults()) as srv:
+        yield srv
+
+
+SECRET = "sk-test-" + "a1b2c3d4e5f6g7h8i9j0k1l2"
+
+
+@pytest.fixture
+def api_key(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    return SECRET
+
+
+def all_files_text(root: Path) -> str:
+    return "\n".join(
+        p.read_text(encoding="utf-8", errors="replace") for p in root.rglob("*") if p.is_file()
+    ) + os.linesep

@@ -1,0 +1,107 @@
+"""Suite aggregates: micro pools counts, macro averages cases, and both are labelled."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.model import CaseScore, Entity, ExtractedGraph, GoldCase, GoldEntity, GoldRelationship, Relationship
+from harness.scoring import METRICS, aggregate, score_case, score_to_json
+
+Pairs = list[tuple[str, str]]
+
+
+def scored(gold: Pairs, pred: Pairs, gold_edges: Pairs | None = None, pred_edges: Pairs | None = None,
+           text: str = "") -> CaseScore:
+    """Score (name, type) lists and (source, target) edge lists."""
+    case = GoldCase(
+        id="c",
+        text=text,
+        entities=[GoldEntity(name=n, type=t) for n, t in gold],
+        relationships=[GoldRelationship(source=s, target=t) for s, t in gold_edges or []],
+    )
+    graph = ExtractedGraph(
+        entities=[Entity(name=n, type=t) for n, t in pred],
+        relationships=[Relationship(source=s, target=t) for s, t in pred_edges or []],
+    )
+    return score_case(case, graph)
+
+
+def test_micro_and_macro_worked_example() -> None:
+    # case 1: gold {A}, pred {A}: P 1, R 1, F1 1, typed 1
+    one = scored([("A", "x")], [("A", "x")], text="A")
+    # case 2: gold {B,C,D,E}, pred {B (wrong type), Z}: tp 1, P 1/2, R 1/4, F1 2/6, typed 0
+    two = scored([("B", "x"), ("C", "x"), ("D", "x"), ("E", "x")], [("B", "y"), ("Z", "x")], text="B Z")
+    m = aggregate([one, two])
+    assert m.cases == 2
+    ep = m.metrics["entity_precision"]
+    assert ep.micro == pytest.approx(2 / 3)  # (1 + 1) / (1 + 2)
+    assert ep.macro == pytest.approx((1 + 1 / 2) / 2)
+    assert ep.cases == 2
+    er = m.metrics["entity_recall"]
+    assert er.micro == pytest.approx(2 / 5)
+    assert er.macro == pytest.approx((1 + 1 / 4) / 2)
+    ef = m.metrics["entity_f1"]
+    assert ef.micro == pytest.approx(2 * 2 / (5 + 3))
+    assert ef.macro == pytest.approx((1 + 2 / 6) / 2)
+    sf = m.metrics["entity_strict_f1"]
+    assert sf.micro == pytest.approx(2 * 1 / (5 + 3))
+    assert sf.macro == pytest.approx((1 + 0) / 2)
+    ta = m.metrics["entity_type_accuracy"]
+    assert (ta.micro, ta.macro) == pytest.approx((1 / 2, 1 / 2))
+    gr = m.metrics["grounding_rate"]
+    assert gr.micro == pytest.approx(3 / 3)
+    assert m.counts["entity_tp"] == 2 and m.counts["entity_gold"] == 5 and m.counts["entity_pred"] == 3
+    assert m.get("entity_recall", "macro") == er.macro
+    assert m.get("entity_recall") == er.micro
+    assert set(m.metrics) == set(METRICS)
+
+
+def test_macro_skips_undefined_values() -> None:
+    # case 1 has no match: type accuracy and endpoint recall undefined
+    one = scored([("A", "x")], [("Q", "x")], gold_edges=[("A", "B")])
+    # case 2: both endpoints found, edge found: endpoint recall 1; the second gold edge has an unfound endpoint
+    two = scored([("A", "x"), ("B", "x")], [("A", "x"), ("B", "y")], gold_edges=[("A", "B"), ("A", "C")],
+                 pred_edges=[("B", "A")])
+    m = aggregate([one, two])
+    ta = m.metrics["entity_type_accuracy"]
+    assert (ta.micro, ta.macro, ta.cases) == (0.5, 0.5, 1)
+    epr = m.metrics["relationship_endpoint_recall"]
+    assert (epr.micro, epr.macro, epr.cases) == (1.0, 1.0, 1)
+    rr = m.metrics["relationship_recall"]
+    assert rr.micro == pytest.approx(1 / 3)  # gold edges 1 + 2, found 0 + 1
+    assert rr.macro == pytest.approx((0 + 1 / 2) / 2)
+    dr = m.metrics["relationship_directed_recall"]
+    assert dr.micro == pytest.approx(0.0)  # the only found edge was reversed
+
+
+def test_micro_keeps_empty_case_conventions() -> None:
+    empty = scored([], [])
+    silent = scored([("A", "x")], [])
+    m = aggregate([empty, silent])
+    # pooled: gold 1, pred 0 -> precision 0, recall 0; macro averages 1.0 (empty case) and 0.0
+    assert m.metrics["entity_precision"].micro == 0.0
+    assert m.metrics["entity_precision"].macro == 0.5
+    assert aggregate([empty]).metrics["entity_f1"].micro == 1.0
+
+
+def test_aggregate_of_nothing() -> None:
+    m = aggregate([])
+    assert m.cases == 0
+    assert m.metrics["entity_f1"].macro is None
+    assert m.metrics["entity_f1"].micro == 1.0  # nothing to find, nothing found
+    assert m.metrics["entity_type_accuracy"].micro is None
+
+
+def test_score_to_json_has_exactly_the_documented_keys() -> None:
+    doc = score_to_json(scored([("A", "x")], [("A", "x"), ("B", "y")], gold_edges=[("A", "C")], text="A"))
+    assert list(doc) == ["entities", "relationships", "grounding"]
+    assert list(doc["entities"]) == [
+        "precision", "recall", "f1", "strict_f1", "type_accuracy", "tp", "gold", "pred", "exact", "fuzzy",
+        "missed", "unmatched",
+    ]
+    assert list(doc["relationships"]) == [
+        "precision", "recall", "f1", "directed_recall", "endpoint_recall", "tp", "gold", "pred", "missed",
+    ]
+    assert doc["grounding"] == {"grounded": 1, "ungrounded": 1, "unverified": [], "rate": 0.5}
+    assert doc["entities"]["unmatched"] == ["B"]
+    assert doc["relationships"]["missed"] == [["A", "C"]]

@@ -1,0 +1,84 @@
+"""Name normalisation, type tables and grounding look-ups."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.scoring.normalize import (
+    canonical_type,
+    normalize_name,
+    normalize_text,
+    normalize_type,
+    occurs_in,
+    type_table,
+)
+
+
+@pytest.mark.parametrize(
+    ("raw", "key"),
+    [
+        ("Velaprotin", "velaprotin"),
+        ("VELAPROTIN", "velaprotin"),  # case-fold
+        ("Straße", "strasse"),  # full case-fold, not lower()
+        ("ＫＲＸ－７", "krx 7"),  # NFKC full-width, then punctuation to space
+        ("Johnson &amp; Johnson", "johnson johnson"),  # HTML unescape, & is punctuation
+        ('"Meridian Therapeutics"', "meridian therapeutics"),  # wrapping quotes
+        ("“Meridian”", "meridian"),  # typographic quotes
+        ("«Meridian»", "meridian"),
+        ("Osei-Landry", "osei landry"),  # hyphen becomes a space ...
+        ("Osei Landry", "osei landry"),  # ... so both spellings agree
+        ("Alzheimer's disease", "alzheimers disease"),  # apostrophes vanish
+        ("Alzheimer’s disease", "alzheimers disease"),
+        ("C. lunaris", "c lunaris"),
+        ("  Port   Halvard \n", "port halvard"),  # whitespace collapsed
+        ("The Caldera Institute", "caldera institute"),  # English articles
+        ("a Lab", "lab"),
+        ("An Post", "post"),
+        ("El Salvador", "salvador"),  # Spanish articles
+        ("la Moncloa", "moncloa"),
+        ("Los Ángeles", "ángeles"),  # accents are kept
+        ("LAS Vegas", "vegas"),
+        ("The The", "the"),  # only one leading article is dropped
+        ("The", "the"),  # a lone article is a name, not an article
+        ("Theodore", "theodore"),  # whole tokens only
+        ("北京 大学", "北京大学"),  # spacing between CJK characters
+        ("東京　大学", "東京大学"),  # ideographic space
+        ("Tokyo 大学", "tokyo 大学"),  # only between two CJK characters
+        ("C++", "c++"),  # symbols are kept
+        ("...", "..."),  # only punctuation: fall back to the folded text
+        ("", ""),
+    ],
+)
+def test_normalize_name(raw: str, key: str) -> None:
+    assert normalize_name(raw) == key
+
+
+def test_normalize_text_keeps_articles() -> None:
+    assert normalize_text("The  KRX-7 kinase,\n in «Port Halvard».") == "the krx 7 kinase in port halvard"
+
+
+def test_type_table_maps_synonyms_to_canonical() -> None:
+    table = type_table({"location": ["GEO", "place"], "Organization": ["company", "geo"]})
+    assert normalize_type("  GEO ") == "geo"
+    assert normalize_type("Medical_Condition") == "medical condition"
+    assert canonical_type("geo", table) == "location"  # first listing wins
+    assert canonical_type("Company", table) == "organization"
+    assert canonical_type("ORGANIZATION", table) == "organization"
+    assert canonical_type("person", table) == "person"  # unknown labels stand for themselves
+    assert canonical_type("", table) == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "found"),
+    [
+        ("krx 7", "the krx 7 kinase", True),
+        ("krx 7 kinase", "the krx 7 kinase", True),  # at the end
+        ("krx", "the krx7 kinase", False),  # token boundary on the right
+        ("rx 7", "the krx 7 kinase", False),  # token boundary on the left
+        ("kinase", "kinases kinase", True),  # second occurrence
+        ("北京大学", "他在北京大学学习", True),  # CJK has no spaces
+        ("", "anything", False),
+    ],
+)
+def test_occurs_in(name: str, text: str, found: bool) -> None:
+    assert occurs_in(name, text) is found

@@ -1,0 +1,161 @@
+"""End to end against the local OpenAI-compatible server: record, replay, resume, faults."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.llm.fake_server import FakeOpenAIServer, Faults
+from harness.runner import RunOptions, read_results, run_suite
+from harness.suites import load_suite
+
+from .conftest import SECRET, all_files_text, script_for
+
+
+def strip_timings(value):
+    """Results are reproducible apart from timings, which live only under keys ending in _s."""
+    if isinstance(value, dict):
+        return {k: strip_timings(v) for k, v in value.items() if not k.endswith("_s")}
+    if isinstance(value, list):
+        return [strip_timings(v) for v in value]
+    return value
+
+
+def rows_of(run_dir: Path) -> list[dict]:
+    return [strip_timings(json.loads(line)) for line in (run_dir / "results.jsonl").read_text().splitlines()]
+
+
+def record(suite, server, tmp_path, **kw) -> object:
+    options = RunOptions(record_mode=kw.pop("mode", "once"), reports_dir=tmp_path / "reports",
+                         base_url=server.base_url, fresh=True, **kw)
+    return run_suite(suite, options)
+
+
+def replay(suite, tmp_path, **kw):
+    return run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "reports", fresh=True, **kw))
+
+
+def test_record_then_replay_offline_gives_identical_results(suite, server, api_key, tmp_path, monkeypatch):
+    recorded = record(suite, server, tmp_path)
+    assert not recorded.missing and not recorded.failures
+    assert server.calls == 2 * 3 * 2  # two variants, three cases, one gleaning round each
+    server.stop()
+    monkeypatch.delenv("OPENAI_API_KEY")  # replay needs no key
+    replayed = replay(suite, tmp_path)
+    assert not replayed.missing and not replayed.failures
+    assert rows_of(recorded.run_dir) == rows_of(replayed.run_dir)
+    assert len(rows_of(replayed.run_dir)) == 6
+
+
+def test_gleaning_rounds_are_kept_and_parsed_separately(suite, server, api_key, tmp_path):
+    outcome = record(suite, server, tmp_path)
+    row = next(r for r in outcome.results if r.variant == "default" and r.case_id == "mayor")
+    assert [r.kind for r in row.rounds] == ["extract", "continue"]
+    assert row.rounds[1].output.startswith('("entity"<|>KESTREL TRUST')
+    by_round = {e.name: e.round for e in row.graph.entities}
+    assert by_round["KESTREL TRUST"] == 1 and by_round["ANA RUIZ"] == 0
+    assert len(row.round_reports) == 2
+
+
+def test_changed_prompt_makes_exactly_its_cassettes_stale(suite, server, api_key, tmp_path, project):
+    record(suite, server, tmp_path)
+    tuned = project.parent.parent / "prompts" / "tuned.txt"
+    tuned.write_text(tuned.read_text() + "\nBe thorough.", encoding="utf-8")
+    outcome = replay(load_suite(project), tmp_path)
+    assert sorted(outcome.missing) == [("tuned", "fair", "stale"), ("tuned", "flood", "stale"), ("tuned", "mayor", "stale")]
+    assert {r.variant for r in outcome.results} == {"default"}
+
+
+def test_no_credential_is_written_anywhere(suite, server, api_key, tmp_path, project):
+    record(suite, server, tmp_path)
+    sent = {k.lower(): v for k, v in server.requests[0]["headers"].items()}
+    assert sent["authorization"] == f"Bearer {SECRET}"  # it was sent...
+    text = all_files_text(project.parent.parent)
+    assert SECRET not in text  # ...and never stored
+    assert "org-fake-should-not-be-recorded" not in text
+    assert "Bearer" not in text
+
+
+def test_cassette_holds_only_successes_and_decoded_bodies(suite, api_key, tmp_path):
+    faults = Faults(first_500=1, gzip=True)
+    with FakeOpenAIServer(script_for(suite), faults) as srv:
+        outcome = record(suite, srv, tmp_path, variants=["default"], cases=["mayor"])
+    assert not outcome.failures
+    data = json.loads((suite.cassette_dir() / "default" / "mayor.json").read_text())
+    statuses = [i["response"]["status"]["code"] for i in data["interactions"]]
+    assert statuses == [200, 200]
+    body = data["interactions"][0]["response"]["body"]["string"]
+    assert body["json"]["choices"][0]["message"]["content"].startswith('("entity"')
+    assert set(data["interactions"][0]["response"]["headers"]) == {"content-type"}
+
+
+def test_faults_are_retried_and_no_call_is_lost(suite, api_key, tmp_path):
+    faults = Faults(rate_429=0.2, rate_500=0.1, rate_drop=0.1, retry_after_s=0.01, seed=3)
+    with FakeOpenAIServer(script_for(suite), faults) as srv:
+        outcome = record(suite, srv, tmp_path)
+    assert not outcome.failures and not outcome.missing
+    assert len(outcome.results) == 6
+    assert outcome.retries > 0
+
+
+def test_model_errors_after_retries_are_failures(suite, api_key, tmp_path):
+    with FakeOpenAIServer(script_for(suite), Faults(rate_500=1.0)) as srv:
+        outcome = record(suite, srv, tmp_path, variants=["default"], cases=["mayor"])
+    assert outcome.failures and outcome.failures[0][:2] == ("default", "mayor")
+    assert not (suite.cassette_dir() / "default" / "mayor.json").exists()
+
+
+def test_missing_cassette_is_reported_per_case(suite, server, api_key, tmp_path):
+    record(suite, server, tmp_path)
+    (suite.cassette_dir() / "tuned" / "flood.json").unlink()
+    outcome = replay(suite, tmp_path)
+    assert outcome.missing == [("tuned", "flood", "missing")]
+    assert len(outcome.results) == 5
+
+
+def test_resume_after_kill_9_ends_with_the_same_results(project, api_key, tmp_path):
+    suite = load_suite(project)
+    env = {**os.environ, "OPENAI_API_KEY": SECRET}
+    reports = tmp_path / "reports"
+    with FakeOpenAIServer(script_for(suite), Faults(latency_s=0.15)) as srv:
+        cmd = [sys.executable, "-m", "harness.cli", "record", str(project), "--base-url", srv.base_url,
+               "--concurrency", "1", "--reports", str(reports), "--run-id", "interrupted"]
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        results = reports / "towns" / "interrupted" / "results.jsonl"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if results.exists() and len(results.read_text().splitlines()) >= 2:
+                break
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        partial = len(results.read_text().splitlines())
+        assert 2 <= partial < 6, "the run should have been killed part-way"
+        assert not (results.parent / "summary.json").exists()
+        calls_before = srv.calls
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        # only the unfinished cases were called again (2 calls per case; one may have been in flight)
+        assert srv.calls - calls_before <= 2 * (6 - partial) + 2
+        # an uninterrupted run for comparison, replayed from the same cassettes
+    fresh = replay(load_suite(project), tmp_path)
+    assert rows_of(results.parent) == rows_of(fresh.run_dir)
+    assert (results.parent / "summary.json").exists()
+
+
+def test_torn_last_line_is_ignored_when_resuming(suite, server, api_key, tmp_path):
+    first = record(suite, server, tmp_path)
+    path = first.run_dir / "results.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:3]) + lines[3][:40])  # killed while writing the fourth row
+    assert len(read_results(path)) == 3
+    again = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "reports", run_id=first.run_dir.name))
+    assert again.resumed == 3
+    assert len(again.results) == 6
