@@ -120,6 +120,14 @@ def record(
               reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency)
 
 
+def _register_subcommands() -> None:
+    """Command groups that live beside the stage they drive."""
+    from .prompts.commands import import_app, prompts_app
+
+    app.add_typer(prompts_app, name="prompts", help="Check and render prompt files.")
+    app.add_typer(import_app, name="import", help="Turn GraphRAG or LightRAG projects into suites.")
+
+
 @app.command("version")
 def version() -> None:
     """Print the harness version."""

@@ -42,6 +42,7 @@ __all__ = [
     "paired_bootstrap",
     "score_to_json",
     "sign_flip_pvalue",
+    "sign_flip_pvalues",
 ]
 
 _TOL = 1e-12
@@ -187,12 +188,36 @@ def _chunks(total: int, n: int) -> list[int]:
     return [min(block, total - start) for start in range(0, total, block)]
 
 
-def bootstrap_means(diff: np.ndarray, *, resamples: int, seed: int) -> np.ndarray:
-    """Means of `resamples` resamples (with replacement) of `diff`, in draw order."""
-    n = len(diff)
+def _columns(diff: Sequence[float] | np.ndarray) -> np.ndarray:
+    d = np.asarray(diff, dtype=np.float64)
+    return d.reshape(len(d), -1)
+
+
+def bootstrap_means(diff: Sequence[float] | np.ndarray, *, resamples: int, seed: int) -> np.ndarray:
+    """Means of `resamples` resamples (with replacement, rows drawn together) of each column of `diff`.
+
+    `diff` is (n,) or (n, k); the result is (resamples, k). Columns share the draws, and a
+    column gets the same draws whatever the other columns are (the stream depends on n only).
+    """
+    d = _columns(diff)
+    n, k = d.shape
     rng = np.random.default_rng(seed)
-    parts = [diff[rng.integers(0, n, size=(size, n))].mean(axis=1) for size in _chunks(resamples, n)]
-    return np.concatenate(parts)
+    out = np.empty((resamples, k))
+    pos = 0
+    for size in _chunks(resamples, n):
+        idx = rng.integers(0, n, size=(size, n))
+        for j in range(k):
+            out[pos : pos + size, j] = d[idx, j].mean(axis=1)
+        pos += size
+    return out
+
+
+def percentile_intervals(means: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Order-statistic percentile bounds per column: exactly mirrored when the sign of the data flips."""
+    ordered = np.sort(means, axis=0)
+    b = ordered.shape[0]
+    k = int(math.floor((1.0 - confidence) / 2.0 * (b - 1)))
+    return ordered[k], ordered[b - 1 - k]
 
 
 def paired_bootstrap(
@@ -207,30 +232,36 @@ def paired_bootstrap(
     diff = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
     if diff.size == 0:
         raise ValueError("paired_bootstrap needs at least one pair")
-    means = np.sort(bootstrap_means(diff, resamples=resamples, seed=seed))
-    k = int(math.floor((1.0 - confidence) / 2.0 * (resamples - 1)))
-    return float(means[k]), float(means[resamples - 1 - k])
+    low, high = percentile_intervals(bootstrap_means(diff, resamples=resamples, seed=seed), confidence)
+    return float(low[0]), float(high[0])
+
+
+def sign_flip_pvalues(diff: Sequence[float] | np.ndarray, *, resamples: int = 10_000, seed: int = 42) -> np.ndarray:
+    """Two-sided p-values of mean == 0 for each column of `diff` ((n,) or (n, k)), by random sign flips."""
+    d = _columns(diff)
+    n, k = d.shape
+    if n == 0:
+        raise ValueError("sign_flip_pvalue needs at least one pair")
+    observed = np.abs(d.mean(axis=0))
+    threshold = observed - _TOL * np.maximum(1.0, observed)
+    hits = np.zeros(k, dtype=np.int64)
+    if 2**n <= resamples:  # exact: every sign pattern once (the identity included)
+        patterns = np.arange(2**n)[:, None] >> np.arange(n)[None, :]
+        signs = ((patterns & 1) * 2 - 1).astype(np.float64)
+        for j in range(k):
+            hits[j] = np.count_nonzero(np.abs((signs * d[:, j]).mean(axis=1)) >= threshold[j])
+        return hits / 2**n
+    rng = np.random.default_rng(seed)
+    for size in _chunks(resamples, n):
+        signs = (rng.integers(0, 2, size=(size, n), dtype=np.int8) * 2 - 1).astype(np.float64)
+        for j in range(k):
+            hits[j] += np.count_nonzero(np.abs((signs * d[:, j]).mean(axis=1)) >= threshold[j])
+    return (1 + hits) / (1 + resamples)
 
 
 def sign_flip_pvalue(diff: Sequence[float] | np.ndarray, *, resamples: int = 10_000, seed: int = 42) -> float:
     """Two-sided p-value of mean(diff) == 0 under random sign flips of the paired differences."""
-    d = np.asarray(diff, dtype=np.float64)
-    n = d.size
-    if n == 0:
-        raise ValueError("sign_flip_pvalue needs at least one pair")
-    observed = abs(float(d.mean()))
-    threshold = observed - _TOL * max(1.0, observed)
-    if 2**n <= resamples:
-        patterns = np.arange(2**n)[:, None] >> np.arange(n)[None, :]
-        signs = (patterns & 1) * 2 - 1
-        null = np.abs((signs * d).mean(axis=1))
-        return float(np.count_nonzero(null >= threshold) / 2**n)
-    rng = np.random.default_rng(seed)
-    hits = 0
-    for size in _chunks(resamples, n):
-        signs = rng.integers(0, 2, size=(size, n), dtype=np.int8) * 2 - 1
-        hits += int(np.count_nonzero(np.abs((signs * d).mean(axis=1)) >= threshold))
-    return (1 + hits) / (1 + resamples)
+    return float(sign_flip_pvalues(np.asarray(diff, dtype=np.float64).ravel(), resamples=resamples, seed=seed)[0])
 
 
 # --------------------------------------------------------------------------- diffs
@@ -269,8 +300,11 @@ def graph_diff(a: ExtractedGraph, b: ExtractedGraph) -> GraphDiff:
     types_a, names_a = _entity_map(a)
     types_b, names_b = _entity_map(b)
     edges_a, edges_b = _edge_map(a), _edge_map(b)
-    ent = DeepDiff(types_a, types_b, view="tree")
-    rel = DeepDiff(set(edges_a), set(edges_b), view="tree")
+    # threshold_to_diff_deeper=0: always diff key by key, even when the two sides share no key
+    if types_a == types_b and edges_a.keys() == edges_b.keys():
+        return GraphDiff()
+    ent = DeepDiff(types_a, types_b, view="tree", threshold_to_diff_deeper=0)
+    rel = DeepDiff(set(edges_a), set(edges_b), view="tree", threshold_to_diff_deeper=0)
 
     def keys(kind: str) -> list[Any]:
         return [level.path(output_format="list")[0] for level in ent.get(kind, [])]
@@ -355,28 +389,37 @@ def compare(
     micro_a = aggregate(scores_a).metrics  # type: ignore[arg-type]
     micro_b = aggregate(scores_b).metrics  # type: ignore[arg-type]
 
+    # Metrics defined on the same cases are resampled together (same draws, one pass).
+    values: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    groups: dict[tuple[bool, ...], list[str]] = {}
+    for name in METRICS:
+        mask = tuple(c.a[name] is not None and c.b[name] is not None for c in cases)
+        va = np.array([c.a[name] for c, ok in zip(cases, mask) if ok], dtype=np.float64)
+        vb = np.array([c.b[name] for c, ok in zip(cases, mask) if ok], dtype=np.float64)
+        values[name] = (va, vb)
+        if any(mask):
+            groups.setdefault(mask, []).append(name)
+    stats: dict[str, tuple[float, float, float]] = {}
+    for names in groups.values():
+        diffs = np.column_stack([values[name][1] - values[name][0] for name in names])
+        lows, highs = percentile_intervals(bootstrap_means(diffs, resamples=resamples, seed=seed), confidence)
+        pvalues = sign_flip_pvalues(diffs, resamples=resamples, seed=seed)
+        for j, name in enumerate(names):
+            stats[name] = (float(lows[j]), float(highs[j]), float(pvalues[j]))
+
     metrics: dict[str, MetricDelta] = {}
     for name in METRICS:
-        pairs = [(c.a[name], c.b[name]) for c in cases if c.a[name] is not None and c.b[name] is not None]
-        va = np.array([p[0] for p in pairs], dtype=np.float64)
-        vb = np.array([p[1] for p in pairs], dtype=np.float64)
+        va, vb = values[name]
         diff = vb - va
         n = int(diff.size)
         mi_a, mi_b = micro_a[name].micro, micro_b[name].micro
-        if n:
-            low, high = paired_bootstrap(va, vb, resamples=resamples, confidence=confidence, seed=seed)
-            p_value: float | None = sign_flip_pvalue(diff, resamples=resamples, seed=seed)
-            delta: float | None = float(diff.mean())
-            macro_a: float | None = float(va.mean())
-            macro_b: float | None = float(vb.mean())
-        else:
-            low = high = p_value = delta = macro_a = macro_b = None  # type: ignore[assignment]
+        low, high, p_value = stats.get(name, (None, None, None))
         metrics[name] = MetricDelta(
             metric=name,
             n=n,
-            macro_a=macro_a,
-            macro_b=macro_b,
-            delta=delta,
+            macro_a=float(va.mean()) if n else None,
+            macro_b=float(vb.mean()) if n else None,
+            delta=float(diff.mean()) if n else None,
             ci_low=low,
             ci_high=high,
             p_value=p_value,

@@ -234,3 +234,44 @@ def load_suite(path: str | Path) -> Suite:
             GoldCase(id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships)
         )
     return Suite(spec, path, root, cases)
+
+
+class GoldFile(Value):
+    """A single case on its own (for `harness score`), as in a suite's `cases:` list."""
+
+    id: str = "case"
+    chunk: str | None = None
+    text: str | None = None
+    entities: list[GoldEntity] = Field(default_factory=list)
+    relationships: list[GoldRelationship] = Field(default_factory=list)
+    matching: MatchingConfig = Field(default_factory=MatchingConfig)
+
+
+def load_gold_case(path: str | Path) -> tuple[GoldCase, MatchingConfig]:
+    """Load one gold case file; errors name the file and line like suite errors do."""
+    path = Path(path)
+    data, lines = load_yaml(path)
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: a gold file is a mapping with `text` (or `chunk`), `entities` and `relationships`")
+    try:
+        gold = GoldFile.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = tuple(error["loc"])
+        message = f"unknown key '{loc[-1]}'" if error["type"] == "extra_forbidden" else error["msg"]
+        raise _fail(path, lines, loc, message) from None
+    if gold.chunk is not None:
+        chunk_path = resolve_path(gold.chunk, path, project_root(path))
+        try:
+            text = chunk_path.read_text(encoding="utf-8")
+        except OSError:
+            raise _fail(path, lines, ("chunk",), f"chunk file not found: {gold.chunk}") from None
+    else:
+        text = gold.text or ""
+    known = {n for e in gold.entities for n in (e.name, *e.aliases)}
+    for index, rel in enumerate(gold.relationships):
+        for end in ("source", "target"):
+            if getattr(rel, end) not in known:
+                raise _fail(path, lines, ("relationships", index, end), f"'{getattr(rel, end)}' is not one of the entities")
+    case = GoldCase(id=gold.id, text=text, chunk=gold.chunk, entities=gold.entities, relationships=gold.relationships)
+    return case, gold.matching

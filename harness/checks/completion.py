@@ -52,6 +52,12 @@ def _core(completion_delimiter: str) -> tuple[re.Pattern[str], bool]:
     return re.compile(re.escape(completion_delimiter), re.I), False
 
 
+@lru_cache(maxsize=8)
+def lowered(text: str) -> str:
+    """text.lower(), cached: the parser asks for the same text's lower case several times."""
+    return text.lower()
+
+
 @lru_cache(maxsize=64)
 def _word(completion_delimiter: str) -> str:
     return re.findall(r"[A-Za-z]+", completion_delimiter)[0].lower()
@@ -62,21 +68,21 @@ def _word_spans(text: str, completion_delimiter: str, pattern: re.Pattern[str]) 
     text is much faster than a case-insensitive regex; the regex is the fallback when
     lower-casing changes the length (a few non-Latin letters do)."""
     word = _word(completion_delimiter)
-    lowered = text.lower()
-    if word not in lowered:
+    low = lowered(text)
+    if word not in low:
         return []
-    if len(lowered) != len(text):
+    if len(low) != len(text):
         return [(m.start(), m.end()) for m in pattern.finditer(text)]
     spans: list[tuple[int, int]] = []
     n = len(text)
     wl = len(word)
-    pos = lowered.find(word)
+    pos = low.find(word)
     while pos >= 0:
         start, end = pos, pos + wl
-        if end < n and lowered[end] == "d":
+        if end < n and low[end] == "d":
             end += 1
-        pos = lowered.find(word, end)
-        if (start > 0 and lowered[start - 1].isalpha()) or (end < n and lowered[end].isalpha()):
+        pos = low.find(word, end)
+        if (start > 0 and low[start - 1].isalpha()) or (end < n and low[end].isalpha()):
             continue
         spans.append((start, end))
     return spans

@@ -32,8 +32,7 @@ def normalise(text: str) -> str:
 
 def strip_think(text: str, log: IssueLog) -> tuple[str, str]:
     """Remove reasoning blocks; returns (text, removed reasoning)."""
-    low = text.lower()
-    if "think>" not in low and "reasoning>" not in low:
+    if "think>" not in text and "reasoning>" not in text and "THINK>" not in text and "Think>" not in text:
         return text, ""
     removed: list[str] = []
 

@@ -62,6 +62,22 @@ def _splitter(record_delimiter: str) -> re.Pattern[str]:
     return re.compile("|".join(parts))
 
 
+def _segments(text: str, rd: str) -> list[str]:
+    """Stripped pieces between record delimiters and newlines; '' marks a blank line."""
+    if not rd or rd == "\n":
+        return [line.strip() for line in text.split("\n")]
+    out: list[str] = []
+    for chunk in text.split(rd):
+        seg = chunk.strip()
+        if "\n" in seg:
+            out.extend(line.strip() for line in seg.split("\n"))
+        elif seg:
+            out.append(seg)
+        elif chunk.count("\n") > 1:
+            out.append("")  # a blank line between two delimiters
+    return out
+
+
 @lru_cache(maxsize=64)
 def _glue(tuple_delimiter: str) -> re.Pattern[str]:
     """Where one record ends and the next begins on the same line with no separator."""
@@ -95,8 +111,7 @@ def split_records(text: str, td: str, rd: str, log: IssueLog, out: Delimited) ->
     prose_before: list[str] = []
     prose_between: list[str] = []
     prose_after: list[str] = []
-    for raw in _splitter(rd).split(text):
-        seg = raw.strip()
+    for seg in _segments(text, rd):
         if not seg:
             open_record = False
             continue
@@ -211,15 +226,17 @@ def detect_layout(records: list[str], td: str) -> Layout:
     content_keywords record; GraphRAG writes five fields."""
     six = five = 0
     for r in records:
-        low = r[:40].lower()
-        if "content_keywords" in low or "high_level_keywords" in low:
-            return "lightrag"
-        if "relation" in low:
-            n = r.count(td)
-            if n == 5:
-                six += 1
-            elif n == 4:
-                five += 1
+        n = r.count(td)
+        if n < 4:
+            if n >= 1 and "keywords" in r[:40].lower():
+                return "lightrag"
+            continue
+        if n > 5 or "relation" not in r[:40].lower():
+            continue
+        if n == 5:
+            six += 1
+        else:
+            five += 1
     return "lightrag" if six > five and six >= 2 else "graphrag"
 
 
@@ -244,28 +261,32 @@ def parse_delimited(
     if layout is None:
         layout = detect_layout(records, td)
     out.layout = layout
-    fast_entity, fast_relationship = _fast_patterns(td) if layout != "claims" else (None, None)
+    fast = _fast_patterns(td) if layout != "claims" else ()
     entities = out.entities
     relationships = out.relationships
     for raw in records:
         out.seen += 1
-        # Fast path: a clean record whose slow-path reading is known to be identical.
-        if fast_entity is not None and raw[:2] == '("':
-            m = fast_entity.fullmatch(raw)
-            if m is not None:
-                name, etype, desc = _fast_values(m)
-                if name and etype and desc and desc.count("(") >= desc.count(")"):
-                    entities.append(Entity(name=name, type=etype, description=desc, round=round))
-                    out.parsed += 1
-                    continue
-            else:
-                m = fast_relationship.fullmatch(raw)  # type: ignore[union-attr]
+        # Fast path: a clean record (every value quoted, or none, no stray decoration) whose
+        # slow-path reading is known to be identical; anything else takes the slow path.
+        if fast and raw[:2] == '("':
+            if raw[2] == "e":
+                m = fast[0].fullmatch(raw) or fast[1].fullmatch(raw)
                 if m is not None:
-                    source, target, desc = _fast_values(m)
-                    strength = float(m.group(7))
-                    if source and target and desc and strength <= 10.0 and desc.count("(") >= desc.count(")"):
+                    name, etype, desc = m.groups()
+                    if desc.count("(") >= desc.count(")"):
+                        entities.append(Entity(name=name, type=etype, description=desc, round=round))
+                        out.parsed += 1
+                        continue
+            elif raw[2] == "r":
+                m = fast[2].fullmatch(raw) or fast[3].fullmatch(raw)
+                if m is not None:
+                    source, target, desc, strength = m.groups()
+                    if desc.count("(") >= desc.count(")"):
                         relationships.append(
-                            Relationship(source=source, target=target, description=desc, strength=strength, round=round)
+                            Relationship(
+                                source=source, target=target, description=desc, strength=float(strength),
+                                round=round,
+                            )
                         )
                         out.parsed += 1
                         continue
@@ -276,31 +297,26 @@ def parse_delimited(
     return out
 
 
-_FIELD_EDGE = frozenset(' \t\n"\'“”‘’「」『』«»`„*_')
-
-
-def _fast_values(m: re.Match[str]) -> tuple[str, str, str]:
-    """Three fields, each captured quoted (odd group) or bare (even group); '' when a value has
-    edges the slow path would clean (then the caller falls back to it)."""
-    out: list[str] = []
-    for i in (1, 3, 5):
-        v = m.group(i)
-        if v is None:
-            v = m.group(i + 1)
-        if not v or v[0] in _FIELD_EDGE or v[-1] in _FIELD_EDGE:
-            return "", "", ""
-        out.append(v)
-    return out[0], out[1], out[2]
-
-
 @lru_cache(maxsize=64)
-def _fast_patterns(td: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+def _fast_patterns(td: str) -> tuple[re.Pattern[str], ...]:
+    """(entity quoted, entity bare, relationship quoted, relationship bare) for clean records.
+    A value must not start or end with whitespace, quotes or bold, and must not contain the
+    delimiter, quotes, angle brackets or newlines: exactly the values the slow path leaves as
+    they are. Strength must be a plain number from 0 to 10."""
     t = re.escape(td)
-    bad = re.escape("".join(sorted(set(td + '"\n<>'))))
-    f = rf'(?:"([^{bad}]*)"|([^{bad}]*))'
-    entity = re.compile(rf'\("entity"{t}{f}{t}{f}{t}{f}\)')
-    relationship = re.compile(rf'\("relationship"{t}{f}{t}{f}{t}{f}{t}(\d{{1,2}}(?:\.\d+)?)\)')
-    return entity, relationship
+    bad = "".join(sorted(set(td + '"<>\n')))
+    edge = "".join(sorted(set(bad + " \t'“”‘’「」『』«»`„*_")))
+    inner = rf"[^{re.escape(bad)}]"
+    end = rf"[^{re.escape(edge)}]"
+    value = rf"({end}(?:{inner}*{end})?)"
+    quoted = rf'"{value}"'
+    strength = r"(10(?:\.0+)?|\d(?:\.\d+)?)"
+    return (
+        re.compile(rf'\("entity"{t}{quoted}{t}{quoted}{t}{quoted}\)'),
+        re.compile(rf'\("entity"{t}{value}{t}{value}{t}{value}\)'),
+        re.compile(rf'\("relationship"{t}{quoted}{t}{quoted}{t}{quoted}{t}{strength}\)'),
+        re.compile(rf'\("relationship"{t}{value}{t}{value}{t}{value}{t}{strength}\)'),
+    )
 
 
 def _wrong_delimiter(raw: str, out: Delimited, log: IssueLog, round: int) -> None:

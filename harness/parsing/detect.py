@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from harness.checks.completion import lowered
+
 # LightRAG >= 1.4.8 delimiter and its near misses: <|#|>, <|#>, <#|>, <#>.
 LIGHTRAG_DELIM = re.compile(r"<\s*\|?\s*#\s*\|?\s*>")
 _LIGHTRAG_RECORD = re.compile(r"(?:entity|relation|relationship)[\"'”]?\s*<\s*\|?\s*#\s*\|?\s*>", re.I)
@@ -32,9 +34,20 @@ def _tag_pattern(td: str) -> re.Pattern[str]:
     return re.compile(rf"(?:entity|relationship|relation|content_keywords)[\"'”]?\s*{t}")
 
 
+def _tagged(low: str, td: str) -> bool:
+    """Some record is tagged entity/relationship/content_keywords right before the delimiter."""
+    if f'entity"{td}' in low or f"entity{td}" in low or f'relationship"{td}' in low:
+        return True
+    if "entity" in low or "relation" in low or "content_keywords" in low:
+        return _tag_pattern(td).search(low) is not None
+    return False
+
+
 def is_lightrag_new(text: str, low: str | None = None) -> bool:
     """Records written as `entity<|#|>...` (LightRAG >= 1.4.8)."""
-    if "#" not in text or LIGHTRAG_DELIM.search(text) is None:
+    if not ("#>" in text or "#|>" in text or "# >" in text or "# |" in text):
+        return False
+    if LIGHTRAG_DELIM.search(text) is None:
         return False
     return _LIGHTRAG_RECORD.search(text if low is None else low) is not None
 
@@ -42,14 +55,14 @@ def is_lightrag_new(text: str, low: str | None = None) -> bool:
 def detect_format(text: str, tuple_delimiter: str = "<|>") -> str:
     """One of graphrag, lightrag, json, claims, report. Text is already cleaned (no think blocks,
     no fences). Tuple records win over JSON when both appear (a JSON example in a preamble)."""
-    low = text.lower()
+    low = lowered(text)
     if is_lightrag_new(text, low):
         return "lightrag"
     td = tuple_delimiter.lower()
     has_td = bool(td) and td in low
     claim = has_td and ("true" in low or "false" in low or "suspected" in low) and _claim_pattern(td).search(low)
     if has_td:
-        tagged = ("entity" in low or "relation" in low or "content_keywords" in low) and _tag_pattern(td).search(low)
+        tagged = _tagged(low, td)
         if not tagged and claim:
             return "claims"
         if tagged and "content_keywords" in low:

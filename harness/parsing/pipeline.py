@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.checks.completion import CompletionCheck, check_completion, find_marks
+from harness.checks.completion import CompletionCheck, check_completion, find_marks, lowered
 from harness.model import ExtractedGraph, FormatReport, ParseResult
 from harness.parsing.cleanup import clean, is_refusal
 from harness.parsing.delimited import Delimited, parse_delimited
@@ -45,7 +45,7 @@ def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResu
     graph = Delimited()
     report = None
     if used in ("json", "report"):
-        body, check = _settle_completion(cleaned, cd, td, log) if cd and cd.lower() in cleaned.lower() else (cleaned, None)
+        body, check = _settle_completion(cleaned, cd, td, log) if cd and cd.lower() in lowered(cleaned) else (cleaned, None)
         if used == "report":
             report, loaded, seen, parsed = parse_report(body, log)
             graph.seen, graph.parsed = seen, parsed

@@ -1,0 +1,289 @@
+"""Comparisons: paired deltas, bootstrap intervals, sign-flip p-values, per-case diffs."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from harness.compare import compare, graph_diff, paired_bootstrap, sign_flip_pvalue
+from harness.model import (
+    CaseResult,
+    Entity,
+    ExtractedGraph,
+    GoldCase,
+    GoldEntity,
+    GoldRelationship,
+    Relationship,
+)
+from harness.scoring import METRICS, score_case
+
+GOLD = {
+    "c1": GoldCase(
+        id="c1",
+        text="Alpha met Beta in Gamma.",
+        entities=[GoldEntity(name="Alpha", type="person"), GoldEntity(name="Beta", type="person"),
+                  GoldEntity(name="Gamma", type="location")],
+        relationships=[GoldRelationship(source="Alpha", target="Beta"),
+                       GoldRelationship(source="Beta", target="Gamma")],
+    ),
+    "c2": GoldCase(
+        id="c2",
+        text="Delta owns Epsilon.",
+        entities=[GoldEntity(name="Delta", type="organization"), GoldEntity(name="Epsilon", type="organization")],
+        relationships=[GoldRelationship(source="Delta", target="Epsilon")],
+    ),
+    "c3": GoldCase(id="c3", text="Zeta.", entities=[GoldEntity(name="Zeta", type="person")]),
+}
+
+
+def row(variant: str, case_id: str, names: list[tuple[str, str]], edges: list[tuple[str, str]]) -> CaseResult:
+    g = ExtractedGraph(
+        entities=[Entity(name=n, type=t) for n, t in names],
+        relationships=[Relationship(source=s, target=t) for s, t in edges],
+    )
+    return CaseResult(suite="demo", variant=variant, case_id=case_id, graph=g, score=score_case(GOLD[case_id], g))
+
+
+def run_a() -> list[CaseResult]:
+    return [
+        row("default", "c1", [("Alpha", "person"), ("Beta", "person"), ("Gamma", "location")],
+            [("Alpha", "Beta"), ("Beta", "Gamma")]),
+        row("default", "c2", [("Delta", "organization")], []),
+        row("default", "c3", [("Zeta", "person")], []),
+    ]
+
+
+def run_b() -> list[CaseResult]:
+    return [
+        # c1 loses Gamma and the Beta-Gamma edge, and retypes Beta
+        row("tuned", "c1", [("Alpha", "person"), ("BETA", "org")], [("Alpha", "Beta")]),
+        # c2 gains Epsilon and the edge
+        row("tuned", "c2", [("Delta", "organization"), ("Epsilon", "organization")], [("Epsilon", "Delta")]),
+        # c3 unchanged
+        row("tuned", "c3", [("zeta", "PERSON")], []),
+    ]
+
+
+def test_hand_worked_deltas() -> None:
+    cmp = compare(run_a(), run_b())
+    assert (cmp.label_a, cmp.label_b) == ("demo/default", "demo/tuned")
+    er = cmp.metrics["entity_recall"]
+    # per-case recall a: 1, 1/2, 1 ; b: 2/3, 1, 1 ; differences -1/3, +1/2, 0
+    assert er.n == 3
+    assert er.macro_a == pytest.approx((1 + 0.5 + 1) / 3)
+    assert er.macro_b == pytest.approx((2 / 3 + 1 + 1) / 3)
+    assert er.delta == pytest.approx((-1 / 3 + 1 / 2 + 0) / 3)
+    assert (er.improved, er.regressed, er.unchanged) == (1, 1, 1)
+    # micro: a 5/6, b 5/6
+    assert (er.micro_a, er.micro_b, er.micro_delta) == pytest.approx((5 / 6, 5 / 6, 0.0))
+    # exact sign-flip p-value over 2^3 patterns of d = (-1/3, 1/2, 0): |mean| >= 1/18 for
+    # every pattern (|±1/3 ± 1/2| is 1/6 or 5/6) -> p = 1
+    assert er.p_value == 1.0
+    rr = cmp.metrics["relationship_recall"]
+    # a: 1, 0, 1 (c3 has no gold edges) ; b: 1/2, 1, 1
+    assert rr.delta == pytest.approx((-1 / 2 + 1 + 0) / 3)
+    ta = cmp.metrics["entity_type_accuracy"]
+    # c1: a 3/3, b 1/2 ; c2: 1, 1 ; c3: 1, 1
+    assert ta.delta == pytest.approx(-1 / 6)
+
+
+def test_case_diffs() -> None:
+    cmp = compare(run_a(), run_b())
+    by_id = {c.case_id: c for c in cmp.cases}
+    c1 = by_id["c1"]
+    assert c1.newly_missed_entities == ["Gamma"]
+    assert c1.newly_missed_relationships == [["Beta", "Gamma"]]
+    assert c1.newly_found_entities == []
+    assert c1.graph.entities_lost == ["Gamma"]
+    assert c1.graph.entities_gained == []
+    assert c1.graph.entities_retyped == [["BETA", "person", "org"]]
+    assert c1.graph.relationships_lost == [["Beta", "Gamma"]]
+    assert c1.delta["entity_recall"] == pytest.approx(-1 / 3)
+    c2 = by_id["c2"]
+    assert c2.newly_found_entities == ["Epsilon"]
+    assert c2.newly_found_relationships == [["Delta", "Epsilon"]]
+    assert c2.graph.entities_gained == ["Epsilon"]
+    assert c2.graph.relationships_gained == [["Epsilon", "Delta"]]
+    c3 = by_id["c3"]
+    assert c3.graph.model_dump() == {
+        "entities_gained": [], "entities_lost": [], "entities_retyped": [],
+        "relationships_gained": [], "relationships_lost": [],
+    }
+    assert all(v in (0.0, None) for v in c3.delta.values())
+    assert c3.delta["relationship_endpoint_recall"] is None  # no gold edge in c3
+
+
+def test_worst_regressions_say_what_was_lost() -> None:
+    worst = compare(run_a(), run_b()).worst_regressions()
+    assert [c.case_id for c in worst] == ["c1"]
+    assert worst[0].newly_missed_entities == ["Gamma"]
+    # entity F1: 1 -> 2*2/(3+2) = 0.8 ; relationship F1: 1 -> 2*1/(2+1)
+    assert worst[0].f1_change == pytest.approx((0.8 - 1) + (2 / 3 - 1))
+
+
+def test_swapping_flips_every_delta_and_nothing_else() -> None:
+    ab = compare(run_a(), run_b()).to_json()
+    ba = compare(run_b(), run_a()).to_json()
+    assert (ab["a"], ab["b"]) == (ba["b"], ba["a"])
+    assert ab["settings"] == ba["settings"]
+    assert ab["cases"] == ba["cases"]
+    for name in METRICS:
+        x, y = ab["metrics"][name], ba["metrics"][name]
+        assert y["n"] == x["n"]
+        assert (y["macro_a"], y["macro_b"]) == (x["macro_b"], x["macro_a"])
+        assert (y["micro_a"], y["micro_b"]) == (x["micro_b"], x["micro_a"])
+        assert y["delta"] == -x["delta"]
+        assert y["micro_delta"] == -x["micro_delta"]
+        assert (y["ci_low"], y["ci_high"]) == (-x["ci_high"], -x["ci_low"])
+        assert y["p_value"] == x["p_value"]
+        assert (y["improved"], y["regressed"], y["unchanged"]) == (x["regressed"], x["improved"], x["unchanged"])
+    for x, y in zip(ab["case_diffs"], ba["case_diffs"], strict=True):
+        assert x["case_id"] == y["case_id"]
+        assert (y["a"], y["b"]) == (x["b"], x["a"])
+        assert y["delta"] == {k: None if v is None else -v for k, v in x["delta"].items()}
+        assert (y["newly_missed_entities"], y["newly_found_entities"]) == (
+            x["newly_found_entities"], x["newly_missed_entities"])
+        assert (y["newly_missed_relationships"], y["newly_found_relationships"]) == (
+            x["newly_found_relationships"], x["newly_missed_relationships"])
+        gx, gy = x["graph"], y["graph"]
+        assert (gy["entities_gained"], gy["entities_lost"]) == (gx["entities_lost"], gx["entities_gained"])
+        assert (gy["relationships_gained"], gy["relationships_lost"]) == (
+            gx["relationships_lost"], gx["relationships_gained"])
+        assert [[t[0].casefold(), t[2], t[1]] for t in gy["entities_retyped"]] == [
+            [t[0].casefold(), t[1], t[2]] for t in gx["entities_retyped"]]
+
+
+def random_runs(n: int, seed: int) -> tuple[list[CaseResult], list[CaseResult]]:
+    """Two synthetic runs over `n` cases with noisy, partly overlapping predictions."""
+    rng = np.random.default_rng(seed)
+    a, b = [], []
+    for k in range(n):
+        names = [f"E{k}x{i}" for i in range(8)]
+        gold = GoldCase(id=f"case{k:03d}", text="", entities=[GoldEntity(name=x) for x in names],
+                        relationships=[GoldRelationship(source=names[i], target=names[i + 1]) for i in range(7)])
+        for out, keep in ((a, 0.6), (b, 0.7)):
+            found = [x for x in names if rng.random() < keep] + [f"junk{k}{i}" for i in range(rng.integers(0, 3))]
+            edges = [(names[i], names[i + 1]) for i in range(7) if rng.random() < keep - 0.2]
+            g = ExtractedGraph(entities=[Entity(name=x) for x in found],
+                               relationships=[Relationship(source=s, target=t) for s, t in edges])
+            out.append(CaseResult(suite="s", variant="v", case_id=gold.id, graph=g, score=score_case(gold, g)))
+    return a, b
+
+
+def test_swap_symmetry_on_random_runs_and_shuffled_rows() -> None:
+    a, b = random_runs(40, seed=3)
+    ab = compare(a, b)
+    ba = compare(b[::-1], a)  # row order does not matter: pairs are taken in case-id order
+    for name in METRICS:
+        x, y = ab.metrics[name], ba.metrics[name]
+        assert y.delta == -x.delta
+        assert (y.ci_low, y.ci_high) == (-x.ci_high, -x.ci_low)
+        assert y.p_value == x.p_value
+    assert ab.to_json()["metrics"] == compare(a[::-1], b).to_json()["metrics"]
+
+
+def test_bootstrap_agrees_with_scipy() -> None:
+    rng = np.random.default_rng(0)
+    a = rng.beta(5, 3, size=60)
+    b = np.clip(a + rng.normal(0.03, 0.08, size=60), 0, 1)
+    low, high = paired_bootstrap(a, b, resamples=10_000, seed=1)
+    ref = stats.bootstrap(
+        (a, b), lambda x, y, axis=-1: np.mean(y - x, axis=axis), paired=True, vectorized=True,
+        method="percentile", n_resamples=10_000, confidence_level=0.95, random_state=np.random.default_rng(2),
+    ).confidence_interval
+    se = float(np.std(b - a, ddof=1) / math.sqrt(60))
+    # the two intervals come from independent draws: agree to a small fraction of the standard error
+    assert low == pytest.approx(ref.low, abs=0.1 * se)
+    assert high == pytest.approx(ref.high, abs=0.1 * se)
+    assert low < float(np.mean(b - a)) < high
+
+
+def test_bootstrap_of_constant_difference_is_a_point() -> None:
+    assert paired_bootstrap([0.5, 0.25, 0.0], [0.75, 0.5, 0.25]) == (0.25, 0.25)
+    assert paired_bootstrap([0.3], [0.1]) == pytest.approx((-0.2, -0.2))
+
+
+def test_bootstrap_is_seeded() -> None:
+    rng = np.random.default_rng(9)
+    a, b = rng.random(30), rng.random(30)
+    assert paired_bootstrap(a, b, seed=5) == paired_bootstrap(a, b, seed=5)
+    assert paired_bootstrap(a, b, seed=5) != paired_bootstrap(a, b, seed=6)
+
+
+def test_sign_flip_exact_small_samples() -> None:
+    # d = (1, 2): pattern means 1.5, 0.5, -0.5, -1.5 ; |mean| >= 1.5 in 2 of 4
+    assert sign_flip_pvalue([1.0, 2.0]) == 0.5
+    assert sign_flip_pvalue([0.0, 0.0, 0.0]) == 1.0
+    # d = (1, 1, 1): only the all-plus and all-minus patterns reach |mean| 1 -> 2/8
+    assert sign_flip_pvalue([1.0, 1.0, 1.0]) == 0.25
+    assert sign_flip_pvalue([-1.0, -1.0, -1.0]) == 0.25
+
+
+def test_sign_flip_monte_carlo_large_samples() -> None:
+    # 20 equal positive differences: the exact p is 2 / 2^20; the estimate is (1 + hits) / (1 + B)
+    p = sign_flip_pvalue(np.ones(20), resamples=10_000, seed=0)
+    assert p == pytest.approx(1 / 10_001, abs=2 / 10_001)
+    # symmetric noise around zero: not significant
+    d = np.random.default_rng(1).normal(0, 1, size=200)
+    d -= d.mean()
+    assert sign_flip_pvalue(d) > 0.9
+    # agrees with scipy's permutation test (samples mode = sign flips) within Monte Carlo error
+    d = np.random.default_rng(2).normal(0.15, 1, size=80)
+    ref = stats.permutation_test((d,), np.mean, permutation_type="samples", n_resamples=10_000,
+                                 random_state=np.random.default_rng(3)).pvalue
+    assert sign_flip_pvalue(d) == pytest.approx(ref, abs=0.02)
+
+
+def test_pairing_only_in_one_side_and_unscored() -> None:
+    a = run_a()
+    b = run_b()[:2] + [row("tuned", "c3", [], [])]
+    b[2] = b[2].model_copy(update={"score": None, "error": "model call failed"})
+    extra = row("tuned", "c2", [], []).model_copy(update={"case_id": "c9"})
+    cmp = compare(a, b + [extra])
+    assert cmp.unscored == ["c3"]
+    assert cmp.only_in_b == ["c9"]
+    assert cmp.only_in_a == []
+    assert [c.case_id for c in cmp.cases] == ["c1", "c2"]
+    assert cmp.metrics["entity_recall"].n == 2
+    with pytest.raises(ValueError, match="twice"):
+        compare(a + a[:1], b)
+
+
+def test_no_paired_cases() -> None:
+    cmp = compare(run_a(), [])
+    assert cmp.metrics["entity_f1"].delta is None and cmp.metrics["entity_f1"].n == 0
+    assert cmp.only_in_a == ["c1", "c2", "c3"]
+    json.dumps(cmp.to_json())
+
+
+def test_frames_and_json() -> None:
+    cmp = compare(run_a(), run_b(), resamples=2_000)
+    frame = cmp.to_frame()
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame.index) == list(METRICS)
+    assert {"delta", "ci_low", "ci_high", "p_value", "macro_a", "micro_a"} <= set(frame.columns)
+    cases = cmp.case_frame()
+    assert list(cases.index) == ["c1", "c2", "c3"]
+    assert cases.loc["c1", "entity_recall_delta"] == pytest.approx(-1 / 3)
+    assert cases.loc["c1", "entities_lost"] == ["Gamma"]
+    doc = cmp.to_json()
+    assert json.loads(json.dumps(doc)) == doc
+    assert set(doc) == {"a", "b", "settings", "cases", "metrics", "worst_regressions", "case_diffs"}
+    assert doc["metrics"]["entity_recall"]["ci_low"] <= doc["metrics"]["entity_recall"]["delta"]
+    assert doc["worst_regressions"][0]["case_id"] == "c1"
+
+
+def test_graph_diff_normalises_names() -> None:
+    a = ExtractedGraph(entities=[Entity(name="The Alpha", type="PERSON")],
+                       relationships=[Relationship(source="Alpha", target="Beta")])
+    b = ExtractedGraph(entities=[Entity(name="alpha", type="person")],
+                       relationships=[Relationship(source="BETA", target="alpha")])
+    assert graph_diff(a, b).model_dump() == {
+        "entities_gained": [], "entities_lost": [], "entities_retyped": [],
+        "relationships_gained": [], "relationships_lost": [],
+    }
