@@ -120,6 +120,179 @@ def record(
               reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency)
 
 
+def _read_input(source: str) -> str:
+    """Text of FILE, or standard input for `-`; unreadable input is exit 2."""
+    if source == "-":
+        data = sys.stdin.buffer.read()
+        name = "<stdin>"
+    else:
+        path = Path(source)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise InputError(f"{source}: file not found") from None
+        except OSError as exc:
+            raise InputError(f"{source}: cannot read: {exc.strerror}") from None
+        name = source
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name}: not UTF-8 text (byte {exc.start})") from None
+
+
+FormatOpt = Annotated[str, typer.Option("--format", help="auto, graphrag, lightrag, json, claims or report.")]
+TupleOpt = Annotated[str, typer.Option("--tuple-delimiter", help="Field delimiter of delimited output.")]
+RecordOpt = Annotated[str, typer.Option("--record-delimiter", help="Record delimiter of delimited output.")]
+CompletionOpt = Annotated[str, typer.Option("--completion-delimiter", help="Completion delimiter.")]
+
+
+def _check_format(fmt: str) -> None:
+    from .parsing import FORMATS
+
+    if fmt not in FORMATS:
+        raise InputError(f"--format: '{fmt}' is not one of {', '.join(FORMATS)}")
+
+
+@app.command("parse")
+def parse_command(
+    source: Annotated[Optional[str], typer.Argument(help="Model output file, or - for stdin.")] = None,
+    format: FormatOpt = "auto",
+    json_out: JsonOpt = False,
+    jsonl: Annotated[Optional[Path], typer.Option("--jsonl", help="JSONL file: one object per line with `output` (and optional `id`, `format`).")] = None,
+    tuple_delimiter: TupleOpt = "<|>",
+    record_delimiter: RecordOpt = "##",
+    completion_delimiter: CompletionOpt = "<|COMPLETE|>",
+) -> None:
+    """Parse model output; exit 1 when it has format errors."""
+    from .parsing import has_format_errors, parse, parse_result_to_json
+
+    _check_format(format)
+    delimiters = {"tuple_delimiter": tuple_delimiter, "record_delimiter": record_delimiter,
+                  "completion_delimiter": completion_delimiter}
+    if jsonl is not None:
+        if source is not None:
+            raise InputError("give either FILE or --jsonl, not both")
+        failed = False
+        for number, line in enumerate(_read_input(str(jsonl)).splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError as exc:
+                raise InputError(f"{jsonl}:{number}: not JSON: {exc}") from None
+            if not isinstance(row, dict) or not isinstance(row.get("output"), str):
+                raise InputError(f"{jsonl}:{number}: each line needs a string `output`")
+            row_format = row.get("format", format)
+            _check_format(row_format)
+            result = parse(row["output"], row_format, **delimiters)
+            failed |= has_format_errors(result)
+            sys.stdout.write(json.dumps({"id": row.get("id", number), **parse_result_to_json(result)}, ensure_ascii=False) + "\n")
+        raise typer.Exit(1 if failed else 0)
+    if source is None:
+        raise InputError("give a FILE, - for stdin, or --jsonl FILE")
+    result = parse(_read_input(source), format, **delimiters)
+    if json_out:
+        _emit_json(parse_result_to_json(result))
+    else:
+        report = result.format_report
+        typer.echo(f"format: {result.format}; entities {len(result.graph.entities)}, "
+                   f"relationships {len(result.graph.relationships)}, claims {len(result.graph.claims)}; "
+                   f"records {report.records_parsed}/{report.records_seen} parsed, {report.records_dropped} dropped; "
+                   f"completion {report.completion}")
+        for issue in report.issues:
+            typer.echo(f"  {issue.code}{' (dropped)' if issue.dropped else ''}: {issue.message}"
+                       + (f"  [{issue.excerpt[:80]!r}]" if issue.excerpt else ""))
+    raise typer.Exit(1 if has_format_errors(result) else 0)
+
+
+@app.command("score")
+def score_command(
+    gold: Annotated[Path, typer.Option("--gold", help="YAML file with one case: id, text or chunk, entities, relationships.")],
+    pred: Annotated[str, typer.Option("--pred", help="Model output to score (file or -).")],
+    format: FormatOpt = "auto",
+    json_out: JsonOpt = False,
+) -> None:
+    """Score one model output against one gold case."""
+    from .parsing import parse
+    from .scoring import score_case, score_to_json
+    from .suites import load_gold_case
+
+    _check_format(format)
+    case, matching = load_gold_case(gold)
+    result = parse(_read_input(pred), format)
+    data = score_to_json(score_case(case, result.graph, matching))
+    if json_out:
+        _emit_json(data)
+        return
+    ent, rel = data["entities"], data["relationships"]
+    typer.echo(f"entities:      P {ent['precision']:.3f}  R {ent['recall']:.3f}  F1 {ent['f1']:.3f}  "
+               f"({ent['tp']} of {ent['gold']} gold, {ent['pred']} predicted; {ent['exact']} exact, {ent['fuzzy']} fuzzy)")
+    typer.echo(f"relationships: P {rel['precision']:.3f}  R {rel['recall']:.3f}  F1 {rel['f1']:.3f}  "
+               f"({rel['tp']} of {rel['gold']} gold, {rel['pred']} predicted)")
+    if ent["missed"]:
+        typer.echo("missed entities: " + ", ".join(ent["missed"]))
+    if rel["missed"]:
+        typer.echo("missed relationships: " + ", ".join(" — ".join(pair) for pair in rel["missed"]))
+
+
+def _load_run_rows(path: Path) -> tuple[list, str]:
+    from .runner import RESULTS, read_results
+
+    results = path / RESULTS if path.is_dir() else path
+    if not results.exists():
+        raise InputError(f"{path}: no {RESULTS} here (give a run folder or a results file)")
+    rows = read_results(results)
+    if not rows:
+        raise InputError(f"{results}: no result rows")
+    return rows, str(path)
+
+
+@app.command("compare")
+def compare_command(
+    run_a: Annotated[Path, typer.Argument(help="Baseline run folder (or its results.jsonl).")],
+    run_b: Annotated[Path, typer.Argument(help="Run folder to compare against it.")],
+    variant_a: Annotated[Optional[str], typer.Option("--variant-a", help="Variant of RUN_A (default: each variant both runs have).")] = None,
+    variant_b: Annotated[Optional[str], typer.Option("--variant-b", help="Variant of RUN_B (default: same as --variant-a).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Compare two runs case by case: deltas with 95% paired bootstrap intervals, per-case diffs."""
+    from .compare import compare
+
+    rows_a, _ = _load_run_rows(run_a)
+    rows_b, _ = _load_run_rows(run_b)
+    names_a = list(dict.fromkeys(r.variant for r in rows_a))
+    names_b = list(dict.fromkeys(r.variant for r in rows_b))
+    if variant_a or variant_b:
+        pairs = [(variant_a or variant_b, variant_b or variant_a)]
+    else:
+        pairs = [(n, n) for n in names_a if n in names_b]
+    if not pairs:
+        raise InputError(f"{run_a} and {run_b} share no variant; name them with --variant-a/--variant-b")
+    output = {}
+    for va, vb in pairs:
+        if va not in names_a:
+            raise InputError(f"{run_a}: no variant '{va}' (have {', '.join(names_a)})")
+        if vb not in names_b:
+            raise InputError(f"{run_b}: no variant '{vb}' (have {', '.join(names_b)})")
+        comparison = compare([r for r in rows_a if r.variant == va], [r for r in rows_b if r.variant == vb],
+                             label_a=f"{run_a}:{va}", label_b=f"{run_b}:{vb}")
+        output[vb if va == vb else f"{va}..{vb}"] = comparison
+    if json_out:
+        _emit_json({"comparisons": {k: c.to_json() for k, c in output.items()}})
+        return
+    for key, comparison in output.items():
+        typer.echo(f"{comparison.label_b}  vs  {comparison.label_a}  ({len(comparison.cases)} paired cases)")
+        for name, delta in comparison.metrics.items():
+            if delta.delta is None:
+                continue
+            typer.echo(f"  {name:32s} {delta.macro_a:7.3f} -> {delta.macro_b:7.3f}  Δ {delta.delta:+.3f} "
+                       f"[{delta.ci_low:+.3f}, {delta.ci_high:+.3f}]  p={delta.p_value:.3f}  "
+                       f"+{delta.improved}/-{delta.regressed}/={delta.unchanged}")
+        for case in comparison.worst_regressions(5):
+            lost = ", ".join(case.newly_missed_entities) or "—"
+            typer.echo(f"  regressed: {case.case_id} (F1 change {case.f1_change:+.3f}); newly missed: {lost}")
+
+
 def _register_subcommands() -> None:
     """Command groups that live beside the stage they drive."""
     from .prompts.commands import import_app, prompts_app

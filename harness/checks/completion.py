@@ -64,27 +64,24 @@ def _word(completion_delimiter: str) -> str:
 
 
 def _word_spans(text: str, completion_delimiter: str, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
-    """Where the delimiter's word occurs as a whole word, any case. str.find on the lower-cased
-    text is much faster than a case-insensitive regex; the regex is the fallback when
-    lower-casing changes the length (a few non-Latin letters do)."""
+    """Where the delimiter's word occurs as a whole word in upper, lower or title case.
+    str.find is far faster than a case-insensitive regex on long, non-ASCII text; oddly mixed
+    case (CoMpLeTe) is not looked for."""
     word = _word(completion_delimiter)
-    low = lowered(text)
-    if word not in low:
-        return []
-    if len(low) != len(text):
-        return [(m.start(), m.end()) for m in pattern.finditer(text)]
     spans: list[tuple[int, int]] = []
     n = len(text)
     wl = len(word)
-    pos = low.find(word)
-    while pos >= 0:
-        start, end = pos, pos + wl
-        if end < n and low[end] == "d":
-            end += 1
-        pos = low.find(word, end)
-        if (start > 0 and low[start - 1].isalpha()) or (end < n and low[end].isalpha()):
-            continue
-        spans.append((start, end))
+    for variant in {word.upper(), word, word.capitalize()}:
+        pos = text.find(variant)
+        while pos >= 0:
+            start, end = pos, pos + wl
+            if end < n and text[end] in "dD":
+                end += 1
+            pos = text.find(variant, end)
+            if (start > 0 and text[start - 1].isalpha()) or (end < n and text[end].isalpha()):
+                continue
+            spans.append((start, end))
+    spans.sort()
     return spans
 
 

@@ -32,7 +32,7 @@ def normalise(text: str) -> str:
 
 def strip_think(text: str, log: IssueLog) -> tuple[str, str]:
     """Remove reasoning blocks; returns (text, removed reasoning)."""
-    if "think>" not in text and "reasoning>" not in text and "THINK>" not in text and "Think>" not in text:
+    if "hink>" not in text and "easoning>" not in text and "HINK>" not in text:
         return text, ""
     removed: list[str] = []
 

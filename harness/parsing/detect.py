@@ -45,9 +45,7 @@ def _tagged(low: str, td: str) -> bool:
 
 def is_lightrag_new(text: str, low: str | None = None) -> bool:
     """Records written as `entity<|#|>...` (LightRAG >= 1.4.8)."""
-    if not ("#>" in text or "#|>" in text or "# >" in text or "# |" in text):
-        return False
-    if LIGHTRAG_DELIM.search(text) is None:
+    if "#" not in text or LIGHTRAG_DELIM.search(text) is None:
         return False
     return _LIGHTRAG_RECORD.search(text if low is None else low) is not None
 
@@ -55,11 +53,14 @@ def is_lightrag_new(text: str, low: str | None = None) -> bool:
 def detect_format(text: str, tuple_delimiter: str = "<|>") -> str:
     """One of graphrag, lightrag, json, claims, report. Text is already cleaned (no think blocks,
     no fences). Tuple records win over JSON when both appear (a JSON example in a preamble)."""
+    td = tuple_delimiter
+    if td and (f'("entity"{td}' in text or f'("relationship"{td}' in text):  # the common case
+        return "lightrag" if "content_keywords" in text else "graphrag"
     low = lowered(text)
-    if is_lightrag_new(text, low):
-        return "lightrag"
-    td = tuple_delimiter.lower()
+    td = td.lower()
     has_td = bool(td) and td in low
+    if not has_td and is_lightrag_new(text, low):
+        return "lightrag"
     claim = has_td and ("true" in low or "false" in low or "suspected" in low) and _claim_pattern(td).search(low)
     if has_td:
         tagged = _tagged(low, td)
@@ -69,6 +70,8 @@ def detect_format(text: str, tuple_delimiter: str = "<|>") -> str:
             return "lightrag"
         if tagged:
             return "graphrag"
+        if is_lightrag_new(text, low):
+            return "lightrag"
     if "{" in text:
         if ("findings" in low or "rating_explanation" in low) and _REPORT_KEYS.search(low):
             return "report"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.model import (
     Entity,
@@ -328,3 +330,43 @@ def test_tie_in_alignment_inside_a_case() -> None:
 
 def test_score_is_deterministic() -> None:
     assert score_case(gold_case(), prediction(), MATCHING) == score_case(gold_case(), prediction(), MATCHING)
+
+
+# --------------------------------------------------------------------------- robustness
+
+any_name = st.text(max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(any_name, st.lists(any_name, max_size=2)), max_size=6),
+    st.lists(st.tuples(any_name, any_name), max_size=6),
+    st.lists(any_name, max_size=8),
+    st.lists(st.tuples(any_name, any_name), max_size=8),
+    st.text(max_size=80),
+)
+def test_untrusted_output_never_raises_and_stays_in_range(
+    gold_ents: list[tuple[str, list[str]]],
+    gold_edges: list[tuple[str, str]],
+    names: list[str],
+    edges: list[tuple[str, str]],
+    text: str,
+) -> None:
+    gold = GoldCase(
+        id="h",
+        text=text,
+        entities=[GoldEntity(name=n or "x", aliases=a) for n, a in gold_ents],
+        relationships=[GoldRelationship(source=s, target=t) for s, t in gold_edges],
+    )
+    s = score_case(gold, graph(names, edges))
+    for value in (s.entities.precision, s.entities.recall, s.entities.f1, s.entities.strict_f1,
+                  s.relationships.precision, s.relationships.recall, s.relationships.f1,
+                  s.relationships.directed_recall, s.grounding.rate):
+        assert 0.0 <= value <= 1.0
+    assert s.entities.tp == s.entities.exact + s.entities.fuzzy <= min(s.entities.gold, s.entities.pred)
+    assert s.relationships.tp <= min(s.relationships.gold, s.relationships.pred)
+    assert s.relationships.directed_tp <= s.relationships.gold
+    assert len(s.entities.missed) == s.entities.gold - s.entities.tp
+    assert len(s.entities.unmatched) == s.entities.pred - s.entities.tp
+    assert s.grounding.grounded + s.grounding.ungrounded == s.entities.pred
+    assert score_case(gold, graph(names, edges)) == s
