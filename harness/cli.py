@@ -293,6 +293,39 @@ def compare_command(
             typer.echo(f"  regressed: {case.case_id} (F1 change {case.f1_change:+.3f}); newly missed: {lost}")
 
 
+cassettes_app = typer.Typer(help="Inspect recorded cassettes.", no_args_is_help=True)
+app.add_typer(cassettes_app, name="cassettes")
+
+
+def _default_suites(suites: list[Path] | None) -> list[Path]:
+    if suites:
+        return suites
+    found = sorted(Path("suites").glob("*.yaml"))
+    if not found:
+        raise InputError("no suite given and no suites/*.yaml here")
+    return found
+
+
+@cassettes_app.command("audit")
+def cassettes_audit(
+    suites: Annotated[Optional[list[Path]], typer.Argument(help="Suites to audit (default: suites/*.yaml).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Credentials, orphaned cassettes, and cassettes that no longer match their case; exit 1 on any."""
+    from .llm.audit import audit_suites
+    from .suites import load_suite
+
+    loaded = [load_suite(p) for p in _default_suites(suites)]
+    findings = audit_suites(loaded)
+    if json_out:
+        _emit_json({"findings": [f.to_json() for f in findings], "suites": [s.name for s in loaded]})
+    else:
+        for finding in findings:
+            typer.echo(f"{finding.kind}: {finding.path}: {finding.detail}")
+        typer.echo(f"{len(findings)} finding(s) in {len(loaded)} suite(s)")
+    raise typer.Exit(1 if findings else 0)
+
+
 def _register_subcommands() -> None:
     """Command groups that live beside the stage they drive."""
     from .prompts.commands import import_app, prompts_app

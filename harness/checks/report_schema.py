@@ -4,9 +4,10 @@ lenient parser would paper over are still reported."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
-from harness.model import FormatIssue
+from harness.model import CommunityReport, FormatIssue
 from harness.parsing.issues import issue
 
 REQUIRED = ("title", "summary", "rating", "rating_explanation", "findings")
@@ -86,4 +87,62 @@ def report_schema_issues(
     extra = [k for k in obj if k not in REQUIRED]
     if extra:
         out.append(issue("report-extra-field", f"Unexpected fields: {', '.join(map(str, extra))}.", ", ".join(map(str, extra))))
+    return out
+
+
+def report_object_from_text(text: str) -> dict[str, Any] | None:
+    """The report object inside a model answer (fences, prose and broken JSON tolerated), or
+    None when the text holds no JSON object that looks like a report."""
+    from harness.parsing.cleanup import clean
+    from harness.parsing.issues_log import IssueLog
+    from harness.parsing.json_output import load_json
+    from harness.parsing.report import unwrap_report
+
+    if "{" not in text:
+        return None
+    log = IssueLog()
+    cleaned, _ = clean(text, log)
+    loaded = load_json(cleaned, log)
+    if loaded is None:
+        return None
+    obj = unwrap_report(loaded.value)
+    if isinstance(obj, dict) and ("findings" in obj or ("title" in obj and "summary" in obj)):
+        return obj
+    return None
+
+
+def report_from_text(text: str) -> CommunityReport | None:
+    from harness.parsing.report import build_report
+
+    obj = report_object_from_text(text)
+    return build_report(obj) if obj is not None else None
+
+
+def check_report(
+    text: str,
+    *,
+    allowed_datasets: Collection[str] | None = None,
+    context_ids: Any = None,
+    min_findings: int = MIN_FINDINGS,
+    max_findings: int = MAX_FINDINGS,
+    require_citations: bool = True,
+) -> list[FormatIssue]:
+    """Schema and citation problems of one community-report answer."""
+    from harness.checks.citations import DEFAULT_DATASETS, citation_issues, find_citations
+
+    obj = report_object_from_text(text)
+    if obj is None:
+        return [issue("report-not-object", "No report JSON object found.", text)]
+    out = report_schema_issues(obj, min_findings=min_findings, max_findings=max_findings)
+    datasets = allowed_datasets if allowed_datasets is not None else DEFAULT_DATASETS
+    report = report_from_text(text)
+    assert report is not None
+    texts = [("summary", report.summary)] + [
+        (f"Finding {i + 1}", f"{f.summary}\n{f.explanation}") for i, f in enumerate(report.findings)
+    ]
+    for where, part in texts:
+        found = find_citations(part)
+        out.extend(citation_issues(part, allowed_datasets=datasets, context_ids=context_ids, citations=found))
+        if require_citations and where != "summary" and not found:
+            out.append(issue("citation-missing", f"{where} has no [Data: ...] reference.", part))
     return out

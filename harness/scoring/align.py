@@ -46,8 +46,12 @@ def _assign(weights: np.ndarray) -> list[tuple[int, int]]:
     n, m = weights.shape
     if n == 0 or m == 0 or not weights.any():
         return []
-    rows = np.flatnonzero(weights.any(axis=1))
-    cols = np.flatnonzero(weights.any(axis=0))
+    nonzero = weights > 0
+    if nonzero.sum(axis=0).max() <= 1 and nonzero.sum(axis=1).max() <= 1:  # no contest: nothing to solve
+        r, c = np.nonzero(nonzero)
+        return [(int(i), int(j)) for i, j in zip(r, c)]
+    rows = np.flatnonzero(nonzero.any(axis=1))
+    cols = np.flatnonzero(nonzero.any(axis=0))
     sub = weights[np.ix_(rows, cols)].astype(np.float64)
     # Tie-break bonus, strictly smaller in total than one quantum of weight.
     bonus = np.outer(n - rows, m - cols).astype(np.float64)

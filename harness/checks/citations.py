@@ -1,0 +1,221 @@
+"""`[Data: <Dataset> (ids); ...]` references in community reports and query answers.
+
+GraphRAG's prompts ask for references like
+
+    [Data: Entities (5, 7); Relationships (23, 41, 8, 2, 9, +more)]
+
+with at most five ids per dataset followed by `+more`. Models write `,` instead of `;` between
+datasets, drop the space before the parenthesis, continue a dataset with a bare `(ids)`, or
+forget `+more`. Parsing is tolerant; checking is strict and configurable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from harness.model import FormatIssue
+from harness.parsing.issues import issue
+
+DEFAULT_DATASETS: tuple[str, ...] = ("Entities", "Relationships", "Claims", "Reports", "Sources")
+MAX_IDS = 5
+
+# Ids the model saw, either per dataset ({"Entities": [1, 2]}) or one pool for every dataset.
+ContextIds = Union[Mapping[str, Iterable[Union[str, int]]], Iterable[Union[str, int]], None]
+
+_BLOCK = re.compile(r"\[\s*(?:Data|数据|數據)\s*[:：]\s*([^\[\]]*)\]", re.I)
+_GROUP = re.compile(r"([^\s(),;][^(),;]*?)?\s*\(([^()]*)\)")
+_MORE = re.compile(r"^\+?\s*more$", re.I)
+_ID = re.compile(r"^\d+$")
+_RANGE = re.compile(r"^(\d+)\s*[-–]\s*(\d+)$")
+
+
+@dataclass(slots=True)
+class Reference:
+    """One dataset inside a citation: Entities (5, 7, +more)."""
+
+    dataset: str
+    ids: list[str] = field(default_factory=list)
+    more: bool = False
+
+
+@dataclass(slots=True)
+class Citation:
+    text: str
+    start: int
+    end: int
+    references: list[Reference] = field(default_factory=list)
+    malformed: bool = False
+
+
+def find_citations(text: str) -> list[Citation]:
+    """Every [Data: ...] block in the text, parsed as far as it can be."""
+    out: list[Citation] = []
+    if "ata" not in text and "数" not in text and "數" not in text and "ATA" not in text:
+        return out
+    for m in _BLOCK.finditer(text):
+        body = m.group(1)
+        refs: list[Reference] = []
+        last_name = ""
+        for g in _GROUP.finditer(body):
+            name = (g.group(1) or "").strip().strip(",;").strip()
+            if not name:
+                name = last_name  # "Relationships (1), (2)": continues the previous dataset
+            last_name = name
+            ref = Reference(dataset=name)
+            for token in re.split(r"[,;]", g.group(2)):
+                t = token.strip()
+                if not t:
+                    continue
+                if _MORE.match(t):
+                    ref.more = True
+                elif t.endswith("+more") or t.endswith("+ more"):  # "64+more"
+                    ref.ids.append(t[: t.rindex("+")].strip())
+                    ref.more = True
+                else:
+                    ref.ids.append(t)
+            refs.append(ref)
+        leftover = _GROUP.sub("", body).strip(" ,;\t\n")
+        out.append(Citation(m.group(0), m.start(), m.end(), refs, malformed=not refs or bool(leftover)))
+    return out
+
+
+def _normalise_context(context_ids: ContextIds) -> tuple[dict[str, set[str]] | None, set[str] | None]:
+    if context_ids is None:
+        return None, None
+    if isinstance(context_ids, Mapping):
+        return {str(k).casefold(): {str(i) for i in v} for k, v in context_ids.items()}, None
+    return None, {str(i) for i in context_ids}
+
+
+def citation_issues(
+    text: str,
+    *,
+    allowed_datasets: Collection[str] = DEFAULT_DATASETS,
+    context_ids: ContextIds = None,
+    max_ids: int = MAX_IDS,
+    citations: list[Citation] | None = None,
+) -> list[FormatIssue]:
+    """Problems with the citations in `text` (none found is not an issue here; callers that
+    require a citation use `citation_missing`)."""
+    if citations is None:
+        citations = find_citations(text)
+    allowed = {d.casefold() for d in allowed_datasets}
+    per_dataset, pool = _normalise_context(context_ids)
+    out: list[FormatIssue] = []
+    for c in citations:
+        if c.malformed:
+            out.append(issue("citation-malformed", f"Could not read all of {c.text!r}.", c.text))
+        for ref in c.references:
+            if ref.dataset.casefold() not in allowed:
+                out.append(
+                    issue(
+                        "citation-unknown-dataset",
+                        f"Dataset {ref.dataset!r} is not one of {', '.join(sorted(allowed_datasets))}.",
+                        c.text,
+                    )
+                )
+            ids = ref.ids
+            if len(ids) > max_ids and not ref.more:
+                out.append(
+                    issue(
+                        "citation-too-many-ids",
+                        f"{ref.dataset} lists {len(ids)} ids without '+more' (at most {max_ids}).",
+                        c.text,
+                    )
+                )
+            for i in ids:
+                if not _ID.match(i) and not _RANGE.match(i):
+                    out.append(issue("citation-bad-id", f"Id {i!r} in {ref.dataset} is not a number.", c.text))
+            known: set[str] | None = None
+            if per_dataset is not None:
+                known = per_dataset.get(ref.dataset.casefold())
+            elif pool is not None:
+                known = pool
+            if known is not None:
+                for i in _expand(ids):
+                    if i not in known:
+                        out.append(
+                            issue(
+                                "citation-unknown-id",
+                                f"{ref.dataset} id {i} was not in the context given to the model.",
+                                c.text,
+                            )
+                        )
+    return out
+
+
+def _expand(ids: list[str]) -> list[str]:
+    out: list[str] = []
+    for i in ids:
+        r = _RANGE.match(i)
+        if r and int(r.group(2)) - int(r.group(1)) <= 1000:
+            out.extend(str(n) for n in range(int(r.group(1)), int(r.group(2)) + 1))
+        elif _ID.match(i):
+            out.append(i)
+    return out
+
+
+def citation_missing(text: str, where: str) -> FormatIssue | None:
+    """An issue when `text` carries no [Data: ...] block at all."""
+    if find_citations(text):
+        return None
+    return issue("citation-missing", f"{where} has no [Data: ...] reference.", text)
+
+
+def _citation_json(c: Citation) -> dict[str, Any]:
+    return {
+        "text": c.text,
+        "start": c.start,
+        "end": c.end,
+        "references": [{"dataset": r.dataset, "ids": r.ids, "more": r.more} for r in c.references],
+    }
+
+
+def check_citations(
+    text: str,
+    allowed_datasets: Collection[str] = DEFAULT_DATASETS,
+    context_ids: ContextIds = None,
+    *,
+    max_ids: int = MAX_IDS,
+) -> dict[str, Any]:
+    """For `harness citations FILE --json`. When the text is a community report (JSON with
+    findings), every finding must cite something; otherwise the text is read as a query answer.
+    Returns {"mode", "citations", "issues", "ok"}."""
+    from harness.checks.report_schema import report_from_text
+
+    report = report_from_text(text)
+    issues: list[FormatIssue] = []
+    citations: list[Citation] = []
+    if report is not None:
+        mode = "report"
+        parts = [("summary", report.summary)] + [
+            (f"finding {i + 1}", f"{f.summary}\n{f.explanation}") for i, f in enumerate(report.findings)
+        ]
+        for where, part in parts:
+            found = find_citations(part)
+            citations.extend(found)
+            issues.extend(
+                citation_issues(
+                    part, allowed_datasets=allowed_datasets, context_ids=context_ids, max_ids=max_ids,
+                    citations=found,
+                )
+            )
+            if where.startswith("finding") and not found:
+                issues.append(issue("citation-missing", f"{where.capitalize()} has no [Data: ...] reference.", part))
+    else:
+        mode = "text"
+        citations = find_citations(text)
+        issues = citation_issues(
+            text, allowed_datasets=allowed_datasets, context_ids=context_ids, max_ids=max_ids, citations=citations
+        )
+        if not citations and text.strip():
+            issues.append(issue("citation-missing", "The answer has no [Data: ...] reference.", text))
+    return {
+        "mode": mode,
+        "citations": [_citation_json(c) for c in citations],
+        "issues": [{"code": i.code, "message": i.message, "excerpt": i.excerpt} for i in issues],
+        "ok": not issues,
+    }

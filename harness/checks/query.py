@@ -1,0 +1,171 @@
+"""Query-phase outputs: global-search map points, DRIFT primer and local answers, rate-query
+answers, and description summaries. Each check takes the model's raw text and returns the
+issues found (empty when the answer is well formed)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from harness.checks.citations import DEFAULT_DATASETS, ContextIds, citation_issues, find_citations
+from harness.model import FormatIssue
+from harness.parsing.cleanup import clean
+from harness.parsing.issues import issue
+from harness.parsing.issues_log import IssueLog
+from harness.parsing.json_output import load_json
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_WORD = re.compile(r"[^\W_](?:[^\s\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]*[^\W_])?")
+
+
+def load_answer(text: str) -> tuple[Any, list[FormatIssue]]:
+    """The JSON object of a query-phase answer (fences, think blocks, prose and broken JSON
+    tolerated); (None, [query-invalid-json]) when there is none."""
+    log = IssueLog()
+    cleaned, _ = clean(text, log)
+    loaded = load_json(cleaned, log)
+    if loaded is None or not isinstance(loaded.value, (dict, list)):
+        return None, [issue("query-invalid-json", "No JSON object found in the answer.", text)]
+    issues = [i for i in log.issues() if i.code in ("json-repaired", "json-truncated")]
+    return loaded.value, issues
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def _score(obj: dict[str, Any], key: str, low: float, high: float, where: str) -> list[FormatIssue]:
+    if key not in obj:
+        return [issue("query-missing-field", f"{where} has no {key!r}.", str(obj)[:160])]
+    value = _number(obj[key])
+    if value is None:
+        return [issue("query-field-type", f"{where}: {key!r} is not a number.", repr(obj[key])[:160])]
+    if not low <= value <= high:
+        return [issue("query-score-range", f"{where}: {key} {value:g} outside {low:g}-{high:g}.", repr(obj[key]))]
+    return []
+
+
+def _string(obj: dict[str, Any], key: str, where: str) -> list[FormatIssue]:
+    if key not in obj:
+        return [issue("query-missing-field", f"{where} has no {key!r}.", str(obj)[:160])]
+    if not isinstance(obj[key], str):
+        return [issue("query-field-type", f"{where}: {key!r} should be a string.", repr(obj[key])[:160])]
+    return []
+
+
+def check_map_response(
+    text: str,
+    *,
+    allowed_datasets: Collection[str] = DEFAULT_DATASETS,
+    context_ids: ContextIds = None,
+    score_range: tuple[float, float] = (0.0, 100.0),
+) -> list[FormatIssue]:
+    """Global-search map answer: {"points": [{"description": ..., "score": 0-100}]}, every
+    description citing its data."""
+    value, out = load_answer(text)
+    if value is None:
+        return out
+    if not isinstance(value, dict) or "points" not in value:
+        return out + [issue("query-missing-field", "The answer has no 'points' list.", str(value)[:160])]
+    points = value["points"]
+    if not isinstance(points, list):
+        return out + [issue("query-field-type", "'points' should be a list.", repr(points)[:160])]
+    for n, point in enumerate(points, 1):
+        where = f"Point {n}"
+        if not isinstance(point, dict):
+            out.append(issue("query-field-type", f"{where} is not an object.", repr(point)[:160]))
+            continue
+        out += _string(point, "description", where)
+        out += _score(point, "score", *score_range, where)
+        description = point.get("description")
+        if isinstance(description, str):
+            found = find_citations(description)
+            out += citation_issues(
+                description, allowed_datasets=allowed_datasets, context_ids=context_ids, citations=found
+            )
+            if not found and _number(point.get("score")) != 0:
+                out.append(issue("citation-missing", f"{where} has no [Data: ...] reference.", description))
+    return out
+
+
+def check_drift_response(
+    text: str,
+    *,
+    kind: str = "primer",
+    score_range: tuple[float, float] = (0.0, 100.0),
+) -> list[FormatIssue]:
+    """DRIFT primer ({"intermediate_answer", "score", "follow_up_queries"}) or DRIFT local
+    answer (kind="local": {"response", "score", "follow_up_queries"})."""
+    value, out = load_answer(text)
+    if value is None:
+        return out
+    where = f"DRIFT {kind} answer"
+    if not isinstance(value, dict):
+        return out + [issue("query-field-type", f"{where} is not an object.", str(value)[:160])]
+    answer_key = "intermediate_answer" if kind == "primer" else "response"
+    out += _string(value, answer_key, where)
+    out += _score(value, "score", *score_range, where)
+    if "follow_up_queries" not in value:
+        out.append(issue("query-missing-field", f"{where} has no 'follow_up_queries'.", str(value)[:160]))
+    else:
+        queries = value["follow_up_queries"]
+        if not isinstance(queries, list) or not all(isinstance(q, str) for q in queries):
+            out.append(
+                issue("query-field-type", f"{where}: 'follow_up_queries' should be a list of strings.", repr(queries)[:160])
+            )
+    return out
+
+
+def check_rate_response(text: str, *, rating_range: tuple[float, float] = (0.0, 5.0)) -> list[FormatIssue]:
+    """Rate-query answer: {"reason": ..., "rating": 0-5}."""
+    value, out = load_answer(text)
+    if value is None:
+        return out
+    if not isinstance(value, dict):
+        return out + [issue("query-field-type", "The rating answer is not an object.", str(value)[:160])]
+    return out + _string(value, "reason", "The rating answer") + _score(value, "rating", *rating_range, "The rating answer")
+
+
+def count_words(text: str) -> int:
+    """Words as a reader counts them: runs of letters or digits; each CJK character counts as
+    one word (no spaces to split on; this errs towards flagging)."""
+    return len(_CJK.findall(text)) + len(_WORD.findall(_CJK.sub(" ", text)))
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"[\s\"'“”‘’_\-]+", " ", s.casefold()).strip()
+
+
+def check_summary(
+    text: str,
+    names: str | Sequence[str],
+    *,
+    max_words: int = 500,
+) -> list[FormatIssue]:
+    """A description summary: within `max_words`, and naming the entity (or, for a
+    relationship, both entities) it summarises. Matching ignores case, quotes and spacing."""
+    stripped = text.strip()
+    if not stripped:
+        return [issue("summary-empty", "The summary is empty.", text)]
+    out: list[FormatIssue] = []
+    words = count_words(stripped)
+    if words > max_words:
+        out.append(issue("summary-too-long", f"{words} words; the limit is {max_words}.", stripped))
+    wanted = [names] if isinstance(names, str) else list(names)
+    haystack = _norm(stripped)
+    missing = [n for n in wanted if n.strip() and _norm(n) not in haystack]
+    if missing:
+        out.append(
+            issue("summary-missing-entity", f"The summary does not name {', '.join(map(repr, missing))}.", stripped)
+        )
+    return out

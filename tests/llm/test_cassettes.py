@@ -1,0 +1,123 @@
+"""Cassette matching, scrubbing, storage and audit."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from vcr.request import Request
+
+from harness.errors import InputError
+from harness.llm.audit import audit_suites, scan_credentials
+from harness.llm.cassettes import (
+    AtomicPersister,
+    JsonSerializer,
+    body_hash,
+    load_interactions,
+    scrub_request,
+    scrub_response,
+)
+from harness.llm.fake_server import FakeOpenAIServer
+from harness.runner import RunOptions, run_suite
+from harness.suites import load_suite
+
+from ..conftest import script_for
+
+BODY = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": 0}
+
+
+def test_hash_ignores_volatile_fields_and_key_order():
+    a = json.dumps(BODY)
+    b = json.dumps({"temperature": 0, "user": "alice", "metadata": {"run": 7}, **BODY})
+    assert body_hash(a) == body_hash(b)
+
+
+@pytest.mark.parametrize("change", [{"temperature": 0.7}, {"model": "other"}, {"seed": 1},
+                                    {"messages": [{"role": "user", "content": "hi!"}]}])
+def test_hash_changes_with_anything_that_changes_the_answer(change):
+    assert body_hash(json.dumps(BODY)) != body_hash(json.dumps({**BODY, **change}))
+
+
+def test_scrub_request_removes_credentials_but_keeps_the_match():
+    request = Request(
+        "POST",
+        "https://user:pw@example.openai.azure.com/openai/deployments/d/chat/completions?api-version=2024-10-21&api-key=SECRET",
+        json.dumps({**BODY, "user": "alice"}).encode(),
+        {"Authorization": "Bearer x", "api-key": "k", "OpenAI-Organization": "o", "OpenAI-Project": "p",
+         "Content-Type": "application/json", "Cookie": "c"},
+    )
+    clean = scrub_request(request)
+    assert set(clean.headers) == {"Content-Type"}
+    assert "SECRET" not in clean.uri and "pw" not in clean.uri and "api-version=2024-10-21" in clean.uri
+    assert "alice" not in clean.body.decode()
+    assert body_hash(clean.body) == body_hash(request.body)
+
+
+def test_scrub_response_drops_failures_and_decodes():
+    assert scrub_response({"status": {"code": 429, "message": "x"}, "headers": {}, "body": {"string": b""}}) is None
+    assert scrub_response({"status": {"code": 500, "message": "x"}, "headers": {}, "body": {"string": b""}}) is None
+    raw = json.dumps({"ok": 1}).encode()
+    kept = scrub_response({
+        "status": {"code": 200, "message": "OK"},
+        "headers": {"Content-Encoding": ["gzip"], "Content-Type": ["application/json"], "Set-Cookie": ["s"],
+                    "openai-organization": ["org"], "x-request-id": ["r"]},
+        "body": {"string": gzip.compress(raw)},
+    })
+    assert kept["body"]["string"] == raw
+    assert set(kept["headers"]) == {"Content-Type"}
+
+
+def test_serializer_round_trip_keeps_bodies_readable(tmp_path):
+    request = Request("POST", "http://h/v1/chat/completions", json.dumps(BODY).encode(), {"content-type": "application/json"})
+    response = {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": b'{"a": 1}'}}
+    path = tmp_path / "c.json"
+    AtomicPersister.save_cassette(path, {"requests": [request], "responses": [response]}, JsonSerializer)
+    stored = json.loads(path.read_text())
+    assert stored["interactions"][0]["request"]["body"]["json"]["messages"][0]["content"] == "hi"
+    [(req, resp)] = load_interactions(path)
+    assert body_hash(req.body) == body_hash(request.body)
+    assert json.loads(resp["body"]["string"]) == {"a": 1}
+
+
+def test_a_cassette_cannot_run_code_when_loaded(tmp_path):
+    marker = tmp_path / "pwned"
+    path = tmp_path / "evil.json"
+    path.write_text(f'interactions:\n- !!python/object/apply:os.system ["touch {marker}"]\n')
+    with pytest.raises(InputError, match="corrupt cassette"):
+        load_interactions(path)
+    assert not marker.exists()
+
+
+def test_corrupt_cassette_is_an_input_error_naming_the_file(suite, tmp_path):
+    path = suite.cassette_dir() / "default" / "mayor.json"
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json")
+    with pytest.raises(InputError, match=r"mayor\.json: corrupt cassette"):
+        run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "r", cases=["mayor"], variants=["default"]))
+
+
+def test_audit_reports_credentials_orphans_and_stale(project, api_key, tmp_path):
+    suite = load_suite(project)
+    with FakeOpenAIServer(script_for(suite)) as srv:
+        run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "r", base_url=srv.base_url))
+    assert audit_suites([suite]) == []
+    folder = suite.cassette_dir()
+    # a leaked key, an orphan and a stale cassette
+    leaked = folder / "default" / "fair.json"
+    leaked.write_text(leaked.read_text().replace('"content-type"', '"authorization": ["Bearer abcdefghijklmnopqrstu"], "content-type"', 1))
+    (folder / "default" / "gone.json").write_text((folder / "default" / "mayor.json").read_text())
+    tuned = project.parent.parent / "prompts" / "tuned.txt"
+    tuned.write_text(tuned.read_text() + " Be brief.")
+    findings = audit_suites([load_suite(project)])
+    kinds = {(f.kind, Path(f.path.split(":")[0]).name) for f in findings}
+    assert ("credential", "fair.json") in kinds
+    assert ("orphan", "gone.json") in kinds
+    assert {("stale", f"{c}.json") for c in ("mayor", "flood", "fair")} <= kinds
+
+
+def test_scan_credentials_on_clean_text(tmp_path):
+    path = tmp_path / "ok.json"
+    path.write_text('{"headers": {"content-type": ["application/json"]}, "body": "skills-based task"}')
+    assert scan_credentials(path) == []

@@ -1,0 +1,38 @@
+"""The shipped example suites replay offline, and their cassettes hold exactly the team's hand-written answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness.runner import RunOptions, run_suite
+from harness.suites import load_suite
+
+from .conftest import REPO
+
+SUITES = sorted((REPO / "suites").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SUITES, ids=[p.stem for p in SUITES])
+def test_shipped_suite_replays_the_hand_written_answers(path: Path, tmp_path, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    suite = load_suite(path)
+    outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path))
+    assert outcome.missing == [] and outcome.failures == []
+    assert len(outcome.results) == len(suite.cases) * len(suite.variant_names())
+    for row in outcome.results:
+        answers = yaml.safe_load((REPO / "fixtures" / "responses" / suite.name / row.variant / f"{row.case_id}.yaml").read_text())
+        assert [r.output for r in row.rounds if r.kind != "loop"] == [str(a) for a in answers["rounds"]]
+        assert row.score is not None
+
+
+@pytest.mark.parametrize("path", SUITES, ids=[p.stem for p in SUITES])
+def test_every_hand_written_answer_says_so(path: Path):
+    suite = load_suite(path)
+    folder = REPO / "fixtures" / "responses" / suite.name
+    files = sorted(folder.rglob("*.yaml"))
+    assert len(files) == len(suite.cases) * len(suite.variant_names())
+    for file in files:
+        assert "Hand-written" in file.read_text(encoding="utf-8").splitlines()[0], file
