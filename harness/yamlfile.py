@@ -12,8 +12,12 @@ from .errors import InputError
 Location = tuple[str | int, ...]
 
 
-class _LineLoader(yaml.SafeLoader):
-    """SafeLoader (never constructs Python objects) that records the line of every node."""
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _LineLoader(_Base):  # type: ignore[misc, valid-type]
+    """The safe loader (never constructs Python objects, C-accelerated where libyaml is there);
+    we compose nodes ourselves to record the line of every value."""
 
 
 def _construct(loader: _LineLoader, node: yaml.Node, path: Location, lines: dict[Location, int]) -> Any:

@@ -8,6 +8,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from harness.compare import compare, graph_diff, paired_bootstrap, sign_flip_pvalue
@@ -20,7 +22,7 @@ from harness.model import (
     GoldRelationship,
     Relationship,
 )
-from harness.scoring import METRICS, score_case
+from harness.scoring import METRICS, normalize_name, score_case
 
 GOLD = {
     "c1": GoldCase(
@@ -287,3 +289,21 @@ def test_graph_diff_normalises_names() -> None:
         "entities_gained": [], "entities_lost": [], "entities_retyped": [],
         "relationships_gained": [], "relationships_lost": [],
     }
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(max_size=8), max_size=6), st.lists(st.text(max_size=8), max_size=6),
+       st.lists(st.tuples(st.text(max_size=5), st.text(max_size=5)), max_size=4))
+def test_graph_diff_of_untrusted_names(names_a: list[str], names_b: list[str], edges: list[tuple[str, str]]) -> None:
+    a = ExtractedGraph(entities=[Entity(name=n, type="t") for n in names_a])
+    b = ExtractedGraph(entities=[Entity(name=n, type="t") for n in names_b],
+                       relationships=[Relationship(source=s, target=t) for s, t in edges])
+    diff = graph_diff(a, b)
+    keys_a = {normalize_name(n) for n in names_a if n.strip()}
+    keys_b = {normalize_name(n) for n in names_b if n.strip()}
+    assert sorted(normalize_name(n) for n in diff.entities_gained) == sorted(keys_b - keys_a)
+    assert sorted(normalize_name(n) for n in diff.entities_lost) == sorted(keys_a - keys_b)
+    assert diff.relationships_lost == []
+    expected = {tuple(sorted((normalize_name(s), normalize_name(t)))) for s, t in edges
+                if s.strip() and t.strip() and normalize_name(s) != normalize_name(t)}
+    assert len(diff.relationships_gained) == len(expected)

@@ -52,12 +52,6 @@ def _core(completion_delimiter: str) -> tuple[re.Pattern[str], bool]:
     return re.compile(re.escape(completion_delimiter), re.I), False
 
 
-@lru_cache(maxsize=8)
-def lowered(text: str) -> str:
-    """text.lower(), cached: the parser asks for the same text's lower case several times."""
-    return text.lower()
-
-
 @lru_cache(maxsize=64)
 def _word(completion_delimiter: str) -> str:
     return re.findall(r"[A-Za-z]+", completion_delimiter)[0].lower()

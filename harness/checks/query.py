@@ -11,7 +11,7 @@ from typing import Any
 from harness.checks.citations import DEFAULT_DATASETS, ContextIds, citation_issues, find_citations
 from harness.model import FormatIssue
 from harness.parsing.cleanup import clean
-from harness.parsing.issues import issue
+from harness.parsing.issues import issue, short
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_output import load_json
 
@@ -46,20 +46,20 @@ def _number(value: Any) -> float | None:
 
 def _score(obj: dict[str, Any], key: str, low: float, high: float, where: str) -> list[FormatIssue]:
     if key not in obj:
-        return [issue("query-missing-field", f"{where} has no {key!r}.", str(obj)[:160])]
+        return [issue("query-missing-field", f"{where} has no {key!r}.", short(obj))]
     value = _number(obj[key])
     if value is None:
-        return [issue("query-field-type", f"{where}: {key!r} is not a number.", repr(obj[key])[:160])]
+        return [issue("query-field-type", f"{where}: {key!r} is not a number.", short(obj[key]))]
     if not low <= value <= high:
-        return [issue("query-score-range", f"{where}: {key} {value:g} outside {low:g}-{high:g}.", repr(obj[key]))]
+        return [issue("query-score-range", f"{where}: {key} {value:g} outside {low:g}-{high:g}.", short(obj[key]))]
     return []
 
 
 def _string(obj: dict[str, Any], key: str, where: str) -> list[FormatIssue]:
     if key not in obj:
-        return [issue("query-missing-field", f"{where} has no {key!r}.", str(obj)[:160])]
+        return [issue("query-missing-field", f"{where} has no {key!r}.", short(obj))]
     if not isinstance(obj[key], str):
-        return [issue("query-field-type", f"{where}: {key!r} should be a string.", repr(obj[key])[:160])]
+        return [issue("query-field-type", f"{where}: {key!r} should be a string.", short(obj[key]))]
     return []
 
 
@@ -76,14 +76,14 @@ def check_map_response(
     if value is None:
         return out
     if not isinstance(value, dict) or "points" not in value:
-        return out + [issue("query-missing-field", "The answer has no 'points' list.", str(value)[:160])]
+        return out + [issue("query-missing-field", "The answer has no 'points' list.", short(value))]
     points = value["points"]
     if not isinstance(points, list):
-        return out + [issue("query-field-type", "'points' should be a list.", repr(points)[:160])]
+        return out + [issue("query-field-type", "'points' should be a list.", short(points))]
     for n, point in enumerate(points, 1):
         where = f"Point {n}"
         if not isinstance(point, dict):
-            out.append(issue("query-field-type", f"{where} is not an object.", repr(point)[:160]))
+            out.append(issue("query-field-type", f"{where} is not an object.", short(point)))
             continue
         out += _string(point, "description", where)
         out += _score(point, "score", *score_range, where)
@@ -111,17 +111,17 @@ def check_drift_response(
         return out
     where = f"DRIFT {kind} answer"
     if not isinstance(value, dict):
-        return out + [issue("query-field-type", f"{where} is not an object.", str(value)[:160])]
+        return out + [issue("query-field-type", f"{where} is not an object.", short(value))]
     answer_key = "intermediate_answer" if kind == "primer" else "response"
     out += _string(value, answer_key, where)
     out += _score(value, "score", *score_range, where)
     if "follow_up_queries" not in value:
-        out.append(issue("query-missing-field", f"{where} has no 'follow_up_queries'.", str(value)[:160]))
+        out.append(issue("query-missing-field", f"{where} has no 'follow_up_queries'.", short(value)))
     else:
         queries = value["follow_up_queries"]
         if not isinstance(queries, list) or not all(isinstance(q, str) for q in queries):
             out.append(
-                issue("query-field-type", f"{where}: 'follow_up_queries' should be a list of strings.", repr(queries)[:160])
+                issue("query-field-type", f"{where}: 'follow_up_queries' should be a list of strings.", short(queries))
             )
     return out
 
@@ -132,7 +132,7 @@ def check_rate_response(text: str, *, rating_range: tuple[float, float] = (0.0, 
     if value is None:
         return out
     if not isinstance(value, dict):
-        return out + [issue("query-field-type", "The rating answer is not an object.", str(value)[:160])]
+        return out + [issue("query-field-type", "The rating answer is not an object.", short(value))]
     return out + _string(value, "reason", "The rating answer") + _score(value, "rating", *rating_range, "The rating answer")
 
 

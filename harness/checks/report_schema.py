@@ -8,7 +8,7 @@ from collections.abc import Collection
 from typing import Any
 
 from harness.model import CommunityReport, FormatIssue
-from harness.parsing.issues import issue
+from harness.parsing.issues import issue, short
 
 REQUIRED = ("title", "summary", "rating", "rating_explanation", "findings")
 MIN_FINDINGS = 5
@@ -38,18 +38,18 @@ def report_schema_issues(
 ) -> list[FormatIssue]:
     """Every way `obj` departs from the report schema (empty list when it conforms)."""
     if not isinstance(obj, dict):
-        return [issue("report-not-object", f"Expected a JSON object, got {type(obj).__name__}.", str(obj)[:160])]
+        return [issue("report-not-object", f"Expected a JSON object, got {type(obj).__name__}.", short(obj))]
     out: list[FormatIssue] = []
     for key in REQUIRED:
         if key not in obj:
             out.append(issue("report-missing-field", f"Missing field {key!r}.", key))
     for key in ("title", "summary", "rating_explanation"):
         if key in obj and not isinstance(obj[key], str):
-            out.append(issue("report-field-type", f"{key!r} should be a string.", repr(obj[key])[:160]))
+            out.append(issue("report-field-type", f"{key!r} should be a string.", short(obj[key])))
     if "rating" in obj:
         rating = obj["rating"]
         if not _is_number(rating):
-            out.append(issue("report-rating-invalid", f"rating {rating!r} is not a number.", repr(rating)))
+            out.append(issue("report-rating-invalid", f"rating {short(rating, 40)} is not a number.", short(rating)))
         else:
             value = float(rating)
             if not rating_range[0] <= value <= rating_range[1]:
@@ -57,7 +57,7 @@ def report_schema_issues(
                     issue(
                         "report-rating-range",
                         f"rating {value:g} outside {rating_range[0]:g}-{rating_range[1]:g}.",
-                        repr(rating),
+                        short(rating),
                     )
                 )
             if isinstance(rating, str):
@@ -65,7 +65,7 @@ def report_schema_issues(
     if "findings" in obj:
         findings = obj["findings"]
         if not isinstance(findings, list):
-            out.append(issue("report-field-type", "'findings' should be a list.", repr(findings)[:160]))
+            out.append(issue("report-field-type", "'findings' should be a list.", short(findings)))
         else:
             if not min_findings <= len(findings) <= max_findings:
                 out.append(
@@ -77,12 +77,12 @@ def report_schema_issues(
                 )
             for i, f in enumerate(findings):
                 if not isinstance(f, dict):
-                    out.append(issue("report-finding-invalid", f"Finding {i + 1} is not an object.", repr(f)[:160]))
+                    out.append(issue("report-finding-invalid", f"Finding {i + 1} is not an object.", short(f)))
                     continue
                 for key in ("summary", "explanation"):
                     if not isinstance(f.get(key), str) or not f.get(key, "").strip():
                         out.append(
-                            issue("report-finding-invalid", f"Finding {i + 1} has no {key!r}.", repr(f)[:160])
+                            issue("report-finding-invalid", f"Finding {i + 1} has no {key!r}.", short(f))
                         )
     extra = [k for k in obj if k not in REQUIRED]
     if extra:

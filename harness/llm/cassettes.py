@@ -111,7 +111,12 @@ def _scrub_uri(uri: str) -> str:
 
 
 def scrub_request(request: Request) -> Request:
-    """A copy of the request without credentials, cookies or volatile body fields."""
+    """A copy of the request without credentials, cookies or volatile body fields.
+
+    vcrpy asks for it several times per request; the copy is computed once and kept."""
+    cached = getattr(request, "_harness_clean", None)
+    if cached is not None:
+        return cached
     body = request.body
     if body:
         data = canonical_body(body)
@@ -120,6 +125,8 @@ def scrub_request(request: Request) -> Request:
     headers = {k: v for k, v in request.headers.items() if k.lower() in KEPT_REQUEST_HEADERS}
     clean = Request(request.method, _scrub_uri(request.uri), body, headers)
     clean._harness_hash = _cached_hash(request)  # type: ignore[attr-defined]
+    clean._harness_clean = clean  # type: ignore[attr-defined]
+    request._harness_clean = clean  # type: ignore[attr-defined]
     return clean
 
 

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import openai
+from openai.types.chat import ChatCompletion
 from vcr.errors import CannotOverwriteExistingCassetteException
 
 from ..errors import CassetteMissingError, InputError, ModelCallError
 from ..model import Usage
-from .cassettes import is_cassette_miss, request_hash
+from .cassettes import is_cassette_miss
 from .limiter import AdaptiveLimiter
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -31,7 +32,6 @@ class ChatResult:
     text: str
     usage: Usage
     latency_s: float
-    request_hash: str
     attempts: int = 1
 
 
@@ -104,7 +104,6 @@ class ModelClient:
 
     async def chat(self, messages: list[dict[str, str]], **overrides: Any) -> ChatResult:
         body = self.payload(messages, **overrides)
-        digest = request_hash(body)
         attempt = 0
         while True:
             attempt += 1
@@ -112,7 +111,9 @@ class ModelClient:
             started = time.perf_counter()
             throttled, retry_after = False, None
             try:
-                response = await self._client.chat.completions.create(**body)
+                # the SDK's documented low-level post: sends our body as built, skipping the
+                # per-call TypedDict transform that `create` runs (a third of replay time)
+                response = await self._client.post("/chat/completions", body=body, cast_to=ChatCompletion)
             except CannotOverwriteExistingCassetteException:
                 await self.limiter.release()
                 raise CassetteMissingError("no recorded answer for this request") from None
@@ -141,7 +142,6 @@ class ModelClient:
                         total_tokens=getattr(usage, "total_tokens", 0) or 0,
                     ),
                     latency_s=time.perf_counter() - started,
-                    request_hash=digest,
                     attempts=attempt,
                 )
             await self.limiter.release(throttled=throttled, retry_after_s=retry_after)

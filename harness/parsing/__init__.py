@@ -10,6 +10,7 @@ from __future__ import annotations
 import traceback
 
 from harness.model import ExtractedGraph, FormatIssue, FormatReport, ParseResult
+from harness.parsing.audit import audit_cache
 from harness.parsing.detect import detect_format
 from harness.parsing.issues import CODES
 from harness.parsing.serialize import has_format_errors, parse_result_to_json
@@ -72,10 +73,4 @@ def _parse(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseR
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     return run(text, fmt, td, rd, cd, round)
-
-
-def audit_cache(path: str):  # noqa: ANN201 - re-exported, typed in harness.parsing.audit
-    from harness.parsing.audit import audit_cache as _audit
-
-    return _audit(path)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from harness.parsing.issues_log import IssueLog
 
@@ -19,6 +20,12 @@ _REFUSAL = re.compile(
     r"|抱歉|对不起|很抱歉|我无法|我不能)",
     re.I,
 )
+
+
+@lru_cache(maxsize=8)
+def lowered(text: str) -> str:
+    """text.lower(), cached: several stages ask for the same text's lower case."""
+    return text.lower()
 
 
 def normalise(text: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from harness.checks.completion import lowered
+from harness.parsing.cleanup import lowered
 
 # LightRAG >= 1.4.8 delimiter and its near misses: <|#|>, <|#>, <#|>, <#>.
 LIGHTRAG_DELIM = re.compile(r"<\s*\|?\s*#\s*\|?\s*>")

@@ -19,7 +19,7 @@ CODES: dict[str, tuple[str, bool]] = {
     "internal-error": ("The parser hit an unexpected error; the message names it. Please report it.", False),
     "think-block": ("A <think>...</think> reasoning block was removed before parsing.", False),
     "think-unclosed": ("A <think> block was never closed; the text after it was treated as reasoning and removed.", False),
-    "fence-stripped": ("Markdown code fences (```) were removed.", False),
+    "fence-stripped": ("Markdown code fences were removed.", False),
     "preamble": ("Prose before the first record was ignored.", False),
     "closing-note": ("Prose after the last record was ignored.", False),
     "interleaved-prose": ("Prose lines between records (headings, comments) were ignored.", False),
@@ -91,6 +91,25 @@ CODES: dict[str, tuple[str, bool]] = {
     "summary-missing-entity": ("A description summary does not name the entity it summarises.", False),
     "summary-empty": ("A description summary is empty.", False),
 }
+
+
+def codes_markdown_table() -> str:
+    """The table of docs/format-codes.md (a test keeps the file in sync with CODES)."""
+    rows = ["| code | meaning | dropped |", "| --- | --- | --- |"]
+    for code, (meaning, dropped) in CODES.items():
+        cell = meaning.replace("|", "&#124;").replace("<", "&lt;").replace(">", "&gt;")
+        rows.append(f"| `{code}` | {cell} | {'yes' if dropped else 'no'} |")
+    return "\n".join(rows) + "\n"
+
+
+def short(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """repr() for excerpts of decoded JSON: truncated, and safe on pathological nesting."""
+    if isinstance(value, str):
+        return value[:limit]
+    try:
+        return repr(value)[:limit]
+    except (RecursionError, ValueError):
+        return f"<{type(value).__name__}>"
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:

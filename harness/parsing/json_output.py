@@ -144,15 +144,17 @@ def _text(value: Any) -> str:
     return str(value).strip()
 
 
-def _items(value: Any) -> tuple[list[Any], list[Any], list[Any]]:
+def _items(value: Any, depth: int = 0) -> tuple[list[Any], list[Any], list[Any]]:
     """Split a loaded value into (entity items, relationship items, unknown items)."""
     ents: list[Any] = []
     rels: list[Any] = []
     unknown: list[Any] = []
+    if depth > 8:
+        return ents, rels, [value]
     if isinstance(value, list):
         for v in value:
-            if isinstance(v, (list, dict)) and _is_container(v):
-                e, r, u = _items(v)
+            if isinstance(v, list) or (isinstance(v, dict) and _is_container(v)):
+                e, r, u = _items(v, depth + 1)
                 ents += e
                 rels += r
                 unknown += u
@@ -174,12 +176,12 @@ def _items(value: Any) -> tuple[list[Any], list[Any], list[Any]]:
                     rels += lowered[key]
             for key, v in lowered.items():
                 if key not in ENTITY_LISTS and key not in RELATION_LISTS and isinstance(v, (dict, list)) and _is_container(v):
-                    e, r, u = _items(v)
+                    e, r, u = _items(v, depth + 1)
                     ents += e
                     rels += r
                     unknown += u
             return ents, rels, unknown
-        return _items([value])
+        return _items([value], depth + 1)
     if value is not None and value != "":
         unknown.append(value)
     return ents, rels, unknown
@@ -218,17 +220,25 @@ def parse_json_graph(text: str, log: IssueLog, *, round: int = 0) -> tuple[Delim
         _relationship(item, out, log, round)
     for item in unknown:
         out.seen += 1
-        log.drop("json-item-invalid", json.dumps(item, ensure_ascii=False, default=str)[:200])
+        log.drop("json-item-invalid", _short(item))
     return out, loaded
+
+
+def _short(item: Any) -> str:
+    """A JSON excerpt of an item, safe on pathological nesting."""
+    try:
+        return json.dumps(item, ensure_ascii=False, default=str)[:300]
+    except (RecursionError, ValueError, TypeError):
+        return "<unprintable item>"
 
 
 def _entity(item: Any, out: Delimited, log: IssueLog, round: int) -> None:
     if not isinstance(item, dict):
-        log.drop("json-item-invalid", str(item))
+        log.drop("json-item-invalid", _short(item))
         return
     name = _text(_first(item, NAME_KEYS))
     if not name or is_placeholder(name):
-        log.drop("json-item-invalid" if not name else "placeholder-value", json.dumps(item, ensure_ascii=False, default=str))
+        log.drop("json-item-invalid" if not name else "placeholder-value", _short(item))
         return
     etype = _text(_first(item, TYPE_KEYS))
     description = _text(_first(item, DESC_KEYS))
@@ -242,11 +252,11 @@ def _entity(item: Any, out: Delimited, log: IssueLog, round: int) -> None:
 
 def _relationship(item: Any, out: Delimited, log: IssueLog, round: int) -> None:
     if not isinstance(item, dict):
-        log.drop("json-item-invalid", str(item))
+        log.drop("json-item-invalid", _short(item))
         return
     source = _text(_first(item, SOURCE_KEYS))
     target = _text(_first(item, TARGET_KEYS))
-    snippet = json.dumps(item, ensure_ascii=False, default=str)
+    snippet = _short(item)
     if not source or not target:
         log.drop("empty-name", snippet)
         return

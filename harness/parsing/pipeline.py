@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from harness.checks.completion import CompletionCheck, check_completion, find_marks, lowered
+from harness.checks.completion import CompletionCheck, check_completion, find_marks
 from harness.model import ExtractedGraph, FormatReport, ParseResult
-from harness.parsing.cleanup import clean, is_refusal
+from harness.parsing.cleanup import clean, is_refusal, lowered
 from harness.parsing.delimited import Delimited, parse_delimited
 from harness.parsing.detect import detect_format, is_lightrag_new
 from harness.parsing.issues_log import IssueLog

@@ -7,6 +7,7 @@ from typing import Any
 
 from harness.model import CommunityReport, Finding
 from harness.parsing.fields import parse_strength
+from harness.parsing.issues import short
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_output import Loaded, load_json
 
@@ -34,7 +35,7 @@ def unwrap_report(value: Any) -> Any:
 def _str(value: Any) -> str:
     if value is None:
         return ""
-    return value.strip() if isinstance(value, str) else str(value)
+    return value.strip() if isinstance(value, str) else short(value, 2000)
 
 
 def coerce_rating(value: Any) -> float | None:
@@ -83,7 +84,7 @@ def parse_report(text: str, log: IssueLog) -> tuple[CommunityReport | None, Load
         log.note("closing-note", loaded.after)
     obj = unwrap_report(loaded.value)
     if not isinstance(obj, dict):
-        log.drop("report-not-object", str(obj)[:200])
+        log.drop("report-not-object", short(obj))
         return None, loaded, 1, 0
     from harness.checks.report_schema import report_schema_issues  # lazy: checks imports parsing
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import networkx as nx
 import pytest
@@ -96,3 +99,27 @@ def test_larger_graph_is_order_independent() -> None:
     assert first.communities > 1
     for k in range(5):
         assert graph_stats(shuffled(graphs, random.Random(k))) == first
+
+
+SCRIPT = """
+import random
+from harness.model import Entity, ExtractedGraph, Relationship
+from harness.scoring import graph_stats
+rng = random.Random(1)
+graphs = [ExtractedGraph(entities=[Entity(name=f"n{rng.randrange(200)}") for _ in range(15)],
+          relationships=[Relationship(source=f"n{rng.randrange(200)}", target=f"n{rng.randrange(200)}")
+                         for _ in range(25)]) for _ in range(30)]
+print(graph_stats(graphs).model_dump_json())
+"""
+
+
+def test_identical_across_processes_with_different_hash_seeds() -> None:
+    """Set iteration order changes with PYTHONHASHSEED; the statistics must not."""
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", SCRIPT], env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True, text=True, check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1

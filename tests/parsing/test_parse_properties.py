@@ -1,0 +1,114 @@
+"""Property tests: arbitrary text and mutations of valid answers never raise and keep the
+report's counts consistent."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from harness.checks import check_citations, check_completion, check_report
+from harness.parsing import FORMATS, parse, parse_result_to_json
+
+SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+VALID = [
+    '("entity"<|>MARA OKAFOR<|>person<|>Lighthouse keeper)\n##\n'
+    '("relationship"<|>MARA OKAFOR<|>EBBRIN ROCK<|>Keeps the light<|>8)\n<|COMPLETE|>',
+    '("entity"<|>"Quillon Ferries"<|>"organization"<|>"Runs boats")##\n("content_keywords"<|>"ferries")<|COMPLETE|>',
+    "entity<|#|>Pell Wharf<|#|>location<|#|>A yard\nrelation<|#|>A<|#|>B<|#|>kw<|#|>desc\n<|COMPLETE|>",
+    '[{"name": "A", "type": "person", "description": "x"}, {"source": "A", "target": "B", "weight": 3}]',
+    '{"title": "T", "summary": "S [Data: Entities (1)]", "rating": 5, "rating_explanation": "r", '
+    '"findings": [{"summary": "a", "explanation": "b [Data: Reports (1, 2, +more)]"}]}',
+    "(COMPANY A<|>NONE<|>FRAUD<|>TRUE<|>NONE<|>NONE<|>desc<|>source)\n<|COMPLETE|>",
+]
+
+# Fragments real answers are made of, so random mixes hit the parser's interesting paths.
+FRAGMENTS = st.sampled_from(
+    [
+        "<|>", "##", "<|COMPLETE|>", "<|complete|>", "<COMPLETE>", "(", ")", "）", "（", ">", '"', "'", "**",
+        '("entity"', '("relationship"', "entity<|#|>", "relation<|#|>", "<|#|>", "<think>", "</think>",
+        "```json", "```", "\n", "\n\n", "{", "}", "[", "]", ":", ",", "9)", "5>", '7")', "2)**", "8/10",
+        "<relationship_strength>", "<entity_name>", "[Data: Entities (1, 2); Relationships(3, +more)]",
+        "1. ", "- ", "## Entities", "孙悟空", "Müller", "TRUE", "NONE", "\x00", "\ufeff", "\r\n", "İ",
+    ]
+)
+TEXTS = st.one_of(
+    st.text(max_size=400),
+    st.lists(st.one_of(FRAGMENTS, st.text(max_size=12)), max_size=40).map("".join),
+)
+
+
+def _consistent(text: str, fmt: str = "auto") -> None:
+    r = parse(text, fmt)
+    fr = r.format_report
+    assert fr.records_parsed + fr.records_dropped <= fr.records_seen or fr.records_seen == 0 or any(
+        i.code == "internal-error" for i in fr.issues
+    )
+    assert fr.records_dropped == sum(1 for i in fr.issues if i.dropped)
+    assert not any(i.code == "internal-error" for i in fr.issues), fr.issues
+    json.dumps(parse_result_to_json(r))
+
+
+@SETTINGS
+@given(TEXTS, st.sampled_from(FORMATS))
+def test_arbitrary_text_never_raises(text: str, fmt: str) -> None:
+    _consistent(text, fmt)
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    text = draw(st.sampled_from(VALID))
+    for _ in range(draw(st.integers(1, 6))):
+        op = draw(st.sampled_from(["insert", "delete", "truncate", "duplicate", "swapcase"]))
+        pos = draw(st.integers(0, len(text)))
+        if op == "insert":
+            text = text[:pos] + draw(st.one_of(FRAGMENTS, st.text(max_size=5))) + text[pos:]
+        elif op == "delete":
+            text = text[:pos] + text[pos + draw(st.integers(1, 10)) :]
+        elif op == "truncate":
+            text = text[:pos]
+        elif op == "duplicate":
+            text = text[:pos] + text
+        else:
+            text = text[:pos] + text[pos:].swapcase()
+    return text
+
+
+@SETTINGS
+@given(mutated(), st.sampled_from(FORMATS))
+def test_mutated_valid_answers_never_raise(text: str, fmt: str) -> None:
+    _consistent(text, fmt)
+
+
+@SETTINGS
+@given(TEXTS)
+def test_checks_never_raise(text: str) -> None:
+    check_completion(text)
+    json.dumps(check_citations(text))
+    check_report(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20),
+            st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=10),
+            st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=40),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_clean_records_round_trip(rows: list[tuple[str, str, str]]) -> None:
+    """Whatever clean values a model writes (no delimiters, quotes or brackets inside), they come
+    back exactly."""
+    bad = set('<|>#()（）"\'“”‘’「」『』«»`„*_[]{}\n\r\\') | {"\x85", "\u2028", "\u2029"}
+    rows = [tuple(v.strip() for v in r) for r in rows]  # type: ignore[misc]
+    rows = [r for r in rows if all(v and not (set(v) & bad) for v in r)]
+    text = "##\n".join(f'("entity"<|>{n}<|>{t}<|>{d})' for n, t, d in rows) + "\n<|COMPLETE|>"
+    r = parse(text, "graphrag")
+    got = [(e.name, e.type, e.description) for e in r.graph.entities]
+    assert got == rows

@@ -1,0 +1,60 @@
+"""Measurements on the shared corpus of real model answers (../shared/corpus). Skipped when the
+folder is absent; nothing from it is copied into the project."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.parsing import parse
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "real-llm-outputs.jsonl"
+
+
+@pytest.fixture(scope="module")
+def shared_corpus_rows() -> list[dict[str, Any]]:
+    if not CORPUS.exists():
+        pytest.skip("shared corpus not available")
+    return [json.loads(line) for line in CORPUS.open(encoding="utf-8") if line.strip()]
+
+
+def _graphrag_counts(text: str) -> tuple[int, int]:
+    """GraphRAG v3's simple parser, reimplemented for comparison."""
+    ents = rels = 0
+    for chunk in text.split("<|COMPLETE|>"):
+        for raw in chunk.split("##"):
+            attrs = re.sub(r"^\(|\)$", "", raw.strip()).split("<|>")
+            if attrs[0] == '"entity"' and len(attrs) >= 4:
+                ents += 1
+            elif attrs[0] == '"relationship"' and len(attrs) >= 5:
+                rels += 1
+    return ents, rels
+
+
+def test_shared_corpus_every_row_parses(shared_corpus_rows: list[dict[str, Any]]) -> None:
+    for row in shared_corpus_rows:
+        result = parse(row.get("output") or "")
+        assert not any(i.code == "internal-error" for i in result.format_report.issues), row["id"]
+
+
+def test_shared_corpus_recovers_at_least_graphrag(shared_corpus_rows: list[dict[str, Any]]) -> None:
+    worse = []
+    for row in shared_corpus_rows:
+        if row["call"] not in ("extract", "continuation"):
+            continue
+        text = row.get("output") or ""
+        ents, rels = _graphrag_counts(text)
+        result = parse(text)
+        if len(result.graph.entities) < ents or len(result.graph.relationships) < rels:
+            worse.append(row["id"])
+    assert worse == []
+
+
+def test_shared_corpus_reports_parse(shared_corpus_rows: list[dict[str, Any]]) -> None:
+    rows = [r for r in shared_corpus_rows if r["call"] == "community_report"]
+    parsed = sum(1 for r in rows if parse(r["output"] or "", "report").graph.report is not None)
+    assert parsed >= 0.99 * len(rows)
