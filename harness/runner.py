@@ -236,9 +236,10 @@ class RunOptions:
 
 @dataclass
 class RunOutcome:
-    suite: Suite
+    # repr=False: asyncio formats the result of a finished task, and these hold every row
+    suite: Suite = field(repr=False)
     run_dir: Path
-    results: list[CaseResult]
+    results: list[CaseResult] = field(repr=False)
     resumed: int = 0
     missing: list[tuple[str, str, str]] = field(default_factory=list)  # (variant, case, "missing"|"stale")
     failures: list[tuple[str, str, str]] = field(default_factory=list)  # (variant, case, message)

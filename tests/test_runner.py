@@ -124,7 +124,7 @@ def test_resume_after_kill_9_ends_with_the_same_results(project, api_key, tmp_pa
     suite = load_suite(project)
     env = {**os.environ, "OPENAI_API_KEY": SECRET}
     reports = tmp_path / "reports"
-    with FakeOpenAIServer(script_for(suite), Faults(latency_s=0.15)) as srv:
+    with FakeOpenAIServer(script_for(suite), Faults(latency_s=0.4)) as srv:
         cmd = [sys.executable, "-m", "harness.cli", "record", str(project), "--base-url", srv.base_url,
                "--concurrency", "1", "--reports", str(reports), "--run-id", "interrupted"]
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

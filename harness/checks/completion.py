@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from harness.model import CompletionStatus
 
@@ -16,8 +17,7 @@ from harness.model import CompletionStatus
 _TRAILING_JUNK = re.compile(r"[\s#)）>\]}\"'`*.,;:|~\-]*")
 
 
-@dataclass(frozen=True, slots=True)
-class CompletionMark:
+class CompletionMark(NamedTuple):
     start: int
     end: int
     kind: str  # "exact", "case" (another letter case) or "malformed" (brackets/pipes wrong)
@@ -53,19 +53,20 @@ def _core(completion_delimiter: str) -> tuple[re.Pattern[str], bool]:
 
 
 @lru_cache(maxsize=64)
-def _word(completion_delimiter: str) -> str:
-    return re.findall(r"[A-Za-z]+", completion_delimiter)[0].lower()
+def _variants(completion_delimiter: str) -> tuple[int, tuple[str, ...]]:
+    """(length, spellings) of the delimiter's word: upper, lower and title case."""
+    word = re.findall(r"[A-Za-z]+", completion_delimiter)[0].lower()
+    return len(word), tuple(dict.fromkeys((word.upper(), word, word.capitalize())))
 
 
 def _word_spans(text: str, completion_delimiter: str, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
     """Where the delimiter's word occurs as a whole word in upper, lower or title case.
     str.find is far faster than a case-insensitive regex on long, non-ASCII text; oddly mixed
     case (CoMpLeTe) is not looked for."""
-    word = _word(completion_delimiter)
+    wl, variants = _variants(completion_delimiter)
     spans: list[tuple[int, int]] = []
     n = len(text)
-    wl = len(word)
-    for variant in {word.upper(), word, word.capitalize()}:
+    for variant in variants:
         pos = text.find(variant)
         while pos >= 0:
             start, end = pos, pos + wl
@@ -75,7 +76,8 @@ def _word_spans(text: str, completion_delimiter: str, pattern: re.Pattern[str]) 
             if (start > 0 and text[start - 1].isalpha()) or (end < n and text[end].isalpha()):
                 continue
             spans.append((start, end))
-    spans.sort()
+    if len(spans) > 1:
+        spans.sort()
     return spans
 
 
@@ -134,9 +136,10 @@ def check_completion(
     if not marks:
         return CompletionCheck("missing", [], ["completion-missing"])
     codes: list[str] = []
-    if any(m.kind == "case" for m in marks):
+    kinds = {m.kind for m in marks}
+    if "case" in kinds:
         codes.append("completion-lowercase")
-    if any(m.kind == "malformed" for m in marks):
+    if "malformed" in kinds:
         codes.append("completion-malformed")
     after = text[marks[-1].end :]
     junk = _TRAILING_JUNK.match(after)

@@ -8,14 +8,15 @@ every call backing off on its own. A cassette miss is never retried: it ends the
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import time
 from dataclasses import dataclass
 from typing import Any
 
+import httpx2
 import openai
-from openai.types.chat import ChatCompletion
 from vcr.errors import CannotOverwriteExistingCassetteException
 
 from ..errors import CassetteMissingError, InputError, ModelCallError
@@ -59,6 +60,24 @@ def _retry_after(exc: openai.APIStatusError) -> float | None:
             except ValueError:
                 return None
     return None
+
+
+def read_completion(response: httpx2.Response) -> tuple[str, Usage]:
+    """The answer text and usage of a chat completion; a malformed body is a failed call."""
+    try:
+        data = json.loads(response.content)
+        choices = data.get("choices") or []
+        message = choices[0].get("message") or {} if choices else {}
+        text = message.get("content") or ""
+        raw = data.get("usage") or {}
+        usage = Usage(
+            prompt_tokens=int(raw.get("prompt_tokens") or 0),
+            completion_tokens=int(raw.get("completion_tokens") or 0),
+            total_tokens=int(raw.get("total_tokens") or 0),
+        )
+    except (ValueError, TypeError, AttributeError, IndexError) as exc:
+        raise ModelCallError(f"the endpoint's answer is not a chat completion: {exc}") from None
+    return (text if isinstance(text, str) else json.dumps(text)), usage
 
 
 class ModelClient:
@@ -111,9 +130,11 @@ class ModelClient:
             started = time.perf_counter()
             throttled, retry_after = False, None
             try:
-                # the SDK's documented low-level post: sends our body as built, skipping the
-                # per-call TypedDict transform that `create` runs (a third of replay time)
-                response = await self._client.post("/chat/completions", body=body, cast_to=ChatCompletion)
+                # The SDK's documented low-level post, returning the raw response: it sends our
+                # body as built (no per-call TypedDict transform) and we read the JSON ourselves
+                # (no model construction), which halves the cost of a replayed call. It also
+                # tolerates the looser answers of vLLM or Ollama.
+                response = await self._client.post("/chat/completions", body=body, cast_to=httpx2.Response)
             except CannotOverwriteExistingCassetteException:
                 await self.limiter.release()
                 raise CassetteMissingError("no recorded answer for this request") from None
@@ -132,15 +153,10 @@ class ModelClient:
             else:
                 await self.limiter.release()
                 self.calls += 1
-                text = response.choices[0].message.content if response.choices else ""
-                usage = response.usage
+                text, usage = read_completion(response)
                 return ChatResult(
-                    text=text or "",
-                    usage=Usage(
-                        prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-                        completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
-                        total_tokens=getattr(usage, "total_tokens", 0) or 0,
-                    ),
+                    text=text,
+                    usage=usage,
                     latency_s=time.perf_counter() - started,
                     attempts=attempt,
                 )

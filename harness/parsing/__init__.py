@@ -13,6 +13,7 @@ from harness.model import ExtractedGraph, FormatIssue, FormatReport, ParseResult
 from harness.parsing.audit import audit_cache
 from harness.parsing.detect import detect_format
 from harness.parsing.issues import CODES
+from harness.parsing.pipeline import run
 from harness.parsing.serialize import has_format_errors, parse_result_to_json
 
 FORMATS = ("auto", "graphrag", "lightrag", "json", "claims", "report")
@@ -68,8 +69,6 @@ def parse(
 
 
 def _parse(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResult:
-    from harness.parsing.pipeline import run
-
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     return run(text, fmt, td, rd, cd, round)

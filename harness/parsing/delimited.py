@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Literal
 
 from harness.model import Claim, Entity, Relationship
+from harness.parsing.fastpath import Shape, fast_patterns, read
 from harness.parsing.fields import clean_value, is_placeholder, parse_strength, strip_closer
 from harness.parsing.issues_log import IssueLog
 
@@ -257,39 +258,25 @@ def parse_delimited(
         if inferred and inferred in text:
             log.note("delimiter-inferred", inferred, f"Tuple delimiter {inferred!r} used instead of {td!r}.")
             td = inferred
+    elif layout != "claims" and _read_clean_document(text, td, record_delimiter, out, log, round):
+        out.layout = layout or "graphrag"
+        return out
     records = split_records(text, td, record_delimiter, log, out)
     if layout is None:
         layout = detect_layout(records, td)
     out.layout = layout
-    fast = _fast_patterns(td) if layout != "claims" else ()
-    entities = out.entities
-    relationships = out.relationships
+    fast = fast_patterns(td, record_delimiter) if layout != "claims" else None
     for raw in records:
         out.seen += 1
-        # Fast path: a clean record (every value quoted, or none, no stray decoration) whose
-        # slow-path reading is known to be identical; anything else takes the slow path.
-        if fast and raw[:2] == '("':
-            if raw[2] == "e":
-                m = fast[0].fullmatch(raw) or fast[1].fullmatch(raw)
-                if m is not None:
-                    name, etype, desc = m.groups()
-                    if desc.count("(") >= desc.count(")"):
-                        entities.append(Entity(name=name, type=etype, description=desc, round=round))
-                        out.parsed += 1
-                        continue
-            elif raw[2] == "r":
-                m = fast[2].fullmatch(raw) or fast[3].fullmatch(raw)
-                if m is not None:
-                    source, target, desc, strength = m.groups()
-                    if desc.count("(") >= desc.count(")"):
-                        relationships.append(
-                            Relationship(
-                                source=source, target=target, description=desc, strength=float(strength),
-                                round=round,
-                            )
-                        )
-                        out.parsed += 1
-                        continue
+        # Clean records take the fast path (same result, less work); see fastpath.py.
+        if fast is not None and raw[:2] == '("':
+            m = fast.record.fullmatch(raw)
+            if m is not None:
+                shape = fast.shapes[m.lastgroup]  # type: ignore[index]
+                values = read(m, shape)
+                if values is not None:
+                    _add_fast(values, shape, raw, out, log, round)
+                    continue
         if raw.startswith("\x00"):
             _wrong_delimiter(raw[1:], out, log, round)
             continue
@@ -297,26 +284,56 @@ def parse_delimited(
     return out
 
 
-@lru_cache(maxsize=64)
-def _fast_patterns(td: str) -> tuple[re.Pattern[str], ...]:
-    """(entity quoted, entity bare, relationship quoted, relationship bare) for clean records.
-    A value must not start or end with whitespace, quotes or bold, and must not contain the
-    delimiter, quotes, angle brackets or newlines: exactly the values the slow path leaves as
-    they are. Strength must be a plain number from 0 to 10."""
-    t = re.escape(td)
-    bad = "".join(sorted(set(td + '"<>\n')))
-    edge = "".join(sorted(set(bad + " \t'“”‘’「」『』«»`„*_")))
-    inner = rf"[^{re.escape(bad)}]"
-    end = rf"[^{re.escape(edge)}]"
-    value = rf"({end}(?:{inner}*{end})?)"
-    quoted = rf'"{value}"'
-    strength = r"(10(?:\.0+)?|\d(?:\.\d+)?)"
-    return (
-        re.compile(rf'\("entity"{t}{quoted}{t}{quoted}{t}{quoted}\)'),
-        re.compile(rf'\("entity"{t}{value}{t}{value}{t}{value}\)'),
-        re.compile(rf'\("relationship"{t}{quoted}{t}{quoted}{t}{quoted}{t}{strength}\)'),
-        re.compile(rf'\("relationship"{t}{value}{t}{value}{t}{value}{t}{strength}\)'),
-    )
+def _add_fast(
+    values: tuple[str, str, str, float | None], shape: Shape, raw: str, out: Delimited, log: IssueLog, round: int
+) -> None:
+    a, b, desc, strength = values
+    if shape.kind == "entity":
+        out.entities.append(Entity(name=a, type=b, description=desc, round=round))
+    else:
+        out.relationships.append(
+            Relationship(source=a, target=b, description=desc, strength=strength, round=round)
+        )
+    if shape.note is not None:
+        log.note(shape.note, raw)
+    out.parsed += 1
+
+
+def _read_clean_document(text: str, td: str, rd: str, out: Delimited, log: IssueLog, round: int) -> bool:
+    """The whole-answer fast path: when the answer is nothing but clean records separated by the
+    record delimiter, read it with one regex and no per-line work. Returns False (leaving `out`
+    and `log` untouched) as soon as anything else shows up; the general reader then starts over."""
+    start = text.lstrip()
+    while rd and start.startswith(rd):  # a leading record delimiter
+        start = start[len(rd) :].lstrip()
+    if not start.startswith('("'):
+        return False
+    fast = fast_patterns(td, rd)
+    pattern = fast.document
+    if pattern is None:
+        return False
+    found: list[tuple[tuple[str, str, str, float | None], Shape, str]] = []
+    pos = len(text) - len(start)
+    end = len(text)
+    while pos < end:
+        m = pattern.match(text, pos)
+        if m is None:
+            if text[pos:].strip():
+                return False
+            break
+        pos = m.end()
+        name = m.lastgroup
+        shape = fast.shapes[name]  # type: ignore[index]
+        values = read(m, shape)
+        if values is None:
+            return False
+        found.append((values, shape, m.group(name)))  # type: ignore[arg-type]
+    if not found:
+        return False
+    for values, shape, raw in found:
+        out.seen += 1
+        _add_fast(values, shape, raw, out, log, round)
+    return True
 
 
 def _wrong_delimiter(raw: str, out: Delimited, log: IssueLog, round: int) -> None:

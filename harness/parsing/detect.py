@@ -56,6 +56,8 @@ def detect_format(text: str, tuple_delimiter: str = "<|>") -> str:
     td = tuple_delimiter
     if td and (f'("entity"{td}' in text or f'("relationship"{td}' in text):  # the common case
         return "lightrag" if "content_keywords" in text else "graphrag"
+    if text.lstrip()[:1] == "{" and ('"findings"' in text or '"rating_explanation"' in text) and td not in text:
+        return "report"  # the common case for community reports
     low = lowered(text)
     td = td.lower()
     has_td = bool(td) and td in low
