@@ -232,6 +232,9 @@ class RunOptions:
     concurrency: int | None = None
     base_url: str | None = None
     progress: bool = False
+    # (i, n), 1-based: keep only the cases at positions i-1, i-1+n, i-1+2n, ... of the selected cases
+    # (suite order, after --case); every variant runs on its shard's cases. `harness merge` joins shards.
+    shard: tuple[int, int] | None = None
 
 
 @dataclass
@@ -262,6 +265,11 @@ def _selected(suite: Suite, options: RunOptions) -> tuple[list[str], list[GoldCa
         if unknown:
             raise InputError(f"{suite.path}: no case named {', '.join(unknown)}")
         cases = [c for c in cases if c.id in options.cases]
+    if options.shard is not None:
+        index, count = options.shard
+        if not (count >= 1 and 1 <= index <= count):
+            raise InputError(f"--shard: '{index}/{count}' must be i/n with 1 <= i <= n")
+        cases = [c for position, c in enumerate(cases) if position % count == index - 1]
     return variants, cases
 
 

@@ -164,8 +164,8 @@ class ModelClient:
             if attempt > self.settings.max_retries:
                 raise ModelCallError(f"model call failed after {attempt} attempts: {type(error).__name__}: {error}")
             self.retries += 1
-            if throttled and retry_after is not None:
-                continue  # the limiter holds every call back until Retry-After has passed
+            if throttled and retry_after is not None and retry_after >= self.limiter.pause_threshold_s:
+                continue  # a real rate-limit window: the limiter holds every call back
             if retry_after is None:
                 retry_after = min(30.0, self.backoff_base_s * 2 ** (attempt - 1)) * (0.5 + random.random() / 2)
             await asyncio.sleep(retry_after)

@@ -204,3 +204,36 @@ class FakeOpenAIServer:
                 )
 
         return Handler
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve a script from a JSON file in its own process (benchmarks keep it off our GIL).
+
+    The script file holds {"rounds": {first_user_message: [answers]}, "loop": {...}}.
+    Prints the base URL on the first line of stdout, then serves until killed.
+    """
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--script", required=True)
+    parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--rate-429", type=float, default=0.0)
+    parser.add_argument("--retry-after", type=float, default=0.05)
+    parser.add_argument("--rate-500", type=float, default=0.0)
+    parser.add_argument("--rate-drop", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    with open(args.script, encoding="utf-8") as handle:
+        data = json.load(handle)
+    script = Script(rounds=data.get("rounds", {}), loop=data.get("loop", {}), fallback=data.get("fallback"))
+    faults = Faults(latency_s=args.latency, rate_429=args.rate_429, retry_after_s=args.retry_after,
+                    rate_500=args.rate_500, rate_drop=args.rate_drop, seed=args.seed)
+    server = FakeOpenAIServer(script, faults)
+    sys.stdout.write(server.base_url + "\n")
+    sys.stdout.flush()
+    server._server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

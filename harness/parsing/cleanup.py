@@ -74,6 +74,17 @@ def strip_fences(text: str, log: IssueLog) -> str:
     return new
 
 
+def fill_placeholders(text: str, td: str, rd: str, cd: str, log: IssueLog) -> str:
+    """A model that copies the template's `{tuple_delimiter}` (or record/completion) placeholders
+    literally instead of the delimiters themselves."""
+    if "_delimiter}" not in text:
+        return text
+    new = text.replace("{tuple_delimiter}", td).replace("{record_delimiter}", rd).replace("{completion_delimiter}", cd)
+    if new != text:
+        log.note("delimiter-inferred", text[:80], "Delimiter placeholders were copied from the prompt; read as the delimiters.")
+    return new
+
+
 def is_refusal(text: str) -> bool:
     """A short answer that opens with an apology or an inability statement."""
     return bool(_REFUSAL.match(text)) and len(text) < 1500

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
+from pydantic import TypeAdapter
+
 from harness.model import Claim, Entity, Relationship
-from harness.parsing.fastpath import Shape, fast_patterns, read
+from harness.parsing.fastpath import Fast, fast_patterns, read
 from harness.parsing.fields import clean_value, is_placeholder, parse_strength, strip_closer
 from harness.parsing.issues_log import IssueLog
 
@@ -100,15 +102,26 @@ def infer_tuple_delimiter(text: str) -> str | None:
     return None
 
 
-def split_records(text: str, td: str, rd: str, log: IssueLog, out: Delimited) -> list[str]:
+def split_records(
+    text: str,
+    td: str,
+    rd: str,
+    log: IssueLog,
+    out: Delimited,
+    *,
+    prior: list[str] | None = None,
+    used_rd: bool | None = None,
+) -> list[str]:
     """Cut the text into record candidates (strings holding the tuple delimiter); everything
     else is prose, kept in out.prose. Lines without the delimiter that follow an unclosed
-    record are its continuation (multi-line descriptions)."""
-    records: list[str] = []
+    record are its continuation (multi-line descriptions). `prior` are records already read
+    from text before this one (the clean prefix); they are returned first."""
+    records: list[str] = list(prior) if prior else []
     open_record = False
-    used_rd = rd in text if rd else False
+    if used_rd is None:
+        used_rd = rd in text if rd else False
     glue = _glue(td)
-    first_record_at = -1
+    first_record_at = 0 if records else -1
     prose_before: list[str] = []
     prose_between: list[str] = []
     prose_after: list[str] = []
@@ -227,12 +240,14 @@ def detect_layout(records: list[str], td: str) -> Layout:
     content_keywords record; GraphRAG writes five fields."""
     six = five = 0
     for r in records:
+        if r.startswith('("entity"'):
+            continue
         n = r.count(td)
         if n < 4:
-            if n >= 1 and "keywords" in r[:40].lower():
+            if n >= 1 and not r.startswith('("relationship"') and "keywords" in r[:40].lower():
                 return "lightrag"
             continue
-        if n > 5 or "relation" not in r[:40].lower():
+        if n > 5 or not (r.startswith('("relationship"') or "relation" in r[:40].lower()):
             continue
         if n == 5:
             six += 1
@@ -258,24 +273,31 @@ def parse_delimited(
         if inferred and inferred in text:
             log.note("delimiter-inferred", inferred, f"Tuple delimiter {inferred!r} used instead of {td!r}.")
             td = inferred
-    elif layout != "claims" and _read_clean_document(text, td, record_delimiter, out, log, round):
-        out.layout = layout or "graphrag"
-        return out
-    records = split_records(text, td, record_delimiter, log, out)
+    prefix: list[str] = []
+    prefix_found: list[Fast] = []
+    rest = text
+    if layout != "claims" and td in text:
+        prefix, prefix_found, rest_at = _clean_prefix(text, td, record_delimiter)
+        rest = text[rest_at:]
+    records = split_records(
+        rest, td, record_delimiter, log, out, prior=prefix,
+        used_rd=record_delimiter in text if record_delimiter else False,
+    )
     if layout is None:
         layout = detect_layout(records, td)
     out.layout = layout
-    fast = fast_patterns(td, record_delimiter) if layout != "claims" else None
-    for raw in records:
+    if prefix:
+        _add_prefix(prefix, prefix_found, out, log, round)
+    fast = fast_patterns(td, record_delimiter).record if layout != "claims" else None
+    for raw in records[len(prefix) :]:
         out.seen += 1
         # Clean records take the fast path (same result, less work); see fastpath.py.
         if fast is not None and raw[:2] == '("':
-            m = fast.record.fullmatch(raw)
+            m = fast.fullmatch(raw)
             if m is not None:
-                shape = fast.shapes[m.lastgroup]  # type: ignore[index]
-                values = read(m, shape)
-                if values is not None:
-                    _add_fast(values, shape, raw, out, log, round)
+                found = read(m.groups())
+                if found is not None:
+                    _add_fast(found, raw, out, log, round)
                     continue
         if raw.startswith("\x00"):
             _wrong_delimiter(raw[1:], out, log, round)
@@ -284,56 +306,71 @@ def parse_delimited(
     return out
 
 
-def _add_fast(
-    values: tuple[str, str, str, float | None], shape: Shape, raw: str, out: Delimited, log: IssueLog, round: int
-) -> None:
-    a, b, desc, strength = values
-    if shape.kind == "entity":
+def _add_fast(found: Fast, raw: str, out: Delimited, log: IssueLog, round: int) -> None:
+    kind, a, b, desc, strength, note = found
+    if kind == "entity":
         out.entities.append(Entity(name=a, type=b, description=desc, round=round))
     else:
-        out.relationships.append(
-            Relationship(source=a, target=b, description=desc, strength=strength, round=round)
-        )
-    if shape.note is not None:
-        log.note(shape.note, raw)
+        out.relationships.append(Relationship(source=a, target=b, description=desc, strength=strength, round=round))
+    if note is not None:
+        log.note(note, raw)
     out.parsed += 1
 
 
-def _read_clean_document(text: str, td: str, rd: str, out: Delimited, log: IssueLog, round: int) -> bool:
-    """The whole-answer fast path: when the answer is nothing but clean records separated by the
-    record delimiter, read it with one regex and no per-line work. Returns False (leaving `out`
-    and `log` untouched) as soon as anything else shows up; the general reader then starts over."""
+def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[Fast], int]:
+    """The run of clean records (see fastpath.py) at the start of the answer, each followed by
+    the record delimiter: (their texts, their readings, where the rest of the answer starts).
+    Most answers are clean all through, and then the general reader gets nothing to do."""
     start = text.lstrip()
     while rd and start.startswith(rd):  # a leading record delimiter
         start = start[len(rd) :].lstrip()
     if not start.startswith('("'):
-        return False
-    fast = fast_patterns(td, rd)
-    pattern = fast.document
+        return [], [], 0
+    pattern = fast_patterns(td, rd).document
     if pattern is None:
-        return False
-    found: list[tuple[tuple[str, str, str, float | None], Shape, str]] = []
+        return [], [], 0
+    raws: list[str] = []
+    found: list[Fast] = []
     pos = len(text) - len(start)
-    end = len(text)
-    while pos < end:
-        m = pattern.match(text, pos)
+    match = pattern.match
+    while True:
+        m = match(text, pos)
         if m is None:
-            if text[pos:].strip():
-                return False
             break
+        g = m.groups()
+        reading = read(g[1:])
+        if reading is None:
+            break
+        raws.append(g[0])  # type: ignore[arg-type]
+        found.append(reading)
         pos = m.end()
-        name = m.lastgroup
-        shape = fast.shapes[name]  # type: ignore[index]
-        values = read(m, shape)
-        if values is None:
-            return False
-        found.append((values, shape, m.group(name)))  # type: ignore[arg-type]
-    if not found:
-        return False
-    for values, shape, raw in found:
-        out.seen += 1
-        _add_fast(values, shape, raw, out, log, round)
-    return True
+    return raws, found, (pos if raws else 0)
+
+
+def _add_prefix(raws: list[str], found: list[Fast], out: Delimited, log: IssueLog, round: int) -> None:
+    """Add the clean prefix's records, validating each kind in one call (much cheaper than one
+    model per record), and note what the general reader would have noted, in the same order."""
+    entities = [
+        {"name": a, "type": b, "description": d, "round": round} for kind, a, b, d, _, _ in found if kind == "entity"
+    ]
+    relationships = [
+        {"source": a, "target": b, "description": d, "strength": s, "round": round}
+        for kind, a, b, d, s, _ in found
+        if kind != "entity"
+    ]
+    if entities:
+        out.entities.extend(_ENTITIES.validate_python(entities))
+    if relationships:
+        out.relationships.extend(_RELATIONSHIPS.validate_python(relationships))
+    for raw, reading in zip(raws, found):
+        if reading[5] is not None:
+            log.note(reading[5], raw)
+    out.seen += len(raws)
+    out.parsed += len(raws)
+
+
+_ENTITIES = TypeAdapter(list[Entity])
+_RELATIONSHIPS = TypeAdapter(list[Relationship])
 
 
 def _wrong_delimiter(raw: str, out: Delimited, log: IssueLog, round: int) -> None:

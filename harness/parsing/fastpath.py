@@ -1,11 +1,11 @@
 """Fast reading of clean GraphRAG records.
 
 Most answers are clean: every record is `("entity"<|>NAME<|>TYPE<|>DESCRIPTION)` or
-`("relationship"<|>SOURCE<|>TARGET<|>DESCRIPTION<|>STRENGTH)` with values either all quoted or all
-bare, and no stray quotes, brackets, bold or delimiters inside. For those, one compiled regex
-reads a record (or a whole answer) without the general reader's per-field clean-up. The patterns
-accept only values the general reader would leave exactly as they are, so both paths return the
-same records and the same issues (tests/parsing checks the two agree).
+`("relationship"<|>SOURCE<|>TARGET<|>DESCRIPTION<|>STRENGTH)`, values quoted or bare, with no
+stray quotes, brackets, bold or delimiters inside. For those, one compiled regex reads a record
+(or a whole answer) without the general reader's per-field clean-up. The pattern accepts only
+values the general reader would leave exactly as they are, so both paths return the same records
+and the same issues (tests/parsing checks that they agree).
 """
 
 from __future__ import annotations
@@ -14,69 +14,63 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+_EDGE_EXTRA = " \t'“”‘’「」『』«»`„*_"
 
-@dataclass(frozen=True, slots=True)
-class Shape:
-    """One accepted record shape."""
+# Group layout of RECORD (1-based): entity values 1-6 (quoted, bare) x 3, entity counter 7,
+# relationship values 8-13, relationship strength 14.
+_ENTITY_COUNTER = 7
+_RELATION_FIRST = 8
+_STRENGTH = 14
 
-    kind: str  # "entity" or "relationship"
-    first: int  # index of its first value group
-    strength: bool  # relationship with a numeric strength as the last field
-    counter: bool  # entity followed by a numeric counter field (note: extra-field)
-    note: str | None  # the non-dropping issue code the general reader would record
-    last_is_description: bool  # description is the last field (subject to closer stripping)
+Fast = tuple[str, str, str, str, float | None, str | None]  # kind, a, b, description, strength, note
 
 
 @dataclass(frozen=True, slots=True)
 class FastPatterns:
-    record: re.Pattern[str]
-    document: re.Pattern[str] | None
-    shapes: dict[str, Shape]
-
-
-_EDGE_EXTRA = " \t'“”‘’「」『』«»`„*_"
+    record: re.Pattern[str]  # one record, for fullmatch
+    document: re.Pattern[str] | None  # one record plus the separators after it, for match
 
 
 @lru_cache(maxsize=64)
 def fast_patterns(td: str, rd: str) -> FastPatterns:
     t = re.escape(td)
-    bad = "".join(sorted(set(td + '"<>\n')))
+    # Values may not hold the tuple or record delimiter's characters (the general reader splits
+    # on them), quotes, angle brackets or newlines.
+    bad = "".join(sorted(set(td + rd + '"<>\n')))
     edge = "".join(sorted(set(bad + _EDGE_EXTRA)))
     inner = f"[^{re.escape(bad)}]"
     end = f"[^{re.escape(edge)}]"
-    bare = f"({end}(?:{inner}*{end})?)"
-    quoted = f'"{bare}"'
+    value = f"{end}(?:{inner}*{end})?"
+    v = f'(?:"({value})"|({value}))'
     strength = r"(10(?:\.0+)?|\d(?:\.\d+)?)"
-    counter = r"(\d{1,4})"
-    forms: list[tuple[str, str, bool, bool, str | None, bool]] = []
-    for v in (quoted, bare):
-        forms += [
-            ("entity", rf'\("entity"{t}{v}{t}{v}{t}{v}\)', False, False, None, True),
-            ("relationship", rf'\("relationship"{t}{v}{t}{v}{t}{v}{t}{strength}\)', True, False, None, False),
-            ("relationship", rf'\("relationship"{t}{v}{t}{v}{t}{v}\)', False, False, "strength-missing", True),
-            ("entity", rf'\("entity"{t}{v}{t}{v}{t}{v}{t}{counter}\)', False, True, "extra-field", False),
-        ]
-    alternatives = []
-    shapes: dict[str, Shape] = {}
-    group = 1
-    for i, (kind, body, has_strength, has_counter, note, last_desc) in enumerate(forms):
-        name = f"s{i}"
-        alternatives.append(f"(?P<{name}>{body})")
-        shapes[name] = Shape(kind, group + 1, has_strength, has_counter, note, last_desc)
-        group += 1 + re.compile(body).groups
-    alternation = "|".join(alternatives)
+    record = (
+        rf'\("(?:entity"{t}{v}{t}{v}{t}{v}(?:{t}(\d{{1,4}}))?'
+        rf'|relationship"{t}{v}{t}{v}{t}{v}(?:{t}{strength})?)\)'
+    )
     document = None
     if rd and rd.strip():
-        document = re.compile(rf"[ \t\n]*(?:{alternation})[ \t\n]*(?:{re.escape(rd)}|\Z)")
-    return FastPatterns(re.compile(alternation), document, shapes)
+        sep = re.escape(rd)
+        document = re.compile(rf"[ \t\n]*({record})[ \t\n]*(?:(?:{sep}[ \t\n]*)+|\Z)")
+    return FastPatterns(re.compile(record), document)
 
 
-def read(m: re.Match[str], shape: Shape) -> tuple[str, str, str, float | None] | None:
-    """(first, second, description, strength) of a matched record, or None when the general
-    reader would treat it differently (an unbalanced ')' that it strips from a last field)."""
-    i = shape.first
-    a, b, desc = m.group(i, i + 1, i + 2)
-    if shape.last_is_description and desc.count("(") < desc.count(")"):
+def read(g: tuple[str | None, ...]) -> Fast | None:
+    """The record behind a match's groups (RECORD's layout), or None when the general reader
+    would read it differently: it strips an unbalanced ')' from a last field."""
+    if g[0] is not None or g[1] is not None:
+        a = g[0] if g[0] is not None else g[1]
+        b = g[2] if g[2] is not None else g[3]
+        desc = g[4] if g[4] is not None else g[5]
+        if g[6] is not None:  # ("entity"<|>..<|>..<|>..<|>3): a counter; the description is not last
+            return "entity", a, b, desc, None, "extra-field"  # type: ignore[return-value]
+        if desc.count("(") < desc.count(")"):  # type: ignore[union-attr]
+            return None
+        return "entity", a, b, desc.upper(), None, None  # type: ignore[return-value]
+    a = g[7] if g[7] is not None else g[8]
+    b = g[9] if g[9] is not None else g[10]
+    desc = g[11] if g[11] is not None else g[12]
+    if g[13] is not None:
+        return "relationship", a, b, desc, float(g[13]), None  # type: ignore[return-value]
+    if desc.count("(") < desc.count(")"):  # type: ignore[union-attr]
         return None
-    strength = float(m.group(i + 3)) if shape.strength else None
-    return a, b, desc, strength
+    return "relationship", a, b, desc, None, "strength-missing"  # type: ignore[return-value]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness.checks.completion import CompletionCheck, check_completion, find_marks
 from harness.model import ExtractedGraph, FormatReport, ParseResult
-from harness.parsing.cleanup import clean, is_refusal, lowered
+from harness.parsing.cleanup import clean, fill_placeholders, is_refusal, lowered
 from harness.parsing.delimited import Delimited, parse_delimited
 from harness.parsing.detect import detect_format, is_lightrag_new
 from harness.parsing.issues_log import IssueLog
@@ -41,6 +41,7 @@ def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResu
         log.note("empty-output", text)
         return _result(fmt if fmt != "auto" else "graphrag", Delimited(), None, "missing", log)
     cleaned, _reasoning = clean(text, log)
+    cleaned = fill_placeholders(cleaned, td, rd, cd, log)
     used = detect_format(cleaned, td) if fmt == "auto" else fmt
     graph = Delimited()
     report = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.model import CommunityReport, Finding
+from harness.model import CommunityReport
 from harness.parsing.fields import parse_strength
 from harness.parsing.issues import short
 from harness.parsing.issues_log import IssueLog
@@ -48,7 +48,9 @@ def coerce_rating(value: Any) -> float | None:
 
 
 def build_report(obj: dict[str, Any]) -> CommunityReport:
-    findings: list[Finding] = []
+    """A CommunityReport from a decoded report object, leniently: findings given as strings or as
+    a dict keyed by number are accepted; wrong types become text."""
+    findings: list[dict[str, str]] = []
     raw_findings = obj.get("findings")
     if isinstance(raw_findings, dict):
         raw_findings = list(raw_findings.values())
@@ -56,19 +58,21 @@ def build_report(obj: dict[str, Any]) -> CommunityReport:
         for f in raw_findings:
             if isinstance(f, dict):
                 findings.append(
-                    Finding(
-                        summary=_str(f.get("summary", f.get("title", ""))),
-                        explanation=_str(f.get("explanation", f.get("description", ""))),
-                    )
+                    {
+                        "summary": _str(f.get("summary", f.get("title", ""))),
+                        "explanation": _str(f.get("explanation", f.get("description", ""))),
+                    }
                 )
             elif isinstance(f, str):
-                findings.append(Finding(summary="", explanation=f.strip()))
-    return CommunityReport(
-        title=_str(obj.get("title")),
-        summary=_str(obj.get("summary")),
-        rating=coerce_rating(obj.get("rating")),
-        rating_explanation=_str(obj.get("rating_explanation")),
-        findings=findings,
+                findings.append({"summary": "", "explanation": f.strip()})
+    return CommunityReport.model_validate(
+        {
+            "title": _str(obj.get("title")),
+            "summary": _str(obj.get("summary")),
+            "rating": coerce_rating(obj.get("rating")),
+            "rating_explanation": _str(obj.get("rating_explanation")),
+            "findings": findings,
+        }
     )
 
 

@@ -8,22 +8,22 @@ import time
 from harness.llm.limiter import AdaptiveLimiter
 
 
-def test_throttling_halves_once_per_cooldown_and_grows_back():
+def test_throttling_shrinks_once_per_cooldown_and_grows_back():
     async def scenario() -> AdaptiveLimiter:
         limiter = AdaptiveLimiter(16, cooldown_s=10)
         for _ in range(4):
             await limiter.acquire()
         for _ in range(4):  # a burst of 429s from one overload counts once
             await limiter.release(throttled=True)
-        assert limiter.limit == 8
-        for _ in range(8 + 9):  # `limit` successes in a row grow it by one, then again
+        assert limiter.limit == 12
+        for _ in range(3 + 3):  # limit // 4 successes in a row grow it by one, then again
             await limiter.acquire()
             await limiter.release()
-        assert limiter.limit == 10
+        assert limiter.limit == 14
         return limiter
 
     limiter = asyncio.run(scenario())
-    assert limiter.lowest_limit == 8 and limiter.throttle_events == 4
+    assert limiter.lowest_limit == 12 and limiter.throttle_events == 4
 
 
 def test_in_flight_never_exceeds_the_limit():
@@ -44,9 +44,9 @@ def test_in_flight_never_exceeds_the_limit():
     assert asyncio.run(scenario()) == 3
 
 
-def test_retry_after_pauses_new_calls():
+def test_long_retry_after_pauses_every_new_call():
     async def scenario() -> float:
-        limiter = AdaptiveLimiter(4)
+        limiter = AdaptiveLimiter(4, pause_threshold_s=0.1)
         await limiter.acquire()
         await limiter.release(throttled=True, retry_after_s=0.2)
         started = time.monotonic()
@@ -54,3 +54,15 @@ def test_retry_after_pauses_new_calls():
         return time.monotonic() - started
 
     assert asyncio.run(scenario()) >= 0.18
+
+
+def test_short_retry_after_does_not_pause_others():
+    async def scenario() -> float:
+        limiter = AdaptiveLimiter(4, pause_threshold_s=1.0)
+        await limiter.acquire()
+        await limiter.release(throttled=True, retry_after_s=0.5)
+        started = time.monotonic()
+        await limiter.acquire()
+        return time.monotonic() - started
+
+    assert asyncio.run(scenario()) < 0.1

@@ -112,3 +112,40 @@ def test_clean_records_round_trip(rows: list[tuple[str, str, str]]) -> None:
     r = parse(text, "graphrag")
     got = [(e.name, e.type, e.description) for e in r.graph.entities]
     assert got == rows
+
+
+RECORDISH = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                '("entity"<|>', '("relationship"<|>', '"', "<|>", ")", "##", "\n", " ", "(", "x", "Ab", "7", "10",
+                "11", "(ETH)", "**", "'", "#", "1.5", "C#", "）", ">", "\n\n", "Note: done.",
+            ]
+        ),
+        st.text(alphabet="abc ()#'\"<|>\n", max_size=6),
+    ),
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(RECORDISH, st.sampled_from(["auto", "graphrag", "lightrag"]))
+def test_fast_paths_agree_with_the_general_reader(text: str, fmt: str) -> None:
+    """The clean-record fast paths (fastpath.py) must give exactly what the general reader gives."""
+    import harness.parsing.delimited as delimited
+    from harness.parsing import fastpath
+
+    fast = parse(text, fmt).model_dump()
+    saved = (delimited._clean_prefix, delimited.fast_patterns)
+
+    class _Never:
+        def fullmatch(self, _: str) -> None:
+            return None
+
+    try:
+        delimited._clean_prefix = lambda *a: ([], [], 0)  # type: ignore[assignment]
+        delimited.fast_patterns = lambda td, rd: fastpath.FastPatterns(_Never(), None)  # type: ignore[assignment,arg-type]
+        slow = parse(text, fmt).model_dump()
+    finally:
+        delimited._clean_prefix, delimited.fast_patterns = saved
+    assert fast == slow

@@ -350,3 +350,11 @@ def test_dropped_records_are_counted_with_reason() -> None:
 def test_unknown_format_is_a_caller_error() -> None:
     with pytest.raises(ValueError):
         parse("x", format="yaml")
+
+
+def test_delimiter_placeholders_copied_from_the_prompt() -> None:
+    text = '("entity"{tuple_delimiter}A{tuple_delimiter}person{tuple_delimiter}x){record_delimiter}\n{completion_delimiter}'
+    r = parse(text)
+    assert names(r) == ["A"]
+    assert r.format_report.completion == "present"
+    assert "delimiter-inferred" in codes(r)

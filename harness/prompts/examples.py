@@ -1,0 +1,276 @@
+"""Few-shot examples: kept as data and rendered into a prompt, or found inside prompt text.
+
+Structured examples (a text plus its entities and relationships) are rendered with the
+delimiters of the call being made, so an example can never disagree with the format the
+answer is parsed with. Raw examples (`output:` or a whole `block:`) are templates filled the
+same way. Examples written inline in a prompt file are found by their `Output:` markers, so
+lint can parse them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .syntax import fill
+
+DEFAULT_DELIMITERS = {
+    "tuple_delimiter": "<|>",
+    "record_delimiter": "##",
+    "completion_delimiter": "<|COMPLETE|>",
+}
+LIGHTRAG_DELIMITERS = {
+    "tuple_delimiter": "<|#|>",
+    "record_delimiter": "\n",
+    "completion_delimiter": "<|COMPLETE|>",
+}
+
+DEFAULT_EXAMPLE_TEMPLATE = (
+    "Example {n}:\n"
+    "Entity_types: {entity_types}\n"
+    "Text:\n"
+    "{text}\n"
+    "######################\n"
+    "Output:\n"
+    "{output}"
+)
+REPORT_EXAMPLE_TEMPLATE = "Example {n}:\nText:\n{text}\n\nOutput:\n{output}"
+
+
+def format_delimiters(fmt: str, tuple_delimiter: str | None = None) -> dict[str, str]:
+    """The delimiters a format uses when nothing else is declared."""
+    if fmt == "lightrag" and tuple_delimiter in (None, "<|#|>"):
+        return dict(LIGHTRAG_DELIMITERS)
+    return dict(DEFAULT_DELIMITERS)
+
+
+@dataclass
+class ExampleEntity:
+    name: str
+    type: str = ""
+    description: str = ""
+
+
+@dataclass
+class ExampleRelationship:
+    source: str
+    target: str
+    description: str = ""
+    strength: float | None = None
+    keywords: str = ""
+
+
+@dataclass
+class ExampleClaim:
+    subject: str
+    object: str = "NONE"
+    type: str = ""
+    status: str = "TRUE"
+    start_date: str = "NONE"
+    end_date: str = "NONE"
+    description: str = ""
+    source_text: str = ""
+
+
+@dataclass
+class Example:
+    """One few-shot example: structured records, a raw `output` template, or a whole raw `block`."""
+
+    text: str | None = None
+    entity_types: list[str] | None = None
+    entities: list[ExampleEntity] = field(default_factory=list)
+    relationships: list[ExampleRelationship] = field(default_factory=list)
+    claims: list[ExampleClaim] = field(default_factory=list)
+    report: dict[str, Any] | None = None
+    output: str | None = None
+    block: str | None = None
+    line: int = 1  # file line the example starts on
+    output_line: int | None = None  # file line its raw output (or block) starts on
+
+    @property
+    def kind(self) -> Literal["structured", "output", "block"]:
+        if self.block is not None:
+            return "block"
+        if self.output is not None:
+            return "output"
+        return "structured"
+
+    def declared_types(self) -> list[str]:
+        """The types the example says it extracts: its own list, else the types its entities use."""
+        if self.entity_types is not None:
+            return list(self.entity_types)
+        seen: dict[str, None] = {}
+        for entity in self.entities:
+            if entity.type:
+                seen.setdefault(entity.type)
+        return list(seen)
+
+
+@dataclass
+class ExampleLayout:
+    """How each example is laid out (slots `{n}`, `{entity_types}`, `{text}`, `{output}`) and joined."""
+
+    template: str | None = None
+    separator: str = "\n\n"
+
+
+def _delimiters(fmt: str, values: Mapping[str, str]) -> tuple[str, str, str]:
+    base = format_delimiters(fmt, values.get("tuple_delimiter"))
+    return (
+        values.get("tuple_delimiter", base["tuple_delimiter"]),
+        values.get("record_delimiter", base["record_delimiter"]),
+        values.get("completion_delimiter", base["completion_delimiter"]),
+    )
+
+
+def _strength(value: float | None) -> str:
+    if value is None:
+        return ""
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def render_records(example: Example, fmt: str, values: Mapping[str, str]) -> str:
+    """A structured example's answer, written exactly as the format expects it."""
+    td, rd, cd = _delimiters(fmt, values)
+    if fmt == "json":
+        data = {
+            "entities": [{"name": e.name, "type": e.type, "description": e.description} for e in example.entities],
+            "relationships": [
+                {"source": r.source, "target": r.target, "description": r.description,
+                 **({"strength": r.strength} if r.strength is not None else {})}
+                for r in example.relationships
+            ],
+        }
+        return json.dumps(data, ensure_ascii=False, indent=2)
+    if fmt == "report":
+        return json.dumps(example.report or {}, ensure_ascii=False, indent=2)
+    if fmt == "claims":
+        records = [
+            f"({c.subject}{td}{c.object}{td}{c.type}{td}{c.status}{td}{c.start_date}{td}{c.end_date}"
+            f"{td}{c.description}{td}{c.source_text})"
+            for c in example.claims
+        ]
+        return f"\n{rd}\n".join(records) + f"\n{cd}"
+    if fmt == "lightrag":
+        # LightRAG >= 1.4.8: one record per line, keywords before the description, no strength.
+        # (Older LightRAG prompts wrote GraphRAG tuples; keep those as raw `output`/`block` examples.)
+        lines = [f"entity{td}{e.name}{td}{e.type}{td}{e.description}" for e in example.entities]
+        lines += [f"relation{td}{r.source}{td}{r.target}{td}{r.keywords}{td}{r.description}" for r in example.relationships]
+        return "\n".join(lines) + f"\n{cd}"
+    records = [f'("entity"{td}{e.name}{td}{e.type}{td}{e.description})' for e in example.entities]
+    records += [
+        f'("relationship"{td}{r.source}{td}{r.target}{td}{r.description}{td}{_strength(r.strength)})'
+        for r in example.relationships
+    ]
+    return f"\n{rd}\n".join(records) + f"\n{cd}"
+
+
+def render_output(example: Example, fmt: str, values: Mapping[str, str], *, source: str = "<prompt>") -> str:
+    """What the example shows the model as the right answer (blocks: the whole block)."""
+    if example.block is not None:
+        return fill(example.block, values, source=source, first_line=example.output_line or example.line)
+    if example.output is not None:
+        return fill(example.output, values, source=source, first_line=example.output_line or example.line)
+    return render_records(example, fmt, values)
+
+
+def render_example(
+    example: Example, number: int, fmt: str, values: Mapping[str, str], layout: ExampleLayout, *, source: str = "<prompt>"
+) -> str:
+    if example.block is not None:
+        return render_output(example, fmt, values, source=source).strip("\n")
+    template = layout.template or (REPORT_EXAMPLE_TEMPLATE if fmt == "report" else DEFAULT_EXAMPLE_TEMPLATE)
+    slots = {
+        **values,
+        "n": str(number),
+        "entity_types": ",".join(example.declared_types()),
+        "text": (example.text or "").strip("\n"),
+        "output": render_output(example, fmt, values, source=source).strip("\n"),
+    }
+    return fill(template, slots, source=source, first_line=example.line)
+
+
+def render_examples(
+    examples: list[Example], fmt: str, values: Mapping[str, str], layout: ExampleLayout, *, source: str = "<prompt>"
+) -> str:
+    return layout.separator.join(
+        render_example(example, index, fmt, values, layout, source=source) for index, example in enumerate(examples, 1)
+    )
+
+
+# --------------------------------------------------------------------------- examples inside prompt text
+
+
+@dataclass
+class InlineExample:
+    """An example answer written inside a prompt's text, found by its `Output:` marker."""
+
+    output: str  # the answer as written (placeholders unfilled)
+    line: int  # file line of the first line of the answer
+    entity_types: list[str] | None  # from the example's own `Entity_types:` line, if any
+    types_placeholder: bool = False  # the example's types line is `{entity_types}`
+
+
+_REAL_DATA = re.compile(r"^\W*real\s+data\W*$", re.I)
+_OUTPUT = re.compile(r"^\s*(?:\*\*)?(?:output|answer|response)(?:\*\*)?\s*:\s*(.*)$", re.I)
+_TYPES = re.compile(r"^\s*(?:\*\*)?entity[_ ]types(?:\*\*)?\s*:\s*(.*)$", re.I)
+_STOP = re.compile(
+    r"^\s*(?:#{3,}|-{3,}|={3,}|(?:-+\s*)?example\b|(?:\*\*)?(?:entity[_ ]types|text|input)(?:\*\*)?\s*:)",
+    re.I,
+)
+
+
+def _types_from(value: str) -> tuple[list[str] | None, bool]:
+    value = value.strip().strip("[]").strip()
+    if "{" in value:
+        return None, True
+    if not value:
+        return None, False
+    return [t.strip().strip("'\"`") for t in value.split(",") if t.strip()], False
+
+
+def find_inline_examples(text: str, first_line: int = 1) -> list[InlineExample]:
+    """Example answers in a prompt: every `Output:` block before the real-data section.
+
+    An answer runs from its marker to the next separator (`####`, `---`), example heading,
+    `Text:`/`Entity_types:` line, or the real-data section. Empty answers (the final
+    `Output:` the model is asked to complete) are skipped.
+    """
+    lines = text.split("\n")
+    end = len(lines)
+    for index, line in enumerate(lines):
+        if _REAL_DATA.match(line) or "{input_text}" in line:
+            end = index
+            break
+    found: list[InlineExample] = []
+    types: list[str] | None = None
+    types_placeholder = False
+    index = 0
+    while index < end:
+        line = lines[index]
+        type_match = _TYPES.match(line)
+        if type_match:
+            types, types_placeholder = _types_from(type_match.group(1))
+            index += 1
+            continue
+        match = _OUTPUT.match(line)
+        if not match:
+            index += 1
+            continue
+        body: list[tuple[int, str]] = []
+        if match.group(1).strip():
+            body.append((index, match.group(1)))
+        index += 1
+        while index < end and not _STOP.match(lines[index]):
+            body.append((index, lines[index]))
+            index += 1
+        content = [(n, line) for n, line in body if line.strip()]
+        if content:
+            first, last = content[0][0], content[-1][0]
+            output = "\n".join(line for n, line in body if first <= n <= last)
+            found.append(InlineExample(output, first_line + first, types, types_placeholder))
+        types, types_placeholder = None, False
+    return found

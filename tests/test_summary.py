@@ -1,0 +1,47 @@
+"""summary.json: reproducible from the same cassettes apart from timings and stamps."""
+
+from __future__ import annotations
+
+import json
+
+from harness.llm.fake_server import FakeOpenAIServer
+from harness.reports.writer import write_run_outputs
+from harness.runner import RunOptions, run_suite
+
+from .conftest import script_for
+
+STAMPS = {"created_at", "run_id"}
+
+
+def strip(value):
+    if isinstance(value, dict):
+        return {k: strip(v) for k, v in value.items() if not k.endswith("_s") and k not in STAMPS}
+    if isinstance(value, list):
+        return [strip(v) for v in value]
+    return value
+
+
+def test_two_replays_write_the_same_summary_and_results(suite, api_key, tmp_path):
+    with FakeOpenAIServer(script_for(suite)) as srv:
+        run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec", base_url=srv.base_url))
+    outputs = []
+    for name in ("one", "two"):
+        outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / name))
+        write_run_outputs(outcome, record_mode="none")
+        summary = json.loads((outcome.run_dir / "summary.json").read_text())
+        rows = [json.loads(line) for line in (outcome.run_dir / "results.jsonl").read_text().splitlines()]
+        outputs.append((strip(summary), strip(rows)))
+    assert outputs[0] == outputs[1]
+
+
+def test_summary_has_per_variant_usage_cost_and_ratios(suite, api_key, tmp_path):
+    with FakeOpenAIServer(script_for(suite)) as srv:
+        outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path, base_url=srv.base_url))
+    summary = write_run_outputs(outcome, record_mode="once")
+    tuned = summary["variants"]["tuned"]
+    assert tuned["usage"]["prompt_tokens"] > 0 and tuned["usage"]["completion_tokens"] > 0
+    assert tuned["cost_usd"] is not None and tuned["cost_usd"] > 0  # gpt-4o-mini is in the price table
+    assert summary["ratios"]["default"]["entities"] == 1.0
+    assert summary["ratios"]["tuned"]["entities"] > 1.0
+    assert tuned["records_from_gleaning"] >= 1
+    assert "tuned" in summary["comparisons"]
