@@ -68,6 +68,11 @@ class Script:
         return "Y" if check + 2 < len(answers) else "N"
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # the default of 5 refuses connections when a run opens 32 at once
+
+
 class FakeOpenAIServer:
     """`with FakeOpenAIServer(responder) as server:` then use `server.base_url`."""
 
@@ -78,8 +83,7 @@ class FakeOpenAIServer:
         self.calls = 0
         self._lock = threading.Lock()
         self._rng = random.Random(self.faults.seed)
-        self._server = ThreadingHTTPServer((host, 0), self._handler())
-        self._server.daemon_threads = True
+        self._server = _Server((host, 0), self._handler())
         self._thread: threading.Thread | None = None
 
     @property

@@ -54,23 +54,29 @@ def fast_patterns(td: str, rd: str) -> FastPatterns:
     return FastPatterns(re.compile(record), document)
 
 
+def _plain_last(desc: str) -> bool:
+    """A description in the last field, before the closing ')', that the general reader's closer
+    stripping (fields.strip_closer) leaves alone: balanced parentheses, no closer-like end."""
+    return desc.count("(") == desc.count(")") and desc[-1] not in "）]"
+
+
 def read(g: tuple[str | None, ...]) -> Fast | None:
     """The record behind a match's groups (RECORD's layout), or None when the general reader
-    would read it differently: it strips an unbalanced ')' from a last field."""
+    might read it differently (see _plain_last)."""
     if g[0] is not None or g[1] is not None:
         a = g[0] if g[0] is not None else g[1]
         b = g[2] if g[2] is not None else g[3]
         desc = g[4] if g[4] is not None else g[5]
         if g[6] is not None:  # ("entity"<|>..<|>..<|>..<|>3): a counter; the description is not last
             return "entity", a, b, desc, None, "extra-field"  # type: ignore[return-value]
-        if desc.count("(") < desc.count(")"):  # type: ignore[union-attr]
+        if not _plain_last(desc):  # type: ignore[arg-type]
             return None
-        return "entity", a, b, desc.upper(), None, None  # type: ignore[return-value]
+        return "entity", a, b, desc, None, None  # type: ignore[return-value]
     a = g[7] if g[7] is not None else g[8]
     b = g[9] if g[9] is not None else g[10]
     desc = g[11] if g[11] is not None else g[12]
     if g[13] is not None:
-        return "relationship", a, b, desc, float(g[13]), None  # type: ignore[return-value]
-    if desc.count("(") < desc.count(")"):  # type: ignore[union-attr]
+        return "relationship", a, b, desc, float(g[13]) + 1, None  # type: ignore[return-value]
+    if not _plain_last(desc):  # type: ignore[arg-type]
         return None
     return "relationship", a, b, desc, None, "strength-missing"  # type: ignore[return-value]

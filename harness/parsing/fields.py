@@ -54,11 +54,14 @@ def strip_closer(s: str) -> tuple[str, str]:
     Returns (field, closer) where closer is '' when nothing was removed."""
     t = s.rstrip()
     closer = ""
+    quoted = t[:1] in '"“'
     for _ in range(4):
         if not t:
             break
         last = t[-1]
-        if last == ")" and t.count(")") > t.count("("):
+        if quoted and last in ")）>]" and len(t) > 2 and t[-2] in '"”':
+            t, closer = t[:-1].rstrip(), closer + last  # "value") : the ')' closes the record
+        elif last == ")" and t.count(")") > t.count("("):
             t, closer = t[:-1].rstrip(), closer + ")"
         elif last == "）" and t.count("）") > t.count("（"):
             t, closer = t[:-1].rstrip(), closer + "）"
@@ -68,8 +71,8 @@ def strip_closer(s: str) -> tuple[str, str]:
             t, closer = t[:-1].rstrip(), closer + "]"
         elif last == "*" and t.endswith("**") and t.count("**") % 2 == 1:
             t, closer = t[:-2].rstrip(), closer + "**"
-        elif last in ",;" and closer:
-            t = t[:-1].rstrip()
+        elif last in ",;" and not closer and len(t) > 1 and t[-2] in ")）>]":
+            t = t[:-1].rstrip()  # ("entity"<|>...), : punctuation after the closer
         else:
             break
     return t, closer

@@ -201,18 +201,28 @@ def _content_line(raw_lines: list[str], lines: Mapping[Location, int], loc: Loca
     return line + 1 if BLOCK_SCALAR.search(raw.rstrip()) else line
 
 
+class NamedFunction:
+    """A YAML function mapping such as `bullets(entity_types)`; `inputs` names what it reads."""
+
+    def __init__(self, name: str, argument: str) -> None:
+        self.name = name
+        self.argument = argument
+        self.inputs = (argument,)
+
+    def __call__(self, values: Mapping[str, str]) -> str:
+        return FUNCTIONS[self.name](values.get(self.argument, ""))
+
+    def __repr__(self) -> str:
+        return f"{self.name}({self.argument})"
+
+
 def compile_function(spec: str, *, where: str) -> TemplateFunction:
     """`bullets(entity_types)` -> a function of the template's values."""
     match = CALL.match(spec)
     if not match or match.group(1) not in FUNCTIONS:
         known = ", ".join(sorted(FUNCTIONS))
         raise InputError(f"{where}: '{spec}' is not a function call like bullets(entity_types) (functions: {known})")
-    function, argument = FUNCTIONS[match.group(1)], match.group(2)
-
-    def apply(values: Mapping[str, str]) -> str:
-        return function(values.get(argument, ""))
-
-    return apply
+    return NamedFunction(match.group(1), match.group(2))
 
 
 def template_from_data(data: Any, lines: Mapping[Location, int], text: str, source: str, *, strict: bool = True) -> PromptTemplate:

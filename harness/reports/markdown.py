@@ -1,158 +1,278 @@
-"""report.md: fit for a pull-request comment or $GITHUB_STEP_SUMMARY."""
+"""report.md: fit for a pull-request comment or $GITHUB_STEP_SUMMARY.
+
+Sections: scores (variants as columns, deltas against the reference with 95% intervals), graph
+size (with ratios), the gate verdict (every rule with its value and limit), the worst regressions
+(with what they lost), format issues by code, and the cases (folded). No timings and no clock: a
+replayed run gives the same bytes.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..gate import Verdict
 from ..model import CaseResult
-from ..summary import headline
+from .view import METRIC_LABELS, SIZE_KEYS, TABLE_METRICS, Column, ReportView, run_view
 
-METRIC_LABELS = {
-    "entity_recall": "Entity recall",
-    "entity_precision": "Entity precision",
-    "entity_f1": "Entity F1",
-    "entity_strict_f1": "Entity strict (typed) F1",
-    "relationship_recall": "Relationship recall",
-    "relationship_precision": "Relationship precision",
-    "relationship_f1": "Relationship F1",
-}
+MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
+MAX_LIST = 12
+STATUS_ICON = {"pass": "✅ pass", "warn": "⚠️ warn", "fail": "❌ fail", "skip": "➖ skip"}
+GATE_ICON = {"pass": "✅ PASS", "warn": "⚠️ PASS with warnings", "fail": "❌ FAIL"}
 
 
-def _pct(value: float | None) -> str:
+def pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.1%}"
 
 
-def _signed_pct(value: float | None) -> str:
-    return "—" if value is None else f"{value * 100:+.1f} pt"
+def pt(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:+.1f}"
 
 
-def _escape(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _headline_table(summary: dict[str, Any]) -> list[str]:
-    names = list(summary["variants"])
-    baseline = summary["baseline"]
-    lines = [
-        "| metric: micro · macro (Δ macro vs baseline [95% CI]) | " + " | ".join(f"{n}{' (baseline)' if n == baseline else ''}" for n in names) + " |",
-        "|---|" + "---:|" * len(names),
-    ]
-    for metric, label in METRIC_LABELS.items():
-        cells = []
-        for name in names:
-            variant = summary["variants"][name]
-            cell = f"{_pct(headline(variant, metric))} · {_pct(headline(variant, metric, 'macro'))}"
-            comparison = summary.get("comparisons", {}).get(name)
-            delta = _find_delta(comparison, metric) if comparison else None
-            if delta is not None:
-                low, high = delta.get("ci_low"), delta.get("ci_high")
-                interval = f" [{_signed_pct(low)}, {_signed_pct(high)}]" if low is not None and high is not None else ""
-                cell += f" ({_signed_pct(delta.get('delta'))}{interval})"
-            cells.append(cell)
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    return lines
-
-
-def _find_delta(comparison: dict[str, Any], metric: str) -> dict[str, Any] | None:
-    return comparison.get("metrics", {}).get(metric)
-
-
-def _size_table(summary: dict[str, Any]) -> list[str]:
-    lines = [
-        "| variant | entities | relationships | communities | components | isolates |",
-        "|---|---:|---:|---:|---:|---:|",
-    ]
-    for name, variant in summary["variants"].items():
-        graph = variant["graph"]
-        ratio = summary["ratios"].get(name, {})
-
-        def cell(value: int, key: str) -> str:
-            r = ratio.get(key)
-            return f"{value:,}" if name == summary["baseline"] or r is None else f"{value:,} ({r:.2f}×)"
-
-        lines.append(
-            f"| {name} | {cell(graph['nodes'], 'entities')} | {cell(graph['edges'], 'relationships')} | "
-            f"{cell(graph['communities'], 'communities')} | {graph['components']:,} | {graph['isolates']:,} |"
-        )
-    any_graph = next(iter(summary["variants"].values()))["graph"]
-    lines.append("")
-    lines.append(
-        f"Communities: {any_graph['algorithm']} ({any_graph['library']} {any_graph['library_version']}, "
-        f"seed {any_graph['seed']}, resolution {any_graph['resolution']}) on each variant's union graph."
+def esc(text: Any) -> str:
+    """Text safe inside a markdown table cell."""
+    return (
+        str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        .replace("|", "\\|").replace("`", "'").replace("\n", " ").replace("\r", " ")
     )
-    return lines
 
 
-def _format_table(summary: dict[str, Any]) -> list[str]:
-    codes = sorted({code for v in summary["variants"].values() for code in v["format"]["issues_by_code"]})
-    names = list(summary["variants"])
-    lines = [
-        "| | " + " | ".join(names) + " |",
-        "|---|" + "---:|" * len(names),
-        "| cases with a format error | "
-        + " | ".join(f"{v['format']['cases_with_errors']}/{v['cases']}" for v in summary["variants"].values())
-        + " |",
-        "| completion delimiter present | "
-        + " | ".join(_pct(v["format"]["completion_rate"]) for v in summary["variants"].values())
-        + " |",
-        "| records parsed / seen | "
-        + " | ".join(f"{v['format']['records_parsed']}/{v['format']['records_seen']}" for v in summary["variants"].values())
-        + " |",
-    ]
-    for code in codes:
-        lines.append(
-            f"| `{code}` | " + " | ".join(str(v["format"]["issues_by_code"].get(code, 0)) for v in summary["variants"].values()) + " |"
-        )
-    return lines
+def names(items: list[str], limit: int = MAX_LIST) -> str:
+    shown = ", ".join(esc(x) for x in items[:limit])
+    return shown + (f" … (+{len(items) - limit})" if len(items) > limit else "")
 
 
-def _case_table(summary: dict[str, Any], results: list[CaseResult]) -> list[str]:
-    names = list(summary["variants"])
-    by_key = {(r.variant, r.case_id): r for r in results}
-    case_ids = list(dict.fromkeys(r.case_id for r in results))
-    lines = [
-        "| case | " + " | ".join(f"{n} ent. / rel. recall" for n in names) + f" | missed by {names[-1]} |",
-        "|---|" + "---:|" * len(names) + "---|",
-    ]
-    for case_id in case_ids:
+def pairs(items: list[list[str]], limit: int = MAX_LIST) -> str:
+    return names([" — ".join(p) for p in items], limit)
+
+
+def delta_text(delta: dict[str, Any] | None) -> str:
+    """`Δ +3.1 pt [−1.0, +7.2]` with ▲/▼ when the interval excludes zero."""
+    if not delta or delta.get("delta") is None:
+        return ""
+    low, high = delta.get("ci_low"), delta.get("ci_high")
+    interval = f" [{pt(low)}, {pt(high)}]" if low is not None and high is not None else ""
+    mark = ""
+    if low is not None and high is not None:
+        mark = " ▲" if low > 0 else " ▼" if high < 0 else ""
+    return f"Δ {pt(delta['delta'])} pt{interval}{mark}"
+
+
+def header(view: ReportView) -> list[str]:
+    cells = [esc(c.name) + (" (reference)" if c.is_reference and view.kind == "comparison" else
+                            " (baseline)" if c.is_reference and len(view.columns) > 1 else "")
+             for c in view.columns]
+    return ["| | " + " | ".join(cells) + " |", "|---|" + "---:|" * len(view.columns)]
+
+
+def scores_table(view: ReportView) -> list[str]:
+    lines = header(view)
+    for metric in TABLE_METRICS:
         cells = []
-        for name in names:
-            row = by_key.get((name, case_id))
-            if row is None or row.score is None:
-                cells.append("—")
-            else:
-                cells.append(f"{_pct(row.score.entities.recall)} / {_pct(row.score.relationships.recall)}")
-        last = by_key.get((names[-1], case_id))
-        missed = ", ".join(last.score.entities.missed) if last and last.score else ""
-        lines.append(f"| {case_id} | " + " | ".join(cells) + f" | {_escape(missed) or '—'} |")
+        for column in view.columns:
+            cell = f"**{pct(column.metric(metric))}** · {pct(column.metric(metric, 'macro'))}"
+            extra = delta_text(column.delta(metric))
+            cells.append(cell + (f"<br>{extra}" if extra else ""))
+        lines.append(f"| {METRIC_LABELS[metric]} | " + " | ".join(cells) + " |")
+    lines.append(f"| cases | " + " | ".join(str(c.data["cases"]) for c in view.columns) + " |")
     return lines
 
 
-def render_run_markdown(summary: dict[str, Any], results: list[CaseResult]) -> str:
-    lines = [f"# {summary['suite']}: {len(summary['variants'])} prompt variants", ""]
-    if summary.get("description"):
-        lines += [summary["description"], ""]
-    if summary.get("notes"):
-        lines += [f"> {summary['notes']}", ""]
+def size_table(view: ReportView) -> list[str]:
+    lines = header(view)
+    for label, key in (*SIZE_KEYS, ("components", "components"), ("isolated entities", "isolates")):
+        cells = []
+        for column in view.columns:
+            value = column.data["graph"][key]
+            ratio = view.ratio(column, key)
+            cells.append(f"{value:,}" + ("" if ratio is None else f" ({ratio:.2f}×)"))
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    settings = view.graph_settings()
+    if settings:
+        lines += ["", f"Union graph of each column's cases; communities: {settings['algorithm']} "
+                      f"({settings['library']} {settings['library_version']}, seed {settings['seed']}, "
+                      f"resolution {settings['resolution']}). Ratios are against the "
+                      f"{'reference run' if view.kind == 'comparison' else 'baseline variant'}."]
+    return lines
+
+
+def rule_value(rule: Any) -> tuple[str, str]:
+    """(value, limit) of a gate rule, as text."""
+    if rule.rule == "threshold":
+        op = "≥" if rule.op == ">=" else "≤"
+        return pct(rule.value), f"{op} {pct(rule.limit)}"
+    if rule.rule == "regression":
+        value = "—" if rule.value is None else f"Δ {pt(rule.value)} pt"
+        if rule.interval:
+            value += f" [{pt(rule.interval[0])}, {pt(rule.interval[1])}]"
+        return value, f"drop ≤ {rule.limit and abs(rule.limit) * 100:.1f} pt" if rule.limit is not None else "—"
+    if rule.rule == "case_regression":
+        return ("—" if rule.value is None else f"largest drop {rule.value * 100:.1f} pt",
+                f"drop ≤ {rule.limit * 100:.1f} pt" if rule.limit is not None else "—")
+    if rule.rule == "coverage":
+        return f"{rule.value:.0f} cases", f"{rule.limit:.0f} in baseline"
+    return "—", "—"
+
+
+RULE_NAMES = {
+    "threshold": "threshold",
+    "regression": "regression vs baseline",
+    "case_regression": "per-case regression vs baseline",
+    "coverage": "baseline coverage",
+}
+
+
+def gate_section(verdict: Verdict | None) -> list[str]:
+    if verdict is None:
+        return ["Not evaluated."]
+    lines = [f"**{GATE_ICON[verdict.status]}**"
+             + (f" — baseline `{verdict.baseline_file}` (run `{verdict.baseline_run_id}`)" if verdict.baseline_file else ""),
+             ""]
+    lines += [f"- {esc(note)}" for note in verdict.notes]
+    if verdict.notes:
+        lines.append("")
+    lines += ["| status | variant | rule | metric | value | limit |", "|---|---|---|---|---:|---:|"]
+    order = {"fail": 0, "warn": 1, "pass": 2, "skip": 3}
+    for rule in sorted(verdict.rules, key=lambda r: order[r.status]):
+        value, limit = rule_value(rule)
+        lines.append(f"| {STATUS_ICON[rule.status]} | {esc(rule.variant)} | {RULE_NAMES.get(rule.rule, rule.rule)} | "
+                     f"{esc(rule.metric)} | {esc(value)} | {esc(limit)} |")
+    failing_cases = [(rule, case) for rule in verdict.rules if rule.rule == "case_regression" for case in rule.cases]
+    if failing_cases:
+        lines += ["", "Cases that dropped by more than `case_max_drop` against the baseline:", ""]
+        for rule, case in failing_cases[:MAX_CASE_ROWS]:
+            lost = []
+            if case["newly_missed_entities"]:
+                lost.append("entities: " + names(case["newly_missed_entities"]))
+            if case["newly_missed_relationships"]:
+                lost.append("relationships: " + pairs(case["newly_missed_relationships"]))
+            lines.append(f"- `{esc(rule.variant)}` / `{esc(case['case_id'])}`: {esc(rule.metric)} "
+                         f"{pct(case['baseline'])} → {pct(case['value'])}"
+                         + (f"; newly missed {'; '.join(lost)}" if lost else ""))
+    return lines
+
+
+def regressions_section(view: ReportView, k: int = 5) -> list[str]:
+    lines: list[str] = []
+    for column in view.compared():
+        worst = (column.comparison or {}).get("worst_regressions", [])[:k]
+        diffs = {d["case_id"]: d for d in (column.comparison or {}).get("case_diffs", [])}
+        lines.append(f"**{esc(column.name)}** against **{esc(column.reference)}**: "
+                     + (f"{len(worst)} worst of the cases whose entity F1 + relationship F1 fell" if worst else "no case lost F1."))
+        lines.append("")
+        for case in worst:
+            lost = []
+            if case["newly_missed_entities"]:
+                lost.append(f"newly missed entities: {names(case['newly_missed_entities'])}")
+            if case["newly_missed_relationships"]:
+                lost.append(f"newly missed relationships: {pairs(case['newly_missed_relationships'])}")
+            graph = (diffs.get(case["case_id"]) or {}).get("graph") or {}
+            if graph.get("entities_lost"):
+                lost.append(f"no longer extracted: {names(graph['entities_lost'], 8)}")
+            lines.append(f"- `{esc(case['case_id'])}` (F1 change {case['f1_change']:+.3f}): "
+                         + ("; ".join(lost) if lost else "lower scores, nothing newly missed"))
+        lines.append("")
+    return lines or ["Nothing is compared (a single variant)."]
+
+
+def format_table(view: ReportView) -> list[str]:
+    lines = header(view)
+    fmt = [c.data["format"] for c in view.columns]
+    lines.append("| cases with a format error | " + " | ".join(
+        f"{f['cases_with_errors']}/{c.data['cases']} ({pct(f['format_error_rate'])})" for f, c in zip(fmt, view.columns)) + " |")
+    lines.append("| completion delimiter present | " + " | ".join(pct(f["completion_rate"]) for f in fmt) + " |")
+    lines.append("| records parsed / seen (dropped) | " + " | ".join(
+        f"{f['records_parsed']}/{f['records_seen']} ({f['records_dropped']})" for f in fmt) + " |")
+    codes = sorted({code for f in fmt for code in f["issues_by_code"]})
+    for code in codes:
+        lines.append(f"| `{esc(code)}` | " + " | ".join(str(f["issues_by_code"].get(code, 0)) for f in fmt) + " |")
+    if codes:
+        lines += ["", "Codes are documented in docs/format-codes.md."]
+    return lines
+
+
+def case_cell(view: ReportView, column: Column, case_id: str) -> str:
+    row = column.row(case_id)
+    if row is None:
+        return "—"
+    if row.score is None:
+        return "❌ error"
+    check = view.checks.get((column.variant, case_id))
+    mark = "❌ " if check is not None and not check.passed else ""
+    return f"{mark}{pct(row.score.entities.recall)} / {pct(row.score.relationships.recall)}"
+
+
+def cases_section(view: ReportView) -> list[str]:
+    last = view.columns[-1] if view.columns else None
+    lines = ["<details><summary>Entity / relationship recall per case "
+             f"({len(view.case_ids)} cases; ❌ breaks a per-case rule)</summary>", ""]
+    lines += ["| case | " + " | ".join(esc(c.name) for c in view.columns) + (f" | missed by {esc(last.name)} |" if last else " |"),
+              "|---|" + "---:|" * len(view.columns) + ("---|" if last else "")]
+    for case_id in view.case_ids[:MAX_CASE_ROWS]:
+        cells = [case_cell(view, c, case_id) for c in view.columns]
+        missed = ""
+        if last is not None:
+            row = last.row(case_id)
+            if row is not None and row.score is not None:
+                missed = names(row.score.entities.missed, 8) or "—"
+        lines.append(f"| {esc(case_id)} | " + " | ".join(cells) + (f" | {missed} |" if last else " |"))
+    if len(view.case_ids) > MAX_CASE_ROWS:
+        lines.append(f"\n{len(view.case_ids) - MAX_CASE_ROWS} more cases in report.html.")
+    failing = [check for check in view.checks.values() if not check.passed]
+    if failing:
+        lines += ["", "Per-case rules broken:", ""]
+        for check in failing[:MAX_CASE_ROWS]:
+            lines.append(f"- `{esc(check.variant)}` / `{esc(check.case_id)}`: {esc(check.message())}")
+    lines += ["", "</details>"]
+    return lines
+
+
+def render_markdown(view: ReportView) -> str:
+    lines = [f"# {esc(view.title)}", ""]
+    if view.description:
+        lines += [esc(view.description), ""]
+    if view.notes:
+        lines += [f"> {esc(view.notes)}", ""]
+    lines += [view.facts, ""]
+    if view.verdict is not None:
+        failed = view.verdict.failed()
+        lines += [f"**Gate: {GATE_ICON[view.verdict.status]}**"
+                  + (f" — {len(failed)} rule(s) failed: " + "; ".join(esc(f'{r.variant}: {r.message}') for r in failed[:5])
+                     if failed else ""), ""]
+    if not view.columns:
+        return "\n".join(lines + ["No result rows.", ""])
+    ref_word = "the reference run" if view.kind == "comparison" else "the baseline variant"
     lines += [
-        f"Run `{summary['run_id']}`, baseline `{summary['baseline']}`, record mode `{summary['record_mode']}`. "
-        "Deltas are against the baseline, with 95% paired bootstrap intervals over cases.",
-        "",
         "## Scores",
         "",
-        *_headline_table(summary),
+        f"**micro** (pooled counts) · macro (mean over cases). Δ: macro difference against {ref_word}, in "
+        "percentage points, with a 95% paired bootstrap interval over cases; ▲/▼ when the interval excludes zero.",
+        "",
+        *scores_table(view),
         "",
         "## Graph size",
         "",
-        *_size_table(summary),
+        *size_table(view),
         "",
-        "## Format",
+    ]
+    if view.kind == "run":
+        lines += ["## Gate", "", *gate_section(view.verdict), ""]
+    lines += [
+        "## Worst regressions",
         "",
-        *_format_table(summary),
+        *regressions_section(view),
+        "## Format issues",
+        "",
+        *format_table(view),
         "",
         "## Cases",
         "",
-        *_case_table(summary, results),
+        *cases_section(view),
         "",
     ]
     return "\n".join(lines)
+
+
+def render_run_markdown(summary: dict[str, Any], results: list[CaseResult], verdict: Verdict | None = None,
+                        suite: Any | None = None) -> str:
+    """Kept for callers of the first version: the run report from a summary and its rows."""
+    return render_markdown(run_view(summary, results, suite=suite, verdict=verdict))

@@ -114,18 +114,29 @@ def test_clean_records_round_trip(rows: list[tuple[str, str, str]]) -> None:
     assert got == rows
 
 
-RECORDISH = st.lists(
+_CLEAN_VALUE = st.sampled_from(["Ab", "x y", "(ETH)", "a (b", "C#", "7", "孙悟空", "Müller GmbH", "it's"])
+_MESSY_VALUE = st.one_of(
+    st.sampled_from(["c)", "'q'", "**b**", " sp ", "", "a##b", "x<y", '"q"']),
+    st.text(alphabet="ab ()#'\"*<|>）\n", max_size=6),
+)
+_VALUE = st.one_of(_CLEAN_VALUE, _CLEAN_VALUE, _CLEAN_VALUE, _MESSY_VALUE)
+_STRENGTH = st.sampled_from(["5", "10", "11", "2.5", "1", "07"])
+_RECORD = st.builds(
+    lambda tag, quote, values, closer: "(" + tag + "<|>" + "<|>".join(quote + v + quote for v in values) + closer,
+    st.sampled_from(['"entity"', '"relationship"', '"entity"', '"relationship"', "entity", '"event"']),
+    st.sampled_from(['"', "", '"', ""]),
     st.one_of(
-        st.sampled_from(
-            [
-                '("entity"<|>', '("relationship"<|>', '"', "<|>", ")", "##", "\n", " ", "(", "x", "Ab", "7", "10",
-                "11", "(ETH)", "**", "'", "#", "1.5", "C#", "）", ">", "\n\n", "Note: done.",
-            ]
-        ),
-        st.text(alphabet="abc ()#'\"<|>\n", max_size=6),
+        st.tuples(_VALUE, _VALUE, _VALUE).map(list),
+        st.tuples(_VALUE, _VALUE, _VALUE, _STRENGTH).map(list),
+        st.lists(st.one_of(_VALUE, _STRENGTH), min_size=1, max_size=6),
     ),
-    max_size=30,
-).map("".join)
+    st.sampled_from([")", ")", ")", ")", ">", "）", "", "))", ")**"]),
+)
+RECORDISH = st.lists(
+    st.tuples(_RECORD, st.sampled_from(["##\n", "##", "\n", "\n\n", "##\n##", " ## ", ""])),
+    min_size=1,
+    max_size=6,
+).map(lambda parts: "".join(r + sep for r, sep in parts))
 
 
 @settings(max_examples=300, deadline=None)

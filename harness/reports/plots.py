@@ -1,0 +1,176 @@
+"""The report's plots, as PNG bytes (matplotlib's Agg canvas: no display, no global pyplot state).
+
+- `metrics`: headline metrics per column, bars at the macro mean with 95% bootstrap whiskers;
+- `recall_scatter`: per-case entity and relationship recall of each compared column (y) against
+  its reference (x), with the diagonal: points below it are cases that got worse;
+- `graph_size`: entities, relationships and communities per column;
+- `format_issues`: format issues by code per column.
+
+The PNGs carry no timestamp or software metadata, so the same run gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+
+from ..scoring.aggregate import case_metrics
+from .view import HEADLINE_METRICS, METRIC_LABELS, SIZE_KEYS, ReportView, macro_interval
+
+PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"]
+DPI = 100
+
+
+def _figure(width: float, height: float):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=DPI)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _png(fig) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None}, facecolor="white")
+    return buffer.getvalue()
+
+
+def _short(name: str, width: int = 28) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def metrics_plot(view: ReportView) -> bytes:
+    fig = _figure(10, 4.2)
+    ax = fig.add_subplot(1, 1, 1)
+    n = max(1, len(view.columns))
+    width = 0.8 / n
+    for j, column in enumerate(view.columns):
+        means, lows, highs, xs = [], [], [], []
+        for i, metric in enumerate(HEADLINE_METRICS):
+            stats = macro_interval(column.rows, metric)
+            if stats is None:
+                continue
+            mean, low, high = stats
+            xs.append(i - 0.4 + width * (j + 0.5))
+            means.append(mean)
+            lows.append(max(0.0, mean - low))
+            highs.append(max(0.0, high - mean))
+        ax.bar(xs, means, width=width * 0.95, color=PALETTE[j % len(PALETTE)], label=_short(column.name, 40),
+               yerr=[lows, highs], capsize=3, error_kw={"elinewidth": 1, "ecolor": "#222222"})
+    ax.set_xticks(range(len(HEADLINE_METRICS)))
+    ax.set_xticklabels([METRIC_LABELS[m].replace(" ", "\n", 1) for m in HEADLINE_METRICS], fontsize=9)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("macro mean over cases")
+    ax.set_title("Scores per variant (whiskers: 95% bootstrap interval over cases)", fontsize=11)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    return _png(fig)
+
+
+def recall_scatter(view: ReportView) -> bytes:
+    fig = _figure(10, 4.6)
+    compared = view.compared()
+    for k, metric in enumerate(("entity_recall", "relationship_recall")):
+        ax = fig.add_subplot(1, 2, k + 1)
+        ax.plot([0, 1], [0, 1], color="#888888", linestyle="--", linewidth=1, label="no change")
+        ax.fill_between([0, 1], [0, 0], [0, 1], color="#C44E52", alpha=0.05)
+        for j, column in enumerate(compared):
+            ref = view.reference_of(column)
+            xs, ys, labels = [], [], []
+            for case_id in view.case_ids:
+                a, b = ref.row(case_id) if ref else None, column.row(case_id)
+                if a is None or b is None or a.score is None or b.score is None:
+                    continue
+                va, vb = case_metrics(a.score)[metric], case_metrics(b.score)[metric]
+                if va is None or vb is None:
+                    continue
+                xs.append(va)
+                ys.append(vb)
+                labels.append(case_id)
+            ax.scatter(xs, ys, s=36, alpha=0.7, color=PALETTE[(j + 1) % len(PALETTE)],
+                       edgecolors="white", linewidths=0.5, label=_short(f"{column.name} vs {column.reference}", 44))
+            limit = view.case_max_drop if view.case_max_drop is not None else 0.2
+            worst = sorted(((x - y, lab, x, y) for x, y, lab in zip(xs, ys, labels) if x - y > limit), reverse=True)[:4]
+            for _, lab, x, y in worst:
+                ax.annotate(_short(lab, 22), (x, y), fontsize=7, xytext=(4, -10), textcoords="offset points")
+        ax.set_xlim(-0.03, 1.03)
+        ax.set_ylim(-0.03, 1.03)
+        ax.set_aspect("equal")
+        ax.set_xlabel("reference (baseline)")
+        ax.set_ylabel("compared variant")
+        ax.set_title(f"{METRIC_LABELS[metric]} per case", fontsize=11)
+        ax.grid(alpha=0.3)
+        if not compared:
+            ax.text(0.5, 0.5, "only one variant: nothing to compare", ha="center", va="center", fontsize=9)
+        ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    return _png(fig)
+
+
+def graph_size_plot(view: ReportView) -> bytes:
+    fig = _figure(10, 3.8)
+    ax = fig.add_subplot(1, 1, 1)
+    n = max(1, len(view.columns))
+    width = 0.8 / n
+    top = max([c.data["graph"][key] for c in view.columns for _, key in SIZE_KEYS] or [1]) or 1
+    for j, column in enumerate(view.columns):
+        xs = [i - 0.4 + width * (j + 0.5) for i in range(len(SIZE_KEYS))]
+        values = [column.data["graph"][key] for _, key in SIZE_KEYS]
+        bars = ax.bar(xs, values, width=width * 0.95, color=PALETTE[j % len(PALETTE)], label=_short(column.name, 40))
+        for bar, (_, key) in zip(bars, SIZE_KEYS):
+            ratio = view.ratio(column, key)
+            text = f"{bar.get_height():,.0f}" + ("" if ratio is None else f"\n{ratio:.2f}×")
+            ax.text(bar.get_x() + bar.get_width() / 2, bar.get_height() + top * 0.01, text,
+                    ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(range(len(SIZE_KEYS)))
+    ax.set_xticklabels([label for label, _ in SIZE_KEYS])
+    ax.set_ylim(0, top * 1.3)
+    ax.set_title("Graph size per variant (union graph over cases; ratios against the reference)", fontsize=11)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    return _png(fig)
+
+
+def format_issues_plot(view: ReportView) -> bytes:
+    codes = sorted({code for c in view.columns for code in c.data["format"]["issues_by_code"]})
+    height = max(2.6, 0.9 + 0.32 * len(codes) * max(1, min(len(view.columns), 3)))
+    fig = _figure(10, min(height, 14))
+    ax = fig.add_subplot(1, 1, 1)
+    if not codes:
+        ax.text(0.5, 0.5, "no format issues in any variant", ha="center", va="center", fontsize=12, color="#2E7D32")
+        ax.set_axis_off()
+    else:
+        n = max(1, len(view.columns))
+        width = 0.8 / n
+        for j, column in enumerate(view.columns):
+            counts = column.data["format"]["issues_by_code"]
+            ys = [i - 0.4 + width * (j + 0.5) for i in range(len(codes))]
+            ax.barh(ys, [counts.get(code, 0) for code in codes], height=width * 0.95,
+                    color=PALETTE[j % len(PALETTE)], label=_short(column.name, 40))
+        ax.set_yticks(range(len(codes)))
+        ax.set_yticklabels(codes, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel("issues")
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_axisbelow(True)
+        ax.legend(fontsize=8, loc="lower right")
+    ax.set_title("Format issues by code", fontsize=11)
+    fig.tight_layout()
+    return _png(fig)
+
+
+PLOTS = {
+    "metrics": ("Scores per variant", metrics_plot),
+    "recall_scatter": ("Per-case recall against the reference", recall_scatter),
+    "graph_size": ("Graph size", graph_size_plot),
+    "format_issues": ("Format issues by code", format_issues_plot),
+}
+
+
+def render_plots(view: ReportView) -> dict[str, bytes]:
+    """name -> PNG bytes, in report order."""
+    return {name: make(view) for name, (_, make) in PLOTS.items()}

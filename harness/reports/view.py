@@ -1,0 +1,223 @@
+"""What a report shows, independent of its format: columns (variants or runs), verdict, cases.
+
+A run report has one column per variant, each compared against the suite's baseline variant.
+A comparison report (`harness report RUN_B --against RUN_A`) has, for every variant both runs
+have, a column for RUN_A (the reference) and one for RUN_B compared against it. Markdown, HTML,
+plots and JUnit all render the same `ReportView`, so they always agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..gate import CaseCheck, Verdict, effective_thresholds
+from ..model import CaseResult, GoldCase
+from ..scoring.aggregate import case_metrics
+
+HEADLINE_METRICS = (
+    "entity_recall",
+    "entity_precision",
+    "entity_f1",
+    "relationship_recall",
+    "relationship_precision",
+    "relationship_f1",
+)
+METRIC_LABELS = {
+    "entity_recall": "Entity recall",
+    "entity_precision": "Entity precision",
+    "entity_f1": "Entity F1",
+    "entity_strict_f1": "Entity strict (typed) F1",
+    "relationship_recall": "Relationship recall",
+    "relationship_precision": "Relationship precision",
+    "relationship_f1": "Relationship F1",
+}
+TABLE_METRICS = (
+    "entity_recall",
+    "entity_precision",
+    "entity_f1",
+    "entity_strict_f1",
+    "relationship_recall",
+    "relationship_precision",
+    "relationship_f1",
+)
+SIZE_KEYS = (("entities", "nodes"), ("relationships", "edges"), ("communities", "communities"))
+
+
+@dataclass
+class Column:
+    name: str  # label shown in tables and plots
+    variant: str  # variant name in the rows
+    data: dict[str, Any]  # the variant's part of summary.json
+    rows: list[CaseResult] = field(repr=False)
+    reference: str | None = None  # name of the column this one is compared against
+    comparison: dict[str, Any] | None = None  # Comparison.to_json() against the reference
+    thresholds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def is_reference(self) -> bool:
+        return self.reference is None
+
+    def metric(self, name: str, average: str = "micro") -> float | None:
+        entry = self.data["metrics"]["metrics"].get(name)
+        return None if entry is None else entry.get(average)
+
+    def delta(self, name: str) -> dict[str, Any] | None:
+        if not self.comparison:
+            return None
+        return self.comparison.get("metrics", {}).get(name)
+
+    def row(self, case_id: str) -> CaseResult | None:
+        return self._index.get(case_id)
+
+    def __post_init__(self) -> None:
+        self._index = {r.case_id: r for r in self.rows}
+
+
+@dataclass
+class ReportView:
+    kind: str  # "run" or "comparison"
+    suite: str
+    title: str
+    description: str
+    notes: str
+    facts: str  # one line of markdown: run id, baseline, record mode
+    columns: list[Column]
+    verdict: Verdict | None = None
+    checks: dict[tuple[str, str], CaseCheck] = field(default_factory=dict)  # (column, case) -> per-case rules
+    gold: dict[str, GoldCase] = field(default_factory=dict)
+    case_ids: list[str] = field(default_factory=list)
+    case_max_drop: float | None = None
+
+    def column(self, name: str) -> Column:
+        return next(c for c in self.columns if c.name == name)
+
+    def reference_of(self, column: Column) -> Column | None:
+        return None if column.reference is None else self.column(column.reference)
+
+    def ratio(self, column: Column, key: str) -> float | None:
+        ref = self.reference_of(column)
+        if ref is None:
+            return None
+        value, base = column.data["graph"][key], ref.data["graph"][key]
+        return None if not base else round(value / base, 6)
+
+    def compared(self) -> list[Column]:
+        return [c for c in self.columns if c.reference is not None]
+
+    def graph_settings(self) -> dict[str, Any] | None:
+        return self.columns[0].data["graph"] if self.columns else None
+
+
+def case_order(rows: list[CaseResult], gold: dict[str, GoldCase]) -> list[str]:
+    ids = list(gold) if gold else []
+    seen = set(ids)
+    ids = [cid for cid in ids if any(r.case_id == cid for r in rows)]
+    for row in rows:
+        if row.case_id not in seen:
+            seen.add(row.case_id)
+            ids.append(row.case_id)
+    return ids
+
+
+def run_view(
+    summary: dict[str, Any],
+    rows: list[CaseResult],
+    *,
+    suite: Any | None = None,
+    verdict: Verdict | None = None,
+    checks: dict[tuple[str, str], CaseCheck] | None = None,
+) -> ReportView:
+    baseline = summary.get("baseline")
+    config = summary.get("gate_config") or {}
+    columns = []
+    for name, data in summary["variants"].items():
+        is_ref = name == baseline or baseline not in summary["variants"]
+        columns.append(Column(
+            name=name,
+            variant=name,
+            data=data,
+            rows=[r for r in rows if r.variant == name],
+            reference=None if is_ref else baseline,
+            comparison=None if is_ref else summary.get("comparisons", {}).get(name),
+            thresholds=effective_thresholds(config.get("thresholds") or {}, name),
+        ))
+    gold = {c.id: c for c in suite.cases} if suite is not None else {}
+    facts = (
+        f"Run `{summary['run_id']}` of `{summary.get('suite_file', summary['suite'])}`, baseline variant "
+        f"`{baseline}`, record mode `{summary.get('record_mode', '?')}`, harness {summary.get('harness_version', '?')}."
+    )
+    return ReportView(
+        kind="run",
+        suite=summary["suite"],
+        title=f"{summary['suite']}: {len(columns)} prompt variant{'s' if len(columns) != 1 else ''}",
+        description=summary.get("description", ""),
+        notes=summary.get("notes", ""),
+        facts=facts,
+        columns=columns,
+        verdict=verdict,
+        checks={(variant, case): check for (variant, case), check in (checks or {}).items()},
+        gold=gold,
+        case_ids=case_order(rows, gold),
+        case_max_drop=(config.get("regression") or {}).get("case_max_drop"),
+    )
+
+
+def comparison_view(run_a: Any, run_b: Any, *, suite: Any | None = None, variants: list[str] | None = None) -> ReportView:
+    """RUN_B against RUN_A (both RunData), variant by variant."""
+    from ..compare import compare
+    from ..errors import InputError
+
+    id_a, id_b = run_a.summary["run_id"], run_b.summary["run_id"]
+    if id_a == id_b:
+        id_a, id_b = f"A:{id_a}", f"B:{id_b}"
+    shared = [v for v in run_a.summary["variants"] if v in run_b.summary["variants"]]
+    if variants:
+        missing = [v for v in variants if v not in shared]
+        if missing:
+            raise InputError(f"{run_b.run_dir}: variant(s) {', '.join(missing)} not in both runs (shared: {', '.join(shared) or 'none'})")
+        shared = [v for v in shared if v in variants]
+    if not shared:
+        raise InputError(f"{run_a.run_dir} and {run_b.run_dir} share no variant")
+    columns: list[Column] = []
+    for v in shared:
+        rows_a = [r for r in run_a.rows if r.variant == v]
+        rows_b = [r for r in run_b.rows if r.variant == v]
+        name_a, name_b = f"{v} @ {id_a}", f"{v} @ {id_b}"
+        columns.append(Column(name_a, v, run_a.summary["variants"][v], rows_a))
+        comparison = compare(rows_a, rows_b, label_a=name_a, label_b=name_b).to_json()
+        columns.append(Column(name_b, v, run_b.summary["variants"][v], rows_b, reference=name_a, comparison=comparison))
+    gold = {c.id: c for c in suite.cases} if suite is not None else {}
+    facts = (
+        f"Run `{run_b.summary['run_id']}` ({run_b.run_dir}) against run `{run_a.summary['run_id']}` "
+        f"({run_a.run_dir}), variant by variant."
+    )
+    return ReportView(
+        kind="comparison",
+        suite=run_b.summary["suite"],
+        title=f"{run_b.summary['suite']}: run {run_b.summary['run_id']} against {run_a.summary['run_id']}",
+        description=run_b.summary.get("description", ""),
+        notes=run_b.summary.get("notes", ""),
+        facts=facts,
+        columns=columns,
+        gold=gold,
+        case_ids=case_order(run_a.rows + run_b.rows, gold),
+    )
+
+
+# --------------------------------------------------------------------------- numbers for plots
+
+
+def macro_interval(rows: list[CaseResult], metric: str, *, seed: int = 42, resamples: int = 2000) -> tuple[float, float, float] | None:
+    """Mean of the per-case values and its 95% percentile bootstrap interval (cases resampled)."""
+    from ..compare import bootstrap_means, percentile_intervals
+
+    values = [case_metrics(r.score)[metric] for r in rows if r.score is not None]
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    arr = np.asarray(values, dtype=np.float64)
+    low, high = percentile_intervals(bootstrap_means(arr, resamples=resamples, seed=seed), 0.95)
+    return float(arr.mean()), float(low[0]), float(high[0])
