@@ -161,7 +161,7 @@ class FakeOpenAIServer:
                     return
                 with server._lock:
                     server.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-                if not self.path.rstrip("/").endswith("/chat/completions"):
+                if not self.path.split("?", 1)[0].rstrip("/").endswith("/chat/completions"):
                     self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
                     return
                 if server.faults.latency_s:

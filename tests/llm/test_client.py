@@ -1,0 +1,82 @@
+"""The model client against the local server: OpenAI-compatible and Azure endpoints."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from harness.errors import InputError, ModelCallError
+from harness.llm.client import EndpointSettings, ModelClient
+from harness.llm.fake_server import FakeOpenAIServer, Faults, Script
+from harness.runner import RunOptions, run_suite
+
+from ..conftest import SECRET, all_files_text, script_for
+
+
+def ask(client: ModelClient, text: str = "hello") -> str:
+    async def go() -> str:
+        try:
+            return (await client.chat([{"role": "user", "content": text}])).text
+        finally:
+            await client.close()
+
+    return asyncio.run(go())
+
+
+def test_usage_and_text_come_back(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with FakeOpenAIServer(Script(fallback="Y")) as srv:
+        client = ModelClient(EndpointSettings(model="gpt-4o-mini", base_url=srv.base_url), replay=False)
+        assert ask(client) == "Y"
+        body = srv.requests[0]["body"]
+    assert body == {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hello"}], "temperature": 0.0}
+
+
+def test_recording_needs_a_key_but_replay_does_not(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("AZURE_OPENAI_API_KEY", raising=False)
+    with pytest.raises(InputError, match="OPENAI_API_KEY"):
+        ModelClient(EndpointSettings(model="m"), replay=False)
+    ModelClient(EndpointSettings(model="m"), replay=True)
+
+
+def test_client_errors_are_not_retried(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with FakeOpenAIServer(Script()) as srv:  # no scripted answer: the server answers 400
+        client = ModelClient(EndpointSettings(model="m", base_url=srv.base_url, max_retries=5), replay=False)
+        with pytest.raises(ModelCallError, match="HTTP 400"):
+            ask(client)
+        assert srv.calls == 1
+
+
+def test_retry_after_is_honoured(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with FakeOpenAIServer(Script(fallback="ok"), Faults(first_429=2, retry_after_s=0.2)) as srv:
+        client = ModelClient(EndpointSettings(model="m", base_url=srv.base_url), replay=False)
+        import time
+
+        started = time.monotonic()
+        assert ask(client) == "ok"
+        assert time.monotonic() - started >= 0.38
+        assert client.retries == 2 and client.limiter.throttle_events == 2
+
+
+def test_azure_endpoint_records_and_replays_without_its_key(suite, tmp_path, monkeypatch, project):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("AZURE_OPENAI_API_KEY", SECRET)
+    monkeypatch.setenv("OPENAI_API_VERSION", "2024-10-21")
+    with FakeOpenAIServer(script_for(suite)) as srv:
+        monkeypatch.setenv("AZURE_OPENAI_ENDPOINT", srv.base_url.removesuffix("/v1"))
+        outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "r", variants=["default"]))
+        assert not outcome.failures and len(outcome.results) == 3
+        sent = srv.requests[0]
+    assert sent["path"].startswith("/openai/deployments/gpt-4o-mini/chat/completions?api-version=")
+    assert {k.lower(): v for k, v in sent["headers"].items()}["api-key"] == SECRET
+    assert SECRET not in all_files_text(project.parent.parent)
+    cassette = json.loads((suite.cassette_dir() / "default" / "mayor.json").read_text())
+    assert "api-version=2024-10-21" in cassette["interactions"][0]["request"]["uri"]
+    monkeypatch.delenv("AZURE_OPENAI_API_KEY")
+    again = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "r2", variants=["default"]))
+    assert not again.missing and len(again.results) == 3
