@@ -119,6 +119,9 @@ class ModelClient:
             value = overrides.get(key, getattr(s, key))
             if value is not None:
                 body[key] = value
+        for key, value in overrides.items():  # e.g. response_format for JSON mode
+            if key not in body and value is not None:
+                body[key] = value
         return body
 
     async def chat(self, messages: list[dict[str, str]], **overrides: Any) -> ChatResult:
