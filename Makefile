@@ -17,7 +17,7 @@ install: $(STAMP)
 
 # Replays the shipped cassettes: no network, no API key.
 run: install
-	$(BIN)/harness run suites/*.yaml --record-mode none
+	$(BIN)/harness run suites/*.yaml --record-mode none --gate
 
 test: install
 	$(BIN)/python -m pytest -q

@@ -36,6 +36,9 @@ ReportsOpt = Annotated[Path, typer.Option("--reports", help="Folder for run outp
 RunIdOpt = Annotated[Optional[str], typer.Option("--run-id", help="Name the run folder (resumes it if unfinished).")]
 FreshOpt = Annotated[bool, typer.Option("--fresh", help="Start a new run instead of resuming an unfinished one.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+ShardOpt = Annotated[Optional[str], typer.Option("--shard", help="Run shard i of n (i/n, 1-based): the cases at positions i, i+n, ...; join shards with `harness merge`.")]
+GateOpt = Annotated[bool, typer.Option("--gate", help="Exit 1 when a variant breaks a threshold or regresses against the baseline.")]
+BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file or folder for --gate (default: <reports>/baselines/<suite>.json).")]
 
 
 def _emit_json(data: object) -> None:
@@ -54,8 +57,10 @@ def _evaluate(
     fresh: bool,
     base_url: str | None = None,
     concurrency: int | None = None,
+    shard: str | None = None,
 ) -> list:
     from .llm.cassettes import RECORD_MODES, default_record_mode
+    from .reports.commands import parse_shard
     from .reports.console import print_run_table
     from .reports.writer import write_run_outputs
     from .runner import RunOptions, check_outcome, run_suite
@@ -66,6 +71,7 @@ def _evaluate(
         raise InputError(f"--record-mode: '{mode}' is not one of {', '.join(RECORD_MODES)}")
     if not suites:
         raise InputError("no suite given (try: harness run suites/*.yaml)")
+    shard_of = parse_shard(shard)
     loaded = [load_suite(path) for path in suites]  # validate every suite before any call
     outcomes = []
     for suite in loaded:
@@ -79,6 +85,7 @@ def _evaluate(
             base_url=base_url,
             concurrency=concurrency,
             progress=True,
+            shard=shard_of,
         )
         outcome = run_suite(suite, options)
         check_outcome(outcome)
@@ -97,10 +104,17 @@ def run(
     reports: ReportsOpt = Path("reports"),
     run_id: RunIdOpt = None,
     fresh: FreshOpt = False,
+    shard: ShardOpt = None,
+    gate: GateOpt = False,
+    baseline: BaselineOpt = None,
 ) -> None:
     """Evaluate suites: render, replay (or call), parse, score, report."""
-    _evaluate(suites, command="run", record_mode=record_mode, variants=variant, cases=case,
-              reports=reports, run_id=run_id, fresh=fresh)
+    outcomes = _evaluate(suites, command="run", record_mode=record_mode, variants=variant, cases=case,
+                         reports=reports, run_id=run_id, fresh=fresh, shard=shard)
+    if gate:
+        from .reports.commands import gate_outcomes
+
+        raise typer.Exit(gate_outcomes(outcomes, baseline=baseline))
 
 
 @app.command()
@@ -235,6 +249,54 @@ def score_command(
         typer.echo("missed relationships: " + ", ".join(" — ".join(pair) for pair in rel["missed"]))
 
 
+@app.command("citations")
+def citations_command(
+    source: Annotated[str, typer.Argument(help="Community report or query answer (file or -).")],
+    context: Annotated[Optional[Path], typer.Option("--context", help="JSON: {dataset: [ids]} or a list of ids the answer may cite.")] = None,
+    datasets: Annotated[Optional[list[str]], typer.Option("--dataset", help="Allowed dataset names (repeatable; default Entities, Relationships, Claims, Reports, Sources).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Check [Data: ...] citations: at most five ids then +more, known datasets, ids in context."""
+    from .checks import check_citations
+    from .checks.citations import DEFAULT_DATASETS
+
+    context_ids = None
+    if context is not None:
+        try:
+            context_ids = json.loads(_read_input(str(context)))
+        except ValueError as exc:
+            raise InputError(f"{context}: not JSON: {exc}") from None
+    result = check_citations(_read_input(source), tuple(datasets) if datasets else DEFAULT_DATASETS, context_ids)
+    if json_out:
+        _emit_json(result)
+    else:
+        typer.echo(f"{len(result['citations'])} citation(s), {len(result['issues'])} issue(s)")
+        for issue in result["issues"]:
+            typer.echo(f"  {issue['code']}: {issue['message']}" + (f"  [{issue['excerpt'][:80]!r}]" if issue.get("excerpt") else ""))
+    raise typer.Exit(0 if result["ok"] else 1)
+
+
+@app.command("audit-cache")
+def audit_cache_command(
+    folder: Annotated[Path, typer.Argument(help="A GraphRAG cache folder or a LightRAG kv_store_llm_response_cache.json.")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Parse every cached model answer and show what a naive GraphRAG-style parse silently loses."""
+    from .parsing import audit_cache
+
+    if not folder.exists():
+        raise InputError(f"{folder}: not found")
+    rows = 0
+    for row in audit_cache(str(folder)):
+        rows += 1
+        if json_out:
+            sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+        else:
+            typer.echo(json.dumps(row, ensure_ascii=False)[:300])
+    if not json_out:
+        typer.echo(f"{rows} cached answer(s)")
+
+
 def _load_run_rows(path: Path) -> tuple[list, str]:
     from .runner import RESULTS, read_results
 
@@ -332,6 +394,12 @@ def _register_subcommands() -> None:
 
     app.add_typer(prompts_app, name="prompts", help="Check and render prompt files.")
     app.add_typer(import_app, name="import", help="Turn GraphRAG or LightRAG projects into suites.")
+
+
+from .reports.commands import register as _register_report_commands  # noqa: E402
+
+_register_report_commands(app)  # gate, baseline update, merge, inspect, report
+_register_subcommands()  # prompts, import
 
 
 @app.command("version")

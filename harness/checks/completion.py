@@ -56,7 +56,7 @@ def _core(completion_delimiter: str) -> tuple[re.Pattern[str], bool]:
 def _variants(completion_delimiter: str) -> tuple[int, tuple[str, ...]]:
     """(length, spellings) of the delimiter's word: upper, lower and title case."""
     word = re.findall(r"[A-Za-z]+", completion_delimiter)[0].lower()
-    return len(word), tuple(dict.fromkeys((word.upper(), word, word.capitalize())))
+    return len(word), tuple(dict.fromkeys((word.upper(), word, word.capitalize())))  # title case last
 
 
 def _word_spans(text: str, completion_delimiter: str, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
@@ -66,7 +66,11 @@ def _word_spans(text: str, completion_delimiter: str, pattern: re.Pattern[str]) 
     wl, variants = _variants(completion_delimiter)
     spans: list[tuple[int, int]] = []
     n = len(text)
+    lower_tail = variants[-1][1:]  # "omplete": one scan rules out both lower and title case
+    has_lower = lower_tail != variants[0][1:] and lower_tail in text
     for variant in variants:
+        if variant[1:] == lower_tail and not has_lower:
+            continue
         pos = text.find(variant)
         while pos >= 0:
             start, end = pos, pos + wl

@@ -40,9 +40,12 @@ def parse(
 ) -> ParseResult:
     """Parse one model answer. `format` is one of FORMATS; the result names the format used.
 
-    Raises ValueError only for an unknown `format` (a caller error); never for the text."""
+    Raises ValueError only for caller errors (an unknown `format`, an empty tuple delimiter);
+    never for the text."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    if not tuple_delimiter:
+        raise ValueError("tuple_delimiter must not be empty")
     try:
         return _parse(text, format, tuple_delimiter, record_delimiter, completion_delimiter, round)
     except Exception as exc:  # the design's rule: nothing a model writes may raise

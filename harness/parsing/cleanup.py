@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from harness.parsing.issues_log import IssueLog
 
+# One pass with a literal first character is cheaper than several substring tests.
+_ANY_THINK_TAG = re.compile(r"</?(?:think|THINK|Think|thinking|Thinking|THINKING|reasoning|Reasoning|REASONING)>")
 _THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.I | re.S)
 _THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)>", re.I)
 _THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)>", re.I)
@@ -22,12 +23,6 @@ _REFUSAL = re.compile(
 )
 
 
-@lru_cache(maxsize=8)
-def lowered(text: str) -> str:
-    """text.lower(), cached: several stages ask for the same text's lower case."""
-    return text.lower()
-
-
 def normalise(text: str) -> str:
     """Line ends and byte-order mark; nothing a parser could disagree with."""
     if text.startswith("\ufeff"):
@@ -39,7 +34,7 @@ def normalise(text: str) -> str:
 
 def strip_think(text: str, log: IssueLog) -> tuple[str, str]:
     """Remove reasoning blocks; returns (text, removed reasoning)."""
-    if "hink>" not in text and "easoning>" not in text and "HINK>" not in text:
+    if _ANY_THINK_TAG.search(text) is None:
         return text, ""
     removed: list[str] = []
 
@@ -64,6 +59,8 @@ def strip_think(text: str, log: IssueLog) -> tuple[str, str]:
 
 
 def strip_fences(text: str, log: IssueLog) -> str:
+    if "`" not in text and "~" not in text:  # single characters: the fastest test
+        return text
     if "```" not in text and "~~~" not in text:
         return text
     new = _FENCE.sub("", text)
@@ -77,7 +74,7 @@ def strip_fences(text: str, log: IssueLog) -> str:
 def fill_placeholders(text: str, td: str, rd: str, cd: str, log: IssueLog) -> str:
     """A model that copies the template's `{tuple_delimiter}` (or record/completion) placeholders
     literally instead of the delimiters themselves."""
-    if "_delimiter}" not in text:
+    if "{" not in text or "_delimiter}" not in text:
         return text
     new = text.replace("{tuple_delimiter}", td).replace("{record_delimiter}", rd).replace("{completion_delimiter}", cd)
     if new != text:

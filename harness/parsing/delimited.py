@@ -57,14 +57,6 @@ class Delimited:
     prose: list[str] = field(default_factory=list)
 
 
-@lru_cache(maxsize=64)
-def _splitter(record_delimiter: str) -> re.Pattern[str]:
-    parts = ["\n"]
-    if record_delimiter and record_delimiter != "\n":
-        parts.insert(0, re.escape(record_delimiter))
-    return re.compile("|".join(parts))
-
-
 def _segments(text: str, rd: str) -> list[str]:
     """Stripped pieces between record delimiters and newlines; '' marks a blank line."""
     if not rd or rd == "\n":
@@ -130,17 +122,21 @@ def split_records(
             open_record = False
             continue
         if td in seg:
-            pieces = glue.split(seg) if (")(" in seg or "）(" in seg or ") (" in seg or ">(" in seg or "）（" in seg) else [seg]
-            if len(pieces) > 1:
-                log.note("glued-records", seg)
-            for piece in pieces:
-                records.append(piece)
+            # A second opening bracket may start a glued record: ...9)("entity"<|>...
+            if seg.find("(", 1) > 0 or seg.find("（", 1) > 0:
+                pieces = glue.split(seg)
+                if len(pieces) > 1:
+                    log.note("glued-records", seg)
+                records.extend(pieces)
+                last = pieces[-1].rstrip()
+            else:
+                records.append(seg)
+                last = seg
             if first_record_at < 0:
                 first_record_at = 0
             if prose_after:
                 prose_between.extend(prose_after)
                 prose_after = []
-            last = pieces[-1].rstrip()
             open_record = last[:1] in _OPENERS or _LEAD.match(last) is not None
             if open_record and last[-1:] in ")）>]":
                 open_record = False
@@ -211,7 +207,7 @@ def _head(raw: str) -> tuple[str, bool, bool]:
     return tag, opened, decorated
 
 
-class Vals(list):  # type: ignore[type-arg]
+class Vals(list[str]):
     """Cleaned field values that remember the raw fields, so that fields split by a delimiter
     inside a description can be joined back exactly as written."""
 
@@ -295,7 +291,7 @@ def parse_delimited(
         if fast is not None and raw[:2] == '("':
             m = fast.fullmatch(raw)
             if m is not None:
-                found = read(m.groups())
+                found = read(m.groups(), 0)
                 if found is not None:
                     _add_fast(found, raw, out, log, round)
                     continue
@@ -338,7 +334,7 @@ def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[Fast], i
         if m is None:
             break
         g = m.groups()
-        reading = read(g[1:])
+        reading = read(g, 1)
         if reading is None:
             break
         raws.append(g[0])  # type: ignore[arg-type]
@@ -350,21 +346,19 @@ def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[Fast], i
 def _add_prefix(raws: list[str], found: list[Fast], out: Delimited, log: IssueLog, round: int) -> None:
     """Add the clean prefix's records, validating each kind in one call (much cheaper than one
     model per record), and note what the general reader would have noted, in the same order."""
-    entities = [
-        {"name": a, "type": b, "description": d, "round": round} for kind, a, b, d, _, _ in found if kind == "entity"
-    ]
-    relationships = [
-        {"source": a, "target": b, "description": d, "strength": s, "round": round}
-        for kind, a, b, d, s, _ in found
-        if kind != "entity"
-    ]
+    entities: list[dict[str, object]] = []
+    relationships: list[dict[str, object]] = []
+    for raw, (kind, a, b, d, strength, note) in zip(raws, found):
+        if kind == "entity":
+            entities.append({"name": a, "type": b, "description": d, "round": round})
+        else:
+            relationships.append({"source": a, "target": b, "description": d, "strength": strength, "round": round})
+        if note is not None:
+            log.note(note, raw)
     if entities:
         out.entities.extend(_ENTITIES.validate_python(entities))
     if relationships:
         out.relationships.extend(_RELATIONSHIPS.validate_python(relationships))
-    for raw, reading in zip(raws, found):
-        if reading[5] is not None:
-            log.note(reading[5], raw)
     out.seen += len(raws)
     out.parsed += len(raws)
 
@@ -567,21 +561,20 @@ def _claim(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: int
     n = len(v)
     if n != 8:
         log.note("claim-fields", raw)
-    if n > 8:
-        v = [*v[:6], v.joined(td, 6, -1), v[-1]]
-    subject = v[0] if v else ""
+    fields: list[str] = [*v[:6], v.joined(td, 6, -1), v[-1]] if n > 8 else list(v)
+    subject = fields[0] if fields else ""
     if not subject or n < 3:
         log.drop("claim-empty" if n >= 3 else "too-few-fields", raw)
         return
-    v = v + [""] * (8 - len(v))
-    status = v[3].upper()
+    f = fields + [""] * (8 - len(fields))
+    status = f[3].upper()
     if status not in _CLAIM_STATUS:
         log.note("claim-status-invalid", raw)
     out.claims.append(
         Claim(
-            subject=subject, object=v[1], type=v[2], status=status,
-            start_date=_date(v[4], raw, log), end_date=_date(v[5], raw, log),
-            description=v[6], source_text=v[7], round=round,
+            subject=subject, object=f[1], type=f[2], status=status,
+            start_date=_date(f[4], raw, log), end_date=_date(f[5], raw, log),
+            description=f[6], source_text=f[7], round=round,
         )
     )
     out.parsed += 1

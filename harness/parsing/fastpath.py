@@ -16,11 +16,8 @@ from functools import lru_cache
 
 _EDGE_EXTRA = " \t'“”‘’「」『』«»`„*_"
 
-# Group layout of RECORD (1-based): entity values 1-6 (quoted, bare) x 3, entity counter 7,
-# relationship values 8-13, relationship strength 14.
-_ENTITY_COUNTER = 7
-_RELATION_FIRST = 8
-_STRENGTH = 14
+# Group layout of RECORD (0-based in m.groups()): entity values 0-5 (quoted or bare, three
+# values), entity counter 6, relationship values 7-12, relationship strength 13.
 
 Fast = tuple[str, str, str, str, float | None, str | None]  # kind, a, b, description, strength, note
 
@@ -60,23 +57,25 @@ def _plain_last(desc: str) -> bool:
     return desc.count("(") == desc.count(")") and desc[-1] not in "）]"
 
 
-def read(g: tuple[str | None, ...]) -> Fast | None:
-    """The record behind a match's groups (RECORD's layout), or None when the general reader
-    might read it differently (see _plain_last)."""
-    if g[0] is not None or g[1] is not None:
-        a = g[0] if g[0] is not None else g[1]
-        b = g[2] if g[2] is not None else g[3]
-        desc = g[4] if g[4] is not None else g[5]
-        if g[6] is not None:  # ("entity"<|>..<|>..<|>..<|>3): a counter; the description is not last
+# The `type: ignore`s below: a matched alternative's groups are never None, which mypy cannot
+# see; a helper to narrow them would cost a call per value on the hottest path.
+def read(g: tuple[str | None, ...], o: int) -> Fast | None:
+    """The record behind a match's groups, laid out as RECORD's from index `o` on; None when the
+    general reader might read it differently (see _plain_last)."""
+    if g[o] is not None or g[o + 1] is not None:
+        a = g[o] if g[o] is not None else g[o + 1]
+        b = g[o + 2] if g[o + 2] is not None else g[o + 3]
+        desc = g[o + 4] if g[o + 4] is not None else g[o + 5]
+        if g[o + 6] is not None:  # ("entity"<|>..<|>..<|>..<|>3): a counter; the description is not last
             return "entity", a, b, desc, None, "extra-field"  # type: ignore[return-value]
         if not _plain_last(desc):  # type: ignore[arg-type]
             return None
         return "entity", a, b, desc, None, None  # type: ignore[return-value]
-    a = g[7] if g[7] is not None else g[8]
-    b = g[9] if g[9] is not None else g[10]
-    desc = g[11] if g[11] is not None else g[12]
-    if g[13] is not None:
-        return "relationship", a, b, desc, float(g[13]) + 1, None  # type: ignore[return-value]
+    a = g[o + 7] if g[o + 7] is not None else g[o + 8]
+    b = g[o + 9] if g[o + 9] is not None else g[o + 10]
+    desc = g[o + 11] if g[o + 11] is not None else g[o + 12]
+    if g[o + 13] is not None:
+        return "relationship", a, b, desc, float(g[o + 13]), None  # type: ignore[arg-type,return-value]
     if not _plain_last(desc):  # type: ignore[arg-type]
         return None
     return "relationship", a, b, desc, None, "strength-missing"  # type: ignore[return-value]

@@ -7,6 +7,8 @@ records each get their own FormatIssue, as the design requires.
 
 from __future__ import annotations
 
+from pydantic import TypeAdapter
+
 from harness.model import FormatIssue
 from harness.parsing.issues import CODES, excerpt
 
@@ -57,23 +59,24 @@ class IssueLog:
         return len(self._dropped)
 
     def issues(self) -> list[FormatIssue]:
-        out: list[FormatIssue] = []
+        if not self._order:
+            return []
+        if not self._counts:
+            return list(self._dropped)
+        rows: list[FormatIssue | dict[str, object]] = []
         for entry in self._order:
             if isinstance(entry, FormatIssue):
-                out.append(entry)
+                rows.append(entry)
                 continue
             code = entry
             n = self._counts[code]
             message = self._messages[code] or CODES[code][0]
             if n > 1:
                 message = f"{message} ({n} times)"
-            out.append(
-                FormatIssue(
-                    code=code,
-                    message=message,
-                    excerpt=excerpt(self._first[code]),
-                    round=self.round,
-                    dropped=False,
-                )
+            rows.append(
+                {"code": code, "message": message, "excerpt": excerpt(self._first[code]), "round": self.round}
             )
-        return out
+        return _ISSUES.validate_python(rows)  # one call for the list: cheaper than one per issue
+
+
+_ISSUES = TypeAdapter(list[FormatIssue])

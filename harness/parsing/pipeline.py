@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from harness.checks.completion import CompletionCheck, check_completion, find_marks
-from harness.model import ExtractedGraph, FormatReport, ParseResult
-from harness.parsing.cleanup import clean, fill_placeholders, is_refusal, lowered
-from harness.parsing.delimited import Delimited, parse_delimited
+from harness.checks.completion import CompletionCheck, CompletionMark, check_completion, find_marks
+from harness.model import CommunityReport, CompletionStatus, ExtractedGraph, FormatReport, ParseResult
+from harness.parsing.cleanup import clean, fill_placeholders, is_refusal
+from harness.parsing.delimited import Delimited, Layout, parse_delimited
 from harness.parsing.detect import detect_format, is_lightrag_new
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_output import parse_json_graph
@@ -28,8 +28,12 @@ def _remove_marks(text: str, check: CompletionCheck) -> str:
     return "".join(parts)
 
 
-def _settle_completion(text: str, cd: str, td: str, log: IssueLog) -> tuple[str, CompletionCheck]:
-    check = check_completion(text, cd, tuple_delimiter=td, marks=find_marks(text, cd))
+def _settle_completion(
+    text: str, cd: str, td: str, log: IssueLog, marks: list[CompletionMark] | None = None
+) -> tuple[str, CompletionCheck]:
+    if marks is None:
+        marks = find_marks(text, cd)
+    check = check_completion(text, cd, tuple_delimiter=td, marks=marks)
     for code in check.codes:
         log.note(code, text[check.marks[-1].start :] if check.marks else text[-80:])
     return _remove_marks(text, check), check
@@ -37,16 +41,16 @@ def _settle_completion(text: str, cd: str, td: str, log: IssueLog) -> tuple[str,
 
 def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResult:
     log = IssueLog(round)
-    if not text.strip():
+    if not text or text.isspace():
         log.note("empty-output", text)
         return _result(fmt if fmt != "auto" else "graphrag", Delimited(), None, "missing", log)
     cleaned, _reasoning = clean(text, log)
-    cleaned = fill_placeholders(cleaned, td, rd, cd, log)
     used = detect_format(cleaned, td) if fmt == "auto" else fmt
     graph = Delimited()
     report = None
     if used in ("json", "report"):
-        body, check = _settle_completion(cleaned, cd, td, log) if cd and cd.lower() in lowered(cleaned) else (cleaned, None)
+        marks = find_marks(cleaned, cd) if cd else []
+        body, check = _settle_completion(cleaned, cd, td, log, marks) if marks else (cleaned, None)
         if used == "report":
             report, loaded, seen, parsed = parse_report(body, log)
             graph.seen, graph.parsed = seen, parsed
@@ -57,6 +61,7 @@ def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResu
         else:
             completion = "present" if loaded is not None and not loaded.truncated else "missing"
     else:
+        cleaned = fill_placeholders(cleaned, td, rd, cd, log)
         lightrag_new = used == "lightrag" and (
             (td != "<|>" and td in cleaned) or is_lightrag_new(cleaned)
         )
@@ -68,7 +73,7 @@ def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResu
         if lightrag_new:
             graph = parse_lightrag(body, log, tuple_delimiter=effective_td, round=round)
         else:
-            layout = "claims" if used == "claims" else ("lightrag" if used == "lightrag" else None)
+            layout: Layout | None = "claims" if used == "claims" else ("lightrag" if used == "lightrag" else None)
             graph = parse_delimited(body, log, tuple_delimiter=td, record_delimiter=rd, layout=layout, round=round)
             if fmt == "auto" and graph.layout == "lightrag":
                 used = "lightrag"
@@ -85,14 +90,16 @@ def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResu
     return _result(used, graph, report, completion, log)
 
 
-def _result(used: str, graph: Delimited, report, completion: str, log: IssueLog) -> ParseResult:  # type: ignore[no-untyped-def]
+def _result(
+    used: str, graph: Delimited, report: CommunityReport | None, completion: CompletionStatus, log: IssueLog
+) -> ParseResult:
     issues = log.issues()
     fr = FormatReport(
         format=used,
         records_seen=graph.seen,
         records_parsed=graph.parsed,
         records_dropped=log.dropped_count,
-        completion=completion,  # type: ignore[arg-type]
+        completion=completion,
         issues=issues,
     )
     return ParseResult(

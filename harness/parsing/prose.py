@@ -17,17 +17,20 @@ _HEADING = re.compile(
     re.I,
 )
 _ITEM = re.compile(r"^\s*(?:\d{1,3}[.)、]|[-*•+])\s+(\S.*)$")
+_ITEM_START = frozenset("0123456789-*•+")
 _ARROW = re.compile(r"\S\s*(?:->|→|-->|—>|<->|↔)\s*\S")
 
 
 def report_prose_records(lines: list[str], log: IssueLog) -> int:
     """Drop-report list items under an Entities/Relationships heading, and `A -> B` items
     anywhere. Returns how many were reported."""
+    if not any(line.lstrip()[:1] in _ITEM_START for part in lines for line in part.split("\n")):
+        return 0  # no list item at all: nothing to report
     section = ""
     count = 0
     for line in lines:
         for sub in line.split("\n"):
-            heading = _HEADING.match(sub)
+            heading = _HEADING.match(sub) if len(sub) < 80 else None  # headings are short
             if heading and not _ITEM.match(sub):
                 word = heading.group(1).lower()
                 section = "relationship" if word[0] in "re关關" else "entity"

@@ -1,0 +1,58 @@
+"""Prompt versions: templates (text, YAML and chat), resolution, lint, built-ins and importers.
+
+Public API:
+
+- `PromptTemplate` (`.render(variables)`, `.partial_format(**values)`, `.continue_prompt`,
+  `.loop_prompt`, `.format`), `load_prompt(path)`, `placeholders(text)`, `fill(text, values)`
+- `load_yaml_prompt(path)` for YAML/JSON templates
+- `resolve_prompt(reference, ...)`, `resolve_variant_prompt(suite, variant)`,
+  `load_variant_prompt(suite, variant)` (environment overrides: HARNESS_PROMPT_<VARIANT>,
+  HARNESS_PROMPTS_DIR)
+- `lint_prompt(path_or_template, ...) -> list[Finding]`, `lint_text(text, ...)`, `LINT_CODES`
+- `builtin_names()`, `load_builtin(name)`
+"""
+
+from __future__ import annotations
+
+from .builtin import builtin_names, load_builtin
+from .lint import CODES as LINT_CODES
+from .lint import Finding, has_errors, lint_prompt, lint_text
+from .lint import Finding as LintFinding
+from .resolve import (
+    PROMPT_ENV_PREFIX,
+    PROMPTS_DIR_ENV,
+    ResolvedPrompt,
+    load_variant_prompt,
+    resolve_prompt,
+    resolve_variant_prompt,
+    variant_env_name,
+)
+from .syntax import fill, placeholders
+from .template import CONTINUE_PROMPT, LOOP_PROMPT, PromptMeta, PromptTemplate, load_prompt
+from .yaml_template import load_yaml_prompt
+
+__all__ = [
+    "CONTINUE_PROMPT",
+    "LINT_CODES",
+    "LOOP_PROMPT",
+    "PROMPTS_DIR_ENV",
+    "PROMPT_ENV_PREFIX",
+    "Finding",
+    "LintFinding",
+    "PromptMeta",
+    "PromptTemplate",
+    "ResolvedPrompt",
+    "builtin_names",
+    "fill",
+    "has_errors",
+    "lint_prompt",
+    "lint_text",
+    "load_builtin",
+    "load_prompt",
+    "load_variant_prompt",
+    "load_yaml_prompt",
+    "placeholders",
+    "resolve_prompt",
+    "resolve_variant_prompt",
+    "variant_env_name",
+]

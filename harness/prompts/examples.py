@@ -210,26 +210,23 @@ class InlineExample:
 
     output: str  # the answer as written (placeholders unfilled)
     line: int  # file line of the first line of the answer
-    entity_types: list[str] | None  # from the example's own `Entity_types:` line, if any
-    types_placeholder: bool = False  # the example's types line is `{entity_types}`
+    entity_types: list[str] | None  # from the example's own `Entity_types:` line (None: none, or a placeholder)
 
 
 _REAL_DATA = re.compile(r"^\W*real\s+data\W*$", re.I)
 _OUTPUT = re.compile(r"^\s*(?:\*\*)?(?:output|answer|response)(?:\*\*)?\s*:\s*(.*)$", re.I)
 _TYPES = re.compile(r"^\s*(?:\*\*)?entity[_ ]types(?:\*\*)?\s*:\s*(.*)$", re.I)
 _STOP = re.compile(
-    r"^\s*(?:#{3,}|-{3,}|={3,}|(?:-+\s*)?example\b|(?:\*\*)?(?:entity[_ ]types|text|input)(?:\*\*)?\s*:)",
+    r"^\s*(?:#{3,}|-{3,}|={3,}|<?(?:-+\s*)?example\b|(?:\*\*)?(?:entity[_ ]types|text|input)(?:\*\*)?\s*:)",
     re.I,
 )
 
 
-def _types_from(value: str) -> tuple[list[str] | None, bool]:
+def _types_from(value: str) -> list[str] | None:
     value = value.strip().strip("[]").strip()
-    if "{" in value:
-        return None, True
-    if not value:
-        return None, False
-    return [t.strip().strip("'\"`") for t in value.split(",") if t.strip()], False
+    if not value or "{" in value:
+        return None
+    return [t.strip().strip("'\"`") for t in value.split(",") if t.strip()]
 
 
 def find_inline_examples(text: str, first_line: int = 1) -> list[InlineExample]:
@@ -247,13 +244,12 @@ def find_inline_examples(text: str, first_line: int = 1) -> list[InlineExample]:
             break
     found: list[InlineExample] = []
     types: list[str] | None = None
-    types_placeholder = False
     index = 0
     while index < end:
         line = lines[index]
         type_match = _TYPES.match(line)
         if type_match:
-            types, types_placeholder = _types_from(type_match.group(1))
+            types = _types_from(type_match.group(1))
             index += 1
             continue
         match = _OUTPUT.match(line)
@@ -271,6 +267,6 @@ def find_inline_examples(text: str, first_line: int = 1) -> list[InlineExample]:
         if content:
             first, last = content[0][0], content[-1][0]
             output = "\n".join(line for n, line in body if first <= n <= last)
-            found.append(InlineExample(output, first_line + first, types, types_placeholder))
-        types, types_placeholder = None, False
+            found.append(InlineExample(output, first_line + first, types))
+        types = None
     return found

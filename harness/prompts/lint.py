@@ -8,8 +8,9 @@ docs/prompts.md and in CODES below), a file line and a one-line hint.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -24,6 +25,7 @@ from .template import (
     RUNNER_VARIABLES,
     PromptTemplate,
     load_prompt,
+    read_prompt_text,
 )
 
 Severity = Literal["error", "warning"]
@@ -157,22 +159,10 @@ def lint_prompt(
     if isinstance(prompt, PromptTemplate):
         template = prompt
     else:
-        source = str(prompt)
-        try:
-            if source.startswith("builtin:"):
-                from .builtin import load_builtin
-
-                template = load_builtin(source, strict=False)
-            else:
-                path = Path(prompt)
-                if not path.is_file():
-                    raise InputError(f"{path}: prompt file not found")
-                template = load_prompt(path, strict=False)
-        except InputError as exc:
-            if "not found" in exc.message or "cannot read" in exc.message or "is a folder" in exc.message \
-                    or "no built-in prompt" in exc.message:
-                raise
-            return [_invalid(exc.message, source)]
+        template_or_finding = _load(prompt)
+        if isinstance(template_or_finding, Finding):
+            return [template_or_finding]
+        template = template_or_finding
     ctx = _context(template, variables, format, entity_types, language, tuple_delimiter, record_delimiter,
                    completion_delimiter, model, max_tokens)
     out = _Collector(template.source, [*template.meta.lint_ignore, *ignore])
@@ -192,6 +182,28 @@ def lint_text(text: str, *, source: str = "<prompt>", **settings: Any) -> list[F
 
     template = PromptTemplate(user=text, source=source, meta=PromptMeta(raw_text=text), origin={"user": 1})
     return lint_prompt(template, **settings)
+
+
+def _load(prompt: str | Path) -> PromptTemplate | Finding:
+    """Load leniently; a file that is missing or unreadable is bad input (InputError), a file that
+    is not a valid template is a `template-invalid` finding."""
+    from .builtin import get_builtin, load_builtin
+
+    source = str(prompt)
+    load: Callable[[], PromptTemplate]
+    if source.startswith("builtin:"):
+        get_builtin(source)
+        load = partial(load_builtin, source, strict=False)
+    else:
+        path = Path(prompt)
+        if not path.is_file():
+            raise InputError(f"{path}: prompt file not found")
+        read_prompt_text(path)
+        load = partial(load_prompt, path, strict=False)
+    try:
+        return load()
+    except InputError as exc:
+        return _invalid(exc.message, source)
 
 
 def _invalid(message: str, source: str) -> Finding:
@@ -250,9 +262,13 @@ def _context(
         }
         expected = set(RELEVANT.get(fmt, RUNNER_VARIABLES))
     else:
-        given.setdefault("tuple_delimiter", tuple_delimiter)
-        given.setdefault("record_delimiter", record_delimiter)
-        given.setdefault("completion_delimiter", completion_delimiter)
+        # explicit settings win over the supplied values; missing delimiters get the declared ones
+        for name, explicit, value in (("tuple_delimiter", td, tuple_delimiter), ("record_delimiter", rd, record_delimiter),
+                                      ("completion_delimiter", cd, completion_delimiter), ("language", language, lang)):
+            if explicit is not None or (name != "language" and name not in given):
+                given[name] = value
+        if entity_types is not None and "entity_types" in given:
+            given["entity_types"] = ",".join(entity_types)
         expected = set(variables) & set(RELEVANT.get(fmt, RUNNER_VARIABLES)) | (set(variables) - set(RUNNER_VARIABLES))
     expected |= set(meta.declared_variables)
     budget = max_tokens or meta.token_budget or DEFAULT_TOKEN_BUDGET
@@ -275,8 +291,9 @@ _WRAPPER = [
     re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*(?:\s*:\s*[A-Za-z_][\w\[\], .]*)?\s*=\s*[rRbBuUfF]{0,2}(?:\"\"\"|''')"),
     re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*\[\s*[\"'][^\"']+[\"']\s*\]\s*=\s*[rRbBuUfF]{0,2}(?:\"\"\"|'''|\"|'|\(|$)"),
     re.compile(r"^\s*[rRbBuUfF]{0,2}(?:\"\"\"|''')\s*[,)]?\s*$"),
-    re.compile(r"^\s*(?:from\s+[\w.]+\s+import\s+[\w*, ()]+|import\s+[\w.]+(?:\s+as\s+\w+)?)\s*$"),
 ]
+# imports only count near the top of the file, where a copied module starts
+_IMPORT = re.compile(r"^\s*(?:from\s+[\w.]+\s+import\s+[\w*, ()]+|import\s+[\w.]+(?:\s+as\s+\w+)?)\s*$")
 
 
 def _check_wrapper(template: PromptTemplate, out: _Collector) -> None:
@@ -288,10 +305,9 @@ def _check_wrapper(template: PromptTemplate, out: _Collector) -> None:
         segments = [(text, template.line_of(part)) for part, text in template.parts()]
     for text, first in segments:
         for number, line in enumerate(text.split("\n")):
-            for pattern in _WRAPPER:
-                if pattern.match(line):
-                    out.add("python-wrapper", first + number, f"Python code in the prompt: {line.strip()[:60]!r}")
-                    return
+            if any(p.match(line) for p in _WRAPPER) or (number < 5 and _IMPORT.match(line)):
+                out.add("python-wrapper", first + number, f"Python code in the prompt: {line.strip()[:60]!r}")
+                return
 
 
 def _known_names(template: PromptTemplate, ctx: LintContext) -> set[str]:
@@ -332,7 +348,8 @@ def _check_placeholders(template: PromptTemplate, ctx: LintContext, out: _Collec
             consumed.update(getattr(function, "inputs"))
     if EXAMPLES_VARIABLE in used and template.examples:
         consumed.update(_example_inputs(template, ctx.format))
-    for name in sorted(ctx.expected - consumed):
+    bound = set(template.partials)  # filled on purpose by partial_format
+    for name in sorted(ctx.expected - consumed - bound - {input_name, INPUT_VARIABLE}):
         line = template.origin.get(f"variables.{name}", template.line_of("user"))
         out.add("variable-unused", line, f"{{{name}}} is supplied but the prompt never uses it")
 

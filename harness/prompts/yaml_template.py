@@ -39,7 +39,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from ..errors import InputError
 from ..model import Value
 from ..yamlfile import Location, format_loc, line_of, parse_yaml
-from .examples import Example, ExampleClaim, ExampleEntity, ExampleLayout, ExampleRelationship
+from .examples import Example, ExampleClaim, ExampleEntity, ExampleLayout, ExampleRelationship, format_delimiters
 from .syntax import placeholders
 from .template import (
     CONTINUE_PROMPT,
@@ -307,6 +307,9 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
     for key in ("tuple_delimiter", "record_delimiter", "completion_delimiter"):
         value = getattr(spec, key)
         if value is not None:
+            defaults.setdefault(key, value)
+    if spec.format not in ("json", "report"):  # a delimited format's own delimiters, when none are declared
+        for key, value in format_delimiters(spec.format, spec.tuple_delimiter).items():
             defaults.setdefault(key, value)
 
     layout = ExampleLayout(template=spec.example_template)

@@ -43,8 +43,42 @@ def run_table(summary: dict[str, Any]) -> Table:
     return table
 
 
+def _gate_line(run_dir: Path) -> str | None:
+    """One line from the run's gate.json (the verdict only sets the exit code with --gate)."""
+    import json
+
+    try:
+        verdict = json.loads((run_dir / "gate.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    failed = [r for r in verdict.get("rules", []) if r.get("status") == "fail"]
+    line = f"gate: {verdict.get('status', '?').upper()}"
+    if failed:
+        line += f" — {len(failed)} rule(s) failed: " + "; ".join(f"{r['variant']}: {r['message']}" for r in failed[:3])
+        line += " …" if len(failed) > 3 else ""
+    return line
+
+
 def print_run_table(summary: dict[str, Any], run_dir: Path, console: Console | None = None) -> None:
     console = console or Console(width=120)
     console.print(run_table(summary))
+    gate = _gate_line(run_dir)
+    if gate:
+        console.print(gate, markup=False, highlight=False, soft_wrap=True)
     console.print(f"reports: {run_dir}")
     console.print()
+
+
+def print_verdict(verdict, console: Console | None = None) -> None:
+    """The gate verdict: one line per rule, failures first."""
+    console = console or Console(width=120, highlight=False, soft_wrap=True)
+    style = {"pass": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}
+    order = {"fail": 0, "warn": 1, "pass": 2, "skip": 3}
+    head = f"{verdict.suite} ({verdict.run_id}): gate {verdict.status.upper()}"
+    if verdict.baseline_file:
+        head += f" — baseline {verdict.baseline_file}"
+    console.print(head, style=style.get(verdict.status, ""), markup=False)
+    for note in verdict.notes:
+        console.print(f"  note: {note}", style="dim", markup=False)
+    for rule in sorted(verdict.rules, key=lambda r: order[r.status]):
+        console.print(f"  {rule.status.upper():4s}  {rule.variant}: {rule.message}", style=style[rule.status], markup=False)

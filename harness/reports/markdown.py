@@ -104,7 +104,7 @@ def rule_value(rule: Any) -> tuple[str, str]:
         value = "—" if rule.value is None else f"Δ {pt(rule.value)} pt"
         if rule.interval:
             value += f" [{pt(rule.interval[0])}, {pt(rule.interval[1])}]"
-        return value, f"drop ≤ {rule.limit and abs(rule.limit) * 100:.1f} pt" if rule.limit is not None else "—"
+        return value, ("—" if rule.limit is None else f"drop ≤ {abs(rule.limit) * 100:.1f} pt")
     if rule.rule == "case_regression":
         return ("—" if rule.value is None else f"largest drop {rule.value * 100:.1f} pt",
                 f"drop ≤ {rule.limit * 100:.1f} pt" if rule.limit is not None else "—")

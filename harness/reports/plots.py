@@ -104,8 +104,9 @@ def recall_scatter(view: ReportView) -> bytes:
         ax.grid(alpha=0.3)
         if not compared:
             ax.text(0.5, 0.5, "only one variant: nothing to compare", ha="center", va="center", fontsize=9)
-        ax.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
+    handles, labels = fig.axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(4, len(labels)), fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return _png(fig)
 
 
@@ -172,5 +173,7 @@ PLOTS = {
 
 
 def render_plots(view: ReportView) -> dict[str, bytes]:
-    """name -> PNG bytes, in report order."""
+    """name -> PNG bytes, in report order (none for a run without rows)."""
+    if not view.columns:
+        return {}
     return {name: make(view) for name, (_, make) in PLOTS.items()}

@@ -268,3 +268,9 @@ def test_has_format_errors() -> None:
 def test_explicit_format_overrides_detection() -> None:
     r = parse('("entity"<|>A<|>person<|>x)', "json")
     assert r.format == "json" and r.graph.entities == []
+
+
+def test_claims_detected_by_width_when_status_is_odd() -> None:
+    text = "Here are the claims:\n(SUN WUKONG<|>NONE<|>THEFT<|>CLAIMED<|>NONE<|>NONE<|>Took the weapons<|>quote)\n<|COMPLETE|>"
+    r = parse(text)
+    assert r.format == "claims" and r.graph.claims[0].type == "THEFT"

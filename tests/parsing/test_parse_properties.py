@@ -122,14 +122,15 @@ _MESSY_VALUE = st.one_of(
 _VALUE = st.one_of(_CLEAN_VALUE, _CLEAN_VALUE, _CLEAN_VALUE, _MESSY_VALUE)
 _STRENGTH = st.sampled_from(["5", "10", "11", "2.5", "1", "07"])
 _RECORD = st.builds(
-    lambda tag, quote, values, closer: "(" + tag + "<|>" + "<|>".join(quote + v + quote for v in values) + closer,
+    lambda tag, quote, texts, strength, closer: "("
+    + tag
+    + "<|>"
+    + "<|>".join([quote + v + quote for v in texts] + ([strength] if strength is not None else []))
+    + closer,
     st.sampled_from(['"entity"', '"relationship"', '"entity"', '"relationship"', "entity", '"event"']),
     st.sampled_from(['"', "", '"', ""]),
-    st.one_of(
-        st.tuples(_VALUE, _VALUE, _VALUE).map(list),
-        st.tuples(_VALUE, _VALUE, _VALUE, _STRENGTH).map(list),
-        st.lists(st.one_of(_VALUE, _STRENGTH), min_size=1, max_size=6),
-    ),
+    st.one_of(st.tuples(_VALUE, _VALUE, _VALUE).map(list), st.lists(_VALUE, min_size=1, max_size=5)),
+    st.one_of(st.none(), _STRENGTH, _STRENGTH.map(lambda v: f'"{v}"')),
     st.sampled_from([")", ")", ")", ")", ">", "）", "", "))", ")**"]),
 )
 RECORDISH = st.lists(
@@ -160,3 +161,16 @@ def test_fast_paths_agree_with_the_general_reader(text: str, fmt: str) -> None:
     finally:
         delimited._clean_prefix, delimited.fast_patterns = saved
     assert fast == slow
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    TEXTS,
+    st.text(min_size=1, max_size=4),
+    st.text(max_size=4),
+    st.text(max_size=12),
+    st.sampled_from(FORMATS),
+)
+def test_any_delimiters_never_raise(text: str, td: str, rd: str, cd: str, fmt: str) -> None:
+    r = parse(text, fmt, tuple_delimiter=td, record_delimiter=rd, completion_delimiter=cd)
+    assert not any(i.code == "internal-error" for i in r.format_report.issues), r.format_report.issues

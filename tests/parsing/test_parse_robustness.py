@@ -358,3 +358,21 @@ def test_delimiter_placeholders_copied_from_the_prompt() -> None:
     assert names(r) == ["A"]
     assert r.format_report.completion == "present"
     assert "delimiter-inferred" in codes(r)
+
+
+def test_internal_errors_become_an_issue(monkeypatch: pytest.MonkeyPatch) -> None:
+    import harness.parsing as parsing
+
+    def boom(*_: object) -> None:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(parsing, "run", boom)
+    r = parse('("entity"<|>A<|>person<|>x)', round=3)
+    (i,) = r.format_report.issues
+    assert i.code == "internal-error" and "kaboom" in i.message and i.round == 3
+    assert r.graph.entities == [] and r.format_report.completion == "missing"
+
+
+def test_empty_tuple_delimiter_is_a_caller_error() -> None:
+    with pytest.raises(ValueError):
+        parse("x", tuple_delimiter="")

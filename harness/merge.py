@@ -1,0 +1,99 @@
+"""Shard results -> one run: `harness merge RUN...`.
+
+A suite too big for one CI job runs as `harness run SUITE --shard i/n` in n jobs (shard i keeps
+the cases at positions i-1, i-1+n, ... of the suite, every variant). `merge_runs` joins their
+results.jsonl rows, puts them in suite order (variants, then cases, as an unsharded run writes
+them), and recomputes summary.json, the gate and every report from the merged rows, so the
+merged run is the unsharded run apart from timings (`*_s`) and `created_at`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .gate import Verdict
+from .model import CaseResult
+from .runner import RESULTS, new_run_id, write_results
+
+
+@dataclass
+class MergeResult:
+    run_dir: Path
+    summary: dict[str, Any]
+    verdict: Verdict
+    rows: int
+    missing: list[tuple[str, str]] = field(default_factory=list)  # (variant, case) of the suite not in any shard
+
+
+def _strip_timings(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip_timings(v) for k, v in value.items() if not k.endswith("_s")}
+    if isinstance(value, list):
+        return [_strip_timings(v) for v in value]
+    return value
+
+
+def merge_runs(
+    runs: list[Path],
+    *,
+    reports: Path | None = None,
+    run_id: str | None = None,
+    suite_path: Path | None = None,
+    baseline: Path | None = None,
+) -> MergeResult:
+    from .reports.rundata import load_run, load_suite_of
+    from .reports.writer import write_outputs
+
+    if not runs:
+        raise InputError("give the run folders to merge (harness merge RUN RUN ...)")
+    loaded = [load_run(path) for path in runs]  # every shard must be finished (summary.json)
+    suites = {data.summary["suite"] for data in loaded} | {row.suite for data in loaded for row in data.rows}
+    if len(suites) != 1:
+        raise InputError(f"{runs[0]}: runs of different suites cannot be merged ({', '.join(sorted(suites))})")
+    suite_name = suites.pop()
+    suite = load_suite_of(loaded[0].summary, suite_path)
+    if suite is None:
+        raise InputError(f"{loaded[0].run_dir}: suite file {loaded[0].summary.get('suite_file')!r} not readable; "
+                         "name it with --suite FILE")
+    if suite.name != suite_name:
+        raise InputError(f"{suite.path}: suite '{suite.name}', but the runs are of '{suite_name}'")
+
+    merged: dict[tuple[str, str], tuple[CaseResult, Path]] = {}
+    for data in loaded:
+        for row in data.rows:
+            key = (row.variant, row.case_id)
+            if key in merged:
+                first, where = merged[key]
+                if _strip_timings(first.model_dump()) != _strip_timings(row.model_dump()):
+                    raise InputError(f"{data.run_dir}: case '{row.case_id}' of variant '{row.variant}' is also in "
+                                     f"{where} with different results")
+                continue
+            merged[key] = (row, data.run_dir)
+
+    variants = suite.variant_names()
+    order = {(v, c.id): i for i, (v, c) in enumerate((v, c) for v in variants for c in suite.cases)}
+    unknown = [key for key in merged if key not in order]
+    if unknown:
+        variant, case = unknown[0]
+        raise InputError(f"{suite.path}: case '{case}' of variant '{variant}' is in a shard but not in the suite")
+    rows = [row for _, (row, _) in sorted(merged.items(), key=lambda item: order[item[0]])]
+    present_variants = {v for v, _ in merged}
+    missing = [key for key in order if key[0] in present_variants and key not in merged]
+
+    modes = {data.summary.get("record_mode", "none") for data in loaded}
+    record_mode = modes.pop() if len(modes) == 1 else "mixed"
+    wall_s = max(float((data.summary.get("timings") or {}).get("wall_s", 0.0)) for data in loaded)
+
+    reports_dir = reports if reports is not None else loaded[0].run_dir.resolve().parent.parent
+    run_dir = reports_dir / suite_name / (run_id or new_run_id())
+    if run_dir.exists() and any(run_dir.iterdir()):
+        raise InputError(f"{run_dir}: already exists; pick another --run-id")
+    if any(run_dir.resolve() == data.run_dir.resolve() for data in loaded):
+        raise InputError(f"{run_dir}: is one of the runs being merged")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    write_results(run_dir / RESULTS, rows)
+    summary, verdict = write_outputs(suite, run_dir, rows, record_mode=record_mode, wall_s=wall_s, baseline=baseline)
+    return MergeResult(run_dir=run_dir, summary=summary, verdict=verdict, rows=len(rows), missing=missing)

@@ -1,0 +1,301 @@
+"""`harness prompts ...` (lint, render, list, show) and `harness import ...` (graphrag, lightrag).
+
+Errors in what the user gave are InputError (one line on stderr, exit 2); lint findings at
+error severity exit 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from ..errors import InputError
+from ..model import GoldCase
+from ..suites import Suite
+
+prompts_app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+import_app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+
+
+def _emit_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def _split(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _unescape(value: str | None) -> str | None:
+    """Let delimiters be typed on a command line: `\\n` stands for a newline."""
+    return None if value is None else value.replace("\\n", "\n").replace("\\t", "\t")
+
+
+# --------------------------------------------------------------------------- prompts lint
+
+
+@prompts_app.command("lint")
+def lint(
+    prompts: Annotated[Optional[list[str]], typer.Argument(help="Prompt files or builtin:<name> references.", show_default=False)] = None,
+    suite: Annotated[Optional[list[Path]], typer.Option("--suite", help="Lint every variant of this suite, with its settings (repeatable).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    format: Annotated[Optional[str], typer.Option("--format", help="Output format the answers are parsed as: graphrag, lightrag, json, claims, report.")] = None,
+    entity_types: Annotated[Optional[str], typer.Option("--entity-types", help="Declared entity types, comma separated.")] = None,
+    language: Annotated[Optional[str], typer.Option("--language", help="The {language} value.")] = None,
+    tuple_delimiter: Annotated[Optional[str], typer.Option("--tuple-delimiter")] = None,
+    record_delimiter: Annotated[Optional[str], typer.Option("--record-delimiter", help="\\n for a newline.")] = None,
+    completion_delimiter: Annotated[Optional[str], typer.Option("--completion-delimiter")] = None,
+    model: Annotated[Optional[str], typer.Option("--model", help="Model whose tokenizer counts the budget (default: the suite's, else gpt-4o-mini).")] = None,
+    max_tokens: Annotated[Optional[int], typer.Option("--max-tokens", min=1, help="Token budget of the prompt without the chunk (default 4000).")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
+) -> None:
+    """Check prompt files; exit 1 when any finding is an error."""
+    from ..parsing import FORMATS
+    from .lint import Finding, lint_prompt
+
+    if not prompts and not suite:
+        raise InputError("no prompt given (try: harness prompts lint prompts/default/extract_graph.txt, or --suite SUITE)")
+    if format is not None and (format not in FORMATS or format == "auto"):
+        raise InputError(f"--format: '{format}' is not one of {', '.join(f for f in FORMATS if f != 'auto')}")
+    settings: dict[str, Any] = {
+        "format": format,
+        "entity_types": _split(entity_types),
+        "language": language,
+        "tuple_delimiter": _unescape(tuple_delimiter),
+        "record_delimiter": _unescape(record_delimiter),
+        "completion_delimiter": _unescape(completion_delimiter),
+        "model": model,
+        "max_tokens": max_tokens,
+    }
+    checked: list[str] = []
+    findings: list[Finding] = []
+    for prompt in prompts or []:
+        checked.append(prompt)
+        options = {**settings, "model": model or "gpt-4o-mini"}
+        findings.extend(lint_prompt(prompt if prompt.startswith("builtin:") else Path(prompt), **options))
+    for suite_path in suite or []:
+        for name, found in _lint_suite(suite_path, settings):
+            checked.append(name)
+            findings.extend(found)
+    errors = sum(1 for f in findings if f.severity == "error")
+    warnings = len(findings) - errors
+    if json_out:
+        _emit_json({"prompts": checked, "errors": errors, "warnings": warnings, "findings": [f.to_json() for f in findings]})
+    else:
+        for finding in findings:
+            typer.echo(str(finding))
+            typer.echo(f"    hint: {finding.hint}")
+        typer.echo(f"{len(checked)} prompt(s) checked: {errors} error(s), {warnings} warning(s)")
+    if errors or (strict and warnings):
+        raise typer.Exit(1)
+
+
+def _lint_suite(path: Path, settings: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+    """Each variant's prompt, linted with the variables and delimiters the runner would use."""
+    from ..suites import load_suite
+    from .lint import lint_prompt
+    from .resolve import resolve_variant_prompt
+
+    suite = load_suite(path)
+    out: list[tuple[str, list[Any]]] = []
+    for name, spec in suite.spec.variants.items():
+        resolved = resolve_variant_prompt(suite, name)
+        template = resolved.load(strict=False)
+        entity_types = spec.entity_types or suite.spec.entity_types
+        variables = {
+            "input_text": "",
+            "entity_types": ",".join(entity_types),
+            "tuple_delimiter": spec.tuple_delimiter,
+            "record_delimiter": spec.record_delimiter,
+            "completion_delimiter": spec.completion_delimiter,
+            "language": spec.language or suite.spec.language,
+        }
+        options = {k: v for k, v in settings.items() if v is not None}
+        if spec.format != "auto":
+            options.setdefault("format", spec.format)
+        options.setdefault("model", spec.model or suite.spec.model.name)
+        out.append((f"{suite.name}/{name}: {resolved.display}", lint_prompt(template, variables=variables, **options)))
+    return out
+
+
+# --------------------------------------------------------------------------- prompts render
+
+
+@prompts_app.command("render")
+def render(
+    suite: Annotated[Path, typer.Option("--suite", help="Suite whose case and variant settings fill the prompt.", show_default=False)],
+    prompt: Annotated[Optional[str], typer.Argument(help="Prompt file or builtin:<name> (default: the variant's own prompt).", show_default=False)] = None,
+    case: Annotated[Optional[str], typer.Option("--case", help="Case id (default: the first case).")] = None,
+    variant: Annotated[Optional[str], typer.Option("--variant", help="Variant whose settings are used (default: the baseline).")] = None,
+    text: Annotated[bool, typer.Option("--text", help="Print plain text instead of the JSON messages.")] = False,
+) -> None:
+    """Print exactly the messages the first call of a case sends."""
+    messages = render_case(prompt, suite=suite, case=case, variant=variant)
+    if text:
+        for index, message in enumerate(messages):
+            if index:
+                typer.echo("")
+            typer.echo(f"[{message['role']}]")
+            typer.echo(message["content"], nl=not message["content"].endswith("\n"))
+    else:
+        _emit_json(messages)
+
+
+def render_case(prompt: str | None, *, suite: Path, case: str | None = None, variant: str | None = None) -> list[dict[str, str]]:
+    """The messages for one case: the suite's variables, this prompt (or the variant's own)."""
+    from ..suites import load_suite
+    from .builtin import canonical_name
+    from .resolve import resolve_prompt, resolve_variant_prompt
+
+    loaded = load_suite(suite)
+    name = variant or loaded.baseline
+    if name not in loaded.spec.variants:
+        raise InputError(f"{suite}: no variant named '{name}' (have {', '.join(loaded.variant_names())})")
+    cases = {c.id: c for c in loaded.cases}
+    if case is not None and case not in cases:
+        raise InputError(f"{suite}: no case named '{case}' (have {', '.join(cases)})")
+    chosen = cases[case] if case is not None else loaded.cases[0]
+    if prompt is None:
+        template = resolve_variant_prompt(loaded, name).load()
+    elif canonical_name(prompt) is not None:
+        template = resolve_prompt(prompt).load()
+    else:
+        template = resolve_prompt(prompt, root=loaded.root, suite_path=loaded.path).load()
+    return template.render(_variables(loaded, name, chosen))
+
+
+def _variables(suite: Suite, variant: str, case: GoldCase) -> dict[str, str]:
+    """What runner.VariantPlan.variables gives, without loading the variant's own prompt."""
+    spec = suite.spec.variants[variant]
+    return {
+        "input_text": case.text,
+        "entity_types": ",".join(spec.entity_types or suite.spec.entity_types),
+        "tuple_delimiter": spec.tuple_delimiter,
+        "record_delimiter": spec.record_delimiter,
+        "completion_delimiter": spec.completion_delimiter,
+        "language": spec.language or suite.spec.language,
+    }
+
+
+# --------------------------------------------------------------------------- prompts list / show
+
+
+@prompts_app.command("list")
+def list_builtins(json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the built-in prompts."""
+    from .builtin import catalog, load_builtin
+
+    rows = []
+    for name, prompt in sorted(catalog().items()):
+        template = load_builtin(name)
+        rows.append({"name": prompt.reference, "format": template.format, "description": template.meta.description})
+    if json_out:
+        _emit_json(rows)
+        return
+    for row in rows:
+        typer.echo(f"{row['name']:<40} {row['format']:<9} {row['description']}")
+
+
+@prompts_app.command("show")
+def show(name: Annotated[str, typer.Argument(help="builtin:<family>/<name>", show_default=False)]) -> None:
+    """Print a built-in prompt's template (copy it into prompts/ to start your own)."""
+    from .builtin import get_builtin
+
+    typer.echo(get_builtin(name).read(), nl=False)
+
+
+# --------------------------------------------------------------------------- import
+
+
+OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Suite file to write (default: suites/<name>.yaml).")]
+NameOpt = Annotated[Optional[str], typer.Option("--name", help="Suite name (default: the project folder's name).")]
+MaxCasesOpt = Annotated[int, typer.Option("--max-cases", min=1, help="Most input files turned into cases.")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")]
+
+
+def _finish(draft: Any, out: Path, force: bool, lint_results: dict[str, list[Any]]) -> None:
+    from ..runner import plan_variant
+    from ..suites import load_suite
+    from .importers import write_draft
+
+    written = write_draft(draft, out, force=force)
+    for warning in draft.warnings:
+        sys.stderr.write(f"harness: warning: {warning}\n")
+    for kind, findings in lint_results.items():
+        for finding in findings:
+            sys.stderr.write(f"harness: lint ({kind}): {finding} [{finding.hint}]\n")
+    try:
+        suite = load_suite(out)
+        for name in suite.variant_names():
+            plan_variant(suite, name).render(suite.cases[0])
+    except InputError as exc:
+        raise InputError(f"{out}: written, but it does not load yet: {exc.message}") from None
+    typer.echo(f"wrote {out}: {len(draft.variants)} variant(s) ({', '.join(draft.variants)}), "
+               f"{len(draft.cases)} case(s) with empty gold")
+    for path in written[1:]:
+        typer.echo(f"wrote {path}")
+    typer.echo(f"next: fill in the gold of each case, then: harness record {out}")
+
+
+def _default_out(out: Path | None, name: str | None, root: Path) -> tuple[Path, str]:
+    """The suite file and name: --name, else the --out file's stem, else the project folder's name."""
+    from .importers.common import safe_name
+
+    folder = root if root.is_dir() else root.parent
+    suite_name = safe_name(name or (out.stem if out is not None else folder.resolve().name), fallback="imported")
+    return (out or Path("suites") / f"{suite_name}.yaml"), suite_name
+
+
+@import_app.command("graphrag")
+def import_graphrag(
+    root: Annotated[Path, typer.Argument(help="GraphRAG project folder (holding settings.yaml or settings.json).", show_default=False)],
+    out: OutOpt = None,
+    name: NameOpt = None,
+    max_cases: MaxCasesOpt = 10,
+    force: ForceOpt = False,
+) -> None:
+    """Turn a GraphRAG project's prompts, settings and input files into a suite skeleton."""
+    from .importers.graphrag import graphrag_draft, lint_project_prompts, read_graphrag_project
+
+    if not root.exists():
+        raise InputError(f"{root}: no such folder")
+    target, suite_name = _default_out(out, name, root)
+    project = read_graphrag_project(root)
+    draft = graphrag_draft(project, target, name=suite_name, max_cases=max_cases)
+    _finish(draft, target, force, lint_project_prompts(project))
+
+
+@import_app.command("lightrag")
+def import_lightrag(
+    root: Annotated[Path, typer.Argument(help="LightRAG setup folder (holding prompt.py, .env, inputs/).", show_default=False)],
+    out: OutOpt = None,
+    name: NameOpt = None,
+    max_cases: MaxCasesOpt = 10,
+    force: ForceOpt = False,
+) -> None:
+    """Turn a LightRAG setup's PROMPTS, entity types and inputs into a suite skeleton."""
+    from .importers.lightrag import lightrag_draft, read_lightrag_project
+
+    if not root.exists():
+        raise InputError(f"{root}: no such folder")
+    target, suite_name = _default_out(out, name, root)
+    project = read_lightrag_project(root)
+    draft = lightrag_draft(project, target, name=suite_name, max_cases=max_cases)
+    _finish(draft, target, force, _lint_lightrag(draft))
+
+
+def _lint_lightrag(draft: Any) -> dict[str, list[Any]]:
+    from .lint import lint_prompt
+    from .yaml_template import load_yaml_text
+
+    results: dict[str, list[Any]] = {}
+    for path, content in draft.files.items():
+        if path.suffix == ".yaml":
+            template = load_yaml_text(content, str(path), strict=False)
+            results["extract_graph"] = lint_prompt(template)
+    return results

@@ -1,0 +1,205 @@
+"""What both importers share: `.env` files, `${VAR}` substitution, cases from input files, and
+writing a suite skeleton that `harness.suites.load_suite` accepts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from string import Template
+from typing import Any
+
+import yaml
+
+from ...errors import InputError
+from ...suites import CASE_ID, project_root
+
+DEFAULT_MAX_CASES = 10
+SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "site-packages", "__pycache__", ".tox", "build", "dist"}
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines of a `.env` file (`export`, quotes and comments allowed); missing file -> {}."""
+    if not path.is_file():
+        return {}
+    values: dict[str, str] = {}
+    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        key, value = key.strip(), value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        else:
+            value = re.split(r"\s+#", value, maxsplit=1)[0].strip()
+        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", key):
+            values[key] = value
+    return values
+
+
+def substitute_env(text: str, env: Mapping[str, str]) -> str:
+    """`${VAR}` and `$VAR` from env, `$$` for a dollar; unknown variables stay as written."""
+    return Template(text).safe_substitute(env)
+
+
+def safe_name(text: str, fallback: str = "case") -> str:
+    """A suite, variant or case name the suite schema accepts."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-._")[:100]
+    if not name or not CASE_ID.match(name):
+        name = fallback
+    return name
+
+
+def relative_path(path: Path, root: Path) -> str:
+    """`path` as the suite should write it: relative to the project root when possible."""
+    try:
+        import os
+
+        rel = os.path.relpath(path.resolve(), root.resolve())
+    except ValueError:  # another drive
+        return str(path.resolve())
+    return Path(rel).as_posix()
+
+
+def find_files(folder: Path, pattern: re.Pattern[str], *, suffixes: tuple[str, ...] = (".txt",)) -> list[Path]:
+    """Input files under a folder whose path (relative, with `/`) matches the pattern, sorted."""
+    if not folder.is_dir():
+        return []
+    found: list[Path] = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or any(part in SKIP_DIRS for part in path.relative_to(folder).parts[:-1]):
+            continue
+        rel = path.relative_to(folder).as_posix()
+        if path.suffix.lower() in suffixes and (pattern.search(rel) or pattern.search(path.name)):
+            found.append(path)
+    return found
+
+
+@dataclass
+class SuiteDraft:
+    """A suite skeleton and the extra files (chunks, prompt templates) it needs."""
+
+    name: str
+    description: str
+    notes: str
+    language: str
+    entity_types: list[str]
+    model: dict[str, Any]
+    variants: dict[str, dict[str, Any]]
+    baseline: str
+    cases: list[dict[str, Any]] = field(default_factory=list)
+    files: dict[Path, str] = field(default_factory=dict)  # path -> content, written with the suite
+    warnings: list[str] = field(default_factory=list)
+
+    def to_yaml(self) -> str:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "description": self.description,
+            "notes": self.notes,
+            "language": self.language,
+            "entity_types": self.entity_types,
+            "model": self.model,
+            "variants": self.variants,
+            "baseline": self.baseline,
+            "cases": self.cases,
+        }
+        header = (
+            "# Written by `harness import`. Fill in the gold entities and relationships of every case\n"
+            "# before trusting the scores; an empty gold list scores nothing.\n"
+        )
+        return header + dump_yaml(data)
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if not value.strip():
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+    if "\n" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def dump_yaml(data: Any) -> str:
+    """YAML with multi-line strings as `|` blocks (where YAML allows it), keys in the given order."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+def chunk_cases(
+    files: list[Path],
+    *,
+    suite_name: str,
+    root: Path,
+    chunk_tokens: int,
+    model: str,
+    max_cases: int,
+    draft: SuiteDraft,
+) -> None:
+    """One case per input file, with empty gold. A file longer than one chunk is cut to its first
+    chunk (as the pipeline would chunk it), written under fixtures/chunks/<suite>/."""
+    from ...llm.tokens import encoding_for
+
+    encoding = encoding_for(model)
+    seen: set[str] = set()
+    for path in files[:max_cases]:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            draft.warnings.append(f"{path}: skipped, cannot read it as UTF-8 text ({exc})")
+            continue
+        if not text.strip():
+            draft.warnings.append(f"{path}: skipped, it is empty")
+            continue
+        case_id = safe_name(path.stem)
+        n = 1
+        while case_id in seen:
+            n += 1
+            case_id = f"{safe_name(path.stem)[:90]}-{n}"
+        seen.add(case_id)
+        tokens = encoding.encode(text, disallowed_special=())
+        if len(tokens) > chunk_tokens:
+            chunk = encoding.decode(tokens[:chunk_tokens])
+            target = root / "fixtures" / "chunks" / suite_name / f"{case_id}.txt"
+            draft.files[target] = chunk
+            chunk_ref = relative_path(target, root)
+        else:
+            chunk_ref = relative_path(path, root)
+        draft.cases.append({"id": case_id, "chunk": chunk_ref, "entities": [], "relationships": []})
+    if len(files) > max_cases:
+        draft.warnings.append(f"{len(files)} input files found; the suite takes the first {max_cases} (--max-cases)")
+    if not draft.cases:
+        draft.warnings.append("no input text found: the suite has one placeholder case; replace its text with a real chunk")
+        draft.cases.append({
+            "id": "replace-me",
+            "text": "Replace this text with a chunk of your corpus, then list the entities and relationships it holds.",
+            "entities": [],
+            "relationships": [],
+        })
+
+
+def write_draft(draft: SuiteDraft, out: Path, *, force: bool = False) -> list[Path]:
+    """Write the suite and its extra files; refuses to overwrite anything unless `force`."""
+    targets = [out, *draft.files]
+    existing = [p for p in targets if p.exists()]
+    if existing and not force:
+        shown = ", ".join(str(p) for p in existing[:3])
+        raise InputError(f"{shown}: already exists (use --force to overwrite)")
+    for path, content in draft.files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(draft.to_yaml(), encoding="utf-8")
+    return targets
+
+
+def suite_root(out: Path) -> Path:
+    """The project folder the written suite's paths are relative to (the parent of `suites/`)."""
+    return project_root(out)

@@ -1,0 +1,290 @@
+"""Import a GraphRAG project: its settings (v0.x to v3), prompt files and input folder.
+
+What differs between GraphRAG versions, and what is read:
+
+| | v0.x | v1.x | v2.x | v3.x |
+| --- | --- | --- | --- | --- |
+| models | `llm.model` | `models.<id>.model` | `models.<id>.model` | `completion_models.<id>.model` |
+| extraction | `entity_extraction` | `entity_extraction` | `extract_graph` | `extract_graph` |
+| claims | `claim_extraction` | `claim_extraction` | `extract_claims` | `extract_claims` |
+| report prompt | `community_reports.prompt` | same | `graph_prompt` / `text_prompt` | same |
+| input folder | `input.base_dir` | same | `input.base_dir` or `input.storage.base_dir` | `input_storage.base_dir` |
+| chunk size | `chunks.size` | same | same | `chunking.size` |
+
+Prompt files default to `prompts/<name>.txt` with the names of each version (entity_extraction,
+extract_graph, summarize_descriptions, claim_extraction, extract_claims, community_report,
+community_report_graph). `${VAR}` is substituted from the environment and the `.env` file beside
+the settings (the environment wins, as in GraphRAG).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...errors import InputError
+from ...yamlfile import Location, line_of, parse_yaml
+from ..builtin import PREFIX
+from .common import (
+    DEFAULT_MAX_CASES,
+    SuiteDraft,
+    chunk_cases,
+    find_files,
+    read_dotenv,
+    relative_path,
+    safe_name,
+    substitute_env,
+    suite_root,
+)
+
+SETTINGS_FILES = ("settings.yaml", "settings.yml", "settings.json")
+DEFAULT_ENTITY_TYPES = ["organization", "person", "geo", "event"]
+DEFAULT_CHUNK_SIZE = 1200
+DEFAULT_PATTERN = r".*\.txt$"
+BUILTIN_DEFAULT = f"{PREFIX}graphrag.extract_graph"  # slash-free spelling, see builtin.py
+
+# kind -> (settings sections, prompt keys, default file names), newest names first
+PROMPT_KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "extract_graph": (("extract_graph", "entity_extraction"), ("prompt",), ("extract_graph.txt", "entity_extraction.txt")),
+    "summarize_descriptions": (("summarize_descriptions",), ("prompt",), ("summarize_descriptions.txt",)),
+    "extract_claims": (("extract_claims", "claim_extraction"), ("prompt",), ("extract_claims.txt", "claim_extraction.txt")),
+    "community_report": (("community_reports",), ("graph_prompt", "prompt"), ("community_report_graph.txt", "community_report.txt")),
+    "community_report_text": (("community_reports",), ("text_prompt",), ("community_report_text.txt",)),
+}
+
+# Variables each kind of GraphRAG prompt is filled with by GraphRAG itself (for lint at import).
+KIND_VARIABLES: dict[str, dict[str, str]] = {
+    "summarize_descriptions": {"entity_name": "ENTITY", "description_list": "[]", "max_length": "500"},
+    "extract_claims": {"entity_specs": "organization,person", "claim_description": "claims"},
+    "community_report": {"max_report_length": "1500"},
+    "community_report_text": {"max_report_length": "1500"},
+}
+KIND_FORMATS = {"extract_graph": "graphrag", "summarize_descriptions": "graphrag", "extract_claims": "claims",
+                "community_report": "report", "community_report_text": "report"}
+
+
+@dataclass
+class GraphRAGProject:
+    """What the importer read from a GraphRAG project."""
+
+    root: Path
+    settings_path: Path
+    version: str  # v0, v1, v2 or v3
+    settings: dict[str, Any]
+    prompts: dict[str, Path] = field(default_factory=dict)  # kind -> file
+    entity_types: list[str] = field(default_factory=lambda: list(DEFAULT_ENTITY_TYPES))
+    max_gleanings: int | None = None
+    model: str | None = None
+    delimiters: dict[str, str] = field(default_factory=dict)
+    input_dir: Path | None = None
+    file_pattern: str = DEFAULT_PATTERN
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    claim_description: str | None = None
+
+
+def find_settings(root: Path) -> Path:
+    if root.is_file():
+        return root
+    for name in SETTINGS_FILES:
+        if (root / name).is_file():
+            return root / name
+    raise InputError(f"{root}: no GraphRAG settings found (looked for {', '.join(SETTINGS_FILES)})")
+
+
+def detect_version(settings: Mapping[str, Any]) -> str:
+    if any(k in settings for k in ("completion_models", "input_storage", "chunking", "output_storage")):
+        return "v3"
+    if "models" in settings:
+        if any(k in settings for k in ("extract_graph", "extract_claims")) or "graph_prompt" in _section(settings, "community_reports"):
+            return "v2"
+        return "v1"
+    if any(k in settings for k in ("extract_graph", "extract_claims")):
+        return "v2"
+    return "v0"
+
+
+def _section(settings: Mapping[str, Any], *names: str) -> dict[str, Any]:
+    for name in names:
+        value = settings.get(name)
+        if isinstance(value, dict):
+            return value
+    return {}
+
+
+def _model(settings: Mapping[str, Any], extract: Mapping[str, Any]) -> str | None:
+    if "completion_models" in settings:
+        models = _section(settings, "completion_models")
+        model_id = extract.get("completion_model_id") or "default_completion_model"
+    elif "models" in settings:
+        models = _section(settings, "models")
+        model_id = extract.get("model_id") or "default_chat_model"
+    else:
+        llm = _section(settings, "llm")
+        model = llm.get("model") or llm.get("deployment_name")
+        return str(model) if model else None
+    chosen = models.get(model_id) if isinstance(models.get(model_id), dict) else None
+    if chosen is None:  # take the first chat model listed
+        chosen = next((m for m in models.values() if isinstance(m, dict) and "embedding" not in str(m.get("type", ""))), None)
+    if not chosen:
+        return None
+    model = chosen.get("model") or chosen.get("deployment_name")
+    return str(model) if model and "$" not in str(model) else None
+
+
+def _input_dir(settings: Mapping[str, Any], base: Path) -> Path:
+    candidates = [
+        _section(settings, "input_storage").get("base_dir"),
+        _section(_section(settings, "input"), "storage").get("base_dir"),
+        _section(settings, "input").get("base_dir"),
+    ]
+    folder = next((str(c) for c in candidates if c), "input")
+    return (base / folder) if not Path(folder).is_absolute() else Path(folder)
+
+
+def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None) -> GraphRAGProject:
+    """Read settings, `.env`, prompt files and input settings; InputError names the settings line."""
+    settings_path = find_settings(root)
+    base = settings_path.parent
+    env = {**read_dotenv(base / ".env"), **(os.environ if environ is None else environ)}
+    try:
+        raw = settings_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{settings_path}: cannot read: {exc}") from None
+    data, lines = parse_yaml(substitute_env(raw, env), str(settings_path))
+    if not isinstance(data, dict):
+        raise InputError(f"{settings_path}: GraphRAG settings are a mapping of sections")
+    if isinstance(data.get("root_dir"), str) and data["root_dir"].strip():
+        root_dir = Path(data["root_dir"])
+        base = root_dir if root_dir.is_absolute() else base / root_dir
+    project = GraphRAGProject(root=base, settings_path=settings_path, version=detect_version(data), settings=data)
+
+    for kind, (sections, keys, defaults) in PROMPT_KINDS.items():
+        found: Path | None = None
+        for section_name in sections:
+            section = _section(data, section_name)
+            for key in keys:
+                value = section.get(key)
+                if isinstance(value, str) and value.strip():
+                    path = Path(value) if Path(value).is_absolute() else base / value
+                    if not path.is_file():
+                        loc: Location = (section_name, key)
+                        line = line_of(lines, loc)
+                        where = f"{settings_path}:{line}" if line else str(settings_path)
+                        raise InputError(f"{where}: {section_name}.{key}: prompt file not found: {value}")
+                    found = path
+                    break
+            if found:
+                break
+        if found is None:
+            found = next((base / "prompts" / name for name in defaults if (base / "prompts" / name).is_file()), None)
+        if found is not None:
+            project.prompts[kind] = found
+
+    extract = _section(data, "extract_graph", "entity_extraction")
+    types = extract.get("entity_types")
+    if isinstance(types, str):
+        types = [t.strip() for t in types.split(",")]
+    if isinstance(types, list) and types:
+        project.entity_types = [str(t).strip() for t in types if str(t).strip()]
+    if isinstance(extract.get("max_gleanings"), int):
+        project.max_gleanings = extract["max_gleanings"]
+    strategy = extract.get("strategy") if isinstance(extract.get("strategy"), dict) else {}
+    for key in ("tuple_delimiter", "record_delimiter", "completion_delimiter"):
+        value = extract.get(key, strategy.get(key))
+        if isinstance(value, str) and value:
+            project.delimiters[key] = value
+    project.model = _model(data, extract)
+    claims = _section(data, "extract_claims", "claim_extraction")
+    if isinstance(claims.get("description"), str):
+        project.claim_description = claims["description"]
+    project.input_dir = _input_dir(data, base)
+    pattern = _section(data, "input").get("file_pattern")
+    if isinstance(pattern, str) and pattern:
+        project.file_pattern = pattern
+    size = _section(data, "chunking", "chunks").get("size")
+    if isinstance(size, int) and size > 0:
+        project.chunk_size = size
+    return project
+
+
+def graphrag_draft(
+    project: GraphRAGProject, out: Path, *, name: str | None = None, max_cases: int = DEFAULT_MAX_CASES
+) -> SuiteDraft:
+    """The suite skeleton: the project's extraction prompt against the built-in default."""
+    root = suite_root(out)
+    suite_name = safe_name(name or out.stem or project.root.name, fallback="imported")
+    model = project.model or "gpt-4o-mini"
+    variants: dict[str, dict[str, Any]] = {}
+    extract = project.prompts.get("extract_graph")
+    if extract is not None:
+        variant: dict[str, Any] = {"prompt": relative_path(extract, root), "format": "graphrag"}
+        variant.update(project.delimiters)
+        variants["project"] = variant
+    variants["default"] = {"prompt": BUILTIN_DEFAULT, "format": "graphrag"}
+    others = [f"{kind}: {relative_path(path, root)}" for kind, path in project.prompts.items() if kind != "extract_graph"]
+    notes = (
+        f"Imported from the GraphRAG project at {relative_path(project.root, root)} "
+        f"(settings {project.settings_path.name}, {project.version} conventions). "
+        "Gold is empty: list the entities and relationships of every case before trusting scores."
+    )
+    if others:
+        notes += " Other prompts of the project (not variants, they do not extract from chunks): " + "; ".join(others) + "."
+    draft = SuiteDraft(
+        name=suite_name,
+        description=f"GraphRAG project {project.root.resolve().name}: its extraction prompt against the built-in default",
+        notes=notes,
+        language="English",
+        entity_types=project.entity_types,
+        model={"name": model, "temperature": 0, "max_gleanings": project.max_gleanings if project.max_gleanings is not None else 1},
+        variants=variants,
+        baseline="default",
+    )
+    if extract is None:
+        draft.warnings.append("no extraction prompt found in the settings or prompts/; the suite has only the built-in default")
+    files: list[Path] = []
+    if project.input_dir is not None:
+        try:
+            pattern = re.compile(project.file_pattern)
+        except re.error:
+            pattern = re.compile(DEFAULT_PATTERN)
+        files = find_files(project.input_dir, pattern)
+        if not files and project.input_dir.is_dir():
+            files = find_files(project.input_dir, re.compile(DEFAULT_PATTERN))
+    chunk_cases(files, suite_name=suite_name, root=root, chunk_tokens=project.chunk_size, model=model,
+                max_cases=max_cases, draft=draft)
+    return draft
+
+
+def lint_project_prompts(project: GraphRAGProject) -> dict[str, list[Any]]:
+    """Lint every prompt of the project with the variables GraphRAG fills it with."""
+    from ..lint import lint_prompt
+
+    results: dict[str, list[Any]] = {}
+    for kind, path in project.prompts.items():
+        variables: dict[str, str] | None = None
+        ignore: tuple[str, ...] = ()
+        if kind in KIND_VARIABLES:
+            # GraphRAG fills these prompts itself, with its own variables
+            variables = {"input_text": "", **KIND_VARIABLES[kind]}
+            if kind == "extract_claims":
+                variables.update(project.delimiters)
+                if project.claim_description:
+                    variables["claim_description"] = project.claim_description
+            if kind == "summarize_descriptions":
+                del variables["input_text"]
+                ignore = ("input-missing", "delimiter-mismatch")  # free text out, no records
+            ignore += ("variable-unused",)
+        settings = {k: v for k, v in project.delimiters.items()}
+        results[kind] = lint_prompt(
+            path,
+            variables=variables,
+            format=KIND_FORMATS[kind],
+            entity_types=project.entity_types if kind == "extract_graph" else None,
+            ignore=ignore,
+            **settings,
+        )
+    return results

@@ -1,0 +1,310 @@
+"""Suites as pytest items: `pytest suites/` runs every case × variant of every suite file.
+
+Registered through the `pytest11` entry point, so it is loaded by every pytest in the
+environment, but it only collects suite YAML files when asked:
+
+- a path given to pytest is the suite file itself (`pytest suites/podcast.yaml`), or a folder
+  named `suites` that holds it (`pytest suites/`); or
+- `--harness-suites` is given: every suite file under the paths pytest collects is a suite
+  (a YAML mapping with `variants` and `cases`; other YAML files are left alone).
+
+Each suite runs once per session (replaying cassettes by default: `--harness-record-mode`), and
+writes its usual outputs to `--harness-reports` (default `reports/`). Its items are
+`<suite file>::<variant>::<case>`: an item fails when the case breaks a per-case rule (a score
+below the suite's threshold, a drop larger than `case_max_drop` against the baseline, or no
+score at all) and its message names the missed entities and relationships. With
+`--harness-gate` each suite gets one more item, `<suite file>::gate`, that fails when the run
+fails the gate (thresholds and regression against `--harness-baseline`, default
+`<reports>/baselines/<suite>.json`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+GATE_ITEM = "gate"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("kg-prompt-harness", "knowledge-graph prompt suites (kg-prompt-harness)")
+    group.addoption("--harness-suites", action="store_true", default=False,
+                    help="Collect every suite YAML file under the given paths (otherwise only suite files named "
+                         "on the command line, or held by a folder named 'suites' named on it).")
+    group.addoption("--harness-record-mode", default=None, metavar="MODE",
+                    help="none (replay only; the default, and always with CI set), once, rewrite or all.")
+    group.addoption("--harness-gate", action="store_true", default=False,
+                    help="Add a `gate` item per suite that fails when the run fails the gate.")
+    group.addoption("--harness-baseline", default=None, metavar="PATH",
+                    help="Baseline file or folder of <suite>.json (default: <reports>/baselines/<suite>.json).")
+    group.addoption("--harness-reports", default="reports", metavar="DIR",
+                    help="Folder for the runs' outputs (default: reports).")
+
+
+def _asked_paths(config: pytest.Config) -> list[Path]:
+    base = Path(config.invocation_params.dir)
+    out = []
+    for arg in config.args:
+        text = str(arg).split("::", 1)[0]
+        if text:
+            out.append((base / text).resolve())
+    return out
+
+
+def _wanted(file_path: Path, config: pytest.Config) -> bool:
+    if config.getoption("--harness-suites"):
+        return True
+    resolved = file_path.resolve()
+    for asked in _asked_paths(config):
+        if asked == resolved:
+            return True
+        if asked.is_dir() and asked.name == "suites" and asked in resolved.parents:
+            return True
+    return False
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix not in (".yaml", ".yml") or not _wanted(file_path, parent.config):
+        return None
+    if not _looks_like_suite(file_path):
+        return None
+    return SuiteFile.from_parent(parent, path=file_path)
+
+
+def _looks_like_suite(path: Path) -> bool:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except Exception:  # a broken YAML file in a suites folder is reported by load_suite  # noqa: BLE001
+        return path.parent.name == "suites"
+    return isinstance(data, dict) and "cases" in data and "variants" in data
+
+
+# --------------------------------------------------------------------------- the run, once per suite
+
+
+class SuiteRun:
+    """Runs a suite once, on first use, and keeps what the items need."""
+
+    def __init__(self, suite: Any, config: pytest.Config) -> None:
+        self.suite = suite
+        self.config = config
+        self.selected: set[tuple[str, str]] | None = None
+        self.done = False
+        self.error: str | None = None
+        self.outcome: Any = None
+        self.summary: dict[str, Any] | None = None
+        self.verdict: Any = None
+        self.checks: dict[tuple[str, str], Any] = {}
+        self.missing: dict[tuple[str, str], str] = {}
+        self.failures: dict[tuple[str, str], str] = {}
+
+    def record_mode(self) -> str:
+        from .llm.cassettes import RECORD_MODES, default_record_mode
+
+        mode = self.config.getoption("--harness-record-mode") or default_record_mode("run")
+        if mode not in RECORD_MODES:
+            raise pytest.UsageError(f"--harness-record-mode: '{mode}' is not one of {', '.join(RECORD_MODES)}")
+        return mode
+
+    def ensure(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        from .errors import HarnessError
+        from .reports.writer import gate_run, write_outputs
+        from .runner import RunOptions, run_suite
+
+        variants = cases = None
+        if self.selected is not None:
+            variants = sorted({v for v, _ in self.selected})
+            cases = sorted({c for _, c in self.selected})
+        reports = Path(self.config.getoption("--harness-reports"))
+        if not reports.is_absolute():
+            reports = Path(self.config.invocation_params.dir) / reports
+        baseline_opt = self.config.getoption("--harness-baseline")
+        baseline = None
+        if baseline_opt:
+            baseline = Path(baseline_opt)
+            if not baseline.is_absolute():
+                baseline = Path(self.config.invocation_params.dir) / baseline
+        mode = self.record_mode()
+        try:
+            outcome = run_suite(self.suite, RunOptions(record_mode=mode, reports_dir=reports, fresh=True,
+                                                       variants=variants, cases=cases))
+            self.outcome = outcome
+            for variant, case, why in outcome.missing:
+                self.missing[(variant, case)] = (
+                    f"cassette {why}: record it with `harness record {self.suite.path} --variant {variant} "
+                    f"--case {case}" + (" --record-mode rewrite`" if why == "stale" else "`"))
+            for variant, case, message in outcome.failures:
+                self.failures[(variant, case)] = message
+            if outcome.missing or outcome.failures:
+                # like `harness run`: an incomplete run keeps no summary (a rerun resumes it)
+                self.verdict = None
+                if outcome.results:
+                    from .gate import case_checks, gate_config
+
+                    self.checks = case_checks({}, outcome.results, config=gate_config(self.suite))
+                return
+            self.summary, self.verdict = write_outputs(self.suite, outcome.run_dir, outcome.results,
+                                                       record_mode=mode, wall_s=outcome.wall_s, baseline=baseline)
+            _, self.checks = gate_run(self.summary, outcome.results, outcome.run_dir, baseline=baseline,
+                                      strict=baseline is not None)
+        except HarnessError as exc:
+            self.error = exc.message
+        except Exception as exc:  # a bug: its traceback goes to the first item, the others name it
+            self.error = f"{type(exc).__name__}: {exc}"
+            raise
+
+
+_RUNS_KEY = pytest.StashKey[dict[str, SuiteRun]]()
+
+
+def _runs(config: pytest.Config) -> dict[str, SuiteRun]:
+    runs = config.stash.get(_RUNS_KEY, None)
+    if runs is None:
+        runs = {}
+        config.stash[_RUNS_KEY] = runs
+    return runs
+
+
+# --------------------------------------------------------------------------- collection
+
+
+class SuiteFile(pytest.File):
+    def collect(self):
+        from .errors import HarnessError
+        from .suites import load_suite
+
+        try:
+            suite = load_suite(self.path)
+        except HarnessError as exc:
+            raise self.CollectError(exc.message) from None
+        run = SuiteRun(suite, self.config)
+        _runs(self.config)[self.nodeid] = run
+        for variant in suite.variant_names():
+            yield VariantCollector.from_parent(self, name=variant, run=run)
+        if self.config.getoption("--harness-gate"):
+            name = GATE_ITEM if GATE_ITEM not in suite.variant_names() else f"{GATE_ITEM}-verdict"
+            yield GateItem.from_parent(self, name=name, run=run)
+
+
+class VariantCollector(pytest.Collector):
+    def __init__(self, *, run: SuiteRun, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.run = run
+
+    def collect(self):
+        for case in self.run.suite.cases:
+            yield CaseItem.from_parent(self, name=case.id, run=self.run, variant=self.name)
+
+
+class CaseFailure(Exception):
+    """A case that breaks a per-case rule (its message is the whole report)."""
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, run: SuiteRun, variant: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.run = run
+        self.variant = variant
+        self.case_id = self.name
+        self.user_properties.append(("suite", run.suite.name))
+        self.user_properties.append(("variant", variant))
+
+    def runtest(self) -> None:
+        run = self.run
+        run.ensure()
+        key = (self.variant, self.case_id)
+        head = f"{run.suite.name} / {self.variant} / {self.case_id}"
+        if run.error:
+            raise CaseFailure(f"{head}: the suite could not run: {run.error}")
+        if key in run.missing:
+            raise CaseFailure(f"{head}: {run.missing[key]}")
+        if key in run.failures:
+            raise CaseFailure(f"{head}: model call failed: {run.failures[key]}")
+        check = run.checks.get(key)
+        if check is None:
+            raise CaseFailure(f"{head}: no result (the run produced no row for this case)")
+        row = next((r for r in run.outcome.results if (r.variant, r.case_id) == key), None)
+        if row is not None and row.score is not None:
+            self.user_properties.append(("entity_recall", row.score.entities.recall))
+            self.user_properties.append(("relationship_recall", row.score.relationships.recall))
+        if not check.passed:
+            details = check.details()
+            raise CaseFailure(f"{head}: {check.message()}" + (f"\n{details}" if details else ""))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, CaseFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.run.suite.name}::{self.variant}::{self.case_id}"
+
+
+class GateItem(pytest.Item):
+    def __init__(self, *, run: SuiteRun, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.run = run
+
+    def runtest(self) -> None:
+        run = self.run
+        run.ensure()
+        if run.error:
+            raise CaseFailure(f"{run.suite.name}: gate not evaluated: {run.error}")
+        if run.verdict is None:
+            raise CaseFailure(f"{run.suite.name}: gate not evaluated: the run is incomplete "
+                              f"({len(run.missing)} missing cassette(s), {len(run.failures)} failed call(s))")
+        if run.verdict.status == "fail":
+            raise CaseFailure("\n".join(run.verdict.lines()))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, CaseFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.run.suite.name}::gate"
+
+
+# --------------------------------------------------------------------------- session hooks
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run only what was selected (-k, node ids): the union of the selected variants and cases."""
+    selected: dict[int, set[tuple[str, str]]] = {}
+    gated: set[int] = set()
+    for item in items:
+        if isinstance(item, CaseItem):
+            selected.setdefault(id(item.run), set()).add((item.variant, item.case_id))
+        elif isinstance(item, GateItem):
+            gated.add(id(item.run))
+    for run in _runs(config).values():
+        if id(run) in gated:
+            run.selected = None  # the gate needs every case
+        elif id(run) in selected:
+            run.selected = selected[id(run)]
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    runs = [run for run in _runs(config).values() if run.done]
+    if not runs:
+        return
+    terminalreporter.section("kg-prompt-harness")
+    for run in runs:
+        if run.error:
+            terminalreporter.write_line(f"{run.suite.name}: could not run: {run.error}")
+            continue
+        where = run.outcome.run_dir if run.outcome is not None else "?"
+        if run.verdict is None:
+            terminalreporter.write_line(f"{run.suite.name}: incomplete run ({where}); no reports written")
+            continue
+        terminalreporter.write_line(f"{run.suite.name}: gate {run.verdict.status.upper()} — reports in {where}")
+        for rule in run.verdict.failed() + run.verdict.warned():
+            terminalreporter.write_line(f"  {rule.status.upper()}  {rule.variant}: {rule.message}")

@@ -1,0 +1,258 @@
+"""Commands around finished runs: gate, baseline update, merge, inspect, report.
+
+`register(app)` adds them to the `harness` typer app (cli.py does this); `standalone(argv)` runs
+them on their own, with the same one-line errors and exit codes as `harness` (0 pass, 1 a rule
+failed, 2 bad input).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import HarnessError, InputError
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+BaselineOpt = Annotated[
+    Optional[Path],
+    typer.Option("--baseline", help="Baseline file, or a folder of <suite>.json files. "
+                                     "Default: <reports>/baselines/<suite>.json when it exists."),
+]
+
+
+def _emit_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def parse_shard(text: str | None) -> tuple[int, int] | None:
+    """`--shard i/n` (1-based: 1/4 … 4/4) -> (i, n); anything else is bad input."""
+    if text is None:
+        return None
+    found = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if not found:
+        raise InputError(f"--shard: '{text}' is not i/n (for example 1/4)")
+    index, count = int(found.group(1)), int(found.group(2))
+    if count < 1 or not 1 <= index <= count:
+        raise InputError(f"--shard: '{text}' needs 1 <= i <= n")
+    return index, count
+
+
+# --------------------------------------------------------------------------- gate
+
+
+def gate_outcomes(outcomes: list, *, baseline: Path | None = None, json_out: bool = False) -> int:
+    """For `harness run --gate`: the verdict of every (outcome, summary) just written; returns the exit code."""
+    from .writer import gate_run, render_run
+
+    verdicts = []
+    for outcome, summary in outcomes:
+        if baseline is None:
+            verdict, _ = gate_run(summary, outcome.results, outcome.run_dir, strict=True)
+        else:  # a baseline other than the one the reports were written with: write them again
+            verdict = render_run(outcome.run_dir, summary, outcome.results, suite=outcome.suite,
+                                 baseline=baseline, strict=True)
+        verdicts.append(verdict)
+    _print_verdicts(verdicts, json_out)
+    return max((v.exit_code for v in verdicts), default=0)
+
+
+def _print_verdicts(verdicts: list, json_out: bool) -> None:
+    from .console import print_verdict
+
+    if json_out:
+        _emit_json({"status": _overall(verdicts), "verdicts": [v.to_json() for v in verdicts]})
+        return
+    for verdict in verdicts:
+        print_verdict(verdict)
+
+
+def _overall(verdicts: list) -> str:
+    statuses = {v.status for v in verdicts}
+    return "fail" if "fail" in statuses else "warn" if "warn" in statuses else "pass"
+
+
+def gate_command(
+    runs: Annotated[list[Path], typer.Argument(help="Finished run folders (reports/<suite>/<run-id>).", show_default=False)],
+    baseline: BaselineOpt = None,
+    json_out: JsonOpt = False,
+    no_reports: Annotated[bool, typer.Option("--no-reports", help="Do not rewrite the run's reports with the verdict.")] = False,
+) -> None:
+    """Apply the suite's thresholds and the baseline to runs; exit 1 when a rule fails."""
+    from .rundata import load_run, load_suite_of
+    from .writer import GATE, atomic_write, gate_run, render_run
+
+    loaded = [load_run(path) for path in runs]  # check every input before writing anything
+    verdicts = []
+    for data in loaded:
+        if no_reports:
+            verdict, _ = gate_run(data.summary, data.rows, data.run_dir, baseline=baseline, strict=True)
+            atomic_write(data.run_dir / GATE, json.dumps(verdict.to_json(), indent=2, ensure_ascii=False) + "\n")
+        else:
+            verdict = render_run(data.run_dir, data.summary, data.rows, suite=load_suite_of(data.summary),
+                                 baseline=baseline, strict=True)
+        verdicts.append(verdict)
+    _print_verdicts(verdicts, json_out)
+    raise typer.Exit(max(v.exit_code for v in verdicts))
+
+
+# --------------------------------------------------------------------------- baseline
+
+
+baseline_app = typer.Typer(help="Accept runs as the baseline later runs are gated against.", no_args_is_help=True)
+
+
+@baseline_app.command("update")
+def baseline_update(
+    run: Annotated[Path, typer.Argument(help="The finished run to accept.", show_default=False)],
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write here instead of <reports>/baselines/<suite>.json.")] = None,
+) -> None:
+    """Accept a run: write <reports>/baselines/<suite>.json (atomically)."""
+    from ..gate import default_baseline_path, make_baseline, write_json_atomic
+    from .rundata import load_run
+
+    data = load_run(run)
+    if not data.rows:
+        raise InputError(f"{data.run_dir}: the run has no result rows")
+    unscored = [f"{r.variant}/{r.case_id}" for r in data.rows if r.score is None]
+    path = out or default_baseline_path(data.run_dir, data.suite_name)
+    write_json_atomic(path, make_baseline(data.summary, data.rows, run_dir=data.run_dir))
+    typer.echo(f"baseline of {data.suite_name}: {path} (run {data.summary['run_id']}, "
+               f"{len(data.rows) - len(unscored)} case × variant values)")
+    if unscored:
+        typer.echo(f"note: {len(unscored)} row(s) without a score are not in the baseline: {', '.join(unscored[:5])}", err=True)
+
+
+# --------------------------------------------------------------------------- merge
+
+
+def merge_command(
+    runs: Annotated[list[Path], typer.Argument(help="Finished shard runs of one suite.", show_default=False)],
+    reports: Annotated[Optional[Path], typer.Option("--reports", help="Folder for the merged run (default: the first run's).")] = None,
+    run_id: Annotated[Optional[str], typer.Option("--run-id", help="Name of the merged run folder.")] = None,
+    suite: Annotated[Optional[Path], typer.Option("--suite", help="The suite file (default: the one the runs name).")] = None,
+    baseline: BaselineOpt = None,
+    gate: Annotated[bool, typer.Option("--gate", help="Exit 1 when the merged run fails the gate.")] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Combine shard runs (harness run --shard i/n) into one run, with summary and reports recomputed."""
+    from ..merge import merge_runs
+    from .console import print_run_table, print_verdict
+
+    result = merge_runs(runs, reports=reports, run_id=run_id, suite_path=suite, baseline=baseline)
+    if json_out:
+        _emit_json({"run_dir": str(result.run_dir), "rows": result.rows,
+                    "missing": [list(m) for m in result.missing], "gate": result.verdict.to_json()})
+    else:
+        print_run_table(result.summary, result.run_dir)
+        print_verdict(result.verdict)
+    if result.missing:
+        shown = ", ".join(f"{v}/{c}" for v, c in result.missing[:5])
+        typer.echo(f"note: {len(result.missing)} case × variant of the suite in no shard: {shown}", err=True)
+    raise typer.Exit(result.verdict.exit_code if gate else 0)
+
+
+# --------------------------------------------------------------------------- inspect
+
+
+def inspect_command(
+    run: Annotated[Path, typer.Argument(help="A run folder.", show_default=False)],
+    entity: Annotated[str, typer.Argument(help="Entity name (any case, punctuation or alias).", show_default=False)],
+    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="Only these variants (repeatable).")] = None,
+    direction: Annotated[str, typer.Option("--direction", help="Relationships where the entity is the source (out), the target (in), or both.")] = "both",
+    min_strength: Annotated[Optional[float], typer.Option("--min-strength", help="Only relationships at least this strong.")] = None,
+    related_type: Annotated[Optional[str], typer.Option("--related-type", help="Only relationships to entities of this type.")] = None,
+    suite: Annotated[Optional[Path], typer.Option("--suite", help="The suite file, for chunks and gold (default: the one the run names).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """One entity across a run: descriptions, types, relationships, source cases, gold."""
+    from ..inspect import inspect_entity, render_text
+    from .rundata import load_run, load_suite_of
+
+    data = load_run(run, need_summary=False)
+    suite_name = data.summary.get("suite") or (data.rows[0].suite if data.rows else "")
+    loaded_suite = load_suite_of(data.summary, suite) if data.summary or suite else None
+    report = inspect_entity(
+        data.rows, entity, suite=loaded_suite, suite_name=suite_name, run_dir=str(data.run_dir),
+        variants=variant, direction=direction, min_strength=min_strength, related_type=related_type,  # type: ignore[arg-type]
+    )
+    if json_out:
+        _emit_json(report.to_json())
+    else:
+        typer.echo(render_text(report))
+
+
+# --------------------------------------------------------------------------- report
+
+
+def report_command(
+    run: Annotated[Path, typer.Argument(help="A finished run folder.", show_default=False)],
+    against: Annotated[Optional[Path], typer.Option("--against", help="Compare RUN against this run (the reference) instead.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Folder for a comparison's reports (default: RUN/compare-<other run id>).")] = None,
+    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="Only these variants (comparison; repeatable).")] = None,
+    baseline: BaselineOpt = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Also print report.md (for $GITHUB_STEP_SUMMARY).")] = False,
+) -> None:
+    """Write a run's reports again (report.md, report.html, junit.xml, plots), or a comparison of two runs."""
+    from .html import render_html
+    from .markdown import render_markdown
+    from .plots import render_plots
+    from .rundata import load_run, load_suite_of
+    from .view import comparison_view
+    from .writer import atomic_write, render_run
+
+    data = load_run(run)
+    suite = load_suite_of(data.summary)
+    if against is None:
+        render_run(data.run_dir, data.summary, data.rows, suite=suite, baseline=baseline, strict=baseline is not None)
+        target = data.run_dir
+    else:
+        other = load_run(against)
+        if other.suite_name != data.suite_name:
+            raise InputError(f"{against}: a run of suite '{other.suite_name}', not '{data.suite_name}'")
+        view = comparison_view(other, data, suite=suite, variants=variant)
+        target = out or data.run_dir / f"compare-{other.summary['run_id']}"
+        plots = render_plots(view)
+        for name, png in plots.items():
+            atomic_write(target / "plots" / f"{name}.png", png)
+        atomic_write(target / "report.md", render_markdown(view))
+        atomic_write(target / "report.html", render_html(view, plots))
+    if markdown:
+        sys.stdout.write((target / "report.md").read_text(encoding="utf-8"))
+    else:
+        typer.echo(f"reports: {target}")
+
+
+# --------------------------------------------------------------------------- wiring
+
+
+def register(app: typer.Typer) -> None:
+    """Add gate, baseline, merge, inspect and report to the `harness` app."""
+    app.command("gate")(gate_command)
+    app.add_typer(baseline_app, name="baseline")
+    app.command("merge")(merge_command)
+    app.command("inspect")(inspect_command)
+    app.command("report")(report_command)
+
+
+def standalone(argv: list[str] | None = None) -> int:
+    """These commands on their own (tests, or before cli.py registers them), with harness's exit codes."""
+    app = typer.Typer(name="harness", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+    register(app)
+    try:
+        app(args=argv, prog_name="harness")
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 2)
+    except HarnessError as exc:
+        sys.stderr.write(f"harness: {exc.message}\n")
+        return exc.exit_code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(standalone())

@@ -1,0 +1,273 @@
+"""report.html: one self-contained file (inline CSS, plots as base64 PNG, no script, no network).
+
+Same sections as report.md, plus the plots and a per-case section: the chunk, the gold entities
+and relationships, and for every column what it extracted, missed and added (unmatched).
+"""
+
+from __future__ import annotations
+
+import base64
+from html import escape
+from typing import Any
+
+from .markdown import RULE_NAMES, delta_text, pct, rule_value
+from .plots import PLOTS
+from .view import METRIC_LABELS, SIZE_KEYS, TABLE_METRICS, Column, ReportView
+
+CSS = """
+:root { --ok:#2e7d32; --warn:#b26a00; --bad:#c62828; --muted:#666; --line:#d9dde3; --bg:#f6f8fa; }
+* { box-sizing: border-box; }
+body { font-family: -apple-system, "Segoe UI", "DejaVu Sans", Helvetica, Arial, sans-serif; color:#1f2328;
+       margin: 0; padding: 24px 32px 64px; max-width: 1280px; line-height: 1.45; font-size: 14px; background: #fff; }
+h1 { font-size: 24px; margin: 0 0 6px; } h2 { font-size: 19px; margin: 32px 0 10px; border-bottom: 1px solid var(--line);
+     padding-bottom: 4px; } h3 { font-size: 15px; margin: 18px 0 6px; }
+p.facts, p.muted, .muted { color: var(--muted); }
+blockquote { margin: 8px 0; padding: 6px 12px; border-left: 4px solid var(--line); color: var(--muted); background: var(--bg); }
+table { border-collapse: collapse; margin: 8px 0 4px; font-size: 13px; }
+th, td { border: 1px solid var(--line); padding: 4px 8px; vertical-align: top; }
+th { background: var(--bg); text-align: left; } td.num { text-align: right; white-space: nowrap; }
+.delta { display: block; color: var(--muted); font-size: 12px; }
+.up { color: var(--ok); } .down { color: var(--bad); }
+.banner { display: inline-block; padding: 6px 14px; border-radius: 6px; font-weight: 600; margin: 8px 0; }
+.banner.pass { background: #e8f5e9; color: var(--ok); } .banner.warn { background: #fff4e0; color: var(--warn); }
+.banner.fail { background: #fdecea; color: var(--bad); }
+tr.fail td { background: #fdecea; } tr.warn td { background: #fff8ec; } tr.skip td { color: var(--muted); }
+figure { margin: 12px 0 20px; } figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
+figcaption { color: var(--muted); font-size: 12px; }
+details.case { border: 1px solid var(--line); border-radius: 6px; margin: 6px 0; padding: 4px 10px; }
+details.case > summary { cursor: pointer; font-weight: 600; }
+details.case.failing > summary { color: var(--bad); }
+pre.chunk { white-space: pre-wrap; background: var(--bg); padding: 8px 10px; border-radius: 4px; max-height: 260px;
+            overflow: auto; font-size: 12px; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 10px 18px; }
+ul.items { margin: 2px 0 8px; padding-left: 18px; } ul.items li { margin: 0; }
+.missed { color: var(--bad); } .unmatched { color: var(--warn); } .tag { color: var(--muted); font-size: 12px; }
+code { background: var(--bg); padding: 0 3px; border-radius: 3px; }
+"""
+
+
+# plain symbols that every font has (headless browsers often lack emoji fonts)
+STATUS_ICON = {"pass": "✓ pass", "warn": "! warn", "fail": "✗ FAIL", "skip": "– skip"}
+GATE_ICON = {"pass": "PASS", "warn": "PASS with warnings", "fail": "FAIL"}
+
+
+def e(text: Any) -> str:
+    return escape(str(text), quote=True)
+
+
+def img(png: bytes, alt: str) -> str:
+    data = base64.b64encode(png).decode("ascii")
+    return f'<img alt="{e(alt)}" src="data:image/png;base64,{data}">'
+
+
+def column_heading(view: ReportView, column: Column) -> str:
+    tag = ""
+    if column.is_reference and len(view.columns) > 1:
+        tag = " <span class='tag'>(reference)</span>" if view.kind == "comparison" else " <span class='tag'>(baseline)</span>"
+    return f"<th>{e(column.name)}{tag}</th>"
+
+
+def table_head(view: ReportView, first: str = "") -> str:
+    return "<tr><th>" + e(first) + "</th>" + "".join(column_heading(view, c) for c in view.columns) + "</tr>"
+
+
+def delta_html(delta: dict[str, Any] | None) -> str:
+    text = delta_text(delta)
+    if not text:
+        return ""
+    cls = "up" if text.endswith("▲") else "down" if text.endswith("▼") else ""
+    return f"<span class='delta {cls}'>{e(text)}</span>"
+
+
+def scores_table(view: ReportView) -> str:
+    rows = [table_head(view, "metric")]
+    for metric in TABLE_METRICS:
+        cells = "".join(
+            f"<td class='num'><b>{pct(c.metric(metric))}</b> · {pct(c.metric(metric, 'macro'))}{delta_html(c.delta(metric))}</td>"
+            for c in view.columns
+        )
+        rows.append(f"<tr><td>{e(METRIC_LABELS[metric])}</td>{cells}</tr>")
+    rows.append("<tr><td>cases</td>" + "".join(f"<td class='num'>{c.data['cases']}</td>" for c in view.columns) + "</tr>")
+    return "<table>" + "".join(rows) + "</table>"
+
+
+def size_table(view: ReportView) -> str:
+    rows = [table_head(view)]
+    for label, key in (*SIZE_KEYS, ("components", "components"), ("isolated entities", "isolates")):
+        cells = []
+        for column in view.columns:
+            ratio = view.ratio(column, key)
+            cells.append(f"<td class='num'>{column.data['graph'][key]:,}" + ("" if ratio is None else f" ({ratio:.2f}×)") + "</td>")
+        rows.append(f"<tr><td>{e(label)}</td>{''.join(cells)}</tr>")
+    return "<table>" + "".join(rows) + "</table>"
+
+
+def gate_html(view: ReportView) -> str:
+    verdict = view.verdict
+    if verdict is None:
+        return "<p class='muted'>Not evaluated.</p>"
+    parts = [f"<div class='banner {verdict.status}'>Gate: {e(GATE_ICON[verdict.status])}</div>"]
+    if verdict.baseline_file:
+        parts.append(f"<p class='muted'>Baseline <code>{e(verdict.baseline_file)}</code> (run <code>{e(verdict.baseline_run_id)}</code>).</p>")
+    parts += [f"<p class='muted'>{e(note)}</p>" for note in verdict.notes]
+    rows = ["<tr><th>status</th><th>variant</th><th>rule</th><th>metric</th><th>value</th><th>limit</th><th>detail</th></tr>"]
+    order = {"fail": 0, "warn": 1, "pass": 2, "skip": 3}
+    for rule in sorted(verdict.rules, key=lambda r: order[r.status]):
+        value, limit = rule_value(rule)
+        rows.append(
+            f"<tr class='{rule.status}'><td>{e(STATUS_ICON[rule.status])}</td><td>{e(rule.variant)}</td>"
+            f"<td>{e(RULE_NAMES.get(rule.rule, rule.rule))}</td><td>{e(rule.metric)}</td><td class='num'>{e(value)}</td>"
+            f"<td class='num'>{e(limit)}</td><td>{e(rule.message)}</td></tr>"
+        )
+    parts.append("<table>" + "".join(rows) + "</table>")
+    return "".join(parts)
+
+
+def regressions_html(view: ReportView) -> str:
+    parts = []
+    for column in view.compared():
+        comparison = column.comparison or {}
+        worst = comparison.get("worst_regressions", [])[:10]
+        diffs = {d["case_id"]: d for d in comparison.get("case_diffs", [])}
+        parts.append(f"<h3>{e(column.name)} against {e(column.reference)}</h3>")
+        if not worst:
+            parts.append("<p class='muted'>No case lost F1.</p>")
+            continue
+        rows = ["<tr><th>case</th><th>F1 change</th><th>newly missed entities</th><th>newly missed relationships</th>"
+                "<th>no longer extracted</th></tr>"]
+        for case in worst:
+            graph = (diffs.get(case["case_id"]) or {}).get("graph") or {}
+            rows.append(
+                f"<tr><td><a href='#case-{e(case['case_id'])}'>{e(case['case_id'])}</a></td>"
+                f"<td class='num'>{case['f1_change']:+.3f}</td>"
+                f"<td class='missed'>{e(', '.join(case['newly_missed_entities'])) or '—'}</td>"
+                f"<td class='missed'>{e(', '.join(' — '.join(p) for p in case['newly_missed_relationships'])) or '—'}</td>"
+                f"<td>{e(', '.join(graph.get('entities_lost', []))) or '—'}</td></tr>"
+            )
+        parts.append("<table>" + "".join(rows) + "</table>")
+    return "".join(parts) or "<p class='muted'>Nothing is compared (a single variant).</p>"
+
+
+def format_html(view: ReportView) -> str:
+    fmt = [c.data["format"] for c in view.columns]
+    rows = [table_head(view)]
+    rows.append("<tr><td>cases with a format error</td>" + "".join(
+        f"<td class='num'>{f['cases_with_errors']}/{c.data['cases']} ({pct(f['format_error_rate'])})</td>"
+        for f, c in zip(fmt, view.columns)) + "</tr>")
+    rows.append("<tr><td>completion delimiter present</td>" + "".join(f"<td class='num'>{pct(f['completion_rate'])}</td>" for f in fmt) + "</tr>")
+    rows.append("<tr><td>records parsed / seen (dropped)</td>" + "".join(
+        f"<td class='num'>{f['records_parsed']}/{f['records_seen']} ({f['records_dropped']})</td>" for f in fmt) + "</tr>")
+    for code in sorted({code for f in fmt for code in f["issues_by_code"]}):
+        rows.append(f"<tr><td><code>{e(code)}</code></td>" + "".join(
+            f"<td class='num'>{f['issues_by_code'].get(code, 0)}</td>" for f in fmt) + "</tr>")
+    return "<table>" + "".join(rows) + "</table>"
+
+
+def _items(values: list[str], cls: str = "") -> str:
+    if not values:
+        return "<p class='muted'>none</p>"
+    return f"<ul class='items {cls}'>" + "".join(f"<li>{e(v)}</li>" for v in values) + "</ul>"
+
+
+def case_html(view: ReportView, case_id: str, first: bool) -> str:
+    gold = view.gold.get(case_id)
+    failing = any(not check.passed for (variant, cid), check in view.checks.items() if cid == case_id)
+    summary_bits = []
+    for column in view.columns:
+        row = column.row(case_id)
+        if row is not None and row.score is not None:
+            summary_bits.append(f"{column.name}: {pct(row.score.entities.recall)} / {pct(row.score.relationships.recall)}")
+        elif row is not None:
+            summary_bits.append(f"{column.name}: error")
+    head = f"{'✗ ' if failing else ''}{case_id} — " + "; ".join(summary_bits)
+    parts = [f"<details class='case{' failing' if failing else ''}' id='case-{e(case_id)}'{' open' if first else ''}>"
+             f"<summary>{e(head)}</summary>"]
+    if gold is not None:
+        parts.append(f"<h3>Chunk{' (' + e(gold.chunk) + ')' if gold.chunk else ''}</h3><pre class='chunk'>{e(gold.text)}</pre>")
+        parts.append("<div class='grid'><div><h3>Gold entities</h3>" + _items(
+            [f"{g.name} ({g.type})" + (f" — aka {', '.join(g.aliases)}" if g.aliases else "") for g in gold.entities])
+            + "</div><div><h3>Gold relationships</h3>" + _items([f"{r.source} — {r.target}" for r in gold.relationships])
+            + "</div></div>")
+    else:
+        parts.append("<p class='muted'>Chunk and gold unavailable (the suite file could not be read).</p>")
+    parts.append("<div class='grid'>")
+    for column in view.columns:
+        row = column.row(case_id)
+        parts.append(f"<div><h3>{e(column.name)}</h3>")
+        if row is None:
+            parts.append("<p class='muted'>not in this run</p></div>")
+            continue
+        check = view.checks.get((column.variant, case_id))
+        if check is not None and not check.passed:
+            parts.append(f"<p class='missed'>breaks: {e(check.message())}</p>")
+        if row.score is None:
+            parts.append(f"<p class='missed'>no score: {e(row.error or 'failed')}</p></div>")
+            continue
+        s = row.score
+        parts.append(
+            f"<p class='muted'>entities P {pct(s.entities.precision)} R {pct(s.entities.recall)} · relationships "
+            f"P {pct(s.relationships.precision)} R {pct(s.relationships.recall)} · format: {e(row.format_report.completion)} "
+            f"completion, {len(row.format_report.issues)} issue(s)</p>"
+        )
+        parts.append("<b>Extracted entities</b>" + _items([f"{x.name} ({x.type})" + (" [gleaned]" if x.round else "") for x in row.graph.entities]))
+        parts.append("<b>Extracted relationships</b>" + _items(
+            [f"{r.source} → {r.target}" + ("" if r.strength is None else f" ({r.strength:g})") for r in row.graph.relationships]))
+        parts.append("<b class='missed'>Missed entities</b>" + _items(s.entities.missed, "missed"))
+        parts.append("<b class='missed'>Missed relationships</b>" + _items([" — ".join(p) for p in s.relationships.missed], "missed"))
+        parts.append("<b class='unmatched'>Unmatched entities</b>" + _items(s.entities.unmatched, "unmatched"))
+        parts.append("<b class='unmatched'>Unmatched relationships</b>" + _items([" — ".join(p) for p in s.relationships.unmatched], "unmatched"))
+        if row.format_report.issues:
+            parts.append("<b>Format issues</b>" + _items(
+                [f"{i.code}{' (dropped)' if i.dropped else ''}: {i.message}" for i in row.format_report.issues]))
+        parts.append("</div>")
+    parts.append("</div></details>")
+    return "".join(parts)
+
+
+def figure(plots: dict[str, bytes], name: str) -> str:
+    if name not in plots:
+        return ""
+    title = PLOTS[name][0] if name in PLOTS else name
+    return f"<figure id='plot-{e(name)}'>{img(plots[name], title)}<figcaption>{e(title)}</figcaption></figure>"
+
+
+def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
+    body = [f"<h1>{e(view.title)}</h1>"]
+    if view.description:
+        body.append(f"<p>{e(view.description)}</p>")
+    if view.notes:
+        body.append(f"<blockquote>{e(view.notes)}</blockquote>")
+    body.append(f"<p class='facts'>{e(view.facts.replace('`', ''))}</p>")
+    if view.verdict is not None:
+        body.append(f"<div class='banner {view.verdict.status}'>Gate: {e(GATE_ICON[view.verdict.status])}</div>")
+    if not view.columns:
+        body.append("<p>No result rows.</p>")
+    else:
+        ref_word = "the reference run" if view.kind == "comparison" else "the baseline variant"
+        body += [
+            "<h2>Scores</h2>",
+            f"<p class='muted'><b>micro</b> (pooled counts) · macro (mean over cases). Δ: macro difference against "
+            f"{e(ref_word)} in percentage points, with a 95% paired bootstrap interval over cases; ▲/▼ when it excludes zero.</p>",
+            scores_table(view),
+        ]
+        body += [figure(plots, "metrics"), figure(plots, "recall_scatter")]
+        body += ["<h2>Graph size</h2>", size_table(view)]
+        settings = view.graph_settings()
+        if settings:
+            body.append(f"<p class='muted'>Communities: {e(settings['algorithm'])} ({e(settings['library'])} "
+                        f"{e(settings['library_version'])}, seed {settings['seed']}, resolution {settings['resolution']}).</p>")
+        body.append(figure(plots, "graph_size"))
+        if view.kind == "run":
+            body += ["<h2>Gate</h2>", gate_html(view)]
+        body += ["<h2>Worst regressions</h2>", regressions_html(view), "<h2>Format issues</h2>", format_html(view),
+                 figure(plots, "format_issues")]
+        body.append(f"<h2>Cases ({len(view.case_ids)})</h2>")
+        body += [case_html(view, case_id, i == 0) for i, case_id in enumerate(view.case_ids)]
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">"
+        f"<title>{e(view.title)}</title><style>{CSS}</style></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )

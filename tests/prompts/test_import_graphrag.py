@@ -1,0 +1,304 @@
+"""`harness import graphrag`: projects of the v1, v2 and v3 conventions (and 0.x) become suites that load and render."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness.errors import InputError
+from harness.llm.tokens import count_tokens
+from harness.prompts.importers import graphrag_draft, read_graphrag_project, write_draft
+from harness.prompts.importers.graphrag import detect_version, lint_project_prompts
+from harness.runner import plan_variant
+from harness.suites import load_suite
+
+LINT = Path(__file__).resolve().parent / "fixtures" / "lint"
+EXTRACT = (LINT / "good.txt").read_text()
+CLAIMS = (
+    "Find claims about entities matching {entity_specs} that fit: {claim_description}\n"
+    "Write each claim as (<subject>{tuple_delimiter}<object>{tuple_delimiter}<type>{tuple_delimiter}<status>"
+    "{tuple_delimiter}<start>{tuple_delimiter}<end>{tuple_delimiter}<description>{tuple_delimiter}<source>)\n"
+    "Separate claims with {record_delimiter} and finish with {completion_delimiter}.\nText: {input_text}\nOutput:\n"
+)
+REPORT = "Write a JSON report of at most {max_report_length} words about this community: {{\"title\": ...}}\n{input_text}\n"
+SUMMARIZE = "Summarize the descriptions of {entity_name} in {max_length} words:\n{description_list}\n"
+SECRET = "sk-import-" + "0123456789abcdefghij"
+
+
+def _files(root: Path, prompts: dict[str, str], inputs: dict[str, str], input_dir: str = "input") -> None:
+    (root / "prompts").mkdir(parents=True, exist_ok=True)
+    for name, text in prompts.items():
+        (root / "prompts" / name).write_text(text, encoding="utf-8")
+    (root / input_dir).mkdir(parents=True, exist_ok=True)
+    for name, text in inputs.items():
+        (root / input_dir / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / input_dir / name).write_text(text, encoding="utf-8")
+    (root / ".env").write_text(f"GRAPHRAG_API_KEY={SECRET}\nCHAT_MODEL=gpt-4o\n", encoding="utf-8")
+
+
+INPUTS = {
+    "mayor.txt": "Mayor Ana Ruiz of Lowbridge opened the Lowbridge Library with the Kestrel Trust.",
+    "notes.md": "Not an input: the pattern takes .txt files only.",
+    "sub/flood.txt": "The Arn river flooded Millbrook in March.",
+}
+
+
+def project_v0(root: Path) -> Path:
+    """GraphRAG 0.x: `llm:`, `entity_extraction` with a strategy, settings.json."""
+    _files(root, {"entity_extraction.txt": EXTRACT, "claim_extraction.txt": CLAIMS, "community_report.txt": REPORT,
+                  "summarize_descriptions.txt": SUMMARIZE}, {"doc.txt": INPUTS["mayor.txt"]})
+    settings = {
+        "llm": {"api_key": "${GRAPHRAG_API_KEY}", "type": "openai_chat", "model": "gpt-4-turbo-preview"},
+        "input": {"type": "file", "file_type": "text", "base_dir": "input", "file_pattern": ".*\\.txt$$"},
+        "entity_extraction": {"prompt": "prompts/entity_extraction.txt", "entity_types": ["person", "geo"],
+                              "max_gleanings": 0, "strategy": {"type": "graph_intelligence", "tuple_delimiter": "<|>",
+                                                               "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"}},
+        "claim_extraction": {"enabled": False, "prompt": "prompts/claim_extraction.txt", "description": "Red flags."},
+        "community_reports": {"prompt": "prompts/community_report.txt"},
+    }
+    (root / "settings.json").write_text(json.dumps(settings, indent=2))
+    return root
+
+
+def project_v1(root: Path) -> Path:
+    """GraphRAG 1.x: `models:` with model ids, still `entity_extraction` and `claim_extraction`."""
+    _files(root, {"entity_extraction.txt": EXTRACT, "claim_extraction.txt": CLAIMS, "community_report.txt": REPORT,
+                  "summarize_descriptions.txt": SUMMARIZE}, INPUTS)
+    (root / "settings.yaml").write_text(
+        "models:\n"
+        "  default_chat_model:\n"
+        "    api_key: ${GRAPHRAG_API_KEY}\n"
+        "    type: openai_chat\n"
+        "    model: ${CHAT_MODEL}\n"
+        "  default_embedding_model:\n"
+        "    api_key: ${GRAPHRAG_API_KEY}\n"
+        "    type: openai_embedding\n"
+        "    model: text-embedding-3-small\n"
+        "input:\n"
+        "  type: file\n"
+        "  file_type: text\n"
+        "  base_dir: \"input\"\n"
+        "  file_pattern: \".*\\\\.txt$$\"\n"
+        "chunks:\n"
+        "  size: 1200\n"
+        "entity_extraction:\n"
+        "  model_id: default_chat_model\n"
+        "  prompt: \"prompts/entity_extraction.txt\"\n"
+        "  entity_types: [organization,person,geo,event]\n"
+        "  max_gleanings: 1\n"
+        "summarize_descriptions:\n"
+        "  prompt: \"prompts/summarize_descriptions.txt\"\n"
+        "claim_extraction:\n"
+        "  enabled: false\n"
+        "  prompt: \"prompts/claim_extraction.txt\"\n"
+        "community_reports:\n"
+        "  prompt: \"prompts/community_report.txt\"\n"
+    )
+    return root
+
+
+def project_v2(root: Path) -> Path:
+    """GraphRAG 2.x: `extract_graph`, `extract_claims`, graph/text report prompts, input storage."""
+    _files(root, {"extract_graph.txt": EXTRACT.replace("-Goal-", "-Goal (tuned)-"), "extract_claims.txt": CLAIMS,
+                  "community_report_graph.txt": REPORT, "community_report_text.txt": REPORT,
+                  "summarize_descriptions.txt": SUMMARIZE}, INPUTS, input_dir="docs")
+    (root / "settings.yaml").write_text(
+        "models:\n"
+        "  default_chat_model: {api_key: '${GRAPHRAG_API_KEY}', type: openai_chat, model: gpt-4.1-mini}\n"
+        "  default_embedding_model: {api_key: '${GRAPHRAG_API_KEY}', type: openai_embedding, model: text-embedding-3-small}\n"
+        "input:\n"
+        "  storage: {type: file, base_dir: docs}\n"
+        "  file_type: text\n"
+        "chunks: {size: 50, overlap: 0}\n"
+        "extract_graph:\n"
+        "  model_id: default_chat_model\n"
+        "  prompt: prompts/extract_graph.txt\n"
+        "  entity_types: [person, geo, organization]\n"
+        "  max_gleanings: 2\n"
+        "extract_claims: {enabled: true, prompt: prompts/extract_claims.txt}\n"
+        "community_reports:\n"
+        "  graph_prompt: prompts/community_report_graph.txt\n"
+        "  text_prompt: prompts/community_report_text.txt\n"
+    )
+    long_text = " ".join(["The Arn river flooded Millbrook in March and the Red Lantern Society sheltered families."] * 30)
+    (root / "docs" / "long.txt").write_text(long_text)
+    return root
+
+
+def project_v3(root: Path) -> Path:
+    """GraphRAG 3.x: `completion_models`, `input_storage`, `chunking`; prompts named in settings omitted."""
+    _files(root, {"extract_graph.txt": EXTRACT, "extract_claims.txt": CLAIMS,
+                  "community_report_graph.txt": REPORT, "summarize_descriptions.txt": SUMMARIZE}, INPUTS)
+    (root / "settings.yaml").write_text(
+        "completion_models:\n"
+        "  default_completion_model:\n"
+        "    model_provider: openai\n"
+        "    model: gpt-4.1\n"
+        "    api_key: ${GRAPHRAG_API_KEY}\n"
+        "embedding_models:\n"
+        "  default_embedding_model: {model_provider: openai, model: text-embedding-3-large}\n"
+        "input_storage: {type: file, base_dir: input}\n"
+        "input: {type: text, file_pattern: '.*\\.txt$'}\n"
+        "chunking: {type: tokens, size: 600, overlap: 100}\n"
+        "extract_graph:\n"
+        "  completion_model_id: default_completion_model\n"
+        "  entity_types: [Person, Geo]\n"
+        "  max_gleanings: 1\n"
+        "community_reports:\n"
+        "  completion_model_id: default_completion_model\n"
+    )
+    return root
+
+
+BUILDERS = {"v0": project_v0, "v1": project_v1, "v2": project_v2, "v3": project_v3}
+
+
+def import_project(version: str, tmp_path: Path) -> tuple[Path, Path]:
+    root = BUILDERS[version](tmp_path / f"graphrag-{version}")
+    out = tmp_path / "work" / "suites" / f"{version}.yaml"
+    project = read_graphrag_project(root, environ={})
+    write_draft(graphrag_draft(project, out), out)
+    return root, out
+
+
+@pytest.mark.parametrize("version", ["v0", "v1", "v2", "v3"])
+def test_imported_suite_loads_and_every_variant_renders(version: str, tmp_path: Path) -> None:
+    root, out = import_project(version, tmp_path)
+    suite = load_suite(out)
+    assert suite.variant_names() == ["project", "default"] and suite.baseline == "default"
+    assert suite.cases and all(not c.entities and not c.relationships for c in suite.cases)
+    for name in suite.variant_names():
+        plan = plan_variant(suite, name)
+        for case in suite.cases:
+            messages = plan.render(case)
+            assert case.text.strip() in messages[-1]["content"]
+    project_prompt = plan_variant(suite, "project").template
+    assert Path(project_prompt.source).resolve().parent == (root / "prompts").resolve()
+    assert plan_variant(suite, "default").template.source == "builtin:graphrag/extract_graph"
+    written = "\n".join(p.read_text() for p in (tmp_path / "work").rglob("*") if p.is_file())
+    assert SECRET not in written and "${GRAPHRAG_API_KEY}" not in written
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [
+        ("v0", {"extract_graph": "entity_extraction.txt", "extract_claims": "claim_extraction.txt",
+                "community_report": "community_report.txt", "summarize_descriptions": "summarize_descriptions.txt"}),
+        ("v1", {"extract_graph": "entity_extraction.txt", "extract_claims": "claim_extraction.txt",
+                "community_report": "community_report.txt", "summarize_descriptions": "summarize_descriptions.txt"}),
+        ("v2", {"extract_graph": "extract_graph.txt", "extract_claims": "extract_claims.txt",
+                "community_report": "community_report_graph.txt", "community_report_text": "community_report_text.txt",
+                "summarize_descriptions": "summarize_descriptions.txt"}),
+        ("v3", {"extract_graph": "extract_graph.txt", "extract_claims": "extract_claims.txt",
+                "community_report": "community_report_graph.txt", "summarize_descriptions": "summarize_descriptions.txt"}),
+    ],
+)
+def test_versions_and_prompt_file_names(version: str, expected: dict[str, str], tmp_path: Path) -> None:
+    project = read_graphrag_project(BUILDERS[version](tmp_path / "p"), environ={})
+    assert project.version == version
+    assert {kind: path.name for kind, path in project.prompts.items()} == expected
+
+
+def test_settings_are_carried_into_the_suite(tmp_path: Path) -> None:
+    _, out = import_project("v1", tmp_path)
+    data = yaml.safe_load(out.read_text())
+    assert data["model"] == {"name": "gpt-4o", "temperature": 0, "max_gleanings": 1}  # ${CHAT_MODEL} from .env
+    assert data["entity_types"] == ["organization", "person", "geo", "event"]
+    assert [c["id"] for c in data["cases"]] == ["mayor", "flood"]  # .txt only, sub-folders included
+    assert data["cases"][0]["chunk"] == "../graphrag-v1/input/mayor.txt"
+
+    _, out = import_project("v0", tmp_path)
+    data = yaml.safe_load(out.read_text())
+    assert data["model"]["name"] == "gpt-4-turbo-preview" and data["model"]["max_gleanings"] == 0
+    assert data["variants"]["project"]["tuple_delimiter"] == "<|>"  # from the extraction strategy
+    assert data["entity_types"] == ["person", "geo"]
+
+    _, out = import_project("v3", tmp_path)
+    data = yaml.safe_load(out.read_text())
+    assert data["model"]["name"] == "gpt-4.1" and data["entity_types"] == ["Person", "Geo"]
+
+
+def test_environment_wins_over_dotenv(tmp_path: Path) -> None:
+    root = project_v1(tmp_path / "p")
+    project = read_graphrag_project(root, environ={"CHAT_MODEL": "o3-mini"})
+    assert project.model == "o3-mini"
+
+
+def test_long_inputs_are_cut_to_one_chunk(tmp_path: Path) -> None:
+    _, out = import_project("v2", tmp_path)
+    suite = load_suite(out)
+    long_case = next(c for c in suite.cases if c.id == "long")
+    assert long_case.chunk == "fixtures/chunks/v2/long.txt"
+    assert count_tokens(long_case.text) <= 52  # chunks.size: 50 (a decode may merge a token or two)
+    assert (tmp_path / "work" / "fixtures" / "chunks" / "v2" / "long.txt").is_file()
+    assert suite.spec.model.max_gleanings == 2 and suite.spec.model.name == "gpt-4.1-mini"
+
+
+def test_project_without_inputs_gets_a_placeholder_case(tmp_path: Path) -> None:
+    root = project_v3(tmp_path / "p")
+    for path in sorted((root / "input").rglob("*.txt"), reverse=True):
+        path.unlink()
+    out = tmp_path / "suites" / "empty.yaml"
+    draft = graphrag_draft(read_graphrag_project(root, environ={}), out)
+    assert any("no input text found" in w for w in draft.warnings)
+    write_draft(draft, out)
+    suite = load_suite(out)
+    assert [c.id for c in suite.cases] == ["replace-me"]
+    plan_variant(suite, "project").render(suite.cases[0])
+
+
+def test_project_without_its_own_prompt_compares_nothing_but_the_default(tmp_path: Path) -> None:
+    root = project_v3(tmp_path / "p")
+    (root / "prompts" / "extract_graph.txt").unlink()
+    out = tmp_path / "suites" / "d.yaml"
+    draft = graphrag_draft(read_graphrag_project(root, environ={}), out)
+    write_draft(draft, out)
+    assert load_suite(out).variant_names() == ["default"]
+
+
+def test_missing_prompt_file_names_the_settings_line(tmp_path: Path) -> None:
+    root = project_v1(tmp_path / "p")
+    (root / "prompts" / "entity_extraction.txt").unlink()
+    with pytest.raises(InputError, match=r"settings\.yaml:19: entity_extraction\.prompt: prompt file not found"):
+        read_graphrag_project(root, environ={})
+
+
+def test_detect_version() -> None:
+    assert detect_version({"llm": {}}) == "v0"
+    assert detect_version({"models": {}, "entity_extraction": {}}) == "v1"
+    assert detect_version({"models": {}, "extract_graph": {}}) == "v2"
+    assert detect_version({"completion_models": {}}) == "v3"
+
+
+def test_project_prompts_are_linted_with_graphrag_variables(tmp_path: Path) -> None:
+    project = read_graphrag_project(project_v2(tmp_path / "p"), environ={})
+    results = lint_project_prompts(project)
+    assert set(results) == set(project.prompts)
+    assert all(f.severity != "error" for findings in results.values() for f in findings), results
+
+
+def test_cli_import(harness_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    root = project_v2(tmp_path / "my project")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GRAPHRAG_API_KEY", raising=False)
+    assert harness_cli(["import", "graphrag", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "wrote suites/my-project.yaml: 2 variant(s) (project, default), 3 case(s) with empty gold" in out
+    assert load_suite(tmp_path / "suites" / "my-project.yaml").name == "my-project"
+    # never overwrite silently
+    assert harness_cli(["import", "graphrag", str(root)]) == 2
+    assert "already exists (use --force to overwrite)" in capsys.readouterr().err
+    assert harness_cli(["import", "graphrag", str(root), "--force", "--max-cases", "1"]) == 0
+    assert len(load_suite(tmp_path / "suites" / "my-project.yaml").cases) == 1
+    assert harness_cli(["import", "graphrag", str(root), "--out", "elsewhere/x.yaml", "--name", "renamed"]) == 0
+    assert load_suite(tmp_path / "elsewhere" / "x.yaml").name == "renamed"
+
+
+def test_cli_import_bad_input(harness_cli, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "empty").mkdir()
+    assert harness_cli(["import", "graphrag", str(tmp_path / "empty")]) == 2
+    assert "no GraphRAG settings found" in capsys.readouterr().err
+    assert harness_cli(["import", "graphrag", str(tmp_path / "nope")]) == 2

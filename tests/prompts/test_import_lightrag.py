@@ -1,0 +1,229 @@
+"""`harness import lightrag`: PROMPTS read without running prompt.py; env, addon_params and inputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness.errors import InputError
+from harness.prompts import lint_prompt
+from harness.prompts.importers import lightrag_draft, read_lightrag_project, write_draft
+from harness.prompts.importers.lightrag import read_prompts_py
+from harness.runner import plan_variant
+from harness.suites import load_suite
+
+SECRET = "sk-lightrag-" + "abcdefghij0123456789"
+
+NEW_PROMPT_PY = '''
+from __future__ import annotations
+from typing import Any
+
+raise SystemExit("prompt.py must never be executed by the importer")
+
+PROMPTS: dict[str, Any] = {}
+
+PROMPTS["DEFAULT_TUPLE_DELIMITER"] = "<|#|>"
+PROMPTS["DEFAULT_COMPLETION_DELIMITER"] = "<|COMPLETE|>"
+
+PROMPTS["entity_extraction_system_prompt"] = """---Role---
+You extract entities and relations from text.
+
+---Instructions---
+1. Entities of the types [{entity_types}], one per line:
+entity{tuple_delimiter}<entity_name>{tuple_delimiter}<entity_type>{tuple_delimiter}<entity_description>
+2. Relations, one per line:
+relation{tuple_delimiter}<source>{tuple_delimiter}<target>{tuple_delimiter}<keywords>{tuple_delimiter}<description>
+3. Write in {language}.
+4. Finish with {completion_delimiter}
+
+---Examples---
+{examples}
+"""
+
+PROMPTS["entity_extraction_user_prompt"] = """---Task---
+Extract the entities and relations of the text below.
+
+<Input Text>
+```
+{input_text}
+```
+
+<Output>
+"""
+
+PROMPTS["entity_continue_extraction_user_prompt"] = (
+    "Some entities were missed. Add them with {tuple_delimiter} between fields, "
+    "in {language}, and finish with {completion_delimiter}.\\n"
+)
+
+PROMPTS["entity_extraction_examples"] = [
+    """<Example 1>
+Entity_types: [person, organization]
+Text:
+```
+Mara Lind founded Cobalt Works.
+```
+
+Output:
+entity{tuple_delimiter}Mara Lind{tuple_delimiter}person{tuple_delimiter}Founder of Cobalt Works
+entity{tuple_delimiter}Cobalt Works{tuple_delimiter}organization{tuple_delimiter}A company founded by Mara Lind
+relation{tuple_delimiter}Mara Lind{tuple_delimiter}Cobalt Works{tuple_delimiter}founding{tuple_delimiter}Mara Lind founded Cobalt Works
+{completion_delimiter}
+
+""",
+]
+
+PROMPTS["summarize_entity_descriptions"] = build_summary_prompt()
+'''
+
+OLD_PROMPT_PY = '''
+PROMPTS = {}
+PROMPTS["DEFAULT_LANGUAGE"] = "German"
+PROMPTS["DEFAULT_TUPLE_DELIMITER"] = "<|>"
+PROMPTS["DEFAULT_RECORD_DELIMITER"] = "##"
+PROMPTS["DEFAULT_COMPLETION_DELIMITER"] = "<|COMPLETE|>"
+PROMPTS["DEFAULT_ENTITY_TYPES"] = ["organization", "person", "geo", "event"]
+PROMPTS["entity_extraction"] = """-Goal-
+Find entities of the types [{entity_types}] and their relationships. Answer in {language}.
+Entity: ("entity"{tuple_delimiter}<name>{tuple_delimiter}<type>{tuple_delimiter}<description>)
+Relationship: ("relationship"{tuple_delimiter}<source>{tuple_delimiter}<target>{tuple_delimiter}<description>{tuple_delimiter}<keywords>{tuple_delimiter}<strength>)
+Separate records with {record_delimiter}; finish with {completion_delimiter}.
+
+-Examples-
+{examples}
+
+-Real Data-
+Entity_types: {entity_types}
+Text: {input_text}
+Output:
+"""
+PROMPTS["entity_extraction_examples"] = ["""Example 1:
+Entity_types: [person, geo]
+Text:
+Mara Lind moved to Oslo.
+Output:
+("entity"{tuple_delimiter}"Mara Lind"{tuple_delimiter}"person"{tuple_delimiter}"A woman who moved to Oslo"){record_delimiter}
+("entity"{tuple_delimiter}"Oslo"{tuple_delimiter}"geo"{tuple_delimiter}"A city"){record_delimiter}
+("relationship"{tuple_delimiter}"Mara Lind"{tuple_delimiter}"Oslo"{tuple_delimiter}"She moved there"{tuple_delimiter}"moving"{tuple_delimiter}6){completion_delimiter}
+"""]
+PROMPTS["entity_continue_extraction"] = """MANY entities were missed. Add them below using the same format:
+"""
+PROMPTS["entity_if_loop_extraction"] = """Answer YES | NO if there are still entities to add.
+"""
+'''
+
+
+def new_setup(root: Path) -> Path:
+    (root / "inputs").mkdir(parents=True)
+    (root / "prompt.py").write_text(NEW_PROMPT_PY)
+    (root / "inputs" / "trust.txt").write_text("Ana Ruiz leads the Kestrel Trust in Lowbridge.\n")
+    (root / "inputs" / "river.md").write_text("The Arn river flooded Millbrook.\n")
+    (root / ".env").write_text(
+        "SUMMARY_LANGUAGE=Spanish\n"
+        "ENTITY_TYPES='[\"Person\", \"Organization\", \"Location\"]'\n"
+        "LLM_MODEL=qwen2.5:14b\n"
+        f"LLM_BINDING_API_KEY={SECRET}\n"
+    )
+    return root
+
+
+def old_setup(root: Path) -> Path:
+    (root / "lightrag").mkdir(parents=True)
+    (root / "lightrag" / "prompt.py").write_text(OLD_PROMPT_PY)
+    (root / "app.py").write_text(
+        "from lightrag import LightRAG\n"
+        "rag = LightRAG(working_dir='./rag', addon_params={'language': 'French', 'entity_types': ['person', 'place']})\n"
+    )
+    (root / "inputs").mkdir()
+    (root / "inputs" / "one.txt").write_text("Mara Lind moved to Oslo.")
+    return root
+
+
+def import_setup(root: Path, tmp_path: Path) -> tuple[Path, list[str]]:
+    out = tmp_path / "work" / "suites" / "lr.yaml"
+    draft = lightrag_draft(read_lightrag_project(root, environ={}), out)
+    write_draft(draft, out)
+    return out, draft.warnings
+
+
+def test_new_style_setup(tmp_path: Path) -> None:
+    out, warnings = import_setup(new_setup(tmp_path / "setup"), tmp_path)
+    suite = load_suite(out)
+    assert suite.spec.language == "Spanish" and suite.spec.entity_types == ["Person", "Organization", "Location"]
+    assert suite.spec.model.name == "qwen2.5:14b"
+    assert suite.spec.variants["project"].tuple_delimiter == "<|#|>"
+    assert suite.spec.variants["project"].format == "lightrag"
+    assert [c.id for c in suite.cases] == ["river", "trust"]
+    plan = plan_variant(suite, "project")
+    messages = plan.render(suite.cases[1])
+    assert [m["role"] for m in messages] == ["system", "user"]
+    assert "[Person,Organization,Location]" in messages[0]["content"] and "Write in Spanish." in messages[0]["content"]
+    assert "entity<|#|>Mara Lind<|#|>person<|#|>Founder of Cobalt Works" in messages[0]["content"]
+    assert "Ana Ruiz leads the Kestrel Trust" in messages[1]["content"]
+    # gleaning sends the continue prompt as stored, so it was filled at import
+    assert plan.template.continue_prompt == (
+        "Some entities were missed. Add them with <|#|> between fields, in Spanish, and finish with <|COMPLETE|>.\n"
+    )
+    assert plan_variant(suite, "default").template.source == "builtin:lightrag/extract_graph"
+    assert any("summarize_entity_descriptions" in w and "not a literal" in w for w in warnings)
+    template_path = tmp_path / "work" / "prompts" / "lr" / "extract_graph.yaml"
+    assert lint_prompt(template_path) == []
+    written = "\n".join(p.read_text() for p in (tmp_path / "work").rglob("*") if p.is_file())
+    assert SECRET not in written
+
+
+def test_old_style_setup_with_addon_params(tmp_path: Path) -> None:
+    out, _ = import_setup(old_setup(tmp_path / "setup"), tmp_path)
+    suite = load_suite(out)
+    assert suite.spec.language == "French" and suite.spec.entity_types == ["person", "place"]
+    spec = suite.spec.variants["project"]
+    assert (spec.tuple_delimiter, spec.record_delimiter) == ("<|>", "##")
+    plan = plan_variant(suite, "project")
+    content = plan.render(suite.cases[0])[0]["content"]
+    assert '("entity"<|>"Mara Lind"<|>"person"' in content and content.rstrip().endswith("Output:")
+    assert plan.template.loop_prompt.startswith("Answer YES | NO")
+    assert [f.code for f in lint_prompt(tmp_path / "work" / "prompts" / "lr" / "extract_graph.yaml",
+                                         format="lightrag", tuple_delimiter="<|>", record_delimiter="##")
+            if f.severity == "error"] == []
+
+
+def test_environment_beats_dotenv(tmp_path: Path) -> None:
+    root = new_setup(tmp_path / "setup")
+    project = read_lightrag_project(root, environ={"ENTITY_TYPES": "person, vessel", "SUMMARY_LANGUAGE": "Danish"})
+    assert project.entity_types == ["person", "vessel"] and project.language == "Danish"
+
+
+def test_setup_without_prompt_file(tmp_path: Path) -> None:
+    root = tmp_path / "setup"
+    (root / "inputs").mkdir(parents=True)
+    (root / "inputs" / "a.txt").write_text("Ana met Bo.")
+    out, warnings = import_setup(root, tmp_path)
+    suite = load_suite(out)
+    assert suite.variant_names() == ["default"]
+    assert suite.spec.variants["default"].tuple_delimiter == "<|#|>"
+    assert plan_variant(suite, "default").render(suite.cases[0])
+    assert any("no LightRAG prompt.py" in w for w in warnings)
+
+
+def test_prompt_file_errors(tmp_path: Path) -> None:
+    (tmp_path / "prompt.py").write_text("PROMPTS = {}\nPROMPTS['x'] = (\n")
+    with pytest.raises(InputError, match=r"prompt\.py:\d+: not valid Python"):
+        read_prompts_py(tmp_path / "prompt.py")
+    (tmp_path / "prompt.py").write_text("PROMPTS = {'other': 'x'}\n")
+    with pytest.raises(InputError, match="no PROMPTS dict with LightRAG extraction prompts"):
+        read_prompts_py(tmp_path / "prompt.py")
+
+
+def test_cli_import_lightrag(harness_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    root = new_setup(tmp_path / "setup")
+    monkeypatch.chdir(tmp_path)
+    for name in ("ENTITY_TYPES", "SUMMARY_LANGUAGE", "LLM_MODEL", "INPUT_DIR", "CHUNK_SIZE"):
+        monkeypatch.delenv(name, raising=False)
+    assert harness_cli(["import", "lightrag", str(root), "--out", "suites/lr.yaml"]) == 0
+    captured = capsys.readouterr()
+    assert "wrote suites/lr.yaml: 2 variant(s) (project, default), 2 case(s) with empty gold" in captured.out
+    assert "not a literal" in captured.err
+    data = yaml.safe_load((tmp_path / "suites" / "lr.yaml").read_text())
+    assert data["variants"]["project"]["prompt"] == "prompts/lr/extract_graph.yaml"

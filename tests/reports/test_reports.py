@@ -1,0 +1,291 @@
+"""Run reports: report.md, report.html, junit.xml, plots, summary.json (schema) and gate.json."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from html.parser import HTMLParser
+from importlib import resources
+from xml.etree import ElementTree as ET
+
+import jsonschema
+import numpy as np
+import pytest
+
+from harness.runner import RunOptions, run_suite
+from harness.reports.writer import write_run_outputs
+from harness.suites import load_suite
+
+from .helpers import REPO, harness, record_cassettes, replay, strip_volatile, summary_of
+
+OUTPUTS = {"results.jsonl", "summary.json", "report.md", "report.html", "junit.xml", "gate.json", "plots"}
+PLOTS = {"metrics.png", "recall_scatter.png", "graph_size.png", "format_issues.png"}
+
+
+@pytest.fixture
+def run(suite, server, api_key, tmp_path):
+    """A replayed run of the tiny project: (outcome, summary)."""
+    record_cassettes(suite, server, tmp_path)
+    return replay(suite, tmp_path / "reports", "r1")
+
+
+def schema(name: str) -> dict:
+    return json.loads(resources.files("harness").joinpath(f"schemas/{name}").read_text(encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------- files
+
+
+def test_a_run_writes_every_report(run):
+    outcome, _ = run
+    assert OUTPUTS <= {p.name for p in outcome.run_dir.iterdir()}
+    assert {p.name for p in (outcome.run_dir / "plots").iterdir()} == PLOTS
+    for png in (outcome.run_dir / "plots").iterdir():
+        assert png.read_bytes().startswith(b"\x89PNG")
+    assert not [p for p in outcome.run_dir.rglob(".*.tmp")]
+
+
+def test_report_md_has_every_section(run):
+    outcome, _ = run
+    md = (outcome.run_dir / "report.md").read_text(encoding="utf-8")
+    for heading in ("## Scores", "## Graph size", "## Gate", "## Worst regressions", "## Format issues", "## Cases"):
+        assert heading in md
+    # headline: variants as columns, deltas against the baseline with an interval
+    assert "| | default (baseline) | tuned |" in md
+    recall_row = next(line for line in md.splitlines() if line.startswith("| Entity recall |"))
+    assert "Δ +" in recall_row and "[" in recall_row and "]" in recall_row
+    # graph size with ratios
+    entities_row = next(line for line in md.splitlines() if line.startswith("| entities |"))
+    assert "×)" in entities_row
+    # the gate: every rule with value and limit
+    assert "| ✅ pass | default | threshold | entity_recall |" in md and "≥ 50.0%" in md
+    # format issues by code
+    assert "`completion-missing`" in md or "`markdown-decoration`" in md
+    # cases that break a per-case rule are marked and named
+    assert "❌" in md and "`default` / `flood`: entity recall 33.3% &lt; 50.0%" in md
+
+
+def test_worst_regressions_say_what_was_lost(suite, server, api_key, tmp_path, project):
+    from ..conftest import ANSWERS
+
+    # make tuned lose the flood case against default: swap the answers of the two variants for flood
+    record_cassettes(suite, server, tmp_path)
+    swapped = dict(ANSWERS)
+    swapped["tuned"] = {**ANSWERS["tuned"], "flood": ["(\"entity\"<|>ARN<|>geo<|>River)\n<|COMPLETE|>", "<|COMPLETE|>"]}
+    swapped["default"] = {**ANSWERS["default"], "flood": ANSWERS["tuned"]["flood"]}
+    from harness.llm.fake_server import FakeOpenAIServer, Script
+    from harness.runner import plan_variant
+
+    script = Script()
+    for variant in suite.variant_names():
+        plan = plan_variant(suite, variant)
+        for case in suite.cases:
+            first_user = [m["content"] for m in plan.render(case) if m["role"] == "user"][0]
+            script.rounds[first_user] = swapped[variant][case.id]
+    with FakeOpenAIServer(script) as srv:
+        record_cassettes(suite, srv, tmp_path, mode="rewrite")
+    outcome, _ = replay(suite, tmp_path / "reports", "lost")
+    md = (outcome.run_dir / "report.md").read_text(encoding="utf-8")
+    section = md.split("## Worst regressions")[1].split("## Format issues")[0]
+    assert "`flood`" in section
+    assert "newly missed entities: Millbrook, Red Lantern Society" in section
+    assert "Arn — Millbrook" in section
+
+
+def test_replayed_runs_are_byte_for_byte_the_same(suite, server, api_key, tmp_path):
+    record_cassettes(suite, server, tmp_path)
+    first, _ = replay(suite, tmp_path / "a", "same")
+    second, _ = replay(suite, tmp_path / "b", "same")
+    files = sorted(p.relative_to(first.run_dir) for p in first.run_dir.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(second.run_dir) for p in second.run_dir.rglob("*") if p.is_file())
+    for rel in files:
+        a, b = (first.run_dir / rel).read_bytes(), (second.run_dir / rel).read_bytes()
+        if rel.name in ("summary.json", "results.jsonl"):
+            continue
+        assert a == b, f"{rel} differs between two replays"
+    sa, sb = summary_of(first.run_dir), summary_of(second.run_dir)
+    assert sa["created_at"] and sa["timings"]["wall_s"] >= 0
+    assert strip_volatile(sa) == strip_volatile(sb)
+
+
+def test_no_timing_outside_keys_ending_in_s(run):
+    outcome, summary = run
+
+    def walk(value, path=""):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if "time" in key or "latency" in key or "wall" in key:
+                    assert key.endswith("_s") or key == "timings", path + "/" + key
+                walk(item, path + "/" + key)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, path)
+
+    walk(summary)
+    junit = (outcome.run_dir / "junit.xml").read_text(encoding="utf-8")
+    assert " time=" not in junit and "timestamp" not in junit
+
+
+# --------------------------------------------------------------------------- summary.json and gate.json schemas
+
+
+def test_summary_and_gate_validate_against_their_schemas(run):
+    outcome, _ = run
+    for name, file in (("summary.schema.json", "summary.json"), ("gate.schema.json", "gate.json")):
+        document = schema(name)
+        jsonschema.Draft202012Validator.check_schema(document)
+        jsonschema.validate(json.loads((outcome.run_dir / file).read_text()), document,
+                            cls=jsonschema.Draft202012Validator)
+
+
+def test_summaries_of_the_example_suites_validate(tmp_path, monkeypatch):
+    monkeypatch.chdir(REPO)
+    monkeypatch.setenv("CI", "true")
+    document = schema("summary.schema.json")
+    validator = jsonschema.Draft202012Validator(document)
+    for path in sorted((REPO / "suites").glob("*.yaml")):
+        outcome = run_suite(load_suite(path), RunOptions(record_mode="none", reports_dir=tmp_path, fresh=True))
+        assert not outcome.missing, outcome.missing
+        summary = write_run_outputs(outcome, record_mode="none")
+        errors = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in validator.iter_errors(summary)]
+        assert not errors, (path.name, errors[:5])
+        on_disk = json.loads((outcome.run_dir / "summary.json").read_text())
+        assert not list(validator.iter_errors(on_disk))
+
+
+def test_schema_rejects_an_undocumented_key(run):
+    _, summary = run
+    bad = {**summary, "surprise": 1}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema("summary.schema.json"), cls=jsonschema.Draft202012Validator)
+
+
+# --------------------------------------------------------------------------- junit.xml
+
+
+def test_junit_has_one_case_per_case_and_variant(run):
+    outcome, _ = run
+    root = ET.parse(outcome.run_dir / "junit.xml").getroot()
+    cases = root.findall(".//testcase")
+    assert sorted((c.get("classname"), c.get("name")) for c in cases) == sorted(
+        (f"towns.{v}", c) for v in ("default", "tuned") for c in ("mayor", "flood", "fair")
+    )
+    failed = {(c.get("classname"), c.get("name")): c.find("failure") for c in cases if c.find("failure") is not None}
+    # the suite's threshold is entity_recall 0.5: default finds 1 of 3 in flood and fair
+    assert set(failed) == {("towns.default", "flood"), ("towns.default", "fair")}
+    flood = failed[("towns.default", "flood")]
+    assert "entity recall 33.3% < 50.0%" in flood.get("message")
+    assert "missed entities (2): Arn, Red Lantern Society" in flood.text
+    assert root.find("testsuite").get("failures") == "2" and root.find("testsuite").get("tests") == "6"
+
+
+# --------------------------------------------------------------------------- report.html
+
+
+class _Assets(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.images: list[str] = []
+        self.loaded: list[str] = []  # every URL-valued attribute a browser would fetch
+        self.tags: set[str] = set()
+        self.styles: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        attrs = dict(attrs)
+        if tag == "img":
+            self.images.append(attrs.get("src") or "")
+        for key in ("src", "href", "srcset", "poster", "data", "action", "background"):
+            if attrs.get(key):
+                self.loaded.append(attrs[key])
+        if attrs.get("style"):
+            self.styles.append(attrs["style"])
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        self._in_style = False
+
+    def handle_data(self, data):
+        if self._in_style:
+            self.styles.append(data)
+
+
+def test_report_html_is_self_contained(run):
+    outcome, _ = run
+    html = (outcome.run_dir / "report.html").read_text(encoding="utf-8")
+    assets = _Assets()
+    assets.feed(html)
+    assert len(assets.images) == 4
+    assert all(src.startswith("data:image/png;base64,") for src in assets.images)
+    assert not [u for u in assets.loaded if u.lower().startswith(("http:", "https:", "//"))]
+    assert not [u for u in assets.loaded if not u.startswith(("data:", "#"))]
+    assert "script" not in assets.tags and "link" not in assets.tags and "iframe" not in assets.tags
+    assert not [s for s in assets.styles if "url(" in s or "@import" in s]
+
+
+def test_report_html_shows_chunk_gold_extracted_missed_and_unmatched(run):
+    outcome, _ = run
+    html = (outcome.run_dir / "report.html").read_text(encoding="utf-8")
+    assert "The Arn river flooded Millbrook in March" in html  # the chunk
+    case = html.split("id='case-flood'")[1].split("</details>")[0]
+    for heading in ("Gold entities", "Gold relationships", "Extracted entities", "Extracted relationships",
+                    "Missed entities", "Missed relationships", "Unmatched entities", "Unmatched relationships"):
+        assert heading in case
+    assert "Red Lantern Society" in case and "MILLBROOK (geo)" in case
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+
+@pytest.mark.skipif(_chromium() is None, reason="chromium is not installed")
+def test_report_html_renders_in_headless_chromium_with_its_plots(run, tmp_path):
+    from matplotlib import image
+
+    from harness.reports.plots import PALETTE
+
+    outcome, _ = run
+    shot = tmp_path / "report.png"
+    profile = tempfile.mkdtemp(dir=tmp_path)
+    subprocess.run(
+        [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={profile}", f"--screenshot={shot}", "--window-size=1400,3000",
+         (outcome.run_dir / "report.html").resolve().as_uri()],
+        check=True, capture_output=True, timeout=120,
+    )
+    pixels = image.imread(str(shot))[:, :, :3]
+    assert pixels.shape[0] >= 2000 and pixels.shape[1] >= 1000
+    assert pixels.std() > 0.05, "the screenshot is blank"
+    # the plots are images: their bar colours only appear if chromium decoded them
+    for colour in PALETTE[:2]:
+        rgb = np.array([int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)])
+        close = np.abs(pixels - rgb).max(axis=2) < 0.03
+        assert close.sum() > 2000, f"no {colour} bars in the screenshot: the plots did not render"
+
+
+# --------------------------------------------------------------------------- comparison of two runs
+
+
+def test_report_against_another_run(suite, server, api_key, tmp_path, capsys):
+    record_cassettes(suite, server, tmp_path)
+    first, _ = replay(suite, tmp_path / "reports", "one")
+    second, _ = replay(suite, tmp_path / "reports", "two")
+    code, out, err = harness(capsys, "report", str(second.run_dir), "--against", str(first.run_dir), "--markdown")
+    assert code == 0, err
+    assert "run two against one" in out
+    assert "| | default @ one (reference) | default @ two | tuned @ one (reference) | tuned @ two |" in out
+    target = second.run_dir / "compare-one"
+    assert {"report.md", "report.html", "plots"} <= {p.name for p in target.iterdir()}
+
+
+def test_report_rewrites_a_runs_reports(run, capsys):
+    outcome, _ = run
+    before = (outcome.run_dir / "report.md").read_bytes()
+    (outcome.run_dir / "report.md").unlink()
+    code, out, err = harness(capsys, "report", str(outcome.run_dir))
+    assert code == 0, err
+    assert (outcome.run_dir / "report.md").read_bytes() == before

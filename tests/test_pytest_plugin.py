@@ -1,0 +1,138 @@
+"""The pytest plugin: suites as items, only when asked, in a separate pytest process."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+from harness.suites import load_suite
+
+from .reports.helpers import REPO, record_cassettes
+
+
+def _plugin_args() -> list[str]:
+    registered = any(ep.value == "harness.pytest_plugin" for ep in entry_points(group="pytest11"))
+    return [] if registered else ["-p", "harness.pytest_plugin"]
+
+
+def pytest_run(cwd: Path, *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PYTEST_"))}
+    env["CI"] = "true"
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "console_output_style=classic",
+         *_plugin_args(), *args],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
+    )
+
+
+def test_the_plugin_is_registered_by_entry_point():
+    assert any(ep.name == "kg_prompt_harness" and ep.value == "harness.pytest_plugin"
+               for ep in entry_points(group="pytest11"))
+
+
+@pytest.fixture
+def recorded(suite, server, api_key, tmp_path, project):
+    record_cassettes(suite, server, tmp_path)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_plain.py").write_text("def test_plain():\n    assert True\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_pytest_suites_collects_each_case_and_variant(recorded):
+    done = pytest_run(recorded, "suites/", "-v")
+    out = done.stdout
+    assert done.returncode == 1, out + done.stderr  # two cases break the suite's threshold
+    for variant in ("default", "tuned"):
+        for case in ("mayor", "flood", "fair"):
+            assert f"suites/towns.yaml::{variant}::{case}" in out
+    assert "2 failed, 4 passed" in out
+    # the failure names what the case missed
+    assert "towns / default / flood: entity recall 33.3% < 50.0%" in out
+    assert "missed entities (2): Arn, Red Lantern Society" in out
+    assert "missed relationships (2): Arn — Millbrook, Red Lantern Society — Millbrook" in out
+    # the run's outputs were written as by `harness run`
+    runs = list((recorded / "reports" / "towns").iterdir())
+    assert len(runs) == 1 and (runs[0] / "report.html").exists() and (runs[0] / "summary.json").exists()
+    assert "towns: gate PASS — reports in" in out
+
+
+def test_suites_are_collected_only_when_asked(recorded):
+    for args in (["tests"], ["."], []):
+        done = pytest_run(recorded, *args, "-q", "--co")
+        assert "towns.yaml" not in done.stdout, (args, done.stdout)
+        assert "test_plain" in done.stdout
+    done = pytest_run(recorded, "suites/towns.yaml", "--co", "-q")
+    assert "suites/towns.yaml::default::mayor" in done.stdout
+    done = pytest_run(recorded, ".", "--harness-suites", "--co", "-q")
+    assert "suites/towns.yaml::default::mayor" in done.stdout and "test_plain" in done.stdout
+
+
+def test_non_suite_yaml_is_left_alone(recorded):
+    (recorded / "suites" / "notes.yaml").write_text("title: not a suite\n", encoding="utf-8")
+    done = pytest_run(recorded, "suites/", "--co", "-q")
+    assert done.returncode == 0, done.stdout
+    assert "notes.yaml" not in done.stdout
+
+
+def test_a_broken_suite_is_a_collection_error_naming_file_and_line(recorded):
+    (recorded / "suites" / "broken.yaml").write_text("name: broken\nvariants: {}\ncases: []\nsurprise: 1\n",
+                                                     encoding="utf-8")
+    done = pytest_run(recorded, "suites/", "-q")
+    assert done.returncode != 0
+    assert "suites/broken.yaml:2: variants: at least one variant is needed" in done.stdout
+
+
+def test_gate_option_adds_a_gate_item(recorded):
+    suite_path = recorded / "suites" / "towns.yaml"
+    text = suite_path.read_text(encoding="utf-8").replace("entity_recall: 0.5", "entity_recall: 0.3")
+    suite_path.write_text(text, encoding="utf-8")
+    done = pytest_run(recorded, "suites/", "-v", "--harness-gate")
+    assert "suites/towns.yaml::gate PASSED" in done.stdout, done.stdout
+    assert done.returncode == 0
+    suite_path.write_text(text.replace("entity_recall: 0.3", "entity_recall: 0.3\n  format_errors: 0.1"), encoding="utf-8")
+    done = pytest_run(recorded, "suites/", "-v", "--harness-gate")
+    assert done.returncode == 1
+    assert "suites/towns.yaml::gate FAILED" in done.stdout
+    assert "share of cases with a format error 33.3% ≤ 10.0% — broken" in done.stdout
+
+
+def test_keyword_selection_runs_only_the_selected_cases(recorded):
+    done = pytest_run(recorded, "suites/", "-v", "-k", "tuned and mayor")
+    assert done.returncode == 0, done.stdout
+    assert "1 passed, 5 deselected" in done.stdout
+    run_dir = next((recorded / "reports" / "towns").iterdir())
+    rows = (run_dir / "results.jsonl").read_text().splitlines()
+    assert len(rows) == 1
+
+
+def test_missing_cassettes_fail_the_item_with_the_record_command(recorded):
+    (recorded / "fixtures" / "cassettes" / "towns" / "tuned" / "flood.json").unlink()
+    done = pytest_run(recorded, "suites/", "-q")
+    assert done.returncode == 1
+    assert "cassette missing: record it with `harness record" in done.stdout and "--case flood" in done.stdout
+    assert "1 failed" in done.stdout or "3 failed" in done.stdout
+
+
+def test_record_mode_option_is_checked(recorded):
+    done = pytest_run(recorded, "suites/", "-q", "--harness-record-mode", "sometimes")
+    assert done.returncode != 0
+    assert "--harness-record-mode" in done.stdout + done.stderr
+
+
+def test_pytest_suites_runs_the_example_suites(tmp_path):
+    """`pytest suites/` in the project itself: every case × variant of every example suite is an item."""
+    expected = sum(len(s.cases) * len(s.variant_names())
+                   for s in (load_suite(p) for p in sorted((REPO / "suites").glob("*.yaml"))))
+    done = pytest_run(REPO, "suites/", "-q", "--harness-reports", str(tmp_path))
+    summary = done.stdout.strip().splitlines()[-1]
+    counts = {kind: int(n) for n, kind in re.findall(r"(\d+) (passed|failed|error)", summary)}
+    assert counts.get("error", 0) == 0, done.stdout[-3000:]
+    assert counts.get("passed", 0) + counts.get("failed", 0) == expected, summary
+    assert counts.get("passed", 0) > expected // 2
+    assert {p.name for p in tmp_path.iterdir()} == {p.stem for p in (REPO / "suites").glob("*.yaml")}
