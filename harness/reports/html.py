@@ -171,7 +171,10 @@ def _items(values: list[str], cls: str = "") -> str:
 
 def case_html(view: ReportView, case_id: str, first: bool) -> str:
     gold = view.gold.get(case_id)
-    failing = any(not check.passed for (variant, cid), check in view.checks.items() if cid == case_id)
+    # look up this case's checks by key: scanning every check per case was quadratic in the cases
+    failing = any(
+        not check.passed for column in view.columns if (check := view.checks.get((column.variant, case_id))) is not None
+    )
     summary_bits = []
     for column in view.columns:
         row = column.row(case_id)

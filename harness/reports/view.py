@@ -114,7 +114,8 @@ class ReportView:
 def case_order(rows: list[CaseResult], gold: dict[str, GoldCase]) -> list[str]:
     ids = list(gold) if gold else []
     seen = set(ids)
-    ids = [cid for cid in ids if any(r.case_id == cid for r in rows)]
+    present = {r.case_id for r in rows}
+    ids = [cid for cid in ids if cid in present]
     for row in rows:
         if row.case_id not in seen:
             seen.add(row.case_id)
