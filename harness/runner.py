@@ -26,7 +26,8 @@ from .llm.client import EndpointSettings, ModelClient
 from .llm.gleaning import extract_with_gleaning
 from .model import CaseResult, ExtractedGraph, FormatReport, GoldCase, Round, Usage
 from .parsing import parse
-from .prompts.template import PromptTemplate, load_prompt
+from .prompts.resolve import load_variant_prompt
+from .prompts.template import PromptTemplate
 from .scoring import score_case
 from .suites import Suite, VariantSpec
 
@@ -45,14 +46,18 @@ class VariantPlan:
     language: str
     endpoint: EndpointSettings
     max_gleanings: int
+    format: str = "graphrag"
+    tuple_delimiter: str = "<|>"
+    record_delimiter: str = "##"
+    completion_delimiter: str = "<|COMPLETE|>"
 
     def variables(self, case: GoldCase) -> dict[str, str]:
         return {
             "input_text": case.text,
             "entity_types": ",".join(self.entity_types),
-            "tuple_delimiter": self.spec.tuple_delimiter,
-            "record_delimiter": self.spec.record_delimiter,
-            "completion_delimiter": self.spec.completion_delimiter,
+            "tuple_delimiter": self.tuple_delimiter,
+            "record_delimiter": self.record_delimiter,
+            "completion_delimiter": self.completion_delimiter,
             "language": self.language,
         }
 
@@ -63,7 +68,8 @@ class VariantPlan:
 def plan_variant(suite: Suite, name: str) -> VariantPlan:
     spec = suite.spec.variants[name]
     model = suite.spec.model
-    template = load_prompt(suite.resolve(spec.prompt))
+    template = load_variant_prompt(suite, name)  # honours HARNESS_PROMPT_<VARIANT>, HARNESS_PROMPTS_DIR
+    meta = template.meta
     endpoint = EndpointSettings(
         model=spec.model or model.name,
         base_url=model.base_url,
@@ -80,14 +86,18 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         name=name,
         spec=spec,
         template=template,
-        entity_types=spec.entity_types or suite.spec.entity_types,
+        entity_types=spec.entity_types or meta.entity_types or suite.spec.entity_types,
         language=spec.language or suite.spec.language,
         endpoint=endpoint,
         max_gleanings=model.max_gleanings,
+        format=spec.format or template.format or "graphrag",
+        tuple_delimiter=spec.tuple_delimiter or meta.tuple_delimiter or "<|>",
+        record_delimiter=spec.record_delimiter or meta.record_delimiter or "##",
+        completion_delimiter=spec.completion_delimiter or meta.completion_delimiter or "<|COMPLETE|>",
     )
 
 
-def calls_hash(plan: VariantPlan, first_payload: dict) -> str:
+def calls_hash(plan: VariantPlan, first_payload: dict, variables: dict[str, str]) -> str:
     """Identifies the calls a case makes: the first request and how gleaning continues it.
 
     Parsing and scoring are recomputed from the stored rounds, so they are not part of it.
@@ -95,8 +105,8 @@ def calls_hash(plan: VariantPlan, first_payload: dict) -> str:
     return request_hash(
         {
             "first": first_payload,
-            "continue": plan.template.continue_prompt,
-            "loop": plan.template.loop_prompt,
+            "continue": plan.template.render_continue(variables),
+            "loop": plan.template.render_loop(variables),
             "max_gleanings": plan.max_gleanings,
         }
     )
@@ -114,10 +124,10 @@ def merge_rounds(rounds: list[Round], plan: VariantPlan) -> tuple[ExtractedGraph
             continue
         result = parse(
             rnd.output,
-            plan.spec.format,
-            tuple_delimiter=plan.spec.tuple_delimiter,
-            record_delimiter=plan.spec.record_delimiter,
-            completion_delimiter=plan.spec.completion_delimiter,
+            plan.format,
+            tuple_delimiter=plan.tuple_delimiter,
+            record_delimiter=plan.record_delimiter,
+            completion_delimiter=plan.completion_delimiter,
             round=rnd.index,
         )
         graph.entities.extend(result.graph.entities)
@@ -126,7 +136,7 @@ def merge_rounds(rounds: list[Round], plan: VariantPlan) -> tuple[ExtractedGraph
         graph.report = graph.report or result.graph.report
         reports.append(result.format_report)
     combined = FormatReport(
-        format=reports[0].format if reports else plan.spec.format,
+        format=reports[0].format if reports else plan.format,
         records_seen=sum(r.records_seen for r in reports),
         records_parsed=sum(r.records_parsed for r in reports),
         records_dropped=sum(r.records_dropped for r in reports),
@@ -303,7 +313,7 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
         plan = plans[name]
         for case in cases:
             messages = plan.render(case)
-            digest = calls_hash(plan, client_of[name].payload(messages))
+            digest = calls_hash(plan, client_of[name].payload(messages), plan.variables(case))
             old = previous.get((name, case.id))
             if old is not None and old.request_hash == digest and old.error is None:
                 # the calls are the same; parse and score again in case gold or parser changed
@@ -333,7 +343,7 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
                 try:
                     with router.case(path):
                         rounds = await extract_with_gleaning(
-                            client_of[plan.name], messages, plan.template, plan.max_gleanings
+                            client_of[plan.name], messages, plan.template, plan.max_gleanings, plan.variables(case)
                         )
                 except CassetteMissingError:
                     outcome.missing.append((plan.name, case.id, "stale" if existed else "missing"))

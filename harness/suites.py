@@ -30,13 +30,16 @@ class ModelSettings(Value):
 
 
 class VariantSpec(Value):
+    """A prompt version to evaluate. Unset values come from the prompt template's own
+    declarations (YAML templates), then from GraphRAG's defaults."""
+
     prompt: str
-    format: str = "graphrag"
+    format: str | None = None
     entity_types: list[str] | None = None
     language: str | None = None
-    tuple_delimiter: str = "<|>"
-    record_delimiter: str = "##"
-    completion_delimiter: str = "<|COMPLETE|>"
+    tuple_delimiter: str | None = None
+    record_delimiter: str | None = None
+    completion_delimiter: str | None = None
     model: str | None = None  # overrides the suite's model name
 
 
@@ -192,6 +195,8 @@ def load_suite(path: str | Path) -> Suite:
         if name not in spec.variants:
             raise _fail(path, lines, ("thresholds", "variants", name), f"no variant named '{name}'")
     for name, variant in spec.variants.items():
+        if variant.prompt.startswith("builtin:"):
+            continue  # resolved (and reported if unknown) by the prompt loader
         if not resolve_path(variant.prompt, path, root).exists():
             # built-in prompts are resolved later by the prompt loader; only plain paths must exist
             if "/" in variant.prompt or variant.prompt.endswith((".txt", ".yaml", ".yml")):

@@ -159,3 +159,41 @@ def test_torn_last_line_is_ignored_when_resuming(suite, server, api_key, tmp_pat
     again = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "reports", run_id=first.run_dir.name))
     assert again.resumed == 3
     assert len(again.results) == 6
+
+
+def test_yaml_template_declarations_drive_rendering_parsing_and_gleaning(project, api_key, tmp_path):
+    """A variant that sets nothing takes format, delimiters and entity types from its template."""
+    import yaml as _yaml
+
+    root = project.parent.parent
+    (root / "prompts" / "light.yaml").write_text(_yaml.safe_dump({
+        "name": "light",
+        "format": "lightrag",
+        "entity_types": ["person", "geo"],
+        "tuple_delimiter": "<|#|>",
+        "record_delimiter": "##",
+        "completion_delimiter": "<|COMPLETE|>",
+        "user": "Types: {entity_types}. Fields split by {tuple_delimiter}.\nText: {input_text}\nOutput:",
+        "continue_prompt": "Add what you missed, fields split by {tuple_delimiter}, then {completion_delimiter}.",
+    }), encoding="utf-8")
+    data = _yaml.safe_load(project.read_text())
+    data["variants"] = {"light": {"prompt": "prompts/light.yaml"}}
+    data["baseline"] = "light"
+    data["cases"] = data["cases"][:1]
+    project.write_text(_yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    suite = load_suite(project)
+    from harness.llm.fake_server import Script
+    from harness.runner import plan_variant
+
+    plan = plan_variant(suite, "light")
+    first = plan.render(suite.cases[0])[0]["content"]
+    assert "Types: person,geo. Fields split by <|#|>." in first
+    script = Script(rounds={first: ["entity<|#|>ANA RUIZ<|#|>person<|#|>Mayor\n<|COMPLETE|>",
+                                    "entity<|#|>LOWBRIDGE<|#|>geo<|#|>Town\n<|COMPLETE|>"]})
+    with FakeOpenAIServer(script) as srv:
+        outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path, base_url=srv.base_url))
+        continue_sent = srv.requests[1]["body"]["messages"][-1]["content"]
+    assert continue_sent == "Add what you missed, fields split by <|#|>, then <|COMPLETE|>."
+    row = outcome.results[0]
+    assert row.format_report.format == "lightrag"
+    assert [(e.name, e.round) for e in row.graph.entities] == [("ANA RUIZ", 0), ("LOWBRIDGE", 1)]

@@ -10,15 +10,25 @@ Message = dict[str, str]
 
 
 async def extract_with_gleaning(
-    client: ModelClient, messages: list[Message], template: PromptTemplate, max_gleanings: int
+    client: ModelClient,
+    messages: list[Message],
+    template: PromptTemplate,
+    max_gleanings: int,
+    variables: dict[str, str] | None = None,
 ) -> list[Round]:
-    """Every call of one case, in order. Each round keeps its own raw output, never glued."""
+    """Every call of one case, in order. Each round keeps its own raw output, never glued.
+
+    The continue and loop prompts are filled with the case's variables (a LightRAG-style
+    continue prompt names the delimiters)."""
+    values = variables or {}
+    continue_prompt = template.render_continue(values)
+    loop_prompt = template.render_loop(values)
     history = list(messages)
     first = await client.chat(history)
     rounds = [Round(index=0, kind="extract", output=first.text, usage=first.usage, latency_s=first.latency_s)]
     history.append({"role": "assistant", "content": first.text})
     for gleaning in range(max_gleanings):
-        history.append({"role": "user", "content": template.continue_prompt})
+        history.append({"role": "user", "content": continue_prompt})
         more = await client.chat(history)
         rounds.append(
             Round(index=len(rounds), kind="continue", output=more.text, usage=more.usage, latency_s=more.latency_s)
@@ -26,7 +36,7 @@ async def extract_with_gleaning(
         history.append({"role": "assistant", "content": more.text})
         if gleaning >= max_gleanings - 1:
             break  # GraphRAG asks no loop question after the last gleaning
-        history.append({"role": "user", "content": template.loop_prompt})
+        history.append({"role": "user", "content": loop_prompt})
         check = await client.chat(history, max_tokens=1)
         rounds.append(
             Round(index=len(rounds), kind="loop", output=check.text, usage=check.usage, latency_s=check.latency_s)

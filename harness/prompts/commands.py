@@ -97,6 +97,7 @@ def lint(
 
 def _lint_suite(path: Path, settings: dict[str, Any]) -> list[tuple[str, list[Any]]]:
     """Each variant's prompt, linted with the variables and delimiters the runner would use."""
+    from ..runner import plan_variant
     from ..suites import load_suite
     from .lint import lint_prompt
     from .resolve import resolve_variant_prompt
@@ -106,18 +107,10 @@ def _lint_suite(path: Path, settings: dict[str, Any]) -> list[tuple[str, list[An
     for name, spec in suite.spec.variants.items():
         resolved = resolve_variant_prompt(suite, name)
         template = resolved.load(strict=False)
-        entity_types = spec.entity_types or suite.spec.entity_types
-        variables = {
-            "input_text": "",
-            "entity_types": ",".join(entity_types),
-            "tuple_delimiter": spec.tuple_delimiter,
-            "record_delimiter": spec.record_delimiter,
-            "completion_delimiter": spec.completion_delimiter,
-            "language": spec.language or suite.spec.language,
-        }
+        plan = plan_variant(suite, name)  # the same settings a run uses
+        variables = plan.variables(GoldCase(id="lint", text=""))
         options = {k: v for k, v in settings.items() if v is not None}
-        if spec.format != "auto":
-            options.setdefault("format", spec.format)
+        options.setdefault("format", plan.format)
         options.setdefault("model", spec.model or suite.spec.model.name)
         out.append((f"{suite.name}/{name}: {resolved.display}", lint_prompt(template, variables=variables, **options)))
     return out
@@ -170,16 +163,10 @@ def render_case(prompt: str | None, *, suite: Path, case: str | None = None, var
 
 
 def _variables(suite: Suite, variant: str, case: GoldCase) -> dict[str, str]:
-    """What runner.VariantPlan.variables gives, without loading the variant's own prompt."""
-    spec = suite.spec.variants[variant]
-    return {
-        "input_text": case.text,
-        "entity_types": ",".join(spec.entity_types or suite.spec.entity_types),
-        "tuple_delimiter": spec.tuple_delimiter,
-        "record_delimiter": spec.record_delimiter,
-        "completion_delimiter": spec.completion_delimiter,
-        "language": spec.language or suite.spec.language,
-    }
+    """Exactly what a run supplies for this case (runner.VariantPlan.variables)."""
+    from ..runner import plan_variant
+
+    return plan_variant(suite, variant).variables(case)
 
 
 # --------------------------------------------------------------------------- prompts list / show

@@ -82,13 +82,14 @@ def test_shipped_prompts_are_clean(path: Path) -> None:
 
 @pytest.mark.parametrize("suite", ["podcast", "biomed", "news-es"])
 def test_shipped_suites_lint_clean_with_their_variant_settings(suite: str) -> None:
+    from harness.model import GoldCase
+    from harness.runner import plan_variant
+
     loaded = load_suite(REPO / "suites" / f"{suite}.yaml")
     for name, spec in loaded.spec.variants.items():
-        types = spec.entity_types or loaded.spec.entity_types
-        variables = {"input_text": "", "entity_types": ",".join(types), "tuple_delimiter": spec.tuple_delimiter,
-                     "record_delimiter": spec.record_delimiter, "completion_delimiter": spec.completion_delimiter,
-                     "language": spec.language or loaded.spec.language}
-        assert lint_prompt(loaded.resolve(spec.prompt), variables=variables, format=spec.format) == [], name
+        plan = plan_variant(loaded, name)  # the settings a run uses
+        variables = plan.variables(GoldCase(id="lint", text=""))
+        assert lint_prompt(loaded.resolve(spec.prompt), variables=variables, format=plan.format) == [], name
 
 
 @pytest.mark.parametrize("name", builtin_names())
