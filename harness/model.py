@@ -179,6 +179,8 @@ class CaseScore(Value):
     entities: EntityScores
     relationships: RelationshipScores
     grounding: Grounding
+    # what scoring set aside before counting: duplicate entities and edges, self-loops, ...
+    dropped: dict[str, int] = Field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- runs

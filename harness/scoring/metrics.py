@@ -52,8 +52,9 @@ def _types(items: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, str]:
 
 
 def score_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig | None = None) -> CaseScore:
-    """Score one extracted graph against its gold case."""
-    return explain_case(gold, graph, matching).score
+    """Score one extracted graph against its gold case, with what was set aside before counting."""
+    detail = explain_case(gold, graph, matching)
+    return detail.score.model_copy(update={"dropped": dict(sorted(detail.dropped.items()))})
 
 
 def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig | None = None) -> CaseDetail:
