@@ -167,6 +167,20 @@ def _fail(path: Path, lines: dict, loc: tuple, message: str) -> InputError:
     return InputError(f"{where}: {field + ': ' if field else ''}{message}")
 
 
+def _schema_error(path: Path, lines: dict, exc: ValidationError) -> InputError:
+    """The first schema error, as one line naming the file, the line and the key."""
+    error = exc.errors()[0]
+    loc = tuple(error["loc"])
+    if error["type"] == "extra_forbidden":
+        message = f"unknown key '{loc[-1]}'"
+    elif error["type"] == "missing":
+        message = f"missing required key '{loc[-1]}'"
+        loc = loc[:-1]
+    else:
+        message = error["msg"].removeprefix("Value error, ")
+    return _fail(path, lines, loc, message)
+
+
 def load_suite(path: str | Path) -> Suite:
     """Load and validate a suite file; every problem raises InputError naming file and line."""
     path = Path(path)
@@ -176,17 +190,7 @@ def load_suite(path: str | Path) -> Suite:
     try:
         spec = SuiteSpec.model_validate(data)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        loc = tuple(error["loc"])
-        if error["type"] == "extra_forbidden":
-            message = f"unknown key '{loc[-1]}'"
-            loc = loc
-        elif error["type"] == "missing":
-            message = f"missing required key '{loc[-1]}'"
-            loc = loc[:-1]
-        else:
-            message = error["msg"].removeprefix("Value error, ")
-        raise _fail(path, lines, loc, message) from None
+        raise _schema_error(path, lines, exc) from None
 
     root = project_root(path)
     if spec.baseline is not None and spec.baseline not in spec.variants:
@@ -261,10 +265,7 @@ def load_gold_case(path: str | Path) -> tuple[GoldCase, MatchingConfig]:
     try:
         gold = GoldFile.model_validate(data)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        loc = tuple(error["loc"])
-        message = f"unknown key '{loc[-1]}'" if error["type"] == "extra_forbidden" else error["msg"]
-        raise _fail(path, lines, loc, message) from None
+        raise _schema_error(path, lines, exc) from None
     if gold.chunk is not None:
         chunk_path = resolve_path(gold.chunk, path, project_root(path))
         try:

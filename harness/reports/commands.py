@@ -1,8 +1,7 @@
 """Commands around finished runs: gate, baseline update, merge, inspect, report.
 
-`register(app)` adds them to the `harness` typer app (cli.py does this); `standalone(argv)` runs
-them on their own, with the same one-line errors and exit codes as `harness` (0 pass, 1 a rule
-failed, 2 bad input).
+`register(app)` adds them to the `harness` typer app (cli.py does this); exit codes as everywhere:
+0 pass, 1 a rule failed, 2 bad input.
 """
 
 from __future__ import annotations
@@ -237,22 +236,3 @@ def register(app: typer.Typer) -> None:
     app.command("merge")(merge_command)
     app.command("inspect")(inspect_command)
     app.command("report")(report_command)
-
-
-def standalone(argv: list[str] | None = None) -> int:
-    """These commands on their own (tests, or before cli.py registers them), with harness's exit codes."""
-    app = typer.Typer(name="harness", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-    register(app)
-    try:
-        app(args=argv, prog_name="harness")
-    except SystemExit as exc:
-        code = exc.code
-        return code if isinstance(code, int) else (0 if code is None else 2)
-    except HarnessError as exc:
-        sys.stderr.write(f"harness: {exc.message}\n")
-        return exc.exit_code
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(standalone())

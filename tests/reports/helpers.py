@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 
 from harness.llm.fake_server import FakeOpenAIServer, Script
-from harness.reports.commands import standalone
+from harness.cli import main
 from harness.reports.writer import write_run_outputs
 from harness.runner import RunOptions, run_suite
 from harness.suites import Suite, load_suite
@@ -53,8 +53,8 @@ def summary_of(run_dir: Path) -> dict:
 
 
 def harness(capsys, *argv: str) -> tuple[int, str, str]:
-    """The report commands (gate, baseline, merge, inspect, report) with harness's exit codes."""
-    code = standalone(list(argv))
+    """Run `harness ARGV` in-process; returns (exit code, stdout, stderr)."""
+    code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
