@@ -106,7 +106,8 @@ def test_audit_reports_credentials_orphans_and_stale(project, api_key, tmp_path)
     folder = suite.cassette_dir()
     # a leaked key, an orphan and a stale cassette
     leaked = folder / "default" / "fair.json"
-    leaked.write_text(leaked.read_text().replace('"content-type"', '"authorization": ["Bearer abcdefghijklmnopqrstu"], "content-type"', 1))
+    fake_token = "Bearer " + "abcdefghij" * 2  # built here so the repository holds no credential-like text
+    leaked.write_text(leaked.read_text().replace('"content-type"', f'"authorization": ["{fake_token}"], "content-type"', 1))
     (folder / "default" / "gone.json").write_text((folder / "default" / "mayor.json").read_text())
     tuned = project.parent.parent / "prompts" / "tuned.txt"
     tuned.write_text(tuned.read_text() + " Be brief.")
