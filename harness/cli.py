@@ -402,6 +402,15 @@ _register_report_commands(app)  # gate, baseline update, merge, inspect, report
 _register_subcommands()  # prompts, import
 
 
+def _register_tune() -> None:
+    from .tune.commands import tune_command
+
+    app.command("tune")(tune_command)
+
+
+_register_tune()
+
+
 @app.command("version")
 def version() -> None:
     """Print the harness version."""

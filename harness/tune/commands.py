@@ -1,0 +1,107 @@
+"""The `harness tune` command."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import InputError
+from .pipeline import TuneOptions, tune
+from .sampling import SELECTIONS
+
+
+def add_variant(suite_path: Path, name: str, prompt: Path, root: Path) -> None:
+    """Add `name: {prompt: ...}` under the suite's `variants:` as one new line, so comments survive."""
+    from ..suites import load_suite
+
+    original = suite_path.read_text(encoding="utf-8")
+    lines = original.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.rstrip() == "variants:"), None)
+    if start is None:
+        raise InputError(f"{suite_path}: no block-style `variants:` mapping to add {name} to")
+    end = start + 1
+    while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end].strip()):
+        end += 1
+    indent = "  "
+    if start + 1 < len(lines) and lines[start + 1].strip():
+        indent = lines[start + 1][: len(lines[start + 1]) - len(lines[start + 1].lstrip())]
+    try:
+        reference = prompt.resolve().relative_to(root.resolve())
+    except ValueError:
+        reference = prompt.resolve()
+    lines.insert(end, f"{indent}{name}: {{prompt: {reference.as_posix()}}}\n")
+    suite_path.write_text("".join(lines), encoding="utf-8")
+    try:
+        load_suite(suite_path)
+    except InputError:
+        suite_path.write_text(original, encoding="utf-8")
+        raise
+
+
+def tune_command(
+    out: Annotated[Path, typer.Option("--out", help="Where to write the tuned YAML template (prompts/<name>.yaml).")],
+    suite: Annotated[Optional[Path], typer.Option("--suite", help="Tune from a suite's chunks.")] = None,
+    input_dir: Annotated[Optional[Path], typer.Option("--input", help="Tune from the .txt files of a folder.")] = None,
+    domain: Annotated[Optional[str], typer.Option("--domain", help="The domain (detected when not given).")] = None,
+    language: Annotated[Optional[str], typer.Option("--language", help="The language (detected when not given).")] = None,
+    selection: Annotated[str, typer.Option("--selection", help="random, top, all or diverse.")] = "diverse",
+    limit: Annotated[int, typer.Option("--limit", min=1, help="How many chunks to use.")] = 3,
+    max_tokens: Annotated[int, typer.Option("--max-tokens", min=100, help="Token budget of the prompt without the chunk.")] = 4000,
+    min_examples: Annotated[int, typer.Option("--min-examples", min=0, help="Fewest few-shot examples to keep.")] = 1,
+    discover_entity_types: Annotated[bool, typer.Option("--discover-entity-types", help="Ask the model for the entity types (the default without --entity-types).")] = False,
+    entity_types: Annotated[Optional[str], typer.Option("--entity-types", help="Comma-separated entity types to use instead.")] = None,
+    add_variant_name: Annotated[Optional[str], typer.Option("--add-variant", help="Add the tuned prompt to the suite as this variant.")] = None,
+    record_mode: Annotated[Optional[str], typer.Option("--record-mode", help="none (replay), once, rewrite or all.")] = None,
+    base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible endpoint.")] = None,
+    model: Annotated[Optional[str], typer.Option("--model", help="Model for tuning calls (default: the suite's).")] = None,
+    cassettes: Annotated[Optional[Path], typer.Option("--cassettes", help="Folder of tuning cassettes (default: fixtures/cassettes/<suite>/tune).")] = None,
+) -> None:
+    """Generate a domain-tuned extraction prompt from sample chunks (calls recorded as cassettes)."""
+    from ..llm.cassettes import RECORD_MODES, default_record_mode
+    from ..suites import load_suite
+
+    if (suite is None) == (input_dir is None):
+        raise InputError("give exactly one of --suite or --input")
+    if selection not in SELECTIONS:
+        raise InputError(f"--selection: '{selection}' is not one of {', '.join(SELECTIONS)}")
+    if discover_entity_types and entity_types:
+        raise InputError("give --discover-entity-types or --entity-types, not both")
+    if add_variant_name and suite is None:
+        raise InputError("--add-variant needs --suite")
+    mode = record_mode or default_record_mode("record")
+    if mode not in RECORD_MODES:
+        raise InputError(f"--record-mode: '{mode}' is not one of {', '.join(RECORD_MODES)}")
+    loaded = None
+    if suite is not None:
+        loaded = load_suite(suite)
+        texts, names = [c.text for c in loaded.cases], [c.id for c in loaded.cases]
+        folder = cassettes or loaded.cassette_dir() / "tune"
+        model_name = model or loaded.spec.model.name
+        base = base_url or loaded.spec.model.base_url
+    else:
+        assert input_dir is not None
+        files = sorted(input_dir.glob("*.txt")) if input_dir.is_dir() else []
+        if not files:
+            raise InputError(f"{input_dir}: no .txt files to tune from")
+        texts, names = [f.read_text(encoding="utf-8") for f in files], [f.name for f in files]
+        folder = cassettes or Path("fixtures") / "cassettes" / f"tune-{input_dir.resolve().name}"
+        model_name = model or "gpt-4o-mini"
+        base = base_url
+    types = [t.strip() for t in entity_types.split(",") if t.strip()] if entity_types else None
+    result = tune(TuneOptions(
+        texts=texts, names=names, out=out, cassettes=folder, model=model_name, base_url=base or os.environ.get("OPENAI_BASE_URL"),
+        record_mode=mode, domain=domain, language=language, selection=selection, limit=limit,
+        max_tokens=max_tokens, min_examples=min_examples, entity_types=types,
+    ))
+    report = result.report
+    typer.echo(f"domain: {report['domain']}; language: {report['language']}; entity types: {', '.join(report['entity_types'])}")
+    typer.echo(f"examples kept: {len(report['examples_kept'])}; rejected: {len(report['examples_rejected'])}")
+    for item in report["examples_rejected"]:
+        typer.echo(f"  rejected {item['chunk']}: {item['reason']}")
+    typer.echo(f"prompt: {result.template_path} ({report['tokens']['extract_graph']} tokens); report: {result.report_path}")
+    if add_variant_name and loaded is not None:
+        add_variant(loaded.path, add_variant_name, result.template_path, loaded.root)
+        typer.echo(f"added variant '{add_variant_name}' to {loaded.path}")
