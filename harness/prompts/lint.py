@@ -317,7 +317,8 @@ def _known_names(template: PromptTemplate, ctx: LintContext) -> set[str]:
 
 def _check_placeholders(template: PromptTemplate, ctx: LintContext, out: _Collector) -> None:
     supplied = set(ctx.variables) | set(template.defaults)
-    available = supplied | template.computed_variables()
+    # a variable the template declares without a value is an input its caller supplies
+    available = supplied | template.computed_variables() | set(template.meta.declared_variables)
     input_name = template.variable_mappings.get(INPUT_VARIABLE, INPUT_VARIABLE)
     used: set[str] = set()
     for part, text in template.parts():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -61,6 +60,7 @@ def tune_command(
 ) -> None:
     """Generate a domain-tuned extraction prompt from sample chunks (calls recorded as cassettes)."""
     from ..llm.cassettes import RECORD_MODES, default_record_mode
+    from ..llm.client import EndpointSettings
     from ..suites import load_suite
 
     if (suite is None) == (input_dir is None):
@@ -79,29 +79,46 @@ def tune_command(
         loaded = load_suite(suite)
         texts, names = [c.text for c in loaded.cases], [c.id for c in loaded.cases]
         folder = cassettes or loaded.cassette_dir() / "tune"
-        model_name = model or loaded.spec.model.name
-        base = base_url or loaded.spec.model.base_url
+        spec = loaded.spec.model
+        endpoint = EndpointSettings(
+            model=model or spec.name, base_url=base_url or spec.base_url, api_key_env=spec.api_key_env,
+            timeout_s=spec.timeout_s, concurrency=spec.concurrency, max_retries=spec.max_retries,
+            temperature=spec.temperature, top_p=spec.top_p, seed=spec.seed,
+        )
     else:
         assert input_dir is not None
-        files = sorted(input_dir.glob("*.txt")) if input_dir.is_dir() else []
+        files = sorted(p for p in input_dir.rglob("*") if p.suffix in (".txt", ".md") and p.is_file()) if input_dir.is_dir() else []
         if not files:
-            raise InputError(f"{input_dir}: no .txt files to tune from")
-        texts, names = [f.read_text(encoding="utf-8") for f in files], [f.name for f in files]
+            raise InputError(f"{input_dir}: no .txt or .md files to tune from")
+        texts, names = [], []
+        for file in files:
+            try:
+                texts.append(file.read_text(encoding="utf-8"))
+            except UnicodeDecodeError as exc:
+                raise InputError(f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            names.append(file.relative_to(input_dir).as_posix())
         folder = cassettes or Path("fixtures") / "cassettes" / f"tune-{input_dir.resolve().name}"
-        model_name = model or "gpt-4o-mini"
-        base = base_url
+        endpoint = EndpointSettings(model=model or "gpt-4o-mini", base_url=base_url)
     types = [t.strip() for t in entity_types.split(",") if t.strip()] if entity_types else None
+    if entity_types is not None and not types:
+        raise InputError("--entity-types: no type given")
     result = tune(TuneOptions(
-        texts=texts, names=names, out=out, cassettes=folder, model=model_name, base_url=base or os.environ.get("OPENAI_BASE_URL"),
+        texts=texts, names=names, out=out, cassettes=folder, endpoint=endpoint,
         record_mode=mode, domain=domain, language=language, selection=selection, limit=limit,
         max_tokens=max_tokens, min_examples=min_examples, entity_types=types,
     ))
     report = result.report
     typer.echo(f"domain: {report['domain']}; language: {report['language']}; entity types: {', '.join(report['entity_types'])}")
-    typer.echo(f"examples kept: {len(report['examples_kept'])}; rejected: {len(report['examples_rejected'])}")
+    typer.echo(f"examples kept: {len(report['examples_kept'])}; dropped for the token budget: "
+               f"{len(report['examples_dropped_for_token_budget'])}; rejected: {len(report['examples_rejected'])}")
     for item in report["examples_rejected"]:
         typer.echo(f"  rejected {item['chunk']}: {item['reason']}")
-    typer.echo(f"prompt: {result.template_path} ({report['tokens']['extract_graph']} tokens); report: {result.report_path}")
+    for kind, path in result.paths.items():
+        typer.echo(f"{kind}: {path} ({report['tokens'][kind]} tokens)")
+    typer.echo(f"report: {result.report_path} and {result.report_path.with_suffix('.md')}")
+    for note in report["notes"]:
+        typer.echo(f"note: {note}")
     if add_variant_name and loaded is not None:
         add_variant(loaded.path, add_variant_name, result.template_path, loaded.root)
-        typer.echo(f"added variant '{add_variant_name}' to {loaded.path}")
+        typer.echo(f"added variant '{add_variant_name}' to {loaded.path}; measure it with:")
+        typer.echo(f"  harness record {loaded.path} --variant {add_variant_name} && harness run {loaded.path}")

@@ -1,42 +1,79 @@
 """Deciding whether a model's answer may become a few-shot example.
 
-Weak tuning models answer with refusals, summaries of the prompt's own examples or prose;
-one such "example" poisons every later call. An answer is kept only when it parses with the
-declared format, loses no record, ends with the completion delimiter, holds at least one
-relationship, and its relationships name listed entities.
+Weak tuning models answer with refusals, summaries (of the passage, or of the prompt's own
+examples), prose, or records copied from the examples the prompt showed them; one such
+"example" poisons every later call. An answer is kept only when it parses with the declared
+format, loses no record, ends with the completion delimiter, holds at least one relationship,
+relates only listed entities of listed types, and every entity it names occurs in the chunk.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from ..model import ExtractedGraph
 from ..parsing import parse
+from ..scoring.normalize import is_cjk, normalize_name, normalize_text, occurs_in
 
 SUMMARY_HINTS = re.compile(
-    r"\b(the (above|previous|given) examples?|in summary|to summari[sz]e|this (text|passage) (describes|is about)|"
-    r"the examples (show|above))\b",
+    r"\b(the (above|previous|given|preceding) examples?|examples? (above|provided|given)|in summary|"
+    r"to summari[sz]e|(a|the) summary of|(this|the) (input )?(text|passage|transcript|document|conversation) "
+    r"(describes|discusses|is about|covers|appears to be)|the examples (show|above|illustrate|demonstrate)|"
+    r"here is a summary|(machine )?translation of the text)\b",
     re.I,
 )
+POSSESSIVE = re.compile(r"(?<=\w)['\u2019\u02bc]s\b")
+PROSE_CODES = {"preamble", "closing-note", "interleaved-prose", "prose-record"}
+
+# Reasons start with one of these words, so reports and tests can group them.
+REASONS = ("refusal", "empty", "summary", "prose", "unparsable", "completion", "prose-mixed",
+           "no-relationship", "dangling", "type", "copied", "ungrounded")
 
 
 @dataclass
 class ExampleVerdict:
     kept: bool
-    reason: str  # "ok", or why it was rejected
+    reason: str  # "ok", or "<kind>: why it was rejected" with kind one of REASONS
     graph: ExtractedGraph
+    ungrounded: list[str] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return "ok" if self.kept else self.reason.split(":", 1)[0]
+
+
+def grounded(name: str, chunk_key: str, chunk_tokens: set[str]) -> bool:
+    """Whether an entity name is found in the chunk.
+
+    As whole tokens after the scoring's name normalisation (case, width, punctuation, leading
+    article), or, for a name of several words, when most of its words occur in the chunk
+    ("SAN FRANCISCO GIANTS" for "the Giants of San Francisco"), or, in scripts written without
+    spaces, when three quarters of its character pairs do."""
+    key = normalize_name(name)
+    if occurs_in(key, chunk_key):
+        return True
+    if any(is_cjk(c) for c in key):  # no spaces between words: most character pairs must occur
+        pairs = [key[i : i + 2] for i in range(len(key) - 1) if " " not in key[i : i + 2]]
+        return bool(pairs) and sum(p in chunk_key for p in pairs) * 4 >= len(pairs) * 3
+    words = [w for w in key.split() if len(w) > 2 or w.isdigit()]
+    return len(words) > 1 and sum(w in chunk_tokens for w in words) * 2 > len(words)
 
 
 def judge_example(
     answer: str,
     *,
+    chunk: str | None = None,
+    prompt_example_names: Iterable[str] = (),
     format: str = "graphrag",
     tuple_delimiter: str = "<|>",
     record_delimiter: str = "##",
     completion_delimiter: str = "<|COMPLETE|>",
     entity_types: list[str] | None = None,
 ) -> ExampleVerdict:
+    """Judge one answer; `chunk` is the passage it was extracted from, `prompt_example_names`
+    the entity names of the examples the extraction prompt itself showed the model."""
     result = parse(answer, format, tuple_delimiter=tuple_delimiter, record_delimiter=record_delimiter,
                    completion_delimiter=completion_delimiter)
     graph, report = result.graph, result.format_report
@@ -45,26 +82,39 @@ def judge_example(
         if "refusal" in codes:
             return ExampleVerdict(False, "refusal: the answer declines instead of extracting", graph)
         if "empty-output" in codes or not answer.strip():
-            return ExampleVerdict(False, "empty answer", graph)
+            return ExampleVerdict(False, "empty: the answer is empty", graph)
         if SUMMARY_HINTS.search(answer):
-            return ExampleVerdict(False, "summary: the answer describes the text or the examples instead of extracting", graph)
+            return ExampleVerdict(False, "summary: the answer describes the passage or the examples instead of extracting", graph)
         return ExampleVerdict(False, "prose: no records in the declared format", graph)
     if report.records_dropped:
-        dropped = sorted({i.code for i in report.issues if i.dropped})
-        return ExampleVerdict(False, f"unparsable: {report.records_dropped} record(s) lost ({', '.join(dropped)})", graph)
+        dropped = sorted({i.code for i in report.issues if i.dropped} - PROSE_CODES)
+        if dropped:
+            return ExampleVerdict(False, f"unparsable: {report.records_dropped} record(s) lost ({', '.join(dropped)})", graph)
     if report.completion != "present":
-        return ExampleVerdict(False, f"completion delimiter {completion_delimiter} {report.completion}", graph)
-    if {"preamble", "closing-note", "interleaved-prose", "prose-record"} & codes:
-        return ExampleVerdict(False, "prose mixed with the records", graph)
+        return ExampleVerdict(False, f"completion: the delimiter {completion_delimiter} is {report.completion}", graph)
+    if PROSE_CODES & codes:
+        return ExampleVerdict(False, f"prose-mixed: prose around the records ({', '.join(sorted(PROSE_CODES & codes))})", graph)
     if not graph.relationships:
-        return ExampleVerdict(False, "no relationship", graph)
-    names = {e.name.strip().lower() for e in graph.entities}
-    dangling = sorted({end for r in graph.relationships for end in (r.source, r.target) if end.strip().lower() not in names})
+        return ExampleVerdict(False, "no-relationship: the answer lists entities but no relationship", graph)
+    if chunk is not None:
+        keys = [normalize_text(chunk), normalize_text(POSSESSIVE.sub("", chunk))]  # "Cruz's plan" names Cruz
+        tokens = {t for key in keys for t in key.split()}
+        missing = [e.name for e in graph.entities if not any(grounded(e.name, key, tokens) for key in keys)]
+        if missing:
+            shown = {normalize_name(n) for n in prompt_example_names}
+            copied = [n for n in missing if normalize_name(n) in shown]
+            if copied:
+                return ExampleVerdict(False, f"copied: the answer repeats the prompt's own examples "
+                                             f"({', '.join(copied[:3])}), which are not in the passage", graph, missing)
+            return ExampleVerdict(False, f"ungrounded: {len(missing)} of {len(graph.entities)} entities are not in "
+                                         f"the passage ({', '.join(missing[:3])})", graph, missing)
+    names = {normalize_name(e.name) for e in graph.entities}
+    dangling = sorted({end for r in graph.relationships for end in (r.source, r.target) if normalize_name(end) not in names})
     if dangling:
-        return ExampleVerdict(False, f"relationship to unlisted entity {dangling[0]}", graph)
+        return ExampleVerdict(False, f"dangling: a relationship names {dangling[0]}, which is not listed as an entity", graph)
     if entity_types:
-        allowed = {t.lower() for t in entity_types}
-        bad = sorted({e.type for e in graph.entities if e.type.lower() not in allowed})
+        allowed = {t.strip().lower() for t in entity_types}
+        bad = sorted({e.type for e in graph.entities if e.type.strip().lower() not in allowed})
         if bad:
-            return ExampleVerdict(False, f"entity type(s) outside the list: {', '.join(bad)}", graph)
+            return ExampleVerdict(False, f"type: entity type(s) outside the list: {', '.join(bad)}", graph)
     return ExampleVerdict(True, "ok", graph)

@@ -1,41 +1,54 @@
-"""`harness tune`: sample chunks, ask the model, keep good examples, write a linted template.
+"""`harness tune`: sample chunks, ask the model, keep good examples, write linted templates.
 
 Every call goes through the same client and cassettes as runs: one cassette per step
-(`domain`, `language`, `persona`, `entity_types`, `example-<n>`) under the tuning
-cassette folder, so a tuning run replays offline and byte for byte.
+(`domain`, `language`, `persona`, `rating`, `entity_types`, `example-<chunk>`) in the tuning
+cassette folder, so a tuning run replays offline byte for byte, and an interrupted one resumes
+from the steps already recorded.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..errors import CassetteMissingError, InputError
 from ..llm.cassettes import CassetteRouter
 from ..llm.client import EndpointSettings, ModelClient
-from ..llm.tokens import count_tokens
-from ..prompts.builtin import get_builtin
+from ..llm.pricing import estimate_cost, load_prices
+from ..model import Usage
+from ..reports.writer import atomic_write
 from ..prompts.lint import has_errors, lint_prompt
+from ..prompts.yaml_template import load_yaml_text
 from . import steps
+from .assemble import (
+    EXTRACT_BASE,
+    builtin_doc,
+    community_report_doc,
+    dump,
+    example_entity_names,
+    extraction_doc,
+    fit_examples,
+    rendered_tokens,
+    structured_example,
+    summarize_doc,
+)
 from .examples import judge_example
+from .report import write_reports
 from .sampling import select
 
-BASE_PROMPT = "graphrag/extract_graph"
+DELIMITERS = {"tuple_delimiter": "<|>", "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"}
 
 
 @dataclass
 class TuneOptions:
     texts: list[str]
-    names: list[str]  # a name per text (case id or file name), for the report
+    names: list[str]  # a name per text (case id or file name), for cassettes and the report
     out: Path
     cassettes: Path
-    model: str = "gpt-4o-mini"
-    base_url: str | None = None
+    endpoint: EndpointSettings = field(default_factory=lambda: EndpointSettings(model="gpt-4o-mini"))
     record_mode: str = "none"
     domain: str | None = None
     language: str | None = None
@@ -52,206 +65,206 @@ class TuneResult:
     template_path: Path
     report_path: Path
     report: dict[str, Any] = field(default_factory=dict)
+    paths: dict[str, Path] = field(default_factory=dict)
 
 
-def _base() -> dict[str, Any]:
-    return yaml.safe_load(get_builtin(BASE_PROMPT).read())
+def cassette_name(chunk_name: str) -> str:
+    """`example-<chunk>.json`: named by chunk, so another selection reuses what is recorded."""
+    return "example-" + (re.sub(r"[^\w.-]+", "_", chunk_name).strip("._") or "chunk") + ".json"
 
 
-async def _ask(client: ModelClient, router: CassetteRouter, path: Path, prompt: str, **overrides: Any) -> str:
-    messages = [{"role": "user", "content": prompt}]
-    try:
-        with router.case(path):
-            return (await client.chat(messages, **overrides)).text
-    except CassetteMissingError:
-        raise CassetteMissingError(
-            f"{path}: no recorded answer for this tuning step; record it with --record-mode once"
-        ) from None
+async def _all(*awaitables: Any) -> list[Any]:
+    """Await every step to the end, then raise the first failure: whatever finished is recorded,
+    so a rerun after a failure (or an interruption) asks only for what is still missing."""
+    results = await asyncio.gather(*awaitables, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return results
 
 
-def _structured(text: str, graph: Any) -> dict[str, Any]:
-    return {
-        "text": text,
-        "entities": [{"name": e.name, "type": e.type, "description": e.description} for e in graph.entities],
-        "relationships": [
-            {"source": r.source, "target": r.target, "description": r.description,
-             **({"strength": int(r.strength) if float(r.strength).is_integer() else r.strength} if r.strength is not None else {})}
-            for r in graph.relationships
-        ],
-    }
+class _Session:
+    """The tuning calls of one run: the client, the cassette router and what the calls used."""
+
+    def __init__(self, options: TuneOptions) -> None:
+        self.options = options
+        self.router = CassetteRouter(options.record_mode)
+        self.client = ModelClient(options.endpoint, replay=options.record_mode == "none")
+        self.usage: dict[str, Usage] = {}
+
+    async def ask(self, step: str, messages: list[dict[str, str]], **overrides: Any) -> str:
+        path = self.options.cassettes / (step if step.endswith(".json") else f"{step}.json")
+        existed = path.exists()
+        try:
+            with self.router.case(path):
+                result = await self.client.chat(messages, **overrides)
+        except CassetteMissingError:
+            if existed:
+                raise CassetteMissingError(
+                    f"{path}: the tuning request changed since this step was recorded (other chunks, "
+                    "options or model); re-record with --record-mode rewrite") from None
+            raise CassetteMissingError(
+                f"{path}: no recorded answer for this tuning step; record it with --record-mode once") from None
+        self.usage[path.stem] = result.usage
+        return result.text
+
+    async def question(self, step: str, prompt: str, **overrides: Any) -> str:
+        return await self.ask(step, [{"role": "user", "content": prompt}], **overrides)
 
 
-def _template(base: dict[str, Any], *, name: str, domain: str, language: str, persona: str,
-              entity_types: list[str], examples: list[dict[str, Any]]) -> dict[str, Any]:
-    doc = dict(base)
-    doc.update({
-        "name": name,
-        "version": "1",
-        "description": f"Tuned by harness tune for {domain}.",
-        "language": language,
-        "entity_types": entity_types,
-        "system": persona,
-        "examples": [{"entity_types": entity_types, **example} for example in examples],
-    })
-    return doc
+async def _domain_and_language(session: _Session, texts: list[str], notes: list[str]) -> tuple[str, str]:
+    options = session.options
+
+    async def domain() -> str:
+        if options.domain:
+            return options.domain
+        return steps.clean_line(await session.question("domain", steps.domain_prompt(texts)), "domain")
+
+    async def language() -> str:
+        if options.language:
+            return options.language
+        answer = await session.question("language", steps.language_prompt(texts), max_tokens=10)
+        name, note = steps.clean_language(answer)
+        if note:
+            notes.append(f"language: {note}")
+        return name
+
+    found_domain, found_language = await _all(domain(), language())
+    return found_domain, found_language
 
 
-class _Dumper(yaml.SafeDumper):
-    """Readable templates: no anchors, multi-line strings as blocks."""
+async def _persona_and_types(session: _Session, domain: str, texts: list[str], notes: list[str]) -> tuple[str, list[str]]:
+    options = session.options
 
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
+    async def persona() -> str:
+        return steps.clean_persona(await session.question("persona", steps.persona_prompt(domain)))
 
+    async def types() -> list[str]:
+        if options.entity_types:
+            return list(options.entity_types)
+        answer = await session.question("entity_types", steps.entity_types_prompt(domain, texts),
+                                        response_format={"type": "json_object"})
+        found, changes = steps.clean_entity_types(answer)
+        notes.extend(f"entity types: {n}" for n in changes)
+        return found
 
-def _text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _text)
-
-
-def _dump(doc: dict[str, Any]) -> str:
-    header = "# Generated by `harness tune`; see the tuning report beside this file.\n"
-    return header + yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
-
-
-def _prompt_tokens(text: str, model: str) -> int:
-    template = load_yaml_prompt_text(text)
-    rendered = template.render({"input_text": "", "entity_types": ",".join(template.meta.entity_types or []),
-                                "tuple_delimiter": "<|>", "record_delimiter": "##",
-                                "completion_delimiter": "<|COMPLETE|>", "language": template.meta.language or ""})
-    return sum(count_tokens(m["content"], model) for m in rendered)
+    found_persona, found_types = await _all(persona(), types())
+    return found_persona, found_types
 
 
-def load_yaml_prompt_text(text: str) -> Any:
-    from ..prompts.yaml_template import load_yaml_text
+async def _examples(session: _Session, chosen: list[int], *, domain: str, language: str, persona: str,
+                    entity_types: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Run the extraction template with the tuned persona and types on every sampled chunk; judge each answer."""
+    options = session.options
+    base = builtin_doc(EXTRACT_BASE)
+    extractor = load_yaml_text(dump(extraction_doc(name="tune-extractor", domain=domain, language=language,
+                                                   persona=persona, entity_types=entity_types,
+                                                   examples=base.get("examples", []))), "<tune extractor>")
+    shown = example_entity_names(base)
+    variables = {"entity_types": ",".join(entity_types), "language": language, **DELIMITERS}
 
-    return load_yaml_text(text, "<tuned>")
+    async def one(index: int) -> dict[str, Any]:
+        text, name = options.texts[index], options.names[index]
+        answer = await session.ask(cassette_name(name), extractor.render({**variables, "input_text": text}))
+        verdict = judge_example(answer, chunk=text, prompt_example_names=shown, entity_types=entity_types, **DELIMITERS)
+        entry: dict[str, Any] = {"chunk": name, "entities": len(verdict.graph.entities),
+                                 "relationships": len(verdict.graph.relationships)}
+        if verdict.kept:
+            entry["example"] = structured_example(text, verdict.graph, entity_types)
+        else:
+            entry.update(reason=verdict.reason, kind=verdict.kind, answer=answer.strip()[:400])
+        return entry
 
-
-def _side_prompts(persona: str, domain: str, language: str) -> dict[str, str]:
-    summarize = (
-        f"{persona}\n\nYou are given one or more descriptions of the same entity or relationship from "
-        f"{domain} texts. Write one comprehensive description in {language} that keeps every fact and "
-        "resolves contradictions, in the third person, naming the entity so the description stands on "
-        "its own. Use at most {max_length} words.\n\n"
-        "Entities: {entity_name}\nDescriptions:\n{description_list}\n\nOutput:\n"
-    )
-    report = (
-        f"{persona}\n\nWrite a report in {language} about one community of the {domain} knowledge graph "
-        "described below, as JSON with title, summary, rating, rating_explanation and findings (5 to 10, "
-        "each with summary and explanation). The rating (0-10) says how much the community matters to "
-        f"someone who follows {domain}: 0 for trivia, 10 for what shapes the field. Support every finding "
-        "with references like [Data: Entities (1, 5); Relationships (23, +more)], at most five ids per "
-        "dataset, then +more. Keep the report under {max_report_length} words.\n\nText:\n{input_text}\n\nOutput:\n"
-    )
-    return {"summarize_descriptions": summarize, "community_report": report}
+    results = await _all(*(one(i) for i in chosen))
+    kept = [r for r in results if "example" in r]
+    rejected = [r for r in results if "example" not in r]
+    return kept, rejected
 
 
 async def tune_async(options: TuneOptions) -> TuneResult:
     if not options.texts:
         raise InputError("no chunks to tune from")
+    if len(set(options.names)) != len(options.names):
+        raise InputError("two chunks have the same name; tuning cassettes are named by chunk")
     chosen = select(options.texts, options.selection, options.limit, seed=options.seed)
     texts = [options.texts[i] for i in chosen]
-    router = CassetteRouter(options.record_mode)
-    client = ModelClient(EndpointSettings(model=options.model, base_url=options.base_url, concurrency=4),
-                         replay=options.record_mode == "none")
-    report: dict[str, Any] = {"chunks": [options.names[i] for i in chosen], "selection": options.selection,
-                              "model": options.model, "notes": []}
-    folder = options.cassettes
+    notes: list[str] = []
+    session = _Session(options)
     try:
-        with router.patched():
-            if options.domain:
-                domain = options.domain
-            else:
-                domain = steps.clean_line(await _ask(client, router, folder / "domain.json", steps.domain_prompt(texts)), "domain")
-            if options.language:
-                language = options.language
-            else:
-                answer = await _ask(client, router, folder / "language.json", steps.language_prompt(texts), max_tokens=10)
-                language, note = steps.clean_language(answer)
-                if note:
-                    report["notes"].append(f"language: {note}")
-            persona = steps.clean_persona(await _ask(client, router, folder / "persona.json", steps.persona_prompt(domain)))
-            if options.entity_types:
-                entity_types = options.entity_types
-            else:
-                answer = await _ask(client, router, folder / "entity_types.json",
-                                    steps.entity_types_prompt(domain, texts),
-                                    response_format={"type": "json_object"})
-                entity_types, notes = steps.clean_entity_types(answer)
-                report["notes"].extend(f"entity types: {n}" for n in notes)
-
-            base = _base()
-            extractor = load_yaml_prompt_text(_dump(_template(base, name="extractor", domain=domain, language=language,
-                                                                persona=persona, entity_types=entity_types,
-                                                                examples=base.get("examples", []))))
-            kept: list[dict[str, Any]] = []
-            rejected: list[dict[str, str]] = []
-            for n, (index, text) in enumerate(zip(chosen, texts), 1):
-                variables = {"input_text": text, "entity_types": ",".join(entity_types), "tuple_delimiter": "<|>",
-                             "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>", "language": language}
-                messages = extractor.render(variables)
-                with router.case(folder / f"example-{n}.json"):
-                    try:
-                        answer = (await client.chat(messages)).text
-                    except CassetteMissingError:
-                        raise CassetteMissingError(f"{folder / f'example-{n}.json'}: no recorded answer; record it with --record-mode once") from None
-                verdict = judge_example(answer, entity_types=entity_types)
-                if verdict.kept:
-                    kept.append({"chunk": options.names[index], **_structured(text, verdict.graph)})
-                else:
-                    rejected.append({"chunk": options.names[index], "reason": verdict.reason, "answer": answer.strip()[:300]})
+        with session.router.patched():
+            domain, language = await _domain_and_language(session, texts, notes)
+            persona, entity_types = await _persona_and_types(session, domain, texts, notes)
+            rating_task = session.question("rating", steps.rating_prompt(domain, persona, texts))
+            (kept, rejected), rating_answer = await _all(
+                _examples(session, chosen, domain=domain, language=language, persona=persona, entity_types=entity_types),
+                rating_task,
+            )
+            rating = steps.clean_rating(rating_answer)
     finally:
-        await client.close()
+        await session.client.close()
 
     if len(kept) < options.min_examples:
         reasons = "; ".join(f"{r['chunk']}: {r['reason']}" for r in rejected)
-        raise InputError(f"only {len(kept)} usable example(s), --min-examples is {options.min_examples} (rejected: {reasons})")
+        raise InputError(f"only {len(kept)} usable example(s) of {len(chosen)} chunk(s), --min-examples is "
+                         f"{options.min_examples} (rejected: {reasons}); sample more chunks with --limit")
     name = options.out.stem
-    examples = [{k: v for k, v in e.items() if k != "chunk"} for e in kept]
-    dropped_for_budget: list[str] = []
-    while True:
-        doc = _template(_base(), name=name, domain=domain, language=language, persona=persona,
-                        entity_types=entity_types, examples=examples)
-        doc["token_budget"] = options.max_tokens
-        text = _dump(doc)
-        tokens = _prompt_tokens(text, options.model)
-        if tokens <= options.max_tokens or len(examples) <= options.min_examples:
-            break
-        examples = examples[:-1]
-        dropped_for_budget.append(kept[len(examples)]["chunk"])
+    model = options.endpoint.model
+    settings = {"name": name, "domain": domain, "language": language, "persona": persona, "entity_types": entity_types}
+    fitted = fit_examples([k["example"] for k in kept], budget=options.max_tokens, min_examples=options.min_examples,
+                          model=model, **settings)
+    if fitted.over_budget:
+        notes.append(f"the prompt is {fitted.tokens} tokens with the minimum of {options.min_examples} example(s), "
+                     f"over the budget of {options.max_tokens}")
+    side = {
+        "summarize_descriptions": dump(summarize_doc(name=name, domain=domain, language=language, persona=persona)),
+        "community_report": dump(community_report_doc(name=name, domain=domain, language=language, persona=persona,
+                                                      rating=rating)),
+    }
+    paths = {"extract_graph": options.out,
+             **{kind: options.out.with_name(f"{name}.{kind}.yaml") for kind in side}}
     options.out.parent.mkdir(parents=True, exist_ok=True)
-    options.out.write_text(text, encoding="utf-8")
-    side = _side_prompts(persona, domain, language)
-    side_paths = {}
-    for kind, body in side.items():
-        path = options.out.with_name(f"{name}.{kind}.txt")
-        path.write_text(body, encoding="utf-8")
-        side_paths[kind] = {"path": str(path), "tokens": count_tokens(body, options.model)}
-    findings = lint_prompt(options.out, model=options.model)
-    report.update({
+    for kind, path in paths.items():
+        atomic_write(path, fitted.text if kind == "extract_graph" else side[kind])
+    lint = {kind: lint_prompt(path, model=model, **({"max_tokens": max(options.max_tokens, fitted.tokens)}
+                                                    if kind == "extract_graph" else {}))
+            for kind, path in paths.items()}
+    prices = load_prices()
+    total = sum(session.usage.values(), Usage())
+    report: dict[str, Any] = {
+        "name": name,
+        "model": model,
+        "selection": options.selection,
+        "chunks": [options.names[i] for i in chosen],
         "domain": domain,
         "language": language,
         "persona": persona,
+        "rating_description": rating,
         "entity_types": entity_types,
-        "examples_kept": [e["chunk"] for e in kept[: len(examples)]],
-        "examples_dropped_for_token_budget": dropped_for_budget,
-        "examples_rejected": rejected,
-        "tokens": {"extract_graph": tokens, "budget": options.max_tokens,
-                   **{k: v["tokens"] for k, v in side_paths.items()}},
-        "prompts": {"extract_graph": str(options.out), **{k: v["path"] for k, v in side_paths.items()}},
-        "lint": [f.to_json() for f in findings],
-    })
-    if tokens > options.max_tokens:
-        report["notes"].append(f"over the token budget with the minimum of {options.min_examples} example(s)")
-    report_path = options.out.with_name(f"{name}.tuning.json")
-    report_path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    if has_errors(findings):
-        raise InputError(f"{options.out}: the tuned prompt fails lint: {findings[0]}")
-    return TuneResult(options.out, report_path, report)
+        "examples_kept": [k["chunk"] for k in kept[: fitted.kept]],
+        "examples_dropped_for_token_budget": [k["chunk"] for k in kept[fitted.kept:]],
+        "examples_rejected": [{k: r[k] for k in ("chunk", "kind", "reason", "answer")} for r in rejected],
+        "tokens": {
+            "budget": options.max_tokens,
+            "extract_graph": fitted.tokens,
+            **{kind: rendered_tokens(text, model) for kind, text in side.items()},
+        },
+        "usage": {
+            "calls": len(session.usage),
+            "prompt_tokens": total.prompt_tokens,
+            "completion_tokens": total.completion_tokens,
+            "estimated_cost_usd": estimate_cost(total, model, prices),
+        },
+        "prompts": {kind: str(path) for kind, path in paths.items()},
+        "lint": [f.to_json() for findings in lint.values() for f in findings],
+        "notes": notes,
+    }
+    report_path = write_reports(report, options.out.with_name(f"{name}.tuning"))
+    failing = [f for findings in lint.values() for f in findings if f.severity == "error"]
+    if has_errors(failing):
+        raise InputError(f"the tuned prompt fails lint: {failing[0]}")
+    return TuneResult(options.out, report_path, report, paths)
 
 
 def tune(options: TuneOptions) -> TuneResult:
     return asyncio.run(tune_async(options))
+

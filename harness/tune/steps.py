@@ -51,6 +51,18 @@ def persona_prompt(domain: str) -> str:
     )
 
 
+def rating_prompt(domain: str, persona: str, texts: list[str]) -> str:
+    """GraphRAG's community-report rating description: what 0 and 10 mean in this domain."""
+    return (
+        "TASK: rating\n"
+        f"{persona}\n\nCommunity reports rate how much a group of related entities from {domain} texts "
+        "matters, from 0 to 10. In one or two sentences, say what the rating measures for this domain "
+        "and what a 0 and a 10 mean, judging from the sample passages below. Answer with the description only, "
+        "for example: \"A float score between 0 and 10 for how much the community affects public health, "
+        "0 being trivial and 10 being a matter of national policy.\"\n\n" + samples_block(texts)
+    )
+
+
 def entity_types_prompt(domain: str, texts: list[str], cap: int = MAX_TYPES) -> str:
     return (
         "TASK: entity-types\n"
@@ -64,11 +76,15 @@ def entity_types_prompt(domain: str, texts: list[str], cap: int = MAX_TYPES) -> 
 
 
 def clean_line(answer: str, what: str, max_words: int = 12) -> str:
-    text = answer.strip().strip('"').strip()
-    text = re.sub(r"^(the )?(domain|answer)( is)?:?\s*", "", text, flags=re.I).strip().rstrip(".")
-    if not text or len(text.split()) > max_words or "\n" in text:
-        raise ModelCallError(f"the {what} answer is not a short phrase: {answer.strip()[:80]!r}")
+    text = re.sub(r"^(the )?(domain|answer)( is)?:?\s*", "", answer.strip(), flags=re.I)
+    text = text.strip().strip("\"'*").strip().rstrip(".").strip("\"'").strip()
+    if not text or len(text.split()) > max_words or "\n" in text or REFUSAL.search(text):
+        raise ModelCallError(f"the {what} answer is not a short phrase: {answer.strip()[:80]!r}; "
+                             f"give it with --{what}")
     return text
+
+
+REFUSAL = re.compile(r"\b(I'?m sorry|I cannot|I can'?t|I am unable|as an AI)\b", re.I)
 
 
 def clean_language(answer: str) -> tuple[str, str | None]:
@@ -82,33 +98,77 @@ def clean_language(answer: str) -> tuple[str, str | None]:
     found = [name for name in LANGUAGES if re.search(rf"\b{name}\b", answer, re.I)]
     if len(found) == 1:
         return found[0], f"reduced the answer {answer.strip()[:80]!r} to {found[0]!r}"
-    raise ModelCallError(f"the language answer is not a language name: {answer.strip()[:80]!r}")
+    raise ModelCallError(f"the language answer is not a language name: {answer.strip()[:80]!r}; "
+                         "give it with --language")
 
 
 def clean_persona(answer: str) -> str:
     text = " ".join(answer.split())
-    if not text.lower().startswith("you are") or len(text.split()) > 120:
+    text = re.sub(r"^(?:persona|answer)\s*:\s*", "", text.strip('"'), flags=re.I)
+    if not text.lower().startswith("you are") or len(text.split()) > 120 or REFUSAL.search(text):
         raise ModelCallError(f"the persona answer is not a short 'You are ...' persona: {text[:80]!r}")
     return text
 
 
-def clean_entity_types(answer: str, cap: int = MAX_TYPES) -> tuple[list[str], list[str]]:
-    """De-duplicated, normalised types (capped), and notes on what was changed."""
+def clean_rating(answer: str) -> str:
+    """One or two sentences that say what the two ends of the 0-10 scale mean."""
+    text = " ".join(answer.split()).strip('"').strip()
+    text = re.sub(r"^(?:rating(?: description)?|answer)\s*:\s*", "", text, flags=re.I)
+    ends = re.search(r"\b(?:0|zero|1|one)\b", text) and re.search(r"\b(?:10|ten)\b", text)
+    if not text or not ends or len(text.split()) > 80 or REFUSAL.search(text) or "{" in text:
+        raise ModelCallError(f"the rating answer does not describe a 0-10 scale: {text[:80]!r}")
+    return text
+
+
+def _json_answer(answer: str) -> object:
+    """JSON mode answers are JSON, but proxies and local servers ignore the mode: repair fences and prose."""
+    text = re.sub(r"<think>.*?</think>", "", answer, flags=re.S).strip()
+    text = re.sub(r"^```(?:json)?|```$", "", text).strip()
     try:
-        data = json.loads(re.sub(r"^```(json)?|```$", "", answer.strip()).strip())
+        return json.loads(text)
+    except ValueError:
+        pass
+    start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
+    if start < 0:
+        raise ModelCallError(f"the entity-types answer is not JSON: {answer.strip()[:80]!r}")
+    from json_repair import repair_json
+
+    try:
+        return json.loads(repair_json(text[start:]))
     except ValueError:
         raise ModelCallError(f"the entity-types answer is not JSON: {answer.strip()[:80]!r}") from None
-    raw = data.get("entity_types") if isinstance(data, dict) else data
+
+
+def _singular(name: str) -> str:
+    if len(name) > 4 and name.endswith("ies"):
+        return name[:-3] + "y"
+    if len(name) > 3 and name.endswith("s") and not name.endswith(("ss", "us", "is")):
+        return name[:-1]
+    return name
+
+
+def clean_entity_types(answer: str, cap: int = MAX_TYPES) -> tuple[list[str], list[str]]:
+    """De-duplicated, normalised types (capped), and notes on what was changed.
+
+    A plural is a duplicate of its singular when both are listed ("organizations" and
+    "organization"); a lone plural is kept as written ("news" is not "new")."""
+    data = _json_answer(answer)
+    raw = data.get("entity_types", data.get("types")) if isinstance(data, dict) else data
+    if isinstance(raw, list):
+        raw = [t.get("name", t.get("type")) if isinstance(t, dict) else t for t in raw]
     if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
         raise ModelCallError("the entity-types answer has no list of strings under `entity_types`")
+    names = [re.sub(r"[^\w -]", "", item.strip().lower()).strip().replace(" ", "_").replace("-", "_") for item in raw]
+    listed = set(names)
     types: list[str] = []
     notes: list[str] = []
-    for item in raw:
-        name = re.sub(r"[^a-z0-9 _-]", "", item.strip().lower()).strip().replace(" ", "_")
+    for item, name in zip(raw, names):
         if not name:
             notes.append(f"dropped empty type {item!r}")
         elif name in types:
             notes.append(f"dropped duplicate {item!r}")
+        elif _singular(name) != name and _singular(name) in listed:
+            notes.append(f"dropped {item!r}, the plural of {_singular(name)!r}")
         else:
             types.append(name)
     if len(types) > cap:

@@ -237,3 +237,16 @@ def test_cli_lint_bad_input_exits_2(harness_cli, capsys: pytest.CaptureFixture[s
     assert err.startswith("harness: ") and err.count("\n") == 1
     assert harness_cli(["prompts", "lint"]) == 2
     assert harness_cli(["prompts", "lint", str(LINT / "good.txt"), "--format", "xml"]) == 2
+
+
+def test_a_declared_variable_without_a_value_is_supplied_by_the_caller(tmp_path: Path) -> None:
+    """`variables: {entity_name: null}` declares an input (GraphRAG fills it); it is not unknown."""
+    path = tmp_path / "summarize.yaml"
+    path.write_text(
+        "format: report\nvariables: {entity_name: null}\n"
+        "user: |\n  Describe {entity_name} in {language}.\n  {input_text}\n",
+        encoding="utf-8",
+    )
+    assert [f.code for f in lint_prompt(path)] == []
+    path.write_text(path.read_text().replace("{entity_name}", "{entity_nme}"), encoding="utf-8")
+    assert "placeholder-unknown" in [f.code for f in lint_prompt(path)]

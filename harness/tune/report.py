@@ -1,0 +1,61 @@
+"""The tuning report: `<name>.tuning.json` for tools, `<name>.tuning.md` for the pull request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..reports.writer import atomic_write
+
+
+def report_markdown(report: dict[str, Any]) -> str:
+    """What a reviewer needs to trust a tuned prompt before measuring it."""
+    tokens = report["tokens"]
+    lines = [
+        f"# Tuning report: {report['name']}",
+        "",
+        f"- model: `{report['model']}`; chunks ({report['selection']}): {', '.join(report['chunks'])}",
+        f"- domain: {report['domain']}",
+        f"- language: {report['language']}",
+        f"- entity types: {', '.join(report['entity_types'])}",
+        f"- persona: {report['persona']}",
+        f"- rating: {report['rating_description']}",
+        "",
+        "## Examples",
+        "",
+        "| chunk | verdict | reason |",
+        "| --- | --- | --- |",
+    ]
+    for chunk in report["examples_kept"]:
+        lines.append(f"| {chunk} | kept | |")
+    for chunk in report["examples_dropped_for_token_budget"]:
+        lines.append(f"| {chunk} | dropped | over the token budget of {tokens['budget']} |")
+    for item in report["examples_rejected"]:
+        lines.append(f"| {item['chunk']} | rejected | {_cell(item['reason'])} |")
+    lines += ["", "## Prompts", "", "| prompt | file | tokens without the chunk |", "| --- | --- | ---: |"]
+    for kind, path in report["prompts"].items():
+        lines.append(f"| {kind} | `{Path(path).name}` | {tokens.get(kind, '')} |")
+    usage = report["usage"]
+    cost = usage.get("estimated_cost_usd")
+    lines += ["", f"Tuning calls: {usage['calls']}, {usage['prompt_tokens']} prompt and "
+                  f"{usage['completion_tokens']} completion tokens"
+              + (f", about ${cost:.4f}." if cost is not None else ".")]
+    if report["lint"]:
+        lines += ["", "## Lint", ""] + [f"- `{Path(f['source']).name}:{f['line']}` {f['severity']} {f['code']}: "
+                                        f"{_cell(f['message'])}" for f in report["lint"]]
+    if report["notes"]:
+        lines += ["", "## Notes", ""] + [f"- {_cell(n)}" for n in report["notes"]]
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def write_reports(report: dict[str, Any], stem: Path) -> Path:
+    """Write `<stem>.json` and `<stem>.md`; returns the JSON path."""
+    path = stem.with_name(stem.name + ".json")
+    atomic_write(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    atomic_write(stem.with_name(stem.name + ".md"), report_markdown(report))
+    return path

@@ -1,0 +1,61 @@
+"""`harness tune` on the command line: bad options are one line and exit 2; --add-variant keeps the suite valid."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+from harness.errors import InputError
+from harness.prompts.builtin import get_builtin
+from harness.runner import plan_variant
+from harness.suites import load_suite
+from harness.tune.commands import add_variant
+
+from ..conftest import REPO
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ([], "exactly one of --suite or --input"),
+    (["--suite", "S", "--input", "D"], "exactly one of --suite or --input"),
+    (["--input", "{tmp}", "--selection", "best"], "--selection"),
+    (["--input", "{tmp}", "--entity-types", "a", "--discover-entity-types"], "not both"),
+    (["--input", "{tmp}", "--add-variant", "auto"], "--add-variant needs --suite"),
+    (["--input", "{tmp}", "--record-mode", "sometimes"], "--record-mode"),
+    (["--input", "{tmp}"], "no .txt or .md files"),
+    (["--suite", "{tmp}/missing.yaml"], "missing.yaml"),
+])
+def test_bad_options_are_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    assert main(["tune", "--out", str(tmp_path / "t.yaml"), *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_input_that_is_not_text_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_bytes(b"\xff\xfe\x00bad")
+    assert main(["tune", "--input", str(tmp_path / "docs"), "--out", str(tmp_path / "t.yaml")]) == 2
+    assert "a.txt: not UTF-8" in capsys.readouterr().err
+
+
+def test_add_variant_keeps_the_suite_valid_and_its_comments(tmp_path: Path) -> None:
+    shutil.copytree(REPO / "suites", tmp_path / "suites")
+    shutil.copytree(REPO / "prompts", tmp_path / "prompts")
+    shutil.copytree(REPO / "fixtures" / "chunks", tmp_path / "fixtures" / "chunks")
+    prompt = tmp_path / "prompts" / "podcast-auto.yaml"
+    prompt.write_text(get_builtin("graphrag/extract_graph").read())
+    path = tmp_path / "suites" / "podcast.yaml"
+    before = path.read_text()
+    add_variant(path, "auto", prompt, tmp_path)
+    suite = load_suite(path)
+    assert suite.variant_names() == ["default", "tuned", "auto"]
+    assert suite.spec.variants["auto"].prompt == "prompts/podcast-auto.yaml"
+    assert path.read_text().startswith(before.split("variants:")[0])  # everything before is untouched
+    assert plan_variant(suite, "auto").render(suite.cases[0])
+    with pytest.raises(InputError):  # a second variant of the same name would make the suite invalid
+        add_variant(path, "auto", prompt, tmp_path)
+    assert load_suite(path).variant_names() == ["default", "tuned", "auto"]  # and the file is restored

@@ -1,0 +1,93 @@
+"""The tuning questions' answers: what is accepted, reduced, or refused with a hint."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.errors import ModelCallError
+from harness.tune.steps import (
+    clean_entity_types,
+    clean_language,
+    clean_line,
+    clean_persona,
+    clean_rating,
+    domain_prompt,
+    entity_types_prompt,
+    language_prompt,
+    persona_prompt,
+    rating_prompt,
+)
+
+
+def test_language_sentences_are_reduced_or_refused() -> None:
+    assert clean_language("Spanish") == ("Spanish", None)
+    assert clean_language("english.") == ("English", None)
+    name, note = clean_language("The primary language of the provided text is Chinese.")
+    assert name == "Chinese" and note and "reduced" in note
+    with pytest.raises(ModelCallError, match="--language"):
+        clean_language("It is hard to say; the passages mix several scripts and registers.")
+    with pytest.raises(ModelCallError):
+        clean_language("The text mixes English and Spanish.")  # two names: no guess
+
+
+def test_domain_must_be_a_short_phrase() -> None:
+    assert clean_line('Domain: "Clinical pharmacology."', "domain") == "Clinical pharmacology"
+    with pytest.raises(ModelCallError, match="--domain"):
+        clean_line("I'm sorry, I cannot determine the domain", "domain")
+    with pytest.raises(ModelCallError):
+        clean_line("This is a long answer " * 5, "domain")
+
+
+def test_persona_must_address_the_expert() -> None:
+    assert clean_persona('Persona: You are an  editor.\n').startswith("You are an editor")
+    for bad in ("An editor who maps towns.", "You are " + "very " * 130, "You are... I'm sorry, I cannot help."):
+        with pytest.raises(ModelCallError):
+            clean_persona(bad)
+
+
+def test_rating_must_describe_both_ends_of_the_scale() -> None:
+    text = clean_rating("Rating: A score between 0 and 10 for impact on patients, 0 trivial, 10 national policy.")
+    assert text.startswith("A score") and "10" in text
+    for bad in ("A score of how important it is.", "I'm sorry, I cannot rate 0 to 10.", "From 0 to 10 {x}"):
+        with pytest.raises(ModelCallError):
+            clean_rating(bad)
+
+
+def test_entity_types_are_normalised_deduplicated_and_capped() -> None:
+    types, notes = clean_entity_types('{"entity_types": ["Person", "person", "Org Unit", " ", "geo"]}', cap=2)
+    assert types == ["person", "org_unit"]
+    assert any("duplicate" in n for n in notes) and any("first 2" in n for n in notes)
+    assert any("empty" in n for n in notes)
+
+
+def test_plurals_fold_only_into_a_listed_singular() -> None:
+    types, notes = clean_entity_types('{"entity_types": ["organizations", "organization", "news", "companies", "company"]}')
+    assert types == ["organization", "news", "company"]
+    assert sum("plural" in n for n in notes) == 2
+
+
+@pytest.mark.parametrize("answer", [
+    '```json\n{"entity_types": ["person", "drug"]}\n```',
+    '<think>types?</think>{"entity_types": ["person", "drug"]}',
+    'Here are the types: {"entity_types": ["person", "drug"],}',  # prose and a trailing comma
+    '["person", "drug"]',
+    '{"types": [{"name": "person"}, {"name": "drug"}]}',
+])
+def test_entity_types_survive_json_mode_being_ignored(answer: str) -> None:
+    assert clean_entity_types(answer)[0] == ["person", "drug"]
+
+
+@pytest.mark.parametrize("answer", ["person, place", '{"entity_types": "person"}', '{"entity_types": []}', ""])
+def test_unusable_entity_types_are_refused(answer: str) -> None:
+    with pytest.raises(ModelCallError):
+        clean_entity_types(answer)
+
+
+def test_every_question_names_its_task_and_carries_the_samples() -> None:
+    texts = ["Alpha passage " * 200, "Beta passage"]
+    prompts = {"domain": domain_prompt(texts), "language": language_prompt(texts),
+               "persona": persona_prompt("regional news"), "rating": rating_prompt("regional news", "You are x.", texts),
+               "entity-types": entity_types_prompt("regional news", texts)}
+    for task, prompt in prompts.items():
+        assert prompt.startswith(f"TASK: {task}\n")
+    assert "Beta passage" in prompts["domain"] and len(prompts["domain"]) < 3000  # samples are cut
