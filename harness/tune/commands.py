@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -102,6 +103,10 @@ def tune_command(
     types = [t.strip() for t in entity_types.split(",") if t.strip()] if entity_types else None
     if entity_types is not None and not types:
         raise InputError("--entity-types: no type given")
+    if record_mode is None and mode != "none" and not (os.environ.get(endpoint.api_key_env)
+                                                        or os.environ.get("AZURE_OPENAI_API_KEY")):
+        mode = "none"  # nothing could be recorded without a key: replay what is there
+        typer.echo(f"no {endpoint.api_key_env} set: replaying the tuning cassettes in {folder}", err=True)
     result = tune(TuneOptions(
         texts=texts, names=names, out=out, cassettes=folder, endpoint=endpoint,
         record_mode=mode, domain=domain, language=language, selection=selection, limit=limit,

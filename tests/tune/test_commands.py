@@ -59,3 +59,16 @@ def test_add_variant_keeps_the_suite_valid_and_its_comments(tmp_path: Path) -> N
     with pytest.raises(InputError):  # a second variant of the same name would make the suite invalid
         add_variant(path, "auto", prompt, tmp_path)
     assert load_suite(path).variant_names() == ["default", "tuned", "auto"]  # and the file is restored
+
+
+def test_without_a_key_tune_replays_instead_of_failing_to_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("AZURE_OPENAI_API_KEY", raising=False)
+    args = ["tune", "--suite", str(REPO / "suites" / "podcast.yaml"), "--out", str(tmp_path / "t.yaml"),
+            "--selection", "top", "--limit", "6"]
+    assert main(args) == 0
+    assert "no OPENAI_API_KEY set: replaying" in capsys.readouterr().err
+    assert main([*args, "--record-mode", "once"]) == 2  # asked to record: the missing key is the error
+    assert "no API key" in capsys.readouterr().err
