@@ -21,6 +21,15 @@ LANGUAGES = (
 )
 
 
+NATIVE_NAMES = {
+    "español": "Spanish", "castellano": "Spanish", "中文": "Chinese", "汉语": "Chinese", "漢語": "Chinese",
+    "deutsch": "German", "français": "French", "português": "Portuguese", "italiano": "Italian",
+    "日本語": "Japanese", "한국어": "Korean", "русский": "Russian", "nederlands": "Dutch", "polski": "Polish",
+    "türkçe": "Turkish", "العربية": "Arabic", "हिन्दी": "Hindi",
+}
+NOT_A_LANGUAGE = re.compile(r"\b(unknown|unsure|not sure|none|mixed|multiple|various|unclear|sorry|cannot|n/?a)\b", re.I)
+
+
 def samples_block(texts: list[str]) -> str:
     return "\n\n".join(f"Passage {i}:\n{text[:SAMPLE_CHARS].strip()}" for i, text in enumerate(texts, 1))
 
@@ -75,7 +84,16 @@ def entity_types_prompt(domain: str, texts: list[str], cap: int = MAX_TYPES) -> 
 # --------------------------------------------------------------------------- answer checks
 
 
+def visible(answer: str) -> str:
+    """The answer without reasoning blocks (`<think>`, as deepseek-r1 and qwen3 write) or a wrapping fence."""
+    text = re.sub(r"<(think|thinking|reasoning)>.*?</\1>", "", answer, flags=re.S | re.I)
+    text = re.sub(r"^\s*<(think|thinking|reasoning)>.*", "", text, flags=re.S | re.I)  # never closed: all reasoning
+    fenced = re.fullmatch(r"\s*```[\w-]*\n?(.*?)\n?```\s*", text, flags=re.S)
+    return (fenced.group(1) if fenced else text).strip()
+
+
 def clean_line(answer: str, what: str, max_words: int = 12) -> str:
+    answer = visible(answer)
     text = re.sub(r"^(the )?(domain|answer)( is)?:?\s*", "", answer.strip(), flags=re.I)
     text = text.strip().strip("\"'*").strip().rstrip(".").strip("\"'").strip()
     if not text or len(text.split()) > max_words or "\n" in text or REFUSAL.search(text):
@@ -92,8 +110,12 @@ def clean_language(answer: str) -> tuple[str, str | None]:
 
     A language detector's whole sentence ("The primary language of the provided text is
     Chinese.") must never reach a prompt: it is reduced to the name, or refused."""
-    text = answer.strip().strip(".\"' ")
-    if re.fullmatch(r"[A-Za-z][A-Za-z \-]{0,30}", text) and len(text.split()) <= 2:
+    answer = visible(answer)
+    text = answer.strip().strip(".\"'* ")
+    if text.casefold() in NATIVE_NAMES:
+        return NATIVE_NAMES[text.casefold()], f"reduced the answer {text!r} to its English name"
+    if (re.fullmatch(r"[A-Za-z][A-Za-z \-]{0,30}", text) and len(text.split()) <= 2
+            and not NOT_A_LANGUAGE.search(text)):
         return text[:1].upper() + text[1:], None
     found = [name for name in LANGUAGES if re.search(rf"\b{name}\b", answer, re.I)]
     if len(found) == 1:
@@ -103,7 +125,7 @@ def clean_language(answer: str) -> tuple[str, str | None]:
 
 
 def clean_persona(answer: str) -> str:
-    text = " ".join(answer.split())
+    text = " ".join(visible(answer).split())
     text = re.sub(r"^(?:persona|answer)\s*:\s*", "", text.strip('"'), flags=re.I)
     if not text.lower().startswith("you are") or len(text.split()) > 120 or REFUSAL.search(text):
         raise ModelCallError(f"the persona answer is not a short 'You are ...' persona: {text[:80]!r}")
@@ -112,7 +134,7 @@ def clean_persona(answer: str) -> str:
 
 def clean_rating(answer: str) -> str:
     """One or two sentences that say what the two ends of the 0-10 scale mean."""
-    text = " ".join(answer.split()).strip('"').strip()
+    text = " ".join(visible(answer).split()).strip('"').strip()
     text = re.sub(r"^(?:rating(?: description)?|answer)\s*:\s*", "", text, flags=re.I)
     ends = re.search(r"\b(?:0|zero|1|one)\b", text) and re.search(r"\b(?:10|ten)\b", text)
     if not text or not ends or len(text.split()) > 80 or REFUSAL.search(text) or "{" in text:
@@ -122,8 +144,7 @@ def clean_rating(answer: str) -> str:
 
 def _json_answer(answer: str) -> object:
     """JSON mode answers are JSON, but proxies and local servers ignore the mode: repair fences and prose."""
-    text = re.sub(r"<think>.*?</think>", "", answer, flags=re.S).strip()
-    text = re.sub(r"^```(?:json)?|```$", "", text).strip()
+    text = visible(answer)
     try:
         return json.loads(text)
     except ValueError:

@@ -91,3 +91,23 @@ def test_every_question_names_its_task_and_carries_the_samples() -> None:
     for task, prompt in prompts.items():
         assert prompt.startswith(f"TASK: {task}\n")
     assert "Beta passage" in prompts["domain"] and len(prompts["domain"]) < 3000  # samples are cut
+
+
+def test_reasoning_blocks_and_fences_are_not_part_of_the_answer() -> None:
+    assert clean_line("<think>Passages about drugs... maybe pharmacology?</think>\nClinical pharmacology", "domain") \
+        == "Clinical pharmacology"
+    assert clean_language("<think>Could be Spanish or Catalan.</think>Spanish") == ("Spanish", None)
+    assert clean_persona("```\nYou are a pharmacologist.\n```") == "You are a pharmacologist."
+    with pytest.raises(ModelCallError):  # reasoning that never ends is no answer
+        clean_line("<think>The domain could be", "domain")
+
+
+@pytest.mark.parametrize(("answer", "name"), [("Español", "Spanish"), ("中文", "Chinese"), ("**German**", "German")])
+def test_native_and_decorated_language_names(answer: str, name: str) -> None:
+    assert clean_language(answer)[0] == name
+
+
+@pytest.mark.parametrize("answer", ["Not sure", "Unknown", "Mixed", "N/A"])
+def test_short_non_answers_are_not_languages(answer: str) -> None:
+    with pytest.raises(ModelCallError):
+        clean_language(answer)
