@@ -15,9 +15,12 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# Replays the shipped cassettes: no network, no API key.
+# Replays the shipped cassettes: no network, no API key. Then replays the podcast tuning
+# (hand-written answers, three poisoned on purpose) into reports/tune/.
 run: install
 	$(BIN)/harness run suites/*.yaml --record-mode none --gate
+	$(BIN)/harness tune --suite suites/podcast.yaml --out reports/tune/podcast-auto.yaml \
+		--selection top --limit 6 --record-mode none
 
 test: install
 	$(BIN)/python -m pytest -q
@@ -25,6 +28,7 @@ test: install
 bench: install
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/parse_corpus.py
+	$(BIN)/python bench/tune_sampling.py
 
 clean:
 	rm -rf $(VENV) reports/*/ build *.egg-info
