@@ -29,6 +29,7 @@ bench: install
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/parse_corpus.py
 	$(BIN)/python bench/tune_sampling.py
+	$(BIN)/python bench/tune.py
 
 clean:
 	rm -rf $(VENV) reports/*/ build *.egg-info
