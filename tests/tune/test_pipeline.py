@@ -224,3 +224,22 @@ def test_tune_then_measure_the_new_variant_end_to_end(project: Path, api_key: st
                  "--record-mode", "none"]) == 0
     assert again.read_text().replace("again", "auto") == out.read_text()
 
+
+
+def test_tune_from_a_folder_of_text_files(tmp_path: Path, api_key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    texts = {"a/mayor.txt": "Mayor Ana Ruiz of Lowbridge opened the Lowbridge Library.",
+             "fair.md": "Tomas Berg won the Oakfield Fair pie contest.", "notes.csv": "ignored"}
+    for name, text in texts.items():
+        (tmp_path / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "docs" / name).write_text(text, encoding="utf-8")
+    responder = Responder({"mayor": texts["a/mayor.txt"], "fair": texts["fair.md"]})
+    with FakeOpenAIServer(responder) as srv:
+        assert main(["tune", "--input", "docs", "--out", "prompts/docs.yaml", "--selection", "all",
+                     "--base-url", srv.base_url]) == 0
+    report = json.loads((tmp_path / "prompts" / "docs.tuning.json").read_text())
+    assert report["chunks"] == ["a/mayor.txt", "fair.md"] and report["examples_kept"] == ["a/mayor.txt", "fair.md"]
+    assert (tmp_path / "fixtures" / "cassettes" / "tune-docs" / cassette_name("a/mayor.txt")).is_file()
+    monkeypatch.setenv("CI", "true")  # and it replays
+    assert main(["tune", "--input", "docs", "--out", "prompts/again.yaml", "--selection", "all"]) == 0
