@@ -53,6 +53,7 @@ def tune_command(
     min_examples: Annotated[int, typer.Option("--min-examples", min=0, help="Fewest few-shot examples to keep.")] = 1,
     discover_entity_types: Annotated[bool, typer.Option("--discover-entity-types", help="Ask the model for the entity types (the default without --entity-types).")] = False,
     entity_types: Annotated[Optional[str], typer.Option("--entity-types", help="Comma-separated entity types to use instead.")] = None,
+    output_format: Annotated[str, typer.Option("--format", help="Output format of the tuned prompt: graphrag, lightrag or json.")] = "graphrag",
     add_variant_name: Annotated[Optional[str], typer.Option("--add-variant", help="Add the tuned prompt to the suite as this variant.")] = None,
     record_mode: Annotated[Optional[str], typer.Option("--record-mode", help="none (replay), once, rewrite or all.")] = None,
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible endpoint.")] = None,
@@ -110,7 +111,7 @@ def tune_command(
     result = tune(TuneOptions(
         texts=texts, names=names, out=out, cassettes=folder, endpoint=endpoint,
         record_mode=mode, domain=domain, language=language, selection=selection, limit=limit,
-        max_tokens=max_tokens, min_examples=min_examples, entity_types=types,
+        max_tokens=max_tokens, min_examples=min_examples, entity_types=types, format=output_format,
     ))
     report = result.report
     typer.echo(f"domain: {report['domain']}; language: {report['language']}; entity types: {', '.join(report['entity_types'])}")

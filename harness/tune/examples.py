@@ -90,7 +90,7 @@ def judge_example(
         dropped = sorted({i.code for i in report.issues if i.dropped} - PROSE_CODES)
         if dropped:
             return ExampleVerdict(False, f"unparsable: {report.records_dropped} record(s) lost ({', '.join(dropped)})", graph)
-    if report.completion != "present":
+    if format in ("graphrag", "lightrag", "claims") and report.completion != "present":
         return ExampleVerdict(False, f"completion: the delimiter {completion_delimiter} is {report.completion}", graph)
     if PROSE_CODES & codes:
         return ExampleVerdict(False, f"prose-mixed: prose around the records ({', '.join(sorted(PROSE_CODES & codes))})", graph)

@@ -24,7 +24,8 @@ from ..prompts.lint import has_errors, lint_prompt
 from ..prompts.yaml_template import load_yaml_text
 from . import steps
 from .assemble import (
-    EXTRACT_BASE,
+    FORMAT_BASES,
+    base_delimiters,
     builtin_doc,
     community_report_doc,
     dump,
@@ -38,9 +39,6 @@ from .assemble import (
 from .examples import judge_example
 from .report import write_reports
 from .sampling import select
-
-DELIMITERS = {"tuple_delimiter": "<|>", "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"}
-
 
 @dataclass
 class TuneOptions:
@@ -57,6 +55,7 @@ class TuneOptions:
     max_tokens: int = 4000
     min_examples: int = 1
     entity_types: list[str] | None = None  # given; otherwise discovered
+    format: str = "graphrag"  # graphrag, lightrag or json: which built-in extraction template is tuned
     seed: int = 42
 
 
@@ -68,9 +67,11 @@ class TuneResult:
     paths: dict[str, Path] = field(default_factory=dict)
 
 
-def cassette_name(chunk_name: str) -> str:
-    """`example-<chunk>.json`: named by chunk, so another selection reuses what is recorded."""
-    return "example-" + (re.sub(r"[^\w.-]+", "_", chunk_name).strip("._") or "chunk") + ".json"
+def cassette_name(chunk_name: str, format: str = "graphrag") -> str:
+    """`example-<chunk>.json` (`<format>-example-<chunk>.json` for the other formats): named by
+    chunk and format, so another selection reuses what is recorded."""
+    prefix = "" if format == "graphrag" else f"{format}-"
+    return f"{prefix}example-" + (re.sub(r"[^\w.-]+", "_", chunk_name).strip("._") or "chunk") + ".json"
 
 
 async def _all(*awaitables: Any) -> list[Any]:
@@ -156,17 +157,22 @@ async def _examples(session: _Session, chosen: list[int], *, domain: str, langua
                     entity_types: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Run the extraction template with the tuned persona and types on every sampled chunk; judge each answer."""
     options = session.options
-    base = builtin_doc(EXTRACT_BASE)
+    fmt = options.format
+    base = builtin_doc(FORMAT_BASES[fmt])
+    delimiters = base_delimiters(base)
     extractor = load_yaml_text(dump(extraction_doc(name="tune-extractor", domain=domain, language=language,
-                                                   persona=persona, entity_types=entity_types,
+                                                   persona=persona, entity_types=entity_types, format=fmt,
                                                    examples=base.get("examples", []))), "<tune extractor>")
     shown = example_entity_names(base)
-    variables = {"entity_types": ",".join(entity_types), "language": language, **DELIMITERS}
+    variables = {"entity_types": ",".join(entity_types), "language": language, **delimiters}
+    json_mode = {"response_format": {"type": "json_object"}} if fmt == "json" else {}
 
     async def one(index: int) -> dict[str, Any]:
         text, name = options.texts[index], options.names[index]
-        answer = await session.ask(cassette_name(name), extractor.render({**variables, "input_text": text}))
-        verdict = judge_example(answer, chunk=text, prompt_example_names=shown, entity_types=entity_types, **DELIMITERS)
+        answer = await session.ask(cassette_name(name, fmt), extractor.render({**variables, "input_text": text}),
+                                   **json_mode)
+        verdict = judge_example(answer, chunk=text, prompt_example_names=shown, entity_types=entity_types,
+                                format=fmt, **delimiters)
         entry: dict[str, Any] = {"chunk": name, "entities": len(verdict.graph.entities),
                                  "relationships": len(verdict.graph.relationships)}
         if verdict.kept:
@@ -184,6 +190,8 @@ async def _examples(session: _Session, chosen: list[int], *, domain: str, langua
 async def tune_async(options: TuneOptions) -> TuneResult:
     if not options.texts:
         raise InputError("no chunks to tune from")
+    if options.format not in FORMAT_BASES:
+        raise InputError(f"--format: '{options.format}' is not one of {', '.join(FORMAT_BASES)}")
     if len(set(options.names)) != len(options.names):
         raise InputError("two chunks have the same name; tuning cassettes are named by chunk")
     chosen = select(options.texts, options.selection, options.limit, seed=options.seed)
@@ -209,7 +217,8 @@ async def tune_async(options: TuneOptions) -> TuneResult:
                          f"{options.min_examples} (rejected: {reasons}); sample more chunks with --limit")
     name = options.out.stem
     model = options.endpoint.model
-    settings = {"name": name, "domain": domain, "language": language, "persona": persona, "entity_types": entity_types}
+    settings = {"name": name, "domain": domain, "language": language, "persona": persona,
+                "entity_types": entity_types, "format": options.format}
     fitted = fit_examples([k["example"] for k in kept], budget=options.max_tokens, min_examples=options.min_examples,
                           model=model, **settings)
     if fitted.over_budget:
@@ -233,6 +242,7 @@ async def tune_async(options: TuneOptions) -> TuneResult:
     report: dict[str, Any] = {
         "name": name,
         "model": model,
+        "format": options.format,
         "selection": options.selection,
         "chunks": [options.names[i] for i in chosen],
         "domain": domain,

@@ -243,3 +243,48 @@ def test_tune_from_a_folder_of_text_files(tmp_path: Path, api_key: str, monkeypa
     assert (tmp_path / "fixtures" / "cassettes" / "tune-docs" / cassette_name("a/mayor.txt")).is_file()
     monkeypatch.setenv("CI", "true")  # and it replays
     assert main(["tune", "--input", "docs", "--out", "prompts/again.yaml", "--selection", "all"]) == 0
+
+
+FORMAT_ANSWERS = {
+    "lightrag": ("entity<|#|>Ana Ruiz<|#|>person<|#|>Mayor of Lowbridge\nentity<|#|>Lowbridge<|#|>geo<|#|>Town\n"
+                 "relation<|#|>Ana Ruiz<|#|>Lowbridge<|#|>leadership, town<|#|>She is the mayor of Lowbridge\n"
+                 "<|COMPLETE|>"),
+    "json": json.dumps({"entities": [{"name": "ANA RUIZ", "type": "person", "description": "Mayor"},
+                                     {"name": "LOWBRIDGE", "type": "geo", "description": "Town"}],
+                        "relationships": [{"source": "ANA RUIZ", "target": "LOWBRIDGE",
+                                           "description": "She is the mayor", "strength": 8}]}),
+}
+
+
+@pytest.mark.parametrize("fmt", ["lightrag", "json"])
+def test_lightrag_and_json_prompts_are_tuned_in_their_own_format(fmt: str, project: Path, api_key: str,
+                                                                tmp_path: Path) -> None:
+    suite = load_suite(project)
+    bodies: list[dict[str, Any]] = []
+
+    def respond(body: dict[str, Any]) -> str:
+        text = body["messages"][-1]["content"]
+        if text.splitlines()[0] in STEPS:
+            return STEPS[text.splitlines()[0]]
+        bodies.append(body)
+        real = text.split("Mayor Ana Ruiz")  # only the mayor chunk gets a good answer; the others prose
+        return FORMAT_ANSWERS[fmt] if len(real) > 1 else "The passage is about a town."
+
+    with FakeOpenAIServer(respond) as srv:
+        result = tune(options(suite, tmp_path / f"{fmt}.yaml", tmp_path / "c", "once", srv.base_url, format=fmt))
+    assert result.report["format"] == fmt and result.report["examples_kept"] == ["mayor"]
+    assert {r["kind"] for r in result.report["examples_rejected"]} == {"summary"}
+    assert all((body.get("response_format") == {"type": "json_object"}) == (fmt == "json") for body in bodies)
+    assert (tmp_path / "c" / cassette_name("mayor", fmt)).name.startswith(f"{fmt}-example-")
+    template = load_prompt(tmp_path / f"{fmt}.yaml")
+    assert template.format == fmt and not has_errors(lint_prompt(tmp_path / f"{fmt}.yaml"))
+    variables = plan_variant(suite, "default").variables(suite.cases[1])
+    variables.update({k: getattr(template.meta, k) for k in ("tuple_delimiter", "completion_delimiter")
+                      if getattr(template.meta, k)})  # what a run of this template as a variant uses
+    messages = template.render(variables)
+    assert messages[0]["content"].startswith("You are an editor")
+    shown = "\n".join(m["content"] for m in messages)
+    if fmt == "lightrag":
+        assert "relation<|#|>Ana Ruiz<|#|>Lowbridge<|#|>leadership, town<|#|>" in shown
+    else:
+        assert '"ANA RUIZ"' in shown and "<|>" not in shown
