@@ -85,6 +85,8 @@ def extraction_doc(*, name: str, domain: str, language: str, persona: str, entit
         "system": system,
         "examples": examples,
     })
+    if not examples:  # --min-examples 0 and nothing usable: the {examples} slot renders empty
+        doc["variables"] = {**doc.get("variables", {}), "examples": ""}
     if budget is not None:
         doc["token_budget"] = budget
     return doc

@@ -44,7 +44,7 @@ def add_variant(suite_path: Path, name: str, prompt: Path, root: Path) -> None:
 def tune_command(
     out: Annotated[Path, typer.Option("--out", help="Where to write the tuned YAML template (prompts/<name>.yaml).")],
     suite: Annotated[Optional[Path], typer.Option("--suite", help="Tune from a suite's chunks.")] = None,
-    input_dir: Annotated[Optional[Path], typer.Option("--input", help="Tune from the .txt files of a folder.")] = None,
+    input_dir: Annotated[Optional[Path], typer.Option("--input", help="Tune from the .txt and .md files below a folder.")] = None,
     domain: Annotated[Optional[str], typer.Option("--domain", help="The domain (detected when not given).")] = None,
     language: Annotated[Optional[str], typer.Option("--language", help="The language (detected when not given).")] = None,
     selection: Annotated[str, typer.Option("--selection", help="random, top, all or diverse.")] = "diverse",
