@@ -16,6 +16,9 @@ Every rule is listed in the verdict with its value, its limit and a status:
   `regression.case_max_drop` fails; the rule's value is the largest drop, and it lists the cases
   with what they newly missed.
 - **coverage**: cases of the baseline the run does not have warn (a partial or sharded run).
+- **leakage** (per variant): cases whose chunk stands in the variant's own few-shot examples
+  (a prompt tuned from the suite's chunks, an example cut from a test document) warn: their
+  scores measure copying, not extraction. The rule lists them.
 
 Per-case rules (used by junit.xml and the pytest plugin, not by the verdict): a case × variant
 breaks a rule when one of its own scores is below the variant's `entity_recall`,
@@ -77,7 +80,7 @@ def label(metric: str) -> str:
 class RuleResult:
     """One rule as applied to one variant."""
 
-    rule: str  # threshold | regression | case_regression | coverage
+    rule: str  # threshold | regression | case_regression | coverage | leakage
     variant: str
     metric: str
     op: str  # ">=", "<=" or "drop <="
@@ -365,6 +368,35 @@ def regression_rules(
     return rules
 
 
+def _entity_recall(rows: list[CaseResult]) -> str:
+    scored = [r.score for r in rows if r.score is not None]
+    gold = sum(s.entities.gold for s in scored)
+    return "n/a" if not gold else f"{sum(s.entities.tp for s in scored) / gold * 100:.1f}%"
+
+
+def leakage_rules(rows: list[CaseResult]) -> list[RuleResult]:
+    """A warning per variant whose prompt shows some of the cases it is scored on, with the
+    variant's entity recall on the other cases, the figure that measures extraction."""
+    by_variant: dict[str, list[CaseResult]] = {}
+    for row in rows:
+        by_variant.setdefault(row.variant, []).append(row)
+    rules = []
+    for variant, variant_rows in sorted(by_variant.items()):
+        shown = sorted(r.case_id for r in variant_rows if r.in_prompt_examples)
+        if not shown:
+            continue
+        others = [r for r in variant_rows if not r.in_prompt_examples]
+        rules.append(RuleResult(
+            "leakage", variant, "cases_in_prompt_examples", "<=", float(len(shown)), 0.0, "warn",
+            f"{len(shown)} case(s) stand in the prompt's own few-shot examples ({', '.join(shown[:5])}"
+            f"{', ...' if len(shown) > 5 else ''}): their scores measure copying; entity recall (micro) "
+            f"{_entity_recall(variant_rows)} on all {len(variant_rows)} cases, {_entity_recall(others)} on the "
+            f"{len(others)} others",
+            cases=[{"case_id": cid} for cid in shown],
+        ))
+    return rules
+
+
 # --------------------------------------------------------------------------- the verdict
 
 
@@ -380,6 +412,7 @@ def evaluate(
     """Apply every rule to one run; `baseline` is a loaded baseline file (or None: no regression rules)."""
     config = config or config_of(summary)
     rules = threshold_rules(summary, config["thresholds"])
+    rules += leakage_rules(rows)
     notes = list(notes or [])
     if baseline is not None:
         rules += regression_rules(summary, rows, baseline, config["regression"])

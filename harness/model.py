@@ -221,6 +221,7 @@ class CaseResult(Value):
     format_report: FormatReport = Field(default_factory=FormatReport)
     round_reports: list[FormatReport] = Field(default_factory=list)
     score: CaseScore | None = None
+    in_prompt_examples: bool = False  # the prompt's few-shot examples hold the chunk: scored on copying
     usage: Usage = Field(default_factory=Usage)
     latency_s: float = 0.0
     error: str | None = None

@@ -27,6 +27,7 @@ from .llm.gleaning import extract_with_gleaning
 from .model import CaseResult, ExtractedGraph, FormatReport, GoldCase, Round, Usage
 from .parsing import parse
 from .prompts.resolve import load_variant_prompt
+from .prompts.leakage import chunk_in_prompt, fold
 from .prompts.template import PromptTemplate
 from .scoring import score_case
 from .suites import Suite, VariantSpec
@@ -50,6 +51,7 @@ class VariantPlan:
     tuple_delimiter: str = "<|>"
     record_delimiter: str = "##"
     completion_delimiter: str = "<|COMPLETE|>"
+    _bare: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def variables(self, case: GoldCase) -> dict[str, str]:
         return {
@@ -63,6 +65,13 @@ class VariantPlan:
 
     def render(self, case: GoldCase) -> list[dict[str, str]]:
         return self.template.render(self.variables(case))
+
+    def shows(self, case: GoldCase) -> bool:
+        """Whether the prompt, without the case's chunk, already holds a passage of it (few-shot examples)."""
+        if self._bare is None:  # only the chunk differs between cases
+            messages = self.template.render({**self.variables(case), "input_text": ""})
+            self._bare = fold("\n".join(m["content"] for m in messages))
+        return chunk_in_prompt(case.text, self._bare, folded=True)
 
 
 def plan_variant(suite: Suite, name: str) -> VariantPlan:
@@ -169,6 +178,7 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
         format_report=combined,
         round_reports=per_round,
         score=score_case(case, graph, suite.spec.matching),
+        in_prompt_examples=plan.shows(case),
         usage=usage,
         latency_s=sum(r.latency_s for r in rounds),
     )

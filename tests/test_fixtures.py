@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 import yaml
 
+from harness.gate import evaluate, gate_config
 from harness.runner import RunOptions, run_suite
 from harness.suites import load_suite
+from harness.summary import build_summary
 
 from .conftest import REPO
 
@@ -37,3 +40,18 @@ def test_every_hand_written_answer_says_so(path: Path):
     tuning = sorted((folder / "tune").glob("*.yaml"))  # answers to `harness tune`, see fixtures/record_tuning.py
     for file in files + tuning:
         assert "Hand-written" in file.read_text(encoding="utf-8").splitlines()[0], file
+
+
+def test_the_auto_tuned_podcast_variant_is_flagged_for_the_cases_it_shows(tmp_path, monkeypatch):
+    """`auto` was tuned from the suite's own chunks: three of them are its few-shot examples."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    suite = load_suite(REPO / "suites" / "podcast.yaml")
+    outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path))
+    shown = {(r.variant, r.case_id) for r in outcome.results if r.in_prompt_examples}
+    tuning = json.loads((REPO / "prompts" / "podcast" / "auto.tuning.json").read_text())
+    assert shown == {("auto", case) for case in tuning["examples_kept"]}
+    verdict = evaluate(build_summary(suite=suite, run_id="t", results=outcome.results, record_mode="none", wall_s=0),
+                       outcome.results, config=gate_config(suite))
+    leak = [r for r in verdict.rules if r.rule == "leakage"]
+    assert [(r.variant, r.status, r.value) for r in leak] == [("auto", "warn", 3.0)]
+    assert "on the 9 others" in leak[0].message and verdict.status == "warn"

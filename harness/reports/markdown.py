@@ -110,6 +110,8 @@ def rule_value(rule: Any) -> tuple[str, str]:
                 f"drop ≤ {rule.limit * 100:.1f} pt" if rule.limit is not None else "—")
     if rule.rule == "coverage":
         return f"{rule.value:.0f} cases", f"{rule.limit:.0f} in baseline"
+    if rule.rule == "leakage":
+        return f"{rule.value:.0f} cases", f"≤ {rule.limit:.0f}"
     return "—", "—"
 
 
@@ -118,6 +120,7 @@ RULE_NAMES = {
     "regression": "regression vs baseline",
     "case_regression": "per-case regression vs baseline",
     "coverage": "baseline coverage",
+    "leakage": "cases in the prompt's examples",
 }
 
 
@@ -136,6 +139,9 @@ def gate_section(verdict: Verdict | None) -> list[str]:
         value, limit = rule_value(rule)
         lines.append(f"| {STATUS_ICON[rule.status]} | {esc(rule.variant)} | {RULE_NAMES.get(rule.rule, rule.rule)} | "
                      f"{esc(rule.metric)} | {esc(value)} | {esc(limit)} |")
+    leaks = [rule for rule in verdict.rules if rule.rule == "leakage"]
+    if leaks:
+        lines += [""] + [f"- ⚠️ {esc(rule.variant)}: {esc(rule.message)}" for rule in leaks]
     failing_cases = [(rule, case) for rule in verdict.rules if rule.rule == "case_regression" for case in rule.cases]
     if failing_cases:
         lines += ["", "Cases that dropped by more than `case_max_drop` against the baseline:", ""]

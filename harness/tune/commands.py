@@ -128,3 +128,6 @@ def tune_command(
         add_variant(loaded.path, add_variant_name, result.template_path, loaded.root)
         typer.echo(f"added variant '{add_variant_name}' to {loaded.path}; measure it with:")
         typer.echo(f"  harness record {loaded.path} --variant {add_variant_name} && harness run {loaded.path}")
+        if report["examples_kept"]:
+            typer.echo(f"note: the prompt's examples are cases of the suite ({', '.join(report['examples_kept'])}); "
+                       "their scores will measure copying, and the gate warns (leakage)")

@@ -228,7 +228,7 @@ def test_cli_lint_options_and_suite(harness_cli, capsys: pytest.CaptureFixture[s
     assert harness_cli(["prompts", "lint", str(LINT / "good.txt"), "--max-tokens", "10", "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["findings"][0]["code"] == "token-budget"
     assert harness_cli(["prompts", "lint", "--suite", str(REPO / "suites" / "podcast.yaml")]) == 0
-    assert "2 prompt(s) checked: 0 error(s)" in capsys.readouterr().out
+    assert "3 prompt(s) checked: 0 error(s)" in capsys.readouterr().out  # default, tuned, auto
 
 
 def test_cli_lint_bad_input_exits_2(harness_cli, capsys: pytest.CaptureFixture[str]) -> None:

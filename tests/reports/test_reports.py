@@ -153,6 +153,8 @@ def test_summaries_of_the_example_suites_validate(tmp_path, monkeypatch):
         assert not errors, (path.name, errors[:5])
         on_disk = json.loads((outcome.run_dir / "summary.json").read_text())
         assert not list(validator.iter_errors(on_disk))
+        gate = json.loads((outcome.run_dir / "gate.json").read_text())  # podcast's holds a leakage rule
+        jsonschema.validate(gate, schema("gate.schema.json"), cls=jsonschema.Draft202012Validator)
 
 
 def test_schema_rejects_an_undocumented_key(run):

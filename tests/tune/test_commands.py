@@ -50,15 +50,15 @@ def test_add_variant_keeps_the_suite_valid_and_its_comments(tmp_path: Path) -> N
     prompt.write_text(get_builtin("graphrag/extract_graph").read())
     path = tmp_path / "suites" / "podcast.yaml"
     before = path.read_text()
-    add_variant(path, "auto", prompt, tmp_path)
+    add_variant(path, "auto2", prompt, tmp_path)
     suite = load_suite(path)
-    assert suite.variant_names() == ["default", "tuned", "auto"]
-    assert suite.spec.variants["auto"].prompt == "prompts/podcast-auto.yaml"
+    assert suite.variant_names() == ["default", "tuned", "auto", "auto2"]
+    assert suite.spec.variants["auto2"].prompt == "prompts/podcast-auto.yaml"
     assert path.read_text().startswith(before.split("variants:")[0])  # everything before is untouched
-    assert plan_variant(suite, "auto").render(suite.cases[0])
+    assert plan_variant(suite, "auto2").render(suite.cases[0])
     with pytest.raises(InputError):  # a second variant of the same name would make the suite invalid
-        add_variant(path, "auto", prompt, tmp_path)
-    assert load_suite(path).variant_names() == ["default", "tuned", "auto"]  # and the file is restored
+        add_variant(path, "auto2", prompt, tmp_path)
+    assert load_suite(path).variant_names() == ["default", "tuned", "auto", "auto2"]  # and the file is restored
 
 
 def test_without_a_key_tune_replays_instead_of_failing_to_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

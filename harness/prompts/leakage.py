@@ -1,0 +1,28 @@
+"""Which test cases a prompt already shows: a case whose chunk stands in the prompt's few-shot
+examples is scored on copying, not on extraction.
+
+Tuning from a suite's own chunks (`harness tune --suite`) does this by construction, and so does
+a hand-written example cut from a test document. The runner marks such rows and the gate warns.
+"""
+
+from __future__ import annotations
+
+WINDOW = 160  # characters of normalised text: long enough to be no coincidence, short enough for excerpts
+
+
+def fold(text: str) -> str:
+    """Case and whitespace folded, as both sides are compared."""
+    return " ".join(text.casefold().split())
+
+
+def chunk_in_prompt(chunk: str, prompt: str, window: int = WINDOW, *, folded: bool = False) -> bool:
+    """Whether a passage of `chunk` (any `window` characters, whitespace and case folded) occurs in
+    `prompt`, the rendered prompt without the chunk itself (already `fold`ed when `folded`)."""
+    text, haystack = fold(chunk), prompt if folded else fold(prompt)
+    if not text or not haystack:
+        return False
+    if len(text) <= window:
+        return text in haystack
+    step = window // 2
+    starts = range(0, len(text) - window + 1, step)
+    return any(text[i : i + window] in haystack for i in starts) or text[-window:] in haystack
