@@ -9,6 +9,7 @@ from the steps already recorded.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,11 +68,21 @@ class TuneResult:
     paths: dict[str, Path] = field(default_factory=dict)
 
 
-def cassette_name(chunk_name: str, format: str = "graphrag") -> str:
+def cassette_name(chunk_name: str, format: str = "graphrag", *, unique: bool = False) -> str:
     """`example-<chunk>.json` (`<format>-example-<chunk>.json` for the other formats): named by
-    chunk and format, so another selection reuses what is recorded."""
+    chunk and format, so another selection reuses what is recorded. `unique` adds a hash of the
+    name, for names that only differ in characters a file name cannot hold."""
     prefix = "" if format == "graphrag" else f"{format}-"
-    return f"{prefix}example-" + (re.sub(r"[^\w.-]+", "_", chunk_name).strip("._") or "chunk") + ".json"
+    stem = re.sub(r"[^\w.-]+", "_", chunk_name).strip("._") or "chunk"
+    if unique:
+        stem += "-" + hashlib.sha256(chunk_name.encode("utf-8")).hexdigest()[:8]
+    return f"{prefix}example-{stem}.json"
+
+
+def cassette_names(names: list[str], format: str) -> dict[str, str]:
+    plain = [cassette_name(n, format) for n in names]
+    clashes = {c for c in plain if plain.count(c) > 1}
+    return {n: cassette_name(n, format, unique=c in clashes) for n, c in zip(names, plain)}
 
 
 async def _all(*awaitables: Any) -> list[Any]:
@@ -166,10 +177,11 @@ async def _examples(session: _Session, chosen: list[int], *, domain: str, langua
     shown = example_entity_names(base)
     variables = {"entity_types": ",".join(entity_types), "language": language, **delimiters}
     json_mode = {"response_format": {"type": "json_object"}} if fmt == "json" else {}
+    files = cassette_names(options.names, fmt)
 
     async def one(index: int) -> dict[str, Any]:
         text, name = options.texts[index], options.names[index]
-        answer = await session.ask(cassette_name(name, fmt), extractor.render({**variables, "input_text": text}),
+        answer = await session.ask(files[name], extractor.render({**variables, "input_text": text}),
                                    **json_mode)
         verdict = judge_example(answer, chunk=text, prompt_example_names=shown, entity_types=entity_types,
                                 format=fmt, **delimiters)

@@ -307,3 +307,11 @@ def test_with_min_examples_0_and_nothing_usable_the_prompt_has_no_examples(proje
     assert not has_errors(lint_prompt(tmp_path / "t.yaml"))
     user = load_prompt(tmp_path / "t.yaml").render(plan_variant(suite, "default").variables(suite.cases[0]))[-1]
     assert suite.cases[0].text in user["content"] and "Example 1" not in user["content"]
+
+
+def test_chunk_names_that_clash_as_file_names_get_their_own_cassettes() -> None:
+    from harness.tune.pipeline import cassette_names
+
+    files = cassette_names(["a b.txt", "a_b.txt", "c.txt"], "graphrag")
+    assert len(set(files.values())) == 3 and files["c.txt"] == "example-c.txt.json"
+    assert files["a b.txt"].startswith("example-a_b.txt-") and files["a_b.txt"].startswith("example-a_b.txt-")
