@@ -9,6 +9,8 @@ import json
 import re
 
 from ..errors import ModelCallError
+from ..parsing.cleanup import clean, is_refusal
+from ..parsing.issues_log import IssueLog
 
 SAMPLE_CHARS = 1200
 MAX_TYPES = 10
@@ -85,24 +87,25 @@ def entity_types_prompt(domain: str, texts: list[str], cap: int = MAX_TYPES) -> 
 
 
 def visible(answer: str) -> str:
-    """The answer without reasoning blocks (`<think>`, as deepseek-r1 and qwen3 write) or a wrapping fence."""
-    text = re.sub(r"<(think|thinking|reasoning)>.*?</\1>", "", answer, flags=re.S | re.I)
-    text = re.sub(r"^\s*<(think|thinking|reasoning)>.*", "", text, flags=re.S | re.I)  # never closed: all reasoning
-    fenced = re.fullmatch(r"\s*```[\w-]*\n?(.*?)\n?```\s*", text, flags=re.S)
-    return (fenced.group(1) if fenced else text).strip()
+    """The answer as the parser reads model output: without reasoning blocks (`<think>`, closed
+    or not) or code fences."""
+    return clean(answer, IssueLog())[0].strip()
+
+
+def refuses(text: str) -> bool:
+    """Whether any sentence of the answer is a refusal, by the parser's own refusal test."""
+    return any(is_refusal(sentence) for sentence in re.split(r"(?<=[.!?…])\s+", text))
 
 
 def clean_line(answer: str, what: str, max_words: int = 12) -> str:
     answer = visible(answer)
     text = re.sub(r"^(the )?(domain|answer)( is)?:?\s*", "", answer.strip(), flags=re.I)
     text = text.strip().strip("\"'*").strip().rstrip(".").strip("\"'").strip()
-    if not text or len(text.split()) > max_words or "\n" in text or REFUSAL.search(text):
+    if not text or len(text.split()) > max_words or "\n" in text or refuses(text):
         raise ModelCallError(f"the {what} answer is not a short phrase: {answer.strip()[:80]!r}; "
                              f"give it with --{what}")
     return text
 
-
-REFUSAL = re.compile(r"\b(I'?m sorry|I cannot|I can'?t|I am unable|as an AI)\b", re.I)
 
 
 def clean_language(answer: str) -> tuple[str, str | None]:
@@ -127,7 +130,7 @@ def clean_language(answer: str) -> tuple[str, str | None]:
 def clean_persona(answer: str) -> str:
     text = " ".join(visible(answer).split())
     text = re.sub(r"^(?:persona|answer)\s*:\s*", "", text.strip('"'), flags=re.I)
-    if not text.lower().startswith("you are") or len(text.split()) > 120 or REFUSAL.search(text):
+    if not text.lower().startswith("you are") or len(text.split()) > 120 or refuses(text):
         raise ModelCallError(f"the persona answer is not a short 'You are ...' persona: {text[:80]!r}")
     return text
 
@@ -137,7 +140,7 @@ def clean_rating(answer: str) -> str:
     text = " ".join(visible(answer).split()).strip('"').strip()
     text = re.sub(r"^(?:rating(?: description)?|answer)\s*:\s*", "", text, flags=re.I)
     ends = re.search(r"\b(?:0|zero|1|one)\b", text) and re.search(r"\b(?:10|ten)\b", text)
-    if not text or not ends or len(text.split()) > 80 or REFUSAL.search(text) or "{" in text:
+    if not text or not ends or len(text.split()) > 80 or refuses(text) or "{" in text:
         raise ModelCallError(f"the rating answer does not describe a 0-10 scale: {text[:80]!r}")
     return text
 
