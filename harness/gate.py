@@ -39,7 +39,7 @@ from typing import Any, Literal
 
 from .errors import InputError
 from .model import CaseResult
-from .scoring.aggregate import METRICS, case_metrics
+from .scoring.aggregate import METRICS, aggregate, case_metrics
 
 Status = Literal["pass", "warn", "fail", "skip"]
 
@@ -369,9 +369,8 @@ def regression_rules(
 
 
 def _entity_recall(rows: list[CaseResult]) -> str:
-    scored = [r.score for r in rows if r.score is not None]
-    gold = sum(s.entities.gold for s in scored)
-    return "n/a" if not gold else f"{sum(s.entities.tp for s in scored) / gold * 100:.1f}%"
+    micro = aggregate([r.score for r in rows if r.score is not None]).metrics["entity_recall"].micro
+    return "n/a" if micro is None else f"{micro * 100:.1f}%"
 
 
 def leakage_rules(rows: list[CaseResult]) -> list[RuleResult]:

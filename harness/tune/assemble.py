@@ -12,9 +12,9 @@ from typing import Any
 
 import yaml
 
-from ..llm.tokens import count_message_tokens
 from ..model import ExtractedGraph
 from ..prompts.builtin import get_builtin
+from ..prompts.lint import prompt_tokens
 from ..prompts.examples import format_delimiters
 from ..prompts.yaml_template import load_yaml_text
 
@@ -162,11 +162,10 @@ def rendered_tokens(text: str, model: str) -> int:
     delimiters = format_delimiters(template.format or "graphrag", meta.tuple_delimiter)
     for key in delimiters:
         delimiters[key] = getattr(meta, key) or delimiters[key]
-    variables = {"input_text": "", "entity_types": ",".join(meta.entity_types or []), **delimiters,
-                 "language": meta.language or "", **{k: v or "" for k, v in template.defaults.items()}}
-    for name in template.meta.declared_variables:
-        variables.setdefault(name, "")
-    return count_message_tokens(template.render(variables), model)
+    inputs = {name: "" for name in meta.declared_variables}  # declared inputs (GraphRAG fills them) count as empty
+    return prompt_tokens(template, {**inputs, **template.defaults, "input_text": "", **delimiters,
+                                    "entity_types": ",".join(meta.entity_types or []), "language": meta.language or ""},
+                         model)
 
 
 @dataclass

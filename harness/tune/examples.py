@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..model import ExtractedGraph
 from ..parsing import parse
+from ..prompts.lint import PROSE_CODES  # the same prose codes that lint reports in examples
 from ..scoring.normalize import is_cjk, normalize_name, normalize_text, occurs_in
 
 SUMMARY_HINTS = re.compile(
@@ -25,7 +26,6 @@ SUMMARY_HINTS = re.compile(
     re.I,
 )
 POSSESSIVE = re.compile(r"(?<=\w)['\u2019\u02bc]s\b")
-PROSE_CODES = {"preamble", "closing-note", "interleaved-prose", "prose-record"}
 
 # Reasons start with one of these words, so reports and tests can group them.
 REASONS = ("refusal", "empty", "summary", "prose", "unparsable", "completion", "prose-mixed",
