@@ -8,7 +8,7 @@ so the trigram vocabulary is realistic and diversity means something), then, in 
 implementation and size, times `select(texts, "diverse", limit)` (best of --repeat for sparse, one run
 for dense), reads the rise of the process's peak RSS over that call, and repeats the call once under
 tracemalloc for its peak of traced (Python + numpy) allocations. The dense implementation that sparse
-replaced is kept below as the reference; it is only run where its texts x vocabulary float64 matrix
+replaced is the reference (tests/tune/dense_reference.py); it is only run where its texts x vocabulary float64 matrix
 is estimated under --dense-max-gb (its peak is about twice that). If the shared corpus
 of real model outputs exists, its `output` fields are a real-text data point. Figures are printed,
 never asserted.
@@ -19,22 +19,21 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import resource
 import subprocess
 import sys
 import time
 import tracemalloc
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-
-import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from harness.tune.sampling import _trigram_vectors, select  # noqa: E402
+
+sys.path.insert(0, str(REPO / "tests" / "tune"))
+from dense_reference import dense_diverse_indices  # noqa: E402  (the code sparse replaced)
 
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus" / "real-llm-outputs.jsonl"
 CHUNK_CHARS = 1500
@@ -89,41 +88,9 @@ def real_texts(path: Path) -> list[str]:
     return [row.get("output") or "" for row in rows]
 
 
-# --- the dense implementation that harness/tune/sampling.py replaced, verbatim -------------------
-
-def _dense_trigram_vectors(texts: list[str]) -> np.ndarray:
-    grams = [Counter(t[i : i + 3] for t in [re.sub(r"\s+", " ", text.lower())] for i in range(max(0, len(t) - 2)))
-             for text in texts]
-    vocabulary = sorted({g for counts in grams for g in counts})
-    index = {g: i for i, g in enumerate(vocabulary)}
-    matrix = np.zeros((len(texts), len(vocabulary)))
-    for row, counts in enumerate(grams):
-        for gram, count in counts.items():
-            matrix[row, index[gram]] = count
-    document_frequency = (matrix > 0).sum(axis=0)
-    matrix *= np.log((1 + len(texts)) / (1 + document_frequency)) + 1
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms == 0, 1, norms)
-
-
-def _dense_diverse_indices(texts: list[str], limit: int) -> list[int]:
-    if limit >= len(texts):
-        return list(range(len(texts)))
-    vectors = _dense_trigram_vectors(texts)
-    centroid = vectors.mean(axis=0)
-    chosen = [int(np.argmax(vectors @ centroid))]
-    distance = 1 - vectors @ vectors[chosen[0]]
-    while len(chosen) < limit:
-        distance[chosen] = -1
-        nxt = int(np.argmax(distance))
-        chosen.append(nxt)
-        distance = np.minimum(distance, 1 - vectors @ vectors[nxt])
-    return chosen
-
-
 def dense_select(texts: list[str], selection: str, limit: int) -> list[int]:
     assert selection == "diverse"
-    return _dense_diverse_indices(texts, max(1, min(limit, len(texts))))
+    return dense_diverse_indices(texts, max(1, min(limit, len(texts))))
 
 
 # --- one measurement, in a fresh process ---------------------------------------------------------

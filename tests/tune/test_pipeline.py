@@ -5,12 +5,10 @@ measured by `harness record` / `harness run` as a new variant."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from harness.cli import main
 from harness.errors import CassetteMissingError, InputError, ModelCallError

@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -21,36 +19,7 @@ from harness.tune.sampling import _trigram_vectors, diverse_indices, select
 REPO = Path(__file__).resolve().parents[2]
 
 
-# --- the dense reference: the implementation before the switch to scipy.sparse, verbatim ---------
-
-def dense_trigram_vectors(texts: list[str]) -> np.ndarray:
-    grams = [Counter(t[i : i + 3] for t in [re.sub(r"\s+", " ", text.lower())] for i in range(max(0, len(t) - 2)))
-             for text in texts]
-    vocabulary = sorted({g for counts in grams for g in counts})
-    index = {g: i for i, g in enumerate(vocabulary)}
-    matrix = np.zeros((len(texts), len(vocabulary)))
-    for row, counts in enumerate(grams):
-        for gram, count in counts.items():
-            matrix[row, index[gram]] = count
-    document_frequency = (matrix > 0).sum(axis=0)
-    matrix *= np.log((1 + len(texts)) / (1 + document_frequency)) + 1
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms == 0, 1, norms)
-
-
-def dense_diverse_indices(texts: list[str], limit: int) -> list[int]:
-    if limit >= len(texts):
-        return list(range(len(texts)))
-    vectors = dense_trigram_vectors(texts)
-    centroid = vectors.mean(axis=0)
-    chosen = [int(np.argmax(vectors @ centroid))]
-    distance = 1 - vectors @ vectors[chosen[0]]
-    while len(chosen) < limit:
-        distance[chosen] = -1
-        nxt = int(np.argmax(distance))
-        chosen.append(nxt)
-        distance = np.minimum(distance, 1 - vectors @ vectors[nxt])
-    return chosen
+from .dense_reference import dense_diverse_indices, dense_trigram_vectors
 
 
 def dense_scores(texts: list[str], chosen: list[int]) -> list[np.ndarray]:
