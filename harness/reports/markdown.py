@@ -73,7 +73,7 @@ def scores_table(view: ReportView) -> list[str]:
             extra = delta_text(column.delta(metric))
             cells.append(cell + (f"<br>{extra}" if extra else ""))
         lines.append(f"| {METRIC_LABELS[metric]} | " + " | ".join(cells) + " |")
-    lines.append(f"| cases | " + " | ".join(str(c.data["cases"]) for c in view.columns) + " |")
+    lines.append("| cases | " + " | ".join(str(c.data["cases"]) for c in view.columns) + " |")
     return lines
 
 
