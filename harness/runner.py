@@ -29,7 +29,7 @@ from .prompts.resolve import load_variant_prompt
 from .prompts.leakage import chunk_in_prompt, fold
 from .prompts.template import PromptTemplate
 from .scoring import score_case
-from .suites import Suite, VariantSpec
+from .suites import ModelSettings, Suite, VariantSpec
 
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
@@ -73,14 +73,12 @@ class VariantPlan:
         return chunk_in_prompt(case.text, self._bare, folded=True)
 
 
-def plan_variant(suite: Suite, name: str) -> VariantPlan:
-    spec = suite.spec.variants[name]
-    model = suite.spec.model
-    template = load_variant_prompt(suite, name)  # honours HARNESS_PROMPT_<VARIANT>, HARNESS_PROMPTS_DIR
-    meta = template.meta
-    endpoint = EndpointSettings(
-        model=spec.model or model.name,
-        base_url=model.base_url,
+def endpoint_settings(model: ModelSettings, *, model_name: str | None = None,
+                      base_url: str | None = None) -> EndpointSettings:
+    """How a suite's `model:` settings call the endpoint (runs and tuning alike)."""
+    return EndpointSettings(
+        model=model_name or model.name,
+        base_url=base_url or model.base_url,
         api_key_env=model.api_key_env,
         timeout_s=model.timeout_s,
         concurrency=model.concurrency,
@@ -90,6 +88,14 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         max_tokens=model.max_tokens,
         seed=model.seed,
     )
+
+
+def plan_variant(suite: Suite, name: str) -> VariantPlan:
+    spec = suite.spec.variants[name]
+    model = suite.spec.model
+    template = load_variant_prompt(suite, name)  # honours HARNESS_PROMPT_<VARIANT>, HARNESS_PROMPTS_DIR
+    meta = template.meta
+    endpoint = endpoint_settings(model, model_name=spec.model)
     return VariantPlan(
         name=name,
         spec=spec,

@@ -63,6 +63,7 @@ def tune_command(
     """Generate a domain-tuned extraction prompt from sample chunks (calls recorded as cassettes)."""
     from ..llm.cassettes import RECORD_MODES, default_record_mode
     from ..llm.client import EndpointSettings
+    from ..runner import endpoint_settings
     from ..suites import load_suite
 
     if (suite is None) == (input_dir is None):
@@ -81,12 +82,7 @@ def tune_command(
         loaded = load_suite(suite)
         texts, names = [c.text for c in loaded.cases], [c.id for c in loaded.cases]
         folder = cassettes or loaded.cassette_dir() / "tune"
-        spec = loaded.spec.model
-        endpoint = EndpointSettings(
-            model=model or spec.name, base_url=base_url or spec.base_url, api_key_env=spec.api_key_env,
-            timeout_s=spec.timeout_s, concurrency=spec.concurrency, max_retries=spec.max_retries,
-            temperature=spec.temperature, top_p=spec.top_p, seed=spec.seed,
-        )
+        endpoint = endpoint_settings(loaded.spec.model, model_name=model, base_url=base_url)
     else:
         assert input_dir is not None
         files = sorted(p for p in input_dir.rglob("*") if p.suffix in (".txt", ".md") and p.is_file()) if input_dir.is_dir() else []
