@@ -94,6 +94,13 @@ def encoding_for(model: str) -> tiktoken.Encoding:
     return tiktoken.get_encoding(name)
 
 
+def split_tokens(text: str, size: int, model: str = "gpt-4o-mini") -> list[str]:
+    """`text` cut into consecutive pieces of at most `size` tokens, as GraphRAG chunks documents."""
+    encoding = encoding_for(model)
+    tokens = encoding.encode(text, disallowed_special=())
+    return [encoding.decode(tokens[i : i + size]) for i in range(0, len(tokens), size)] or [text]
+
+
 def count_tokens(text: str, model: str = "gpt-4o-mini") -> int:
     return len(encoding_for(model).encode(text, disallowed_special=()))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -11,6 +12,8 @@ import typer
 from ..errors import InputError
 from .pipeline import TuneOptions, tune
 from .sampling import SELECTIONS
+
+DEFAULT_CHUNK_TOKENS = 1200  # GraphRAG's default chunk size
 
 
 def add_variant(suite_path: Path, name: str, prompt: Path, root: Path) -> None:
@@ -41,6 +44,31 @@ def add_variant(suite_path: Path, name: str, prompt: Path, root: Path) -> None:
         raise
 
 
+def input_chunks(folder: Path, chunk_tokens: int, model: str) -> tuple[list[str], list[str]]:
+    """The chunks of every .txt and .md file below `folder`, as an indexing pipeline would cut them;
+    named by relative path, with `#n` when a file makes several."""
+    from ..llm.tokens import split_tokens
+    from ..prompts.importers.common import find_files
+
+    files = find_files(folder, re.compile(""), suffixes=(".txt", ".md"))
+    texts: list[str] = []
+    names: list[str] = []
+    for file in files:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        if not text.strip():
+            continue
+        pieces = split_tokens(text, chunk_tokens, model)
+        name = file.relative_to(folder).as_posix()
+        texts.extend(pieces)
+        names.extend([name] if len(pieces) == 1 else [f"{name}#{i}" for i in range(1, len(pieces) + 1)])
+    if not texts:
+        raise InputError(f"{folder}: no .txt or .md files with text to tune from")
+    return texts, names
+
+
 def tune_command(
     out: Annotated[Path, typer.Option("--out", help="Where to write the tuned YAML template (prompts/<name>.yaml).")],
     suite: Annotated[Optional[Path], typer.Option("--suite", help="Tune from a suite's chunks.")] = None,
@@ -58,6 +86,7 @@ def tune_command(
     record_mode: Annotated[Optional[str], typer.Option("--record-mode", help="none (replay), once, rewrite or all.")] = None,
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible endpoint.")] = None,
     model: Annotated[Optional[str], typer.Option("--model", help="Model for tuning calls (default: the suite's).")] = None,
+    chunk_tokens: Annotated[int, typer.Option("--chunk-tokens", min=50, help="With --input: cut files into chunks of this many tokens.")] = DEFAULT_CHUNK_TOKENS,
     cassettes: Annotated[Optional[Path], typer.Option("--cassettes", help="Folder of tuning cassettes (default: fixtures/cassettes/<suite>/tune).")] = None,
 ) -> None:
     """Generate a domain-tuned extraction prompt from sample chunks (calls recorded as cassettes)."""
@@ -85,16 +114,7 @@ def tune_command(
         endpoint = endpoint_settings(loaded.spec.model, model_name=model, base_url=base_url)
     else:
         assert input_dir is not None
-        files = sorted(p for p in input_dir.rglob("*") if p.suffix in (".txt", ".md") and p.is_file()) if input_dir.is_dir() else []
-        if not files:
-            raise InputError(f"{input_dir}: no .txt or .md files to tune from")
-        texts, names = [], []
-        for file in files:
-            try:
-                texts.append(file.read_text(encoding="utf-8"))
-            except UnicodeDecodeError as exc:
-                raise InputError(f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-            names.append(file.relative_to(input_dir).as_posix())
+        texts, names = input_chunks(input_dir, chunk_tokens, model or "gpt-4o-mini")
         folder = cassettes or Path("fixtures") / "cassettes" / f"tune-{input_dir.resolve().name}"
         endpoint = EndpointSettings(model=model or "gpt-4o-mini", base_url=base_url)
     types = [t.strip() for t in entity_types.split(",") if t.strip()] if entity_types else None

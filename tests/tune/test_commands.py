@@ -24,7 +24,7 @@ from ..conftest import REPO
     (["--input", "{tmp}", "--entity-types", "a", "--discover-entity-types"], "not both"),
     (["--input", "{tmp}", "--add-variant", "auto"], "--add-variant needs --suite"),
     (["--input", "{tmp}", "--record-mode", "sometimes"], "--record-mode"),
-    (["--input", "{tmp}"], "no .txt or .md files"),
+    (["--input", "{tmp}"], "no .txt or .md files with text"),
     (["--suite", "{tmp}/missing.yaml"], "missing.yaml"),
 ])
 def test_bad_options_are_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path,
@@ -72,3 +72,18 @@ def test_without_a_key_tune_replays_instead_of_failing_to_record(tmp_path: Path,
     assert "no OPENAI_API_KEY set: replaying" in capsys.readouterr().err
     assert main([*args, "--record-mode", "once"]) == 2  # asked to record: the missing key is the error
     assert "no API key" in capsys.readouterr().err
+
+
+def test_input_files_are_cut_into_chunks_like_an_indexing_pipeline(tmp_path: Path) -> None:
+    from harness.llm.tokens import count_tokens
+    from harness.tune.commands import input_chunks
+
+    (tmp_path / "docs" / ".git").mkdir(parents=True)
+    (tmp_path / "docs" / ".git" / "HEAD.txt").write_text("ref: refs/heads/main", encoding="utf-8")  # skipped
+    (tmp_path / "docs" / "long.txt").write_text("The river flooded the town. " * 300, encoding="utf-8")
+    (tmp_path / "docs" / "short.md").write_text("Ana Ruiz is mayor.", encoding="utf-8")
+    (tmp_path / "docs" / "empty.txt").write_text("  \n", encoding="utf-8")
+    texts, names = input_chunks(tmp_path / "docs", 500, "gpt-4o-mini")
+    assert names[-1] == "short.md" and names[:-1] == [f"long.txt#{i}" for i in range(1, len(names))]
+    assert len(names) == 5 and all(count_tokens(t) <= 500 for t in texts)  # 1,800 tokens: 4 chunks
+    assert "".join(texts[:-1]) == (tmp_path / "docs" / "long.txt").read_text()  # nothing lost at the cuts

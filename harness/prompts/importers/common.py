@@ -145,9 +145,8 @@ def chunk_cases(
 ) -> None:
     """One case per input file, with empty gold. A file longer than one chunk is cut to its first
     chunk (as the pipeline would chunk it), written under fixtures/chunks/<suite>/."""
-    from ...llm.tokens import encoding_for
+    from ...llm.tokens import split_tokens
 
-    encoding = encoding_for(model)
     seen: set[str] = set()
     for path in files[:max_cases]:
         try:
@@ -164,9 +163,9 @@ def chunk_cases(
             n += 1
             case_id = f"{safe_name(path.stem)[:90]}-{n}"
         seen.add(case_id)
-        tokens = encoding.encode(text, disallowed_special=())
-        if len(tokens) > chunk_tokens:
-            chunk = encoding.decode(tokens[:chunk_tokens])
+        pieces = split_tokens(text, chunk_tokens, model)
+        if len(pieces) > 1:
+            chunk = pieces[0]
             target = root / "fixtures" / "chunks" / suite_name / f"{case_id}.txt"
             draft.files[target] = chunk
             chunk_ref = relative_path(target, root)
