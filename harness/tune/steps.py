@@ -5,12 +5,12 @@ Every prompt starts with a `TASK:` line so a recorded conversation reads clearly
 
 from __future__ import annotations
 
-import json
 import re
 
 from ..errors import ModelCallError
 from ..parsing.cleanup import clean, is_refusal
 from ..parsing.issues_log import IssueLog
+from ..parsing.json_output import load_json
 
 SAMPLE_CHARS = 1200
 MAX_TYPES = 10
@@ -146,21 +146,12 @@ def clean_rating(answer: str) -> str:
 
 
 def _json_answer(answer: str) -> object:
-    """JSON mode answers are JSON, but proxies and local servers ignore the mode: repair fences and prose."""
-    text = visible(answer)
-    try:
-        return json.loads(text)
-    except ValueError:
-        pass
-    start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
-    if start < 0:
+    """JSON mode answers are JSON, but proxies and local servers ignore the mode: read the answer
+    as the parser reads JSON output (after prose, fences and reasoning; repaired if need be)."""
+    loaded = load_json(visible(answer), IssueLog())
+    if loaded is None:
         raise ModelCallError(f"the entity-types answer is not JSON: {answer.strip()[:80]!r}")
-    from json_repair import repair_json
-
-    try:
-        return json.loads(repair_json(text[start:]))
-    except ValueError:
-        raise ModelCallError(f"the entity-types answer is not JSON: {answer.strip()[:80]!r}") from None
+    return loaded.value
 
 
 def _singular(name: str) -> str:
