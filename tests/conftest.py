@@ -8,10 +8,17 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, settings
 
 from harness.llm.fake_server import FakeOpenAIServer, Faults, Script
 from harness.runner import plan_variant
 from harness.suites import Suite, load_suite
+
+# Property-based tests run under a profile: "ci" (the default, bounded so `make test` stays
+# quick) or "thorough" for a longer local hunt: HYPOTHESIS_PROFILE=thorough make test.
+settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
