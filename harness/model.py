@@ -121,6 +121,18 @@ class GoldCase(Value):
     chunk: str | None = None  # path the text came from, when it came from a file
     entities: list[GoldEntity] = Field(default_factory=list)
     relationships: list[GoldRelationship] = Field(default_factory=list)
+    # None: a list is gold only when it is not empty (an empty list is "not annotated yet", as
+    # `harness import` writes it); True: both lists are complete, so an empty one means "none
+    # here"; False: a draft, no gold-based metric at all. See docs/scoring.md.
+    annotated: bool | None = None
+
+    @property
+    def has_entity_gold(self) -> bool:
+        return bool(self.entities) if self.annotated is None else self.annotated
+
+    @property
+    def has_relationship_gold(self) -> bool:
+        return bool(self.relationships) if self.annotated is None else self.annotated
 
 
 # --------------------------------------------------------------------------- scores
@@ -136,10 +148,12 @@ class MatchingConfig(Value):
 
 
 class EntityScores(Value):
-    precision: float
-    recall: float
-    f1: float
-    strict_f1: float
+    # gold-based rates are None when they have nothing to stand on: no gold entities (recall),
+    # no predictions (precision), neither (F1), or a case not annotated with entities (all)
+    precision: float | None
+    recall: float | None
+    f1: float | None
+    strict_f1: float | None
     type_accuracy: float | None  # None when nothing matched
     tp: int
     gold: int
@@ -149,13 +163,14 @@ class EntityScores(Value):
     missed: list[str] = Field(default_factory=list)
     unmatched: list[str] = Field(default_factory=list)
     typed_tp: int = 0
+    annotated: bool = True  # the case has entity gold; suite aggregates pool annotated cases only
 
 
 class RelationshipScores(Value):
-    precision: float
-    recall: float
-    f1: float
-    directed_recall: float
+    precision: float | None  # None as in EntityScores
+    recall: float | None
+    f1: float | None
+    directed_recall: float | None
     endpoint_recall: float | None  # None when no gold edge had both endpoints found
     tp: int
     gold: int
@@ -164,6 +179,7 @@ class RelationshipScores(Value):
     endpoint_gold: int = 0
     missed: list[list[str]] = Field(default_factory=list)  # [source, target] pairs
     unmatched: list[list[str]] = Field(default_factory=list)
+    annotated: bool = True  # the case has relationship gold
 
 
 class Grounding(Value):
@@ -172,7 +188,7 @@ class Grounding(Value):
     grounded: int
     ungrounded: int
     unverified: list[str] = Field(default_factory=list)  # unmatched by gold but grounded in text
-    rate: float
+    rate: float | None  # None when nothing was predicted
 
 
 class CaseScore(Value):
@@ -244,6 +260,8 @@ class SuiteMetrics(Value):
     cases: int
     metrics: dict[str, MetricAggregate] = Field(default_factory=dict)  # e.g. "entity_recall"
     counts: dict[str, int] = Field(default_factory=dict)  # summed per-case counts, e.g. "entity_tp"
+    # cases annotated with gold entities / relationships: the only ones gold-based metrics pool
+    annotated: dict[str, int] = Field(default_factory=dict)  # {"entities": n, "relationships": m}
 
     def get(self, metric: str, average: Literal["micro", "macro"] = "micro") -> float | None:
         agg = self.metrics.get(metric)

@@ -69,6 +69,7 @@ class CaseSpec(Value):
     text: str | None = None
     entities: list[GoldEntity] = Field(default_factory=list)
     relationships: list[GoldRelationship] = Field(default_factory=list)
+    annotated: bool | None = None  # true: the lists are complete, empty ones too (docs/scoring.md)
 
     @field_validator("id")
     @classmethod
@@ -240,7 +241,8 @@ def load_suite(path: str | Path) -> Suite:
                         f"'{name}' is not an entity of case '{case.id}'",
                     )
         cases.append(
-            GoldCase(id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships)
+            GoldCase(id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships,
+                     annotated=case.annotated)
         )
     return Suite(spec, path, root, cases)
 
@@ -253,6 +255,7 @@ class GoldFile(Value):
     text: str | None = None
     entities: list[GoldEntity] = Field(default_factory=list)
     relationships: list[GoldRelationship] = Field(default_factory=list)
+    annotated: bool | None = None  # true: the lists are complete, empty ones too (docs/scoring.md)
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
 
 
@@ -279,5 +282,6 @@ def load_gold_case(path: str | Path) -> tuple[GoldCase, MatchingConfig]:
         for end in ("source", "target"):
             if getattr(rel, end) not in known:
                 raise _fail(path, lines, ("relationships", index, end), f"'{getattr(rel, end)}' is not one of the entities")
-    case = GoldCase(id=gold.id, text=text, chunk=gold.chunk, entities=gold.entities, relationships=gold.relationships)
+    case = GoldCase(id=gold.id, text=text, chunk=gold.chunk, entities=gold.entities, relationships=gold.relationships,
+                    annotated=gold.annotated)
     return case, gold.matching

@@ -82,7 +82,11 @@ def case_counts(score: CaseScore) -> dict[str, int]:
 
 
 def micro_metrics(c: dict[str, int]) -> dict[str, float | None]:
-    """Every metric from pooled counts, with the same empty-set conventions as a single case."""
+    """Every metric from pooled counts, with the same empty-set conventions as a single case.
+
+    Entity counts must come from cases annotated with entities only, relationship counts from
+    cases annotated with relationships only (`aggregate` does this).
+    """
     grounded_total = c["grounded"] + c["ungrounded"]
     return {
         "entity_precision": precision(c["entity_tp"], c["entity_pred"], c["entity_gold"]),
@@ -97,7 +101,7 @@ def micro_metrics(c: dict[str, int]) -> dict[str, float | None]:
         "relationship_endpoint_recall": ratio_or_none(
             c["relationship_endpoint_tp"], c["relationship_endpoint_gold"]
         ),
-        "grounding_rate": 1.0 if grounded_total == 0 else c["grounded"] / grounded_total,
+        "grounding_rate": ratio_or_none(c["grounded"], grounded_total),
     }
 
 
@@ -105,17 +109,28 @@ def _mean(values: list[float]) -> float | None:
     return math.fsum(values) / len(values) if values else None
 
 
+def _pooled(name: str, score: CaseScore) -> bool:
+    """Whether a case's count `name` enters the pooled (micro) counts: gold-based counts only
+    from cases annotated for their kind, so a case without gold adds neither hits nor misses."""
+    if name.startswith("entity_"):
+        return score.entities.annotated
+    if name.startswith("relationship_"):
+        return score.relationships.annotated
+    return True
+
+
 def aggregate(scores: list[CaseScore]) -> SuiteMetrics:
     """Micro and macro of every metric over the given cases (leave out cases that have no score).
 
-    Micro of an empty list follows the empty-set conventions (both sides empty: 1.0);
-    macro of an empty list is None.
+    Gold-based metrics pool only the cases annotated for their kind (`annotated` counts them):
+    with none, micro and macro are None, never 1.0.
     """
     counts = dict.fromkeys(COUNTS, 0)
     per_case: dict[str, list[float]] = {name: [] for name in METRICS}
     for score in scores:
         for name, value in case_counts(score).items():
-            counts[name] += value
+            if _pooled(name, score):
+                counts[name] += value
         for name, metric in case_metrics(score).items():
             if metric is not None:
                 per_case[name].append(metric)
@@ -127,4 +142,8 @@ def aggregate(scores: list[CaseScore]) -> SuiteMetrics:
             for name in METRICS
         },
         counts=counts,
+        annotated={
+            "entities": sum(1 for score in scores if score.entities.annotated),
+            "relationships": sum(1 for score in scores if score.relationships.annotated),
+        },
     )

@@ -119,20 +119,23 @@ def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig
     n_gold, n_pred, tp = len(gold.entities), len(pred_keys), len(matches)
     exact = sum(1 for mt in matches if mt.kind == "exact")
     unmatched_idx = [j for j in range(n_pred) if j not in gold_of]
+    # Without entity gold, nothing predicted is right or wrong: every gold-based rate is undefined.
+    has_entities = gold.has_entity_gold
     entities = EntityScores(
-        precision=precision(tp, n_pred, n_gold),
-        recall=recall(tp, n_gold),
-        f1=f1(tp, n_pred, n_gold),
-        strict_f1=f1(typed_tp, n_pred, n_gold),
-        type_accuracy=ratio_or_none(typed_tp, tp),
+        precision=precision(tp, n_pred, n_gold) if has_entities else None,
+        recall=recall(tp, n_gold) if has_entities else None,
+        f1=f1(tp, n_pred, n_gold) if has_entities else None,
+        strict_f1=f1(typed_tp, n_pred, n_gold) if has_entities else None,
+        type_accuracy=ratio_or_none(typed_tp, tp) if has_entities else None,
         tp=tp,
         gold=n_gold,
         pred=n_pred,
         exact=exact,
         fuzzy=tp - exact,
-        missed=[e.name for i, e in enumerate(gold.entities) if i not in matched_gold],
-        unmatched=[pred_names[j] for j in unmatched_idx],
+        missed=[e.name for i, e in enumerate(gold.entities) if i not in matched_gold] if has_entities else [],
+        unmatched=[pred_names[j] for j in unmatched_idx] if has_entities else [],
         typed_tp=typed_tp,
+        annotated=has_entities,
     )
 
     # ---- grounding
@@ -143,7 +146,7 @@ def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig
         grounded=n_grounded,
         ungrounded=n_pred - n_grounded,
         unverified=[pred_names[j] for j in unmatched_idx if grounded[j]],
-        rate=1.0 if n_pred == 0 else n_grounded / n_pred,
+        rate=ratio_or_none(n_grounded, n_pred),
     )
 
     # ---- relationships
@@ -218,19 +221,21 @@ def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig
             endpoint_gold += 1
             endpoint_tp += ok
     r_tp, r_gold, r_pred = len(hit), len(gold_edges), len(pred_edges)
+    has_edges = gold.has_relationship_gold
     relationships = RelationshipScores(
-        precision=precision(r_tp, r_pred, r_gold),
-        recall=recall(r_tp, r_gold),
-        f1=f1(r_tp, r_pred, r_gold),
-        directed_recall=recall(directed_tp, r_gold),
-        endpoint_recall=ratio_or_none(endpoint_tp, endpoint_gold),
+        precision=precision(r_tp, r_pred, r_gold) if has_edges else None,
+        recall=recall(r_tp, r_gold) if has_edges else None,
+        f1=f1(r_tp, r_pred, r_gold) if has_edges else None,
+        directed_recall=recall(directed_tp, r_gold) if has_edges else None,
+        endpoint_recall=ratio_or_none(endpoint_tp, endpoint_gold) if has_edges else None,
         tp=r_tp,
         gold=r_gold,
         pred=r_pred,
         directed_tp=directed_tp,
         endpoint_gold=endpoint_gold,
-        missed=[names for key, names in gold_edges.items() if key not in hit],
-        unmatched=[names for key, names in pred_edges.items() if key not in hit],
+        missed=[names for key, names in gold_edges.items() if key not in hit] if has_edges else [],
+        unmatched=[names for key, names in pred_edges.items() if key not in hit] if has_edges else [],
+        annotated=has_edges,
     )
 
     detail_matches = [

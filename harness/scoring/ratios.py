@@ -1,30 +1,29 @@
-"""Precision, recall and F1 with the empty-set conventions of docs/scoring.md.
+"""Precision, recall and F1 with the conventions of docs/scoring.md: undefined is None, never 1.0.
 
-- recall with no gold items is 1.0: nothing could be missed;
-- precision with no predictions is 1.0 if there was no gold either, else 0.0: an empty answer
-  is only right when there was nothing to find (so a silent model never earns precision);
-- F1 is ``2 tp / (gold + pred)``, and 1.0 when both are empty. This equals the harmonic mean
-  of the two conventions above in every case.
+- recall with no gold items is None: there was nothing to find, so nothing was shown;
+- precision with no predictions is None: an empty answer makes no claim to be right or wrong
+  (it still costs recall when there was gold);
+- F1 is ``2 tp / (gold + pred)``, 0.0 when one side is empty and None when both are.
 
-The same functions serve per-case scores and micro averages (applied to summed counts).
+A case that is not annotated for a kind gets None for every gold-based rate of that kind;
+that is decided in `metrics.py`. The same functions serve per-case scores and micro averages
+(applied to counts summed over annotated cases).
 """
 
 from __future__ import annotations
 
 
-def precision(tp: int, pred: int, gold: int) -> float:
-    if pred == 0:
-        return 1.0 if gold == 0 else 0.0
-    return tp / pred
+def precision(tp: int, pred: int, gold: int = 0) -> float | None:
+    return None if pred == 0 else tp / pred
 
 
-def recall(tp: int, gold: int) -> float:
-    return 1.0 if gold == 0 else tp / gold
+def recall(tp: int, gold: int) -> float | None:
+    return None if gold == 0 else tp / gold
 
 
-def f1(tp: int, pred: int, gold: int) -> float:
+def f1(tp: int, pred: int, gold: int) -> float | None:
     total = pred + gold
-    return 1.0 if total == 0 else 2.0 * tp / total
+    return None if total == 0 else 2.0 * tp / total
 
 
 def ratio_or_none(num: int, den: int) -> float | None:

@@ -74,22 +74,33 @@ def test_macro_skips_undefined_values() -> None:
     assert dr.micro == pytest.approx(0.0)  # the only found edge was reversed
 
 
-def test_micro_keeps_empty_case_conventions() -> None:
-    empty = scored([], [])
+def test_cases_without_gold_are_left_out_of_the_pools_and_counted() -> None:
+    """Issue 12.1: a case without gold adds neither hits nor misses; with none annotated, nothing is 1.0."""
+    empty = scored([], [("Q", "x")], pred_edges=[("Q", "R")])  # not annotated: its predictions judge nothing
     silent = scored([("A", "x")], [])
-    m = aggregate([empty, silent])
-    # pooled: gold 1, pred 0 -> precision 0, recall 0; macro averages 1.0 (empty case) and 0.0
-    assert m.metrics["entity_precision"].micro == 0.0
-    assert m.metrics["entity_precision"].macro == 0.5
-    assert aggregate([empty]).metrics["entity_f1"].micro == 1.0
+    found = scored([("A", "x")], [("A", "x"), ("B", "x")])
+    m = aggregate([empty, silent, found])
+    assert m.annotated == {"entities": 2, "relationships": 0}
+    # pooled over silent + found: tp 1, gold 2, pred 2
+    assert m.metrics["entity_recall"].micro == pytest.approx(1 / 2)
+    assert m.metrics["entity_precision"].micro == pytest.approx(1 / 2)
+    assert m.counts["entity_pred"] == 2
+    # macro precision: silent has none (no prediction), found has 1/2
+    assert (m.metrics["entity_precision"].macro, m.metrics["entity_precision"].cases) == (0.5, 1)
+    for name in ("relationship_recall", "relationship_precision", "relationship_f1"):
+        assert (m.metrics[name].micro, m.metrics[name].macro) == (None, None), name
+    only_empty = aggregate([empty])
+    assert only_empty.annotated == {"entities": 0, "relationships": 0}
+    assert all(only_empty.metrics[name].micro is None for name in METRICS if name != "grounding_rate")
 
 
 def test_aggregate_of_nothing() -> None:
     m = aggregate([])
     assert m.cases == 0
     assert m.metrics["entity_f1"].macro is None
-    assert m.metrics["entity_f1"].micro == 1.0  # nothing to find, nothing found
+    assert m.metrics["entity_f1"].micro is None  # nothing to stand on is not perfect
     assert m.metrics["entity_type_accuracy"].micro is None
+    assert m.metrics["grounding_rate"].micro is None
 
 
 def test_score_to_json_has_exactly_the_documented_keys() -> None:

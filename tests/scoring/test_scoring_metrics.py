@@ -169,36 +169,54 @@ def graph(names: list[str], edges: list[tuple[str, str]] | None = None) -> Extra
 AB = [GoldEntity(name="Alpha"), GoldEntity(name="Beta")]
 
 
-def test_empty_gold_and_empty_prediction_is_perfect() -> None:
-    s = score_case(case([]), graph([]))
-    assert (s.entities.precision, s.entities.recall, s.entities.f1, s.entities.strict_f1) == (1.0, 1.0, 1.0, 1.0)
-    assert s.entities.type_accuracy is None
-    r = s.relationships
-    assert (r.precision, r.recall, r.f1, r.directed_recall, r.endpoint_recall) == (1.0, 1.0, 1.0, 1.0, None)
-    assert s.grounding.rate == 1.0
+def test_a_case_without_gold_has_no_gold_based_metric() -> None:
+    """Issue 12.1: empty gold is "not annotated", whatever was predicted: every gold-based rate is None, never 1.0."""
+    for predicted in (graph([]), graph(["Alpha", "Beta"], [("Alpha", "Beta")])):
+        s = score_case(case([]), predicted)
+        e, r = s.entities, s.relationships
+        assert (e.precision, e.recall, e.f1, e.strict_f1, e.type_accuracy) == (None,) * 5
+        assert (r.precision, r.recall, r.f1, r.directed_recall, r.endpoint_recall) == (None,) * 5
+        assert not e.annotated and not r.annotated
+        assert e.missed == e.unmatched == [] and r.missed == r.unmatched == []
+    assert score_case(case([]), graph([])).grounding.rate is None  # nothing predicted: nothing to ground
 
 
-def test_empty_prediction_against_gold_scores_zero() -> None:
+def test_empty_prediction_against_gold_scores_zero_recall_and_no_precision() -> None:
     s = score_case(case(AB, [GoldRelationship(source="Alpha", target="Beta")]), graph([]))
-    assert (s.entities.precision, s.entities.recall, s.entities.f1) == (0.0, 0.0, 0.0)
+    assert (s.entities.precision, s.entities.recall, s.entities.f1) == (None, 0.0, 0.0)
     assert s.entities.missed == ["Alpha", "Beta"]
-    assert (s.relationships.precision, s.relationships.recall, s.relationships.f1) == (0.0, 0.0, 0.0)
+    assert (s.relationships.precision, s.relationships.recall, s.relationships.f1) == (None, 0.0, 0.0)
     assert s.relationships.endpoint_recall is None  # no gold edge had its endpoints found
-    assert s.grounding.rate == 1.0  # nothing predicted, nothing ungrounded
+    assert s.grounding.rate is None  # nothing predicted
 
 
-def test_prediction_against_empty_gold() -> None:
-    s = score_case(case([]), graph(["Alpha", "Beta"], [("Alpha", "Beta")]))
-    assert (s.entities.precision, s.entities.recall, s.entities.f1) == (0.0, 1.0, 0.0)
-    assert (s.relationships.precision, s.relationships.recall, s.relationships.f1) == (0.0, 1.0, 0.0)
-    assert s.relationships.directed_recall == 1.0
+def test_annotated_case_with_empty_gold_counts_false_positives() -> None:
+    """`annotated: true` says "nothing here": predictions are false positives, recall stays undefined."""
+    negative = GoldCase(id="neg", text="Alpha and Beta", annotated=True)
+    s = score_case(negative, graph(["Alpha", "Beta"], [("Alpha", "Beta")]))
+    assert s.entities.annotated and s.relationships.annotated
+    assert (s.entities.precision, s.entities.recall, s.entities.f1) == (0.0, None, 0.0)
+    assert (s.relationships.precision, s.relationships.recall, s.relationships.f1) == (0.0, None, 0.0)
     assert s.entities.unmatched == ["Alpha", "Beta"]
+    silent = score_case(negative, graph([]))
+    assert (silent.entities.precision, silent.entities.recall, silent.entities.f1) == (None, None, None)
 
 
 def test_edges_when_gold_has_entities_but_no_edges() -> None:
+    """Entities annotated, relationships not: relationship metrics are undefined, unless `annotated: true`."""
     s = score_case(case(AB), graph(["Alpha", "Beta"], [("Alpha", "Beta")]))
-    assert s.entities.f1 == 1.0
-    assert (s.relationships.precision, s.relationships.recall, s.relationships.f1) == (0.0, 1.0, 0.0)
+    assert s.entities.f1 == 1.0 and s.entities.annotated
+    assert not s.relationships.annotated
+    assert (s.relationships.precision, s.relationships.recall, s.relationships.f1) == (None, None, None)
+    marked = case(AB).model_copy(update={"annotated": True})
+    r = score_case(marked, graph(["Alpha", "Beta"], [("Alpha", "Beta")])).relationships
+    assert (r.precision, r.recall, r.f1) == (0.0, None, 0.0)
+
+
+def test_a_draft_case_has_no_gold_based_metric() -> None:
+    draft = case(AB, [GoldRelationship(source="Alpha", target="Beta")]).model_copy(update={"annotated": False})
+    s = score_case(draft, graph(["Alpha"]))
+    assert (s.entities.recall, s.relationships.recall) == (None, None)
 
 
 def test_duplicates_and_case_variants_count_once() -> None:
@@ -362,11 +380,16 @@ def test_untrusted_output_never_raises_and_stays_in_range(
     for value in (s.entities.precision, s.entities.recall, s.entities.f1, s.entities.strict_f1,
                   s.relationships.precision, s.relationships.recall, s.relationships.f1,
                   s.relationships.directed_recall, s.grounding.rate):
-        assert 0.0 <= value <= 1.0
+        assert value is None or 0.0 <= value <= 1.0
+    # undefined exactly when there is nothing to stand on
+    assert (s.entities.recall is None) == (not gold.entities)
+    assert (s.entities.precision is None) == (not gold.entities or s.entities.pred == 0)
+    assert (s.relationships.recall is None) == (s.relationships.gold == 0)
     assert s.entities.tp == s.entities.exact + s.entities.fuzzy <= min(s.entities.gold, s.entities.pred)
     assert s.relationships.tp <= min(s.relationships.gold, s.relationships.pred)
     assert s.relationships.directed_tp <= s.relationships.gold
-    assert len(s.entities.missed) == s.entities.gold - s.entities.tp
-    assert len(s.entities.unmatched) == s.entities.pred - s.entities.tp
+    if s.entities.annotated:
+        assert len(s.entities.missed) == s.entities.gold - s.entities.tp
+        assert len(s.entities.unmatched) == s.entities.pred - s.entities.tp
     assert s.grounding.grounded + s.grounding.ungrounded == s.entities.pred
     assert score_case(gold, graph(names, edges)) == s
