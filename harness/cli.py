@@ -228,7 +228,7 @@ def score_command(
 ) -> None:
     """Score one model output against one gold case."""
     from .parsing import parse
-    from .scoring import score_case, score_to_json
+    from .scoring import rate_text, score_case, score_to_json
     from .suites import load_gold_case
 
     _check_format(format)
@@ -239,9 +239,9 @@ def score_command(
         _emit_json(data)
         return
     ent, rel = data["entities"], data["relationships"]
-    typer.echo(f"entities:      P {ent['precision']:.3f}  R {ent['recall']:.3f}  F1 {ent['f1']:.3f}  "
+    typer.echo(f"entities:      P {rate_text(ent['precision'])}  R {rate_text(ent['recall'])}  F1 {rate_text(ent['f1'])}  "
                f"({ent['tp']} of {ent['gold']} gold, {ent['pred']} predicted; {ent['exact']} exact, {ent['fuzzy']} fuzzy)")
-    typer.echo(f"relationships: P {rel['precision']:.3f}  R {rel['recall']:.3f}  F1 {rel['f1']:.3f}  "
+    typer.echo(f"relationships: P {rate_text(rel['precision'])}  R {rate_text(rel['recall'])}  F1 {rate_text(rel['f1'])}  "
                f"({rel['tp']} of {rel['gold']} gold, {rel['pred']} predicted)")
     if ent["missed"]:
         typer.echo("missed entities: " + ", ".join(ent["missed"]))

@@ -10,7 +10,12 @@ against run) and reports, for every metric, ``b - a``:
 - a two-sided **paired sign-flip permutation p-value** for "mean difference is 0": exact
   (all 2^n sign patterns) when 2^n <= resamples, otherwise Monte Carlo with the usual
   ``(1 + hits) / (1 + resamples)``;
-- counts of cases improved, regressed and unchanged, and the micro (pooled) values.
+- counts of cases improved, regressed and unchanged, and the micro (pooled) values;
+- **significant**: whether the difference is real by the one rule the gate and the reports
+  share (`is_real_difference`): at least `min_paired_cases` paired cases, a bootstrap interval
+  that excludes zero *and* a permutation p-value below 1 - confidence. With few cases the
+  bootstrap interval degenerates (two cases that both dropped 40 pt give [-40, -40]), while
+  the exact sign-flip test cannot go below 2 / 2^n: with n < 6 it never reaches p < 0.05.
 
 Metrics that may be undefined on a case (type accuracy, endpoint recall) use only the cases
 where both sides have a value. Cases present on one side only, or without a score on either
@@ -38,8 +43,12 @@ __all__ = [
     "Comparison",
     "GraphDiff",
     "MetricDelta",
+    "PairedStats",
     "compare",
+    "is_real_difference",
+    "min_paired_cases",
     "paired_bootstrap",
+    "paired_statistics",
     "score_to_json",
     "sign_flip_pvalue",
     "sign_flip_pvalues",
@@ -69,6 +78,7 @@ class MetricDelta(Value):
     micro_a: float | None
     micro_b: float | None
     micro_delta: float | None
+    significant: bool = False  # is_real_difference: enough cases, interval excludes zero, p < 1 - confidence
 
 
 class GraphDiff(Value):
@@ -156,6 +166,8 @@ class Comparison(Value):
                 "delta": "b - a, macro (mean over paired cases of the per-case difference)",
                 "interval": f"{self.confidence:.0%} paired bootstrap, percentile method",
                 "p_value": "paired sign-flip permutation, two-sided",
+                "significant": f"interval excludes zero, p < {1 - self.confidence:.2f} and at least "
+                f"{min_paired_cases(self.confidence)} paired cases",
                 "seed": self.seed,
                 "resamples": self.resamples,
                 "confidence": self.confidence,
@@ -262,6 +274,62 @@ def sign_flip_pvalues(diff: Sequence[float] | np.ndarray, *, resamples: int = 10
 def sign_flip_pvalue(diff: Sequence[float] | np.ndarray, *, resamples: int = 10_000, seed: int = 42) -> float:
     """Two-sided p-value of mean(diff) == 0 under random sign flips of the paired differences."""
     return float(sign_flip_pvalues(np.asarray(diff, dtype=np.float64).ravel(), resamples=resamples, seed=seed)[0])
+
+
+def min_paired_cases(confidence: float = 0.95) -> int:
+    """The fewest paired cases with which the exact sign-flip test can reach p < 1 - confidence.
+
+    Its smallest two-sided p-value is 2 / 2^n (all differences of one sign), so below this many
+    cases no difference can be told from chance, however large (6 at 95%).
+    """
+    alpha = 1.0 - confidence
+    n = 1
+    while 2.0 ** (1 - n) >= alpha:
+        n += 1
+    return n
+
+
+def is_real_difference(
+    n: int, ci_low: float | None, ci_high: float | None, p_value: float | None, confidence: float = 0.95
+) -> bool:
+    """The one rule for "this difference is not noise", shared by compare, the reports and the gate."""
+    if ci_low is None or ci_high is None or p_value is None or n < min_paired_cases(confidence):
+        return False
+    excludes_zero = ci_high < -_TOL or ci_low > _TOL
+    return excludes_zero and p_value < 1.0 - confidence
+
+
+class PairedStats(Value):
+    """mean(b - a) over paired values, its bootstrap interval and its sign-flip p-value."""
+
+    n: int
+    delta: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    confidence: float
+
+    @property
+    def significant(self) -> bool:
+        return is_real_difference(self.n, self.ci_low, self.ci_high, self.p_value, self.confidence)
+
+
+def paired_statistics(
+    a: Sequence[float] | np.ndarray,
+    b: Sequence[float] | np.ndarray,
+    *,
+    resamples: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 42,
+) -> PairedStats:
+    """The statistics `compare` reports for one metric (same draws, same numbers), for the gate."""
+    diff = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
+    if diff.size == 0:
+        raise ValueError("paired_statistics needs at least one pair")
+    low, high = percentile_intervals(bootstrap_means(diff, resamples=resamples, seed=seed), confidence)
+    p_value = sign_flip_pvalues(diff, resamples=resamples, seed=seed)
+    return PairedStats(n=int(diff.size), delta=float(diff.mean()), ci_low=float(low[0]), ci_high=float(high[0]),
+                       p_value=float(p_value[0]), confidence=confidence)
 
 
 # --------------------------------------------------------------------------- diffs
@@ -429,6 +497,7 @@ def compare(
             micro_a=mi_a,
             micro_b=mi_b,
             micro_delta=None if mi_a is None or mi_b is None else mi_b - mi_a,
+            significant=is_real_difference(n, low, high, p_value, confidence),
         )
     return Comparison(
         label_a=label_a or _label(a, "a"),

@@ -5,13 +5,17 @@ suite's accepted baseline (`reports/baselines/<suite>.json`, written by `harness
 Every rule is listed in the verdict with its value, its limit and a status:
 
 - **threshold** (per variant; `thresholds.variants.<v>` overrides the suite-level values):
-  `entity_recall`, `relationship_recall`, `entity_f1`, `relationship_f1` (micro averages,
-  value >= limit), `format_errors` (share of cases with a format error, value <= limit) and
-  `completion_rate` (share of answers that end with the completion delimiter, value >= limit).
+  `entity_recall`, `relationship_recall`, `entity_f1`, `relationship_f1` (micro averages over
+  the cases annotated for their kind, value >= limit), `format_errors` (share of cases with a
+  format error, value <= limit) and `completion_rate` (share of answers that end with the
+  completion delimiter, value >= limit). A gold-based threshold with no annotated case to stand
+  on fails: undefined is not a pass.
 - **regression** (per variant present in both, per metric of `regression.metrics`): the macro
-  delta run - baseline over the paired cases, with a 95% paired bootstrap interval. A drop larger
-  than `regression.max_drop` whose interval excludes zero fails; a drop larger than `max_drop`
-  whose interval includes zero is noise and warns; anything else passes.
+  delta run - baseline over the paired cases, with the statistics `harness compare` prints
+  (`compare.paired_statistics`). A drop larger than `regression.max_drop` that is real by
+  `compare.is_real_difference` (at least 6 paired cases, 95% interval excludes zero and p < 0.05)
+  fails; a larger drop that is not is noise and warns; anything else passes. A gold-based
+  metric without a paired annotated case fails.
 - **case_regression** (per variant, per metric): any paired case whose value dropped by more than
   `regression.case_max_drop` fails; the rule's value is the largest drop, and it lists the cases
   with what they newly missed.
@@ -31,7 +35,6 @@ Exit codes: 0 every rule passed or warned; 1 a rule failed; 2 bad input (InputEr
 from __future__ import annotations
 
 import json
-import math
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -49,10 +52,10 @@ _TOL = 1e-9
 
 # threshold key -> (what it measures, comparison, label)
 THRESHOLD_RULES: dict[str, tuple[str, str, str]] = {
-    "entity_recall": ("metric", ">=", "entity recall (micro)"),
-    "relationship_recall": ("metric", ">=", "relationship recall (micro)"),
-    "entity_f1": ("metric", ">=", "entity F1 (micro)"),
-    "relationship_f1": ("metric", ">=", "relationship F1 (micro)"),
+    "entity_recall": ("metric", ">=", "entity recall"),
+    "relationship_recall": ("metric", ">=", "relationship recall"),
+    "entity_f1": ("metric", ">=", "entity F1"),
+    "relationship_f1": ("metric", ">=", "relationship F1"),
     "format_errors": ("format_error_rate", "<=", "share of cases with a format error"),
     "completion_rate": ("completion_rate", ">=", "completion-delimiter rate"),
 }
@@ -73,6 +76,24 @@ def label(metric: str) -> str:
     return METRIC_LABELS.get(metric, metric.replace("_", " "))
 
 
+def gold_kind(metric: str) -> str | None:
+    """"entities" or "relationships" for a gold-based metric, None for a reference-free one."""
+    if metric.startswith("entity_"):
+        return "entities"
+    if metric.startswith("relationship_"):
+        return "relationships"
+    return None
+
+
+def below_or_above(value: float, limit: float, op: str) -> tuple[bool, str]:
+    """(passes, sentence part): "is below the threshold 50.0%", "meets the threshold 50.0%" ..."""
+    if op == ">=":
+        ok = value >= limit - _TOL
+        return ok, f"{'meets' if ok else 'is below'} the threshold {_pct(limit)}"
+    ok = value <= limit + _TOL
+    return ok, f"{'is within' if ok else 'is above'} the limit {_pct(limit)}"
+
+
 # --------------------------------------------------------------------------- values
 
 
@@ -90,6 +111,7 @@ class RuleResult:
     message: str
     interval: list[float] | None = None  # [low, high] of the delta (regression)
     cases: list[dict[str, Any]] = field(default_factory=list)  # offending cases (case_regression, coverage)
+    p_value: float | None = None  # sign-flip p-value of the delta (regression)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -156,10 +178,21 @@ class CaseCheck:
     newly_missed_entities: list[str] = field(default_factory=list)
     newly_missed_relationships: list[list[str]] = field(default_factory=list)
     error: str | None = None
+    # per-case thresholds whose metric is undefined on this case (no gold of its kind)
+    undefined: list[str] = field(default_factory=list)
+    checked: int = 0  # per-case rules that had a value to check
 
     @property
     def passed(self) -> bool:
         return not self.failures
+
+    @property
+    def unchecked(self) -> bool:
+        """Nothing could be checked: every per-case threshold is undefined here (junit and pytest skip it)."""
+        return not self.failures and bool(self.undefined) and self.checked == 0
+
+    def skip_reason(self) -> str:
+        return "no gold to check against: " + ", ".join(self.undefined)
 
     def message(self) -> str:
         return "; ".join(self.failures)
@@ -222,7 +255,7 @@ def effective_thresholds(thresholds: dict[str, Any], variant: str) -> dict[str, 
 
 
 def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{value:.1%}"
+    return "n/a" if value is None else f"{value:.1%}"
 
 
 def _pt(value: float | None) -> str:
@@ -240,19 +273,41 @@ def _variant_value(variant: dict[str, Any], key: str) -> float | None:
     return variant["format"].get(kind)
 
 
+def annotated_cases(variant: dict[str, Any], kind: str) -> int | None:
+    """Cases of a variant annotated for `kind` (None in a summary written before this was counted)."""
+    return (variant["metrics"].get("annotated") or {}).get(kind)
+
+
+def coverage_text(variant: dict[str, Any], kind: str) -> str:
+    """" over 3 of 12 cases (the others have no gold entities)" when some cases are unannotated."""
+    annotated, cases = annotated_cases(variant, kind), variant["cases"]
+    if annotated is None or annotated == cases:
+        return ""
+    return f" over {annotated} of {cases} cases (the others have no gold {kind})"
+
+
 def threshold_rules(summary: dict[str, Any], thresholds: dict[str, Any]) -> list[RuleResult]:
     rules: list[RuleResult] = []
     for name, variant in summary["variants"].items():
         for key, limit in effective_thresholds(thresholds, name).items():
             _, op, text = THRESHOLD_RULES[key]
             value = _variant_value(variant, key)
-            if value is None:
-                status: Status = "skip"
+            kind = gold_kind(key) if THRESHOLD_RULES[key][0] == "metric" else None
+            if value is None and kind is not None:
+                # undefined is not perfect: a gold-based threshold with nothing to stand on fails
+                status: Status = "fail"
+                annotated = annotated_cases(variant, kind)
+                why = (f"no case has gold {kind}" if not annotated else f"no prediction to measure over "
+                       f"the {annotated} case(s) with gold {kind}")
+                message = (f"{text} is n/a: {why} (0 of {variant['cases']} cases count), so the threshold "
+                           f"{_pct(limit)} cannot be met; annotate the cases (docs/scoring.md)")
+            elif value is None:
+                status = "skip"
                 message = f"{text}: no value"
             else:
-                ok = value >= limit - _TOL if op == ">=" else value <= limit + _TOL
+                ok, verdict = below_or_above(value, float(limit), op)
                 status = "pass" if ok else "fail"
-                message = f"{text} {_pct(value)} {'≥' if op == '>=' else '≤'} {_pct(limit)}" + ("" if ok else " — broken")
+                message = f"{text} {_pct(value)}{coverage_text(variant, kind) if kind else ''} {verdict}"
             rules.append(RuleResult("threshold", name, key, op, value, float(limit), status, message))
     return rules
 
@@ -284,7 +339,7 @@ def _newly(mine: list[Any], theirs: list[Any]) -> list[Any]:
 def regression_rules(
     summary: dict[str, Any], rows: list[CaseResult], baseline: dict[str, Any], regression: dict[str, Any]
 ) -> list[RuleResult]:
-    from .compare import paired_bootstrap
+    from .compare import min_paired_cases, paired_statistics
 
     max_drop = float(regression.get("max_drop", 0.05))
     case_max_drop = float(regression.get("case_max_drop", 0.20))
@@ -315,27 +370,38 @@ def regression_rules(
             pairs = [(cid, base[cid].get(metric), mine[cid].get(metric)) for cid in paired]
             pairs = [(cid, a, b) for cid, a, b in pairs if a is not None and b is not None]
             if not pairs:
-                rules.append(RuleResult("regression", name, metric, "drop <=", None, max_drop, "skip",
-                                        f"{label(metric)}: no paired case has a value"))
+                if gold_kind(metric) is not None:  # undefined is not a pass
+                    rules.append(RuleResult(
+                        "regression", name, metric, "drop <=", None, -max_drop, "fail",
+                        f"{label(metric)} cannot be compared with the baseline: no paired case has a value "
+                        f"on both sides (no case annotated with gold {gold_kind(metric)}), so no drop can be ruled out"))
+                else:
+                    rules.append(RuleResult("regression", name, metric, "drop <=", None, -max_drop, "skip",
+                                            f"{label(metric)}: no paired case has a value"))
                 continue
             va = [a for _, a, _ in pairs]
             vb = [b for _, _, b in pairs]
-            delta = math.fsum(b - a for a, b in zip(va, vb)) / len(pairs)
-            low, high = paired_bootstrap(va, vb)
-            interval = f"[{_pt(low)}, {_pt(high)}]"
+            stats = paired_statistics(va, vb)
+            delta = stats.delta
+            interval = f"95% interval [{_pt(stats.ci_low)}, {_pt(stats.ci_high)}], p = {stats.p_value:.3f}"
+            change = (f"{label(metric)} {'fell' if delta < -_TOL else 'rose' if delta > _TOL else 'held'} "
+                      f"{abs(delta) * 100:.1f} pt against the baseline over {len(pairs)} paired cases ({interval})")
             if -delta > max_drop + _TOL:
-                if high < -_TOL:
+                if stats.significant:
                     status: Status = "fail"
-                    why = "dropped by more than max_drop, interval excludes zero"
+                    why = f"more than the tolerated {max_drop * 100:.1f} pt, and not chance"
+                elif len(pairs) < min_paired_cases():
+                    status = "warn"
+                    why = (f"more than the tolerated {max_drop * 100:.1f} pt, but {len(pairs)} cases cannot tell "
+                           f"a drop from chance (at least {min_paired_cases()} are needed), so it counts as noise")
                 else:
                     status = "warn"
-                    why = "dropped by more than max_drop, but the interval includes zero (noise)"
+                    why = f"more than the tolerated {max_drop * 100:.1f} pt, but not distinguishable from noise"
             else:
-                status, why = "pass", ""
-            message = (f"{label(metric)} vs baseline: Δ {_pt(delta)} {interval} over {len(pairs)} cases, "
-                       f"tolerated drop {max_drop * 100:.1f} pt" + (f" — {why}" if why else ""))
+                status, why = "pass", f"within the tolerated drop of {max_drop * 100:.1f} pt"
+            message = f"{change}: {why}"
             rules.append(RuleResult("regression", name, metric, "drop <=", delta, -max_drop, status, message,
-                                    interval=[low, high]))
+                                    interval=[stats.ci_low, stats.ci_high], p_value=stats.p_value))
 
             drops = sorted(((a - b, cid) for cid, a, b in pairs), key=lambda t: (-t[0], t[1]))
             worst = drops[0][0]
@@ -360,8 +426,8 @@ def regression_rules(
                            f"{case_max_drop * 100:.1f} pt: {listed}{more}")
                 status = "fail"
             else:
-                message = (f"{label(metric)} per case: largest drop {max(worst, 0.0) * 100:.1f} pt ≤ "
-                           f"{case_max_drop * 100:.1f} pt")
+                message = (f"{label(metric)} per case: the largest drop, {max(worst, 0.0) * 100:.1f} pt, is within "
+                           f"the tolerated {case_max_drop * 100:.1f} pt")
                 status = "pass"
             rules.append(RuleResult("case_regression", name, metric, "drop <=", max(worst, 0.0), case_max_drop,
                                     status, message, cases=offending))
@@ -453,7 +519,7 @@ def case_checks(
             continue
         values = case_metrics(row.score)
         failures = [
-            f"{label(key)} {_pct(values[key])} < {_pct(limit)}"
+            f"{label(key)} {_pct(values[key])} is below the threshold {_pct(limit)}"
             for key, limit in limits.items()
             if values[key] is not None and values[key] < limit - _TOL  # type: ignore[operator]
         ]
@@ -463,14 +529,18 @@ def case_checks(
             failures,
             missed_entities=list(row.score.entities.missed),
             missed_relationships=[list(p) for p in row.score.relationships.missed],
+            undefined=[f"{label(key)} n/a" for key in limits if values[key] is None],
+            checked=sum(1 for key in limits if values[key] is not None),
         )
         base = base_cases.get(row.variant, {}).get(row.case_id)
         if base is not None:
             for metric in metrics:
                 a, b = base.get(metric), values[metric]
+                if a is not None and b is not None:
+                    check.checked += 1
                 if a is not None and b is not None and a - b > case_max_drop + _TOL:
-                    failures.append(f"{label(metric)} dropped {_pt(b - a)} against the baseline "
-                                    f"({_pct(a)} → {_pct(b)}; tolerated {case_max_drop * 100:.1f} pt)")
+                    failures.append(f"{label(metric)} fell {(a - b) * 100:.1f} pt against the baseline "
+                                    f"({_pct(a)} → {_pct(b)}), more than the tolerated {case_max_drop * 100:.1f} pt")
                     check.newly_missed_entities = _newly(check.missed_entities, base.get("missed_entities", []))
                     check.newly_missed_relationships = _newly(
                         check.missed_relationships, base.get("missed_relationships", [])

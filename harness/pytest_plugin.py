@@ -237,6 +237,8 @@ class CaseItem(pytest.Item):
         if not check.passed:
             details = check.details()
             raise CaseFailure(f"{head}: {check.message()}" + (f"\n{details}" if details else ""))
+        if check.unchecked:
+            pytest.skip(f"{head}: {check.skip_reason()}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, CaseFailure):

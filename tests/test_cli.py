@@ -140,6 +140,20 @@ def test_score_json_contract(tmp_path, capsys):
     assert data["relationships"]["directed_recall"] == 0.0  # the edge came reversed
 
 
+def test_score_of_a_case_without_relationship_gold_prints_n_a(tmp_path, capsys):
+    """Issue 12.1: undefined metrics are "n/a" in `harness score`, not 1.000 (and not a traceback)."""
+    gold = tmp_path / "gold.yaml"
+    gold.write_text("id: c1\ntext: Ana Ruiz runs Lowbridge.\nentities:\n  - {name: Ana Ruiz, type: person}\n")
+    pred = tmp_path / "pred.txt"
+    pred.write_text('("entity"<|>ANA RUIZ<|>person<|>x)##("relationship"<|>LOWBRIDGE<|>ANA RUIZ<|>runs<|>7)\n<|COMPLETE|>')
+    code, out, err = run_cli(capsys, "score", "--gold", str(gold), "--pred", str(pred))
+    assert code == 0, err
+    assert "entities:      P 1.000  R 1.000  F1 1.000" in out
+    assert "relationships: P n/a  R n/a  F1 n/a" in out
+    code, out, _ = run_cli(capsys, "score", "--gold", str(gold), "--pred", str(pred), "--json")
+    assert json.loads(out)["relationships"]["recall"] is None
+
+
 def test_compare_json(recorded, capsys):
     run_cli(capsys, "run", str(recorded))
     run_dir = next((recorded.parent.parent / "reports" / "towns").iterdir())

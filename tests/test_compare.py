@@ -12,7 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from harness.compare import compare, graph_diff, paired_bootstrap, sign_flip_pvalue
+from harness.compare import (
+    compare,
+    graph_diff,
+    is_real_difference,
+    min_paired_cases,
+    paired_bootstrap,
+    paired_statistics,
+    sign_flip_pvalue,
+)
 from harness.model import (
     CaseResult,
     Entity,
@@ -87,8 +95,9 @@ def test_hand_worked_deltas() -> None:
     # every pattern (|±1/3 ± 1/2| is 1/6 or 5/6) -> p = 1
     assert er.p_value == 1.0
     rr = cmp.metrics["relationship_recall"]
-    # a: 1, 0, 1 (c3 has no gold edges) ; b: 1/2, 1, 1
-    assert rr.delta == pytest.approx((-1 / 2 + 1 + 0) / 3)
+    # a: 1, 0 ; b: 1/2, 1 ; c3 has no gold edges: undefined on both sides, left out (not 1.0 and 1.0)
+    assert rr.n == 2
+    assert rr.delta == pytest.approx((-1 / 2 + 1) / 2)
     ta = cmp.metrics["entity_type_accuracy"]
     # c1: a 3/3, b 1/2 ; c2: 1, 1 ; c3: 1, 1
     assert ta.delta == pytest.approx(-1 / 6)
@@ -239,6 +248,39 @@ def test_sign_flip_monte_carlo_large_samples() -> None:
     ref = stats.permutation_test((d,), np.mean, permutation_type="samples", n_resamples=10_000,
                                  random_state=np.random.default_rng(3)).pvalue
     assert sign_flip_pvalue(d) == pytest.approx(ref, abs=0.02)
+
+
+def test_the_minimum_number_of_cases_follows_from_the_exact_test() -> None:
+    # the smallest exact two-sided p-value is 2 / 2^n: 0.0625 at n = 5, 0.03125 at n = 6
+    assert min_paired_cases(0.95) == 6
+    assert min_paired_cases(0.99) == 8  # 2/2^8 = 0.0078 < 0.01 <= 2/2^7
+    for n in (5, 6):
+        stats_ = paired_statistics(np.full(n, 0.9), np.full(n, 0.5))
+        assert stats_.p_value == pytest.approx(2 / 2**n)
+        assert (stats_.ci_low, stats_.ci_high) == pytest.approx((-0.4, -0.4))  # a degenerate interval
+        assert stats_.significant is (n >= 6)
+
+
+def test_significance_needs_both_the_interval_and_the_p_value() -> None:
+    assert is_real_difference(12, -0.3, -0.1, 0.01)
+    assert not is_real_difference(12, -0.3, 0.1, 0.01)  # interval includes zero
+    assert not is_real_difference(12, -0.3, -0.1, 0.2)  # p too large
+    assert not is_real_difference(2, -0.4, -0.4, 0.5)  # the 2-case suite of issue 12.6
+    assert not is_real_difference(12, None, None, None)
+
+
+def test_compare_marks_what_the_gate_would_call_real() -> None:
+    """compare's `significant` and the gate's regression rule come from the same statistics."""
+    two = compare(run_a()[:2], [row("tuned", "c1", [("Alpha", "person")], []),
+                                row("tuned", "c2", [], [])])
+    er = two.metrics["entity_recall"]
+    assert er.n == 2 and er.p_value == 0.5 and er.ci_high < 0 and er.significant is False
+    va = [c.a["entity_recall"] for c in two.cases]
+    vb = [c.b["entity_recall"] for c in two.cases]
+    shared = paired_statistics(va, vb)
+    assert (shared.delta, shared.ci_low, shared.ci_high, shared.p_value) == pytest.approx(
+        (er.delta, er.ci_low, er.ci_high, er.p_value))
+    assert two.to_json()["metrics"]["entity_recall"]["significant"] is False
 
 
 def test_pairing_only_in_one_side_and_unscored() -> None:

@@ -12,7 +12,32 @@ from ..summary import headline
 
 
 def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{value:.1%}"
+    return "n/a" if value is None else f"{value:.1%}"
+
+
+def usage_text(variant: dict[str, Any]) -> tuple[str, str]:
+    """(tokens, cost) of a variant as shown in every report, marked when the counts are estimated."""
+    usage = variant.get("usage") or {}
+    mark = " (est.)" if usage.get("estimated") else ""
+    tokens = f"{usage.get('total_tokens', 0):,}{mark}"
+    cost = variant.get("cost_usd")
+    return tokens, ("n/a" if cost is None else f"${cost:,.4f}{mark}")
+
+
+def annotation_lines(summary: dict[str, Any]) -> list[str]:
+    """What gold-based figures stand on, for variants where some cases have no gold."""
+    lines = []
+    for name, variant in summary["variants"].items():
+        annotated = variant["metrics"].get("annotated") or {}
+        parts = [
+            f"{kind} recall over {annotated[key]} of {variant['cases']} annotated cases: "
+            f"{_pct(headline(variant, f'{kind}_recall'))}"
+            for kind, key in (("entity", "entities"), ("relationship", "relationships"))
+            if key in annotated and annotated[key] < variant["cases"]
+        ]
+        if parts:
+            lines.append(f"{name}: " + "; ".join(parts))
+    return lines
 
 
 def _count(value: int, ratio: float | None, is_base: bool) -> str:
@@ -24,7 +49,8 @@ def _count(value: int, ratio: float | None, is_base: bool) -> str:
 def run_table(summary: dict[str, Any]) -> Table:
     baseline = summary["baseline"]
     table = Table(title=f"{summary['suite']} — baseline: {baseline} (recall is micro-averaged)", title_justify="left")
-    for column in ("variant", "entity recall", "rel. recall", "entities", "relationships", "communities", "format errors"):
+    for column in ("variant", "entity recall", "rel. recall", "entities", "relationships", "communities", "format errors",
+                   "tokens", "cost"):
         table.add_column(column, justify="left" if column == "variant" else "right")
     for name, variant in summary["variants"].items():
         ratio = summary["ratios"].get(name, {})
@@ -39,6 +65,7 @@ def run_table(summary: dict[str, Any]) -> Table:
             _count(graph["edges"], ratio.get("relationships"), is_base),
             _count(graph["communities"], ratio.get("communities"), is_base),
             f"{fmt['cases_with_errors']}/{variant['cases']} ({fmt['format_error_rate']:.0%})",
+            *usage_text(variant),
         )
     return table
 
@@ -60,8 +87,10 @@ def _gate_line(run_dir: Path) -> str | None:
 
 
 def print_run_table(summary: dict[str, Any], run_dir: Path, console: Console | None = None) -> None:
-    console = console or Console(width=120)
+    console = console or Console(width=140)
     console.print(run_table(summary))
+    for line in annotation_lines(summary):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     gate = _gate_line(run_dir)
     if gate:
         console.print(gate, markup=False, highlight=False, soft_wrap=True)

@@ -10,7 +10,7 @@ import base64
 from html import escape
 from typing import Any
 
-from .markdown import RULE_NAMES, delta_text, pct, rule_value
+from .markdown import RULE_NAMES, annotated_text, delta_text, pct, rule_value, usage_cells
 from .plots import PLOTS
 from .view import METRIC_LABELS, SIZE_KEYS, TABLE_METRICS, Column, ReportView
 
@@ -88,6 +88,10 @@ def scores_table(view: ReportView) -> str:
         )
         rows.append(f"<tr><td>{e(METRIC_LABELS[metric])}</td>{cells}</tr>")
     rows.append("<tr><td>cases</td>" + "".join(f"<td class='num'>{c.data['cases']}</td>" for c in view.columns) + "</tr>")
+    rows.append("<tr><td>annotated cases (entities / relationships)</td>"
+                + "".join(f"<td class='num'>{e(annotated_text(c.data))}</td>" for c in view.columns) + "</tr>")
+    rows.append("<tr><td>tokens</td>" + "".join(f"<td class='num'>{e(usage_cells(c.data)[0])}</td>" for c in view.columns) + "</tr>")
+    rows.append("<tr><td>cost (USD)</td>" + "".join(f"<td class='num'>{e(usage_cells(c.data)[1])}</td>" for c in view.columns) + "</tr>")
     return "<table>" + "".join(rows) + "</table>"
 
 
@@ -250,7 +254,8 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
         body += [
             "<h2>Scores</h2>",
             f"<p class='muted'><b>micro</b> (pooled counts) · macro (mean over cases). Δ: macro difference against "
-            f"{e(ref_word)} in percentage points, with a 95% paired bootstrap interval over cases; ▲/▼ when it excludes zero.</p>",
+            f"{e(ref_word)} in percentage points, with a 95% paired bootstrap interval over cases and a sign-flip permutation "
+            f"p-value; ▲/▼ when the difference is real: at least 6 paired cases, the interval excludes zero and p &lt; 0.05.</p>",
             scores_table(view),
         ]
         body += [figure(plots, "metrics"), figure(plots, "recall_scatter")]

@@ -1,7 +1,8 @@
 """junit.xml: one test case per suite case × variant; a failure when the case breaks a per-case rule.
 
 `classname` is `<suite>.<variant>`, `name` the case id. A case without a score (its model call or
-parse failed) is an `<error>`. The failure message names the broken rules and its text names what
+parse failed) is an `<error>`; a case with no gold for any per-case rule is `<skipped>` (its
+metrics are "n/a", which is neither a pass nor a failure). The failure message names the broken rules and its text names what
 the case missed. There are no `time` attributes: the file is reproducible byte for byte.
 """
 
@@ -44,6 +45,9 @@ def render_junit(view: ReportView, suite_file: str = "") -> str:
                 counts["failures"] += 1
                 fail = ET.SubElement(case_el, "failure", message=_clean(check.message()), type="per-case-rule")
                 fail.text = _clean(check.details())
+            elif check is not None and check.unchecked:
+                counts["skipped"] += 1
+                ET.SubElement(case_el, "skipped", message=_clean(check.skip_reason()))
             if row.score is not None:
                 props = ET.SubElement(case_el, "properties")
                 for key, value in (
@@ -52,7 +56,7 @@ def render_junit(view: ReportView, suite_file: str = "") -> str:
                     ("entity_f1", row.score.entities.f1),
                     ("relationship_f1", row.score.relationships.f1),
                 ):
-                    ET.SubElement(props, "property", name=key, value=f"{value:.6f}")
+                    ET.SubElement(props, "property", name=key, value="n/a" if value is None else f"{value:.6f}")
     for key, value in counts.items():
         suite_el.set(key, str(value))
     for key in totals:

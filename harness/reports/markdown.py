@@ -21,7 +21,23 @@ GATE_ICON = {"pass": "✅ PASS", "warn": "⚠️ PASS with warnings", "fail": "�
 
 
 def pct(value: float | None) -> str:
-    return "—" if value is None else f"{value:.1%}"
+    """A rate; None (undefined: no gold, no prediction) is "n/a", never a number."""
+    return "n/a" if value is None else f"{value:.1%}"
+
+
+def annotated_text(data: dict[str, Any]) -> str:
+    """"3 / 2 of 3": cases with gold entities / gold relationships, of all cases of a column."""
+    annotated = data["metrics"].get("annotated") or {}
+    if not annotated:
+        return "—"
+    return f"{annotated.get('entities', 0)} / {annotated.get('relationships', 0)} of {data['cases']}"
+
+
+def usage_cells(data: dict[str, Any]) -> tuple[str, str]:
+    """(tokens, cost) of a column; "(est.)" when the token counts are estimated, not reported."""
+    from .console import usage_text
+
+    return usage_text(data)
 
 
 def pt(value: float | None) -> str:
@@ -46,15 +62,18 @@ def pairs(items: list[list[str]], limit: int = MAX_LIST) -> str:
 
 
 def delta_text(delta: dict[str, Any] | None) -> str:
-    """`Δ +3.1 pt [−1.0, +7.2]` with ▲/▼ when the interval excludes zero."""
+    """`Δ +3.1 pt [−1.0, +7.2] p 0.031` with ▲/▼ when the difference is real (`compare.is_real_difference`,
+    the gate's rule: enough cases, interval excludes zero and a small p-value)."""
     if not delta or delta.get("delta") is None:
         return ""
     low, high = delta.get("ci_low"), delta.get("ci_high")
     interval = f" [{pt(low)}, {pt(high)}]" if low is not None and high is not None else ""
+    p_value = delta.get("p_value")
+    p_text = "" if p_value is None else f" p {p_value:.3f}"
     mark = ""
-    if low is not None and high is not None:
-        mark = " ▲" if low > 0 else " ▼" if high < 0 else ""
-    return f"Δ {pt(delta['delta'])} pt{interval}{mark}"
+    if delta.get("significant"):
+        mark = " ▲" if delta["delta"] > 0 else " ▼"
+    return f"Δ {pt(delta['delta'])} pt{interval}{p_text}{mark}"
 
 
 def header(view: ReportView) -> list[str]:
@@ -74,6 +93,10 @@ def scores_table(view: ReportView) -> list[str]:
             cells.append(cell + (f"<br>{extra}" if extra else ""))
         lines.append(f"| {METRIC_LABELS[metric]} | " + " | ".join(cells) + " |")
     lines.append("| cases | " + " | ".join(str(c.data["cases"]) for c in view.columns) + " |")
+    lines.append("| annotated cases (entities / relationships) | "
+                 + " | ".join(annotated_text(c.data) for c in view.columns) + " |")
+    lines.append("| tokens | " + " | ".join(usage_cells(c.data)[0] for c in view.columns) + " |")
+    lines.append("| cost (USD) | " + " | ".join(usage_cells(c.data)[1] for c in view.columns) + " |")
     return lines
 
 
@@ -104,6 +127,8 @@ def rule_value(rule: Any) -> tuple[str, str]:
         value = "—" if rule.value is None else f"Δ {pt(rule.value)} pt"
         if rule.interval:
             value += f" [{pt(rule.interval[0])}, {pt(rule.interval[1])}]"
+        if getattr(rule, "p_value", None) is not None:
+            value += f" p {rule.p_value:.3f}"
         return value, ("—" if rule.limit is None else f"drop ≤ {abs(rule.limit) * 100:.1f} pt")
     if rule.rule == "case_regression":
         return ("—" if rule.value is None else f"largest drop {rule.value * 100:.1f} pt",
@@ -251,7 +276,8 @@ def render_markdown(view: ReportView) -> str:
         "## Scores",
         "",
         f"**micro** (pooled counts) · macro (mean over cases). Δ: macro difference against {ref_word}, in "
-        "percentage points, with a 95% paired bootstrap interval over cases; ▲/▼ when the interval excludes zero.",
+        "percentage points, with a 95% paired bootstrap interval over cases and a sign-flip permutation p-value; "
+        "▲/▼ when the difference is real: at least 6 paired cases, the interval excludes zero and p < 0.05.",
         "",
         *scores_table(view),
         "",

@@ -1,6 +1,7 @@
 """The report's plots, as PNG bytes (matplotlib's Agg canvas: no display, no global pyplot state).
 
-- `metrics`: headline metrics per column, bars at the macro mean with 95% bootstrap whiskers;
+- `metrics`: headline metrics per column, bars at the macro mean with 95% bootstrap whiskers
+  ("n/a" where a metric is undefined: no case annotated for it);
 - `recall_scatter`: per-case entity and relationship recall of each compared column (y) against
   its reference (x), with the diagonal: points below it are cases that got worse;
 - `graph_size`: entities, relationships and communities per column;
@@ -48,7 +49,8 @@ def metrics_plot(view: ReportView) -> bytes:
         means, lows, highs, xs = [], [], [], []
         for i, metric in enumerate(HEADLINE_METRICS):
             stats = macro_interval(column.rows, metric)
-            if stats is None:
+            if stats is None:  # undefined (no annotated case): say so rather than draw a bar of 0 or 1
+                ax.text(i - 0.4 + width * (j + 0.5), 0.02, "n/a", ha="center", va="bottom", fontsize=7, rotation=90)
                 continue
             mean, low, high = stats
             xs.append(i - 0.4 + width * (j + 0.5))

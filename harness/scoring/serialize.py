@@ -21,3 +21,8 @@ def score_to_json(score: CaseScore) -> dict[str, Any]:
         "relationships": {key: relationships[key] for key in RELATIONSHIP_KEYS},
         "grounding": score.grounding.model_dump(),
     }
+
+
+def rate_text(value: float | None) -> str:
+    """A per-case rate for plain-text output: three decimals, or "n/a" when undefined."""
+    return "n/a" if value is None else f"{value:.3f}"

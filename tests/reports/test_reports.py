@@ -64,7 +64,7 @@ def test_report_md_has_every_section(run):
     # format issues by code
     assert "`completion-missing`" in md or "`markdown-decoration`" in md
     # cases that break a per-case rule are marked and named
-    assert "❌" in md and "`default` / `flood`: entity recall 33.3% &lt; 50.0%" in md
+    assert "❌" in md and "`default` / `flood`: entity recall 33.3% is below the threshold 50.0%" in md
 
 
 def test_worst_regressions_say_what_was_lost(suite, server, api_key, tmp_path, project):
@@ -178,7 +178,7 @@ def test_junit_has_one_case_per_case_and_variant(run):
     # the suite's threshold is entity_recall 0.5: default finds 1 of 3 in flood and fair
     assert set(failed) == {("towns.default", "flood"), ("towns.default", "fair")}
     flood = failed[("towns.default", "flood")]
-    assert "entity recall 33.3% < 50.0%" in flood.get("message")
+    assert "entity recall 33.3% is below the threshold 50.0%" in flood.get("message")
     assert "missed entities (2): Arn, Red Lantern Society" in flood.text
     assert root.find("testsuite").get("failures") == "2" and root.find("testsuite").get("tests") == "6"
 
@@ -291,3 +291,40 @@ def test_report_rewrites_a_runs_reports(run, capsys):
     code, out, err = harness(capsys, "report", str(outcome.run_dir))
     assert code == 0, err
     assert (outcome.run_dir / "report.md").read_bytes() == before
+
+
+# --------------------------------------------------------------------------- tokens and cost (issue 12.9)
+
+
+def test_tokens_and_cost_per_variant_in_console_markdown_and_html(run):
+    from rich.console import Console
+
+    from harness.reports.console import run_table
+    from harness.reports.html import render_html
+    from harness.reports.markdown import render_markdown
+    from harness.reports.view import run_view
+
+    outcome, summary = run
+    tuned = summary["variants"]["tuned"]
+    tokens = f"{tuned['usage']['total_tokens']:,}"
+    cost = f"${tuned['cost_usd']:,.4f}"
+    assert tuned["usage"]["total_tokens"] > 0 and tuned["cost_usd"] > 0
+    md = (outcome.run_dir / "report.md").read_text(encoding="utf-8")
+    html = (outcome.run_dir / "report.html").read_text(encoding="utf-8")
+    token_row = next(line for line in md.splitlines() if line.startswith("| tokens |"))
+    assert tokens in token_row and "(est.)" not in token_row
+    assert cost in next(line for line in md.splitlines() if line.startswith("| cost (USD) |"))
+    assert f"<td class='num'>{tokens}</td>" in html and cost in html
+    console = Console(width=200, record=True)
+    console.print(run_table(summary))
+    table = console.export_text()
+    assert tokens in table and cost in table
+    # an endpoint that reported no usage: the counts were estimated, and every report says so
+    for variant in summary["variants"].values():
+        variant["usage"]["estimated"] = True
+    view = run_view(summary, outcome.results)
+    assert f"{tokens} (est.)" in render_markdown(view) and f"{cost} (est.)" in render_markdown(view)
+    assert f"{tokens} (est.)" in render_html(view, {})
+    console = Console(width=200, record=True)
+    console.print(run_table(summary))
+    assert f"{tokens} (est.)" in console.export_text()
