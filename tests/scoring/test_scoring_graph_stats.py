@@ -55,8 +55,30 @@ def test_empty_graph() -> None:
     assert (lone.nodes, lone.isolates, lone.communities, lone.modularity) == (1, 1, 1, None)
 
 
-def test_seed_is_recorded() -> None:
-    assert graph_stats(two_triangles(), seed=7).seed == 7
+def random_cases() -> list[ExtractedGraph]:
+    """A graph on which Louvain's result depends on its seed (checked below), cut into three cases."""
+    g = nx.gnp_random_graph(24, 0.2, seed=2)
+    edges = [(f"n{s:02d}", f"n{t:02d}") for s, t in g.edges()]
+    names = [f"n{i:02d}" for i in g.nodes()]
+    return [graph(names[k::3], edges[k::3]) for k in range(3)]
+
+
+def test_the_recorded_seed_is_the_one_the_communities_were_found_with() -> None:
+    from networkx.algorithms import community as nx_community
+
+    from harness.scoring import union_graph
+
+    cases = random_cases()
+    with_7, with_42 = graph_stats(cases, seed=7), graph_stats(cases, seed=42)
+    assert (with_7.seed, with_42.seed) == (7, 42)
+    found = lambda s: (s.communities, s.largest_community, s.modularity)  # noqa: E731
+    # the seed matters on this graph, so a seed that is recorded but not used cannot pass
+    assert found(with_7) != found(with_42)
+    g, _ = union_graph(cases)
+    for stats in (with_7, with_42):
+        communities = nx_community.louvain_communities(g, seed=stats.seed, resolution=stats.resolution)
+        assert found(stats) == (len(communities), max(len(c) for c in communities),
+                                pytest.approx(nx_community.modularity(g, communities, resolution=stats.resolution)))
 
 
 def shuffled(graphs: list[ExtractedGraph], rng: random.Random) -> list[ExtractedGraph]:
