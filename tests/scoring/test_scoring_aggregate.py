@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from harness.model import CaseScore, Entity, ExtractedGraph, GoldCase, GoldEntity, GoldRelationship, Relationship
 from harness.scoring import METRICS, aggregate, score_case, score_to_json
@@ -116,3 +118,19 @@ def test_score_to_json_has_exactly_the_documented_keys() -> None:
     assert doc["grounding"] == {"grounded": 1, "ungrounded": 1, "unverified": [], "rate": 0.5}
     assert doc["entities"]["unmatched"] == ["B"]
     assert doc["relationships"]["missed"] == [["A", "C"]]
+
+
+names = st.lists(st.sampled_from(["A", "B", "C", "D"]), max_size=4, unique=True)
+
+
+@given(st.lists(st.tuples(names, names), min_size=1, max_size=5), st.lists(names, max_size=4))
+def test_cases_without_gold_never_change_gold_based_aggregates(annotated: list[tuple[list[str], list[str]]],
+                                                               unannotated: list[list[str]]) -> None:
+    """Adding cases without gold (whatever they predict) leaves every gold-based figure as it was."""
+    base = [scored([(n, "") for n in gold], [(n, "") for n in pred]) for gold, pred in annotated]
+    extra = [scored([], [(n, "") for n in pred], pred_edges=list(zip(pred, pred[1:]))) for pred in unannotated]
+    before, after = aggregate(base), aggregate(base + extra)
+    for name in METRICS:
+        if name != "grounding_rate":
+            assert after.metrics[name] == before.metrics[name], name
+    assert after.annotated["entities"] == before.annotated["entities"] == sum(1 for gold, _ in annotated if gold)
