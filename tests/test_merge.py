@@ -82,7 +82,7 @@ def test_merge_gate_exit_code(recorded, project, tmp_path, capsys):
     suite = set_suite(project, thresholds={"entity_recall": 0.95})
     shards = [replay(suite, tmp_path / "reports", f"s{i}", shard=(i, 2))[0] for i in (1, 2)]
     code, out, _ = harness(capsys, "merge", *(str(s.run_dir) for s in shards), "--run-id", "m", "--gate")
-    assert code == 1 and "FAIL  default: entity recall (micro)" in out
+    assert code == 1 and "FAIL  default: entity recall 50.0% is below the threshold 95.0%" in out
 
 
 def test_merge_refuses_conflicting_or_foreign_or_unfinished_runs(recorded, tmp_path, capsys):
