@@ -214,3 +214,41 @@ def test_throttling_is_still_bounded():
         with pytest.raises(ModelCallError, match="429"):
             chat(make_client(srv, max_retries=2))
         assert srv.calls == 4 * 2 + 1
+
+
+# --------------------------------------------------------------------------- through `harness record`
+
+
+def record(project, capsys, srv) -> tuple[int, str]:
+    from harness.cli import main
+
+    code = main(["record", str(project), "--base-url", srv.base_url, "--variant", "default", "--case", "mayor"])
+    return code, capsys.readouterr().err
+
+
+def test_record_gives_up_on_a_day_long_retry_after_with_exit_4_naming_the_case(project, capsys):
+    reply = json_reply('{"error": {"message": "quota"}}', 429, **{"Retry-After": "86400"})
+    with FakeOpenAIServer(Script(), raw=lambda _: reply) as srv:
+        started = time.monotonic()
+        code, err = record(project, capsys, srv)
+    assert time.monotonic() - started < 30
+    assert code == 4
+    assert "case 'mayor' of variant 'default'" in err and "86400 s (Retry-After)" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        json_reply('{"choices": [], "usage": {"prompt_tokens": 1, "completion_tokens": 0, "total_tokens": 1}}'),
+        RawReply(200, {"Content-Type": "application/json", "Content-Encoding": "gzip"}, gzip_bomb(64)),
+    ],
+    ids=["no-choices", "gzip-bomb"],
+)
+def test_record_fails_persistent_endpoint_errors_with_exit_4_naming_the_case(project, capsys, monkeypatch, reply):
+    monkeypatch.setattr(client_module, "MAX_BODY_BYTES", 1 << 20)
+    with FakeOpenAIServer(Script(), raw=lambda _: reply) as srv:
+        code, err = record(project, capsys, srv)
+    assert code == 4, err
+    assert "case 'mayor' of variant 'default'" in err and "after 4 attempts" in err  # the suite's max_retries: 3
+    assert not (project.parent.parent / "fixtures" / "cassettes" / "towns" / "default" / "mayor.json").exists()
