@@ -252,3 +252,26 @@ def test_record_fails_persistent_endpoint_errors_with_exit_4_naming_the_case(pro
     assert code == 4, err
     assert "case 'mayor' of variant 'default'" in err and "after 4 attempts" in err  # the suite's max_retries: 3
     assert not (project.parent.parent / "fixtures" / "cassettes" / "towns" / "default" / "mayor.json").exists()
+
+
+def test_a_broken_answer_then_a_good_one_records_and_replays_the_same_result(suite, api_key, tmp_path):
+    from harness.runner import RunOptions, run_suite
+
+    from ..conftest import script_for
+
+    script = script_for(suite)
+    broken: set[str] = set()
+
+    def first_broken(body):
+        key = body["messages"][-1]["content"]
+        if key not in broken:  # the first answer to each request has no choices
+            broken.add(key)
+            return json_reply('{"choices": []}')
+        return None
+
+    with FakeOpenAIServer(script, raw=first_broken) as srv:
+        recorded = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec", base_url=srv.base_url))
+    assert not recorded.failures and recorded.retries > 0
+    replayed = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "play"))
+    assert not replayed.failures and not replayed.missing
+    assert [r.graph for r in replayed.results] == [r.graph for r in recorded.results]
