@@ -6,12 +6,16 @@ against a capacity of 4 gives 12 rejections and a limit of 4, in one round trip 
 whatever the latency (a timed cooldown, or halving, either overshoots or undershoots).
 
 Growth is additive: one more slot per full window of successes (`limit` of them, about
-one round trip). The level that was just refused is a ceiling: going back to it is a
-probe, tried only after a longer run of successes (`probe_factor` windows), and every
-probe that is refused again doubles that run. Against a fixed capacity the limit settles
-at it, and probes (one rejection each) become rarer as the run goes on: rejections over
-a run of N calls stay within (initial concurrency - capacity) + log2(N) or so. A probe
-that is not refused lifts the ceiling, so a server that grows is followed.
+one round trip). The level that was refused is a ceiling: reaching it again is a probe, and
+each probe the server refuses again doubles the run of successes needed before the next
+(`probe_factor` windows, then twice that...). Against a fixed capacity the limit settles at
+it, and probes (one rejection each) become rarer as the run goes on: rejections over a run
+of N calls stay within (initial concurrency - capacity) + log2(N) or so. A probe that holds
+lifts the ceiling, so a server that grows is followed. A refusal below the ceiling is not a
+probe (the server shrank, or refuses whatever the load, as a rate limit does): it takes its
+slot but neither restarts the count of successes nor lengthens the probes, so refusals that
+do not depend on load settle the limit where growth and refusals balance instead of
+ratcheting it down to 1.
 
 A Retry-After is a pause shared by every call: none starts until it has passed, instead
 of N callers each sleeping and retrying in lockstep. Calls already in flight go on.
@@ -40,9 +44,10 @@ class AdaptiveLimiter:
         self.trace: list[tuple[float, int]] = [(time.monotonic(), self.limit)]  # (when, limit) at each change
 
     def _window(self) -> int:
-        """Successes needed before the next slot: one round trip's worth, longer for a probe."""
-        if self.ceiling is not None and self.limit + 1 >= self.ceiling:
-            return self.probe_factor * self.limit * 2**self.failed_probes
+        """Successes needed before the next slot: one round trip's worth, longer for a probe
+        of a level that has already refused a probe."""
+        if self.failed_probes and self.ceiling is not None and self.limit + 1 >= self.ceiling:
+            return self.probe_factor * self.limit * 2 ** (self.failed_probes - 1)
         return self.limit
 
     def _set_limit(self, value: int) -> None:
@@ -73,9 +78,15 @@ class AdaptiveLimiter:
             self.in_flight -= 1
             if throttled:
                 self.throttle_events += 1
-                self._successes = 0
                 if self.ceiling is not None and self.limit >= self.ceiling:
                     self.failed_probes += 1  # a probe refused: wait longer before the next
+                    self._successes = 0
+                elif self.ceiling is not None:
+                    # refused at a level that had held: not a probe. The server shrank, or
+                    # refuses regardless of load (a rate limit): the slot goes, but successes
+                    # keep counting towards the next, so such refusals cannot ratchet the
+                    # limit down to 1, and the probe penalty starts over.
+                    self.failed_probes = 0
                 self._set_limit(max(1, self.limit - 1))
                 self.ceiling = self.limit + 1
             elif not failed:

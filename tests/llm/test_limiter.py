@@ -23,12 +23,12 @@ def test_each_rejection_takes_one_slot_off():
             await limiter.acquire()
         for _ in range(12):  # a capacity of 4: twelve of sixteen refused
             await limiter.release(throttled=True)
+        assert limiter.limit == 4 and limiter.ceiling == 5
         for _ in range(4):
             await limiter.release()
         return limiter
 
     limiter = asyncio.run(scenario())
-    assert limiter.limit == 4 and limiter.ceiling == 5
     assert limiter.lowest_limit == 4 and limiter.throttle_events == 12
 
 
@@ -38,19 +38,35 @@ def test_growing_back_to_a_refused_level_is_a_probe_that_waits_longer_each_time_
         seen = []
         await calls(limiter, "tttt")  # 8 -> 4, ceiling 5
         seen.append(limiter.limit)
-        await calls(limiter, "o" * 15)  # a probe needs 4 windows of 4
+        await calls(limiter, "oooo")  # the first probe comes after one window
+        seen.append(limiter.limit)
+        await calls(limiter, "t")  # refused at the ceiling
+        seen.append(limiter.limit)
+        await calls(limiter, "o" * 15)  # the next needs 4 windows of 4
         seen.append(limiter.limit)
         await calls(limiter, "o")
-        seen.append(limiter.limit)  # 5: probing
-        await calls(limiter, "t")  # refused again
         seen.append(limiter.limit)
+        await calls(limiter, "t")  # refused again
         await calls(limiter, "o" * 31)  # now 8 windows of 4
         seen.append(limiter.limit)
         await calls(limiter, "o")
         seen.append(limiter.limit)
         return seen
 
-    assert asyncio.run(scenario()) == [4, 4, 5, 4, 4, 5]
+    assert asyncio.run(scenario()) == [4, 5, 4, 4, 5, 4, 5]
+
+
+def test_refusals_that_do_not_depend_on_load_do_not_ratchet_the_limit_down():
+    # one call in ten refused whatever the load (a rate limit, not a capacity): each refusal
+    # takes a slot and every window of successes gives one back, so the limit balances near
+    # ten instead of sinking to 1
+    async def scenario() -> AdaptiveLimiter:
+        limiter = AdaptiveLimiter(32)
+        await calls(limiter, ("o" * 9 + "t") * 100)
+        return limiter
+
+    limiter = asyncio.run(scenario())
+    assert 5 <= limiter.limit <= 15 and limiter.lowest_limit >= 5
 
 
 def test_a_probe_that_holds_lifts_the_ceiling_and_growth_is_one_slot_per_window():
@@ -58,7 +74,7 @@ def test_a_probe_that_holds_lifts_the_ceiling_and_growth_is_one_slot_per_window(
         limiter = AdaptiveLimiter(10, probe_factor=1)
         seen = []
         await calls(limiter, "t" * 6)  # 10 -> 4, ceiling 5
-        await calls(limiter, "o" * 4)  # probe to 5 after one window (probe_factor 1)
+        await calls(limiter, "o" * 4)  # probe to 5 after one window
         seen.append(limiter.limit)
         await calls(limiter, "o" * 5)  # 5 held for a window: ceiling gone, 6
         seen.append(limiter.limit)
