@@ -30,6 +30,7 @@ bench: install
 	$(BIN)/python bench/parse_corpus.py
 	$(BIN)/python bench/tune_sampling.py
 	$(BIN)/python bench/tune.py
+	$(BIN)/python bench/limiter.py
 
 clean:
 	rm -rf $(VENV) reports/*/ build *.egg-info

@@ -203,15 +203,20 @@ class CaseScore(Value):
 
 
 class Usage(Value):
+    """Tokens of one or more calls. `estimated`: some part was counted by the harness's own
+    tokenizer because the endpoint reported no usage, or usage that could not be true."""
+
     prompt_tokens: int = 0
     completion_tokens: int = 0
     total_tokens: int = 0
+    estimated: bool = False
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             total_tokens=self.total_tokens + other.total_tokens,
+            estimated=self.estimated or other.estimated,
         )
 
 

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from .errors import CassetteMissingError, HarnessError, InputError, ModelCallError
 from .llm.cassettes import CassetteRouter, request_hash
-from .llm.client import EndpointSettings, ModelClient
+from .llm.client import EndpointSettings, ModelClient, call_label
 from .llm.gleaning import extract_with_gleaning
 from .model import CaseResult, ExtractedGraph, FormatReport, GoldCase, Round, Usage
 from .parsing import parse
@@ -356,7 +356,7 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
                 path = suite.cassette_dir() / plan.name / f"{case.id}.json"
                 existed = path.exists()
                 try:
-                    with router.case(path):
+                    with router.case(path), call_label(f"case '{case.id}' of variant '{plan.name}'"):
                         rounds = await extract_with_gleaning(
                             client_of[plan.name], messages, plan.template, plan.max_gleanings, plan.variables(case)
                         )

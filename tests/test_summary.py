@@ -45,3 +45,20 @@ def test_summary_has_per_variant_usage_cost_and_ratios(suite, api_key, tmp_path)
     assert summary["ratios"]["tuned"]["entities"] > 1.0
     assert tuned["records_from_gleaning"] >= 1
     assert "tuned" in summary["comparisons"]
+
+
+def test_estimated_usage_is_marked_in_the_summary(suite, api_key, tmp_path):
+    import jsonschema
+
+    from harness.llm.fake_server import Faults
+
+    from .conftest import REPO
+
+    with FakeOpenAIServer(script_for(suite), Faults(report_usage=False)) as srv:
+        outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path, base_url=srv.base_url))
+    summary = write_run_outputs(outcome, record_mode="once")
+    usage = summary["variants"]["tuned"]["usage"]
+    assert usage["estimated"] is True and usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
+    assert summary["variants"]["tuned"]["cost_usd"] > 0
+    schema = json.loads((REPO / "harness" / "schemas" / "summary.schema.json").read_text())
+    jsonschema.validate(summary, schema, cls=jsonschema.Draft202012Validator)

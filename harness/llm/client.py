@@ -1,17 +1,30 @@
 """The model client: the openai SDK against any OpenAI-compatible endpoint.
 
-Retries (429, 5xx, timeouts, dropped connections) and the adaptive concurrency limit live
-here rather than in the SDK, so throttling shrinks the whole run's concurrency instead of
-every call backing off on its own. A cassette miss is never retried: it ends the case.
+Retries (429, 5xx, timeouts, dropped connections, answers that are not chat completions)
+and the adaptive concurrency limit live here rather than in the SDK, so throttling shrinks
+the whole run's concurrency instead of every call backing off on its own. A cassette miss
+is never retried: it ends the case.
+
+Everything the endpoint sends is untrusted: bodies are size-capped before decoding
+(transport.py), JSON that is not a chat completion is a failed call, usage that is
+missing or could not be true is replaced by an offline count and marked `estimated`, and
+a Retry-After longer than `max_wait_s` ends the call at once instead of hanging the run.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
+import datetime as dt
+import email.utils
 import json
+import logging
+import math
 import os
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,9 +36,29 @@ from ..errors import CassetteMissingError, InputError, ModelCallError
 from ..model import Usage
 from .cassettes import is_cassette_miss
 from .limiter import AdaptiveLimiter
+from .tokens import count_message_tokens, count_tokens
+from .transport import BoundedTransport, is_body_error
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 REPLAY_KEY = "replay-without-key"  # sent only when replaying; scrubbed like any key
+MAX_BODY_BYTES = 16 << 20  # a chat completion of 100k tokens is under 1 MB; a bomb is refused here
+MAX_PLAUSIBLE_TOKENS = 100_000_000  # per call: far above any context window, far below overflow
+NOTICE_WAIT_S = 5.0  # waits this long or longer are announced on stderr
+THROTTLE_BUDGET = 4  # a call may be refused for capacity (429) this many times its retry budget
+
+log = logging.getLogger("harness.llm")
+
+_CALL_LABEL: contextvars.ContextVar[str | None] = contextvars.ContextVar("harness_call_label", default=None)
+
+
+@contextlib.contextmanager
+def call_label(label: str) -> Iterator[None]:
+    """Name the calls made inside (e.g. "case 'x' of variant 'y'") in waits and failures."""
+    token = _CALL_LABEL.set(label)
+    try:
+        yield
+    finally:
+        _CALL_LABEL.reset(token)
 
 
 @dataclass
@@ -34,6 +67,7 @@ class ChatResult:
     usage: Usage
     latency_s: float
     attempts: int = 1
+    usage_note: str | None = None  # why the usage is estimated, when it is
 
 
 @dataclass
@@ -48,36 +82,120 @@ class EndpointSettings:
     top_p: float | None = None
     max_tokens: int | None = None
     seed: int | None = None
+    max_wait_s: float = 120.0  # a longer Retry-After gives the call up (exit 4) instead of waiting
 
 
-def _retry_after(exc: openai.APIStatusError) -> float | None:
-    headers = exc.response.headers if exc.response is not None else {}
+def parse_retry_after(headers: Any) -> float | None:
+    """Seconds to wait from `retry-after-ms` or `retry-after` (seconds or an HTTP date).
+
+    inf for a value that means "never" (inf, 1e999); None when absent or unreadable."""
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value:
-            try:
-                return max(0.0, float(value) * scale)
-            except ValueError:
-                return None
+        value = headers.get(name) if headers is not None else None
+        if not value:
+            continue
+        value = value.strip()
+        try:
+            seconds = float(value) * scale
+        except ValueError:
+            seconds = _seconds_until(value) if name == "retry-after" else None
+        if seconds is None or math.isnan(seconds) or seconds < 0:
+            return None
+        return seconds
     return None
 
 
-def read_completion(response: httpx2.Response) -> tuple[str, Usage]:
-    """The answer text and usage of a chat completion; a malformed body is a failed call."""
+def _seconds_until(date: str) -> float | None:
     try:
-        data = json.loads(response.content)
-        choices = data.get("choices") or []
-        message = choices[0].get("message") or {} if choices else {}
-        text = message.get("content") or ""
-        raw = data.get("usage") or {}
-        usage = Usage(
-            prompt_tokens=int(raw.get("prompt_tokens") or 0),
-            completion_tokens=int(raw.get("completion_tokens") or 0),
-            total_tokens=int(raw.get("total_tokens") or 0),
-        )
-    except (ValueError, TypeError, AttributeError, IndexError) as exc:
-        raise ModelCallError(f"the endpoint's answer is not a chat completion: {exc}") from None
-    return (text if isinstance(text, str) else json.dumps(text)), usage
+        when = email.utils.parsedate_to_datetime(date)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    return max(0.0, (when - dt.datetime.now(dt.timezone.utc)).total_seconds())
+
+
+def _text_of(content: Any) -> str:
+    """A message's content as text: a string, a list of text parts, or anything else as JSON."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(isinstance(p, (str, dict)) for p in content):
+        parts = [p if isinstance(p, str) else p.get("text") for p in content]
+        if all(isinstance(p, str) for p in parts):
+            return "".join(parts)  # type: ignore[arg-type]
+    try:
+        return json.dumps(content, ensure_ascii=False)
+    except (ValueError, TypeError, RecursionError):
+        return ""
+
+
+def _parse_int(digits: str) -> int | float:
+    """JSON integers; a number too long to be a count becomes inf (implausible) instead of
+    tripping Python's int-string limit and losing the whole answer."""
+    return int(digits) if len(digits) <= 30 else math.inf
+
+
+def _plausible(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return isinstance(value, int) and 0 <= value <= MAX_PLAUSIBLE_TOKENS
+
+
+def read_usage(raw: Any, text: str, messages: list[dict[str, str]], model: str) -> tuple[Usage, str | None]:
+    """The call's usage as reported, or counted offline where the report is missing or
+    implausible (then `estimated`, with the reason)."""
+    fields = raw if isinstance(raw, dict) else {}
+    prompt, completion = fields.get("prompt_tokens"), fields.get("completion_tokens")
+    reasons: list[str] = []
+    if raw is None:
+        reasons.append("the endpoint reported no usage")
+    elif not isinstance(raw, dict):
+        reasons.append(f"usage is not an object ({type(raw).__name__})")
+    else:
+        for name in ("prompt_tokens", "completion_tokens"):
+            if name not in fields:
+                reasons.append(f"usage.{name} is missing")
+            elif not _plausible(fields[name]):
+                reasons.append(f"usage.{name} is implausible ({str(fields[name])[:40]})")
+    if not _plausible(prompt):
+        prompt = count_message_tokens(messages, model)
+    if not _plausible(completion):
+        completion = count_tokens(text, model)
+    prompt, completion = int(prompt), int(completion)
+    total = fields.get("total_tokens")
+    total = int(total) if not reasons and _plausible(total) else prompt + completion
+    note = "; ".join(reasons) + "; estimated with the offline tokenizer" if reasons else None
+    return Usage(prompt_tokens=prompt, completion_tokens=completion, total_tokens=total, estimated=bool(reasons)), note
+
+
+def read_completion(
+    content: bytes, messages: list[dict[str, str]] | None = None, model: str = "gpt-4o-mini"
+) -> tuple[str, Usage, str | None]:
+    """The answer text, usage and usage note of a chat completion body.
+
+    Raises ModelCallError (an endpoint error, retried like a server error) when the body is
+    not JSON, is nested too deeply to read, or holds no choice with a message."""
+    try:
+        data = json.loads(content, parse_int=_parse_int)
+    except RecursionError:
+        raise ModelCallError("the endpoint's answer is nested too deeply to read") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ModelCallError(f"the endpoint's answer is not JSON: {str(exc)[:80]}") from None
+    if not isinstance(data, dict):
+        raise ModelCallError(f"the endpoint's answer is not a chat completion (a JSON {type(data).__name__})")
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices:
+        raise ModelCallError("the endpoint's answer has no choices (an endpoint error, not an empty answer)")
+    first = choices[0]
+    message = first.get("message") if isinstance(first, dict) else None
+    if not isinstance(message, dict):
+        raise ModelCallError("the endpoint's answer is not a chat completion (its first choice has no message)")
+    text = _text_of(message.get("content"))
+    usage, note = read_usage(data.get("usage"), text, messages or [], model)
+    return text, usage, note
 
 
 class ModelClient:
@@ -90,6 +208,8 @@ class ModelClient:
         self.limiter = AdaptiveLimiter(settings.concurrency)
         self.calls = 0
         self.retries = 0
+        self.throttled = 0  # 429 answers, retried under the limiter
+        self._noted: set[str] = set()
         self._client = self._make_client()
 
     def _make_client(self) -> openai.AsyncOpenAI:
@@ -101,7 +221,10 @@ class ModelClient:
                     f"no API key: set {s.api_key_env} to record (replaying needs none)"
                 )
             key = REPLAY_KEY
-        common: dict[str, Any] = {"api_key": key, "timeout": s.timeout_s, "max_retries": 0}
+        http_client = openai.DefaultAsyncHttpxClient(
+            transport=BoundedTransport(max_body_bytes=MAX_BODY_BYTES, limits=openai.DEFAULT_CONNECTION_LIMITS)
+        )
+        common: dict[str, Any] = {"api_key": key, "timeout": s.timeout_s, "max_retries": 0, "http_client": http_client}
         azure_endpoint = os.environ.get("AZURE_OPENAI_ENDPOINT")
         if azure_endpoint and not s.base_url:
             return openai.AsyncAzureOpenAI(
@@ -124,14 +247,45 @@ class ModelClient:
                 body[key] = value
         return body
 
+    def _label(self) -> str:
+        return _CALL_LABEL.get() or f"call to {self.settings.model}"
+
+    def _backoff(self, failures: int) -> float:
+        return min(30.0, self.backoff_base_s * 2 ** (failures - 1)) * (0.5 + random.random() / 2)
+
+    def _bounded_wait(self, wait: float | None, failures: int, why: str, attempt: int) -> float:
+        """The wait before the next attempt; a Retry-After beyond `max_wait_s` ends the call."""
+        limit = self.settings.max_wait_s
+        if wait is not None and wait > limit:
+            shown = "forever" if math.isinf(wait) else f"{wait:g} s"
+            raise ModelCallError(
+                f"{why}: the endpoint asks to wait {shown} (Retry-After) before a retry, more than the "
+                f"{limit:g} s the harness waits; gave up after {attempt} attempt{'s' if attempt > 1 else ''}"
+            )
+        if wait is None:
+            wait = self._backoff(failures)
+        if wait >= NOTICE_WAIT_S:
+            log.warning("harness: %s: %s; waiting %.3g s before attempt %d", self._label(), why, wait, attempt + 1)
+        return wait
+
+    def _note_usage(self, note: str) -> None:
+        """Say once per client and reason why tokens are estimated (not once per call)."""
+        kind = note.split(" (", 1)[0]
+        if kind not in self._noted:
+            self._noted.add(kind)
+            log.warning("harness: %s: %s", self._label(), note)
+
     async def chat(self, messages: list[dict[str, str]], **overrides: Any) -> ChatResult:
+        """One chat completion. Errors (5xx, timeouts, broken answers) are retried up to
+        `max_retries` times with backoff; 429s shrink the shared limit and pause every call
+        for their Retry-After, and are retried up to THROTTLE_BUDGET times as often."""
         body = self.payload(messages, **overrides)
-        attempt = 0
+        s = self.settings
+        attempt = failures = throttles = 0
         while True:
             attempt += 1
             await self.limiter.acquire()
             started = time.perf_counter()
-            throttled, retry_after = False, None
             try:
                 # The SDK's documented low-level post, returning the raw response: it sends our
                 # body as built (no per-call TypedDict transform) and we read the JSON ourselves
@@ -139,39 +293,59 @@ class ModelClient:
                 # tolerates the looser answers of vLLM or Ollama.
                 response = await self._client.post("/chat/completions", body=body, cast_to=httpx2.Response)
             except CannotOverwriteExistingCassetteException:
-                await self.limiter.release()
+                await self.limiter.release(failed=True)
                 raise CassetteMissingError("no recorded answer for this request") from None
             except openai.RateLimitError as exc:
-                throttled, retry_after, error = True, _retry_after(exc), exc
+                throttles += 1
+                self.throttled += 1
+                retry_after = parse_retry_after(exc.response.headers if exc.response is not None else None)
+                why = f"HTTP 429 ({throttles} so far)"
+                if throttles > THROTTLE_BUDGET * s.max_retries:
+                    await self.limiter.release(throttled=True)
+                    raise ModelCallError(f"model call still refused (HTTP 429) after {attempt} attempts") from None
+                try:
+                    wait = self._bounded_wait(retry_after, throttles, why, attempt)
+                finally:
+                    await self.limiter.release(throttled=True, retry_after_s=None)
+                await self.limiter.pause(wait)  # shared: no call starts before it has passed
+                self.retries += 1
+                continue
             except openai.APIStatusError as exc:
+                await self.limiter.release(failed=True)
                 if exc.status_code < 500 and exc.status_code not in (408, 409):
-                    await self.limiter.release()
                     raise ModelCallError(f"model call failed: HTTP {exc.status_code}: {exc.message}") from None
-                retry_after, error = _retry_after(exc), exc
+                error, retry_after = f"HTTP {exc.status_code}: {exc.message}", parse_retry_after(exc.response.headers)
             except (openai.APITimeoutError, openai.APIConnectionError) as exc:
+                await self.limiter.release(failed=True)
                 if is_cassette_miss(exc):
-                    await self.limiter.release()
                     raise CassetteMissingError("no recorded answer for this request") from None
-                error = exc
+                body_error = is_body_error(exc)
+                error = str(body_error) if body_error else f"{type(exc).__name__}: {exc}"
+                retry_after = None
             else:
-                await self.limiter.release()
-                self.calls += 1
-                text, usage = read_completion(response)
-                return ChatResult(
-                    text=text,
-                    usage=usage,
-                    latency_s=time.perf_counter() - started,
-                    attempts=attempt,
-                )
-            await self.limiter.release(throttled=throttled, retry_after_s=retry_after)
-            if attempt > self.settings.max_retries:
-                raise ModelCallError(f"model call failed after {attempt} attempts: {type(error).__name__}: {error}")
+                try:
+                    text, usage, note = read_completion(response.content, messages, s.model)
+                except ModelCallError as exc:
+                    await self.limiter.release(failed=True)
+                    error, retry_after = exc.message, None
+                else:
+                    await self.limiter.release()
+                    self.calls += 1
+                    if note:
+                        self._note_usage(note)
+                    return ChatResult(
+                        text=text,
+                        usage=usage,
+                        latency_s=time.perf_counter() - started,
+                        attempts=attempt,
+                        usage_note=note,
+                    )
+            failures += 1
+            if failures > s.max_retries:
+                raise ModelCallError(f"model call failed after {attempt} attempts: {error}")
+            wait = self._bounded_wait(retry_after, failures, error, attempt)
             self.retries += 1
-            if throttled and retry_after is not None and retry_after >= self.limiter.pause_threshold_s:
-                continue  # a real rate-limit window: the limiter holds every call back
-            if retry_after is None:
-                retry_after = min(30.0, self.backoff_base_s * 2 ** (attempt - 1)) * (0.5 + random.random() / 2)
-            await asyncio.sleep(retry_after)
+            await asyncio.sleep(wait)
 
     async def close(self) -> None:
         await self._client.close()

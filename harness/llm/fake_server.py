@@ -3,7 +3,10 @@
 It answers from a script instead of a model, for tests, benchmarks and building the
 example cassettes: the answer is chosen by the conversation so far, so concurrent
 cases and gleaning rounds each get their own. Faults (latency, 429 with Retry-After,
-500, dropped connections) are injected by rate or for the first N calls.
+500, dropped connections) are injected by rate or for the first N calls. A capacity
+(`Faults.capacity`) makes it serve at most N requests at once and answer the rest 429,
+as vLLM or a provider's concurrency quota does. `raw` replaces the answer with any
+status, headers and bytes, to test what the client does with a broken endpoint.
 """
 
 from __future__ import annotations
@@ -24,6 +27,18 @@ Responder = Callable[[dict[str, Any]], str]
 
 
 @dataclass
+class RawReply:
+    """An answer sent exactly as given (status, headers, body bytes); Content-Length is added."""
+
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+
+
+RawResponder = Callable[[dict[str, Any]], "RawReply | None"]
+
+
+@dataclass
 class Faults:
     latency_s: float = 0.0
     rate_429: float = 0.0
@@ -35,6 +50,8 @@ class Faults:
     first_drop: int = 0
     gzip: bool = False
     seed: int = 7
+    capacity: int = 0  # serve at most N requests at once, answer the others 429 (0: no limit)
+    report_usage: bool = True  # False: answers carry no `usage`, as some local servers send
 
 
 @dataclass
@@ -76,11 +93,23 @@ class _Server(ThreadingHTTPServer):
 class FakeOpenAIServer:
     """`with FakeOpenAIServer(responder) as server:` then use `server.base_url`."""
 
-    def __init__(self, responder: Responder, faults: Faults | None = None, *, host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        responder: Responder,
+        faults: Faults | None = None,
+        *,
+        host: str = "127.0.0.1",
+        raw: RawResponder | None = None,
+    ) -> None:
         self.responder = responder
         self.faults = faults or Faults()
+        self.raw = raw  # when it returns a RawReply, that is sent instead of the scripted answer
         self.requests: list[dict[str, Any]] = []  # every request: headers and body, for assertions
         self.calls = 0
+        self.in_progress = 0  # requests being served now (capacity mode)
+        self.peak_in_progress = 0
+        self.rejected = 0  # requests refused for capacity
+        self.answered = 0  # 200 answers sent
         self._lock = threading.Lock()
         self._rng = random.Random(self.faults.seed)
         self._server = _Server((host, 0), self._handler())
@@ -105,6 +134,20 @@ class FakeOpenAIServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def _admit(self) -> bool:
+        """Take a serving slot, or count a rejection when the capacity is reached."""
+        with self._lock:
+            if self.faults.capacity and self.in_progress >= self.faults.capacity:
+                self.rejected += 1
+                return False
+            self.in_progress += 1
+            self.peak_in_progress = max(self.peak_in_progress, self.in_progress)
+            return True
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_progress -= 1
 
     def _decide(self) -> str:
         with self._lock:
@@ -164,48 +207,82 @@ class FakeOpenAIServer:
                 if not self.path.split("?", 1)[0].rstrip("/").endswith("/chat/completions"):
                     self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
                     return
+                if not server._admit():
+                    self._send(
+                        429,
+                        {"error": {"message": "server at capacity", "type": "rate_limit_error"}},
+                        {"Retry-After": f"{server.faults.retry_after_s}"},
+                    )
+                    return
+                try:
+                    reply = self._serve(body)
+                finally:
+                    # the slot frees when the answer is ready, before it is sent (as a model
+                    # server frees it when generation ends), so a client that sends its next
+                    # request on receipt never finds its own previous one still counted
+                    server._leave()
+                if reply is not None:
+                    self._send(*reply)
+
+            def _send_raw(self, reply: RawReply) -> None:
+                self.send_response(reply.status)
+                names = {k.lower() for k in reply.headers}
+                if "content-length" not in names:
+                    self.send_header("Content-Length", str(len(reply.body)))
+                for key, value in reply.headers.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(reply.body)
+
+            def _serve(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str] | None] | None:
+                """The answer to send (status, payload, headers), or None when already sent."""
                 if server.faults.latency_s:
                     time.sleep(server.faults.latency_s)
+                if server.raw is not None:
+                    raw_reply = server.raw(body)
+                    if raw_reply is not None:
+                        with server._lock:
+                            server.calls += 1
+                        self._send_raw(raw_reply)
+                        return None
                 decision = server._decide()
                 if decision == "429":
-                    self._send(
+                    return (
                         429,
                         {"error": {"message": "rate limited", "type": "rate_limit_error"}},
                         {"Retry-After": f"{server.faults.retry_after_s}"},
                     )
-                    return
                 if decision == "500":
-                    self._send(500, {"error": {"message": "server error", "type": "server_error"}})
-                    return
+                    return 500, {"error": {"message": "server error", "type": "server_error"}}, None
                 if decision == "drop":
                     self.close_connection = True
                     self.connection.close()
-                    return
+                    return None
                 try:
                     text = server.responder(body)
                 except KeyError as exc:
-                    self._send(400, {"error": {"message": str(exc), "type": "invalid_request_error"}})
-                    return
+                    return 400, {"error": {"message": str(exc), "type": "invalid_request_error"}}, None
                 model = body.get("model", "fake")
                 prompt_tokens = count_message_tokens(body.get("messages", []), model)
                 completion_tokens = count_tokens(text, model)
-                self._send(
-                    200,
-                    {
-                        "id": f"chatcmpl-{server.calls}",
-                        "object": "chat.completion",
-                        "created": 1700000000,
-                        "model": model,
-                        "choices": [
-                            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-                        ],
-                        "usage": {
-                            "prompt_tokens": prompt_tokens,
-                            "completion_tokens": completion_tokens,
-                            "total_tokens": prompt_tokens + completion_tokens,
-                        },
-                    },
-                )
+                with server._lock:
+                    server.answered += 1
+                payload: dict[str, Any] = {
+                    "id": f"chatcmpl-{server.calls}",
+                    "object": "chat.completion",
+                    "created": 1700000000,
+                    "model": model,
+                    "choices": [
+                        {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+                    ],
+                }
+                if server.faults.report_usage:
+                    payload["usage"] = {
+                        "prompt_tokens": prompt_tokens,
+                        "completion_tokens": completion_tokens,
+                        "total_tokens": prompt_tokens + completion_tokens,
+                    }
+                return 200, payload, None
 
         return Handler
 
@@ -227,12 +304,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rate-500", type=float, default=0.0)
     parser.add_argument("--rate-drop", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--capacity", type=int, default=0, help="serve at most N requests at once, 429 the rest")
     args = parser.parse_args(argv)
     with open(args.script, encoding="utf-8") as handle:
         data = json.load(handle)
     script = Script(rounds=data.get("rounds", {}), loop=data.get("loop", {}), fallback=data.get("fallback"))
     faults = Faults(latency_s=args.latency, rate_429=args.rate_429, retry_after_s=args.retry_after,
-                    rate_500=args.rate_500, rate_drop=args.rate_drop, seed=args.seed)
+                    rate_500=args.rate_500, rate_drop=args.rate_drop, seed=args.seed, capacity=args.capacity)
     server = FakeOpenAIServer(script, faults)
     sys.stdout.write(server.base_url + "\n")
     sys.stdout.flush()

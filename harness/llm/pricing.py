@@ -10,6 +10,7 @@ override them in `prices.yaml` at the project root, or a file named by HARNESS_P
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -60,7 +61,13 @@ def price_for(model: str, prices: dict[str, tuple[float, float]]) -> tuple[float
 
 
 def estimate_cost(usage: Usage, model: str, prices: dict[str, tuple[float, float]]) -> float | None:
+    """USD for `usage`, or None when the model has no price or the counts give no finite cost
+    (token counts too large for a float: a results file from a broken endpoint)."""
     price = price_for(model, prices)
     if price is None:
         return None
-    return round((usage.prompt_tokens * price[0] + usage.completion_tokens * price[1]) / 1_000_000, 6)
+    try:
+        cost = (usage.prompt_tokens * price[0] + usage.completion_tokens * price[1]) / 1_000_000
+    except OverflowError:
+        return None
+    return round(cost, 6) if math.isfinite(cost) else None

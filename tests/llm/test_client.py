@@ -10,6 +10,8 @@ import pytest
 from harness.errors import InputError, ModelCallError
 from harness.llm.client import EndpointSettings, ModelClient
 from harness.llm.fake_server import FakeOpenAIServer, Faults, Script
+from harness.llm.tokens import count_message_tokens, count_tokens
+from harness.model import Usage
 from harness.runner import RunOptions, run_suite
 
 from ..conftest import SECRET, all_files_text, script_for
@@ -80,3 +82,44 @@ def test_azure_endpoint_records_and_replays_without_its_key(suite, tmp_path, mon
     monkeypatch.delenv("AZURE_OPENAI_API_KEY")
     again = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "r2", variants=["default"]))
     assert not again.missing and len(again.results) == 3
+
+
+def test_an_endpoint_without_usage_gets_estimated_counts(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with FakeOpenAIServer(Script(fallback="Lowbridge is a town."), Faults(report_usage=False)) as srv:
+        client = ModelClient(EndpointSettings(model="gpt-4o-mini", base_url=srv.base_url), replay=False)
+
+        async def go():
+            try:
+                return await client.chat([{"role": "user", "content": "hello there"}])
+            finally:
+                await client.close()
+
+        result = asyncio.run(go())
+    assert result.usage.estimated
+    assert result.usage.prompt_tokens == count_message_tokens([{"role": "user", "content": "hello there"}])
+    assert result.usage.completion_tokens == count_tokens("Lowbridge is a town.")
+    assert result.usage.total_tokens == result.usage.prompt_tokens + result.usage.completion_tokens
+
+
+def test_reported_usage_is_not_marked_estimated(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with FakeOpenAIServer(Script(fallback="Y")) as srv:
+        client = ModelClient(EndpointSettings(model="gpt-4o-mini", base_url=srv.base_url), replay=False)
+
+        async def go():
+            try:
+                return await client.chat([{"role": "user", "content": "hello"}])
+            finally:
+                await client.close()
+
+        result = asyncio.run(go())
+    assert not result.usage.estimated and result.usage.prompt_tokens > 0
+
+
+def test_adding_usage_keeps_the_estimated_mark():
+    measured = Usage(prompt_tokens=3, completion_tokens=1, total_tokens=4)
+    guessed = Usage(prompt_tokens=5, completion_tokens=2, total_tokens=7, estimated=True)
+    assert not (measured + measured).estimated
+    assert (measured + guessed).estimated and (guessed + measured).estimated
+    assert (measured + guessed).total_tokens == 11

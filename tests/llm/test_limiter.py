@@ -1,4 +1,5 @@
-"""The adaptive concurrency limit."""
+"""The adaptive concurrency limit: the arithmetic (here) and against a server with a
+capacity (test_capacity.py)."""
 
 from __future__ import annotations
 
@@ -8,22 +9,92 @@ import time
 from harness.llm.limiter import AdaptiveLimiter
 
 
-def test_throttling_shrinks_once_per_cooldown_and_grows_back():
+async def calls(limiter: AdaptiveLimiter, outcomes: str) -> None:
+    """Run calls one after another: `o` succeeds, `t` is throttled (429), `e` fails otherwise."""
+    for outcome in outcomes:
+        await limiter.acquire()
+        await limiter.release(throttled=outcome == "t", failed=outcome == "e")
+
+
+def test_each_rejection_takes_one_slot_off():
     async def scenario() -> AdaptiveLimiter:
-        limiter = AdaptiveLimiter(16, cooldown_s=10)
-        for _ in range(4):
+        limiter = AdaptiveLimiter(16)
+        for _ in range(16):
             await limiter.acquire()
-        for _ in range(4):  # a burst of 429s from one overload counts once
+        for _ in range(12):  # a capacity of 4: twelve of sixteen refused
             await limiter.release(throttled=True)
-        assert limiter.limit == 12
-        for _ in range(3 + 3):  # limit // 4 successes in a row grow it by one, then again
-            await limiter.acquire()
+        assert limiter.limit == 4 and limiter.ceiling == 5
+        for _ in range(4):
             await limiter.release()
-        assert limiter.limit == 14
         return limiter
 
     limiter = asyncio.run(scenario())
-    assert limiter.lowest_limit == 12 and limiter.throttle_events == 4
+    assert limiter.lowest_limit == 4 and limiter.throttle_events == 12
+
+
+def test_growing_back_to_a_refused_level_is_a_probe_that_waits_longer_each_time_it_fails():
+    async def scenario() -> list[int]:
+        limiter = AdaptiveLimiter(8, probe_factor=4)
+        seen = []
+        await calls(limiter, "tttt")  # 8 -> 4, ceiling 5
+        seen.append(limiter.limit)
+        await calls(limiter, "oooo")  # the first probe comes after one window
+        seen.append(limiter.limit)
+        await calls(limiter, "t")  # refused at the ceiling
+        seen.append(limiter.limit)
+        await calls(limiter, "o" * 15)  # the next needs 4 windows of 4
+        seen.append(limiter.limit)
+        await calls(limiter, "o")
+        seen.append(limiter.limit)
+        await calls(limiter, "t")  # refused again
+        await calls(limiter, "o" * 31)  # now 8 windows of 4
+        seen.append(limiter.limit)
+        await calls(limiter, "o")
+        seen.append(limiter.limit)
+        return seen
+
+    assert asyncio.run(scenario()) == [4, 5, 4, 4, 5, 4, 5]
+
+
+def test_refusals_that_do_not_depend_on_load_do_not_ratchet_the_limit_down():
+    # one call in ten refused whatever the load (a rate limit, not a capacity): each refusal
+    # takes a slot and every window of successes gives one back, so the limit balances near
+    # ten instead of sinking to 1
+    async def scenario() -> AdaptiveLimiter:
+        limiter = AdaptiveLimiter(32)
+        await calls(limiter, ("o" * 9 + "t") * 100)
+        return limiter
+
+    limiter = asyncio.run(scenario())
+    assert 5 <= limiter.limit <= 15 and limiter.lowest_limit >= 5
+
+
+def test_a_probe_that_holds_lifts_the_ceiling_and_growth_is_one_slot_per_window():
+    async def scenario() -> list[int]:
+        limiter = AdaptiveLimiter(10, probe_factor=1)
+        seen = []
+        await calls(limiter, "t" * 6)  # 10 -> 4, ceiling 5
+        await calls(limiter, "o" * 4)  # probe to 5 after one window
+        seen.append(limiter.limit)
+        await calls(limiter, "o" * 5)  # 5 held for a window: ceiling gone, 6
+        seen.append(limiter.limit)
+        assert limiter.ceiling is None
+        await calls(limiter, "o" * 6)  # one slot per window of `limit` successes
+        seen.append(limiter.limit)
+        return seen
+
+    assert asyncio.run(scenario()) == [5, 6, 7]
+
+
+def test_errors_that_say_nothing_about_capacity_neither_shrink_nor_grow_the_limit():
+    async def scenario() -> AdaptiveLimiter:
+        limiter = AdaptiveLimiter(8)
+        await calls(limiter, "tt")
+        await calls(limiter, "e" * 50)
+        return limiter
+
+    limiter = asyncio.run(scenario())
+    assert limiter.limit == 6
 
 
 def test_in_flight_never_exceeds_the_limit():
@@ -44,25 +115,25 @@ def test_in_flight_never_exceeds_the_limit():
     assert asyncio.run(scenario()) == 3
 
 
-def test_long_retry_after_pauses_every_new_call():
+def test_a_retry_after_pauses_every_new_call_however_short():
     async def scenario() -> float:
-        limiter = AdaptiveLimiter(4, pause_threshold_s=0.1)
+        limiter = AdaptiveLimiter(4)
         await limiter.acquire()
         await limiter.release(throttled=True, retry_after_s=0.2)
         started = time.monotonic()
-        await limiter.acquire()
+        await asyncio.gather(limiter.acquire(), limiter.acquire())
         return time.monotonic() - started
 
     assert asyncio.run(scenario()) >= 0.18
 
 
-def test_short_retry_after_does_not_pause_others():
-    async def scenario() -> float:
-        limiter = AdaptiveLimiter(4, pause_threshold_s=1.0)
+def test_pauses_overlap_rather_than_add_up():
+    async def scenario() -> AdaptiveLimiter:
+        limiter = AdaptiveLimiter(4)
+        for _ in range(5):
+            await limiter.pause(0.1)
         await limiter.acquire()
-        await limiter.release(throttled=True, retry_after_s=0.5)
-        started = time.monotonic()
-        await limiter.acquire()
-        return time.monotonic() - started
+        return limiter
 
-    assert asyncio.run(scenario()) < 0.1
+    limiter = asyncio.run(scenario())
+    assert 0.1 <= limiter.paused_s < 0.2

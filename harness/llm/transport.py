@@ -1,0 +1,147 @@
+"""An HTTP transport that reads at most a bounded number of decoded bytes per response.
+
+httpx decodes `Content-Encoding` without limit, and vcrpy's recorder decodes a response
+again before it is stored, so a 500 KB gzip bomb costs gigabytes before any of our code
+sees it. Here bodies are read and decoded below both, in the connection pool, in bounded
+steps: a body that decodes past the limit is refused (`ResponseTooLarge`) after at most
+that many bytes were produced. The response handed up carries the decoded bytes and no
+`Content-Encoding`, so nothing above decodes it again.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+import httpcore2
+import httpx2
+
+DECODE_STEP = 1 << 16  # bytes of output per decompression step
+
+
+class EndpointBodyError(httpx2.DecodingError):
+    """The endpoint's response body cannot be read: too large or in an unknown encoding.
+
+    An httpx decoding error, so the SDK reports it as a failed request like any other."""
+
+
+class ResponseTooLarge(EndpointBodyError):
+    pass
+
+
+def _decoder(coding: str) -> Any | None:
+    """A zlib decompressor for one content coding; None for identity; raises if unknown."""
+    if coding in ("", "identity"):
+        return None
+    if coding in ("gzip", "x-gzip"):
+        return zlib.decompressobj(zlib.MAX_WBITS | 16)
+    if coding == "deflate":
+        return zlib.decompressobj()
+    raise EndpointBodyError(f"the endpoint answered in an unsupported content-encoding '{coding}'")
+
+
+def decode_bounded(data: bytes, codings: list[str], limit: int) -> bytes:
+    """`data` decoded through `codings` (in the order they were applied), never producing more
+    than `limit` bytes at any stage."""
+    for coding in reversed(codings):
+        decoder = _decoder(coding)
+        if decoder is None:
+            continue
+        if coding == "deflate":
+            data = _inflate_deflate(data, limit)
+            continue
+        data = _inflate(decoder, data, limit)
+    if len(data) > limit:
+        raise ResponseTooLarge(f"the endpoint's answer is larger than {limit} bytes")
+    return data
+
+
+def _inflate(decoder: Any, data: bytes, limit: int) -> bytes:
+    out = bytearray()
+    pending = data
+    try:
+        while True:
+            chunk = decoder.decompress(pending, DECODE_STEP)
+            out += chunk
+            if len(out) > limit:
+                raise ResponseTooLarge(f"the endpoint's answer is larger than {limit} bytes once decoded")
+            pending = decoder.unconsumed_tail
+            if decoder.eof or (not pending and len(chunk) < DECODE_STEP):
+                break
+    except zlib.error as exc:
+        raise EndpointBodyError(f"the endpoint's answer is not validly compressed: {exc}") from None
+    return bytes(out)
+
+
+def _inflate_deflate(data: bytes, limit: int) -> bytes:
+    """`deflate` is zlib-wrapped by the standard and raw by many servers: try both, as httpx does."""
+    try:
+        return _inflate(zlib.decompressobj(), data, limit)
+    except ResponseTooLarge:
+        raise
+    except EndpointBodyError:
+        return _inflate(zlib.decompressobj(-zlib.MAX_WBITS), data, limit)
+
+
+class _BoundedPool:
+    """Wraps httpcore2's pool: reads each body whole, bounded, and decodes it."""
+
+    def __init__(self, pool: Any, limit: int) -> None:
+        self._pool = pool
+        self._limit = limit
+
+    async def handle_async_request(self, request: httpcore2.Request) -> httpcore2.Response:
+        response = await self._pool.handle_async_request(request)
+        try:
+            raw = await self._read(response)
+        finally:
+            await response.aclose()
+        headers = [(k, v) for k, v in response.headers if k.lower() not in (b"content-encoding", b"content-length")]
+        codings = [
+            c.strip().lower()
+            for k, v in response.headers
+            if k.lower() == b"content-encoding"
+            for c in v.decode("latin-1").split(",")
+            if c.strip()
+        ]
+        body = decode_bounded(raw, codings, self._limit)
+        headers.append((b"Content-Length", str(len(body)).encode()))
+        return httpcore2.Response(response.status, headers=headers, content=body, extensions=response.extensions)
+
+    async def _read(self, response: httpcore2.Response) -> bytes:
+        raw = bytearray()
+        async for chunk in response.aiter_stream():
+            raw += chunk
+            if len(raw) > self._limit:
+                raise ResponseTooLarge(f"the endpoint's answer is larger than {self._limit} bytes")
+        return bytes(raw)
+
+    async def aclose(self) -> None:
+        await self._pool.aclose()
+
+    async def __aenter__(self) -> _BoundedPool:
+        await self._pool.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self._pool.__aexit__(*exc)
+
+
+class BoundedTransport(httpx2.AsyncHTTPTransport):
+    """httpx2's transport (so vcrpy's recorder still wraps it) over a bounded pool."""
+
+    def __init__(self, *, max_body_bytes: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._pool = _BoundedPool(self._pool, max_body_bytes)  # type: ignore[assignment]
+
+
+def is_body_error(exc: BaseException) -> EndpointBodyError | None:
+    """The EndpointBodyError in an exception's cause chain (the SDK wraps it), if any."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, EndpointBodyError):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None

@@ -1,0 +1,277 @@
+"""What a broken or hostile endpoint sends: every such answer ends as a failed call (exit 4)
+naming the call, or as an estimate with its reason, never as another exception or a hang."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import time
+import tracemalloc
+import zlib
+
+import pytest
+
+from harness.errors import ModelCallError
+from harness.llm import client as client_module
+from harness.llm.client import EndpointSettings, ModelClient
+from harness.llm.fake_server import FakeOpenAIServer, Faults, RawReply, Script
+from harness.llm.pricing import DEFAULT_PRICES, estimate_cost
+from harness.llm.tokens import count_message_tokens
+from harness.model import Usage
+
+from ..conftest import SECRET
+
+MESSAGES = [{"role": "user", "content": "hello"}]
+
+
+def make_client(srv: FakeOpenAIServer, **settings) -> ModelClient:
+    return ModelClient(
+        EndpointSettings(model="gpt-4o-mini", base_url=srv.base_url, **settings), replay=False, backoff_base_s=0.01
+    )
+
+
+def chat(client: ModelClient):
+    async def go():
+        try:
+            return await client.chat(MESSAGES)
+        finally:
+            await client.close()
+
+    return asyncio.run(go())
+
+
+def json_reply(text: str | bytes, status: int = 200, **headers: str) -> RawReply:
+    body = text.encode() if isinstance(text, str) else text
+    return RawReply(status, {"Content-Type": "application/json", **headers}, body)
+
+
+def completion(usage: str | None = None, content: str = "answer") -> str:
+    usage_part = f', "usage": {usage}' if usage is not None else ""
+    return '{"choices": [{"index": 0, "message": {"role": "assistant", "content": %s}}]%s}' % (
+        json.dumps(content),
+        usage_part,
+    )
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+
+
+# --------------------------------------------------------------------------- usage fields
+
+
+def test_an_infinite_token_count_is_replaced_by_an_estimate(caplog):
+    body = completion('{"prompt_tokens": 1e999, "completion_tokens": 3, "total_tokens": 1e999}')
+    with FakeOpenAIServer(Script(), raw=lambda _: json_reply(body)) as srv:
+        with caplog.at_level(logging.WARNING, logger="harness.llm"):
+            result = chat(make_client(srv))
+    assert result.text == "answer"
+    assert result.usage.estimated
+    assert result.usage.prompt_tokens == count_message_tokens(MESSAGES, "gpt-4o-mini")
+    assert result.usage.completion_tokens == 3  # plausible, so kept as reported
+    assert result.usage.total_tokens == result.usage.prompt_tokens + 3
+    assert "prompt_tokens" in caplog.text and "estimated" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [
+        '{"prompt_tokens": %s, "completion_tokens": 1, "total_tokens": 1}' % ("9" * 400),
+        '{"prompt_tokens": -5, "completion_tokens": 1, "total_tokens": 1}',
+        '{"prompt_tokens": "12", "completion_tokens": 1, "total_tokens": 1}',
+        '{"prompt_tokens": 1.5, "completion_tokens": 1, "total_tokens": 1}',
+        '{"prompt_tokens": NaN, "completion_tokens": 1, "total_tokens": 1}',
+        '"lots"',
+    ],
+)
+def test_implausible_usage_is_estimated(usage):
+    with FakeOpenAIServer(Script(), raw=lambda _: json_reply(completion(usage))) as srv:
+        result = chat(make_client(srv))
+    assert result.usage.estimated
+    assert result.usage.prompt_tokens == count_message_tokens(MESSAGES, "gpt-4o-mini")
+
+
+def test_a_400_digit_token_count_has_no_cost_rather_than_an_overflow():
+    usage = Usage(prompt_tokens=10**400, completion_tokens=1, total_tokens=10**400)
+    assert estimate_cost(usage, "gpt-4o-mini", DEFAULT_PRICES) is None
+
+
+# --------------------------------------------------------------------------- bodies
+
+
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        ('{"choices": [], "usage": {"prompt_tokens": 1, "completion_tokens": 0, "total_tokens": 1}}', "no choices"),
+        ("{}", "no choices"),
+        ("[" * 100_000 + "]" * 100_000, "nested"),
+        ('{"choices": [{"message": ' * 50_000 + "{}" + "}]" * 50_000 + "}", "nested"),
+        ('{"choices": [7]}', "not a chat completion"),
+        ("not json at all", "not JSON"),
+        (b"\xff\xfe{}", "not JSON"),
+    ],
+)
+def test_an_answer_that_is_not_a_completion_fails_the_call_after_retries(body, reason):
+    with FakeOpenAIServer(Script(), raw=lambda _: json_reply(body)) as srv:
+        with pytest.raises(ModelCallError, match=reason) as caught:
+            chat(make_client(srv, max_retries=2))
+        assert srv.calls == 3  # endpoint errors are retried like server errors, then given up
+    assert "after 3 attempts" in caught.value.message
+
+
+@functools.cache
+def gzip_bomb(megabytes: int) -> bytes:
+    """`{}` followed by `megabytes` MiB of spaces, gzip-compressed: valid JSON, tiny on the wire."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    parts = [packer.compress(b"{}")]
+    chunk = b" " * (1 << 20)
+    parts.extend(packer.compress(chunk) for _ in range(megabytes))
+    parts.append(packer.flush())
+    return b"".join(parts)
+
+
+def test_a_gzip_bomb_is_refused_without_decoding_it():
+    bomb = gzip_bomb(256)
+    assert len(bomb) < 1 << 20
+    reply = RawReply(200, {"Content-Type": "application/json", "Content-Encoding": "gzip"}, bomb)
+    with FakeOpenAIServer(Script(), raw=lambda _: reply) as srv:
+        client = make_client(srv, max_retries=0)
+        tracemalloc.start()
+        try:
+            with pytest.raises(ModelCallError, match="larger than"):
+                chat(client)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert peak < 4 * client_module.MAX_BODY_BYTES  # far below the 256 MiB the body decodes to
+
+
+def test_a_gzipped_answer_within_the_cap_is_read():
+    with FakeOpenAIServer(Script(fallback="zipped"), Faults(gzip=True)) as srv:
+        assert chat(make_client(srv)).text == "zipped"
+
+
+def test_an_unknown_content_encoding_is_an_endpoint_error():
+    reply = RawReply(200, {"Content-Type": "application/json", "Content-Encoding": "snappy"}, b"\x00\x01")
+    with FakeOpenAIServer(Script(), raw=lambda _: reply) as srv:
+        with pytest.raises(ModelCallError, match="snappy"):
+            chat(make_client(srv, max_retries=0))
+
+
+# --------------------------------------------------------------------------- Retry-After
+
+
+@pytest.mark.parametrize("value", ["86400", "inf", "1e999", "Infinity"])
+def test_a_retry_after_beyond_the_cap_gives_up_at_once(value):
+    reply = json_reply('{"error": {"message": "slow down"}}', 429, **{"Retry-After": value})
+    with FakeOpenAIServer(Script(), raw=lambda _: reply) as srv:
+        started = time.monotonic()
+        with pytest.raises(ModelCallError, match="Retry-After") as caught:
+            chat(make_client(srv, max_wait_s=30))
+        assert time.monotonic() - started < 10
+        assert srv.calls == 1
+    assert "30" in caught.value.message
+
+
+def test_a_retry_after_in_milliseconds_is_capped_too():
+    reply = json_reply('{"error": {"message": "slow down"}}', 429, **{"retry-after-ms": "99999999"})
+    with FakeOpenAIServer(Script(), raw=lambda _: reply) as srv:
+        with pytest.raises(ModelCallError, match="Retry-After"):
+            chat(make_client(srv, max_wait_s=30))
+
+
+def test_a_long_wait_is_announced_naming_the_call(monkeypatch, caplog):
+    monkeypatch.setattr(client_module, "NOTICE_WAIT_S", 0.1)
+    with FakeOpenAIServer(Script(fallback="ok"), Faults(first_429=1, retry_after_s=0.3)) as srv:
+        client = make_client(srv)
+
+        async def go():
+            try:
+                with client_module.call_label("case 'mayor' of variant 'tuned'"):
+                    return await client.chat(MESSAGES)
+            finally:
+                await client.close()
+
+        with caplog.at_level(logging.WARNING, logger="harness.llm"):
+            assert asyncio.run(go()).text == "ok"
+    assert "case 'mayor' of variant 'tuned'" in caplog.text
+    assert "0.3 s" in caplog.text and "429" in caplog.text
+
+
+def test_throttled_calls_keep_their_retry_budget_for_errors():
+    # three 429s then two 500s: with max_retries=2 the 500s alone stay within budget,
+    # and the 429s (capacity, not failure) are counted against a separate, larger bound
+    with FakeOpenAIServer(Script(fallback="ok"), Faults(first_429=3, first_500=2, retry_after_s=0.01)) as srv:
+        assert chat(make_client(srv, max_retries=2)).text == "ok"
+        assert srv.calls == 6
+
+
+def test_throttling_is_still_bounded():
+    with FakeOpenAIServer(Script(fallback="ok"), Faults(first_429=1000, retry_after_s=0.01)) as srv:
+        with pytest.raises(ModelCallError, match="429"):
+            chat(make_client(srv, max_retries=2))
+        assert srv.calls == 4 * 2 + 1
+
+
+# --------------------------------------------------------------------------- through `harness record`
+
+
+def record(project, capsys, srv) -> tuple[int, str]:
+    from harness.cli import main
+
+    code = main(["record", str(project), "--base-url", srv.base_url, "--variant", "default", "--case", "mayor"])
+    return code, capsys.readouterr().err
+
+
+def test_record_gives_up_on_a_day_long_retry_after_with_exit_4_naming_the_case(project, capsys):
+    reply = json_reply('{"error": {"message": "quota"}}', 429, **{"Retry-After": "86400"})
+    with FakeOpenAIServer(Script(), raw=lambda _: reply) as srv:
+        started = time.monotonic()
+        code, err = record(project, capsys, srv)
+    assert time.monotonic() - started < 30
+    assert code == 4
+    assert "case 'mayor' of variant 'default'" in err and "86400 s (Retry-After)" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        json_reply('{"choices": [], "usage": {"prompt_tokens": 1, "completion_tokens": 0, "total_tokens": 1}}'),
+        RawReply(200, {"Content-Type": "application/json", "Content-Encoding": "gzip"}, gzip_bomb(64)),
+    ],
+    ids=["no-choices", "gzip-bomb"],
+)
+def test_record_fails_persistent_endpoint_errors_with_exit_4_naming_the_case(project, capsys, monkeypatch, reply):
+    monkeypatch.setattr(client_module, "MAX_BODY_BYTES", 1 << 20)
+    with FakeOpenAIServer(Script(), raw=lambda _: reply) as srv:
+        code, err = record(project, capsys, srv)
+    assert code == 4, err
+    assert "case 'mayor' of variant 'default'" in err and "after 4 attempts" in err  # the suite's max_retries: 3
+    assert not (project.parent.parent / "fixtures" / "cassettes" / "towns" / "default" / "mayor.json").exists()
+
+
+def test_a_broken_answer_then_a_good_one_records_and_replays_the_same_result(suite, api_key, tmp_path):
+    from harness.runner import RunOptions, run_suite
+
+    from ..conftest import script_for
+
+    script = script_for(suite)
+    broken: set[str] = set()
+
+    def first_broken(body):
+        key = body["messages"][-1]["content"]
+        if key not in broken:  # the first answer to each request has no choices
+            broken.add(key)
+            return json_reply('{"choices": []}')
+        return None
+
+    with FakeOpenAIServer(script, raw=first_broken) as srv:
+        recorded = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec", base_url=srv.base_url))
+    assert not recorded.failures and recorded.retries > 0
+    replayed = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "play"))
+    assert not replayed.failures and not replayed.missing
+    assert [r.graph for r in replayed.results] == [r.graph for r in recorded.results]
