@@ -127,8 +127,9 @@ def render(
     variant: Annotated[Optional[str], typer.Option("--variant", help="Variant whose settings are used (default: the baseline).")] = None,
     text: Annotated[bool, typer.Option("--text", help="Print plain text instead of the JSON messages.")] = False,
 ) -> None:
-    """Print exactly the messages the first call of a case sends."""
-    messages = render_case(prompt, suite=suite, case=case, variant=variant)
+    """Print exactly the messages the first call of a case sends (the effective entity types on stderr)."""
+    messages, types, variant_name = rendered_case(prompt, suite=suite, case=case, variant=variant)
+    sys.stderr.write(f"harness: entity types of {variant_name}: {types.describe()}\n")
     if text:
         for index, message in enumerate(messages):
             if index:
@@ -141,9 +142,23 @@ def render(
 
 def render_case(prompt: str | None, *, suite: Path, case: str | None = None, variant: str | None = None) -> list[dict[str, str]]:
     """The messages for one case: the suite's variables, this prompt (or the variant's own)."""
+    return rendered_case(prompt, suite=suite, case=case, variant=variant)[0]
+
+
+def rendered_case(prompt: str | None, *, suite: Path, case: str | None = None,
+                  variant: str | None = None) -> tuple[list[dict[str, str]], Any, str]:
+    """The messages for one case, the entity types they were filled with, and the variant's name.
+
+    Another prompt than the variant's own gets the variant's settings, and its entity types by
+    the same rule the runner applies (harness.prompts.entity_types).
+    """
+    import dataclasses
+
+    from ..runner import plan_variant
     from ..suites import load_suite
     from .builtin import canonical_name
-    from .resolve import resolve_prompt, resolve_variant_prompt
+    from .entity_types import variant_entity_types
+    from .resolve import resolve_prompt
 
     loaded = load_suite(suite)
     name = variant or loaded.baseline
@@ -153,20 +168,16 @@ def render_case(prompt: str | None, *, suite: Path, case: str | None = None, var
     if case is not None and case not in cases:
         raise InputError(f"{suite}: no case named '{case}' (have {', '.join(cases)})")
     chosen = cases[case] if case is not None else loaded.cases[0]
-    if prompt is None:
-        template = resolve_variant_prompt(loaded, name).load()
-    elif canonical_name(prompt) is not None:
-        template = resolve_prompt(prompt).load()
-    else:
-        template = resolve_prompt(prompt, root=loaded.root, suite_path=loaded.path).load()
-    return template.render(_variables(loaded, name, chosen))
-
-
-def _variables(suite: Suite, variant: str, case: GoldCase) -> dict[str, str]:
-    """Exactly what a run supplies for this case (runner.VariantPlan.variables)."""
-    from ..runner import plan_variant
-
-    return plan_variant(suite, variant).variables(case)
+    plan = plan_variant(loaded, name)  # exactly what a run supplies (runner.VariantPlan.variables)
+    if prompt is not None:
+        if canonical_name(prompt) is not None:
+            template = resolve_prompt(prompt).load()
+        else:
+            template = resolve_prompt(prompt, root=loaded.root, suite_path=loaded.path).load()
+        types = variant_entity_types(loaded, name, template)
+        plan = dataclasses.replace(plan, template=template, entity_types=types.values, types=types)
+    assert plan.types is not None
+    return plan.render(chosen), plan.types, name
 
 
 # --------------------------------------------------------------------------- prompts list / show

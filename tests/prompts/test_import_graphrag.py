@@ -302,3 +302,28 @@ def test_cli_import_bad_input(harness_cli, tmp_path: Path, capsys: pytest.Captur
     assert harness_cli(["import", "graphrag", str(tmp_path / "empty")]) == 2
     assert "no GraphRAG settings found" in capsys.readouterr().err
     assert harness_cli(["import", "graphrag", str(tmp_path / "nope")]) == 2
+
+
+def test_imported_variants_get_the_settings_types_where_graphrag_applies_them(tmp_path: Path) -> None:
+    """v3 settings name [Person, Geo]: the stock-style project prompt and the built-in default take them."""
+    _, out = import_project("v3", tmp_path)
+    suite = load_suite(out)
+    for name in ("project", "default"):
+        plan = plan_variant(suite, name)
+        assert plan.types is not None and (plan.entity_types, plan.types.source) == (["Person", "Geo"], "suite")
+        assert "Person,Geo" in plan.render(suite.cases[0])[-1]["content"]
+
+
+def test_an_imported_prompt_tune_output_keeps_its_own_types(tmp_path: Path) -> None:
+    """`graphrag prompt-tune` writes the discovered types into extract_graph.txt; settings types do not reach it."""
+    root = project_v3(tmp_path / "tuned")
+    tuned = EXTRACT.replace("{entity_types}", "ship, harbour")
+    assert "{entity_types}" not in tuned
+    (root / "prompts" / "extract_graph.txt").write_text(tuned, encoding="utf-8")
+    out = tmp_path / "work" / "suites" / "tuned.yaml"
+    write_draft(graphrag_draft(read_graphrag_project(root, environ={}), out), out)
+    suite = load_suite(out)
+    project = plan_variant(suite, "project")
+    assert project.types is not None and (project.types.source, project.types.values) == ("prompt", ["ship", "harbour"])
+    default = plan_variant(suite, "default")
+    assert default.types is not None and (default.types.source, default.entity_types) == ("suite", ["Person", "Geo"])
