@@ -1,4 +1,4 @@
-"""`harness prompts ...` (lint, render, list, show) and `harness import ...` (graphrag, lightrag).
+"""`harness prompts ...` (lint, render, export, list, show) and `harness import ...` (graphrag, lightrag).
 
 Errors in what the user gave are InputError (one line on stderr, exit 2); lint findings at
 error severity exit 1.
@@ -178,6 +178,53 @@ def rendered_case(prompt: str | None, *, suite: Path, case: str | None = None,
         plan = dataclasses.replace(plan, template=template, entity_types=types.values, types=types)
     assert plan.types is not None
     return plan.render(chosen), plan.types, name
+
+
+# --------------------------------------------------------------------------- prompts export
+
+
+@prompts_app.command("export")
+def export(
+    prompt: Annotated[str, typer.Argument(help="Prompt file or builtin:<name> to export.", show_default=False)],
+    out_dir: Annotated[Path, typer.Argument(help="The GraphRAG project folder (or LightRAG setup) to write into.", show_default=False)],
+    to: Annotated[str, typer.Option("--to", help="graphrag (prompts/*.txt) or lightrag (lightrag_prompts.py).", show_default=False)],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")] = False,
+) -> None:
+    """Write a prompt as the files the engine reads (a tuned YAML back to GraphRAG's prompts/*.txt)."""
+    from .builtin import canonical_name
+    from .export import TARGETS, export_graphrag, export_lightrag, side_templates, write_exports
+    from .resolve import resolve_prompt
+    from .template import load_prompt
+
+    if to not in TARGETS:
+        raise InputError(f"--to: '{to}' is not one of {', '.join(TARGETS)}")
+    resolved = resolve_prompt(prompt) if canonical_name(prompt) is not None else resolve_prompt(prompt, root=Path.cwd())
+    template = resolved.load()
+    if to == "graphrag":
+        files = [export_graphrag(template, out_dir, "extract_graph")]
+        for kind, path in side_templates(resolved.path).items():
+            files.append(export_graphrag(load_prompt(path), out_dir, kind))
+    else:
+        files = [export_lightrag(template, out_dir)]
+    write_exports(files, force=force)
+    for exported in files:
+        filled = ", ".join(exported.engine_variables) or "nothing"
+        where = f"; settings: {exported.settings_key}: {exported.path.relative_to(out_dir).as_posix()}" if exported.settings_key else ""
+        typer.echo(f"wrote {exported.path} ({exported.kind}; the engine fills {filled}{where})")
+    meta = template.meta
+    if meta.entity_types:
+        typer.echo(f"note: entity types written into the prompt ({', '.join(meta.entity_types)}); "
+                   "the engine's entity_types setting no longer reaches it")
+    defaults = {"tuple_delimiter": "<|>" if to == "graphrag" else "<|#|>", "record_delimiter": "##",
+                "completion_delimiter": "<|COMPLETE|>"}
+    for key, default in defaults.items():
+        value = getattr(meta, key)
+        if value and value != default and not (to == "lightrag" and key == "record_delimiter"):
+            typer.echo(f"note: the prompt declares {key} {value!r}; the engine's default is {default!r}: set it to match")
+    from .template import CONTINUE_PROMPT, LOOP_PROMPT
+
+    if to == "graphrag" and (template.continue_prompt != CONTINUE_PROMPT or template.loop_prompt != LOOP_PROMPT):
+        typer.echo("note: the template's own gleaning prompts are not exported; GraphRAG sends its built-in ones")
 
 
 # --------------------------------------------------------------------------- prompts list / show
