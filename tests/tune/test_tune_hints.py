@@ -11,7 +11,7 @@ import pytest
 from harness.cli import main
 from harness.llm.fake_server import FakeOpenAIServer
 
-from .test_pipeline import GOOD, STEPS, Responder
+from .test_pipeline import Responder
 
 TEXTS = {"a/mayor.txt": "Mayor Ana Ruiz of Lowbridge opened the Lowbridge Library.",
          "fair.md": "Tomas Berg won the Oakfield Fair pie contest."}
@@ -84,4 +84,3 @@ def test_with_selection_all_the_hint_does_not_suggest_limit(tmp_path: Path, api_
         assert "--limit" not in err and "all 2 chunk(s) were used" in err and "--min-examples" in err
         assert main([*base[:-1], "2", "--selection", "top", "--limit", "1", "--cassettes", "top"]) == 2
         assert "sample more chunks with --limit (2 available)" in capsys.readouterr().err
-    assert GOOD and STEPS  # the shared responder's answers
