@@ -306,10 +306,10 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
     started = time.perf_counter()
     variants, cases = _selected(suite, options)
     plans = {name: plan_variant(suite, name) for name in variants}
-    if options.progress:  # the run header: what each variant's prompt is filled with
+    if options.progress:  # the run header (stdout: stderr is kept for the one-line errors)
         for name, plan in plans.items():
             types = plan.types.describe() if plan.types else ", ".join(plan.entity_types)
-            sys.stderr.write(f"harness: {suite.name}/{name}: entity types {types}\n")
+            sys.stdout.write(f"{suite.name}/{name}: entity types {types}\n")
     for plan in plans.values():
         if options.base_url:
             plan.endpoint.base_url = options.base_url

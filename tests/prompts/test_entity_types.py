@@ -108,11 +108,11 @@ def test_summary_and_run_header_show_each_variants_types(suite, api_key, tmp_pat
     with FakeOpenAIServer(script_for(suite)) as srv:
         outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path, base_url=srv.base_url, progress=True))
     summary = write_run_outputs(outcome, record_mode="once")
-    err = capsys.readouterr().err
+    header = capsys.readouterr().out
     for name in suite.variant_names():
         plan = plan_variant(suite, name)
         assert plan.types is not None
         assert summary["variants"][name]["entity_types"] == {"values": plan.entity_types, "source": plan.types.source}
-        assert f"harness: {suite.name}/{name}: entity types {plan.types.describe()}" in err
+        assert f"{suite.name}/{name}: entity types {plan.types.describe()}\n" in header
     schema = json.loads((REPO / "harness" / "schemas" / "summary.schema.json").read_text())
     jsonschema.validate(summary, schema)
