@@ -25,6 +25,7 @@ from .llm.client import EndpointSettings, ModelClient, call_label
 from .llm.gleaning import extract_with_gleaning
 from .model import CaseResult, ExtractedGraph, FormatReport, GoldCase, Round, Usage
 from .parsing import parse
+from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
 from .prompts.leakage import chunk_in_prompt, fold
 from .prompts.template import PromptTemplate
@@ -50,6 +51,7 @@ class VariantPlan:
     tuple_delimiter: str = "<|>"
     record_delimiter: str = "##"
     completion_delimiter: str = "<|COMPLETE|>"
+    types: EffectiveTypes | None = None  # where entity_types came from (docs/prompts.md)
     _bare: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def variables(self, case: GoldCase) -> dict[str, str]:
@@ -96,11 +98,12 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
     template = load_variant_prompt(suite, name)  # honours HARNESS_PROMPT_<VARIANT>, HARNESS_PROMPTS_DIR
     meta = template.meta
     endpoint = endpoint_settings(model, model_name=spec.model)
+    types = variant_entity_types(suite, name, template)
     return VariantPlan(
         name=name,
         spec=spec,
         template=template,
-        entity_types=spec.entity_types or meta.entity_types or suite.spec.entity_types,
+        entity_types=types.values,
         language=spec.language or suite.spec.language,
         endpoint=endpoint,
         max_gleanings=model.max_gleanings,
@@ -108,6 +111,7 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         tuple_delimiter=spec.tuple_delimiter or meta.tuple_delimiter or "<|>",
         record_delimiter=spec.record_delimiter or meta.record_delimiter or "##",
         completion_delimiter=spec.completion_delimiter or meta.completion_delimiter or "<|COMPLETE|>",
+        types=types,
     )
 
 
@@ -302,6 +306,10 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
     started = time.perf_counter()
     variants, cases = _selected(suite, options)
     plans = {name: plan_variant(suite, name) for name in variants}
+    if options.progress:  # the run header (stdout: stderr is kept for the one-line errors)
+        for name, plan in plans.items():
+            types = plan.types.describe() if plan.types else ", ".join(plan.entity_types)
+            sys.stdout.write(f"{suite.name}/{name}: entity types {types}\n")
     for plan in plans.values():
         if options.base_url:
             plan.endpoint.base_url = options.base_url

@@ -84,6 +84,18 @@ def ratios_to_baseline(variants: dict[str, dict[str, Any]], baseline: str) -> di
     return out
 
 
+def _entity_types(suite: Any, variant: str) -> dict[str, Any] | None:
+    """The variant's effective entity types and their source; None when its prompt no longer loads."""
+    from .errors import InputError
+    from .prompts.entity_types import variant_entity_types
+    from .prompts.resolve import load_variant_prompt
+
+    try:
+        return variant_entity_types(suite, variant, load_variant_prompt(suite, variant)).to_json()
+    except InputError:
+        return None
+
+
 def build_summary(
     *,
     suite: Any,
@@ -100,6 +112,9 @@ def build_summary(
         spec = suite.spec.variants[name]
         rows = [r for r in results if r.variant == name]
         variants[name] = variant_summary(rows, prompt=spec.prompt, model=spec.model or suite.spec.model.name, prices=prices)
+        types = _entity_types(suite, name)
+        if types is not None:
+            variants[name]["entity_types"] = types
     baseline = suite.baseline
     comparisons: dict[str, Any] = {}
     if baseline in variants:

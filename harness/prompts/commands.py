@@ -1,4 +1,4 @@
-"""`harness prompts ...` (lint, render, list, show) and `harness import ...` (graphrag, lightrag).
+"""`harness prompts ...` (lint, render, export, list, show) and `harness import ...` (graphrag, lightrag).
 
 Errors in what the user gave are InputError (one line on stderr, exit 2); lint findings at
 error severity exit 1.
@@ -127,8 +127,9 @@ def render(
     variant: Annotated[Optional[str], typer.Option("--variant", help="Variant whose settings are used (default: the baseline).")] = None,
     text: Annotated[bool, typer.Option("--text", help="Print plain text instead of the JSON messages.")] = False,
 ) -> None:
-    """Print exactly the messages the first call of a case sends."""
-    messages = render_case(prompt, suite=suite, case=case, variant=variant)
+    """Print exactly the messages the first call of a case sends (the effective entity types on stderr)."""
+    messages, types, variant_name = rendered_case(prompt, suite=suite, case=case, variant=variant)
+    sys.stderr.write(f"harness: entity types of {variant_name}: {types.describe()}\n")
     if text:
         for index, message in enumerate(messages):
             if index:
@@ -141,9 +142,23 @@ def render(
 
 def render_case(prompt: str | None, *, suite: Path, case: str | None = None, variant: str | None = None) -> list[dict[str, str]]:
     """The messages for one case: the suite's variables, this prompt (or the variant's own)."""
+    return rendered_case(prompt, suite=suite, case=case, variant=variant)[0]
+
+
+def rendered_case(prompt: str | None, *, suite: Path, case: str | None = None,
+                  variant: str | None = None) -> tuple[list[dict[str, str]], Any, str]:
+    """The messages for one case, the entity types they were filled with, and the variant's name.
+
+    Another prompt than the variant's own gets the variant's settings, and its entity types by
+    the same rule the runner applies (harness.prompts.entity_types).
+    """
+    import dataclasses
+
+    from ..runner import plan_variant
     from ..suites import load_suite
     from .builtin import canonical_name
-    from .resolve import resolve_prompt, resolve_variant_prompt
+    from .entity_types import variant_entity_types
+    from .resolve import resolve_prompt
 
     loaded = load_suite(suite)
     name = variant or loaded.baseline
@@ -153,20 +168,63 @@ def render_case(prompt: str | None, *, suite: Path, case: str | None = None, var
     if case is not None and case not in cases:
         raise InputError(f"{suite}: no case named '{case}' (have {', '.join(cases)})")
     chosen = cases[case] if case is not None else loaded.cases[0]
-    if prompt is None:
-        template = resolve_variant_prompt(loaded, name).load()
-    elif canonical_name(prompt) is not None:
-        template = resolve_prompt(prompt).load()
+    plan = plan_variant(loaded, name)  # exactly what a run supplies (runner.VariantPlan.variables)
+    if prompt is not None:
+        if canonical_name(prompt) is not None:
+            template = resolve_prompt(prompt).load()
+        else:
+            template = resolve_prompt(prompt, root=loaded.root, suite_path=loaded.path).load()
+        types = variant_entity_types(loaded, name, template)
+        plan = dataclasses.replace(plan, template=template, entity_types=types.values, types=types)
+    assert plan.types is not None
+    return plan.render(chosen), plan.types, name
+
+
+# --------------------------------------------------------------------------- prompts export
+
+
+@prompts_app.command("export")
+def export(
+    prompt: Annotated[str, typer.Argument(help="Prompt file or builtin:<name> to export.", show_default=False)],
+    out_dir: Annotated[Path, typer.Argument(help="The GraphRAG project folder (or LightRAG setup) to write into.", show_default=False)],
+    to: Annotated[str, typer.Option("--to", help="graphrag (prompts/*.txt) or lightrag (lightrag_prompts.py).", show_default=False)],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")] = False,
+) -> None:
+    """Write a prompt as the files the engine reads (a tuned YAML back to GraphRAG's prompts/*.txt)."""
+    from .builtin import canonical_name
+    from .export import TARGETS, export_graphrag, export_lightrag, side_templates, write_exports
+    from .resolve import resolve_prompt
+    from .template import load_prompt
+
+    if to not in TARGETS:
+        raise InputError(f"--to: '{to}' is not one of {', '.join(TARGETS)}")
+    resolved = resolve_prompt(prompt) if canonical_name(prompt) is not None else resolve_prompt(prompt, root=Path.cwd())
+    template = resolved.load()
+    if to == "graphrag":
+        files = [export_graphrag(template, out_dir, "extract_graph")]
+        for kind, path in side_templates(resolved.path).items():
+            files.append(export_graphrag(load_prompt(path), out_dir, kind))
     else:
-        template = resolve_prompt(prompt, root=loaded.root, suite_path=loaded.path).load()
-    return template.render(_variables(loaded, name, chosen))
+        files = [export_lightrag(template, out_dir)]
+    write_exports(files, force=force)
+    for exported in files:
+        filled = ", ".join(exported.engine_variables) or "nothing"
+        where = f"; settings: {exported.settings_key}: {exported.path.relative_to(out_dir).as_posix()}" if exported.settings_key else ""
+        typer.echo(f"wrote {exported.path} ({exported.kind}; the engine fills {filled}{where})")
+    meta = template.meta
+    if meta.entity_types:
+        typer.echo(f"note: entity types written into the prompt ({', '.join(meta.entity_types)}); "
+                   "the engine's entity_types setting no longer reaches it")
+    defaults = {"tuple_delimiter": "<|>" if to == "graphrag" else "<|#|>", "record_delimiter": "##",
+                "completion_delimiter": "<|COMPLETE|>"}
+    for key, default in defaults.items():
+        value = getattr(meta, key)
+        if value and value != default and not (to == "lightrag" and key == "record_delimiter"):
+            typer.echo(f"note: the prompt declares {key} {value!r}; the engine's default is {default!r}: set it to match")
+    from .template import CONTINUE_PROMPT, LOOP_PROMPT
 
-
-def _variables(suite: Suite, variant: str, case: GoldCase) -> dict[str, str]:
-    """Exactly what a run supplies for this case (runner.VariantPlan.variables)."""
-    from ..runner import plan_variant
-
-    return plan_variant(suite, variant).variables(case)
+    if to == "graphrag" and (template.continue_prompt != CONTINUE_PROMPT or template.loop_prompt != LOOP_PROMPT):
+        typer.echo("note: the template's own gleaning prompts are not exported; GraphRAG sends its built-in ones")
 
 
 # --------------------------------------------------------------------------- prompts list / show

@@ -85,6 +85,10 @@ def extraction_doc(*, name: str, domain: str, language: str, persona: str, entit
         "system": system,
         "examples": examples,
     })
+    # the tuned types are the prompt's own (docs/prompts.md, entity types): declared beside the language
+    doc = {key: value for key, value in doc.items() if key != "entity_types"}
+    at = list(doc).index("language") + 1
+    doc = {**dict(list(doc.items())[:at]), "entity_types": entity_types, **dict(list(doc.items())[at:])}
     if not examples:  # --min-examples 0 and nothing usable: the {examples} slot renders empty
         doc["variables"] = {**doc.get("variables", {}), "examples": ""}
     if budget is not None:

@@ -69,12 +69,23 @@ def input_chunks(folder: Path, chunk_tokens: int, model: str) -> tuple[list[str]
     return texts, names
 
 
+def input_cassettes(folder: Path) -> Path:
+    """`fixtures/cassettes/tune-<project>-<folder>`: named after the project holding the folder, so
+    the `input/` folders of two projects do not share (and overwrite) their tuning cassettes."""
+    from ..prompts.importers.common import safe_name
+
+    resolved = folder.resolve()
+    project = safe_name(resolved.parent.name, fallback="project")
+    return Path("fixtures") / "cassettes" / f"tune-{project}-{safe_name(resolved.name, fallback='input')}"
+
+
 def tune_command(
     out: Annotated[Path, typer.Option("--out", help="Where to write the tuned YAML template (prompts/<name>.yaml).")],
     suite: Annotated[Optional[Path], typer.Option("--suite", help="Tune from a suite's chunks.")] = None,
     input_dir: Annotated[Optional[Path], typer.Option("--input", help="Tune from the .txt and .md files below a folder.")] = None,
     domain: Annotated[Optional[str], typer.Option("--domain", help="The domain (detected when not given).")] = None,
     language: Annotated[Optional[str], typer.Option("--language", help="The language (detected when not given).")] = None,
+    persona: Annotated[Optional[str], typer.Option("--persona", help="The expert persona, 'You are ...' (asked for when not given).")] = None,
     selection: Annotated[str, typer.Option("--selection", help="random, top, all or diverse.")] = "diverse",
     limit: Annotated[int, typer.Option("--limit", min=1, help="How many chunks to use.")] = 3,
     max_tokens: Annotated[int, typer.Option("--max-tokens", min=100, help="Token budget of the prompt without the chunk.")] = 4000,
@@ -115,18 +126,24 @@ def tune_command(
     else:
         assert input_dir is not None
         texts, names = input_chunks(input_dir, chunk_tokens, model or "gpt-4o-mini")
-        folder = cassettes or Path("fixtures") / "cassettes" / f"tune-{input_dir.resolve().name}"
+        folder = cassettes or input_cassettes(input_dir)
         endpoint = EndpointSettings(model=model or "gpt-4o-mini", base_url=base_url)
     types = [t.strip() for t in entity_types.split(",") if t.strip()] if entity_types else None
     if entity_types is not None and not types:
         raise InputError("--entity-types: no type given")
-    if record_mode is None and mode != "none" and not (os.environ.get(endpoint.api_key_env)
-                                                        or os.environ.get("AZURE_OPENAI_API_KEY")):
+    if persona is not None and not persona.strip():
+        raise InputError("--persona: empty")
+    has_key = bool(os.environ.get(endpoint.api_key_env) or os.environ.get("AZURE_OPENAI_API_KEY"))
+    if base_url and mode != "none" and not has_key:  # an endpoint was asked for: never replay instead
+        raise InputError(f"--base-url {base_url}: no {endpoint.api_key_env} set, so nothing can be recorded; set it "
+                         "(any value for a local server that takes no key), or pass --record-mode none to replay "
+                         f"the cassettes in {folder}")
+    if record_mode is None and mode != "none" and not has_key:
         mode = "none"  # nothing could be recorded without a key: replay what is there
         typer.echo(f"no {endpoint.api_key_env} set: replaying the tuning cassettes in {folder}", err=True)
     result = tune(TuneOptions(
         texts=texts, names=names, out=out, cassettes=folder, endpoint=endpoint,
-        record_mode=mode, domain=domain, language=language, selection=selection, limit=limit,
+        record_mode=mode, domain=domain, language=language, persona=persona, selection=selection, limit=limit,
         max_tokens=max_tokens, min_examples=min_examples, entity_types=types, format=output_format,
     ))
     report = result.report

@@ -51,6 +51,7 @@ class TuneOptions:
     record_mode: str = "none"
     domain: str | None = None
     language: str | None = None
+    persona: str | None = None  # given; otherwise asked for
     selection: str = "diverse"
     limit: int = 3
     max_tokens: int = 4000
@@ -149,6 +150,8 @@ async def _persona_and_types(session: _Session, domain: str, texts: list[str], n
     options = session.options
 
     async def persona() -> str:
+        if options.persona:
+            return " ".join(options.persona.split())
         return steps.clean_persona(await session.question("persona", steps.persona_prompt(domain)))
 
     async def types() -> list[str]:
@@ -225,8 +228,13 @@ async def tune_async(options: TuneOptions) -> TuneResult:
 
     if len(kept) < options.min_examples:
         reasons = "; ".join(f"{r['chunk']}: {r['reason']}" for r in rejected)
+        if len(chosen) >= len(options.texts):  # --limit cannot add any: every chunk was sampled
+            remedy = f"all {len(chosen)} chunk(s) were used: add more text, or lower --min-examples"
+        else:
+            remedy = (f"sample more chunks with --limit ({len(options.texts)} available), "
+                      "or lower --min-examples")
         raise InputError(f"only {len(kept)} usable example(s) of {len(chosen)} chunk(s), --min-examples is "
-                         f"{options.min_examples} (rejected: {reasons}); sample more chunks with --limit")
+                         f"{options.min_examples} (rejected: {reasons or 'none'}); {remedy}")
     name = options.out.stem
     model = options.endpoint.model
     settings = {"name": name, "domain": domain, "language": language, "persona": persona,

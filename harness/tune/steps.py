@@ -103,7 +103,7 @@ def clean_line(answer: str, what: str, max_words: int = 12) -> str:
     text = text.strip().strip("\"'*").strip().rstrip(".").strip("\"'").strip()
     if not text or len(text.split()) > max_words or "\n" in text or refuses(text):
         raise ModelCallError(f"the {what} answer is not a short phrase: {answer.strip()[:80]!r}; "
-                             f"give it with --{what}")
+                             f"give it with --{what}, or ask again with --record-mode rewrite")
     return text
 
 
@@ -124,14 +124,15 @@ def clean_language(answer: str) -> tuple[str, str | None]:
     if len(found) == 1:
         return found[0], f"reduced the answer {answer.strip()[:80]!r} to {found[0]!r}"
     raise ModelCallError(f"the language answer is not a language name: {answer.strip()[:80]!r}; "
-                         "give it with --language")
+                         "give it with --language, or ask again with --record-mode rewrite")
 
 
 def clean_persona(answer: str) -> str:
     text = " ".join(visible(answer).split())
     text = re.sub(r"^(?:persona|answer)\s*:\s*", "", text.strip('"'), flags=re.I)
     if not text.lower().startswith("you are") or len(text.split()) > 120 or refuses(text):
-        raise ModelCallError(f"the persona answer is not a short 'You are ...' persona: {text[:80]!r}")
+        raise ModelCallError(f"the persona answer is not a short 'You are ...' persona: {text[:80]!r}; "
+                             "give it with --persona \"You are ...\", or ask again with --record-mode rewrite")
     return text
 
 

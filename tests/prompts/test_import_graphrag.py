@@ -290,7 +290,7 @@ def test_cli_import(harness_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert load_suite(tmp_path / "suites" / "my-project.yaml").name == "my-project"
     # never overwrite silently
     assert harness_cli(["import", "graphrag", str(root)]) == 2
-    assert "already exists (use --force to overwrite)" in capsys.readouterr().err
+    assert "already exists (use --name NAME to import it as another suite, or --force to overwrite)" in capsys.readouterr().err
     assert harness_cli(["import", "graphrag", str(root), "--force", "--max-cases", "1"]) == 0
     assert len(load_suite(tmp_path / "suites" / "my-project.yaml").cases) == 1
     assert harness_cli(["import", "graphrag", str(root), "--out", "elsewhere/x.yaml", "--name", "renamed"]) == 0
@@ -302,3 +302,105 @@ def test_cli_import_bad_input(harness_cli, tmp_path: Path, capsys: pytest.Captur
     assert harness_cli(["import", "graphrag", str(tmp_path / "empty")]) == 2
     assert "no GraphRAG settings found" in capsys.readouterr().err
     assert harness_cli(["import", "graphrag", str(tmp_path / "nope")]) == 2
+
+
+def test_imported_variants_get_the_settings_types_where_graphrag_applies_them(tmp_path: Path) -> None:
+    """v3 settings name [Person, Geo]: the stock-style project prompt and the built-in default take them."""
+    _, out = import_project("v3", tmp_path)
+    suite = load_suite(out)
+    for name in ("project", "default"):
+        plan = plan_variant(suite, name)
+        assert plan.types is not None and (plan.entity_types, plan.types.source) == (["Person", "Geo"], "suite")
+        assert "Person,Geo" in plan.render(suite.cases[0])[-1]["content"]
+
+
+def test_an_imported_prompt_tune_output_keeps_its_own_types(tmp_path: Path) -> None:
+    """`graphrag prompt-tune` writes the discovered types into extract_graph.txt; settings types do not reach it."""
+    root = project_v3(tmp_path / "tuned")
+    tuned = EXTRACT.replace("{entity_types}", "ship, harbour")
+    assert "{entity_types}" not in tuned
+    (root / "prompts" / "extract_graph.txt").write_text(tuned, encoding="utf-8")
+    out = tmp_path / "work" / "suites" / "tuned.yaml"
+    write_draft(graphrag_draft(read_graphrag_project(root, environ={}), out), out)
+    suite = load_suite(out)
+    project = plan_variant(suite, "project")
+    assert project.types is not None and (project.types.source, project.types.values) == ("prompt", ["ship", "harbour"])
+    default = plan_variant(suite, "default")
+    assert default.types is not None and (default.types.source, default.entity_types) == ("suite", ["Person", "Geo"])
+
+
+def test_non_latin_file_names_stay_recognisable_case_ids(tmp_path: Path) -> None:
+    root = project_v3(tmp_path / "p")
+    for path in sorted((root / "input").rglob("*.txt"), reverse=True):
+        path.unlink()
+    for name in ("北京会议.txt", "Москва.txt", "Αθήνα.txt", "café.txt"):
+        (root / "input" / name).write_text("Ana Ruiz met the Kestrel Trust.", encoding="utf-8")
+    out = tmp_path / "work" / "suites" / "intl.yaml"
+    write_draft(graphrag_draft(read_graphrag_project(root, environ={}), out), out)
+    ids = [c.id for c in load_suite(out).cases]
+    assert sorted(ids) == sorted(["BeiJingHuiYi", "Moskva", "Athina", "cafe"])
+
+
+def test_second_project_of_the_same_name_is_told_about_name(harness_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    first, second = project_v3(tmp_path / "a" / "ragtest"), project_v3(tmp_path / "b" / "ragtest")
+    monkeypatch.chdir(tmp_path)
+    assert harness_cli(["import", "graphrag", str(first)]) == 0
+    capsys.readouterr()
+    assert harness_cli(["import", "graphrag", str(second)]) == 2
+    err = capsys.readouterr().err
+    assert "suites/ragtest.yaml: already exists" in err and "--name" in err and "--force" in err
+    assert harness_cli(["import", "graphrag", str(second), "--name", "ragtest-b"]) == 0
+
+
+def _structured_project(root: Path, input_section: str, files: dict[str, str], layout: str = "v2") -> Path:
+    _files(root, {"extract_graph.txt": EXTRACT}, {})
+    for name, text in files.items():
+        (root / "input" / name).write_text(text, encoding="utf-8")
+    models = ("completion_models:\n  default_completion_model: {model_provider: openai, model: gpt-4.1}\n"
+              "input_storage: {type: file, base_dir: input}\n") if layout == "v3" else (
+              "models:\n  default_chat_model: {type: openai_chat, model: gpt-4.1}\n")
+    (root / "settings.yaml").write_text(models + input_section + "extract_graph:\n  prompt: prompts/extract_graph.txt\n")
+    return root
+
+
+CSV = 'id,headline,body\n1,Library opens,"Mayor Ana Ruiz opened the Lowbridge Library, with the Kestrel Trust."\n2,Flood,The Arn river flooded Millbrook.\n3,Empty,\n'
+
+
+@pytest.mark.parametrize("layout,section", [
+    ("v1", "input:\n  type: file\n  file_type: csv\n  base_dir: input\n  file_pattern: '.*\\.csv$$'\n  text_column: body\n  title_column: headline\n"),
+    ("v2", "input:\n  storage: {type: file, base_dir: input}\n  file_type: csv\n  text_column: body\n  title_column: headline\n"),
+    ("v3", "input:\n  type: csv\n  text_column: body\n  title_column: headline\n"),
+])
+def test_csv_inputs_are_read_as_graphrag_reads_them(layout: str, section: str, tmp_path: Path) -> None:
+    root = _structured_project(tmp_path / layout, section, {"news.csv": CSV}, layout="v3" if layout == "v3" else "v2")
+    out = tmp_path / "work" / "suites" / "news.yaml"
+    draft = graphrag_draft(read_graphrag_project(root, environ={}), out)
+    assert not any("no input text found" in w for w in draft.warnings)
+    assert any("news.csv" in w and "row 3" in w and "empty" in w for w in draft.warnings)
+    write_draft(draft, out)
+    suite = load_suite(out)
+    assert [c.id for c in suite.cases] == ["Library-opens", "Flood"]
+    assert suite.cases[0].text == "Mayor Ana Ruiz opened the Lowbridge Library, with the Kestrel Trust."
+    plan_variant(suite, "project").render(suite.cases[0])
+
+
+def test_json_inputs_one_object_or_a_list_and_the_text_column_default(tmp_path: Path) -> None:
+    files = {
+        "one.json": json.dumps({"text": "Tomas Berg won the Oakfield Fair.", "title": "fair"}),
+        "many.json": json.dumps([{"text": "Ida Moss judged the contest."}, {"text": "The Arn river flooded Millbrook."}]),
+    }
+    root = _structured_project(tmp_path / "j", "input:\n  storage: {base_dir: input}\n  file_type: json\n", files)
+    out = tmp_path / "work" / "suites" / "j.yaml"
+    write_draft(graphrag_draft(read_graphrag_project(root, environ={}), out), out)
+    suite = load_suite(out)
+    assert {c.id: c.text for c in suite.cases} == {
+        "many-1": "Ida Moss judged the contest.", "many-2": "The Arn river flooded Millbrook.",
+        "one": "Tomas Berg won the Oakfield Fair."}
+
+
+def test_structured_input_without_its_text_column_is_named(tmp_path: Path) -> None:
+    root = _structured_project(tmp_path / "c", "input:\n  storage: {base_dir: input}\n  file_type: csv\n  text_column: content\n",
+                               {"news.csv": CSV})
+    draft = graphrag_draft(read_graphrag_project(root, environ={}), tmp_path / "suites" / "c.yaml")
+    assert any("news.csv" in w and "'content'" in w and "id, headline, body" in w for w in draft.warnings)

@@ -184,6 +184,8 @@ def test_old_style_setup_with_addon_params(tmp_path: Path) -> None:
     content = plan.render(suite.cases[0])[0]["content"]
     assert '("entity"<|>"Mara Lind"<|>"person"' in content and content.rstrip().endswith("Output:")
     assert plan.template.loop_prompt.startswith("Answer YES | NO")
+    # LightRAG fills {entity_types} from addon_params (its settings): the suite carries them, not the template
+    assert plan.types is not None and (plan.types.source, plan.entity_types) == ("suite", ["person", "place"])
     assert [f.code for f in lint_prompt(tmp_path / "work" / "prompts" / "lr" / "extract_graph.yaml",
                                          format="lightrag", tuple_delimiter="<|>", record_delimiter="##")
             if f.severity == "error"] == []

@@ -240,7 +240,8 @@ def test_tune_from_a_folder_of_text_files(tmp_path: Path, api_key: str, monkeypa
                      "--base-url", srv.base_url]) == 0
     report = json.loads((tmp_path / "prompts" / "docs.tuning.json").read_text())
     assert report["chunks"] == ["a/mayor.txt", "fair.md"] and report["examples_kept"] == ["a/mayor.txt", "fair.md"]
-    assert (tmp_path / "fixtures" / "cassettes" / "tune-docs" / cassette_name("a/mayor.txt")).is_file()
+    project = tmp_path.name  # the project holding docs/
+    assert (tmp_path / "fixtures" / "cassettes" / f"tune-{project}-docs" / cassette_name("a/mayor.txt")).is_file()
     monkeypatch.setenv("CI", "true")  # and it replays
     assert main(["tune", "--input", "docs", "--out", "prompts/again.yaml", "--selection", "all"]) == 0
 

@@ -46,8 +46,15 @@ def substitute_env(text: str, env: Mapping[str, str]) -> str:
 
 
 def safe_name(text: str, fallback: str = "case") -> str:
-    """A suite, variant or case name the suite schema accepts."""
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-._")[:100]
+    """A suite, variant or case name the suite schema accepts.
+
+    Names in other scripts are transliterated (`北京会议` -> `BeiJingHuiYi`, `Москва` -> `Moskva`)
+    so that they stay recognisable: ids name cassette files and folders, which the suite schema
+    keeps to ASCII letters, digits, `.`, `_` and `-`.
+    """
+    from anyascii import anyascii
+
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", anyascii(text)).strip("-._")[:100]
     if not name or not CASE_ID.match(name):
         name = fallback
     return name
@@ -133,6 +140,15 @@ def dump_yaml(data: Any) -> str:
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
+@dataclass(frozen=True)
+class InputDocument:
+    """One document of a project's input: a whole text file, or one row of a CSV or JSON file."""
+
+    name: str  # what its case id is made from
+    text: str
+    path: Path | None = None  # the file that is exactly this text (None: a row of a structured file)
+
+
 def chunk_cases(
     files: list[Path],
     *,
@@ -143,11 +159,8 @@ def chunk_cases(
     max_cases: int,
     draft: SuiteDraft,
 ) -> None:
-    """One case per input file, with empty gold. A file longer than one chunk is cut to its first
-    chunk (as the pipeline would chunk it), written under fixtures/chunks/<suite>/."""
-    from ...llm.tokens import split_tokens
-
-    seen: set[str] = set()
+    """One case per input text file, with empty gold (see `document_cases`)."""
+    documents: list[InputDocument] = []
     for path in files[:max_cases]:
         try:
             text = path.read_text(encoding="utf-8")
@@ -157,23 +170,44 @@ def chunk_cases(
         if not text.strip():
             draft.warnings.append(f"{path}: skipped, it is empty")
             continue
-        case_id = safe_name(path.stem)
-        n = 1
-        while case_id in seen:
-            n += 1
-            case_id = f"{safe_name(path.stem)[:90]}-{n}"
-        seen.add(case_id)
-        pieces = split_tokens(text, chunk_tokens, model)
-        if len(pieces) > 1:
-            chunk = pieces[0]
-            target = root / "fixtures" / "chunks" / suite_name / f"{case_id}.txt"
-            draft.files[target] = chunk
-            chunk_ref = relative_path(target, root)
-        else:
-            chunk_ref = relative_path(path, root)
-        draft.cases.append({"id": case_id, "chunk": chunk_ref, "entities": [], "relationships": []})
+        documents.append(InputDocument(path.stem, text, path))
     if len(files) > max_cases:
         draft.warnings.append(f"{len(files)} input files found; the suite takes the first {max_cases} (--max-cases)")
+    document_cases(documents, suite_name=suite_name, root=root, chunk_tokens=chunk_tokens, model=model,
+                   max_cases=max_cases, draft=draft)
+
+
+def document_cases(
+    documents: list[InputDocument],
+    *,
+    suite_name: str,
+    root: Path,
+    chunk_tokens: int,
+    model: str,
+    max_cases: int,
+    draft: SuiteDraft,
+) -> None:
+    """One case per document, with empty gold. A document longer than one chunk is cut to its first
+    chunk (as the pipeline would chunk it); that chunk, or a document that is not a file of its
+    own, is written under fixtures/chunks/<suite>/."""
+    from ...llm.tokens import split_tokens
+
+    seen: set[str] = set()
+    for document in documents[:max_cases]:
+        base = safe_name(document.name)
+        case_id, n = base, 1
+        while case_id in seen:
+            n += 1
+            case_id = f"{base[:90]}-{n}"
+        seen.add(case_id)
+        pieces = split_tokens(document.text, chunk_tokens, model)
+        if len(pieces) > 1 or document.path is None:
+            target = root / "fixtures" / "chunks" / suite_name / f"{case_id}.txt"
+            draft.files[target] = pieces[0] if pieces else document.text
+            chunk_ref = relative_path(target, root)
+        else:
+            chunk_ref = relative_path(document.path, root)
+        draft.cases.append({"id": case_id, "chunk": chunk_ref, "entities": [], "relationships": []})
     if not draft.cases:
         draft.warnings.append("no input text found: the suite has one placeholder case; replace its text with a real chunk")
         draft.cases.append({
@@ -190,7 +224,8 @@ def write_draft(draft: SuiteDraft, out: Path, *, force: bool = False) -> list[Pa
     existing = [p for p in targets if p.exists()]
     if existing and not force:
         shown = ", ".join(str(p) for p in existing[:3])
-        raise InputError(f"{shown}: already exists (use --force to overwrite)")
+        raise InputError(f"{shown}: already exists (use --name NAME to import it as another suite, "
+                         "or --force to overwrite)")
     for path, content in draft.files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(content, encoding="utf-8")

@@ -10,11 +10,13 @@ What differs between GraphRAG versions, and what is read:
 | report prompt | `community_reports.prompt` | same | `graph_prompt` / `text_prompt` | same |
 | input folder | `input.base_dir` | same | `input.base_dir` or `input.storage.base_dir` | `input_storage.base_dir` |
 | chunk size | `chunks.size` | same | same | `chunking.size` |
+| input files | `input.type`, `text_column`, `title_column` | `input.file_type`, same columns | same | `input.type`, same columns |
 
 Prompt files default to `prompts/<name>.txt` with the names of each version (entity_extraction,
 extract_graph, summarize_descriptions, claim_extraction, extract_claims, community_report,
 community_report_graph). `${VAR}` is substituted from the environment and the `.env` file beside
-the settings (the environment wins, as in GraphRAG).
+the settings (the environment wins, as in GraphRAG). CSV and JSON inputs are read as GraphRAG's
+loaders read them (graphrag_input.py).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .common import (
     DEFAULT_MAX_CASES,
     SuiteDraft,
     chunk_cases,
+    document_cases,
     find_files,
     read_dotenv,
     relative_path,
@@ -40,6 +43,7 @@ from .common import (
     substitute_env,
     suite_root,
 )
+from .graphrag_input import InputSettings, input_settings, read_documents
 
 SETTINGS_FILES = ("settings.yaml", "settings.yml", "settings.json")
 DEFAULT_ENTITY_TYPES = ["organization", "person", "geo", "event"]
@@ -82,6 +86,7 @@ class GraphRAGProject:
     delimiters: dict[str, str] = field(default_factory=dict)
     input_dir: Path | None = None
     file_pattern: str = DEFAULT_PATTERN
+    input: InputSettings = field(default_factory=InputSettings)
     chunk_size: int = DEFAULT_CHUNK_SIZE
     claim_description: str | None = None
 
@@ -202,9 +207,8 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None) 
     if isinstance(claims.get("description"), str):
         project.claim_description = claims["description"]
     project.input_dir = _input_dir(data, base)
-    pattern = _section(data, "input").get("file_pattern")
-    if isinstance(pattern, str) and pattern:
-        project.file_pattern = pattern
+    project.input = input_settings(_section(data, "input"))
+    project.file_pattern = project.input.pattern
     size = _section(data, "chunking", "chunks").get("size")
     if isinstance(size, int) and size > 0:
         project.chunk_size = size
@@ -245,6 +249,13 @@ def graphrag_draft(
     )
     if extract is None:
         draft.warnings.append("no extraction prompt found in the settings or prompts/; the suite has only the built-in default")
+    if project.input_dir is not None and project.input.file_type != "text":
+        documents = read_documents(project.input_dir, project.input, draft.warnings)
+        if len(documents) > max_cases:
+            draft.warnings.append(f"{len(documents)} input documents found; the suite takes the first {max_cases} (--max-cases)")
+        document_cases(documents, suite_name=suite_name, root=root, chunk_tokens=project.chunk_size, model=model,
+                       max_cases=max_cases, draft=draft)
+        return draft
     files: list[Path] = []
     if project.input_dir is not None:
         try:

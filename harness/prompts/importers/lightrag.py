@@ -264,7 +264,7 @@ def template_data(project: LightRAGProject) -> dict[str, Any]:
         "description": f"Imported from {project.prompt_file} ({'LightRAG >= 1.4.8' if project.style == 'new' else 'LightRAG <= 1.4.7'} prompts)",
         "format": "lightrag",
         "language": project.language,
-        "entity_types": project.entity_types,
+        # no `entity_types:` here: LightRAG fills {entity_types} from its settings, which the suite carries
         "tuple_delimiter": project.tuple_delimiter,
         "completion_delimiter": project.completion_delimiter,
     }

@@ -1,0 +1,120 @@
+"""A GraphRAG project's input documents, read as GraphRAG's input loaders read them.
+
+`text` files are one document each. `csv` and `json` files hold one document per row (a JSON
+file is one object or a list of objects): its text is the `text` column if the file has one,
+else the `text_column` setting (GraphRAG fills `text` from `text_column` only when `text` is
+missing); its title is the `title_column` value, else the file's path. Where the settings say so:
+
+| | 1.x | 2.x | 3.x |
+| --- | --- | --- | --- |
+| file type | `input.file_type` | `input.file_type` | `input.type` |
+| columns | `input.text_column`, `input.title_column` | same | same |
+| encoding | `input.encoding` / `input.file_encoding` | same | same |
+
+GraphRAG 0.x used `input.type` for the file type too. Default file patterns follow the type:
+`.*\\.txt$`, `.*\\.csv$`, `.*\\.json$`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .common import InputDocument, find_files
+
+FILE_TYPES = ("text", "csv", "json")
+DEFAULT_PATTERNS = {"text": r".*\.txt$", "csv": r".*\.csv$", "json": r".*\.json$"}
+SUFFIXES = {"text": (".txt",), "csv": (".csv",), "json": (".json",)}
+
+
+@dataclass
+class InputSettings:
+    """How GraphRAG reads the project's input files."""
+
+    file_type: str = "text"
+    file_pattern: str | None = None  # None: the type's default
+    text_column: str = "text"
+    title_column: str | None = None
+    encoding: str = "utf-8"
+
+    @property
+    def pattern(self) -> str:
+        return self.file_pattern or DEFAULT_PATTERNS[self.file_type]
+
+
+def input_settings(section: dict[str, Any]) -> InputSettings:
+    """The `input:` section of any GraphRAG version as InputSettings."""
+    settings = InputSettings()
+    declared = section.get("file_type") or section.get("type")  # 1.x/2.x file_type; 0.x and 3.x type
+    if isinstance(declared, str) and declared.lower() in FILE_TYPES:
+        settings.file_type = declared.lower()
+    for key in ("text_column", "title_column", "file_pattern"):
+        value = section.get(key)
+        if isinstance(value, str) and value:
+            setattr(settings, key, value)
+    encoding = section.get("encoding") or section.get("file_encoding")
+    if isinstance(encoding, str) and encoding:
+        settings.encoding = encoding
+    return settings
+
+
+def read_documents(folder: Path, settings: InputSettings, warnings: list[str]) -> list[InputDocument]:
+    """Every row of the folder's CSV or JSON input files, in file order; problems go to `warnings`."""
+    try:
+        pattern = re.compile(settings.pattern)
+    except re.error:
+        pattern = re.compile(DEFAULT_PATTERNS[settings.file_type])
+    files = find_files(folder, pattern, suffixes=SUFFIXES[settings.file_type])
+    documents: list[InputDocument] = []
+    for path in files:
+        try:
+            raw = path.read_text(encoding=settings.encoding)
+        except (OSError, UnicodeDecodeError, LookupError) as exc:
+            warnings.append(f"{path}: skipped, cannot read it as {settings.encoding} text ({exc})")
+            continue
+        rows = _csv_rows(raw) if settings.file_type == "csv" else _json_rows(raw, path, warnings)
+        documents.extend(_row_documents(path, rows, settings, warnings))
+    return documents
+
+
+def _csv_rows(raw: str) -> list[dict[str, Any]]:
+    return list(csv.DictReader(io.StringIO(raw)))
+
+
+def _json_rows(raw: str, path: Path, warnings: list[str]) -> list[dict[str, Any]]:
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        warnings.append(f"{path}:{exc.lineno}: skipped, not JSON ({exc.msg})")
+        return []
+    rows = data if isinstance(data, list) else [data]
+    kept = [row for row in rows if isinstance(row, dict)]
+    if len(kept) < len(rows):
+        warnings.append(f"{path}: {len(rows) - len(kept)} item(s) skipped, not JSON objects")
+    return kept
+
+
+def _row_documents(path: Path, rows: list[dict[str, Any]], settings: InputSettings,
+                   warnings: list[str]) -> list[InputDocument]:
+    column = "text" if rows and "text" in rows[0] else settings.text_column
+    if rows and column not in rows[0]:
+        columns = ", ".join(str(c) for c in rows[0])
+        warnings.append(f"{path}: skipped, no text column '{settings.text_column}' (columns: {columns}); "
+                        "set input.text_column in the GraphRAG settings")
+        return []
+    documents: list[InputDocument] = []
+    for index, row in enumerate(rows, start=1):
+        text = row.get(column)
+        text = "" if text is None else str(text)
+        if not text.strip():
+            warnings.append(f"{path}: row {index} skipped, its text is empty")
+            continue
+        title = row.get(settings.title_column) if settings.title_column else None
+        name = str(title) if title not in (None, "") else (path.stem if len(rows) == 1 else f"{path.stem}-{index}")
+        documents.append(InputDocument(name, text))
+    return documents
