@@ -16,6 +16,7 @@ import typer
 
 from . import __version__
 from .errors import HarnessError, InputError
+from .names import check_name
 
 app = typer.Typer(
     name="harness",
@@ -67,6 +68,8 @@ def _evaluate(
     from .suites import load_suite
 
     mode = record_mode or default_record_mode(command)
+    if run_id is not None:
+        check_name(run_id, "--run-id", "run id")  # it names a folder: nothing outside --reports
     if mode not in RECORD_MODES:
         raise InputError(f"--record-mode: '{mode}' is not one of {', '.join(RECORD_MODES)}")
     if not suites:

@@ -16,6 +16,7 @@ from typing import Any
 from .errors import InputError
 from .gate import Verdict
 from .model import CaseResult
+from .names import check_name
 from .runner import RESULTS, new_run_id, write_results
 
 
@@ -49,6 +50,8 @@ def merge_runs(
 
     if not runs:
         raise InputError("give the run folders to merge (harness merge RUN RUN ...)")
+    if run_id is not None:
+        check_name(run_id, "--run-id", "run id")
     loaded = [load_run(path) for path in runs]  # every shard must be finished (summary.json)
     suites = {data.summary["suite"] for data in loaded} | {row.suite for data in loaded for row in data.rows}
     if len(suites) != 1:
