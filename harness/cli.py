@@ -91,6 +91,8 @@ def _evaluate(
             shard=shard_of,
         )
         outcome = run_suite(suite, options)
+        for note in outcome.notes:
+            typer.echo(f"harness: note: {note}", err=True)
         check_outcome(outcome)
         summary = write_run_outputs(outcome, record_mode=mode)
         print_run_table(summary, outcome.run_dir)

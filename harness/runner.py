@@ -1,15 +1,15 @@
 """Suite x variants -> results: render, call (or replay), parse, score, append.
 
 Results are appended to results.jsonl as each case finishes, so an interrupted run
-loses nothing; a rerun resumes the newest unfinished run of the suite and recomputes
-only the rows whose request changed. When every case is done the file is rewritten in
+loses nothing; a rerun resumes the newest unfinished run of the suite that was started with
+the same variants and cases and that no other process is writing (see runfolder.py), and
+recomputes only the rows whose request changed. When every case is done the file is rewritten in
 suite order, so the same cassettes give the same bytes.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import os
 import sys
 import time
@@ -28,11 +28,9 @@ from .parsing import parse
 from .prompts.resolve import load_variant_prompt
 from .prompts.leakage import chunk_in_prompt, fold
 from .prompts.template import PromptTemplate
+from .runfolder import RESULTS, SUMMARY, RunFolder, new_run_id, open_run_folder, selection_of
 from .scoring import score_case
 from .suites import ModelSettings, Suite, VariantSpec
-
-RESULTS = "results.jsonl"
-SUMMARY = "summary.json"
 
 
 @dataclass
@@ -218,31 +216,6 @@ def write_results(path: Path, rows: list[CaseResult]) -> None:
     os.replace(tmp, path)
 
 
-def new_run_id() -> str:
-    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
-
-
-def pick_run_dir(reports_dir: Path, suite: str, run_id: str | None, fresh: bool) -> tuple[Path, bool]:
-    """The folder for this run, and whether it resumes an unfinished one."""
-    suite_dir = reports_dir / suite
-    if run_id:
-        run_dir = suite_dir / run_id
-        return run_dir, (run_dir / RESULTS).exists() and not (run_dir / SUMMARY).exists()
-    if not fresh and suite_dir.is_dir():
-        unfinished = sorted(
-            d for d in suite_dir.iterdir() if d.is_dir() and (d / RESULTS).exists() and not (d / SUMMARY).exists()
-        )
-        if unfinished:
-            return unfinished[-1], True
-    run_id = new_run_id()
-    run_dir = suite_dir / run_id
-    n = 1
-    while run_dir.exists():
-        n += 1
-        run_dir = suite_dir / f"{run_id}-{n}"
-    return run_dir, False
-
-
 # --------------------------------------------------------------------------- the run
 
 
@@ -274,6 +247,7 @@ class RunOutcome:
     wall_s: float = 0.0
     calls: int = 0
     retries: int = 0
+    notes: list[str] = field(default_factory=list)  # for the user: e.g. an unfinished run not resumed, and why
 
 
 def _selected(suite: Suite, options: RunOptions) -> tuple[list[str], list[GoldCase]]:
@@ -302,6 +276,16 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
     started = time.perf_counter()
     variants, cases = _selected(suite, options)
     plans = {name: plan_variant(suite, name) for name in variants}
+    folder = open_run_folder(options.reports_dir, suite.name, selection_of(variants, [c.id for c in cases]),
+                             run_id=options.run_id, fresh=options.fresh)
+    try:
+        return await _run_in(folder, suite, options, variants, cases, plans, started)
+    finally:
+        folder.lock.release()  # after every row is written; the OS drops it too if the process is killed
+
+
+async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants: list[str], cases: list[GoldCase],
+                  plans: dict[str, VariantPlan], started: float) -> RunOutcome:
     for plan in plans.values():
         if options.base_url:
             plan.endpoint.base_url = options.base_url
@@ -316,12 +300,11 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
             clients[key] = ModelClient(plan.endpoint, replay=replay)
     client_of = {name: clients[(p.endpoint.base_url, p.endpoint.api_key_env, p.endpoint.concurrency)] for name, p in plans.items()}
 
-    run_dir, resuming = pick_run_dir(options.reports_dir, suite.name, options.run_id, options.fresh)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    run_dir = folder.path
     results_path = run_dir / RESULTS
-    previous = {(r.variant, r.case_id): r for r in read_results(results_path)} if resuming or options.run_id else {}
+    previous = {(r.variant, r.case_id): r for r in read_results(results_path)} if folder.reuse else {}
 
-    outcome = RunOutcome(suite=suite, run_dir=run_dir, results=[])
+    outcome = RunOutcome(suite=suite, run_dir=run_dir, results=[], notes=list(folder.notes))
     done: dict[tuple[str, str], CaseResult] = {}
     todo: list[tuple[VariantPlan, GoldCase, list[dict[str, str]], str]] = []
     for name in variants:
@@ -433,4 +416,4 @@ class _Progress:
             self._bar.stop()
 
 
-__all__ = ["HarnessError", "RunOptions", "RunOutcome", "run_suite", "check_outcome", "read_results", "plan_variant"]
+__all__ = ["HarnessError", "RESULTS", "SUMMARY", "new_run_id", "RunOptions", "RunOutcome", "run_suite", "check_outcome", "read_results", "plan_variant"]
