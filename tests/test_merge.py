@@ -197,3 +197,14 @@ def test_merge_finds_runs_inside_downloaded_artifact_folders(recorded, tmp_path,
     (tmp_path / "empty").mkdir()
     code, _, err = harness(capsys, "merge", str(tmp_path / "empty"))
     assert code == 2 and "no finished run" in err and len(err.strip().splitlines()) == 1
+
+
+def test_record_takes_shard(suite, server, api_key, project, tmp_path, capsys):
+    code, _, err = harness(capsys, "record", str(project), "--shard", "2/3", "--base-url", server.base_url,
+                           "--reports", str(tmp_path / "r"), "--run-id", "s2")
+    assert code == 0, err
+    rows = [json.loads(line) for line in (tmp_path / "r" / "towns" / "s2" / "results.jsonl").read_text().splitlines()]
+    assert {r["case_id"] for r in rows} == {suite.cases[1].id} and len(rows) == 2
+    code, _, err = harness(capsys, "record", str(project), "--shard", "4/3")
+    assert code == 2 and "--shard" in err
+

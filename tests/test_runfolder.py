@@ -18,7 +18,7 @@ from harness.errors import InputError
 from harness.suites import load_suite
 
 from .conftest import SECRET, script_for
-from .reports.helpers import record_cassettes, replay, strip_volatile
+from .reports.helpers import harness, record_cassettes, replay, strip_volatile
 from .test_runner import rows_of
 
 
@@ -161,3 +161,27 @@ def test_rerun_with_another_selection_leaves_a_killed_run_alone(project, api_key
     assert rows_of(killed) == rows_of(fresh.run_dir)
     assert strip_volatile(json.loads((killed / "summary.json").read_text()))["variants"] == \
         strip_volatile(json.loads((fresh.run_dir / "summary.json").read_text()))["variants"]
+
+
+# --------------------------------------------------------------------------- --run-id with several suites
+
+def test_run_id_names_the_run_of_every_suite(suite, server, api_key, project, tmp_path, capsys):
+    import yaml
+
+    data = yaml.safe_load(project.read_text())
+    data["name"] = "villages"
+    other = project.with_name("villages.yaml")
+    other.write_text(yaml.safe_dump(data, sort_keys=False))
+    code, _, err = harness(capsys, "record", str(project), str(other), "--base-url", server.base_url,
+                           "--reports", str(tmp_path / "r"), "--run-id", "nightly")
+    assert code == 0, err
+    for name in ("towns", "villages"):
+        assert json.loads((tmp_path / "r" / name / "nightly" / "summary.json").read_text())["run_id"] == "nightly"
+    # two files of one suite name would share reports/<suite>/<run-id>/: refused before any call
+    twin = project.with_name("twin.yaml")
+    twin.write_text(project.read_text())
+    calls = server.calls
+    code, _, err = harness(capsys, "record", str(project), str(twin), "--base-url", server.base_url,
+                           "--reports", str(tmp_path / "r2"))
+    assert code == 2 and "towns" in err and len(err.strip().splitlines()) == 1
+    assert server.calls == calls and not (tmp_path / "r2").exists()
