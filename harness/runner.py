@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import sys
 import time
 from collections.abc import Iterable
@@ -382,17 +383,52 @@ def check_outcome(outcome: RunOutcome) -> None:
     """Turn missing cassettes and failed calls into the documented exit codes."""
     suite = outcome.suite
     if outcome.missing:
-        variant, case, why = outcome.missing[0]
-        more = f" (and {len(outcome.missing) - 1} more)" if len(outcome.missing) > 1 else ""
+        order = {(v, c.id): i for i, (v, c) in enumerate((v, c) for v in suite.variant_names() for c in suite.cases)}
+        missing = sorted(outcome.missing, key=lambda m: order.get((m[0], m[1]), len(order)))
+        variant, case, why = missing[0]
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        verb = "re-record them" if len(missing) > 1 else "record it"
         raise CassetteMissingError(
             f"{suite.path}: cassette {why} for case '{case}' of variant '{variant}'{more}; "
-            f"record it with: harness record {suite.path} --variant {variant} --case {case}"
-            + (" --record-mode rewrite" if why == "stale" else "")
+            f"{verb} with: {rerecord_command(suite, missing)}"
         )
     if outcome.failures:
         variant, case, message = outcome.failures[0]
         more = f" (and {len(outcome.failures) - 1} more)" if len(outcome.failures) > 1 else ""
         raise ModelCallError(f"{suite.path}: case '{case}' of variant '{variant}': {message}{more}")
+
+
+def rerecord_command(suite: Suite, missing: list[tuple[str, str, str]]) -> str:
+    """A shell command that records exactly these (variant, case, missing|stale) cassettes.
+
+    `--variant` and `--case` select a grid, so variants that lack the same cases share one
+    `harness record`; distinct groups are joined with `&&` rather than re-recording (and paying
+    for) cases whose cassettes are fine. Stale cassettes need `rewrite`; missing ones `once`.
+    The mode is always spelled out, since `record` defaults to `none` when CI is set.
+    """
+    by_variant: dict[str, list[tuple[str, str]]] = {}
+    for variant, case, why in missing:
+        by_variant.setdefault(variant, []).append((case, why))
+    case_order = [c.id for c in suite.cases]
+    groups: dict[tuple[str, ...], list[str]] = {}
+    modes: dict[tuple[str, ...], set[str]] = {}
+    for variant in suite.variant_names():
+        if variant not in by_variant:
+            continue
+        cases = tuple(c for c in case_order if c in {case for case, _ in by_variant[variant]})
+        groups.setdefault(cases, []).append(variant)
+        modes.setdefault(cases, set()).update(why for _, why in by_variant[variant])
+    commands = []
+    for cases, variants in groups.items():
+        argv = ["harness", "record", str(suite.path)]
+        for variant in variants:
+            argv += ["--variant", variant]
+        if list(cases) != case_order:  # every case: no --case needed
+            for case in cases:
+                argv += ["--case", case]
+        argv += ["--record-mode", "rewrite" if "stale" in modes[cases] else "once"]
+        commands.append(" ".join(shlex.quote(a) for a in argv))
+    return " && ".join(commands)
 
 
 class _Progress:
