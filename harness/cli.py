@@ -95,12 +95,16 @@ def _evaluate(
             concurrency=concurrency,
             progress=True,
             shard=shard_of,
+            hold_lock=True,
         )
         outcome = run_suite(suite, options)
-        for note in outcome.notes:
-            typer.echo(f"harness: note: {note}", err=True)
-        check_outcome(outcome)
-        summary = write_run_outputs(outcome, record_mode=mode)
+        try:
+            for note in outcome.notes:
+                typer.echo(f"harness: note: {note}", err=True)
+            check_outcome(outcome)
+            summary = write_run_outputs(outcome, record_mode=mode)
+        finally:
+            outcome.release()  # after summary.json: the run is finished before anyone else may take it
         print_run_table(summary, outcome.run_dir)
         outcomes.append((outcome, summary))
     return outcomes

@@ -29,7 +29,7 @@ from .parsing import parse
 from .prompts.resolve import load_variant_prompt
 from .prompts.leakage import chunk_in_prompt, fold
 from .prompts.template import PromptTemplate
-from .runfolder import RESULTS, SUMMARY, RunFolder, new_run_id, open_run_folder, selection_of
+from .runfolder import RESULTS, SUMMARY, RunFolder, RunLock, new_run_id, open_run_folder, selection_of
 from .scoring import score_case
 from .suites import ModelSettings, Suite, VariantSpec
 
@@ -234,6 +234,10 @@ class RunOptions:
     # (i, n), 1-based: keep only the cases at positions i-1, i-1+n, i-1+2n, ... of the selected cases
     # (suite order, after --case); every variant runs on its shard's cases. `harness merge` joins shards.
     shard: tuple[int, int] | None = None
+    # keep the run folder locked after the rows are written, until the caller has written the
+    # outputs (summary.json marks the run finished) and calls `outcome.release()`: no other
+    # process resumes a run in between. Otherwise the lock ends with the rows.
+    hold_lock: bool = False
 
 
 @dataclass
@@ -249,6 +253,13 @@ class RunOutcome:
     calls: int = 0
     retries: int = 0
     notes: list[str] = field(default_factory=list)  # for the user: e.g. an unfinished run not resumed, and why
+    lock: RunLock | None = field(default=None, repr=False)  # held with RunOptions.hold_lock
+
+    def release(self) -> None:
+        """Let other processes resume or rewrite this run folder."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
 
 def _selected(suite: Suite, options: RunOptions) -> tuple[list[str], list[GoldCase]]:
@@ -280,9 +291,15 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
     folder = open_run_folder(options.reports_dir, suite.name, selection_of(variants, [c.id for c in cases]),
                              run_id=options.run_id, fresh=options.fresh)
     try:
-        return await _run_in(folder, suite, options, variants, cases, plans, started)
-    finally:
-        folder.lock.release()  # after every row is written; the OS drops it too if the process is killed
+        outcome = await _run_in(folder, suite, options, variants, cases, plans, started)
+    except BaseException:
+        folder.lock.release()  # the OS drops it too if the process is killed
+        raise
+    if options.hold_lock:
+        outcome.lock = folder.lock
+    else:
+        folder.lock.release()
+    return outcome
 
 
 async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants: list[str], cases: list[GoldCase],

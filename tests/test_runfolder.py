@@ -103,6 +103,24 @@ def test_concurrent_runs_never_share_a_folder(recorded, project, tmp_path, pair)
         assert summary["run_id"] == d.name and set(summary["variants"]) == {_row_keys(d)[0][0]}
 
 
+def test_a_run_stays_locked_until_its_outputs_are_written(recorded, tmp_path):
+    """Between the last row and summary.json (the reports take a while) nobody may resume the run."""
+    from harness.reports.writer import write_run_outputs
+    from harness.runner import RunOptions, run_suite
+
+    reports = tmp_path / "held"
+    outcome = run_suite(recorded, RunOptions(reports_dir=reports, hold_lock=True))
+    selection = selection_of(recorded.variant_names(), [c.id for c in recorded.cases])
+    try:
+        other = open_run_folder(reports, "towns", selection)
+        assert other.path != outcome.run_dir
+        other.lock.release()
+        write_run_outputs(outcome, record_mode="none")
+    finally:
+        outcome.release()
+    assert (outcome.run_dir / "summary.json").exists()
+
+
 # --------------------------------------------------------------------------- kill -9, then another selection
 
 
