@@ -75,6 +75,10 @@ def _evaluate(
     if not suites:
         raise InputError("no suite given (try: harness run suites/*.yaml)")
     shard_of = parse_shard(shard)
+    unique: dict[Path, Path] = {}
+    for path in suites:  # a file given twice (suites/a.yaml suites/*.yaml) runs once
+        unique.setdefault(path.resolve(), path)
+    suites = list(unique.values())
     loaded = [load_suite(path) for path in suites]  # validate every suite before any call
     first_file: dict[str, Path] = {}
     for suite in loaded:  # reports/<suite>/<run-id>/ is per suite name: two files of one name would share it

@@ -195,6 +195,11 @@ def test_run_id_names_the_run_of_every_suite(suite, server, api_key, project, tm
     assert code == 0, err
     for name in ("towns", "villages"):
         assert json.loads((tmp_path / "r" / name / "nightly" / "summary.json").read_text())["run_id"] == "nightly"
+    # the same file twice runs once
+    code, out, err = harness(capsys, "record", str(project), str(project), "--base-url", server.base_url,
+                             "--reports", str(tmp_path / "r3"), "--run-id", "twice")
+    assert code == 0, err
+    assert out.count("reports: ") == 1 and (tmp_path / "r3" / "towns" / "twice" / "summary.json").exists()
     # two files of one suite name would share reports/<suite>/<run-id>/: refused before any call
     twin = project.with_name("twin.yaml")
     twin.write_text(project.read_text())
