@@ -16,6 +16,7 @@ import typer
 
 from . import __version__
 from .errors import HarnessError, InputError
+from .names import check_name
 
 app = typer.Typer(
     name="harness",
@@ -33,7 +34,7 @@ ModeOpt = Annotated[
 VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", help="Only these variants (repeatable).")]
 CaseOpt = Annotated[Optional[list[str]], typer.Option("--case", help="Only these cases (repeatable).")]
 ReportsOpt = Annotated[Path, typer.Option("--reports", help="Folder for run outputs.")]
-RunIdOpt = Annotated[Optional[str], typer.Option("--run-id", help="Name the run folder (resumes it if unfinished).")]
+RunIdOpt = Annotated[Optional[str], typer.Option("--run-id", help="Name the run folder, reports/<suite>/<run-id>/, of every suite given (resumes it if unfinished).")]
 FreshOpt = Annotated[bool, typer.Option("--fresh", help="Start a new run instead of resuming an unfinished one.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 ShardOpt = Annotated[Optional[str], typer.Option("--shard", help="Run shard i of n (i/n, 1-based): the cases at positions i, i+n, ...; join shards with `harness merge`.")]
@@ -67,18 +68,30 @@ def _evaluate(
     from .suites import load_suite
 
     mode = record_mode or default_record_mode(command)
+    if run_id is not None:
+        check_name(run_id, "--run-id", "run id")  # it names a folder: nothing outside --reports
     if mode not in RECORD_MODES:
         raise InputError(f"--record-mode: '{mode}' is not one of {', '.join(RECORD_MODES)}")
     if not suites:
         raise InputError("no suite given (try: harness run suites/*.yaml)")
     shard_of = parse_shard(shard)
+    unique: dict[Path, Path] = {}
+    for path in suites:  # a file given twice (suites/a.yaml suites/*.yaml) runs once
+        unique.setdefault(path.resolve(), path)
+    suites = list(unique.values())
     loaded = [load_suite(path) for path in suites]  # validate every suite before any call
+    first_file: dict[str, Path] = {}
+    for suite in loaded:  # reports/<suite>/<run-id>/ is per suite name: two files of one name would share it
+        if suite.name in first_file:
+            raise InputError(f"{suite.path}: suite '{suite.name}' is also {first_file[suite.name]}; "
+                             "give one file per suite name")
+        first_file[suite.name] = suite.path
     outcomes = []
     for suite in loaded:
         options = RunOptions(
             record_mode=mode,
             reports_dir=reports,
-            run_id=run_id if len(loaded) == 1 else None,
+            run_id=run_id,  # each suite's own folder: reports/<suite>/<run-id>/
             fresh=fresh,
             variants=variants,
             cases=cases,
@@ -86,10 +99,16 @@ def _evaluate(
             concurrency=concurrency,
             progress=True,
             shard=shard_of,
+            hold_lock=True,
         )
         outcome = run_suite(suite, options)
-        check_outcome(outcome)
-        summary = write_run_outputs(outcome, record_mode=mode)
+        try:
+            for note in outcome.notes:
+                typer.echo(f"harness: note: {note}", err=True)
+            check_outcome(outcome)
+            summary = write_run_outputs(outcome, record_mode=mode)
+        finally:
+            outcome.release()  # after summary.json: the run is finished before anyone else may take it
         print_run_table(summary, outcome.run_dir)
         outcomes.append((outcome, summary))
     return outcomes
@@ -126,12 +145,13 @@ def record(
     reports: ReportsOpt = Path("reports"),
     run_id: RunIdOpt = None,
     fresh: FreshOpt = False,
+    shard: ShardOpt = None,
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible endpoint (overrides the suite and OPENAI_BASE_URL).")] = None,
     concurrency: Annotated[Optional[int], typer.Option("--concurrency", min=1, help="Most calls in flight.")] = None,
 ) -> None:
     """Run against the live endpoint and write cassettes (needs an API key)."""
     _evaluate(suites, command="record", record_mode=record_mode, variants=variant, cases=case,
-              reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency)
+              reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency, shard=shard)
 
 
 def _read_input(source: str) -> str:

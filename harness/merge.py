@@ -16,7 +16,9 @@ from typing import Any
 from .errors import InputError
 from .gate import Verdict
 from .model import CaseResult
-from .runner import RESULTS, new_run_id, write_results
+from .names import check_name
+from .runfolder import claim_new_dir
+from .runner import RESULTS, write_results
 
 
 @dataclass
@@ -36,6 +38,22 @@ def _strip_timings(value: Any) -> Any:
     return value
 
 
+def find_runs(paths: list[Path]) -> list[Path]:
+    """Run folders named by `paths`: a run folder (or a file in one) is itself; any other folder, such
+    as a downloaded CI artifact (`shard-1/<suite>/shard-1/`), stands for every run folder below it."""
+    found: list[Path] = []
+    for path in paths:
+        path = Path(path)
+        if not path.is_dir() or (path / RESULTS).exists():
+            found.append(path)  # load_run explains what is wrong with it, if anything
+            continue
+        below = sorted({p.parent for p in path.rglob(RESULTS)})
+        if not below:
+            raise InputError(f"{path}: no finished run here or in any folder below (no {RESULTS})")
+        found.extend(below)
+    return found
+
+
 def merge_runs(
     runs: list[Path],
     *,
@@ -49,7 +67,9 @@ def merge_runs(
 
     if not runs:
         raise InputError("give the run folders to merge (harness merge RUN RUN ...)")
-    loaded = [load_run(path) for path in runs]  # every shard must be finished (summary.json)
+    if run_id is not None:
+        check_name(run_id, "--run-id", "run id")
+    loaded = [load_run(path) for path in find_runs(runs)]  # every shard must be finished (summary.json)
     suites = {data.summary["suite"] for data in loaded} | {row.suite for data in loaded for row in data.rows}
     if len(suites) != 1:
         raise InputError(f"{runs[0]}: runs of different suites cannot be merged ({', '.join(sorted(suites))})")
@@ -88,12 +108,15 @@ def merge_runs(
     wall_s = max(float((data.summary.get("timings") or {}).get("wall_s", 0.0)) for data in loaded)
 
     reports_dir = reports if reports is not None else loaded[0].run_dir.resolve().parent.parent
-    run_dir = reports_dir / suite_name / (run_id or new_run_id())
-    if run_dir.exists() and any(run_dir.iterdir()):
-        raise InputError(f"{run_dir}: already exists; pick another --run-id")
-    if any(run_dir.resolve() == data.run_dir.resolve() for data in loaded):
-        raise InputError(f"{run_dir}: is one of the runs being merged")
-    run_dir.mkdir(parents=True, exist_ok=True)
+    if run_id is None:
+        run_dir = claim_new_dir(reports_dir / suite_name)  # atomic: a concurrent run cannot take it too
+    else:
+        run_dir = reports_dir / suite_name / run_id
+        if run_dir.exists() and any(run_dir.iterdir()):
+            raise InputError(f"{run_dir}: already exists; pick another --run-id")
+        if any(run_dir.resolve() == data.run_dir.resolve() for data in loaded):
+            raise InputError(f"{run_dir}: is one of the runs being merged")
+        run_dir.mkdir(parents=True, exist_ok=True)
     write_results(run_dir / RESULTS, rows)
     summary, verdict = write_outputs(suite, run_dir, rows, record_mode=record_mode, wall_s=wall_s, baseline=baseline)
     return MergeResult(run_dir=run_dir, summary=summary, verdict=verdict, rows=len(rows), missing=missing)

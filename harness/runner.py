@@ -1,16 +1,17 @@
 """Suite x variants -> results: render, call (or replay), parse, score, append.
 
 Results are appended to results.jsonl as each case finishes, so an interrupted run
-loses nothing; a rerun resumes the newest unfinished run of the suite and recomputes
-only the rows whose request changed. When every case is done the file is rewritten in
+loses nothing; a rerun resumes the newest unfinished run of the suite that was started with
+the same variants and cases and that no other process is writing (see runfolder.py), and
+recomputes only the rows whose request changed. When every case is done the file is rewritten in
 suite order, so the same cassettes give the same bytes.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import os
+import shlex
 import sys
 import time
 from collections.abc import Iterable
@@ -29,11 +30,9 @@ from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
 from .prompts.leakage import chunk_in_prompt, fold
 from .prompts.template import PromptTemplate
+from .runfolder import RESULTS, SUMMARY, RunFolder, RunLock, new_run_id, open_run_folder, selection_of
 from .scoring import score_case
 from .suites import ModelSettings, Suite, VariantSpec
-
-RESULTS = "results.jsonl"
-SUMMARY = "summary.json"
 
 
 @dataclass
@@ -222,31 +221,6 @@ def write_results(path: Path, rows: list[CaseResult]) -> None:
     os.replace(tmp, path)
 
 
-def new_run_id() -> str:
-    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
-
-
-def pick_run_dir(reports_dir: Path, suite: str, run_id: str | None, fresh: bool) -> tuple[Path, bool]:
-    """The folder for this run, and whether it resumes an unfinished one."""
-    suite_dir = reports_dir / suite
-    if run_id:
-        run_dir = suite_dir / run_id
-        return run_dir, (run_dir / RESULTS).exists() and not (run_dir / SUMMARY).exists()
-    if not fresh and suite_dir.is_dir():
-        unfinished = sorted(
-            d for d in suite_dir.iterdir() if d.is_dir() and (d / RESULTS).exists() and not (d / SUMMARY).exists()
-        )
-        if unfinished:
-            return unfinished[-1], True
-    run_id = new_run_id()
-    run_dir = suite_dir / run_id
-    n = 1
-    while run_dir.exists():
-        n += 1
-        run_dir = suite_dir / f"{run_id}-{n}"
-    return run_dir, False
-
-
 # --------------------------------------------------------------------------- the run
 
 
@@ -264,6 +238,10 @@ class RunOptions:
     # (i, n), 1-based: keep only the cases at positions i-1, i-1+n, i-1+2n, ... of the selected cases
     # (suite order, after --case); every variant runs on its shard's cases. `harness merge` joins shards.
     shard: tuple[int, int] | None = None
+    # keep the run folder locked after the rows are written, until the caller has written the
+    # outputs (summary.json marks the run finished) and calls `outcome.release()`: no other
+    # process resumes a run in between. Otherwise the lock ends with the rows.
+    hold_lock: bool = False
 
 
 @dataclass
@@ -278,6 +256,14 @@ class RunOutcome:
     wall_s: float = 0.0
     calls: int = 0
     retries: int = 0
+    notes: list[str] = field(default_factory=list)  # for the user: e.g. an unfinished run not resumed, and why
+    lock: RunLock | None = field(default=None, repr=False)  # held with RunOptions.hold_lock
+
+    def release(self) -> None:
+        """Let other processes resume or rewrite this run folder."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
 
 def _selected(suite: Suite, options: RunOptions) -> tuple[list[str], list[GoldCase]]:
@@ -310,6 +296,22 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
         for name, plan in plans.items():
             types = plan.types.describe() if plan.types else ", ".join(plan.entity_types)
             sys.stdout.write(f"{suite.name}/{name}: entity types {types}\n")
+    folder = open_run_folder(options.reports_dir, suite.name, selection_of(variants, [c.id for c in cases]),
+                             run_id=options.run_id, fresh=options.fresh)
+    try:
+        outcome = await _run_in(folder, suite, options, variants, cases, plans, started)
+    except BaseException:
+        folder.lock.release()  # the OS drops it too if the process is killed
+        raise
+    if options.hold_lock:
+        outcome.lock = folder.lock
+    else:
+        folder.lock.release()
+    return outcome
+
+
+async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants: list[str], cases: list[GoldCase],
+                  plans: dict[str, VariantPlan], started: float) -> RunOutcome:
     for plan in plans.values():
         if options.base_url:
             plan.endpoint.base_url = options.base_url
@@ -324,12 +326,11 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
             clients[key] = ModelClient(plan.endpoint, replay=replay)
     client_of = {name: clients[(p.endpoint.base_url, p.endpoint.api_key_env, p.endpoint.concurrency)] for name, p in plans.items()}
 
-    run_dir, resuming = pick_run_dir(options.reports_dir, suite.name, options.run_id, options.fresh)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    run_dir = folder.path
     results_path = run_dir / RESULTS
-    previous = {(r.variant, r.case_id): r for r in read_results(results_path)} if resuming or options.run_id else {}
+    previous = {(r.variant, r.case_id): r for r in read_results(results_path)} if folder.reuse else {}
 
-    outcome = RunOutcome(suite=suite, run_dir=run_dir, results=[])
+    outcome = RunOutcome(suite=suite, run_dir=run_dir, results=[], notes=list(folder.notes))
     done: dict[tuple[str, str], CaseResult] = {}
     todo: list[tuple[VariantPlan, GoldCase, list[dict[str, str]], str]] = []
     for name in variants:
@@ -407,17 +408,52 @@ def check_outcome(outcome: RunOutcome) -> None:
     """Turn missing cassettes and failed calls into the documented exit codes."""
     suite = outcome.suite
     if outcome.missing:
-        variant, case, why = outcome.missing[0]
-        more = f" (and {len(outcome.missing) - 1} more)" if len(outcome.missing) > 1 else ""
+        order = {(v, c.id): i for i, (v, c) in enumerate((v, c) for v in suite.variant_names() for c in suite.cases)}
+        missing = sorted(outcome.missing, key=lambda m: order.get((m[0], m[1]), len(order)))
+        variant, case, why = missing[0]
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        verb = "re-record them" if len(missing) > 1 else "record it"
         raise CassetteMissingError(
             f"{suite.path}: cassette {why} for case '{case}' of variant '{variant}'{more}; "
-            f"record it with: harness record {suite.path} --variant {variant} --case {case}"
-            + (" --record-mode rewrite" if why == "stale" else "")
+            f"{verb} with: {rerecord_command(suite, missing)}"
         )
     if outcome.failures:
         variant, case, message = outcome.failures[0]
         more = f" (and {len(outcome.failures) - 1} more)" if len(outcome.failures) > 1 else ""
         raise ModelCallError(f"{suite.path}: case '{case}' of variant '{variant}': {message}{more}")
+
+
+def rerecord_command(suite: Suite, missing: list[tuple[str, str, str]]) -> str:
+    """A shell command that records exactly these (variant, case, missing|stale) cassettes.
+
+    `--variant` and `--case` select a grid, so variants that lack the same cases share one
+    `harness record`; distinct groups are joined with `&&` rather than re-recording (and paying
+    for) cases whose cassettes are fine. Stale cassettes need `rewrite`; missing ones `once`.
+    The mode is always spelled out, since `record` defaults to `none` when CI is set.
+    """
+    by_variant: dict[str, list[tuple[str, str]]] = {}
+    for variant, case, why in missing:
+        by_variant.setdefault(variant, []).append((case, why))
+    case_order = [c.id for c in suite.cases]
+    groups: dict[tuple[str, ...], list[str]] = {}
+    modes: dict[tuple[str, ...], set[str]] = {}
+    for variant in suite.variant_names():
+        if variant not in by_variant:
+            continue
+        cases = tuple(c for c in case_order if c in {case for case, _ in by_variant[variant]})
+        groups.setdefault(cases, []).append(variant)
+        modes.setdefault(cases, set()).update(why for _, why in by_variant[variant])
+    commands = []
+    for cases, variants in groups.items():
+        argv = ["harness", "record", str(suite.path)]
+        for variant in variants:
+            argv += ["--variant", variant]
+        if list(cases) != case_order:  # every case: no --case needed
+            for case in cases:
+                argv += ["--case", case]
+        argv += ["--record-mode", "rewrite" if "stale" in modes[cases] else "once"]
+        commands.append(" ".join(shlex.quote(a) for a in argv))
+    return " && ".join(commands)
 
 
 class _Progress:
@@ -441,4 +477,4 @@ class _Progress:
             self._bar.stop()
 
 
-__all__ = ["HarnessError", "RunOptions", "RunOutcome", "run_suite", "check_outcome", "read_results", "plan_variant"]
+__all__ = ["HarnessError", "RESULTS", "SUMMARY", "new_run_id", "RunOptions", "RunOutcome", "run_suite", "check_outcome", "read_results", "plan_variant"]

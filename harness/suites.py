@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -10,9 +9,8 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from .errors import InputError
 from .model import GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Value
+from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
 from .yamlfile import format_loc, line_of, load_yaml
-
-CASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
 class ModelSettings(Value):

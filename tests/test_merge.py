@@ -111,3 +111,100 @@ def test_merge_refuses_conflicting_or_foreign_or_unfinished_runs(recorded, tmp_p
     # an existing target
     code, _, err = harness(capsys, "merge", str(a.run_dir), "--run-id", "twice")
     assert code == 2 and "already exists" in err
+
+
+# --------------------------------------------------------------------------- the sharded workflow, as GitHub runs it
+
+
+def _expand(command: str, variables: dict[str, str], workspace: Path) -> list[str]:
+    """A workflow `run:` line as bash runs it: $VARS, quotes, then globs against the workspace."""
+    import glob
+    import re
+    import shlex
+
+    tokens = shlex.split(re.sub(r"\$\{?(\w+)\}?", lambda m: variables.get(m.group(1), ""), command))
+    argv: list[str] = []
+    for token in tokens:
+        matches = sorted(glob.glob(token, root_dir=workspace)) if set("*?[") & set(token) else []
+        argv.extend(matches or [token])
+    return argv
+
+
+def _steps_with(job: dict, needle: str) -> list[dict]:
+    return [s for s in job["steps"] if needle in str(s.get("run", "")) or needle in str(s.get("uses", ""))]
+
+
+def test_sharded_workflow_merges_what_its_artifacts_hold(recorded, project, tmp_path, capsys, monkeypatch):
+    """Each shard job on its own checkout, artifacts uploaded and downloaded with the v4 actions' layout
+    (tests/support/artifacts.py), then the merge job's own command: the merged run is the unsharded run."""
+    import yaml
+
+    from .conftest import REPO
+    from .support.artifacts import copy_checkout, download, upload
+
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "prompt-regression-sharded.yml").read_text())
+    shard_job, merge_job = workflow["jobs"]["shard"], workflow["jobs"]["merge"]
+    monkeypatch.setenv("CI", "true")
+    suite_input = "suites/towns.yaml"
+    artifacts: dict[str, dict[str, bytes]] = {}
+    for shard in shard_job["strategy"]["matrix"]["shard"]:
+        workspace = copy_checkout(tmp_path, tmp_path / "jobs" / f"shard-{shard}")
+        monkeypatch.chdir(workspace)
+        (run_step,) = _steps_with(shard_job, "harness run")
+        env = {**workflow["env"], "SUITE": suite_input, "SHARD": str(shard)}
+        argv = _expand(run_step["run"], env, workspace)
+        assert argv[0] == "harness"
+        code, _, err = harness(capsys, *argv[1:])
+        assert code == 0, err
+        (up,) = _steps_with(shard_job, "actions/upload-artifact@v4")
+        name = up["with"]["name"].replace("${{ matrix.shard }}", str(shard))
+        artifacts[name] = upload(workspace, up["with"]["path"].replace("${{ matrix.shard }}", str(shard)))
+        assert artifacts[name], f"artifact {name} is empty"
+
+    workspace = copy_checkout(tmp_path, tmp_path / "jobs" / "merge")
+    monkeypatch.chdir(workspace)
+    (down,) = _steps_with(merge_job, "actions/download-artifact@v4")
+    options = down["with"]
+    download(workspace, artifacts, path=options.get("path", "."), name=options.get("name"),
+             pattern=options.get("pattern"), merge_multiple=bool(options.get("merge-multiple", False)))
+    (merge_step,) = _steps_with(merge_job, "harness merge")
+    argv = _expand(merge_step["run"], dict(workflow["env"]), workspace)
+    code, out, err = harness(capsys, *argv[1:])
+    assert code in (0, 1), err  # 1: the towns suite may fail its gate; 2 would be bad input
+    merged = workspace / "reports" / "towns" / "merged"
+    assert (merged / "report.md").exists()
+    monkeypatch.chdir(tmp_path)
+    full, _ = replay(recorded, tmp_path / "full", "full")
+    rows = lambda d: [strip_volatile(json.loads(line)) for line in (d / "results.jsonl").read_text().splitlines()]  # noqa: E731
+    assert rows(merged) == rows(full.run_dir)
+    assert strip_volatile(summary_of(merged))["variants"] == strip_volatile(summary_of(full.run_dir))["variants"]
+
+
+def test_merge_finds_runs_inside_downloaded_artifact_folders(recorded, tmp_path, capsys):
+    """`harness merge DIR` takes a folder holding run folders (an artifact as downloaded), not only run folders."""
+    import shutil
+
+    shards = [replay(recorded, tmp_path / "reports", f"shard-{i}", shard=(i, 2))[0] for i in (1, 2)]
+    for i, shard in enumerate(shards, 1):  # download-artifact@v4 without merge-multiple: path/<artifact>/<suite>/<run>/
+        shutil.copytree(shard.run_dir, tmp_path / "downloaded" / f"shard-{i}" / "towns" / shard.run_dir.name)
+    code, _, err = harness(capsys, "merge", str(tmp_path / "downloaded" / "shard-1"),
+                           str(tmp_path / "downloaded" / "shard-2"), "--reports", str(tmp_path / "out"), "--run-id", "m")
+    assert code == 0, err
+    code, _, err = harness(capsys, "merge", str(tmp_path / "downloaded"), "--reports", str(tmp_path / "out"),
+                           "--run-id", "m2")
+    assert code == 0, err
+    assert len((tmp_path / "out" / "towns" / "m2" / "results.jsonl").read_text().splitlines()) == 6
+    (tmp_path / "empty").mkdir()
+    code, _, err = harness(capsys, "merge", str(tmp_path / "empty"))
+    assert code == 2 and "no finished run" in err and len(err.strip().splitlines()) == 1
+
+
+def test_record_takes_shard(suite, server, api_key, project, tmp_path, capsys):
+    code, _, err = harness(capsys, "record", str(project), "--shard", "2/3", "--base-url", server.base_url,
+                           "--reports", str(tmp_path / "r"), "--run-id", "s2")
+    assert code == 0, err
+    rows = [json.loads(line) for line in (tmp_path / "r" / "towns" / "s2" / "results.jsonl").read_text().splitlines()]
+    assert {r["case_id"] for r in rows} == {suite.cases[1].id} and len(rows) == 2
+    code, _, err = harness(capsys, "record", str(project), "--shard", "4/3")
+    assert code == 2 and "--shard" in err
+

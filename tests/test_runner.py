@@ -197,3 +197,62 @@ def test_yaml_template_declarations_drive_rendering_parsing_and_gleaning(project
     row = outcome.results[0]
     assert row.format_report.format == "lightrag"
     assert [(e.name, e.round) for e in row.graph.entities] == [("ANA RUIZ", 0), ("LOWBRIDGE", 1)]
+
+
+def _run_printed_command(line: str) -> None:
+    """Run the command a hint prints, as a shell would (`&&` between harness commands)."""
+    import shlex
+
+    from harness.cli import main
+
+    for part in line.split(" && "):
+        argv = shlex.split(part)
+        assert argv[0] == "harness", line
+        assert main(argv[1:]) == 0, part
+
+
+def test_stale_hint_rerecords_exactly_the_stale_and_missing_cases(suite, server, api_key, tmp_path, project,
+                                                                  capsys, monkeypatch):
+    from harness.cli import main
+
+    record(suite, server, tmp_path)
+    cassettes = suite.cassette_dir()
+    # tuned's prompt changes (its 3 cassettes go stale) and one default cassette is lost
+    prompt = project.parent.parent / "prompts" / "tuned.txt"
+    prompt.write_text(prompt.read_text() + "\nBe thorough.\n")
+    (cassettes / "default" / "flood.json").unlink()
+    untouched = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (cassettes / "default").glob("*.json")}
+    assert len(untouched) == 2
+    edited = load_suite(project)
+    capsys.readouterr()
+    assert main(["run", str(project), "--reports", str(tmp_path / "replays")]) == 3
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "(and 3 more)" in err
+    command = err.split("with: ", 1)[1].strip()
+    with FakeOpenAIServer(script_for(edited), Faults()) as srv:
+        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
+        _run_printed_command(command)
+        assert srv.calls == 8  # 4 cases x 2 rounds: nothing but the stale and missing cases was called
+    capsys.readouterr()
+    assert main(["run", str(project), "--reports", str(tmp_path / "replays")]) == 0, capsys.readouterr().err
+    assert {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in untouched} == untouched
+
+
+def test_stale_hint_is_one_harness_command_when_the_stale_cases_form_a_grid(suite, server, api_key, tmp_path,
+                                                                          project, capsys, monkeypatch):
+    from harness.cli import main
+
+    record(suite, server, tmp_path)
+    for name in ("default.txt", "tuned.txt"):
+        prompt = project.parent.parent / "prompts" / name
+        prompt.write_text(prompt.read_text() + "\nBe thorough.\n")
+    edited = load_suite(project)
+    capsys.readouterr()
+    assert main(["run", str(project), "--reports", str(tmp_path / "replays")]) == 3
+    command = capsys.readouterr().err.split("with: ", 1)[1].strip()
+    assert " && " not in command and "--record-mode rewrite" in command and "--case" not in command
+    with FakeOpenAIServer(script_for(edited), Faults()) as srv:
+        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
+        _run_printed_command(command)
+    capsys.readouterr()
+    assert main(["run", str(project), "--reports", str(tmp_path / "replays")]) == 0, capsys.readouterr().err

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..errors import HarnessError, InputError
 from ..model import CaseResult
+from ..names import check_name
 from ..runner import RESULTS, SUMMARY, read_results
 
 
@@ -44,7 +45,16 @@ def read_summary(run_dir: Path) -> dict[str, Any]:
         raise InputError(f"{path}: not a readable summary: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("variants"), dict) or "suite" not in data:
         raise InputError(f"{path}: not a run summary (no `suite` and `variants`)")
+    _check_names(path, data)
     return data
+
+
+def _check_names(path: Path, summary: dict[str, Any]) -> None:
+    """`suite` and `run_id` become paths (baselines/<suite>.json, compare-<run_id>/): a tampered
+    summary must not send a write outside the reports folder."""
+    for key in ("suite", "run_id"):
+        if key in summary:
+            check_name(summary[key], str(path), f"`{key}`")
 
 
 def read_rows(run_dir: Path) -> list[CaseResult]:

@@ -1,0 +1,203 @@
+"""Run folders: `<reports>/<suite>/<run-id>/`, which one a run writes, and who may write it.
+
+Three rules keep concurrent and interrupted runs from losing rows:
+
+- A new folder is claimed with an atomic `mkdir` (a taken name gets `-2`, `-3` ...), so two
+  processes started in the same second never share one.
+- A process writing a run holds an exclusive lock on `<run>/.lock` (flock; the OS drops it when
+  the process dies, `kill -9` included), so a run being written is never resumed by another.
+- `selection.json` records the variants and cases a run was started with; only a run of the same
+  selection is resumed, so a rerun with another `--case` or `--variant` cannot rewrite it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from .errors import InputError
+from .names import check_name
+
+RESULTS = "results.jsonl"
+SUMMARY = "summary.json"
+SELECTION = "selection.json"
+LOCK = ".lock"
+
+try:  # POSIX
+    import fcntl
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+except ImportError:  # pragma: no cover - Windows
+    import msvcrt
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+
+
+class RunLock:
+    """An exclusive, non-blocking lock on a run folder, held while one process writes the run."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.path = run_dir / LOCK
+        self._fd: int | None = None
+
+    def acquire(self) -> bool:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        if not _try_lock(fd):
+            os.close(fd)
+            return False
+        self._fd = fd
+        return True
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor drops the lock
+            self._fd = None
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+
+Selection = dict[str, list[str]]
+
+
+def selection_of(variants: list[str], case_ids: list[str]) -> Selection:
+    return {"variants": list(variants), "cases": list(case_ids)}
+
+
+def read_selection(run_dir: Path) -> Selection | None:
+    """The selection a run was started with; None when unknown (older runs) or unreadable."""
+    try:
+        data = json.loads((run_dir / SELECTION).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), list) for k in ("variants", "cases")):
+        return None
+    return {"variants": data["variants"], "cases": data["cases"]}
+
+
+def write_selection(run_dir: Path, selection: Selection) -> None:
+    tmp = run_dir / f".{SELECTION}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, run_dir / SELECTION)
+
+
+def describe(selection: Selection | None) -> str:
+    if selection is None:
+        return "selection unknown"
+    cases = selection["cases"]
+    shown = ", ".join(cases[:3]) + (f" and {len(cases) - 3} more" if len(cases) > 3 else "")
+    return f"variants {', '.join(selection['variants']) or '-'}; {len(cases)} case(s): {shown or '-'}"
+
+
+def new_run_id() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
+
+
+def claim_new_dir(suite_dir: Path, run_id: str | None = None) -> Path:
+    """Create and return a run folder no other process has: `mkdir` is atomic, a taken name moves on."""
+    base = run_id or new_run_id()
+    suite_dir.mkdir(parents=True, exist_ok=True)
+    n = 1
+    while True:
+        run_dir = suite_dir / (base if n == 1 else f"{base}-{n}")
+        try:
+            run_dir.mkdir()
+        except FileExistsError:
+            n += 1
+            continue
+        return run_dir
+
+
+@dataclass
+class RunFolder:
+    """The folder a run writes, held locked; `reuse` says whether its rows may be kept."""
+
+    path: Path
+    lock: RunLock = field(repr=False)
+    reuse: bool = False
+    resumed: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def _unfinished(suite_dir: Path) -> list[Path]:
+    """Unfinished runs of a suite (rows but no summary), newest first."""
+    if not suite_dir.is_dir():
+        return []
+    found = []
+    for d in suite_dir.iterdir():
+        try:
+            if d.is_dir() and (d / RESULTS).exists() and not (d / SUMMARY).exists():
+                found.append(((d / RESULTS).stat().st_mtime_ns, d.name, d))
+        except OSError:
+            continue  # vanished meanwhile
+    return [d for *_, d in sorted(found, key=lambda t: (t[0], t[1]), reverse=True)]
+
+
+def open_run_folder(reports_dir: Path, suite: str, selection: Selection, *, run_id: str | None = None,
+                    fresh: bool = False) -> RunFolder:
+    """The locked folder this run writes.
+
+    With `run_id`: that folder; refused while another process writes it, or when it holds rows of
+    another selection (unless `fresh`, which starts it over). Without: the newest unfinished run of
+    the same selection that no process is writing (unless `fresh`), else a new folder; unfinished
+    runs of another selection are left alone, with a note saying so.
+    """
+    suite_dir = reports_dir / suite
+    if run_id:
+        check_name(run_id, "--run-id", "run id")
+        run_dir = suite_dir / run_id
+        run_dir.mkdir(parents=True, exist_ok=True)
+        lock = RunLock(run_dir)
+        if not lock.acquire():
+            raise InputError(f"{run_dir}: another harness process is writing this run; wait for it or pick another --run-id")
+        has_rows = (run_dir / RESULTS).exists()
+        stored = read_selection(run_dir)
+        if has_rows and not fresh and stored is not None and stored != selection:
+            lock.release()
+            raise InputError(f"{run_dir}: holds a run of another selection ({describe(stored)}); rerun it with that "
+                             "selection, start it over with --fresh, or pick another --run-id")
+        write_selection(run_dir, selection)
+        unfinished = has_rows and not (run_dir / SUMMARY).exists()
+        return RunFolder(run_dir, lock, reuse=has_rows and not fresh, resumed=unfinished and not fresh)
+
+    others: list[tuple[Path, Selection | None]] = []
+    if not fresh:
+        for run_dir in _unfinished(suite_dir):
+            stored = read_selection(run_dir)
+            if stored != selection:
+                others.append((run_dir, stored))
+                continue
+            lock = RunLock(run_dir)
+            if not lock.acquire():
+                continue  # another process is writing it
+            if (run_dir / SUMMARY).exists():  # finished while we looked
+                lock.release()
+                continue
+            return RunFolder(run_dir, lock, reuse=True, resumed=True)
+    run_dir = claim_new_dir(suite_dir)
+    lock = RunLock(run_dir)
+    lock.acquire()  # a folder we just created: nobody else holds it
+    write_selection(run_dir, selection)
+    notes = [f"not resuming {d}: an unfinished run of another selection ({describe(s)}); rerun with that "
+             f"selection to finish it. This run: {run_dir}" for d, s in others[:1]]
+    if len(others) > 1:
+        notes.append(f"{len(others) - 1} more unfinished run(s) of other selections in {suite_dir}")
+    return RunFolder(run_dir, lock, notes=notes)
+
+
+__all__ = ["RESULTS", "SUMMARY", "SELECTION", "RunFolder", "RunLock", "claim_new_dir", "new_run_id",
+                      "open_run_folder", "read_selection"]

@@ -1,0 +1,210 @@
+"""Run folders under concurrency and after kill -9: real processes against the local server."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.llm.fake_server import FakeOpenAIServer, Faults
+from harness.runfolder import RunLock, claim_new_dir, open_run_folder, selection_of
+from harness.errors import InputError
+from harness.suites import load_suite
+
+from .conftest import SECRET, script_for
+from .reports.helpers import harness, record_cassettes, replay, strip_volatile
+from .test_runner import rows_of
+
+
+def _harness(*argv: str) -> list[str]:
+    return [sys.executable, "-m", "harness.cli", *argv]
+
+
+def _runs(reports: Path) -> list[Path]:
+    return sorted(d for d in (reports / "towns").iterdir() if d.is_dir()) if (reports / "towns").is_dir() else []
+
+
+def _row_keys(run_dir: Path) -> list[tuple[str, str]]:
+    return [(r["variant"], r["case_id"]) for r in rows_of(run_dir)]
+
+
+# --------------------------------------------------------------------------- claiming and locking
+
+
+def test_claimed_folders_are_distinct(tmp_path):
+    taken = [claim_new_dir(tmp_path, "same") for _ in range(4)]
+    assert [p.name for p in taken] == ["same", "same-2", "same-3", "same-4"]
+
+
+def test_a_locked_run_is_not_resumed_and_an_explicit_one_is_refused(tmp_path):
+    selection = selection_of(["default"], ["mayor"])
+    first = open_run_folder(tmp_path, "towns", selection)
+    (first.path / "results.jsonl").write_text("")  # unfinished
+    try:
+        second = open_run_folder(tmp_path, "towns", selection)  # the same selection, but `first` writes it
+        assert second.path != first.path and not second.resumed
+        second.lock.release()
+        with pytest.raises(InputError, match="another harness process is writing"):
+            open_run_folder(tmp_path, "towns", selection, run_id=first.path.name)
+    finally:
+        first.lock.release()
+    third = open_run_folder(tmp_path, "towns", selection)  # released (as by a killed process): resumed
+    assert third.path == first.path and third.resumed
+    third.lock.release()
+
+
+def test_lock_is_dropped_when_the_holder_is_killed(tmp_path):
+    code = ("import sys, time; from pathlib import Path; from harness.runfolder import RunLock; "
+            "assert RunLock(Path(sys.argv[1])).acquire(); print('held', flush=True); time.sleep(60)")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "held"
+        assert not RunLock(tmp_path).acquire()
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    lock = RunLock(tmp_path)
+    assert lock.acquire()
+    lock.release()
+
+
+# --------------------------------------------------------------------------- concurrent runs
+
+
+@pytest.fixture
+def recorded(suite, server, api_key, tmp_path):
+    record_cassettes(suite, server, tmp_path)
+    return suite
+
+
+@pytest.mark.parametrize("pair", [("default", "tuned"), ("tuned", "default"), ("default", "tuned"),
+                                  ("tuned", "tuned")])
+def test_concurrent_runs_never_share_a_folder(recorded, project, tmp_path, pair):
+    """Two `harness run` of one suite started together (same second), each with its --variant."""
+    reports = tmp_path / "reports"
+    env = {**os.environ, "CI": "true"}
+    procs = [subprocess.Popen(_harness("run", str(project), "--variant", v, "--reports", str(reports)),
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for v in pair]
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errors
+    runs = _runs(reports)
+    assert len(runs) == 2, runs
+    ids = [c.id for c in recorded.cases]
+    got = sorted(tuple(_row_keys(d)) for d in runs)
+    assert got == sorted(tuple((v, c) for c in ids) for v in pair)
+    for d in runs:
+        summary = json.loads((d / "summary.json").read_text())
+        assert summary["run_id"] == d.name and set(summary["variants"]) == {_row_keys(d)[0][0]}
+
+
+def test_a_run_stays_locked_until_its_outputs_are_written(recorded, tmp_path):
+    """Between the last row and summary.json (the reports take a while) nobody may resume the run."""
+    from harness.reports.writer import write_run_outputs
+    from harness.runner import RunOptions, run_suite
+
+    reports = tmp_path / "held"
+    outcome = run_suite(recorded, RunOptions(reports_dir=reports, hold_lock=True))
+    selection = selection_of(recorded.variant_names(), [c.id for c in recorded.cases])
+    try:
+        other = open_run_folder(reports, "towns", selection)
+        assert other.path != outcome.run_dir
+        other.lock.release()
+        write_run_outputs(outcome, record_mode="none")
+    finally:
+        outcome.release()
+    assert (outcome.run_dir / "summary.json").exists()
+
+
+# --------------------------------------------------------------------------- kill -9, then another selection
+
+
+def _start_killed_run(project: Path, reports: Path, srv: FakeOpenAIServer, env: dict) -> Path:
+    """A `harness record` of the whole suite, killed with SIGKILL after two rows; returns its folder."""
+    cmd = _harness("record", str(project), "--base-url", srv.base_url, "--concurrency", "1", "--reports", str(reports))
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    killed = None
+    while time.monotonic() < deadline:
+        for run in _runs(reports):
+            results = run / "results.jsonl"
+            if results.exists() and len(results.read_text().splitlines()) >= 2:
+                killed = run
+        if killed:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert killed is not None, "the run wrote no rows before the deadline"
+    return killed
+
+
+def test_rerun_with_another_selection_leaves_a_killed_run_alone(project, api_key, tmp_path):
+    suite = load_suite(project)
+    env = {**os.environ, "OPENAI_API_KEY": SECRET}
+    reports = tmp_path / "reports"
+    with FakeOpenAIServer(script_for(suite), Faults(latency_s=0.3)) as srv:
+        killed = _start_killed_run(project, reports, srv, env)
+        partial = (killed / "results.jsonl").read_bytes()
+        assert 2 <= len(partial.splitlines()) < 6 and not (killed / "summary.json").exists()
+
+        for other in (["--case", "mayor"], ["--variant", "tuned"]):
+            done = subprocess.run(_harness("record", str(project), "--base-url", srv.base_url, "--reports",
+                                           str(reports), *other), env=env, capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stderr
+            assert f"not resuming {killed}" in done.stderr and "another selection" in done.stderr
+            assert (killed / "results.jsonl").read_bytes() == partial  # untouched
+            assert not (killed / "summary.json").exists()
+        # an explicit --run-id of the killed run with another selection is refused, not rewritten
+        done = subprocess.run(_harness("record", str(project), "--base-url", srv.base_url, "--reports", str(reports),
+                                       "--run-id", killed.name, "--case", "fair"),
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and "another selection" in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+        assert (killed / "results.jsonl").read_bytes() == partial
+
+        # the same selection resumes the killed run
+        done = subprocess.run(_harness("record", str(project), "--base-url", srv.base_url, "--reports", str(reports)),
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert str(killed) in done.stdout.replace("\n", "")
+    assert (killed / "summary.json").exists() and len(_runs(reports)) == 3
+    # ... to the results of an uninterrupted run
+    fresh, _ = replay(load_suite(project), tmp_path / "fresh", "uninterrupted")
+    assert rows_of(killed) == rows_of(fresh.run_dir)
+    assert strip_volatile(json.loads((killed / "summary.json").read_text()))["variants"] == \
+        strip_volatile(json.loads((fresh.run_dir / "summary.json").read_text()))["variants"]
+
+
+# --------------------------------------------------------------------------- --run-id with several suites
+
+def test_run_id_names_the_run_of_every_suite(suite, server, api_key, project, tmp_path, capsys):
+    import yaml
+
+    data = yaml.safe_load(project.read_text())
+    data["name"] = "villages"
+    other = project.with_name("villages.yaml")
+    other.write_text(yaml.safe_dump(data, sort_keys=False))
+    code, _, err = harness(capsys, "record", str(project), str(other), "--base-url", server.base_url,
+                           "--reports", str(tmp_path / "r"), "--run-id", "nightly")
+    assert code == 0, err
+    for name in ("towns", "villages"):
+        assert json.loads((tmp_path / "r" / name / "nightly" / "summary.json").read_text())["run_id"] == "nightly"
+    # the same file twice runs once
+    code, out, err = harness(capsys, "record", str(project), str(project), "--base-url", server.base_url,
+                             "--reports", str(tmp_path / "r3"), "--run-id", "twice")
+    assert code == 0, err
+    assert out.count("reports: ") == 1 and (tmp_path / "r3" / "towns" / "twice" / "summary.json").exists()
+    # two files of one suite name would share reports/<suite>/<run-id>/: refused before any call
+    twin = project.with_name("twin.yaml")
+    twin.write_text(project.read_text())
+    calls = server.calls
+    code, _, err = harness(capsys, "record", str(project), str(twin), "--base-url", server.base_url,
+                           "--reports", str(tmp_path / "r2"))
+    assert code == 2 and "towns" in err and len(err.strip().splitlines()) == 1
+    assert server.calls == calls and not (tmp_path / "r2").exists()
