@@ -39,6 +39,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 ShardOpt = Annotated[Optional[str], typer.Option("--shard", help="Run shard i of n (i/n, 1-based): the cases at positions i, i+n, ...; join shards with `harness merge`.")]
 GateOpt = Annotated[bool, typer.Option("--gate", help="Exit 1 when a variant breaks a threshold or regresses against the baseline.")]
 BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file or folder for --gate (default: <reports>/baselines/<suite>.json).")]
+OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk files that resolve outside the project folder (refused by default: chunks are sent to the model and written to cassettes and reports).")]
 
 
 def _emit_json(data: object) -> None:
@@ -58,6 +59,7 @@ def _evaluate(
     base_url: str | None = None,
     concurrency: int | None = None,
     shard: str | None = None,
+    allow_outside_chunks: bool = False,
 ) -> list:
     from .llm.cassettes import RECORD_MODES, default_record_mode
     from .reports.commands import parse_shard
@@ -72,7 +74,8 @@ def _evaluate(
     if not suites:
         raise InputError("no suite given (try: harness run suites/*.yaml)")
     shard_of = parse_shard(shard)
-    loaded = [load_suite(path) for path in suites]  # validate every suite before any call
+    # validate every suite before any call
+    loaded = [load_suite(path, allow_outside_chunks=allow_outside_chunks) for path in suites]
     outcomes = []
     for suite in loaded:
         options = RunOptions(
@@ -107,10 +110,12 @@ def run(
     shard: ShardOpt = None,
     gate: GateOpt = False,
     baseline: BaselineOpt = None,
+    allow_outside_chunks: OutsideChunksOpt = False,
 ) -> None:
     """Evaluate suites: render, replay (or call), parse, score, report."""
     outcomes = _evaluate(suites, command="run", record_mode=record_mode, variants=variant, cases=case,
-                         reports=reports, run_id=run_id, fresh=fresh, shard=shard)
+                         reports=reports, run_id=run_id, fresh=fresh, shard=shard,
+                         allow_outside_chunks=allow_outside_chunks)
     if gate:
         from .reports.commands import gate_outcomes
 
@@ -128,10 +133,12 @@ def record(
     fresh: FreshOpt = False,
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible endpoint (overrides the suite and OPENAI_BASE_URL).")] = None,
     concurrency: Annotated[Optional[int], typer.Option("--concurrency", min=1, help="Most calls in flight.")] = None,
+    allow_outside_chunks: OutsideChunksOpt = False,
 ) -> None:
     """Run against the live endpoint and write cassettes (needs an API key)."""
     _evaluate(suites, command="record", record_mode=record_mode, variants=variant, cases=case,
-              reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency)
+              reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency,
+              allow_outside_chunks=allow_outside_chunks)
 
 
 def _read_input(source: str) -> str:

@@ -31,21 +31,21 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "file") 
         # O_NONBLOCK: opening a FIFO for reading must not wait for a writer.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise InputError(f"{_shown(path)}: {what} not found") from None
+        raise InputError(f"{shown_path(path)}: {what} not found") from None
     except IsADirectoryError:
-        raise InputError(f"{_shown(path)}: is a folder, not a {what}") from None
+        raise InputError(f"{shown_path(path)}: is a folder, not a {what}") from None
     except ValueError:  # an embedded NUL byte
-        raise InputError(f"{_shown(path)}: not a valid file name") from None
+        raise InputError(f"{shown_path(path)}: not a valid file name") from None
     except OSError as exc:
-        raise InputError(f"{_shown(path)}: cannot read {what}: {exc.strerror or exc}") from None
+        raise InputError(f"{shown_path(path)}: cannot read {what}: {exc.strerror or exc}") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise InputError(f"{_shown(path)}: is a folder, not a {what}")
+            raise InputError(f"{shown_path(path)}: is a folder, not a {what}")
         if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{_shown(path)}: not a regular file (a device, pipe or socket cannot be a {what})")
+            raise InputError(f"{shown_path(path)}: not a regular file (a device, pipe or socket cannot be a {what})")
         if info.st_size > limit:
-            raise InputError(f"{_shown(path)}: {what} of {info.st_size} bytes is larger than the {limit} byte limit")
+            raise InputError(f"{shown_path(path)}: {what} of {info.st_size} bytes is larger than the {limit} byte limit")
         chunks: list[bytes] = []
         size = 0
         while True:  # st_size can lie (files growing, /proc): stop at the limit regardless
@@ -55,10 +55,10 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "file") 
             chunks.append(block)
             size += len(block)
             if size > limit:
-                raise InputError(f"{_shown(path)}: {what} is larger than the {limit} byte limit")
+                raise InputError(f"{shown_path(path)}: {what} is larger than the {limit} byte limit")
         return b"".join(chunks)
     except OSError as exc:
-        raise InputError(f"{_shown(path)}: cannot read {what}: {exc.strerror or exc}") from None
+        raise InputError(f"{shown_path(path)}: cannot read {what}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
 
@@ -66,7 +66,7 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "file") 
 def read_text(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "file") -> str:
     """A regular file's text, strictly UTF-8 (a BOM is dropped)."""
     data = read_bytes(path, limit=limit, what=what)
-    return decode_utf8(data, _shown(path))
+    return decode_utf8(data, shown_path(path))
 
 
 def decode_utf8(data: bytes, name: str) -> str:
@@ -118,7 +118,7 @@ def parse_json(text: str, name: str, *, limit: int = MAX_JSON_DEPTH) -> Any:
 
 def load_json(path: Path, *, limit: int = MAX_RUN_FILE_BYTES, what: str = "JSON file") -> Any:
     """A JSON file read through `read_text` and `parse_json`."""
-    return parse_json(read_text(path, limit=limit, what=what), _shown(path))
+    return parse_json(read_text(path, limit=limit, what=what), shown_path(path))
 
 
 def _may_nest_deeper(text: str, limit: int) -> bool:
@@ -126,7 +126,7 @@ def _may_nest_deeper(text: str, limit: int) -> bool:
     return text.count("[") + text.count("{") > limit
 
 
-def _shown(path: Path | str) -> str:
+def shown_path(path: Path | str) -> str:
     """A path as printed in a one-line message: never thousands of characters, never a NUL."""
     text = str(path).replace("\x00", "\\0")
     return text if len(text) <= 200 else text[:120] + "..." + text[-60:]

@@ -164,10 +164,12 @@ def chunk_cases(
             case_id = f"{safe_name(path.stem)[:90]}-{n}"
         seen.add(case_id)
         pieces = split_tokens(text, chunk_tokens, model)
-        if len(pieces) > 1:
-            chunk = pieces[0]
+        # Suites read chunks only from inside their project (see suites.read_chunk): a long file
+        # is cut to its first chunk, a file outside the project is copied in.
+        outside = not path.resolve().is_relative_to(root.resolve())
+        if len(pieces) > 1 or outside:
             target = root / "fixtures" / "chunks" / suite_name / f"{case_id}.txt"
-            draft.files[target] = chunk
+            draft.files[target] = pieces[0] if len(pieces) > 1 else text
             chunk_ref = relative_path(target, root)
         else:
             chunk_ref = relative_path(path, root)
