@@ -63,7 +63,7 @@ class VariantPlan:
         }
 
     def render(self, case: GoldCase) -> list[dict[str, str]]:
-        return self.template.render(self.variables(case))
+        return self.template.render(self.variables(case), case=case.id)
 
     def shows(self, case: GoldCase) -> bool:
         """Whether the prompt, without the case's chunk, already holds a passage of it (few-shot examples)."""

@@ -16,8 +16,8 @@ from .parsing import FORMATS
 from .scoring.aggregate import METRICS
 from .yamlfile import format_loc, line_of, load_yaml
 
-# Used with fullmatch: `$` would also accept a trailing newline.
-CASE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+# \A...\Z, not ^...$: `$` also matches before a trailing newline.
+CASE_ID = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
 # Largest chunk file read (a chunk is a few thousand tokens; this is far above).
 MAX_CHUNK_BYTES = MAX_INPUT_BYTES
 # Longest chunk path accepted, in characters (PATH_MAX is 4096 on Linux).

@@ -159,7 +159,7 @@ def render_case(prompt: str | None, *, suite: Path, case: str | None = None, var
         template = resolve_prompt(prompt).load()
     else:
         template = resolve_prompt(prompt, root=loaded.root, suite_path=loaded.path).load()
-    return template.render(_variables(loaded, name, chosen))
+    return template.render(_variables(loaded, name, chosen), case=chosen.id)
 
 
 def _variables(suite: Suite, variant: str, case: GoldCase) -> dict[str, str]:

@@ -53,8 +53,9 @@ from .template import (
 )
 
 TEMPLATE_FORMATS = ("graphrag", "lightrag", "json", "claims", "report")
-NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*$")
+# \A...\Z, not ^...$: `$` also matches before a trailing newline.
+NAME = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")
+CALL = re.compile(r"\A\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*\Z")
 BLOCK_SCALAR = re.compile(r"(?:^|:|-)\s*[|>][0-9+-]*\s*(?:#.*)?$")
 
 

@@ -35,7 +35,7 @@ def read_dotenv(path: Path) -> dict[str, str]:
             value = value[1:-1]
         else:
             value = re.split(r"\s+#", value, maxsplit=1)[0].strip()
-        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", key):
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
             values[key] = value
     return values
 
