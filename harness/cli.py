@@ -66,11 +66,16 @@ def _evaluate(
     from .reports.console import print_run_table
     from .reports.writer import write_run_outputs
     from .runner import RunOptions, check_outcome, run_suite
-    from .suites import load_suite
+    from .suites import check_base_url, load_suite
 
     mode = record_mode or default_record_mode(command)
     if mode not in RECORD_MODES:
         raise InputError(f"--record-mode: '{mode}' is not one of {', '.join(RECORD_MODES)}")
+    if base_url is not None:
+        try:
+            check_base_url(base_url)
+        except ValueError as exc:
+            raise InputError(f"--base-url: {exc}") from None
     if not suites:
         raise InputError("no suite given (try: harness run suites/*.yaml)")
     shard_of = parse_shard(shard)
@@ -141,19 +146,15 @@ def record(
               allow_outside_chunks=allow_outside_chunks)
 
 
-def _read_input(source: str) -> str:
+def _read_input(source: str, *, limit: int | None = None) -> str:
     """Text of FILE, or standard input for `-`; unreadable input is exit 2."""
     if source == "-":
         data = sys.stdin.buffer.read()
         name = "<stdin>"
     else:
-        path = Path(source)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise InputError(f"{source}: file not found") from None
-        except OSError as exc:
-            raise InputError(f"{source}: cannot read: {exc.strerror}") from None
+        from .inputfiles import MAX_INPUT_BYTES, read_bytes
+
+        data = read_bytes(Path(source), limit=limit or MAX_INPUT_BYTES)  # regular files of bounded size only
         name = source
     try:
         return data.decode("utf-8")
@@ -185,22 +186,23 @@ def parse_command(
     completion_delimiter: CompletionOpt = "<|COMPLETE|>",
 ) -> None:
     """Parse model output; exit 1 when it has format errors."""
+    from .inputfiles import MAX_RUN_FILE_BYTES, parse_json
     from .parsing import has_format_errors, parse, parse_result_to_json
 
     _check_format(format)
     delimiters = {"tuple_delimiter": tuple_delimiter, "record_delimiter": record_delimiter,
                   "completion_delimiter": completion_delimiter}
+    for key, value in delimiters.items():
+        if not value:
+            raise InputError(f"--{key.replace('_', '-')}: must not be empty")
     if jsonl is not None:
         if source is not None:
             raise InputError("give either FILE or --jsonl, not both")
         failed = False
-        for number, line in enumerate(_read_input(str(jsonl)).splitlines(), 1):
+        for number, line in enumerate(_read_input(str(jsonl), limit=MAX_RUN_FILE_BYTES).splitlines(), 1):
             if not line.strip():
                 continue
-            try:
-                row = json.loads(line)
-            except ValueError as exc:
-                raise InputError(f"{jsonl}:{number}: not JSON: {exc}") from None
+            row = parse_json(line, f"{jsonl}:{number}")
             if not isinstance(row, dict) or not isinstance(row.get("output"), str):
                 raise InputError(f"{jsonl}:{number}: each line needs a string `output`")
             row_format = row.get("format", format)
@@ -267,12 +269,11 @@ def citations_command(
     from .checks import check_citations
     from .checks.citations import DEFAULT_DATASETS
 
+    from .inputfiles import parse_json
+
     context_ids = None
     if context is not None:
-        try:
-            context_ids = json.loads(_read_input(str(context)))
-        except ValueError as exc:
-            raise InputError(f"{context}: not JSON: {exc}") from None
+        context_ids = parse_json(_read_input(str(context)), str(context))
     result = check_citations(_read_input(source), tuple(datasets) if datasets else DEFAULT_DATASETS, context_ids)
     if json_out:
         _emit_json(result)
@@ -313,6 +314,13 @@ def _load_run_rows(path: Path) -> tuple[list, str]:
     rows = read_results(results)
     if not rows:
         raise InputError(f"{results}: no result rows")
+    seen: set[tuple[str, str]] = set()
+    for row in rows:  # a run writes one row per case × variant; two would be paired arbitrarily
+        key = (row.variant, row.case_id)
+        if key in seen:
+            raise InputError(f"{results}: case '{row.case_id}' of variant '{row.variant}' appears twice "
+                             "(a run has one row per case × variant)")
+        seen.add(key)
     return rows, str(path)
 
 
@@ -424,13 +432,33 @@ def version() -> None:
     typer.echo(__version__)
 
 
+def _usage_error_line(exc: Exception) -> str:
+    """A Typer/Click usage error as one line: the command, then the message without its box."""
+    ctx = getattr(exc, "ctx", None)
+    command = ctx.command_path.removeprefix("harness").strip() if ctx is not None else ""
+    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    return f"harness: {command + ': ' if command else ''}{' '.join(message.split())}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every HarnessError becomes one line on stderr and its exit code.
 
-    Typer's own usage errors already print a short message and exit 2.
+    Usage errors (unknown option, bad value, missing argument) are one line too, exit 2: Typer
+    runs in non-standalone mode so its boxed, multi-line error never prints.
     """
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+
     try:
-        app(args=argv, prog_name="harness")
+        result = app(args=argv, prog_name="harness", standalone_mode=False)
+    except NoArgsIsHelpError as exc:  # `harness` or `harness prompts` alone: the help, exit 2
+        sys.stdout.write(exc.ctx.get_help() + "\n" if exc.ctx is not None else "")
+        return 2
+    except UsageError as exc:
+        sys.stderr.write(_usage_error_line(exc) + "\n")
+        return 2
+    except ClickException as exc:
+        sys.stderr.write(f"harness: {' '.join(exc.format_message().split())}\n")
+        return exc.exit_code if exc.exit_code in (0, 1, 2, 3, 4) else 2
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 2)
@@ -442,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    return 0
+    return result if isinstance(result, int) and not isinstance(result, bool) else 0
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import os
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
@@ -26,6 +27,31 @@ MAX_PATH_CHARS = 1024
 Share = Field(None, ge=0.0, le=1.0, allow_inf_nan=False)  # a threshold: a share between 0 and 1
 
 
+def check_base_url(url: str) -> str:
+    """An OpenAI-compatible endpoint URL, or ValueError saying what is wrong with it.
+
+    Checked where the URL is given (suite, --base-url): httpx would otherwise fail only at the
+    first call, with InvalidURL or an ExceptionGroup from deep inside the client.
+    """
+    if any(ord(c) < 33 for c in url):
+        raise ValueError("not a URL (it holds spaces or control characters)")
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # raises ValueError when out of range or not a number
+        host = parts.hostname
+    except ValueError as exc:
+        if "port" in str(exc).lower():
+            raise ValueError("the port must be a number from 1 to 65535") from None
+        raise ValueError(f"not a URL ({exc})") from None
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"'{url[:80]}' must start with http:// or https://")
+    if not host:
+        raise ValueError(f"'{url[:80]}' names no host")
+    if port == 0:
+        raise ValueError("port 0 is not a port (1 to 65535)")
+    return url
+
+
 class ModelSettings(Value):
     name: str = "gpt-4o-mini"
     temperature: float = Field(0.0, ge=0.0, le=2.0, allow_inf_nan=False)
@@ -38,6 +64,11 @@ class ModelSettings(Value):
     timeout_s: float = Field(120.0, gt=0, le=86_400, allow_inf_nan=False)
     concurrency: int = Field(8, ge=1, le=512)
     max_retries: int = Field(6, ge=0, le=50)
+
+    @field_validator("base_url")
+    @classmethod
+    def _valid_url(cls, value: str | None) -> str | None:
+        return None if value is None else check_base_url(value)
 
 
 class VariantSpec(Value):
