@@ -463,7 +463,9 @@ def main(argv: list[str] | None = None) -> int:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 2)
     except HarnessError as exc:
-        sys.stderr.write(f"harness: {exc.message}\n")
+        # one line even when the message quotes a path or value holding a newline
+        message = exc.message.replace("\r", "\\r").replace("\n", "\\n")
+        sys.stderr.write(f"harness: {message}\n")
         return exc.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("harness: interrupted; rerun the same command to resume\n")
