@@ -472,6 +472,15 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # A path the user gave that the system refuses (name too long, a loop of symlinks ...),
+        # met by a probe such as Path.is_dir() outside the readers: bad input, one line.
+        from .inputfiles import shown_path
+
+        name = shown_path(exc.filename) if exc.filename is not None else "input"
+        message = " ".join(f"{name}: {exc.strerror or exc}".split())
+        sys.stderr.write(f"harness: {message}\n")
+        return 2
     return result if isinstance(result, int) and not isinstance(result, bool) else 0
 
 

@@ -159,3 +159,11 @@ def test_usage_errors_are_one_line_exit_2(capsys: pytest.CaptureFixture[str], ar
     code, _, err = harness(capsys, *argv)
     assert code == 2
     one_line(err)
+
+
+@pytest.mark.parametrize("command", [["compare", "x" * 300, "y"], ["report", "x" * 300], ["gate", "x" * 300],
+                                     ["inspect", "x" * 300, "A"]])
+def test_path_too_long_for_the_system_is_one_line(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    code, _, err = harness(capsys, *command)
+    assert code == 2
+    assert len(one_line(err)) < 400
