@@ -167,3 +167,17 @@ def test_path_too_long_for_the_system_is_one_line(capsys: pytest.CaptureFixture[
     code, _, err = harness(capsys, *command)
     assert code == 2
     assert len(one_line(err)) < 400
+
+
+def test_run_refuses_outside_chunks_unless_allowed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    (root / "suites").mkdir(parents=True)
+    (root / "p.txt").write_text("{input_text}", encoding="utf-8")
+    (tmp_path / "outside.txt").write_text("Ana met Bo.", encoding="utf-8")
+    suite = root / "suites" / "s.yaml"
+    suite.write_text("name: s\nvariants: {v: {prompt: p.txt}}\ncases: [{id: a, chunk: ../outside.txt}]\n", encoding="utf-8")
+    reports = str(tmp_path / "reports")
+    code, _, err = harness(capsys, "run", str(suite), "--reports", reports)
+    assert code == 2 and "outside the project" in one_line(err)
+    code, _, err = harness(capsys, "run", str(suite), "--reports", reports, "--allow-outside-chunks")
+    assert code == 3 and "cassette missing" in err  # loaded; replay then needs a cassette
