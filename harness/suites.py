@@ -296,10 +296,17 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
     for name, variant in spec.variants.items():
         if variant.prompt.startswith("builtin:"):
             continue  # resolved (and reported if unknown) by the prompt loader
-        if not resolve_path(variant.prompt, path, root).exists():
+        where = ("variants", name, "prompt")
+        if "\x00" in variant.prompt or len(variant.prompt) > MAX_PATH_CHARS:
+            raise _fail(path, lines, where, f"not a usable file name: {shown_path(variant.prompt)}")
+        try:
+            found = resolve_path(variant.prompt, path, root).exists()
+        except OSError as exc:
+            raise _fail(path, lines, where, f"cannot use prompt path {shown_path(variant.prompt)}: {exc.strerror}") from None
+        if not found:
             # built-in prompts are resolved later by the prompt loader; only plain paths must exist
             if "/" in variant.prompt or variant.prompt.endswith((".txt", ".yaml", ".yml")):
-                raise _fail(path, lines, ("variants", name, "prompt"), f"prompt file not found: {variant.prompt}")
+                raise _fail(path, lines, where, f"prompt file not found: {shown_path(variant.prompt)}")
 
     cases: list[GoldCase] = []
     seen: dict[str, int] = {}

@@ -194,3 +194,9 @@ def test_shipped_suites_still_load() -> None:
     root = Path(__file__).resolve().parent.parent
     for path in sorted((root / "suites").glob("*.yaml")):
         assert load_suite(path).cases
+
+
+@pytest.mark.parametrize("prompt", ["prompts/a\x00b.txt", "x" * 5000 + ".txt", "x" * 300 + "/p.txt"])
+def test_odd_prompt_paths_name_the_suite_line(project: Path, prompt: str) -> None:
+    message = refused(project, with_(variants={"default": {"prompt": prompt}}), "variants.default.prompt")
+    assert "\x00" not in message and len(message) < 600
