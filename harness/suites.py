@@ -15,7 +15,7 @@ from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
 from .model import GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Value
 from .parsing import FORMATS
 from .scoring.aggregate import METRICS
-from .yamlfile import format_loc, line_of, load_yaml
+from .yamlfile import format_loc, line_of, load_yaml, shown_key
 
 # \A...\Z, not ^...$: `$` also matches before a trailing newline.
 CASE_ID = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
@@ -264,7 +264,7 @@ def _schema_error(path: Path, lines: dict, exc: ValidationError) -> InputError:
     error = exc.errors()[0]
     loc = tuple(error["loc"])
     if error["type"] == "extra_forbidden":
-        message = f"unknown key '{loc[-1]}'"
+        message = f"unknown key '{shown_key(loc[-1])}'"
     elif error["type"] == "missing":
         message = f"missing required key '{loc[-1]}'"
         loc = loc[:-1]

@@ -110,7 +110,7 @@ def _construct(loader: _LineLoader, node: yaml.Node, path: Location, lines: dict
             except TypeError:
                 raise InputError(f"line {key_node.start_mark.line + 1}: a mapping key must be a plain value") from None
             if key in result:
-                raise InputError(f"line {key_node.start_mark.line + 1}: duplicate key '{key}'")
+                raise InputError(f"line {key_node.start_mark.line + 1}: duplicate key '{shown_key(key)}'")
             result[key] = _construct(loader, value_node, (*path, key), lines)
         return result
     if isinstance(node, yaml.SequenceNode):
@@ -166,8 +166,16 @@ def line_of(lines: dict[Location, int], loc: Location) -> int | None:
     return None
 
 
+def shown_key(key: object) -> str:
+    """A key as quoted in a one-line message: short, and without newlines or control characters."""
+    text = str(key)
+    if len(text) > 60:
+        text = text[:40] + "..." + text[-10:]
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
 def format_loc(loc: Location) -> str:
     out = ""
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        out += f"[{part}]" if isinstance(part, int) else (f".{shown_key(part)}" if out else shown_key(part))
     return out

@@ -98,3 +98,16 @@ def test_prompt_files_that_are_not_regular_are_refused(tmp_path: Path) -> None:
         load_prompt(fifo)
     with pytest.raises(InputError, match="not a regular file"):
         load_prompt(Path("/dev/zero"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"user": "{input_text}", "line one\\nline two": 1}',
+     '{"user": "{input_text}", "functions": {"f": "bul\\nlets(x)"}}',
+     '{"user": "{input_text}", "variables": {"a\\nb": "1"}}',
+     '{"user": "{input_text}", "' + "k" * 5000 + '": 1}'],
+)
+def test_errors_quoting_keys_or_values_stay_one_short_line(text: str) -> None:
+    with pytest.raises(InputError) as caught:
+        load_yaml_text(text, "t.json")
+    assert "\n" not in caught.value.message and len(caught.value.message) < 400, caught.value.message
