@@ -40,6 +40,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 ShardOpt = Annotated[Optional[str], typer.Option("--shard", help="Run shard i of n (i/n, 1-based): the cases at positions i, i+n, ...; join shards with `harness merge`.")]
 GateOpt = Annotated[bool, typer.Option("--gate", help="Exit 1 when a variant breaks a threshold or regresses against the baseline.")]
 BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file or folder for --gate (default: <reports>/baselines/<suite>.json).")]
+OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk files that resolve outside the project folder (refused by default: chunks are sent to the model and written to cassettes and reports).")]
 
 
 def _emit_json(data: object) -> None:
@@ -59,19 +60,25 @@ def _evaluate(
     base_url: str | None = None,
     concurrency: int | None = None,
     shard: str | None = None,
+    allow_outside_chunks: bool = False,
 ) -> list:
     from .llm.cassettes import RECORD_MODES, default_record_mode
     from .reports.commands import parse_shard
     from .reports.console import print_run_table
     from .reports.writer import write_run_outputs
     from .runner import RunOptions, check_outcome, run_suite
-    from .suites import load_suite
+    from .suites import check_base_url, load_suite
 
     mode = record_mode or default_record_mode(command)
     if run_id is not None:
         check_name(run_id, "--run-id", "run id")  # it names a folder: nothing outside --reports
     if mode not in RECORD_MODES:
         raise InputError(f"--record-mode: '{mode}' is not one of {', '.join(RECORD_MODES)}")
+    if base_url is not None:
+        try:
+            check_base_url(base_url)
+        except ValueError as exc:
+            raise InputError(f"--base-url: {exc}") from None
     if not suites:
         raise InputError("no suite given (try: harness run suites/*.yaml)")
     shard_of = parse_shard(shard)
@@ -79,7 +86,7 @@ def _evaluate(
     for path in suites:  # a file given twice (suites/a.yaml suites/*.yaml) runs once
         unique.setdefault(path.resolve(), path)
     suites = list(unique.values())
-    loaded = [load_suite(path) for path in suites]  # validate every suite before any call
+    loaded = [load_suite(path, allow_outside_chunks=allow_outside_chunks) for path in suites]  # validate every suite before any call
     first_file: dict[str, Path] = {}
     for suite in loaded:  # reports/<suite>/<run-id>/ is per suite name: two files of one name would share it
         if suite.name in first_file:
@@ -126,10 +133,12 @@ def run(
     shard: ShardOpt = None,
     gate: GateOpt = False,
     baseline: BaselineOpt = None,
+    allow_outside_chunks: OutsideChunksOpt = False,
 ) -> None:
     """Evaluate suites: render, replay (or call), parse, score, report."""
     outcomes = _evaluate(suites, command="run", record_mode=record_mode, variants=variant, cases=case,
-                         reports=reports, run_id=run_id, fresh=fresh, shard=shard)
+                         reports=reports, run_id=run_id, fresh=fresh, shard=shard,
+                         allow_outside_chunks=allow_outside_chunks)
     if gate:
         from .reports.commands import gate_outcomes
 
@@ -148,25 +157,23 @@ def record(
     shard: ShardOpt = None,
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible endpoint (overrides the suite and OPENAI_BASE_URL).")] = None,
     concurrency: Annotated[Optional[int], typer.Option("--concurrency", min=1, help="Most calls in flight.")] = None,
+    allow_outside_chunks: OutsideChunksOpt = False,
 ) -> None:
     """Run against the live endpoint and write cassettes (needs an API key)."""
     _evaluate(suites, command="record", record_mode=record_mode, variants=variant, cases=case,
-              reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency, shard=shard)
+              reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency, shard=shard,
+              allow_outside_chunks=allow_outside_chunks)
 
 
-def _read_input(source: str) -> str:
+def _read_input(source: str, *, limit: int | None = None) -> str:
     """Text of FILE, or standard input for `-`; unreadable input is exit 2."""
     if source == "-":
         data = sys.stdin.buffer.read()
         name = "<stdin>"
     else:
-        path = Path(source)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise InputError(f"{source}: file not found") from None
-        except OSError as exc:
-            raise InputError(f"{source}: cannot read: {exc.strerror}") from None
+        from .inputfiles import MAX_INPUT_BYTES, read_bytes
+
+        data = read_bytes(Path(source), limit=limit or MAX_INPUT_BYTES)  # regular files of bounded size only
         name = source
     try:
         return data.decode("utf-8")
@@ -198,22 +205,23 @@ def parse_command(
     completion_delimiter: CompletionOpt = "<|COMPLETE|>",
 ) -> None:
     """Parse model output; exit 1 when it has format errors."""
+    from .inputfiles import MAX_RUN_FILE_BYTES, parse_json
     from .parsing import has_format_errors, parse, parse_result_to_json
 
     _check_format(format)
     delimiters = {"tuple_delimiter": tuple_delimiter, "record_delimiter": record_delimiter,
                   "completion_delimiter": completion_delimiter}
+    for key, value in delimiters.items():
+        if not value:
+            raise InputError(f"--{key.replace('_', '-')}: must not be empty")
     if jsonl is not None:
         if source is not None:
             raise InputError("give either FILE or --jsonl, not both")
         failed = False
-        for number, line in enumerate(_read_input(str(jsonl)).splitlines(), 1):
+        for number, line in enumerate(_read_input(str(jsonl), limit=MAX_RUN_FILE_BYTES).splitlines(), 1):
             if not line.strip():
                 continue
-            try:
-                row = json.loads(line)
-            except ValueError as exc:
-                raise InputError(f"{jsonl}:{number}: not JSON: {exc}") from None
+            row = parse_json(line, f"{jsonl}:{number}")
             if not isinstance(row, dict) or not isinstance(row.get("output"), str):
                 raise InputError(f"{jsonl}:{number}: each line needs a string `output`")
             row_format = row.get("format", format)
@@ -280,12 +288,11 @@ def citations_command(
     from .checks import check_citations
     from .checks.citations import DEFAULT_DATASETS
 
+    from .inputfiles import parse_json
+
     context_ids = None
     if context is not None:
-        try:
-            context_ids = json.loads(_read_input(str(context)))
-        except ValueError as exc:
-            raise InputError(f"{context}: not JSON: {exc}") from None
+        context_ids = parse_json(_read_input(str(context)), str(context))
     result = check_citations(_read_input(source), tuple(datasets) if datasets else DEFAULT_DATASETS, context_ids)
     if json_out:
         _emit_json(result)
@@ -326,6 +333,13 @@ def _load_run_rows(path: Path) -> tuple[list, str]:
     rows = read_results(results)
     if not rows:
         raise InputError(f"{results}: no result rows")
+    seen: set[tuple[str, str]] = set()
+    for row in rows:  # a run writes one row per case × variant; two would be paired arbitrarily
+        key = (row.variant, row.case_id)
+        if key in seen:
+            raise InputError(f"{results}: case '{row.case_id}' of variant '{row.variant}' appears twice "
+                             "(a run has one row per case × variant)")
+        seen.add(key)
     return rows, str(path)
 
 
@@ -437,25 +451,56 @@ def version() -> None:
     typer.echo(__version__)
 
 
+def _usage_error_line(exc: Exception) -> str:
+    """A Typer/Click usage error as one line: the command, then the message without its box."""
+    ctx = getattr(exc, "ctx", None)
+    command = ctx.command_path.removeprefix("harness").strip() if ctx is not None else ""
+    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    return f"harness: {command + ': ' if command else ''}{' '.join(message.split())}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every HarnessError becomes one line on stderr and its exit code.
 
-    Typer's own usage errors already print a short message and exit 2.
+    Usage errors (unknown option, bad value, missing argument) are one line too, exit 2: Typer
+    runs in non-standalone mode so its boxed, multi-line error never prints.
     """
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+
     try:
-        app(args=argv, prog_name="harness")
+        result = app(args=argv, prog_name="harness", standalone_mode=False)
+    except NoArgsIsHelpError as exc:  # `harness` or `harness prompts` alone: the help, exit 2
+        sys.stdout.write(exc.ctx.get_help() + "\n" if exc.ctx is not None else "")
+        return 2
+    except UsageError as exc:
+        sys.stderr.write(_usage_error_line(exc) + "\n")
+        return 2
+    except ClickException as exc:
+        sys.stderr.write(f"harness: {' '.join(exc.format_message().split())}\n")
+        return exc.exit_code if exc.exit_code in (0, 1, 2, 3, 4) else 2
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 2)
     except HarnessError as exc:
-        sys.stderr.write(f"harness: {exc.message}\n")
+        # one line even when the message quotes a path or value holding a newline
+        message = exc.message.replace("\r", "\\r").replace("\n", "\\n")
+        sys.stderr.write(f"harness: {message}\n")
         return exc.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("harness: interrupted; rerun the same command to resume\n")
         return 130
     except BrokenPipeError:
         return 0
-    return 0
+    except OSError as exc:
+        # A path the user gave that the system refuses (name too long, a loop of symlinks ...),
+        # met by a probe such as Path.is_dir() outside the readers: bad input, one line.
+        from .inputfiles import shown_path
+
+        name = shown_path(exc.filename) if exc.filename is not None else "input"
+        message = " ".join(f"{name}: {exc.strerror or exc}".split())
+        sys.stderr.write(f"harness: {message}\n")
+        return 2
+    return result if isinstance(result, int) and not isinstance(result, bool) else 0
 
 
 if __name__ == "__main__":

@@ -568,14 +568,9 @@ def make_baseline(summary: dict[str, Any], rows: list[CaseResult], *, run_dir: P
 
 def load_baseline(path: Path, *, suite: str | None = None) -> dict[str, Any]:
     """Read and check a baseline file; anything wrong is one InputError naming the file."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: baseline file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read baseline: {exc}") from None
-    except ValueError as exc:
-        raise InputError(f"{path}: not JSON: {exc}") from None
+    from .inputfiles import load_json
+
+    data = load_json(path, what="baseline file")  # bounded, strict UTF-8, depth-checked
     if not isinstance(data, dict) or not isinstance(data.get("cases"), dict) or "suite" not in data:
         raise InputError(f"{path}: not a baseline file (write one with `harness baseline update RUN`)")
     version = data.get("baseline_schema_version")

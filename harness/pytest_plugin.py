@@ -74,11 +74,12 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def _looks_like_suite(path: Path) -> bool:
-    import yaml
+    from .errors import InputError
+    from .yamlfile import load_yaml
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except Exception:  # a broken YAML file in a suites folder is reported by load_suite  # noqa: BLE001
+        data, _ = load_yaml(path)  # bounded like every user YAML file (no bomb, FIFO or device hangs here)
+    except InputError:  # a broken YAML file in a suites folder is reported by load_suite
         return path.parent.name == "suites"
     return isinstance(data, dict) and "cases" in data and "variants" in data
 

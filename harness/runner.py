@@ -64,7 +64,7 @@ class VariantPlan:
         }
 
     def render(self, case: GoldCase) -> list[dict[str, str]]:
-        return self.template.render(self.variables(case))
+        return self.template.render(self.variables(case), case=case.id)
 
     def shows(self, case: GoldCase) -> bool:
         """Whether the prompt, without the case's chunk, already holds a passage of it (few-shot examples)."""
@@ -199,8 +199,10 @@ def read_results(path: Path) -> list[CaseResult]:
     """Rows of a results file; a torn last line (a killed run) is ignored, other damage is an error."""
     if not path.exists():
         return []
+    from .inputfiles import MAX_RUN_FILE_BYTES, read_text
+
     rows: list[CaseResult] = []
-    lines = path.read_text(encoding="utf-8").split("\n")
+    lines = read_text(path, limit=MAX_RUN_FILE_BYTES, what="results file").split("\n")
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue

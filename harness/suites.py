@@ -2,29 +2,71 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from .errors import InputError
+from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
 from .model import GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Value
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
-from .yamlfile import format_loc, line_of, load_yaml
+from .parsing import FORMATS
+from .scoring.aggregate import METRICS
+from .yamlfile import format_loc, line_of, load_yaml, shown_key
+
+# Largest chunk file read (a chunk is a few thousand tokens; this is far above).
+MAX_CHUNK_BYTES = MAX_INPUT_BYTES
+# Longest chunk path accepted, in characters (PATH_MAX is 4096 on Linux).
+MAX_PATH_CHARS = 1024
+
+Share = Field(None, ge=0.0, le=1.0, allow_inf_nan=False)  # a threshold: a share between 0 and 1
+
+
+def check_base_url(url: str) -> str:
+    """An OpenAI-compatible endpoint URL, or ValueError saying what is wrong with it.
+
+    Checked where the URL is given (suite, --base-url): httpx would otherwise fail only at the
+    first call, with InvalidURL or an ExceptionGroup from deep inside the client.
+    """
+    if any(ord(c) < 33 for c in url):
+        raise ValueError("not a URL (it holds spaces or control characters)")
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # raises ValueError when out of range or not a number
+        host = parts.hostname
+    except ValueError as exc:
+        if "port" in str(exc).lower():
+            raise ValueError("the port must be a number from 1 to 65535") from None
+        raise ValueError(f"not a URL ({exc})") from None
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"'{url[:80]}' must start with http:// or https://")
+    if not host:
+        raise ValueError(f"'{url[:80]}' names no host")
+    if port == 0:
+        raise ValueError("port 0 is not a port (1 to 65535)")
+    return url
 
 
 class ModelSettings(Value):
     name: str = "gpt-4o-mini"
-    temperature: float = 0.0
-    top_p: float | None = None
-    max_tokens: int | None = None
+    temperature: float = Field(0.0, ge=0.0, le=2.0, allow_inf_nan=False)
+    top_p: float | None = Field(None, gt=0.0, le=1.0, allow_inf_nan=False)
+    max_tokens: int | None = Field(None, ge=1)
     seed: int | None = None
     max_gleanings: int = Field(1, ge=0, le=10)
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
-    timeout_s: float = Field(120.0, gt=0)
+    timeout_s: float = Field(120.0, gt=0, le=86_400, allow_inf_nan=False)
     concurrency: int = Field(8, ge=1, le=512)
     max_retries: int = Field(6, ge=0, le=50)
+
+    @field_validator("base_url")
+    @classmethod
+    def _valid_url(cls, value: str | None) -> str | None:
+        return None if value is None else check_base_url(value)
 
 
 class VariantSpec(Value):
@@ -40,21 +82,36 @@ class VariantSpec(Value):
     completion_delimiter: str | None = None
     model: str | None = None  # overrides the suite's model name
 
+    @field_validator("format")
+    @classmethod
+    def _known_format(cls, value: str | None) -> str | None:
+        if value is not None and value not in FORMATS:
+            raise ValueError(f"'{value}' is not one of {', '.join(FORMATS)}")
+        return value
+
 
 class Thresholds(Value):
-    entity_recall: float | None = None
-    relationship_recall: float | None = None
-    entity_f1: float | None = None
-    relationship_f1: float | None = None
-    format_errors: float | None = None  # highest tolerated share of cases with a format error
-    completion_rate: float | None = None  # lowest tolerated share of answers ending with the delimiter
+    entity_recall: float | None = Share
+    relationship_recall: float | None = Share
+    entity_f1: float | None = Share
+    relationship_f1: float | None = Share
+    format_errors: float | None = Share  # highest tolerated share of cases with a format error
+    completion_rate: float | None = Share  # lowest tolerated share of answers ending with the delimiter
     variants: dict[str, "Thresholds"] = Field(default_factory=dict)
 
 
 class Regression(Value):
-    max_drop: float = 0.05
-    case_max_drop: float = 0.20
+    max_drop: float = Field(0.05, ge=0.0, le=1.0, allow_inf_nan=False)
+    case_max_drop: float = Field(0.20, ge=0.0, le=1.0, allow_inf_nan=False)
     metrics: list[str] = Field(default_factory=lambda: ["entity_recall", "relationship_recall"])
+
+    @field_validator("metrics")
+    @classmethod
+    def _known_metrics(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if name not in METRICS:
+                raise ValueError(f"'{name}' is not a metric (one of {', '.join(METRICS)})")
+        return value
 
 
 class CitationSettings(Value):
@@ -72,7 +129,7 @@ class CaseSpec(Value):
     @field_validator("id")
     @classmethod
     def _safe_id(cls, value: str) -> str:
-        if not CASE_ID.match(value):
+        if not CASE_ID.fullmatch(value):
             raise ValueError("case ids are letters, digits, '.', '_' and '-' (they name cassette files)")
         return value
 
@@ -101,7 +158,7 @@ class SuiteSpec(Value):
     @field_validator("name")
     @classmethod
     def _safe_name(cls, value: str) -> str:
-        if not CASE_ID.match(value):
+        if not CASE_ID.fullmatch(value):
             raise ValueError("suite names are letters, digits, '.', '_' and '-' (they name folders)")
         return value
 
@@ -111,8 +168,8 @@ class SuiteSpec(Value):
         if not value:
             raise ValueError("at least one variant is needed")
         for name in value:
-            if not CASE_ID.match(name):
-                raise ValueError(f"variant name '{name}' must be letters, digits, '.', '_' and '-'")
+            if not CASE_ID.fullmatch(name):
+                raise ValueError(f"variant name {name!r} must be letters, digits, '.', '_' and '-'")
         return value
 
 
@@ -154,16 +211,51 @@ def resolve_path(relative: str, suite_path: Path, root: Path) -> Path:
     if candidate.is_absolute():
         return candidate
     for base in (suite_path.resolve().parent, root, Path.cwd()):
-        if (base / candidate).exists():
-            return base / candidate
+        try:
+            if (base / candidate).exists():
+                return base / candidate
+        except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+            break
     return root / candidate
+
+
+def read_chunk(relative: str, suite_path: Path, root: Path, *, allow_outside: bool = False) -> str:
+    """The text of a case's chunk file, resolved like every suite path.
+
+    The file must resolve (symlinks followed) inside the project folder `root`: a suite is
+    often the least trusted file in a pull request, and a chunk is sent to the model and
+    written to cassettes and reports, so `/proc/self/environ` would leak the API key. Only
+    `allow_outside` (the `--allow-outside-chunks` flag) lifts that. Raises ValueError with the
+    problem; the caller adds file and line.
+    """
+    if "\x00" in relative:
+        raise ValueError("the chunk path holds a NUL byte")
+    if len(relative) > MAX_PATH_CHARS:
+        raise ValueError(f"the chunk path is longer than {MAX_PATH_CHARS} characters")
+    chunk_path = resolve_path(relative, suite_path, root)
+    try:
+        exists = os.path.lexists(chunk_path)
+        real = Path(os.path.realpath(chunk_path))
+        inside = real.is_relative_to(Path(os.path.realpath(root)))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read chunk {shown_path(relative)}: {exc}") from None
+    if not exists:
+        raise ValueError(f"chunk file not found: {shown_path(relative)}")
+    if not inside and not allow_outside:
+        raise ValueError(f"chunk {shown_path(relative)} resolves outside the project folder {root} "
+                         "(pass --allow-outside-chunks to read it anyway)")
+    try:
+        return read_text(chunk_path, limit=MAX_CHUNK_BYTES, what="chunk")
+    except InputError as exc:
+        raise ValueError(exc.message) from None
 
 
 def _fail(path: Path, lines: dict, loc: tuple, message: str) -> InputError:
     line = line_of(lines, loc)
     where = f"{path}:{line}" if line else str(path)
     field = format_loc(loc)
-    return InputError(f"{where}: {field + ': ' if field else ''}{message}")
+    text = f"{where}: {field + ': ' if field else ''}{message}"
+    return InputError(text.replace("\r", "\\r").replace("\n", "\\n"))  # one line, whatever the keys hold
 
 
 def _schema_error(path: Path, lines: dict, exc: ValidationError) -> InputError:
@@ -171,7 +263,7 @@ def _schema_error(path: Path, lines: dict, exc: ValidationError) -> InputError:
     error = exc.errors()[0]
     loc = tuple(error["loc"])
     if error["type"] == "extra_forbidden":
-        message = f"unknown key '{loc[-1]}'"
+        message = f"unknown key '{shown_key(loc[-1])}'"
     elif error["type"] == "missing":
         message = f"missing required key '{loc[-1]}'"
         loc = loc[:-1]
@@ -180,8 +272,11 @@ def _schema_error(path: Path, lines: dict, exc: ValidationError) -> InputError:
     return _fail(path, lines, loc, message)
 
 
-def load_suite(path: str | Path) -> Suite:
-    """Load and validate a suite file; every problem raises InputError naming file and line."""
+def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite:
+    """Load and validate a suite file; every problem raises InputError naming file and line.
+
+    `allow_outside_chunks` lets chunk files resolve outside the project folder (see read_chunk).
+    """
     path = Path(path)
     data, lines = load_yaml(path)
     if not isinstance(data, dict):
@@ -200,10 +295,17 @@ def load_suite(path: str | Path) -> Suite:
     for name, variant in spec.variants.items():
         if variant.prompt.startswith("builtin:"):
             continue  # resolved (and reported if unknown) by the prompt loader
-        if not resolve_path(variant.prompt, path, root).exists():
+        where = ("variants", name, "prompt")
+        if "\x00" in variant.prompt or len(variant.prompt) > MAX_PATH_CHARS:
+            raise _fail(path, lines, where, f"not a usable file name: {shown_path(variant.prompt)}")
+        try:
+            found = resolve_path(variant.prompt, path, root).exists()
+        except OSError as exc:
+            raise _fail(path, lines, where, f"cannot use prompt path {shown_path(variant.prompt)}: {exc.strerror}") from None
+        if not found:
             # built-in prompts are resolved later by the prompt loader; only plain paths must exist
             if "/" in variant.prompt or variant.prompt.endswith((".txt", ".yaml", ".yml")):
-                raise _fail(path, lines, ("variants", name, "prompt"), f"prompt file not found: {variant.prompt}")
+                raise _fail(path, lines, where, f"prompt file not found: {shown_path(variant.prompt)}")
 
     cases: list[GoldCase] = []
     seen: dict[str, int] = {}
@@ -213,13 +315,10 @@ def load_suite(path: str | Path) -> Suite:
             raise _fail(path, lines, (*loc, "id"), f"duplicate case id '{case.id}' (first at case {seen[case.id]})")
         seen[case.id] = index
         if case.chunk is not None:
-            chunk_path = resolve_path(case.chunk, path, root)
             try:
-                text = chunk_path.read_text(encoding="utf-8")
-            except FileNotFoundError:
-                raise _fail(path, lines, (*loc, "chunk"), f"chunk file not found: {case.chunk}") from None
-            except (OSError, UnicodeDecodeError) as exc:
-                raise _fail(path, lines, (*loc, "chunk"), f"cannot read chunk {case.chunk}: {exc}") from None
+                text = read_chunk(case.chunk, path, root, allow_outside=allow_outside_chunks)
+            except ValueError as exc:
+                raise _fail(path, lines, (*loc, "chunk"), str(exc)) from None
         else:
             text = case.text or ""
         if not text.strip():
@@ -257,7 +356,7 @@ class GoldFile(Value):
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
 
 
-def load_gold_case(path: str | Path) -> tuple[GoldCase, MatchingConfig]:
+def load_gold_case(path: str | Path, *, allow_outside_chunks: bool = False) -> tuple[GoldCase, MatchingConfig]:
     """Load one gold case file; errors name the file and line like suite errors do."""
     path = Path(path)
     data, lines = load_yaml(path)
@@ -268,11 +367,10 @@ def load_gold_case(path: str | Path) -> tuple[GoldCase, MatchingConfig]:
     except ValidationError as exc:
         raise _schema_error(path, lines, exc) from None
     if gold.chunk is not None:
-        chunk_path = resolve_path(gold.chunk, path, project_root(path))
         try:
-            text = chunk_path.read_text(encoding="utf-8")
-        except OSError:
-            raise _fail(path, lines, ("chunk",), f"chunk file not found: {gold.chunk}") from None
+            text = read_chunk(gold.chunk, path, project_root(path), allow_outside=allow_outside_chunks)
+        except ValueError as exc:
+            raise _fail(path, lines, ("chunk",), str(exc)) from None
     else:
         text = gold.text or ""
     known = {n for e in gold.entities for n in (e.name, *e.aliases)}

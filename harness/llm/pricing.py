@@ -14,10 +14,9 @@ import math
 import os
 from pathlib import Path
 
-import yaml
-
 from ..errors import InputError
 from ..model import Usage
+from ..yamlfile import load_yaml
 
 DEFAULT_PRICES: dict[str, tuple[float, float]] = {
     "gpt-4o": (2.50, 10.00),
@@ -39,16 +38,16 @@ def load_prices(root: Path | None = None) -> dict[str, tuple[float, float]]:
     for path in candidates:
         if not path.exists():
             continue
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as exc:
-            raise InputError(f"{path}: YAML error: {exc}") from None
+        data = load_yaml(path)[0] or {}  # the bounded loader every user YAML file goes through
         if not isinstance(data, dict):
             raise InputError(f"{path}: expected a mapping of model -> {{input, output}}")
         for model, entry in data.items():
             if not isinstance(entry, dict) or not {"input", "output"} <= set(entry):
                 raise InputError(f"{path}: {model}: give `input` and `output` prices per million tokens")
-            prices[str(model)] = (float(entry["input"]), float(entry["output"]))
+            try:
+                prices[str(model)] = (float(entry["input"]), float(entry["output"]))
+            except (TypeError, ValueError):
+                raise InputError(f"{path}: {model}: prices must be numbers") from None
     return prices
 
 

@@ -71,6 +71,21 @@ def fill(
     return TOKEN.sub(replace, text)
 
 
+def rendered_length(text: str, variables: Mapping[str, str], *, missing: Missing = "error") -> int:
+    """The length `fill(text, variables, missing=...)` would return, computed without building it
+    (a thousand `{input_text}` with a 10 MB chunk must be refused, not allocated)."""
+    total = len(text)
+    for match in TOKEN.finditer(text):
+        name = match.group(1)
+        if name is None:
+            total -= 1  # `{{` or `}}` becomes one brace
+        elif name in variables:
+            total += len(variables[name]) - len(match.group(0))
+        elif missing == "empty":
+            total -= len(match.group(0))
+    return total
+
+
 def escape(value: str) -> str:
     """Make a value safe to put back into a template: its braces become escapes."""
     return value.replace("{", "{{").replace("}", "}}")

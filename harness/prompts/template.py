@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from .examples import Example, ExampleLayout, render_examples
-from .syntax import TOKEN, escape, fill, partial_fill, placeholders
+from .syntax import TOKEN, escape, fill, partial_fill, placeholders, rendered_length
 
 # GraphRAG's gleaning prompts, sent after the first answer (see llm/gleaning).
 CONTINUE_PROMPT = (
@@ -44,6 +44,9 @@ RUNNER_VARIABLES = (
 )
 INPUT_VARIABLE = "input_text"
 EXAMPLES_VARIABLE = "examples"
+# Most characters one rendered request may hold, all messages together: about two million
+# tokens, beyond any model's context. Checked before the messages are built.
+MAX_RENDERED_CHARS = 8_000_000
 
 Message = dict[str, str]
 # A function mapping computes one variable from all the others (LlamaIndex's function_mappings).
@@ -156,8 +159,23 @@ class PromptTemplate:
             values[name] = function(values)
         return values
 
-    def render(self, variables: dict[str, str]) -> list[Message]:
+    def check_size(self, texts: list[str], values: Mapping[str, str], *, case: str | None = None,
+                   missing: str = "error") -> None:
+        """Refuse, before building anything, a rendering larger than MAX_RENDERED_CHARS."""
+        size = sum(rendered_length(text, values, missing=missing) for text in texts)  # type: ignore[arg-type]
+        if size > MAX_RENDERED_CHARS:
+            uses = sum(text.count("{" + INPUT_VARIABLE + "}") for text in texts)
+            for_case = f" for case '{case}'" if case is not None else ""
+            raise InputError(
+                f"{self.source}: rendering{for_case} would make {size:,} characters, over the "
+                f"{MAX_RENDERED_CHARS:,} limit ({{{INPUT_VARIABLE}}} used {uses} time(s), "
+                f"the chunk is {len(values.get(INPUT_VARIABLE, '')):,} characters)"
+            )
+
+    def render(self, variables: dict[str, str], *, case: str | None = None) -> list[Message]:
+        """The chat messages for these variables; `case` only names the case in errors."""
         values = self.values(variables)
+        self.check_size([text for _, text in self.parts()], values, case=case)
         messages: list[Message] = []
         if self.system is not None:
             messages.append(
@@ -171,11 +189,15 @@ class PromptTemplate:
 
     def render_continue(self, variables: Mapping[str, str]) -> str:
         """The continue prompt with its placeholders filled (gleaning currently sends it as stored)."""
-        return fill(self.continue_prompt, self.values(variables), source=self.source, missing="keep",
+        values = self.values(variables)
+        self.check_size([self.continue_prompt], values, missing="keep")
+        return fill(self.continue_prompt, values, source=self.source, missing="keep",
                     first_line=self.line_of("continue_prompt"))
 
     def render_loop(self, variables: Mapping[str, str]) -> str:
-        return fill(self.loop_prompt, self.values(variables), source=self.source, missing="keep",
+        values = self.values(variables)
+        self.check_size([self.loop_prompt], values, missing="keep")
+        return fill(self.loop_prompt, values, source=self.source, missing="keep",
                     first_line=self.line_of("loop_prompt"))
 
     def partial_format(self, **variables: str) -> PromptTemplate:
@@ -195,14 +217,10 @@ class PromptTemplate:
 
 
 def read_prompt_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: prompt file not found") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not a prompt file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read prompt: {exc}") from None
+    """A prompt file's text: a regular UTF-8 file of bounded size (see inputfiles)."""
+    from ..inputfiles import read_text
+
+    return read_text(path, what="prompt file")
 
 
 def load_text_prompt(path: Path, *, strict: bool = True, source: str | None = None) -> PromptTemplate:

@@ -38,7 +38,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ..errors import InputError
 from ..model import Value
-from ..yamlfile import Location, format_loc, line_of, parse_yaml
+from ..yamlfile import Location, format_loc, line_of, parse_yaml, shown_key
 from .examples import Example, ExampleClaim, ExampleEntity, ExampleLayout, ExampleRelationship, format_delimiters
 from .syntax import placeholders
 from .template import (
@@ -53,8 +53,9 @@ from .template import (
 )
 
 TEMPLATE_FORMATS = ("graphrag", "lightrag", "json", "claims", "report")
-NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*$")
+# \A...\Z, not ^...$: `$` also matches before a trailing newline.
+NAME = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")
+CALL = re.compile(r"\A\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*\Z")
 BLOCK_SCALAR = re.compile(r"(?:^|:|-)\s*[|>][0-9+-]*\s*(?:#.*)?$")
 
 
@@ -183,7 +184,7 @@ class TemplateSpec(Value):
             raise ValueError("a template needs a `user` message (or a `messages` list)")
         for name in (*self.variables, *self.partial, *self.functions, *self.variable_mappings.values()):
             if not NAME.match(name):
-                raise ValueError(f"'{name}' is not a placeholder name (letters, digits and '_')")
+                raise ValueError(f"'{shown_key(name)}' is not a placeholder name (letters, digits and '_')")
         return self
 
 
@@ -191,7 +192,8 @@ def _fail(source: str, lines: Mapping[Location, int], loc: Location, message: st
     line = line_of(dict(lines), loc)
     where = f"{source}:{line}" if line else source
     name = format_loc(loc)
-    return InputError(f"{where}: {name + ': ' if name else ''}{message}")
+    text = f"{where}: {name + ': ' if name else ''}{message}"
+    return InputError(text.replace("\r", "\\r").replace("\n", "\\n"))  # one line, whatever the values hold
 
 
 def _content_line(raw_lines: list[str], lines: Mapping[Location, int], loc: Location) -> int:
@@ -221,7 +223,7 @@ def compile_function(spec: str, *, where: str) -> TemplateFunction:
     match = CALL.match(spec)
     if not match or match.group(1) not in FUNCTIONS:
         known = ", ".join(sorted(FUNCTIONS))
-        raise InputError(f"{where}: '{spec}' is not a function call like bullets(entity_types) (functions: {known})")
+        raise InputError(f"{where}: '{shown_key(spec)}' is not a function call like bullets(entity_types) (functions: {known})")
     return NamedFunction(match.group(1), match.group(2))
 
 
@@ -237,7 +239,7 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
         error = exc.errors()[0]
         loc = tuple(error["loc"])
         if error["type"] == "extra_forbidden":
-            message = f"unknown key '{loc[-1]}'"
+            message = f"unknown key '{shown_key(loc[-1])}'"
         elif error["type"] == "missing":
             message, loc = f"missing required key '{loc[-1]}'", loc[:-1]
         else:

@@ -72,11 +72,14 @@ def run_table(summary: dict[str, Any]) -> Table:
 
 def _gate_line(run_dir: Path) -> str | None:
     """One line from the run's gate.json (the verdict only sets the exit code with --gate)."""
-    import json
+    from ..errors import HarnessError
+    from ..inputfiles import load_json
 
     try:
-        verdict = json.loads((run_dir / "gate.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        verdict = load_json(run_dir / "gate.json", what="gate file")
+    except HarnessError:
+        return None
+    if not isinstance(verdict, dict):
         return None
     failed = [r for r in verdict.get("rules", []) if r.get("status") == "fail"]
     line = f"gate: {verdict.get('status', '?').upper()}"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import HarnessError, InputError
+from ..inputfiles import load_json
 from ..model import CaseResult
 from ..names import check_name
 from ..runner import RESULTS, SUMMARY, read_results
@@ -39,10 +39,7 @@ def read_summary(run_dir: Path) -> dict[str, Any]:
     if not path.exists():
         hint = " (the run is unfinished: rerun `harness run` to finish it)" if (run_dir / RESULTS).exists() else ""
         raise InputError(f"{run_dir}: no {SUMMARY} here{hint}")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise InputError(f"{path}: not a readable summary: {exc}") from None
+    data = load_json(path, what="summary")  # bounded, strict UTF-8, depth-checked
     if not isinstance(data, dict) or not isinstance(data.get("variants"), dict) or "suite" not in data:
         raise InputError(f"{path}: not a run summary (no `suite` and `variants`)")
     _check_names(path, data)

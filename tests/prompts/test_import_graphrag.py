@@ -208,7 +208,9 @@ def test_settings_are_carried_into_the_suite(tmp_path: Path) -> None:
     assert data["model"] == {"name": "gpt-4o", "temperature": 0, "max_gleanings": 1}  # ${CHAT_MODEL} from .env
     assert data["entity_types"] == ["organization", "person", "geo", "event"]
     assert [c["id"] for c in data["cases"]] == ["mayor", "flood"]  # .txt only, sub-folders included
-    assert data["cases"][0]["chunk"] == "../graphrag-v1/input/mayor.txt"
+    # the project's input lies outside the harness project: copied in, since chunks outside are refused
+    assert data["cases"][0]["chunk"] == "fixtures/chunks/v1/mayor.txt"
+    assert (out.parent.parent / "fixtures/chunks/v1/mayor.txt").read_text() == (tmp_path / "graphrag-v1/input/mayor.txt").read_text()
 
     _, out = import_project("v0", tmp_path)
     data = yaml.safe_load(out.read_text())

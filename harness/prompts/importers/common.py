@@ -35,7 +35,7 @@ def read_dotenv(path: Path) -> dict[str, str]:
             value = value[1:-1]
         else:
             value = re.split(r"\s+#", value, maxsplit=1)[0].strip()
-        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", key):
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
             values[key] = value
     return values
 
@@ -189,7 +189,8 @@ def document_cases(
 ) -> None:
     """One case per document, with empty gold. A document longer than one chunk is cut to its first
     chunk (as the pipeline would chunk it); that chunk, or a document that is not a file of its
-    own, is written under fixtures/chunks/<suite>/."""
+    own, is written under fixtures/chunks/<suite>/. So is a file outside the project: suites read
+    chunks only from inside their project (see suites.read_chunk)."""
     from ...llm.tokens import split_tokens
 
     seen: set[str] = set()
@@ -201,7 +202,8 @@ def document_cases(
             case_id = f"{base[:90]}-{n}"
         seen.add(case_id)
         pieces = split_tokens(document.text, chunk_tokens, model)
-        if len(pieces) > 1 or document.path is None:
+        outside = document.path is not None and not document.path.resolve().is_relative_to(root.resolve())
+        if len(pieces) > 1 or document.path is None or outside:
             target = root / "fixtures" / "chunks" / suite_name / f"{case_id}.txt"
             draft.files[target] = pieces[0] if pieces else document.text
             chunk_ref = relative_path(target, root)

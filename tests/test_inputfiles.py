@@ -1,0 +1,56 @@
+"""The bounded readers every input file goes through: regular files, size, UTF-8, JSON depth."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness.errors import InputError
+from harness.inputfiles import MAX_JSON_DEPTH, json_depth_exceeds, load_json, parse_json, read_bytes, read_text
+from tests.support.growth import assert_linear
+
+
+def test_size_limit_is_enforced_even_when_the_size_is_not_known(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * 101)
+    with pytest.raises(InputError, match="larger than the 100 byte limit"):
+        read_bytes(big, limit=100)
+    assert read_bytes(big, limit=101) == b"x" * 101
+    # /proc files report size 0: the read itself must stop at the limit
+    with pytest.raises(InputError, match="larger than"):
+        read_bytes(Path("/proc/self/maps"), limit=10)
+
+
+def test_strict_utf8_with_bom_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_bytes(b"\xef\xbb\xbf[1]")
+    assert load_json(path) == [1]
+    path.write_bytes(b"[\"\xff\"]")
+    with pytest.raises(InputError, match=r"a\.json: not UTF-8 text \(byte 2\)"):
+        read_text(path)
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(alphabet="[]{}\"\\ab", max_size=5),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                    max_leaves=30))
+def test_depth_prescan_agrees_with_json(value: object) -> None:
+    text = json.dumps(value)
+    assert parse_json(text, "v.json") == value
+    assert not json_depth_exceeds(text, MAX_JSON_DEPTH)
+
+
+@pytest.mark.parametrize("depth", [MAX_JSON_DEPTH + 1, 100_000])
+def test_too_deep_json_is_refused(depth: int) -> None:
+    with pytest.raises(InputError, match="nested deeper"):
+        parse_json("{\"a\": " * depth + "1" + "}" * depth, "d.json")
+
+
+def test_depth_scan_is_linear() -> None:
+    def scan(text: str) -> None:
+        json_depth_exceeds(text, 10**9)
+
+    assert_linear(scan, lambda n: '["a\\"[", ' * n + "1" + "]" * n, 50_000)

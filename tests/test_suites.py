@@ -1,0 +1,202 @@
+"""Suite loading: every enumerated or ranged field is checked at load, chunks are read safely
+and only from inside the project, and every problem is one line naming file, line and key."""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from harness.errors import InputError
+from harness.suites import CASE_ID, load_gold_case, load_suite
+
+PROMPT = "Types {entity_types} {tuple_delimiter}{record_delimiter}{completion_delimiter} {language}\nText: {input_text}\n"
+BASE: dict[str, Any] = {
+    "name": "s",
+    "variants": {"default": {"prompt": "prompts/p.txt"}},
+    "cases": [{"id": "a", "chunk": "fixtures/chunks/a.txt"}],
+}
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / "suites").mkdir(parents=True)
+    (root / "prompts").mkdir()
+    (root / "prompts" / "p.txt").write_text(PROMPT, encoding="utf-8")
+    (root / "fixtures" / "chunks").mkdir(parents=True)
+    (root / "fixtures" / "chunks" / "a.txt").write_text("Ana met Bo in Lisbon.", encoding="utf-8")
+    return root
+
+
+def write_suite(root: Path, data: dict[str, Any] | str) -> Path:
+    path = root / "suites" / "s.yaml"
+    path.write_text(data if isinstance(data, str) else yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def with_(**changes: Any) -> dict[str, Any]:
+    data = copy.deepcopy(BASE)
+    for dotted, value in changes.items():
+        target = data
+        keys = dotted.split("__")
+        for key in keys[:-1]:
+            target = target.setdefault(key, {}) if isinstance(target, dict) else target[int(key)]
+        if isinstance(target, list):
+            target[int(keys[-1])] = value
+        else:
+            target[keys[-1]] = value
+    return data
+
+
+def refused(root: Path, data: dict[str, Any] | str, *needles: str, **kwargs: Any) -> str:
+    path = write_suite(root, data)
+    with pytest.raises(InputError) as caught:
+        load_suite(path, **kwargs)
+    message = caught.value.message
+    assert message.startswith(f"{path}:"), message
+    assert "\n" not in message
+    for needle in needles:
+        assert needle in message, message
+    return message
+
+
+def test_the_base_suite_loads(project: Path) -> None:
+    suite = load_suite(write_suite(project, BASE))
+    assert suite.cases[0].text == "Ana met Bo in Lisbon."
+
+
+# ------------------------------------------------------------------ A: enumerated and ranged fields
+
+
+def test_unknown_variant_format_is_refused_at_load_with_its_line(project: Path) -> None:
+    message = refused(project, with_(variants={"default": {"prompt": "prompts/p.txt", "format": "xml"}}),
+                      "variants.default.format", "'xml'", "graphrag")
+    assert message.startswith(f"{project / 'suites' / 's.yaml'}:5:")
+
+
+@pytest.mark.parametrize("value", [".nan", "5", "-1", ".inf", "1.5"])
+@pytest.mark.parametrize("key", ["entity_recall", "relationship_f1", "format_errors", "completion_rate"])
+def test_thresholds_outside_zero_one_are_refused(project: Path, key: str, value: str) -> None:
+    text = yaml.safe_dump(BASE, sort_keys=False) + f"thresholds: {{{key}: {value}}}\n"
+    refused(project, text, f"thresholds.{key}")
+
+
+def test_per_variant_thresholds_are_checked_too(project: Path) -> None:
+    text = yaml.safe_dump(BASE, sort_keys=False) + "thresholds: {variants: {default: {entity_recall: .nan}}}\n"
+    refused(project, text, "thresholds.variants.default.entity_recall")
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("max_drop", ".nan"), ("max_drop", "-0.1"), ("case_max_drop", "7"), ("metrics", "[entity_recal]")],
+)
+def test_regression_settings_are_checked(project: Path, key: str, value: str) -> None:
+    text = yaml.safe_dump(BASE, sort_keys=False) + f"regression: {{{key}: {value}}}\n"
+    refused(project, text, f"regression.{key}")
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("temperature", ".nan"), ("temperature", ".inf"), ("temperature", "-1"), ("temperature", "3"),
+     ("top_p", ".nan"), ("top_p", "0"), ("top_p", "1.5"), ("max_tokens", "0"), ("timeout_s", ".inf"),
+     ("timeout_s", ".nan"), ("seed", "1.5")],
+)
+def test_model_settings_out_of_range_are_refused(project: Path, key: str, value: str) -> None:
+    text = yaml.safe_dump(BASE, sort_keys=False) + f"model: {{{key}: {value}}}\n"
+    refused(project, text, f"model.{key}")
+
+
+def test_case_and_variant_names_do_not_end_in_a_newline(project: Path) -> None:
+    assert CASE_ID.fullmatch("a") and not CASE_ID.fullmatch("a\n")
+    refused(project, with_(cases=[{"id": "a\n", "text": "Ana met Bo."}]), "cases[0].id")
+    refused(project, with_(variants={"v\n": {"prompt": "prompts/p.txt"}}), "variant name")
+    refused(project, with_(name="s\n"), "name")
+
+
+# ------------------------------------------------------------------ B: hostile YAML and chunk paths
+
+
+def test_alias_bomb_suite_is_refused(project: Path) -> None:
+    lines = ["x0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"x{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+    refused(project, "\n".join(lines) + "\n" + yaml.safe_dump(BASE), "aliases are expanded")
+
+
+def test_bad_tagged_scalar_in_a_suite_names_its_line(project: Path) -> None:
+    text = yaml.safe_dump(BASE, sort_keys=False) + "model: {temperature: !!float zz}\n"
+    refused(project, text, "not a valid float")
+
+
+@pytest.mark.parametrize("chunk", ["fixtures/chunks/a\x00.txt", "x" * 5000])
+def test_odd_chunk_paths_are_one_line_errors(project: Path, chunk: str) -> None:
+    message = refused(project, with_(cases=[{"id": "a", "chunk": chunk}]), "cases[0].chunk")
+    assert len(message) < 500
+
+
+def test_device_chunk_is_refused(project: Path) -> None:
+    refused(project, with_(cases=[{"id": "a", "chunk": "/dev/zero"}]), "cases[0].chunk", allow_outside_chunks=True)
+
+
+def test_fifo_chunk_is_refused_without_blocking(project: Path) -> None:
+    os.mkfifo(project / "fixtures" / "chunks" / "pipe.txt")
+    refused(project, with_(cases=[{"id": "a", "chunk": "fixtures/chunks/pipe.txt"}]), "not a regular file")
+
+
+def test_oversized_chunk_is_refused(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import harness.suites as suites
+
+    monkeypatch.setattr(suites, "MAX_CHUNK_BYTES", 100)
+    (project / "fixtures" / "chunks" / "big.txt").write_text("x" * 101, encoding="utf-8")
+    refused(project, with_(cases=[{"id": "a", "chunk": "fixtures/chunks/big.txt"}]), "larger than")
+
+
+# ------------------------------------------------------------------ D: chunks stay inside the project
+
+
+@pytest.mark.parametrize("chunk", ["../../../../../../etc/passwd", "/etc/passwd", "/proc/self/environ", "../outside.txt"])
+def test_chunks_outside_the_project_are_refused(project: Path, chunk: str) -> None:
+    (project.parent / "outside.txt").write_text("secret", encoding="utf-8")
+    refused(project, with_(cases=[{"id": "a", "chunk": chunk}]), "outside the project", "--allow-outside-chunks")
+
+
+def test_a_symlink_out_of_the_project_is_refused(project: Path) -> None:
+    (project.parent / "secret.txt").write_text("OPENAI_API_KEY=sk-secret", encoding="utf-8")
+    (project / "fixtures" / "chunks" / "link.txt").symlink_to(project.parent / "secret.txt")
+    refused(project, with_(cases=[{"id": "a", "chunk": "fixtures/chunks/link.txt"}]), "outside the project")
+
+
+def test_outside_chunks_load_when_explicitly_allowed(project: Path) -> None:
+    (project.parent / "outside.txt").write_text("Ana met Bo.", encoding="utf-8")
+    suite = load_suite(write_suite(project, with_(cases=[{"id": "a", "chunk": "../outside.txt"}])),
+                       allow_outside_chunks=True)
+    assert suite.cases[0].text == "Ana met Bo."
+
+
+def test_a_symlink_inside_the_project_is_fine(project: Path) -> None:
+    (project / "fixtures" / "chunks" / "alias.txt").symlink_to(project / "fixtures" / "chunks" / "a.txt")
+    suite = load_suite(write_suite(project, with_(cases=[{"id": "a", "chunk": "fixtures/chunks/alias.txt"}])))
+    assert suite.cases[0].text.startswith("Ana")
+
+
+def test_gold_file_chunks_stay_inside_their_project(project: Path) -> None:
+    gold = project / "gold.yaml"
+    gold.write_text("chunk: /proc/self/environ\nentities: []\n", encoding="utf-8")
+    with pytest.raises(InputError, match="outside the project"):
+        load_gold_case(gold)
+
+
+def test_shipped_suites_still_load() -> None:
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted((root / "suites").glob("*.yaml")):
+        assert load_suite(path).cases
+
+
+@pytest.mark.parametrize("prompt", ["prompts/a\x00b.txt", "x" * 5000 + ".txt", "x" * 300 + "/p.txt"])
+def test_odd_prompt_paths_name_the_suite_line(project: Path, prompt: str) -> None:
+    message = refused(project, with_(variants={"default": {"prompt": prompt}}), "variants.default.prompt")
+    assert "\x00" not in message and len(message) < 600
