@@ -21,6 +21,7 @@ from vcr.errors import CannotOverwriteExistingCassetteException
 
 from ..errors import CassetteMissingError, InputError, ModelCallError
 from ..model import Usage
+from ..text import scrub_surrogates
 from .cassettes import is_cassette_miss
 from .limiter import AdaptiveLimiter
 
@@ -34,6 +35,11 @@ class ChatResult:
     usage: Usage
     latency_s: float
     attempts: int = 1
+
+    def __post_init__(self) -> None:
+        # Model text enters the harness here. A lone surrogate (a JSON escape such as "\ud800")
+        # could not be sent back in a gleaning round, stored in a cassette or written to results.
+        self.text = scrub_surrogates(self.text)
 
 
 @dataclass
@@ -114,6 +120,11 @@ class ModelClient:
 
     def payload(self, messages: list[dict[str, str]], **overrides: Any) -> dict[str, Any]:
         s = self.settings
+        # text from outside (a suite's chunk, an earlier answer) must encode as UTF-8 to be sent
+        messages = [
+            {**m, "content": scrub_surrogates(m["content"])} if isinstance(m.get("content"), str) else m
+            for m in messages
+        ]
         body: dict[str, Any] = {"model": s.model, "messages": messages}
         for key in ("temperature", "top_p", "max_tokens", "seed"):
             value = overrides.get(key, getattr(s, key))

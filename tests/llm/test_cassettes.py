@@ -73,7 +73,7 @@ def test_serializer_round_trip_keeps_bodies_readable(tmp_path):
     request = Request("POST", "http://h/v1/chat/completions", json.dumps(BODY).encode(), {"content-type": "application/json"})
     response = {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": b'{"a": 1}'}}
     path = tmp_path / "c.json"
-    AtomicPersister.save_cassette(path, {"requests": [request], "responses": [response]}, JsonSerializer)
+    AtomicPersister.save_cassette(path, {"requests": [request], "responses": [response]}, JsonSerializer())
     stored = json.loads(path.read_text())
     assert stored["interactions"][0]["request"]["body"]["json"]["messages"][0]["content"] == "hi"
     [(req, resp)] = load_interactions(path)
@@ -122,3 +122,41 @@ def test_scan_credentials_on_clean_text(tmp_path):
     path = tmp_path / "ok.json"
     path.write_text('{"headers": {"content-type": ["application/json"]}, "body": "skills-based task"}')
     assert scan_credentials(path) == []
+
+
+def _rows(run_dir: Path) -> list[dict]:
+    """results.jsonl without timings (keys ending in _s), which are the only thing allowed to differ."""
+
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if not k.endswith("_s")}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    return [strip(json.loads(line)) for line in (run_dir / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_lone_surrogate_in_an_answer_records_with_gleaning_and_replays_to_the_same_result(
+    suite, api_key, tmp_path, monkeypatch
+):
+    script = script_for(suite)
+    # the server writes these as JSON escapes ("\ud800"), which json.loads turns into lone surrogates
+    script.rounds = {
+        key: [answer.replace("<|>", "\ud800<|>", 1) + "\udfff" for answer in answers]
+        for key, answers in script.rounds.items()
+    }
+    options = dict(variants=["default"], cases=["mayor", "fair"], fresh=True)
+    with FakeOpenAIServer(script) as srv:
+        recorded = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec",
+                                               base_url=srv.base_url, **options))
+        # the first answer went back to the server as the assistant message of the gleaning round
+        assert len(srv.requests) == 4
+    assert not recorded.missing and not recorded.failures
+    monkeypatch.delenv("OPENAI_API_KEY")
+    replayed = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "rep", **options))
+    assert not replayed.missing and not replayed.failures
+    assert _rows(recorded.run_dir) == _rows(replayed.run_dir)
+    outputs = [r.output for row in replayed.results for r in row.rounds]
+    assert outputs and all("\ufffd" in o and "\ud800" not in o and "\udfff" not in o for o in outputs)
+    assert replayed.results[0].graph.entities  # the record around the replaced character still parses
