@@ -160,3 +160,97 @@ def test_a_lone_surrogate_in_an_answer_records_with_gleaning_and_replays_to_the_
     outputs = [r.output for row in replayed.results for r in row.rounds]
     assert outputs and all("\ufffd" in o and "\ud800" not in o and "\udfff" not in o for o in outputs)
     assert replayed.results[0].graph.entities  # the record around the replaced character still parses
+
+
+def _nest(depth: int) -> object:
+    value: object = "x"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+CORRUPTIONS = {
+    "response-is-a-string": lambda i: i.__setitem__("response", "OK"),
+    "request-is-a-string": lambda i: i.__setitem__("request", "POST /v1/chat/completions"),
+    "body-is-a-number": lambda i: i["response"]["body"].__setitem__("string", 42),
+    "body-is-a-list": lambda i: i["request"].__setitem__("body", ["a"]),
+    "body-missing": lambda i: i["response"].pop("body"),
+    "status-missing": lambda i: i["response"].pop("status"),
+    "status-not-numeric": lambda i: i["response"]["status"].__setitem__("code", "two hundred"),
+    "status-numeric-text": lambda i: i["response"]["status"].__setitem__("code", "200"),
+    "status-a-failure": lambda i: i["response"]["status"].__setitem__("code", 500),
+    "status-message-not-ascii": lambda i: i["response"]["status"].__setitem__("message", "Ökay"),
+    "headers-a-string": lambda i: i["response"].__setitem__("headers", "content-type: application/json"),
+    "header-value-a-number": lambda i: i["response"]["headers"].__setitem__("content-type", [1]),
+    "uri-not-a-url": lambda i: i["request"].__setitem__("uri", "http://[::1/v1"),
+    "method-missing": lambda i: i["request"].pop("method"),
+    "choices-a-string": lambda i: i["response"]["body"]["string"]["json"].__setitem__("choices", "text"),
+    "message-a-list": lambda i: i["response"]["body"]["string"]["json"]["choices"][0].__setitem__("message", []),
+    "usage-tokens-text": lambda i: i["response"]["body"]["string"]["json"]["usage"].__setitem__("prompt_tokens", "9"),
+    "answer-not-json": lambda i: i["response"]["body"].__setitem__("string", "<html>proxy error</html>"),
+    "nested-deep-in-body": lambda i: i["request"]["body"]["json"].__setitem__("extra", _nest(200)),
+    "nested-deep-in-answer-text": lambda i: i["response"]["body"].__setitem__("string", "[" * 5000 + "]" * 5000),
+}
+
+
+@pytest.fixture
+def recorded_towns(suite, server, api_key, tmp_path, monkeypatch):
+    outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec", base_url=server.base_url,
+                                          variants=["default"], cases=["mayor"]))
+    assert not outcome.missing and not outcome.failures
+    monkeypatch.delenv("OPENAI_API_KEY")
+    return suite.cassette_dir() / "default" / "mayor.json"
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPTIONS))
+def test_a_damaged_cassette_is_a_corrupt_cassette_error_naming_the_file(name, recorded_towns, project, tmp_path, capsys):
+    from harness.cli import main
+
+    data = json.loads(recorded_towns.read_text(encoding="utf-8"))
+    CORRUPTIONS[name](data["interactions"][0])
+    recorded_towns.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(InputError, match=r"mayor\.json: corrupt cassette: interactions\[0\]"):
+        load_interactions(recorded_towns)
+    code = main(["run", str(project), "--variant", "default", "--case", "mayor", "--reports", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "mayor.json: corrupt cassette" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("damage", ["not-a-cassette", "interactions-a-dict", "nested-beyond-the-stack",
+                                    "truncated", "not-utf-8", "symlink-loop", "a-directory", "version-2"])
+def test_a_damaged_cassette_file_is_a_corrupt_cassette_error(damage, recorded_towns, project, tmp_path, capsys):
+    from harness.cli import main
+
+    text = recorded_towns.read_text(encoding="utf-8")
+    recorded_towns.unlink()
+    if damage == "not-a-cassette":
+        recorded_towns.write_text('"just a string"')
+    elif damage == "interactions-a-dict":
+        recorded_towns.write_text('{"interactions": {"0": {}}}')
+    elif damage == "nested-beyond-the-stack":
+        recorded_towns.write_text('{"interactions": [' + "[" * 100_000 + "]" * 100_000 + "]}")
+    elif damage == "truncated":
+        recorded_towns.write_text(text[: len(text) // 2], encoding="utf-8")
+    elif damage == "not-utf-8":
+        recorded_towns.write_bytes(text.replace("Mayor", "M\xe4yor").encode("latin-1", "replace"))
+    elif damage == "symlink-loop":
+        recorded_towns.symlink_to(recorded_towns.name)
+    elif damage == "a-directory":
+        recorded_towns.mkdir()
+    elif damage == "version-2":
+        recorded_towns.write_text(text.replace('"version": 1', '"version": 2'), encoding="utf-8")
+    code = main(["run", str(project), "--variant", "default", "--case", "mayor", "--reports", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "mayor.json: corrupt cassette" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_recorded_cassettes_are_written_0644_like_the_shipped_ones(recorded_towns, tmp_path):
+    import stat
+
+    assert stat.S_IMODE(recorded_towns.stat().st_mode) == 0o644
+    # saving over an existing cassette keeps the mode too, whatever mkstemp made
+    AtomicPersister.save_cassette(recorded_towns, {"requests": [], "responses": []}, JsonSerializer())
+    assert stat.S_IMODE(recorded_towns.stat().st_mode) == 0o644
+    assert not [p for p in recorded_towns.parent.iterdir() if p.name.endswith(".tmp")]
