@@ -24,6 +24,7 @@ from ..model import Usage
 from ..text import scrub_surrogates
 from .cassettes import is_cassette_miss
 from .limiter import AdaptiveLimiter
+from .redaction import Redactor, configured_secrets
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 REPLAY_KEY = "replay-without-key"  # sent only when replaying; scrubbed like any key
@@ -97,6 +98,8 @@ class ModelClient:
         self.calls = 0
         self.retries = 0
         self._client = self._make_client()
+        # an endpoint may echo the key in its answer: it must not reach results or reports
+        self.redactor = Redactor(configured_secrets([settings.api_key_env]))
 
     def _make_client(self) -> openai.AsyncOpenAI:
         s = self.settings
@@ -169,7 +172,7 @@ class ModelClient:
                 self.calls += 1
                 text, usage = read_completion(response)
                 return ChatResult(
-                    text=text,
+                    text=self.redactor.redact(text),
                     usage=usage,
                     latency_s=time.perf_counter() - started,
                     attempts=attempt,

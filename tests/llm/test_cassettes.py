@@ -254,3 +254,104 @@ def test_recorded_cassettes_are_written_0644_like_the_shipped_ones(recorded_town
     AtomicPersister.save_cassette(recorded_towns, {"requests": [], "responses": []}, JsonSerializer())
     assert stat.S_IMODE(recorded_towns.stat().st_mode) == 0o644
     assert not [p for p in recorded_towns.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+AZURE_SHAPED_KEY = "0f3c" + "9a7e5b1d" * 3 + "2c4e"  # 32 hex digits: no sk- or Bearer shape
+
+
+@pytest.mark.parametrize("encoding", ["plain", "base64", "base64-of-header", "url", "json"])
+def test_an_echoed_key_is_scrubbed_from_everything_written(encoding, suite, project, tmp_path, monkeypatch):
+    import base64
+    from urllib.parse import quote
+
+    from harness.llm.fake_server import EchoCredentials
+
+    from ..conftest import all_files_text
+
+    key = "k3y/" + AZURE_SHAPED_KEY + '+"'  # characters the encodings treat differently
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    encode = {
+        "plain": lambda header: header,
+        "base64": lambda header: base64.b64encode(header.removeprefix("Bearer ").encode()).decode(),
+        "base64-of-header": lambda header: "Basic " + base64.b64encode(f"user:{header}".encode()).decode(),
+        "url": lambda header: quote(header, safe=""),
+        "json": lambda header: json.dumps({"auth": header}),
+    }[encoding]
+    echo = EchoCredentials(script_for(suite), encode)
+    options = dict(variants=["default"], cases=["mayor"], fresh=True)
+    with FakeOpenAIServer(echo) as srv:
+        echo.server = srv
+        recorded = run_suite(suite, RunOptions(record_mode="once", reports_dir=project.parent.parent / "reports",
+                                               base_url=srv.base_url, **options))
+    assert not recorded.missing and not recorded.failures
+    assert any("[REDACTED]" in r.output for row in recorded.results for r in row.rounds)
+    written = all_files_text(project.parent.parent)
+    for form in (key, AZURE_SHAPED_KEY, encode(f"Bearer {key}").split()[-1], json.dumps(key)[1:-1]):
+        assert form not in written
+    assert {f.kind for f in audit_suites([suite])} == {"missing"}  # only the cases not recorded here
+    monkeypatch.delenv("OPENAI_API_KEY")
+    replayed = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "rep", **options))
+    assert _rows(recorded.run_dir) == _rows(replayed.run_dir)
+
+
+@pytest.mark.parametrize("key_env", ["AZURE_OPENAI_API_KEY", "OPENAI_API_KEY", "TOWNS_KEY"])
+@pytest.mark.parametrize("shown", ["plain", "base64", "url"])
+def test_audit_finds_the_configured_key_whatever_its_shape(key_env, shown, recorded_towns, project, monkeypatch):
+    import base64
+    from urllib.parse import quote
+
+    from harness.llm.audit import scan_credentials  # noqa: F811 (the name the CLI uses)
+
+    key = AZURE_SHAPED_KEY + "/+x"
+    if key_env == "TOWNS_KEY":  # the suite's own key variable
+        project.write_text(project.read_text().replace("max_retries: 3", "max_retries: 3\n  api_key_env: TOWNS_KEY"))
+    monkeypatch.setenv(key_env, key)
+    suite = load_suite(project)
+    written = {"plain": key, "base64": base64.b64encode(f"me:{key}".encode()).decode(), "url": quote(key, safe="")}[shown]
+    text = recorded_towns.read_text(encoding="utf-8")
+    recorded_towns.write_text(text.replace("Mayor", f"Mayor {written}", 1), encoding="utf-8")
+    findings = [f for f in audit_suites([suite]) if f.kind == "credential"]
+    assert [(Path(f.path.rsplit(":", 1)[0]).name, f.detail.split(":")[0]) for f in findings] == [
+        ("mayor.json", "configured-key")
+    ]
+    assert key not in findings[0].detail and AZURE_SHAPED_KEY[:12] not in findings[0].detail
+    assert scan_credentials(recorded_towns) == []  # without the configured key, nothing of its shape is known
+
+
+def test_audit_credential_scan_grows_linearly_with_interactions(tmp_path):
+    from harness.llm.audit import scan_credentials
+    from harness.llm.redaction import Redactor
+
+    from ..support.growth import assert_linear
+
+    key = AZURE_SHAPED_KEY
+    leaked = "Bearer " + "abcdefghij" * 2  # built here so the repository holds no credential-like text
+
+    def make(n: int) -> Path:
+        path = tmp_path / f"many-{n}.json"
+        interaction = {"request": {"body": {"json": {"messages": [{"content": "<think>" * 20}]}}},
+                       "response": {"body": {"string": f"{leaked} {key}"}}}
+        path.write_text(json.dumps({"interactions": [interaction] * n}, indent=1), encoding="utf-8")
+        return path
+
+    redactor = Redactor([key])
+    findings = scan_credentials(make(50), redactor)
+    assert len(findings) == 100 and len({f.path for f in findings}) == 50  # each leak on its own line
+    assert_linear(lambda path: scan_credentials(path, redactor), make, 3000)
+
+
+def test_audit_of_a_corrupt_cassette_exits_2_naming_it_and_still_reports_the_rest(recorded_towns, project, capsys):
+    from harness.cli import main
+
+    data = json.loads(recorded_towns.read_text(encoding="utf-8"))
+    data["interactions"][0]["response"]["status"]["code"] = "200"
+    recorded_towns.write_text(json.dumps(data), encoding="utf-8")
+    loop = recorded_towns.with_name("fair.json")
+    loop.symlink_to(loop.name)
+    code = main(["cassettes", "audit", str(project)])
+    out, err = capsys.readouterr()
+    assert code == 2, err
+    assert "fair.json: corrupt cassette: cannot read it" in err and "(and 1 more corrupt)" in err
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert "mayor.json: corrupt cassette: interactions[0].response.status.code" in out
+    assert "missing: " in out  # the other findings are still listed
