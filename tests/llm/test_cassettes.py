@@ -355,3 +355,17 @@ def test_audit_of_a_corrupt_cassette_exits_2_naming_it_and_still_reports_the_res
     assert "Traceback" not in err and err.count("\n") == 1
     assert "mayor.json: corrupt cassette: interactions[0].response.status.code" in out
     assert "missing: " in out  # the other findings are still listed
+
+
+def test_loading_and_validating_a_cassette_grows_linearly_with_interactions(recorded_towns, tmp_path):
+    from ..support.growth import assert_linear
+
+    base = json.loads(recorded_towns.read_text(encoding="utf-8"))
+
+    def make(n: int) -> Path:
+        path = tmp_path / f"many-{n}.json"
+        path.write_text(json.dumps({**base, "interactions": base["interactions"] * n}), encoding="utf-8")
+        return path
+
+    assert len(load_interactions(make(3))) == 3 * len(base["interactions"])
+    assert_linear(load_interactions, make, 400)
