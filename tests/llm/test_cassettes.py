@@ -369,3 +369,13 @@ def test_loading_and_validating_a_cassette_grows_linearly_with_interactions(reco
 
     assert len(load_interactions(make(3))) == 3 * len(base["interactions"])
     assert_linear(load_interactions, make, 400)
+
+
+def test_a_cassette_holding_a_lone_surrogate_escape_replays(recorded_towns, project, tmp_path):
+    text = recorded_towns.read_text(encoding="utf-8")
+    assert text.count("<|>Mayor)") == 2  # the first answer, and the same text sent back for gleaning
+    recorded_towns.write_text(text.replace("<|>Mayor)", "<|>Mayor\\ud800)"), encoding="utf-8")
+    outcome = run_suite(load_suite(project), RunOptions(record_mode="none", reports_dir=tmp_path / "rep",
+                                                        variants=["default"], cases=["mayor"]))
+    assert not outcome.missing and not outcome.failures
+    assert "<|>Mayor\ufffd)" in outcome.results[0].rounds[0].output
