@@ -300,7 +300,6 @@ def test_audit_finds_the_configured_key_whatever_its_shape(key_env, shown, recor
     import base64
     from urllib.parse import quote
 
-    from harness.llm.audit import scan_credentials  # noqa: F811 (the name the CLI uses)
 
     key = AZURE_SHAPED_KEY + "/+x"
     if key_env == "TOWNS_KEY":  # the suite's own key variable
