@@ -57,7 +57,8 @@ def _headers(value: Any, place: str) -> dict[str, list[str]]:
     headers: dict[str, list[str]] = {}
     for name, values in value.items():
         items = values if isinstance(values, list) else [values]
-        _need(all(isinstance(v, str) for v in items), f"{place}.{name}", "not a text value or a list of them")
+        ok = bool(items) and all(isinstance(v, str) for v in items)
+        _need(ok, f"{place}.{name}", "not a text value or a non-empty list of them")
         headers[name] = items
     return headers
 

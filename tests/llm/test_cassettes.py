@@ -182,6 +182,7 @@ CORRUPTIONS = {
     "status-message-not-ascii": lambda i: i["response"]["status"].__setitem__("message", "Ökay"),
     "headers-a-string": lambda i: i["response"].__setitem__("headers", "content-type: application/json"),
     "header-value-a-number": lambda i: i["response"]["headers"].__setitem__("content-type", [1]),
+    "header-value-an-empty-list": lambda i: i["request"]["headers"].__setitem__("content-type", []),
     "uri-not-a-url": lambda i: i["request"].__setitem__("uri", "http://[::1/v1"),
     "method-missing": lambda i: i["request"].pop("method"),
     "choices-a-string": lambda i: i["response"]["body"]["string"]["json"].__setitem__("choices", "text"),
