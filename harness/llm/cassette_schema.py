@@ -57,8 +57,9 @@ def _headers(value: Any, place: str) -> dict[str, list[str]]:
     headers: dict[str, list[str]] = {}
     for name, values in value.items():
         items = values if isinstance(values, list) else [values]
-        ok = bool(items) and all(isinstance(v, str) for v in items)
-        _need(ok, f"{place}.{name}", "not a text value or a non-empty list of them")
+        # HTTP headers are ASCII: httpx refuses anything else when it rebuilds the response
+        ok = name.isascii() and bool(items) and all(isinstance(v, str) and v.isascii() for v in items)
+        _need(ok, f"{place}.{name}", "not ASCII text or a non-empty list of it")
         headers[name] = items
     return headers
 

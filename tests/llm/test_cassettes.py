@@ -183,6 +183,8 @@ CORRUPTIONS = {
     "headers-a-string": lambda i: i["response"].__setitem__("headers", "content-type: application/json"),
     "header-value-a-number": lambda i: i["response"]["headers"].__setitem__("content-type", [1]),
     "header-value-an-empty-list": lambda i: i["request"]["headers"].__setitem__("content-type", []),
+    "header-value-not-ascii": lambda i: i["response"]["headers"].__setitem__("content-type", ["\x80"]),
+    "header-name-not-ascii": lambda i: i["response"]["headers"].__setitem__("cöntent-type", ["a/b"]),
     "uri-not-a-url": lambda i: i["request"].__setitem__("uri", "http://[::1/v1"),
     "method-missing": lambda i: i["request"].pop("method"),
     "choices-a-string": lambda i: i["response"]["body"]["string"]["json"].__setitem__("choices", "text"),
