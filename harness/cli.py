@@ -419,6 +419,10 @@ def cassettes_audit(
         for finding in findings:
             typer.echo(f"{finding.kind}: {finding.path}: {finding.detail}")
         typer.echo(f"{len(findings)} finding(s) in {len(loaded)} suite(s)")
+    corrupt = [f for f in findings if f.kind == "corrupt"]
+    if corrupt:  # a damaged cassette is bad input (exit 2), named on stderr after the full list
+        more = f" (and {len(corrupt) - 1} more corrupt)" if len(corrupt) > 1 else ""
+        raise InputError(corrupt[0].detail + more)
     raise typer.Exit(1 if findings else 0)
 
 

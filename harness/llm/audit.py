@@ -1,4 +1,9 @@
-"""`harness cassettes audit`: credentials, orphaned cassettes, and cassettes that no longer match."""
+"""`harness cassettes audit`: credentials, orphaned cassettes, and cassettes that no longer match.
+
+Credentials are found by shape (`sk-...`, `Bearer ...`) and by value: every form of the keys the
+environment configures (`OPENAI_API_KEY`, `AZURE_OPENAI_API_KEY`, the suite's `api_key_env`),
+whatever their shape. Each file is read once and scanned once: audit time grows with its size.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,8 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..suites import Suite
+from .cassettes import load_interactions
+from .redaction import Redactor, configured_secrets
 
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("openai-key", re.compile(r"sk-[A-Za-z0-9_\-]{16,}")),
@@ -24,7 +31,7 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 @dataclass
 class Finding:
-    kind: str  # credential, orphan, stale, missing, corrupt
+    kind: str  # credential, orphan, stale, missing, corrupt (the CLI exits 2 on corrupt)
     path: str
     detail: str
 
@@ -32,14 +39,39 @@ class Finding:
         return asdict(self)
 
 
-def scan_credentials(path: Path) -> list[Finding]:
-    text = path.read_text(encoding="utf-8", errors="replace")
+def scan_credentials(path: Path, redactor: Redactor | None = None, text: str | None = None) -> list[Finding]:
+    """Credential-shaped text, and any form of the keys `redactor` knows, with their line numbers."""
+    if text is None:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    matches = [(m.start(), name, m.group(0)) for name, pattern in SECRET_PATTERNS for m in pattern.finditer(text)]
+    if redactor is not None:
+        matches += [(m.start(), "configured-key", m.group(0)) for m in redactor.find(text)]
     findings = []
-    for name, pattern in SECRET_PATTERNS:
-        for match in pattern.finditer(text):
-            line = text.count("\n", 0, match.start()) + 1
-            shown = match.group(0)[:12] + "…"
-            findings.append(Finding("credential", f"{path}:{line}", f"{name}: {shown}"))
+    line, counted_to = 1, 0
+    for start, name, found in sorted(matches):
+        line += text.count("\n", counted_to, start)  # count forward only: one pass over the text
+        counted_to = start
+        # a configured key is shown by its length alone: even a prefix of it is the secret
+        shown = f"{len(found)} characters" if name == "configured-key" else found[:12] + "…"
+        findings.append(Finding("credential", f"{path}:{line}", f"{name}: {shown}"))
+    return findings
+
+
+def _key_redactor(suite: Suite) -> Redactor:
+    return Redactor(configured_secrets([suite.spec.model.api_key_env]))
+
+
+def _check_file(path: Path, redactor: Redactor) -> list[Finding]:
+    """Credentials in one cassette, and whether it loads at all."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:  # a symlink loop, a directory named *.json
+        return [Finding("corrupt", str(path), f"{path}: corrupt cassette: cannot read it ({exc.strerror or exc})")]
+    findings = scan_credentials(path, redactor, text)
+    try:
+        load_interactions(path)
+    except InputError as exc:
+        findings.append(Finding("corrupt", str(path), exc.message))
     return findings
 
 
@@ -51,19 +83,25 @@ def audit_suites(suites: list[Suite]) -> list[Finding]:
         folder = suite.cassette_dir()
         expected = {folder / v / f"{c.id}.json" for v in suite.variant_names() for c in suite.cases}
         present = set(folder.rglob("*.json")) if folder.exists() else set()
+        redactor = _key_redactor(suite)
+        corrupt: set[Path] = set()
         for path in sorted(present):
-            findings.extend(scan_credentials(path))
+            found = _check_file(path, redactor)
+            corrupt |= {path for f in found if f.kind == "corrupt"}
+            findings.extend(found)
         tuning = folder / "tune"  # written by `harness tune`, one cassette per tuning step
         for path in sorted(p for p in present - expected if tuning not in p.parents):
             findings.append(Finding("orphan", str(path), "no case of the suite uses this cassette"))
-        with tempfile.TemporaryDirectory() as scratch:
-            try:
-                outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=Path(scratch), fresh=True))
-            except InputError as exc:  # a corrupt cassette
-                findings.append(Finding("corrupt", str(folder), exc.message))
+        for variant in suite.variant_names():  # replay what loads, to find what no longer matches
+            cases = [c.id for c in suite.cases if folder / variant / f"{c.id}.json" not in corrupt]
+            if not cases:
                 continue
-        for variant, case, why in sorted(outcome.missing):
-            path = folder / variant / f"{case}.json"
-            detail = "no longer matches the case's current requests" if why == "stale" else "not recorded"
-            findings.append(Finding(why, str(path), detail))
+            with tempfile.TemporaryDirectory() as scratch:
+                options = RunOptions(record_mode="none", reports_dir=Path(scratch), fresh=True,
+                                     variants=[variant], cases=cases)
+                outcome = run_suite(suite, options)
+            for _, case, why in sorted(outcome.missing):
+                path = folder / variant / f"{case}.json"
+                detail = "no longer matches the case's current requests" if why == "stale" else "not recorded"
+                findings.append(Finding(why, str(path), detail))
     return findings

@@ -7,7 +7,8 @@ cassette of the case whose task sent it (a context variable follows each asyncio
 Requests match on method, path and a sha256 of the canonical JSON body, so an edited
 prompt misses instead of replaying another prompt's answer. Before anything is written,
 credentials and volatile fields are removed, and failed responses are never stored.
-Cassettes are JSON, read with `json.loads`, so a cassette cannot run code when loaded.
+Cassettes are JSON, read with `json.loads`, so a cassette cannot run code when loaded,
+and checked against `cassette_schema` once, so a damaged one is an input error naming it.
 """
 
 from __future__ import annotations
@@ -32,13 +33,18 @@ from vcr.record_mode import RecordMode
 from vcr.request import Request
 
 from ..errors import InputError
+from ..text import scrub_surrogates
+from .cassette_schema import FORMAT_VERSION, CorruptCassette, validate_cassette
+from .redaction import Redactor, configured_secrets, header_secrets
 
 RECORD_MODES = ("none", "once", "rewrite", "all")
 VOLATILE_BODY_FIELDS = frozenset({"user", "metadata", "store"})
 KEPT_REQUEST_HEADERS = frozenset({"content-type"})
 KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
 KEPT_QUERY_PARAMS = frozenset({"api-version"})
-FORMAT_VERSION = 1
+# Cassettes are written rw-r--r--, as a checked-out file is: after scrubbing they hold no
+# credential, and they are meant to be committed and read by CI, like the shipped ones.
+CASSETTE_MODE = 0o644
 
 
 def default_record_mode(command: str) -> str:
@@ -58,15 +64,23 @@ def canonical_body(body: bytes | str | None) -> Any:
     text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
     if isinstance(data, dict):
         data = {key: value for key, value in data.items() if key not in VOLATILE_BODY_FIELDS}
     return data
 
 
+def _dump(data: Any, **options: Any) -> str:
+    """JSON text that UTF-8 can hold: lone surrogates (from "\\ud800" escapes) become U+FFFD."""
+    return scrub_surrogates(json.dumps(data, ensure_ascii=False, **options))
+
+
 def body_hash(body: bytes | str | None) -> str:
-    canonical = json.dumps(canonical_body(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    try:
+        canonical = _dump(canonical_body(body), sort_keys=True, separators=(",", ":"))
+    except RecursionError:  # nested too deeply to canonicalise: hash the text as it is
+        canonical = body.decode("utf-8", "replace") if isinstance(body, bytes) else scrub_surrogates(str(body))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -121,7 +135,7 @@ def scrub_request(request: Request) -> Request:
     if body:
         data = canonical_body(body)
         if isinstance(data, (dict, list)):
-            body = json.dumps(data, ensure_ascii=False, sort_keys=True).encode("utf-8")
+            body = _dump(data, sort_keys=True).encode("utf-8")
     headers = {k: v for k, v in request.headers.items() if k.lower() in KEPT_REQUEST_HEADERS}
     clean = Request(request.method, _scrub_uri(request.uri), body, headers)
     clean._harness_hash = _cached_hash(request)  # type: ignore[attr-defined]
@@ -149,57 +163,58 @@ def _to_json_body(body: Any) -> Any:
     if isinstance(body, str):
         try:
             return {"json": json.loads(body)}
-        except ValueError:
+        except (ValueError, RecursionError):
             return body
     return body
 
 
-def _from_json_body(body: Any) -> Any:
-    if isinstance(body, dict) and set(body) == {"json"}:
-        return json.dumps(body["json"], ensure_ascii=False)
-    return body
-
-
 class JsonSerializer:
-    """vcrpy serializer: plain JSON, readable diffs, nothing executable."""
+    """vcrpy serializer: plain JSON, readable diffs, nothing executable.
 
-    @staticmethod
-    def serialize(cassette_dict: dict[str, Any]) -> str:
+    Writing removes every form of the known credentials (`redactor`) from every string, and
+    lone surrogates, which UTF-8 cannot hold; reading validates the structure once."""
+
+    def __init__(self, redactor: Redactor | None = None) -> None:
+        self.redactor = redactor if redactor is not None else Redactor(configured_secrets())
+
+    def serialize(self, cassette_dict: dict[str, Any]) -> str:
         cassette_dict["version"] = cassette_dict.get("version", FORMAT_VERSION)
         for interaction in cassette_dict.get("interactions", []):
             interaction["request"]["body"] = _to_json_body(interaction["request"].get("body"))
             body = interaction["response"].get("body", {})
             if "string" in body:
                 body["string"] = _to_json_body(body["string"])
-        return json.dumps(cassette_dict, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+        clean = self.redactor.redact_data(cassette_dict)
+        return _dump(clean, indent=1, sort_keys=True) + "\n"
 
-    @staticmethod
-    def deserialize(text: str) -> dict[str, Any]:
-        data = json.loads(text)
-        if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
-            raise ValueError("not a cassette (no `interactions` list)")
-        for interaction in data["interactions"]:
-            interaction["request"]["body"] = _from_json_body(interaction["request"].get("body"))
-            body = interaction["response"].get("body", {})
-            if "string" in body:
-                body["string"] = _from_json_body(body["string"])
-        return data
+    def deserialize(self, text: str) -> dict[str, Any]:
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise CorruptCassette("nested too deeply to read") from None
+        return validate_cassette(data)
 
 
 class AtomicPersister:
-    """Loads like vcrpy's filesystem persister; saves atomically, and reports corrupt files."""
+    """Loads like vcrpy's filesystem persister, but reports damaged files as corrupt cassettes
+    (exit 2, naming the file); saves atomically, with mode `CASSETTE_MODE`."""
 
     @classmethod
     def load_cassette(cls, cassette_path: str | Path, serializer: Any) -> Any:
         from vcr.serialize import deserialize
 
         path = Path(cassette_path)
-        if not path.is_file():
-            raise CassetteNotFoundError()
         try:
-            text = path.read_text(encoding="utf-8")
-            return deserialize(text, serializer)
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            raw = path.read_bytes()
+        except FileNotFoundError:  # nothing there, or a dangling link: not recorded yet
+            raise CassetteNotFoundError() from None
+        except OSError as exc:  # a directory, a symlink loop, no permission
+            raise InputError(f"{path}: corrupt cassette: cannot read it ({exc.strerror or exc})") from None
+        try:
+            return deserialize(raw.decode("utf-8"), serializer)
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}: corrupt cassette: not UTF-8 (byte {exc.start})") from None
+        except (CorruptCassette, ValueError, RecursionError) as exc:
             raise InputError(f"{path}: corrupt cassette: {exc}") from None
 
     @staticmethod
@@ -211,6 +226,7 @@ class AtomicPersister:
         data = serialize(cassette_dict, serializer)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
+            os.fchmod(fd, CASSETTE_MODE)  # mkstemp makes 0600
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(data)
             os.replace(tmp, path)
@@ -223,17 +239,26 @@ class AtomicPersister:
 _VCR_MODES = {"none": RecordMode.NONE, "once": RecordMode.ONCE, "rewrite": RecordMode.ALL, "all": RecordMode.ALL}
 
 
-def open_cassette(path: Path, mode: str) -> Cassette:
-    """A vcrpy cassette for one case. `rewrite` starts from nothing; `all` re-records every call."""
+def open_cassette(path: Path, mode: str, redactor: Redactor | None = None) -> Cassette:
+    """A vcrpy cassette for one case. `rewrite` starts from nothing; `all` re-records every call.
+
+    The key each recorded request carries is added to `redactor`, so whatever the key's name
+    or shape, an endpoint that echoes it does not get it written."""
     if mode not in _VCR_MODES:
         raise InputError(f"unknown record mode '{mode}' (one of {', '.join(RECORD_MODES)})")
+    serializer = JsonSerializer(redactor)
+
+    def before_record_request(request: Request) -> Request:
+        serializer.redactor.add(header_secrets(request.headers))
+        return scrub_request(request)
+
     cassette = Cassette(
         path=str(path),
-        serializer=JsonSerializer,
+        serializer=serializer,
         persister=AtomicPersister,
         record_mode=_VCR_MODES[mode],
         match_on=MATCHERS,
-        before_record_request=scrub_request,
+        before_record_request=before_record_request,
         before_record_response=scrub_response,
         drop_unused_requests=(mode == "rewrite"),
     )
@@ -246,7 +271,7 @@ def open_cassette(path: Path, mode: str) -> Cassette:
 
 def load_interactions(path: Path) -> list[tuple[Request, dict[str, Any]]]:
     """Read a cassette's interactions without patching anything (audits, stale checks)."""
-    requests, responses, *_ = AtomicPersister.load_cassette(path, JsonSerializer)
+    requests, responses, *_ = AtomicPersister.load_cassette(path, JsonSerializer(Redactor()))
     return list(zip(requests, responses, strict=False))
 
 
@@ -266,10 +291,11 @@ class CassetteRouter:
     custom_patches = ()
     skip_patchers = tuple(name for name in PATCHER_NAMES if name != "httpx2")
 
-    def __init__(self, mode: str) -> None:
+    def __init__(self, mode: str, key_envs: tuple[str, ...] = ()) -> None:
         if mode not in _VCR_MODES:
             raise InputError(f"unknown record mode '{mode}' (one of {', '.join(RECORD_MODES)})")
         self.mode = mode
+        self.secrets = configured_secrets(key_envs)
 
     @staticmethod
     def _current() -> Cassette:
@@ -322,7 +348,7 @@ class CassetteRouter:
     @contextlib.contextmanager
     def case(self, path: Path) -> Iterator[Cassette]:
         """Route this task's requests to the cassette at `path`; save it when the case ends well."""
-        cassette = open_cassette(path, self.mode)
+        cassette = open_cassette(path, self.mode, Redactor(self.secrets))
         token = _CURRENT.set(cassette)
         try:
             yield cassette

@@ -34,10 +34,12 @@ from vcr.errors import CannotOverwriteExistingCassetteException
 
 from ..errors import CassetteMissingError, InputError, ModelCallError
 from ..model import Usage
+from ..text import scrub_surrogates
 from .cassettes import is_cassette_miss
 from .limiter import AdaptiveLimiter
 from .tokens import count_message_tokens, count_tokens
 from .transport import BoundedTransport, is_body_error
+from .redaction import Redactor, configured_secrets
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 REPLAY_KEY = "replay-without-key"  # sent only when replaying; scrubbed like any key
@@ -68,6 +70,11 @@ class ChatResult:
     latency_s: float
     attempts: int = 1
     usage_note: str | None = None  # why the usage is estimated, when it is
+
+    def __post_init__(self) -> None:
+        # Model text enters the harness here. A lone surrogate (a JSON escape such as "\ud800")
+        # could not be sent back in a gleaning round, stored in a cassette or written to results.
+        self.text = scrub_surrogates(self.text)
 
 
 @dataclass
@@ -211,6 +218,8 @@ class ModelClient:
         self.throttled = 0  # 429 answers, retried under the limiter
         self._noted: set[str] = set()
         self._client = self._make_client()
+        # an endpoint may echo the key in its answer: it must not reach results or reports
+        self.redactor = Redactor(configured_secrets([settings.api_key_env]))
 
     def _make_client(self) -> openai.AsyncOpenAI:
         s = self.settings
@@ -237,6 +246,11 @@ class ModelClient:
 
     def payload(self, messages: list[dict[str, str]], **overrides: Any) -> dict[str, Any]:
         s = self.settings
+        # text from outside (a suite's chunk, an earlier answer) must encode as UTF-8 to be sent
+        messages = [
+            {**m, "content": scrub_surrogates(m["content"])} if isinstance(m.get("content"), str) else m
+            for m in messages
+        ]
         body: dict[str, Any] = {"model": s.model, "messages": messages}
         for key in ("temperature", "top_p", "max_tokens", "seed"):
             value = overrides.get(key, getattr(s, key))
@@ -313,7 +327,7 @@ class ModelClient:
             except openai.APIStatusError as exc:
                 await self.limiter.release(failed=True)
                 if exc.status_code < 500 and exc.status_code not in (408, 409):
-                    raise ModelCallError(f"model call failed: HTTP {exc.status_code}: {exc.message}") from None
+                    raise ModelCallError(self.redactor.redact(f"model call failed: HTTP {exc.status_code}: {exc.message}")) from None
                 error, retry_after = f"HTTP {exc.status_code}: {exc.message}", parse_retry_after(exc.response.headers)
             except (openai.APITimeoutError, openai.APIConnectionError) as exc:
                 await self.limiter.release(failed=True)
@@ -334,7 +348,7 @@ class ModelClient:
                     if note:
                         self._note_usage(note)
                     return ChatResult(
-                        text=text,
+                        text=self.redactor.redact(text),
                         usage=usage,
                         latency_s=time.perf_counter() - started,
                         attempts=attempt,
@@ -342,7 +356,7 @@ class ModelClient:
                     )
             failures += 1
             if failures > s.max_retries:
-                raise ModelCallError(f"model call failed after {attempt} attempts: {error}")
+                raise ModelCallError(self.redactor.redact(f"model call failed after {attempt} attempts: {error}"))
             wait = self._bounded_wait(retry_after, failures, error, attempt)
             self.retries += 1
             await asyncio.sleep(wait)

@@ -319,3 +319,24 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+class EchoCredentials:
+    """A responder that appends the credential header each request carried to the answer,
+    as a misbehaving proxy or debug endpoint does (tests of key scrubbing).
+
+    `encode` turns the header's value into what the answer shows (base64, URL-encoded...).
+    Attach it to its server: `echo.server = FakeOpenAIServer(echo)`."""
+
+    def __init__(self, inner: Responder, encode: Callable[[str], str] = str) -> None:
+        self.inner = inner
+        self.encode = encode
+        self.server: FakeOpenAIServer | None = None
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        assert self.server is not None, "attach the responder to its server first"
+        with self.server._lock:
+            headers = next(r["headers"] for r in reversed(self.server.requests) if r["body"] is body)
+        sent = {k.lower(): v for k, v in headers.items()}
+        credential = sent.get("authorization") or sent.get("api-key") or ""
+        return f"{self.inner(body)}\nDebug: you sent {self.encode(credential)}"

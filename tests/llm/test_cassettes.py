@@ -73,7 +73,7 @@ def test_serializer_round_trip_keeps_bodies_readable(tmp_path):
     request = Request("POST", "http://h/v1/chat/completions", json.dumps(BODY).encode(), {"content-type": "application/json"})
     response = {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": b'{"a": 1}'}}
     path = tmp_path / "c.json"
-    AtomicPersister.save_cassette(path, {"requests": [request], "responses": [response]}, JsonSerializer)
+    AtomicPersister.save_cassette(path, {"requests": [request], "responses": [response]}, JsonSerializer())
     stored = json.loads(path.read_text())
     assert stored["interactions"][0]["request"]["body"]["json"]["messages"][0]["content"] == "hi"
     [(req, resp)] = load_interactions(path)
@@ -122,3 +122,262 @@ def test_scan_credentials_on_clean_text(tmp_path):
     path = tmp_path / "ok.json"
     path.write_text('{"headers": {"content-type": ["application/json"]}, "body": "skills-based task"}')
     assert scan_credentials(path) == []
+
+
+def _rows(run_dir: Path) -> list[dict]:
+    """results.jsonl without timings (keys ending in _s), which are the only thing allowed to differ."""
+
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if not k.endswith("_s")}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    return [strip(json.loads(line)) for line in (run_dir / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_lone_surrogate_in_an_answer_records_with_gleaning_and_replays_to_the_same_result(
+    suite, api_key, tmp_path, monkeypatch
+):
+    script = script_for(suite)
+    # the server writes these as JSON escapes ("\ud800"), which json.loads turns into lone surrogates
+    script.rounds = {
+        key: [answer.replace("<|>", "\ud800<|>", 1) + "\udfff" for answer in answers]
+        for key, answers in script.rounds.items()
+    }
+    options = dict(variants=["default"], cases=["mayor", "fair"], fresh=True)
+    with FakeOpenAIServer(script) as srv:
+        recorded = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec",
+                                               base_url=srv.base_url, **options))
+        # the first answer went back to the server as the assistant message of the gleaning round
+        assert len(srv.requests) == 4
+    assert not recorded.missing and not recorded.failures
+    monkeypatch.delenv("OPENAI_API_KEY")
+    replayed = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "rep", **options))
+    assert not replayed.missing and not replayed.failures
+    assert _rows(recorded.run_dir) == _rows(replayed.run_dir)
+    outputs = [r.output for row in replayed.results for r in row.rounds]
+    assert outputs and all("\ufffd" in o and "\ud800" not in o and "\udfff" not in o for o in outputs)
+    assert replayed.results[0].graph.entities  # the record around the replaced character still parses
+
+
+def _nest(depth: int) -> object:
+    value: object = "x"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+CORRUPTIONS = {
+    "response-is-a-string": lambda i: i.__setitem__("response", "OK"),
+    "request-is-a-string": lambda i: i.__setitem__("request", "POST /v1/chat/completions"),
+    "body-is-a-number": lambda i: i["response"]["body"].__setitem__("string", 42),
+    "body-is-a-list": lambda i: i["request"].__setitem__("body", ["a"]),
+    "body-missing": lambda i: i["response"].pop("body"),
+    "status-missing": lambda i: i["response"].pop("status"),
+    "status-not-numeric": lambda i: i["response"]["status"].__setitem__("code", "two hundred"),
+    "status-numeric-text": lambda i: i["response"]["status"].__setitem__("code", "200"),
+    "status-a-failure": lambda i: i["response"]["status"].__setitem__("code", 500),
+    "status-message-not-ascii": lambda i: i["response"]["status"].__setitem__("message", "Ökay"),
+    "headers-a-string": lambda i: i["response"].__setitem__("headers", "content-type: application/json"),
+    "header-value-a-number": lambda i: i["response"]["headers"].__setitem__("content-type", [1]),
+    "header-value-an-empty-list": lambda i: i["request"]["headers"].__setitem__("content-type", []),
+    "header-value-not-ascii": lambda i: i["response"]["headers"].__setitem__("content-type", ["\x80"]),
+    "header-name-not-ascii": lambda i: i["response"]["headers"].__setitem__("cöntent-type", ["a/b"]),
+    "uri-not-a-url": lambda i: i["request"].__setitem__("uri", "http://[::1/v1"),
+    "method-missing": lambda i: i["request"].pop("method"),
+    "choices-a-string": lambda i: i["response"]["body"]["string"]["json"].__setitem__("choices", "text"),
+    "message-a-list": lambda i: i["response"]["body"]["string"]["json"]["choices"][0].__setitem__("message", []),
+    "usage-tokens-text": lambda i: i["response"]["body"]["string"]["json"]["usage"].__setitem__("prompt_tokens", "9"),
+    "answer-not-json": lambda i: i["response"]["body"].__setitem__("string", "<html>proxy error</html>"),
+    "nested-deep-in-body": lambda i: i["request"]["body"]["json"].__setitem__("extra", _nest(200)),
+    "nested-deep-in-answer-text": lambda i: i["response"]["body"].__setitem__("string", "[" * 5000 + "]" * 5000),
+}
+
+
+@pytest.fixture
+def recorded_towns(suite, server, api_key, tmp_path, monkeypatch):
+    outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec", base_url=server.base_url,
+                                          variants=["default"], cases=["mayor"]))
+    assert not outcome.missing and not outcome.failures
+    monkeypatch.delenv("OPENAI_API_KEY")
+    return suite.cassette_dir() / "default" / "mayor.json"
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPTIONS))
+def test_a_damaged_cassette_is_a_corrupt_cassette_error_naming_the_file(name, recorded_towns, project, tmp_path, capsys):
+    from harness.cli import main
+
+    data = json.loads(recorded_towns.read_text(encoding="utf-8"))
+    CORRUPTIONS[name](data["interactions"][0])
+    recorded_towns.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(InputError, match=r"mayor\.json: corrupt cassette: interactions\[0\]"):
+        load_interactions(recorded_towns)
+    code = main(["run", str(project), "--variant", "default", "--case", "mayor", "--reports", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "mayor.json: corrupt cassette" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("damage", ["not-a-cassette", "interactions-a-dict", "nested-beyond-the-stack",
+                                    "truncated", "not-utf-8", "symlink-loop", "a-directory", "version-2"])
+def test_a_damaged_cassette_file_is_a_corrupt_cassette_error(damage, recorded_towns, project, tmp_path, capsys):
+    from harness.cli import main
+
+    text = recorded_towns.read_text(encoding="utf-8")
+    recorded_towns.unlink()
+    if damage == "not-a-cassette":
+        recorded_towns.write_text('"just a string"')
+    elif damage == "interactions-a-dict":
+        recorded_towns.write_text('{"interactions": {"0": {}}}')
+    elif damage == "nested-beyond-the-stack":
+        recorded_towns.write_text('{"interactions": [' + "[" * 100_000 + "]" * 100_000 + "]}")
+    elif damage == "truncated":
+        recorded_towns.write_text(text[: len(text) // 2], encoding="utf-8")
+    elif damage == "not-utf-8":
+        recorded_towns.write_bytes(text.replace("Mayor", "M\xe4yor").encode("latin-1", "replace"))
+    elif damage == "symlink-loop":
+        recorded_towns.symlink_to(recorded_towns.name)
+    elif damage == "a-directory":
+        recorded_towns.mkdir()
+    elif damage == "version-2":
+        recorded_towns.write_text(text.replace('"version": 1', '"version": 2'), encoding="utf-8")
+    code = main(["run", str(project), "--variant", "default", "--case", "mayor", "--reports", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "mayor.json: corrupt cassette" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_recorded_cassettes_are_written_0644_like_the_shipped_ones(recorded_towns, tmp_path):
+    import stat
+
+    assert stat.S_IMODE(recorded_towns.stat().st_mode) == 0o644
+    # saving over an existing cassette keeps the mode too, whatever mkstemp made
+    AtomicPersister.save_cassette(recorded_towns, {"requests": [], "responses": []}, JsonSerializer())
+    assert stat.S_IMODE(recorded_towns.stat().st_mode) == 0o644
+    assert not [p for p in recorded_towns.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+AZURE_SHAPED_KEY = "0f3c" + "9a7e5b1d" * 3 + "2c4e"  # 32 hex digits: no sk- or Bearer shape
+
+
+@pytest.mark.parametrize("encoding", ["plain", "base64", "base64-of-header", "url", "json"])
+def test_an_echoed_key_is_scrubbed_from_everything_written(encoding, suite, project, tmp_path, monkeypatch):
+    import base64
+    from urllib.parse import quote
+
+    from harness.llm.fake_server import EchoCredentials
+
+    from ..conftest import all_files_text
+
+    key = "k3y/" + AZURE_SHAPED_KEY + '+"'  # characters the encodings treat differently
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    encode = {
+        "plain": lambda header: header,
+        "base64": lambda header: base64.b64encode(header.removeprefix("Bearer ").encode()).decode(),
+        "base64-of-header": lambda header: "Basic " + base64.b64encode(f"user:{header}".encode()).decode(),
+        "url": lambda header: quote(header, safe=""),
+        "json": lambda header: json.dumps({"auth": header}),
+    }[encoding]
+    echo = EchoCredentials(script_for(suite), encode)
+    options = dict(variants=["default"], cases=["mayor"], fresh=True)
+    with FakeOpenAIServer(echo) as srv:
+        echo.server = srv
+        recorded = run_suite(suite, RunOptions(record_mode="once", reports_dir=project.parent.parent / "reports",
+                                               base_url=srv.base_url, **options))
+    assert not recorded.missing and not recorded.failures
+    assert any("[REDACTED]" in r.output for row in recorded.results for r in row.rounds)
+    written = all_files_text(project.parent.parent)
+    for form in (key, AZURE_SHAPED_KEY, encode(f"Bearer {key}").split()[-1], json.dumps(key)[1:-1]):
+        assert form not in written
+    assert {f.kind for f in audit_suites([suite])} == {"missing"}  # only the cases not recorded here
+    monkeypatch.delenv("OPENAI_API_KEY")
+    replayed = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "rep", **options))
+    assert _rows(recorded.run_dir) == _rows(replayed.run_dir)
+
+
+@pytest.mark.parametrize("key_env", ["AZURE_OPENAI_API_KEY", "OPENAI_API_KEY", "TOWNS_KEY"])
+@pytest.mark.parametrize("shown", ["plain", "base64", "url"])
+def test_audit_finds_the_configured_key_whatever_its_shape(key_env, shown, recorded_towns, project, monkeypatch):
+    import base64
+    from urllib.parse import quote
+
+
+    key = AZURE_SHAPED_KEY + "/+x"
+    if key_env == "TOWNS_KEY":  # the suite's own key variable
+        project.write_text(project.read_text().replace("max_retries: 3", "max_retries: 3\n  api_key_env: TOWNS_KEY"))
+    monkeypatch.setenv(key_env, key)
+    suite = load_suite(project)
+    written = {"plain": key, "base64": base64.b64encode(f"me:{key}".encode()).decode(), "url": quote(key, safe="")}[shown]
+    text = recorded_towns.read_text(encoding="utf-8")
+    recorded_towns.write_text(text.replace("Mayor", f"Mayor {written}", 1), encoding="utf-8")
+    findings = [f for f in audit_suites([suite]) if f.kind == "credential"]
+    assert [(Path(f.path.rsplit(":", 1)[0]).name, f.detail.split(":")[0]) for f in findings] == [
+        ("mayor.json", "configured-key")
+    ]
+    assert key not in findings[0].detail and AZURE_SHAPED_KEY[:12] not in findings[0].detail
+    assert scan_credentials(recorded_towns) == []  # without the configured key, nothing of its shape is known
+
+
+def test_audit_credential_scan_grows_linearly_with_interactions(tmp_path):
+    from harness.llm.audit import scan_credentials
+    from harness.llm.redaction import Redactor
+
+    from ..support.growth import assert_linear
+
+    key = AZURE_SHAPED_KEY
+    leaked = "Bearer " + "abcdefghij" * 2  # built here so the repository holds no credential-like text
+
+    def make(n: int) -> Path:
+        path = tmp_path / f"many-{n}.json"
+        interaction = {"request": {"body": {"json": {"messages": [{"content": "<think>" * 20}]}}},
+                       "response": {"body": {"string": f"{leaked} {key}"}}}
+        path.write_text(json.dumps({"interactions": [interaction] * n}, indent=1), encoding="utf-8")
+        return path
+
+    redactor = Redactor([key])
+    findings = scan_credentials(make(50), redactor)
+    assert len(findings) == 100 and len({f.path for f in findings}) == 50  # each leak on its own line
+    assert_linear(lambda path: scan_credentials(path, redactor), make, 3000)
+
+
+def test_audit_of_a_corrupt_cassette_exits_2_naming_it_and_still_reports_the_rest(recorded_towns, project, capsys):
+    from harness.cli import main
+
+    data = json.loads(recorded_towns.read_text(encoding="utf-8"))
+    data["interactions"][0]["response"]["status"]["code"] = "200"
+    recorded_towns.write_text(json.dumps(data), encoding="utf-8")
+    loop = recorded_towns.with_name("fair.json")
+    loop.symlink_to(loop.name)
+    code = main(["cassettes", "audit", str(project)])
+    out, err = capsys.readouterr()
+    assert code == 2, err
+    assert "fair.json: corrupt cassette: cannot read it" in err and "(and 1 more corrupt)" in err
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert "mayor.json: corrupt cassette: interactions[0].response.status.code" in out
+    assert "missing: " in out  # the other findings are still listed
+
+
+def test_loading_and_validating_a_cassette_grows_linearly_with_interactions(recorded_towns, tmp_path):
+    from ..support.growth import assert_linear
+
+    base = json.loads(recorded_towns.read_text(encoding="utf-8"))
+
+    def make(n: int) -> Path:
+        path = tmp_path / f"many-{n}.json"
+        path.write_text(json.dumps({**base, "interactions": base["interactions"] * n}), encoding="utf-8")
+        return path
+
+    assert len(load_interactions(make(3))) == 3 * len(base["interactions"])
+    assert_linear(load_interactions, make, 400)
+
+
+def test_a_cassette_holding_a_lone_surrogate_escape_replays(recorded_towns, project, tmp_path):
+    text = recorded_towns.read_text(encoding="utf-8")
+    assert text.count("<|>Mayor)") == 2  # the first answer, and the same text sent back for gleaning
+    recorded_towns.write_text(text.replace("<|>Mayor)", "<|>Mayor\\ud800)"), encoding="utf-8")
+    outcome = run_suite(load_suite(project), RunOptions(record_mode="none", reports_dir=tmp_path / "rep",
+                                                        variants=["default"], cases=["mayor"]))
+    assert not outcome.missing and not outcome.failures
+    assert "<|>Mayor\ufffd)" in outcome.results[0].rounds[0].output

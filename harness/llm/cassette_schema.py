@@ -1,0 +1,157 @@
+"""The shape of a cassette file, checked once when it is loaded.
+
+A cassette is a file anyone can edit or break (a merge conflict, a truncated copy, a hand
+fix). vcrpy and its httpx stubs trust what they load and fail deep inside with a TypeError
+or KeyError; `validate_cassette` instead rejects anything they could not replay, naming
+the place (`interactions[2].response.status.code: not a whole number`), and returns the
+interactions in exactly the shape they expect. Replayed answers are chat completions, so
+the response body is also held to what the client reads of one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..text import scrub_surrogates
+
+FORMAT_VERSION = 1
+# Chat-completion requests and answers nest a handful of levels (messages, content parts,
+# a JSON schema); much deeper is damage, and would overflow the stack of json and vcrpy.
+MAX_DEPTH = 64
+
+
+class CorruptCassette(ValueError):
+    """The cassette cannot be replayed; the message names the place and the problem."""
+
+
+def nesting_depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """How deeply lists and dicts nest in `value` (iteratively; stops counting past `limit`)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _need(condition: bool, place: str, problem: str) -> None:
+    if not condition:
+        raise CorruptCassette(f"{place}: {problem}")
+
+
+def _headers(value: Any, place: str) -> dict[str, list[str]]:
+    if value is None:
+        return {}
+    _need(isinstance(value, dict), place, "not an object of header names")
+    headers: dict[str, list[str]] = {}
+    for name, values in value.items():
+        items = values if isinstance(values, list) else [values]
+        # HTTP headers are ASCII: httpx refuses anything else when it rebuilds the response
+        ok = name.isascii() and bool(items) and all(isinstance(v, str) and v.isascii() for v in items)
+        _need(ok, f"{place}.{name}", "not ASCII text or a non-empty list of it")
+        headers[name] = items
+    return headers
+
+
+def _body_text(body: Any, place: str) -> str | None:
+    """A stored body as the text that was sent or received: JSON bodies are stored parsed."""
+    if body is None or isinstance(body, str):
+        return None if body is None else scrub_surrogates(body)
+    _need(isinstance(body, dict) and set(body) == {"json"}, place, 'neither text nor {"json": ...}')
+    return scrub_surrogates(json.dumps(body["json"], ensure_ascii=False))
+
+
+def _check_completion(text: str | None, place: str) -> None:
+    """What the client reads of an answer must have the types it expects."""
+    _need(text is not None, place, "no response body")
+    try:
+        data = json.loads(text)  # type: ignore[arg-type]
+    except (ValueError, RecursionError):
+        raise CorruptCassette(f"{place}: not JSON") from None
+    _need(isinstance(data, dict), place, "not a JSON object")
+    _need(nesting_depth(data) <= MAX_DEPTH, place, f"nested deeper than {MAX_DEPTH} levels")
+    choices = data.get("choices")
+    _need(choices is None or isinstance(choices, list), f"{place}.choices", "not a list")
+    for i, choice in enumerate(choices or []):
+        _need(isinstance(choice, dict), f"{place}.choices[{i}]", "not an object")
+        message = choice.get("message")
+        _need(message is None or isinstance(message, dict), f"{place}.choices[{i}].message", "not an object")
+    usage = data.get("usage")
+    _need(usage is None or isinstance(usage, dict), f"{place}.usage", "not an object")
+    for field, count in (usage or {}).items():
+        if field in ("prompt_tokens", "completion_tokens", "total_tokens"):
+            ok = count is None or (isinstance(count, int) and not isinstance(count, bool) and count >= 0)
+            _need(ok, f"{place}.usage.{field}", "not a whole number")
+
+
+def _request(value: Any, place: str) -> dict[str, Any]:
+    _need(isinstance(value, dict), place, "not an object")
+    method, uri = value.get("method"), value.get("uri")
+    _need(isinstance(method, str) and method.isalpha(), f"{place}.method", "not an HTTP method")
+    _need(isinstance(uri, str), f"{place}.uri", "not text")
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        raise CorruptCassette(f"{place}.uri: not a URL") from None
+    _need(bool(parts.scheme and parts.netloc), f"{place}.uri", "not an absolute URL")
+    return {
+        "method": method,
+        "uri": uri,
+        "body": _body_text(value.get("body"), f"{place}.body"),
+        "headers": _headers(value.get("headers"), f"{place}.headers"),
+    }
+
+
+def _response(value: Any, place: str) -> dict[str, Any]:
+    _need(isinstance(value, dict), place, "not an object")
+    status = value.get("status")
+    _need(isinstance(status, dict), f"{place}.status", "missing or not an object")
+    code = status.get("code")  # type: ignore[union-attr]
+    ok = isinstance(code, int) and not isinstance(code, bool)
+    _need(ok, f"{place}.status.code", "not an HTTP status number")
+    # only successes are ever recorded (cassettes.scrub_response); anything else was edited in
+    _need(200 <= code <= 299, f"{place}.status.code", f"{code} is not a success")
+    message = status.get("message")  # type: ignore[union-attr]
+    _need(message is None or (isinstance(message, str) and message.isascii()), f"{place}.status.message",
+          "not ASCII text")
+    body = value.get("body")
+    _need(isinstance(body, dict) and "string" in body, f"{place}.body", 'missing or without "string"')
+    text = _body_text(body["string"], f"{place}.body.string")  # type: ignore[index]
+    _check_completion(text, f"{place}.body.string")
+    return {
+        "status": {"code": code, "message": message},
+        "headers": _headers(value.get("headers"), f"{place}.headers"),
+        "body": {"string": (text or "").encode("utf-8")},
+    }
+
+
+def validate_cassette(data: Any) -> dict[str, Any]:
+    """The cassette with each interaction's request and response as vcrpy replays them.
+
+    Raises CorruptCassette naming the first place that is wrong."""
+    _need(isinstance(data, dict), "top level", "not a JSON object")
+    version = data.get("version", FORMAT_VERSION)
+    _need(version == FORMAT_VERSION and not isinstance(version, bool), "version", f"not {FORMAT_VERSION}")
+    interactions = data.get("interactions")
+    _need(isinstance(interactions, list), "interactions", "missing or not a list")
+    checked = []
+    for i, interaction in enumerate(interactions):
+        place = f"interactions[{i}]"
+        _need(isinstance(interaction, dict), place, "not an object")
+        _need(nesting_depth(interaction) <= MAX_DEPTH, place, f"nested deeper than {MAX_DEPTH} levels")
+        checked.append({
+            "request": _request(interaction.get("request"), f"{place}.request"),
+            "response": _response(interaction.get("response"), f"{place}.response"),
+        })
+    return {"version": FORMAT_VERSION, "interactions": checked}
