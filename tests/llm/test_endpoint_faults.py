@@ -275,3 +275,15 @@ def test_a_broken_answer_then_a_good_one_records_and_replays_the_same_result(sui
     replayed = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "play"))
     assert not replayed.failures and not replayed.missing
     assert [r.graph for r in replayed.results] == [r.graph for r in recorded.results]
+
+
+@pytest.mark.parametrize("status", [401, 500])
+def test_an_error_body_that_echoes_the_key_does_not_reach_the_failure_message(status):
+    """Failure messages go to stderr, junit and CI logs: the configured key is scrubbed from them
+    as from cassettes and results."""
+    echo = json.dumps({"error": {"message": f"bad key: Bearer {SECRET}"}})
+    with FakeOpenAIServer(Script(), raw=lambda _: json_reply(echo, status=status)) as srv:
+        with pytest.raises(ModelCallError) as caught:
+            chat(make_client(srv, max_retries=1))
+    assert SECRET not in caught.value.message
+    assert "bad key" in caught.value.message
