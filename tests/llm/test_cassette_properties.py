@@ -8,6 +8,7 @@ non-UTF-8), and runs `harness run` and `harness cassettes audit` on a one-case c
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -47,14 +48,16 @@ def _paths(value: Any, prefix: tuple = ()) -> list[tuple]:
 
 
 def _one_case_project(root: Path, suite_path: Path, cassette: Path) -> Path:
-    """A copy of the suite with only the cassette's variant and case, paths made absolute."""
+    """A copy of the suite with only the cassette's variant and case: the prompt path made
+    absolute, the chunk copied in (suites read chunks only from inside their project)."""
     spec = yaml.safe_load(suite_path.read_text(encoding="utf-8"))
     variant, case_id = cassette.parent.name, cassette.stem
     chosen = dict(spec["variants"][variant])
     chosen["prompt"] = str(REPO / chosen["prompt"])
     case = next(c for c in spec["cases"] if c["id"] == case_id)
     if "chunk" in case:
-        case = {**case, "chunk": str(REPO / case["chunk"])}
+        (root / case["chunk"]).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REPO / case["chunk"], root / case["chunk"])
     spec.update(variants={variant: chosen}, baseline=variant, cases=[case])
     spec.pop("regression", None)
     path = root / "suites" / suite_path.name
