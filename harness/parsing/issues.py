@@ -63,6 +63,7 @@ CODES: dict[str, tuple[str, bool]] = {
     # ---------------------------------------------------------------- JSON
     "json-repaired": ("Invalid JSON (trailing commas, single quotes, comments...) was repaired.", False),
     "json-truncated": ("The JSON was cut off; what could be recovered was kept.", False),
+    "json-too-complex": ("Broken JSON nested over 100 levels deep or over 200,000 characters long was not repaired (it would take too long).", False),
     "json-invalid": ("No JSON value could be read from the answer.", True),
     "json-item-invalid": ("A JSON item was neither an entity nor a relationship (or lacked its names).", True),
     "json-multiple": ("More than one JSON value was found; they were merged.", False),

@@ -21,6 +21,12 @@ from harness.parsing.issues_log import IssueLog
 _DECODER = json.JSONDecoder()
 _START = re.compile(r"[\[{]")
 
+# json_repair is pure Python and slows down badly on deep nesting (1M '{' took minutes) and on
+# long unterminated strings; broken JSON beyond these caps is not repaired but reported as
+# `json-too-complex`. Real answers stay far below both (documented in docs/format-codes.md).
+MAX_REPAIR_DEPTH = 100
+MAX_REPAIR_CHARS = 200_000
+
 NAME_KEYS = ("name", "entity_name", "entity", "title", "label", "id", "value")
 TYPE_KEYS = ("type", "entity_type", "category", "kind")
 DESC_KEYS = ("description", "entity_description", "relationship_description", "desc", "summary")
@@ -63,11 +69,11 @@ def load_json(text: str, log: IssueLog) -> Loaded | None:
         values = [value]
         pos = end
         while True:
-            nxt = find_json_start(text[pos:])
-            if nxt < 0 or text[pos : pos + nxt].strip():
+            m = _START.search(text, pos)  # not text[pos:]: a copy per value is quadratic
+            if m is None or text[pos : m.start()].strip():
                 break
             try:
-                more, pos = _DECODER.raw_decode(text, pos + nxt)
+                more, pos = _DECODER.raw_decode(text, m.start())
             except (json.JSONDecodeError, RecursionError):
                 break
             values.append(more)
@@ -82,7 +88,20 @@ def _repair(text: str, start: int, before: str, log: IssueLog) -> Loaded | None:
     body = text[start:]
     closer = "}" if body[0] == "{" else "]"
     last = body.rfind(closer)
-    truncated = _unbalanced(body)
+    depth, closers, in_string = _shape(body)
+    truncated = bool(closers) or in_string
+    if truncated:
+        value = _complete_cut(body, closers, in_string)
+        if value is not None:
+            log.note("json-truncated", body[-80:])
+            return Loaded(value, True, True, before, "")
+    if depth > MAX_REPAIR_DEPTH or len(body) > MAX_REPAIR_CHARS:
+        why = f"nested {depth} levels deep" if depth > MAX_REPAIR_DEPTH else f"{len(body)} characters long"
+        log.note(
+            "json-too-complex", body[:80],
+            f"Broken JSON {why} was not repaired (limits: {MAX_REPAIR_DEPTH} levels, {MAX_REPAIR_CHARS} characters).",
+        )
+        return None
     after = ""
     if not truncated and last >= 0:
         after = body[last + 1 :].strip()
@@ -99,9 +118,23 @@ def _repair(text: str, start: int, before: str, log: IssueLog) -> Loaded | None:
     return Loaded(value, True, truncated, before, after)
 
 
-def _unbalanced(body: str) -> bool:
-    """More brackets opened than closed, outside strings: the answer was cut off."""
-    depth = 0
+def _complete_cut(body: str, closers: list[str], in_string: bool) -> Any:
+    """The value of JSON cut off inside a string or between values, closed as written (the
+    commonest truncation, and far cheaper than json_repair on a long open string); None when
+    closing it is not enough."""
+    candidate = body + ('"' if in_string else "") + "".join(reversed(closers))
+    try:
+        value, end = _DECODER.raw_decode(candidate)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return value if end == len(candidate) else None
+
+
+def _shape(body: str) -> tuple[int, list[str], bool]:
+    """(deepest nesting, closers still owed, inside a string at the end) outside strings: owed
+    closers or an open string mean the answer was cut off."""
+    depth = deepest = 0
+    owed: list[str] = []
     in_str = False
     quote = ""
     escape = False
@@ -117,10 +150,15 @@ def _unbalanced(body: str) -> bool:
             if ch == '"':
                 in_str, quote = True, ch
         elif ch in "{[":
+            owed.append("}" if ch == "{" else "]")
             depth += 1
+            if depth > deepest:
+                deepest = depth
         elif ch in "}]":
             depth -= 1
-    return depth > 0 or in_str
+            if owed:
+                owed.pop()
+    return deepest, (owed if depth > 0 else []), in_str
 
 
 def _first(d: dict[str, Any], keys: tuple[str, ...]) -> Any:
