@@ -26,7 +26,8 @@ MAX_IDS = 5
 ContextIds = Union[Mapping[str, Iterable[Union[str, int]]], Iterable[Union[str, int]], None]
 
 _BLOCK = re.compile(r"\[\s*(?:Data|数据|數據)\s*[:：]\s*([^\[\]]*)\]", re.I)
-_GROUP = re.compile(r"([^\s(),;][^(),;]*?)?\s*\(([^()]*)\)")
+_IDS = re.compile(r"\(([^()]*)\)")  # one "(ids)" group; the dataset name is the text before it
+_NAME_SEPARATORS = re.compile(r"[(),;]")
 _MORE = re.compile(r"^\+?\s*more$", re.I)
 _ID = re.compile(r"^\d+$")
 _RANGE = re.compile(r"^(\d+)\s*[-–]\s*(\d+)$")
@@ -59,13 +60,21 @@ def find_citations(text: str) -> list[Citation]:
         body = m.group(1)
         refs: list[Reference] = []
         last_name = ""
-        for g in _GROUP.finditer(body):
-            name = (g.group(1) or "").strip().strip(",;").strip()
+        leftover: list[str] = []
+        pos = 0
+        # One pass over the "(ids)" groups (linear: a name pattern with a lazy quantifier
+        # before `\s*\(` backtracked over the whole body from every position).
+        for g in _IDS.finditer(body):
+            between = body[pos : g.start()]
+            pos = g.end()
+            cut = max((sep.end() for sep in _NAME_SEPARATORS.finditer(between)), default=0)
+            leftover.append(between[:cut])
+            name = between[cut:].strip()
             if not name:
                 name = last_name  # "Relationships (1), (2)": continues the previous dataset
             last_name = name
             ref = Reference(dataset=name)
-            for token in re.split(r"[,;]", g.group(2)):
+            for token in re.split(r"[,;]", g.group(1)):
                 t = token.strip()
                 if not t:
                     continue
@@ -77,8 +86,9 @@ def find_citations(text: str) -> list[Citation]:
                 else:
                     ref.ids.append(t)
             refs.append(ref)
-        leftover = _GROUP.sub("", body).strip(" ,;\t\n")
-        out.append(Citation(m.group(0), m.start(), m.end(), refs, malformed=not refs or bool(leftover)))
+        leftover.append(body[pos:])
+        rest = "".join(leftover).strip(" ,;\t\n")
+        out.append(Citation(m.group(0), m.start(), m.end(), refs, malformed=not refs or bool(rest)))
     return out
 
 

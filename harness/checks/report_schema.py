@@ -135,8 +135,9 @@ def check_report(
         return [issue("report-not-object", "No report JSON object found.", text)]
     out = report_schema_issues(obj, min_findings=min_findings, max_findings=max_findings)
     datasets = allowed_datasets if allowed_datasets is not None else DEFAULT_DATASETS
-    report = report_from_text(text)
-    assert report is not None
+    from harness.parsing.report import build_report
+
+    report = build_report(obj)
     texts = [("summary", report.summary)] + [
         (f"Finding {i + 1}", f"{f.summary}\n{f.explanation}") for i, f in enumerate(report.findings)
     ]
