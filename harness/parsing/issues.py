@@ -14,6 +14,7 @@ EXCERPT_CHARS = 160
 CODES: dict[str, tuple[str, bool]] = {
     # ---------------------------------------------------------------- whole output
     "empty-output": ("The answer is empty or whitespace only.", False),
+    "empty-extraction": ("The answer holds nothing but the completion delimiter: a valid extraction that found nothing.", False),
     "refusal": ("The model refused or said it could not do the task.", False),
     "no-records": ("No record could be found in a non-empty answer (prose, tables, markdown).", False),
     "internal-error": ("The parser hit an unexpected error; the message names it. Please report it.", False),
@@ -94,12 +95,28 @@ CODES: dict[str, tuple[str, bool]] = {
 }
 
 
+# Codes that make an answer count as having format errors although no record was dropped (see
+# harness.parsing.verdict, the one definition used by parse, result rows, reports and the gate).
+ERROR_CODES: frozenset[str] = frozenset(
+    {
+        "empty-output", "refusal", "no-records", "internal-error",
+        "report-missing-field", "report-field-type", "report-rating-invalid", "report-rating-range",
+        "report-findings-count", "report-finding-invalid",
+    }
+)
+
+
+def is_error(code: str) -> bool:
+    """Whether an issue with this code makes the answer count as having format errors."""
+    return CODES[code][1] or code in ERROR_CODES
+
+
 def codes_markdown_table() -> str:
     """The table of docs/format-codes.md (a test keeps the file in sync with CODES)."""
-    rows = ["| code | meaning | dropped |", "| --- | --- | --- |"]
+    rows = ["| code | meaning | dropped | error |", "| --- | --- | --- | --- |"]
     for code, (meaning, dropped) in CODES.items():
         cell = meaning.replace("|", "&#124;").replace("<", "&lt;").replace(">", "&gt;")
-        rows.append(f"| `{code}` | {cell} | {'yes' if dropped else 'no'} |")
+        rows.append(f"| `{code}` | {cell} | {'yes' if dropped else 'no'} | {'yes' if is_error(code) else 'no'} |")
     return "\n".join(rows) + "\n"
 
 
