@@ -131,8 +131,10 @@ def short(value: object, limit: int = EXCERPT_CHARS) -> str:
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """A short, single-string excerpt of model output for an issue."""
+    """A short, single-string excerpt of model output for an issue (NUL shown as \\0)."""
     text = text.strip()
+    if "\x00" in text:
+        text = text.replace("\x00", "\\0")
     if len(text) <= limit:
         return text
     return text[: limit - 1] + "…"

@@ -20,6 +20,8 @@ from harness.parsing.issues_log import IssueLog
 
 _DECODER = json.JSONDecoder()
 _START = re.compile(r"[\[{]")
+# The start of a JSON object with a quoted key: `{"name":` or `[{"source":`.
+_KEYED_VALUE = re.compile(r"[\[{][\s\[{]{0,8}\"[^\"\n]{1,60}\"\s*:")
 
 # json_repair is pure Python and slows down badly on deep nesting (1M '{' took minutes) and on
 # long unterminated strings; broken JSON beyond these caps is not repaired but reported as
@@ -64,24 +66,46 @@ def load_json(text: str, log: IssueLog) -> Loaded | None:
         value, end = _DECODER.raw_decode(text, start)
     except (json.JSONDecodeError, RecursionError):
         return _repair(text, start, before, log)
-    after = text[end:].strip()
-    if after[:1] in ("{", "["):
-        values = [value]
-        pos = end
-        while True:
-            m = _START.search(text, pos)  # not text[pos:]: a copy per value is quadratic
-            if m is None or text[pos : m.start()].strip():
+    values = [value]
+    pos = end
+    between: list[str] = []
+    repaired_any = truncated_any = False
+    while True:
+        m = _START.search(text, pos)  # not text[pos:]: a copy per value is quadratic
+        if m is None:
+            break
+        gap = text[pos : m.start()].strip()
+        try:
+            more, more_end = _DECODER.raw_decode(text, m.start())
+        except (json.JSONDecodeError, RecursionError):
+            if gap and not _KEYED_VALUE.match(text, m.start()):
+                break  # a bracket in a closing note
+            # Another JSON value, broken: repair it rather than lose its records.
+            repaired = _repair(text, m.start(), "", log)
+            if repaired is None:
                 break
-            try:
-                more, pos = _DECODER.raw_decode(text, m.start())
-            except (json.JSONDecodeError, RecursionError):
-                break
-            values.append(more)
-        if len(values) > 1:
-            log.note("json-multiple", after)
-            after = text[pos:].strip()
-            value = values
-    return Loaded(value, False, False, before, after)
+            more, more_end = repaired.value, len(text) - len(repaired.after)
+            repaired_any, truncated_any = True, repaired.truncated
+        if gap and not _is_record_value(more):
+            break  # "(see [1])" in a closing note is not a second answer
+        if gap:
+            between.append(gap)
+        values.append(more)
+        pos = max(more_end, m.start() + 1)
+    after = text[pos:].strip()
+    if len(values) > 1:
+        log.note("json-multiple", text[end:pos].strip())
+        if between:
+            log.note("interleaved-prose", "\n".join(between))
+        value = values
+    if _KEYED_VALUE.search(after):
+        log.drop("json-invalid", after, "A further JSON value after the first could not be read; its records were lost.")
+    return Loaded(value, repaired_any, truncated_any, before, after)
+
+
+def _is_record_value(value: Any) -> bool:
+    """A dict, or a list holding a dict: what a second block of records looks like."""
+    return isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, dict) for v in value))
 
 
 def _repair(text: str, start: int, before: str, log: IssueLog) -> Loaded | None:
