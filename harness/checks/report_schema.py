@@ -128,7 +128,7 @@ def check_report(
     require_citations: bool = True,
 ) -> list[FormatIssue]:
     """Schema and citation problems of one community-report answer."""
-    from harness.checks.citations import DEFAULT_DATASETS, citation_issues, find_citations
+    from harness.checks.citations import DEFAULT_DATASETS, citation_issues, find_citations, report_parts
 
     obj = report_object_from_text(text)
     if obj is None:
@@ -138,12 +138,9 @@ def check_report(
     from harness.parsing.report import build_report
 
     report = build_report(obj)
-    texts = [("summary", report.summary)] + [
-        (f"Finding {i + 1}", f"{f.summary}\n{f.explanation}") for i, f in enumerate(report.findings)
-    ]
-    for where, part in texts:
+    for where, part in report_parts(report):
         found = find_citations(part)
         out.extend(citation_issues(part, allowed_datasets=datasets, context_ids=context_ids, citations=found))
-        if require_citations and where != "summary" and not found:
-            out.append(issue("citation-missing", f"{where} has no [Data: ...] reference.", part))
+        if require_citations and where.startswith("finding") and not found:
+            out.append(issue("citation-missing", f"{where.capitalize()} has no [Data: ...] reference.", part))
     return out

@@ -78,7 +78,7 @@ CODES: dict[str, tuple[str, bool]] = {
     "report-finding-invalid": ("A finding lacks a summary or an explanation, or is not an object.", False),
     "report-extra-field": ("The report carries fields the schema does not define.", False),
     # ---------------------------------------------------------------- citations
-    "citation-too-many-ids": ("A [Data: ...] reference lists more than five ids without '+more'.", False),
+    "citation-too-many-ids": ("A [Data: ...] reference lists more than five ids (with or without '+more' after them).", False),
     "citation-unknown-dataset": ("A [Data: ...] reference names a dataset outside the allowed list.", False),
     "citation-unknown-id": ("A cited id is absent from the context given to the model.", False),
     "citation-missing": ("A finding or point carries no [Data: ...] reference.", False),
