@@ -19,6 +19,7 @@ from typing import Any, Union
 
 from harness.model import FormatIssue
 from harness.parsing.issues import issue
+from harness.text import scrub_surrogates
 
 DEFAULT_DATASETS: tuple[str, ...] = ("Entities", "Relationships", "Claims", "Reports", "Sources")
 MAX_IDS = 5
@@ -228,6 +229,7 @@ def check_citations(
     Returns {"mode", "citations", "issues", "ok"}."""
     from harness.checks.report_schema import report_from_text
 
+    text = scrub_surrogates(text)  # the text policy: see harness/text.py
     report = report_from_text(text)
     issues: list[FormatIssue] = []
     citations: list[Citation] = []

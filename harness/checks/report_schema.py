@@ -9,6 +9,7 @@ from typing import Any
 
 from harness.model import CommunityReport, FormatIssue
 from harness.parsing.issues import issue, short
+from harness.text import scrub_surrogates
 
 REQUIRED = ("title", "summary", "rating", "rating_explanation", "findings")
 MIN_FINDINGS = 5
@@ -130,6 +131,7 @@ def check_report(
     """Schema and citation problems of one community-report answer."""
     from harness.checks.citations import DEFAULT_DATASETS, citation_issues, find_citations, report_parts
 
+    text = scrub_surrogates(text)  # the text policy: see harness/text.py
     obj = report_object_from_text(text)
     if obj is None:
         return [issue("report-not-object", "No report JSON object found.", text)]

@@ -16,6 +16,7 @@ from harness.parsing.detect import detect_format
 from harness.parsing.issues import CODES
 from harness.parsing.pipeline import run
 from harness.parsing.serialize import parse_result_to_json
+from harness.text import scrub_surrogates
 from harness.parsing.verdict import format_error_reasons, has_format_errors
 
 FORMATS = ("auto", "graphrag", "lightrag", "json", "claims", "report")
@@ -77,5 +78,6 @@ def parse(
 def _parse(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResult:
     if not isinstance(text, str):
         text = "" if text is None else str(text)
+    text = scrub_surrogates(text)  # the text policy: see harness/text.py
     return run(text, fmt, td, rd, cd, round)
 

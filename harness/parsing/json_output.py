@@ -17,9 +17,12 @@ from harness.model import Entity, Relationship
 from harness.parsing.delimited import Delimited
 from harness.parsing.fields import is_placeholder, parse_strength
 from harness.parsing.issues_log import IssueLog
+from harness.text import scrub_surrogates
 
 _DECODER = json.JSONDecoder()
 _START = re.compile(r"[\[{]")
+# A JSON escape for a UTF-16 surrogate (\ud800-\udfff): decoding may yield a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 # The start of a JSON object with a quoted key: `{"name":` or `[{"source":`.
 _KEYED_VALUE = re.compile(r"[\[{][\s\[{]{0,8}\"[^\"\n]{1,60}\"\s*:")
 
@@ -57,7 +60,44 @@ def find_json_start(text: str) -> int:
 
 def load_json(text: str, log: IssueLog) -> Loaded | None:
     """The first JSON value in the text (after any preamble), repaired if it must be.
-    More values after it are merged into a list (gleaning rounds glued together)."""
+    More values after it are merged into a list (gleaning rounds glued together). Strings
+    decoded from surrogate escapes follow the text policy (harness/text.py)."""
+    loaded = _load_json(text, log)
+    if loaded is not None and _SURROGATE_ESCAPE.search(text):
+        loaded.value = _scrub_value(loaded.value)
+    return loaded
+
+
+def _scrub_value(value: Any) -> Any:
+    """`value` with scrub_surrogates applied to every string, keys included (iteratively: the
+    value may be nested as deep as the decoder allows)."""
+    if isinstance(value, str):
+        return scrub_surrogates(value)
+    root = [value]
+    stack: list[Any] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            for i, item in enumerate(node):
+                if isinstance(item, str):
+                    node[i] = scrub_surrogates(item)
+                elif isinstance(item, (list, dict)):
+                    stack.append(item)
+        elif isinstance(node, dict):
+            for key in list(node):
+                item = node[key]
+                if isinstance(item, str):
+                    item = scrub_surrogates(item)
+                elif isinstance(item, (list, dict)):
+                    stack.append(item)
+                clean_key = scrub_surrogates(key) if isinstance(key, str) else key
+                if clean_key is not key:
+                    del node[key]
+                node[clean_key] = item
+    return root[0]
+
+
+def _load_json(text: str, log: IssueLog) -> Loaded | None:
     start = find_json_start(text)
     if start < 0:
         return None
