@@ -304,7 +304,9 @@ def _is_container(v: Any) -> bool:
 
 def parse_json_graph(text: str, log: IssueLog, *, round: int = 0) -> tuple[Delimited, Loaded | None]:
     out = Delimited()
+    dropped_before = log.dropped_count
     loaded = load_json(text, log)
+    out.seen += log.dropped_count - dropped_before  # values load_json could not read
     if loaded is None:
         out.seen += 1
         log.drop("json-invalid", text)

@@ -120,3 +120,12 @@ def test_nul_characters_do_not_leak_into_excerpts() -> None:
     r = parse(text)
     assert r.format_report.issues
     assert all("\x00" not in i.excerpt for i in r.format_report.issues)
+
+
+def test_unreadable_later_json_value_is_a_counted_drop() -> None:
+    tail = '\nAnd more: {"relationships": ' + "[" * 300 + '"x" :'
+    for fmt, first in (("json", '[{"name": "A", "type": "t", "description": "d"}]'),
+                       ("report", '{"title": "T", "summary": "S", "rating": 1, "rating_explanation": "r", "findings": []}')):
+        fr = parse(first + tail, fmt).format_report
+        assert [i.code for i in fr.issues if i.dropped] == ["json-invalid"], fmt
+        assert (fr.records_seen, fr.records_parsed, fr.records_dropped) == (2, 1, 1), fmt
