@@ -118,12 +118,15 @@ def split_records(
     prose_before: list[str] = []
     prose_between: list[str] = []
     prose_after: list[str] = []
+    continued: list[str] = []  # continuation lines of the last record, not yet joined to it
     for seg in _segments(text, rd):
         if not seg:
             open_record = False
             continue
         if td in seg:
             # A second opening bracket may start a glued record: ...9)("entity"<|>...
+            if continued:
+                _flush(records, continued)
             if seg.find("(", 1) > 0 or seg.find("（", 1) > 0:
                 pieces = glue.split(seg)
                 if len(pieces) > 1:
@@ -143,13 +146,15 @@ def split_records(
                 open_record = False
             continue
         if open_record and records and not _LEAD.match(seg):
-            records[-1] = records[-1] + "\n" + seg
+            continued.append(seg)  # joined once, at the next record: `+=` per line is quadratic
             last = seg.rstrip()
             if last[-1:] in ")）>]":
                 open_record = False
             continue
         open_record = False
         if _WRONG_DELIM.match(seg):
+            if continued:
+                _flush(records, continued)
             records.append("\x00" + seg)  # marked: wrong delimiter
             continue
         if first_record_at >= 0 and is_prose_record(seg):
@@ -160,6 +165,8 @@ def split_records(
             prose_before.append(seg)
         else:
             prose_after.append(seg)
+    if continued:
+        _flush(records, continued)
     if not used_rd and rd and rd != "\n" and len(records) > 1:
         log.note("newline-separated", records[1])
     if prose_before and records:
@@ -170,6 +177,12 @@ def split_records(
         log.note("closing-note", "\n".join(prose_after))
     out.prose = prose_before + prose_between + prose_after
     return records
+
+
+def _flush(records: list[str], continued: list[str]) -> None:
+    """Join the pending continuation lines to the last record."""
+    records[-1] = "\n".join([records[-1], *continued])
+    continued.clear()
 
 
 _FAST_HEADS: dict[str, tuple[str, bool, bool]] = {

@@ -67,3 +67,14 @@ def test_deep_nesting_does_not_raise(fmt: str, opener: str) -> None:
 
 def test_long_unclosed_json_string() -> None:
     assert_linear(lambda t: parse(t, "json"), lambda n: '{"entities": [{"name": "' + "x" * n, 200_000)
+
+
+def test_record_continued_over_many_lines() -> None:
+    # An unclosed record takes the following lines as its description; joining them one by one
+    # was quadratic (200k lines: 13 s).
+    assert_linear(parse, lambda n: '("entity"<|>A<|>person<|>' + "word\n" * n, 20_000)
+
+
+def test_multi_line_description_is_still_read() -> None:
+    r = parse('("entity"<|>A<|>person<|>first line\nsecond line)\n("entity"<|>B<|>person<|>x)\n<|COMPLETE|>')
+    assert [(e.name, e.description) for e in r.graph.entities] == [("A", "first line\nsecond line"), ("B", "x")]
