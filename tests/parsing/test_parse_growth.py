@@ -78,3 +78,22 @@ def test_record_continued_over_many_lines() -> None:
 def test_multi_line_description_is_still_read() -> None:
     r = parse('("entity"<|>A<|>person<|>first line\nsecond line)\n("entity"<|>B<|>person<|>x)\n<|COMPLETE|>')
     assert [(e.name, e.description) for e in r.graph.entities] == [("A", "first line\nsecond line"), ("B", "x")]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: '("entity"<|><' + " " * n + "!<|>person<|>x)",  # name checked for a placeholder
+        lambda n: '("relationship"<|>A<|>B<|>d<|><' + " " * n + "!)",  # strength checked too
+    ],
+)
+def test_long_run_of_spaces_after_an_angle_bracket(make) -> None:  # type: ignore[no-untyped-def]
+    # `^<\s*[A-Za-z_ ]+\s*>$` backtracked cubically: 2,000 spaces took 3.5 s.
+    assert_linear(parse, make, 20_000)
+
+
+def test_placeholders_are_still_recognised() -> None:
+    from harness.parsing.fields import is_placeholder
+
+    assert all(is_placeholder(v) for v in ["<entity_name>", "< entity name >", "<\tsource_entity\t>", "<x>\n", "<  >"])
+    assert not any(is_placeholder(v) for v in ["<a\tb>", "<\t>", "<>", "<a-b>", "x<a>", "<a>>"])
