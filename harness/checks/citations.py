@@ -27,7 +27,9 @@ MAX_IDS = 5
 # Ids the model saw, either per dataset ({"Entities": [1, 2]}) or one pool for every dataset.
 ContextIds = Union[Mapping[str, Iterable[Union[str, int]]], Iterable[Union[str, int]], None]
 
-_BLOCK = re.compile(r"\[\s*(?:Data|数据|數據)\s*[:：]\s*([^\[\]]*)\]", re.I)
+# No `\s*` before the body: it and `[^\[\]]*` both take spaces, and "[Data:" followed by a long
+# run of spaces and no "]" backtracked quadratically. The body's spaces are stripped later.
+_BLOCK = re.compile(r"\[\s*(?:Data|数据|數據)\s*[:：]([^\[\]]*)\]", re.I)
 _IDS = re.compile(r"\(([^()]*)\)")  # one "(ids)" group; the dataset name is the text before it
 _NAME_SEPARATORS = re.compile(r"[(),;]")
 _MORE = re.compile(r"^\+?\s*more$", re.I)

@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 # LightRAG >= 1.4.8 delimiter and its near misses: <|#|>, <|#>, <#|>, <#>.
-LIGHTRAG_DELIM = re.compile(r"<\s*\|?\s*#\s*\|?\s*>")
+LIGHTRAG_DELIM = re.compile(r"<\s*(?:\|\s*)?#\s*(?:\|\s*)?>")  # unambiguous: `\s*\|?\s*` backtracked quadratically
 _LIGHTRAG_TAG_BEFORE = re.compile(r"(?:entity|relation|relationship)[\"'”]?\s*$", re.I)
 _REPORT_KEYS = re.compile(r"(?:findings|rating_explanation)[\"']?\s*:", re.I)
 _JSON_GRAPH_KEYS = re.compile(

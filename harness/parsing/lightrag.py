@@ -26,7 +26,7 @@ from harness.parsing.issues_log import IssueLog
 
 LIGHTRAG_TUPLE = "<|#|>"
 # Near misses models write for <|#|>: <|#>, <#|>, <#>, spaces inside.
-_LOOSE = re.compile(r"<\s*\|?\s*#\s*\|?\s*>")
+_LOOSE = re.compile(r"<\s*(?:\|\s*)?#\s*(?:\|\s*)?>")  # unambiguous: `\s*\|?\s*` backtracked quadratically
 
 
 def normalise_delimiter(text: str, log: IssueLog) -> str:

@@ -31,3 +31,7 @@ def test_deep_nesting_does_not_raise() -> None:
     for opener in ("[", "{", '{"findings":', '{"points":['):
         check_report(opener * 100_000)
         check_citations(opener * 100_000)
+
+
+def test_citation_opener_followed_by_spaces_and_no_closer() -> None:
+    assert_linear(find_citations, lambda n: "[Data:" + " " * n, 20_000)

@@ -97,3 +97,14 @@ def test_placeholders_are_still_recognised() -> None:
 
     assert all(is_placeholder(v) for v in ["<entity_name>", "< entity name >", "<\tsource_entity\t>", "<x>\n", "<  >"])
     assert not any(is_placeholder(v) for v in ["<a\tb>", "<\t>", "<>", "<a-b>", "x<a>", "<a>>"])
+
+
+def test_angle_bracket_then_spaces_before_a_hash() -> None:
+    # `<\s*\|?\s*#...` (the LightRAG delimiter's near misses) backtracked quadratically:
+    # "<", 200,000 spaces and "#" took 51 s.
+    assert_linear(parse, lambda n: "<" + " " * n + "#", 100_000)
+
+
+def test_lightrag_delimiter_near_misses_are_still_read() -> None:
+    r = parse("entity<#>A<| # |>person<#|>x\n<|COMPLETE|>")
+    assert r.format == "lightrag" and [(e.name, e.type) for e in r.graph.entities] == [("A", "person")]
