@@ -20,7 +20,6 @@ _JSON_GRAPH_KEYS = re.compile(
 )
 _JSON_OBJECT = re.compile(r"\{\s*[\"'][^\"'\n]{1,40}[\"']\s*:")
 _TAG_BEFORE = re.compile(r"(?:entity|relationship|relation|content_keywords)[\"'”]?\s*$", re.I)
-_STATUS_AFTER = re.compile(r"\s*[\"']?(?:true|false|suspected)[\"']?\s*$", re.I)
 
 
 def _tag_before(text: str, td: str, pattern: re.Pattern[str], limit: int = 200) -> bool:
