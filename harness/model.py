@@ -83,7 +83,11 @@ class FormatReport(Value):
 
     @property
     def error_count(self) -> int:
-        return sum(1 for issue in self.issues if issue.dropped) + (self.completion != "present")
+        """How many reasons make this answer count as having format errors (0 when clean); the
+        definition lives in harness.parsing.verdict."""
+        from harness.parsing.verdict import format_error_reasons  # lazy: parsing imports model
+
+        return len(format_error_reasons(self))
 
 
 class ExtractedGraph(Value):

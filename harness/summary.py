@@ -14,6 +14,7 @@ from typing import Any
 from . import __version__
 from .llm.pricing import estimate_cost, load_prices
 from .model import CaseResult, Usage
+from .parsing.verdict import has_format_errors
 from .scoring import aggregate, graph_stats
 
 SCHEMA_VERSION = 1
@@ -23,7 +24,7 @@ HEADLINE = ("entity_recall", "relationship_recall", "entity_precision", "relatio
 def format_summary(rows: list[CaseResult]) -> dict[str, Any]:
     rounds = [r for row in rows for r in row.round_reports]
     by_code: Counter[str] = Counter(issue.code for row in rows for issue in row.format_report.issues)
-    with_errors = sum(1 for row in rows if row.format_report.error_count > 0)
+    with_errors = sum(1 for row in rows if has_format_errors(row.format_report))
     present = sum(1 for r in rounds if r.completion == "present")
     return {
         "cases_with_errors": with_errors,

@@ -1,10 +1,27 @@
-"""Text helpers for text that comes from outside the harness (model answers, files)."""
+"""Text policy for model output: lone surrogates become U+FFFD.
+
+Python strings may hold lone UTF-16 surrogates (from a JSON escape such as "\\ud800", or from a
+caller), and no UTF-8 encoder accepts them: `json.dumps(..., ensure_ascii=False)` followed by a
+write to a file or stdout raises. The harness applies one policy wherever model text enters
+(`harness.parsing.parse`, the checks in `harness.checks`, and strings decoded from JSON inside an
+answer): every lone surrogate is replaced by U+FFFD, so the text survives every encoding step.
+A high surrogate directly followed by a low one (a pair split into two code points) is joined
+into the character it encodes.
+"""
 
 from __future__ import annotations
 
 import re
 
+REPLACEMENT = "\ufffd"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 def scrub_surrogates(text: str) -> str:
-    """Replace lone UTF-16 surrogates, which no UTF-8 file can hold, with U+FFFD."""
-    return re.sub(r"[\ud800-\udfff]", "\ufffd", text)
+    """`text` with surrogate pairs joined and every lone surrogate (U+D800-U+DFFF) replaced by
+    U+FFFD. Returns the same object when there is none (the common case costs one regex scan)."""
+    if _SURROGATE.search(text) is None:
+        return text
+    # UTF-16 round trip: surrogatepass writes the code units as they are, and the decoder joins
+    # valid pairs and replaces the rest (one U+FFFD per lone surrogate).
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")

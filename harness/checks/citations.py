@@ -4,7 +4,8 @@ GraphRAG's prompts ask for references like
 
     [Data: Entities (5, 7); Relationships (23, 41, 8, 2, 9, +more)]
 
-with at most five ids per dataset followed by `+more`. Models write `,` instead of `;` between
+with at most five ids per dataset, followed by `+more` when there are more (six ids before
+`+more` break the rule too). Models write `,` instead of `;` between
 datasets, drop the space before the parenthesis, continue a dataset with a bare `(ids)`, or
 forget `+more`. Parsing is tolerant; checking is strict and configurable.
 """
@@ -18,6 +19,7 @@ from typing import Any, Union
 
 from harness.model import FormatIssue
 from harness.parsing.issues import issue
+from harness.text import scrub_surrogates
 
 DEFAULT_DATASETS: tuple[str, ...] = ("Entities", "Relationships", "Claims", "Reports", "Sources")
 MAX_IDS = 5
@@ -25,8 +27,11 @@ MAX_IDS = 5
 # Ids the model saw, either per dataset ({"Entities": [1, 2]}) or one pool for every dataset.
 ContextIds = Union[Mapping[str, Iterable[Union[str, int]]], Iterable[Union[str, int]], None]
 
-_BLOCK = re.compile(r"\[\s*(?:Data|数据|數據)\s*[:：]\s*([^\[\]]*)\]", re.I)
-_GROUP = re.compile(r"([^\s(),;][^(),;]*?)?\s*\(([^()]*)\)")
+# No `\s*` before the body: it and `[^\[\]]*` both take spaces, and "[Data:" followed by a long
+# run of spaces and no "]" backtracked quadratically. The body's spaces are stripped later.
+_BLOCK = re.compile(r"\[\s*(?:Data|数据|數據)\s*[:：]([^\[\]]*)\]", re.I)
+_IDS = re.compile(r"\(([^()]*)\)")  # one "(ids)" group; the dataset name is the text before it
+_NAME_SEPARATORS = re.compile(r"[(),;]")
 _MORE = re.compile(r"^\+?\s*more$", re.I)
 _ID = re.compile(r"^\d+$")
 _RANGE = re.compile(r"^(\d+)\s*[-–]\s*(\d+)$")
@@ -59,13 +64,21 @@ def find_citations(text: str) -> list[Citation]:
         body = m.group(1)
         refs: list[Reference] = []
         last_name = ""
-        for g in _GROUP.finditer(body):
-            name = (g.group(1) or "").strip().strip(",;").strip()
+        leftover: list[str] = []
+        pos = 0
+        # One pass over the "(ids)" groups (linear: a name pattern with a lazy quantifier
+        # before `\s*\(` backtracked over the whole body from every position).
+        for g in _IDS.finditer(body):
+            between = body[pos : g.start()]
+            pos = g.end()
+            cut = max((sep.end() for sep in _NAME_SEPARATORS.finditer(between)), default=0)
+            leftover.append(between[:cut])
+            name = between[cut:].strip()
             if not name:
                 name = last_name  # "Relationships (1), (2)": continues the previous dataset
             last_name = name
             ref = Reference(dataset=name)
-            for token in re.split(r"[,;]", g.group(2)):
+            for token in re.split(r"[,;]", g.group(1)):
                 t = token.strip()
                 if not t:
                     continue
@@ -77,8 +90,9 @@ def find_citations(text: str) -> list[Citation]:
                 else:
                     ref.ids.append(t)
             refs.append(ref)
-        leftover = _GROUP.sub("", body).strip(" ,;\t\n")
-        out.append(Citation(m.group(0), m.start(), m.end(), refs, malformed=not refs or bool(leftover)))
+        leftover.append(body[pos:])
+        rest = "".join(leftover).strip(" ,;\t\n")
+        out.append(Citation(m.group(0), m.start(), m.end(), refs, malformed=not refs or bool(rest)))
     return out
 
 
@@ -118,11 +132,12 @@ def citation_issues(
                     )
                 )
             ids = ref.ids
-            if len(ids) > max_ids and not ref.more:
+            if len(ids) > max_ids:  # with or without '+more': at most five ids stand before it
+                more = " before '+more'" if ref.more else " without '+more'"
                 out.append(
                     issue(
                         "citation-too-many-ids",
-                        f"{ref.dataset} lists {len(ids)} ids without '+more' (at most {max_ids}).",
+                        f"{ref.dataset} lists {len(ids)} ids{more} (at most {max_ids}).",
                         c.text,
                     )
                 )
@@ -165,6 +180,34 @@ def citation_missing(text: str, where: str) -> FormatIssue | None:
     return issue("citation-missing", f"{where} has no [Data: ...] reference.", text)
 
 
+def report_parts(report: Any) -> list[tuple[str, str]]:
+    """The texts of a community report that may cite data: summary, rating explanation and each
+    finding (the findings must cite; the others are read when they do)."""
+    return [("summary", report.summary), ("rating_explanation", report.rating_explanation)] + [
+        (f"finding {i + 1}", f"{f.summary}\n{f.explanation}") for i, f in enumerate(report.findings)
+    ]
+
+
+def map_points(text: str) -> list[tuple[str, bool]] | None:
+    """(description, must cite) of each point of a global-search map answer
+    ({"points": [{"description", "score"}]}); a point scored 0 need not cite. None when the
+    text is not a map answer."""
+    if "points" not in text:
+        return None
+    from harness.checks.query import load_answer  # lazy: query imports this module
+
+    value, _ = load_answer(text)
+    if not isinstance(value, dict) or not isinstance(value.get("points"), list):
+        return None
+    out: list[tuple[str, bool]] = []
+    for point in value["points"]:
+        if isinstance(point, dict) and isinstance(point.get("description"), str):
+            score = point.get("score")
+            zero = not isinstance(score, bool) and isinstance(score, (int, float)) and score == 0
+            out.append((point["description"], not zero))
+    return out
+
+
 def _citation_json(c: Citation) -> dict[str, Any]:
     return {
         "text": c.text,
@@ -182,18 +225,27 @@ def check_citations(
     max_ids: int = MAX_IDS,
 ) -> dict[str, Any]:
     """For `harness citations FILE --json`. When the text is a community report (JSON with
-    findings), every finding must cite something; otherwise the text is read as a query answer.
+    findings), every finding must cite something (citations in the summary and the rating
+    explanation are checked too); when it is a global-search map answer ({"points": [...]}),
+    every point scored above 0 must cite; otherwise the text is read as a query answer.
     Returns {"mode", "citations", "issues", "ok"}."""
     from harness.checks.report_schema import report_from_text
 
+    text = scrub_surrogates(text)  # the text policy: see harness/text.py
     report = report_from_text(text)
     issues: list[FormatIssue] = []
     citations: list[Citation] = []
-    if report is not None:
-        mode = "report"
-        parts = [("summary", report.summary)] + [
-            (f"finding {i + 1}", f"{f.summary}\n{f.explanation}") for i, f in enumerate(report.findings)
-        ]
+    points = None if report is not None else map_points(text)
+    if report is not None or points is not None:
+        if report is not None:
+            mode = "report"
+            parts = report_parts(report)
+        else:
+            mode = "map"
+            parts = [
+                (f"point {n}" if score_needs_citation else f"point {n} (score 0)", description)
+                for n, (description, score_needs_citation) in enumerate(points or [], 1)
+            ]
         for where, part in parts:
             found = find_citations(part)
             citations.extend(found)
@@ -203,7 +255,7 @@ def check_citations(
                     citations=found,
                 )
             )
-            if where.startswith("finding") and not found:
+            if (where.startswith("finding") or where.startswith("point")) and not where.endswith("(score 0)") and not found:
                 issues.append(issue("citation-missing", f"{where.capitalize()} has no [Data: ...] reference.", part))
     else:
         mode = "text"

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from harness.model import CompletionStatus
+from harness.text import scrub_surrogates
 
 # What may follow the completion mark without making it "not last": separators, closers, fences.
 _TRAILING_JUNK = re.compile(r"[\s#)）>\]}\"'`*.,;:|~\-]*")
@@ -155,7 +156,7 @@ def check_completion(
             status = "misplaced"
             codes.append("completion-not-last")
         else:
-            trailing = rest.strip()
+            trailing = scrub_surrogates(rest.strip())  # the text policy: see harness/text.py
     if len(marks) > 1:
         status = "misplaced"
         codes.append("completion-repeated")

@@ -14,6 +14,7 @@ from harness.parsing.cleanup import clean
 from harness.parsing.issues import issue, short
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_output import load_json
+from harness.text import scrub_surrogates
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _WORD = re.compile(r"[^\W_](?:[^\s\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]*[^\W_])?")
@@ -23,6 +24,7 @@ def load_answer(text: str) -> tuple[Any, list[FormatIssue]]:
     """The JSON object of a query-phase answer (fences, think blocks, prose and broken JSON
     tolerated); (None, [query-invalid-json]) when there is none."""
     log = IssueLog()
+    text = scrub_surrogates(text)  # the text policy: see harness/text.py
     cleaned, _ = clean(text, log)
     loaded = load_json(cleaned, log)
     if loaded is None or not isinstance(loaded.value, (dict, list)):

@@ -9,6 +9,7 @@ from typing import Any
 
 from harness.model import CommunityReport, FormatIssue
 from harness.parsing.issues import issue, short
+from harness.text import scrub_surrogates
 
 REQUIRED = ("title", "summary", "rating", "rating_explanation", "findings")
 MIN_FINDINGS = 5
@@ -128,21 +129,20 @@ def check_report(
     require_citations: bool = True,
 ) -> list[FormatIssue]:
     """Schema and citation problems of one community-report answer."""
-    from harness.checks.citations import DEFAULT_DATASETS, citation_issues, find_citations
+    from harness.checks.citations import DEFAULT_DATASETS, citation_issues, find_citations, report_parts
 
+    text = scrub_surrogates(text)  # the text policy: see harness/text.py
     obj = report_object_from_text(text)
     if obj is None:
         return [issue("report-not-object", "No report JSON object found.", text)]
     out = report_schema_issues(obj, min_findings=min_findings, max_findings=max_findings)
     datasets = allowed_datasets if allowed_datasets is not None else DEFAULT_DATASETS
-    report = report_from_text(text)
-    assert report is not None
-    texts = [("summary", report.summary)] + [
-        (f"Finding {i + 1}", f"{f.summary}\n{f.explanation}") for i, f in enumerate(report.findings)
-    ]
-    for where, part in texts:
+    from harness.parsing.report import build_report
+
+    report = build_report(obj)
+    for where, part in report_parts(report):
         found = find_citations(part)
         out.extend(citation_issues(part, allowed_datasets=datasets, context_ids=context_ids, citations=found))
-        if require_citations and where != "summary" and not found:
-            out.append(issue("citation-missing", f"{where} has no [Data: ...] reference.", part))
+        if require_citations and where.startswith("finding") and not found:
+            out.append(issue("citation-missing", f"{where.capitalize()} has no [Data: ...] reference.", part))
     return out

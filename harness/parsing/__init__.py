@@ -1,7 +1,8 @@
 """Parse what extraction models answer: GraphRAG and LightRAG delimited records, JSON, claims and
 community reports. `parse` never raises on a string; what it cannot read it reports.
 
-Public API: parse, parse_result_to_json, has_format_errors, detect_format, audit_cache
+Public API: parse, parse_result_to_json, has_format_errors (the one definition of format errors,
+also format_error_reasons), detect_format, audit_cache
 (see harness.parsing.audit), and the format codes in harness.parsing.issues.CODES.
 """
 
@@ -14,7 +15,9 @@ from harness.parsing.audit import audit_cache
 from harness.parsing.detect import detect_format
 from harness.parsing.issues import CODES
 from harness.parsing.pipeline import run
-from harness.parsing.serialize import has_format_errors, parse_result_to_json
+from harness.parsing.serialize import parse_result_to_json
+from harness.text import scrub_surrogates
+from harness.parsing.verdict import format_error_reasons, has_format_errors
 
 FORMATS = ("auto", "graphrag", "lightrag", "json", "claims", "report")
 
@@ -23,6 +26,7 @@ __all__ = [
     "FORMATS",
     "audit_cache",
     "detect_format",
+    "format_error_reasons",
     "has_format_errors",
     "parse",
     "parse_result_to_json",
@@ -74,5 +78,6 @@ def parse(
 def _parse(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResult:
     if not isinstance(text, str):
         text = "" if text is None else str(text)
+    text = scrub_surrogates(text)  # the text policy: see harness/text.py
     return run(text, fmt, td, rd, cd, round)
 

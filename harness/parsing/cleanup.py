@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from harness.parsing.issues_log import IssueLog
 
 # One pass with a literal first character is cheaper than several substring tests.
 _ANY_THINK_TAG = re.compile(r"</?(?:think|THINK|Think|thinking|Thinking|THINKING|reasoning|Reasoning|REASONING)>")
-_THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.I | re.S)
+_THINK_TAG = re.compile(r"<(/?)(think|thinking|reasoning)>", re.I)
 _THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)>", re.I)
 _THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)>", re.I)
 # A fence line: ``` or ~~~ with an optional info string. Also fences glued to content.
@@ -37,12 +38,7 @@ def strip_think(text: str, log: IssueLog) -> tuple[str, str]:
     if _ANY_THINK_TAG.search(text) is None:
         return text, ""
     removed: list[str] = []
-
-    def _keep(match: re.Match[str]) -> str:
-        removed.append(match.group(0))
-        return "\n"
-
-    text = _THINK_BLOCK.sub(_keep, text)
+    text = _remove_think_blocks(text, removed)
     if removed:
         log.note("think-block", removed[0])
     close = _THINK_CLOSE.search(text)
@@ -56,6 +52,43 @@ def strip_think(text: str, log: IssueLog) -> tuple[str, str]:
         log.note("think-unclosed", text[opened.start() :])
         text = text[: opened.start()]
     return text, "\n".join(removed)
+
+
+def _remove_think_blocks(text: str, removed: list[str]) -> str:
+    """Replace each <name>...</name> block (the nearest closer of the same name, any letter case)
+    by a newline, appending the blocks to `removed`. One scan for the tags and a binary search
+    per opening tag: linear in the text, where a lazy `<think>.*?</think>` pattern rescans to the
+    end for every unclosed opening tag."""
+    opens: list[tuple[int, int, str]] = []
+    closes: dict[str, list[tuple[int, int]]] = {}
+    for m in _THINK_TAG.finditer(text):
+        name = m.group(2).lower()
+        if m.group(1):
+            closes.setdefault(name, []).append((m.start(), m.end()))
+        else:
+            opens.append((m.start(), m.end(), name))
+    if not opens or not closes:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for start, end, name in opens:
+        if start < pos:
+            continue  # inside a block already removed
+        ends = closes.get(name)
+        if not ends:
+            continue
+        k = bisect_left(ends, (end, end))
+        if k == len(ends):
+            continue  # never closed: left for the unclosed-tag rule
+        close_end = ends[k][1]
+        parts.append(text[pos:start])
+        parts.append("\n")
+        removed.append(text[start:close_end])
+        pos = close_end
+    if not removed:
+        return text
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 def strip_fences(text: str, log: IssueLog) -> str:

@@ -18,6 +18,7 @@ from harness.model import Claim, Entity, Relationship
 from harness.parsing.fastpath import Fast, fast_patterns, read
 from harness.parsing.fields import clean_value, is_placeholder, parse_strength, strip_closer
 from harness.parsing.issues_log import IssueLog
+from harness.parsing.prose import is_prose_record
 
 Layout = Literal["graphrag", "lightrag", "claims"]
 
@@ -117,12 +118,15 @@ def split_records(
     prose_before: list[str] = []
     prose_between: list[str] = []
     prose_after: list[str] = []
+    continued: list[str] = []  # continuation lines of the last record, not yet joined to it
     for seg in _segments(text, rd):
         if not seg:
             open_record = False
             continue
         if td in seg:
             # A second opening bracket may start a glued record: ...9)("entity"<|>...
+            if continued:
+                _flush(records, continued)
             if seg.find("(", 1) > 0 or seg.find("（", 1) > 0:
                 pieces = glue.split(seg)
                 if len(pieces) > 1:
@@ -142,19 +146,27 @@ def split_records(
                 open_record = False
             continue
         if open_record and records and not _LEAD.match(seg):
-            records[-1] = records[-1] + "\n" + seg
+            continued.append(seg)  # joined once, at the next record: `+=` per line is quadratic
             last = seg.rstrip()
             if last[-1:] in ")）>]":
                 open_record = False
             continue
         open_record = False
         if _WRONG_DELIM.match(seg):
+            if continued:
+                _flush(records, continued)
             records.append("\x00" + seg)  # marked: wrong delimiter
+            continue
+        if first_record_at >= 0 and is_prose_record(seg):
+            out.seen += 1  # among or after records: a lost record, not a closing note
+            log.drop("prose-record", seg)
             continue
         if first_record_at < 0:
             prose_before.append(seg)
         else:
             prose_after.append(seg)
+    if continued:
+        _flush(records, continued)
     if not used_rd and rd and rd != "\n" and len(records) > 1:
         log.note("newline-separated", records[1])
     if prose_before and records:
@@ -165,6 +177,12 @@ def split_records(
         log.note("closing-note", "\n".join(prose_after))
     out.prose = prose_before + prose_between + prose_after
     return records
+
+
+def _flush(records: list[str], continued: list[str]) -> None:
+    """Join the pending continuation lines to the last record."""
+    records[-1] = "\n".join([records[-1], *continued])
+    continued.clear()
 
 
 _FAST_HEADS: dict[str, tuple[str, bool, bool]] = {
@@ -239,6 +257,8 @@ def detect_layout(records: list[str], td: str) -> Layout:
         if r.startswith('("entity"'):
             continue
         n = r.count(td)
+        if n >= 4 and '"' in r:
+            n = len(split_fields(r, td)) - 1  # a delimiter inside a quoted value splits nothing
         if n < 4:
             if n >= 1 and not r.startswith('("relationship"') and "keywords" in r[:40].lower():
                 return "lightrag"
@@ -399,8 +419,46 @@ def _wrong_delimiter(raw: str, out: Delimited, log: IssueLog, round: int) -> Non
     log.drop("prose-record" if _PROSE_RECORD.match(raw) else "wrong-delimiter", raw)
 
 
+def split_fields(raw: str, td: str) -> list[str]:
+    """Fields of a record: split on the tuple delimiter, except inside a double-quoted value
+    ("Alpha joined Beta<|>in 2019" is one field). Unbalanced quotes: a plain split."""
+    pieces = raw.split(td)
+    if len(pieces) < 3 or '"' not in raw:
+        return pieces
+    fields: list[str] = []
+    current = pieces[0]
+    open_quote = current.count('"') % 2 == 1
+    for piece in pieces[1:]:
+        if open_quote:
+            current += td + piece
+        else:
+            fields.append(current)
+            current = piece
+        if piece.count('"') % 2 == 1:
+            open_quote = not open_quote
+    fields.append(current)
+    if open_quote or len(fields) == len(pieces) or not _all_quoted(fields[1:]):
+        return pieces
+    return fields
+
+
+def _all_quoted(values: list[str]) -> bool:
+    """The quoted-tuple style: every value double-quoted, the last one quoted or a number."""
+    for i, v in enumerate(values):
+        t = v.strip()
+        last = i == len(values) - 1
+        if last:
+            t = strip_closer(t)[0]
+        if len(t) >= 2 and t[0] == '"' and t[-1] == '"':
+            continue
+        if last and parse_strength(t)[1] == "ok":
+            continue
+        return False
+    return True
+
+
 def _parse_record(raw: str, td: str, layout: Layout, out: Delimited, log: IssueLog, round: int) -> None:
-    fields = raw.split(td)
+    fields = split_fields(raw, td)
     last, closer = strip_closer(fields[-1])
     fields[-1] = last
     tag, opened, decorated = _head(fields[0])

@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 # LightRAG >= 1.4.8 delimiter and its near misses: <|#|>, <|#>, <#|>, <#>.
-LIGHTRAG_DELIM = re.compile(r"<\s*\|?\s*#\s*\|?\s*>")
+LIGHTRAG_DELIM = re.compile(r"<\s*(?:\|\s*)?#\s*(?:\|\s*)?>")  # unambiguous: `\s*\|?\s*` backtracked quadratically
 _LIGHTRAG_TAG_BEFORE = re.compile(r"(?:entity|relation|relationship)[\"'”]?\s*$", re.I)
 _REPORT_KEYS = re.compile(r"(?:findings|rating_explanation)[\"']?\s*:", re.I)
 _JSON_GRAPH_KEYS = re.compile(
@@ -20,7 +20,6 @@ _JSON_GRAPH_KEYS = re.compile(
 )
 _JSON_OBJECT = re.compile(r"\{\s*[\"'][^\"'\n]{1,40}[\"']\s*:")
 _TAG_BEFORE = re.compile(r"(?:entity|relationship|relation|content_keywords)[\"'”]?\s*$", re.I)
-_STATUS_AFTER = re.compile(r"\s*[\"']?(?:true|false|suspected)[\"']?\s*$", re.I)
 
 
 def _tag_before(text: str, td: str, pattern: re.Pattern[str], limit: int = 200) -> bool:

@@ -8,7 +8,9 @@ from typing import Literal
 _OPEN_CLOSE = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」", "『": "』", "«": "»", "`": "`", "„": "“"}
 _QUOTES = frozenset('"\'“”‘’「」『』«»`„')
 _DECOR_EDGE = frozenset('"\'“”‘’「」『』«»`„*_ ')
-_PLACEHOLDER = re.compile(r"^<\s*[A-Za-z_ ]+\s*>$")
+# The inside of a placeholder like <entity_name>, once surrounding whitespace is stripped. (The
+# former single pattern `^<\s*[A-Za-z_ ]+\s*>$` backtracked cubically on a run of spaces.)
+_PLACEHOLDER_CORE = re.compile(r"[A-Za-z_ ]+")
 _STRENGTH_LOOSE = re.compile(r"(-?\d+(?:\.\d+)?)\s*(?:/\s*(\d+(?:\.\d+)?))?")
 
 StrengthStatus = Literal["ok", "repaired", "placeholder", "invalid", "missing"]
@@ -92,7 +94,7 @@ def parse_strength(raw: str) -> tuple[float | None, StrengthStatus]:
         return float(bare), "repaired"
     except ValueError:
         pass
-    if _PLACEHOLDER.match(s) or "strength" in s.lower():
+    if is_placeholder(s) or "strength" in s.lower():
         return None, "placeholder"
     m = _STRENGTH_LOOSE.search(s)
     if m is None or m.start() > 3:
@@ -106,5 +108,14 @@ def parse_strength(raw: str) -> tuple[float | None, StrengthStatus]:
 
 
 def is_placeholder(value: str) -> bool:
-    """A value copied from the prompt template, like <entity_name>."""
-    return bool(_PLACEHOLDER.match(value))
+    """A value copied from the prompt template, like <entity_name> (letters, underscores and
+    spaces between angle brackets)."""
+    if value.endswith("\n"):
+        value = value[:-1]
+    if len(value) < 3 or value[0] != "<" or value[-1] != ">":
+        return False
+    inner = value[1:-1]
+    core = inner.strip()
+    if not core:
+        return " " in inner
+    return _PLACEHOLDER_CORE.fullmatch(core) is not None

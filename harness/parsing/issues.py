@@ -14,6 +14,7 @@ EXCERPT_CHARS = 160
 CODES: dict[str, tuple[str, bool]] = {
     # ---------------------------------------------------------------- whole output
     "empty-output": ("The answer is empty or whitespace only.", False),
+    "empty-extraction": ("The answer holds nothing but the completion delimiter: a valid extraction that found nothing.", False),
     "refusal": ("The model refused or said it could not do the task.", False),
     "no-records": ("No record could be found in a non-empty answer (prose, tables, markdown).", False),
     "internal-error": ("The parser hit an unexpected error; the message names it. Please report it.", False),
@@ -63,6 +64,7 @@ CODES: dict[str, tuple[str, bool]] = {
     # ---------------------------------------------------------------- JSON
     "json-repaired": ("Invalid JSON (trailing commas, single quotes, comments...) was repaired.", False),
     "json-truncated": ("The JSON was cut off; what could be recovered was kept.", False),
+    "json-too-complex": ("Broken JSON nested over 100 levels deep or over 200,000 characters long was not repaired (it would take too long).", False),
     "json-invalid": ("No JSON value could be read from the answer.", True),
     "json-item-invalid": ("A JSON item was neither an entity nor a relationship (or lacked its names).", True),
     "json-multiple": ("More than one JSON value was found; they were merged.", False),
@@ -76,7 +78,7 @@ CODES: dict[str, tuple[str, bool]] = {
     "report-finding-invalid": ("A finding lacks a summary or an explanation, or is not an object.", False),
     "report-extra-field": ("The report carries fields the schema does not define.", False),
     # ---------------------------------------------------------------- citations
-    "citation-too-many-ids": ("A [Data: ...] reference lists more than five ids without '+more'.", False),
+    "citation-too-many-ids": ("A [Data: ...] reference lists more than five ids (with or without '+more' after them).", False),
     "citation-unknown-dataset": ("A [Data: ...] reference names a dataset outside the allowed list.", False),
     "citation-unknown-id": ("A cited id is absent from the context given to the model.", False),
     "citation-missing": ("A finding or point carries no [Data: ...] reference.", False),
@@ -93,12 +95,28 @@ CODES: dict[str, tuple[str, bool]] = {
 }
 
 
+# Codes that make an answer count as having format errors although no record was dropped (see
+# harness.parsing.verdict, the one definition used by parse, result rows, reports and the gate).
+ERROR_CODES: frozenset[str] = frozenset(
+    {
+        "empty-output", "refusal", "no-records", "internal-error",
+        "report-missing-field", "report-field-type", "report-rating-invalid", "report-rating-range",
+        "report-findings-count", "report-finding-invalid",
+    }
+)
+
+
+def is_error(code: str) -> bool:
+    """Whether an issue with this code makes the answer count as having format errors."""
+    return CODES[code][1] or code in ERROR_CODES
+
+
 def codes_markdown_table() -> str:
     """The table of docs/format-codes.md (a test keeps the file in sync with CODES)."""
-    rows = ["| code | meaning | dropped |", "| --- | --- | --- |"]
+    rows = ["| code | meaning | dropped | error |", "| --- | --- | --- | --- |"]
     for code, (meaning, dropped) in CODES.items():
         cell = meaning.replace("|", "&#124;").replace("<", "&lt;").replace(">", "&gt;")
-        rows.append(f"| `{code}` | {cell} | {'yes' if dropped else 'no'} |")
+        rows.append(f"| `{code}` | {cell} | {'yes' if dropped else 'no'} | {'yes' if is_error(code) else 'no'} |")
     return "\n".join(rows) + "\n"
 
 
@@ -113,8 +131,10 @@ def short(value: object, limit: int = EXCERPT_CHARS) -> str:
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """A short, single-string excerpt of model output for an issue."""
+    """A short, single-string excerpt of model output for an issue (NUL shown as \\0)."""
     text = text.strip()
+    if "\x00" in text:
+        text = text.replace("\x00", "\\0")
     if len(text) <= limit:
         return text
     return text[: limit - 1] + "…"

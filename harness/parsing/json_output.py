@@ -17,9 +17,20 @@ from harness.model import Entity, Relationship
 from harness.parsing.delimited import Delimited
 from harness.parsing.fields import is_placeholder, parse_strength
 from harness.parsing.issues_log import IssueLog
+from harness.text import scrub_surrogates
 
 _DECODER = json.JSONDecoder()
 _START = re.compile(r"[\[{]")
+# A JSON escape for a UTF-16 surrogate (\ud800-\udfff): decoding may yield a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# The start of a JSON object with a quoted key: `{"name":` or `[{"source":`.
+_KEYED_VALUE = re.compile(r"[\[{][\s\[{]{0,8}\"[^\"\n]{1,60}\"\s*:")
+
+# json_repair is pure Python and slows down badly on deep nesting (1M '{' took minutes) and on
+# long unterminated strings; broken JSON beyond these caps is not repaired but reported as
+# `json-too-complex`. Real answers stay far below both (documented in docs/format-codes.md).
+MAX_REPAIR_DEPTH = 100
+MAX_REPAIR_CHARS = 200_000
 
 NAME_KEYS = ("name", "entity_name", "entity", "title", "label", "id", "value")
 TYPE_KEYS = ("type", "entity_type", "category", "kind")
@@ -49,7 +60,44 @@ def find_json_start(text: str) -> int:
 
 def load_json(text: str, log: IssueLog) -> Loaded | None:
     """The first JSON value in the text (after any preamble), repaired if it must be.
-    More values after it are merged into a list (gleaning rounds glued together)."""
+    More values after it are merged into a list (gleaning rounds glued together). Strings
+    decoded from surrogate escapes follow the text policy (harness/text.py)."""
+    loaded = _load_json(text, log)
+    if loaded is not None and _SURROGATE_ESCAPE.search(text):
+        loaded.value = _scrub_value(loaded.value)
+    return loaded
+
+
+def _scrub_value(value: Any) -> Any:
+    """`value` with scrub_surrogates applied to every string, keys included (iteratively: the
+    value may be nested as deep as the decoder allows)."""
+    if isinstance(value, str):
+        return scrub_surrogates(value)
+    root = [value]
+    stack: list[Any] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            for i, item in enumerate(node):
+                if isinstance(item, str):
+                    node[i] = scrub_surrogates(item)
+                elif isinstance(item, (list, dict)):
+                    stack.append(item)
+        elif isinstance(node, dict):
+            for key in list(node):
+                item = node[key]
+                if isinstance(item, str):
+                    item = scrub_surrogates(item)
+                elif isinstance(item, (list, dict)):
+                    stack.append(item)
+                clean_key = scrub_surrogates(key) if isinstance(key, str) else key
+                if clean_key is not key:
+                    del node[key]
+                node[clean_key] = item
+    return root[0]
+
+
+def _load_json(text: str, log: IssueLog) -> Loaded | None:
     start = find_json_start(text)
     if start < 0:
         return None
@@ -58,31 +106,66 @@ def load_json(text: str, log: IssueLog) -> Loaded | None:
         value, end = _DECODER.raw_decode(text, start)
     except (json.JSONDecodeError, RecursionError):
         return _repair(text, start, before, log)
-    after = text[end:].strip()
-    if after[:1] in ("{", "["):
-        values = [value]
-        pos = end
-        while True:
-            nxt = find_json_start(text[pos:])
-            if nxt < 0 or text[pos : pos + nxt].strip():
+    values = [value]
+    pos = end
+    between: list[str] = []
+    repaired_any = truncated_any = False
+    while True:
+        m = _START.search(text, pos)  # not text[pos:]: a copy per value is quadratic
+        if m is None:
+            break
+        gap = text[pos : m.start()].strip()
+        try:
+            more, more_end = _DECODER.raw_decode(text, m.start())
+        except (json.JSONDecodeError, RecursionError):
+            if gap and not _KEYED_VALUE.match(text, m.start()):
+                break  # a bracket in a closing note
+            # Another JSON value, broken: repair it rather than lose its records.
+            repaired = _repair(text, m.start(), "", log)
+            if repaired is None:
                 break
-            try:
-                more, pos = _DECODER.raw_decode(text, pos + nxt)
-            except (json.JSONDecodeError, RecursionError):
-                break
-            values.append(more)
-        if len(values) > 1:
-            log.note("json-multiple", after)
-            after = text[pos:].strip()
-            value = values
-    return Loaded(value, False, False, before, after)
+            more, more_end = repaired.value, len(text) - len(repaired.after)
+            repaired_any, truncated_any = True, repaired.truncated
+        if gap and not _is_record_value(more):
+            break  # "(see [1])" in a closing note is not a second answer
+        if gap:
+            between.append(gap)
+        values.append(more)
+        pos = max(more_end, m.start() + 1)
+    after = text[pos:].strip()
+    if len(values) > 1:
+        log.note("json-multiple", text[end:pos].strip())
+        if between:
+            log.note("interleaved-prose", "\n".join(between))
+        value = values
+    if _KEYED_VALUE.search(after):
+        log.drop("json-invalid", after, "A further JSON value after the first could not be read; its records were lost.")
+    return Loaded(value, repaired_any, truncated_any, before, after)
+
+
+def _is_record_value(value: Any) -> bool:
+    """A dict, or a list holding a dict: what a second block of records looks like."""
+    return isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, dict) for v in value))
 
 
 def _repair(text: str, start: int, before: str, log: IssueLog) -> Loaded | None:
     body = text[start:]
     closer = "}" if body[0] == "{" else "]"
     last = body.rfind(closer)
-    truncated = _unbalanced(body)
+    depth, closers, in_string = _shape(body)
+    truncated = bool(closers) or in_string
+    if truncated:
+        value = _complete_cut(body, closers, in_string)
+        if value is not None:
+            log.note("json-truncated", body[-80:])
+            return Loaded(value, True, True, before, "")
+    if depth > MAX_REPAIR_DEPTH or len(body) > MAX_REPAIR_CHARS:
+        why = f"nested {depth} levels deep" if depth > MAX_REPAIR_DEPTH else f"{len(body)} characters long"
+        log.note(
+            "json-too-complex", body[:80],
+            f"Broken JSON {why} was not repaired (limits: {MAX_REPAIR_DEPTH} levels, {MAX_REPAIR_CHARS} characters).",
+        )
+        return None
     after = ""
     if not truncated and last >= 0:
         after = body[last + 1 :].strip()
@@ -99,9 +182,23 @@ def _repair(text: str, start: int, before: str, log: IssueLog) -> Loaded | None:
     return Loaded(value, True, truncated, before, after)
 
 
-def _unbalanced(body: str) -> bool:
-    """More brackets opened than closed, outside strings: the answer was cut off."""
-    depth = 0
+def _complete_cut(body: str, closers: list[str], in_string: bool) -> Any:
+    """The value of JSON cut off inside a string or between values, closed as written (the
+    commonest truncation, and far cheaper than json_repair on a long open string); None when
+    closing it is not enough."""
+    candidate = body + ('"' if in_string else "") + "".join(reversed(closers))
+    try:
+        value, end = _DECODER.raw_decode(candidate)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return value if end == len(candidate) else None
+
+
+def _shape(body: str) -> tuple[int, list[str], bool]:
+    """(deepest nesting, closers still owed, inside a string at the end) outside strings: owed
+    closers or an open string mean the answer was cut off."""
+    depth = deepest = 0
+    owed: list[str] = []
     in_str = False
     quote = ""
     escape = False
@@ -117,10 +214,15 @@ def _unbalanced(body: str) -> bool:
             if ch == '"':
                 in_str, quote = True, ch
         elif ch in "{[":
+            owed.append("}" if ch == "{" else "]")
             depth += 1
+            if depth > deepest:
+                deepest = depth
         elif ch in "}]":
             depth -= 1
-    return depth > 0 or in_str
+            if owed:
+                owed.pop()
+    return deepest, (owed if depth > 0 else []), in_str
 
 
 def _first(d: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -202,7 +304,9 @@ def _is_container(v: Any) -> bool:
 
 def parse_json_graph(text: str, log: IssueLog, *, round: int = 0) -> tuple[Delimited, Loaded | None]:
     out = Delimited()
+    dropped_before = log.dropped_count
     loaded = load_json(text, log)
+    out.seen += log.dropped_count - dropped_before  # values load_json could not read
     if loaded is None:
         out.seen += 1
         log.drop("json-invalid", text)

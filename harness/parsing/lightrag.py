@@ -26,7 +26,7 @@ from harness.parsing.issues_log import IssueLog
 
 LIGHTRAG_TUPLE = "<|#|>"
 # Near misses models write for <|#|>: <|#>, <#|>, <#>, spaces inside.
-_LOOSE = re.compile(r"<\s*\|?\s*#\s*\|?\s*>")
+_LOOSE = re.compile(r"<\s*(?:\|\s*)?#\s*(?:\|\s*)?>")  # unambiguous: `\s*\|?\s*` backtracked quadratically
 
 
 def normalise_delimiter(text: str, log: IssueLog) -> str:
@@ -101,14 +101,14 @@ def _relation(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: 
     if is_placeholder(v[0]) or is_placeholder(v[1]):
         log.drop("placeholder-value", raw)
         return
-    if len(v) == 3:  # no keywords
-        keywords, description = "", v[2]
-    elif len(v) >= 4:
-        keywords, description = v[2], v.joined(td, 3)
-        if len(v) > 4:
-            log.note("delimiter-in-description", raw)
-    else:
-        keywords = description = ""
+    if len(v) < 4:
+        # LightRAG reads a relation only with all five fields (tag, source, target, keywords,
+        # description) and drops the rest; keeping it here would hide what the engine loses.
+        log.drop("too-few-fields", raw, f"A LightRAG relation with {len(v) + 1} fields (5 required) is dropped by LightRAG.")
+        return
+    keywords, description = v[2], v.joined(td, 3)
+    if len(v) > 4:
+        log.note("delimiter-in-description", raw)
     if not description:
         log.note("missing-description", raw)
     out.relationships.append(

@@ -28,6 +28,16 @@ def _remove_marks(text: str, check: CompletionCheck) -> str:
     return "".join(parts)
 
 
+def _only_completion(text: str, cd: str, rd: str) -> bool:
+    """Nothing but completion delimiters (and record delimiters, separators) in the text."""
+    if not cd or cd not in text or len(text) > 10 * len(cd) + 200:
+        return False
+    rest = text.replace(cd, "")
+    if rd:
+        rest = rest.replace(rd, "")
+    return not rest.strip(" \t\n.")
+
+
 def _settle_completion(
     text: str, cd: str, td: str, log: IssueLog, marks: list[CompletionMark] | None = None
 ) -> tuple[str, CompletionCheck]:
@@ -45,6 +55,11 @@ def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResu
         log.note("empty-output", text)
         return _result(fmt if fmt != "auto" else "graphrag", Delimited(), None, "missing", log)
     cleaned, _reasoning = clean(text, log)
+    if fmt != "report" and _only_completion(cleaned, cd, rd):
+        # "<|COMPLETE|>" alone: the model found nothing, and said so in the expected form.
+        _body, check = _settle_completion(cleaned, cd, td, log)
+        log.note("empty-extraction", text)
+        return _result(fmt if fmt != "auto" else "graphrag", Delimited(), None, check.status, log)
     used = detect_format(cleaned, td) if fmt == "auto" else fmt
     graph = Delimited()
     report = None

@@ -19,6 +19,20 @@ _HEADING = re.compile(
 _ITEM = re.compile(r"^\s*(?:\d{1,3}[.)、]|[-*•+])\s+(\S.*)$")
 _ITEM_START = frozenset("0123456789-*•+")
 _ARROW = re.compile(r"\S\s*(?:->|→|-->|—>|<->|↔)\s*\S")
+# `- **GAMMA** (organization): ...` or `1. **A** -> **B**: ...`: unmistakably an entity or a
+# relationship written as a list item, wherever it stands (even among or after records).
+_BOLD_ENTITY_ITEM = re.compile(
+    r"^\s*(?:\d{1,3}[.)、]|[-*•+])\s+\*\*[^*\n]{1,80}\*\*\s*[\(（][^()（）\n]{1,40}[\)）]\s*[:：\-–—]"
+)
+
+
+def is_prose_record(line: str) -> bool:
+    """A list item that is an entity (bold name, type in parentheses) or a relationship
+    (`A -> B`): reported as a dropped `prose-record` even when records were found."""
+    item = _ITEM.match(line)
+    if item is None:
+        return False
+    return _BOLD_ENTITY_ITEM.match(line) is not None or _ARROW.search(item.group(1)) is not None
 
 
 def report_prose_records(lines: list[str], log: IssueLog) -> int:

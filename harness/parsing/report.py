@@ -78,10 +78,12 @@ def build_report(obj: dict[str, Any]) -> CommunityReport:
 
 def parse_report(text: str, log: IssueLog) -> tuple[CommunityReport | None, Loaded | None, int, int]:
     """Returns (report, loaded JSON, records seen, records parsed); one report is one record."""
+    dropped_before = log.dropped_count
     loaded = load_json(text, log)
+    lost = log.dropped_count - dropped_before  # further values load_json could not read
     if loaded is None:
         log.drop("json-invalid", text)
-        return None, None, 1, 0
+        return None, None, 1 + lost, 0
     if loaded.before:
         log.note("preamble", loaded.before)
     if loaded.after:
@@ -89,9 +91,9 @@ def parse_report(text: str, log: IssueLog) -> tuple[CommunityReport | None, Load
     obj = unwrap_report(loaded.value)
     if not isinstance(obj, dict):
         log.drop("report-not-object", short(obj))
-        return None, loaded, 1, 0
+        return None, loaded, 1 + lost, 0
     from harness.checks.report_schema import report_schema_issues  # lazy: checks imports parsing
 
     for item in report_schema_issues(obj):
         log.note(item.code, item.excerpt, item.message)
-    return build_report(obj), loaded, 1, 1
+    return build_report(obj), loaded, 1 + lost, 1

@@ -1,4 +1,4 @@
-"""JSON-able views of parse results for the CLI (`harness parse --json`) and the exit code."""
+"""JSON-able views of parse results for the CLI (`harness parse --json`)."""
 
 from __future__ import annotations
 
@@ -46,12 +46,3 @@ def parse_result_to_json(result: ParseResult) -> dict[str, Any]:
             "issues": [{"code": i.code, "message": i.message, "excerpt": i.excerpt} for i in fr.issues],
         },
     }
-
-
-def has_format_errors(result: ParseResult) -> bool:
-    """True when a record was dropped, the completion delimiter is not present-and-last, or the
-    parser failed internally: what makes `harness parse` exit 1."""
-    fr = result.format_report
-    if fr.records_dropped or fr.completion != "present":
-        return True
-    return any(i.dropped or i.code in ("internal-error", "no-records", "refusal", "empty-output") for i in fr.issues)

@@ -205,7 +205,9 @@ def test_report_in_fence_with_prose_and_string_rating() -> None:
 def test_report_schema_problems_are_reported() -> None:
     r = parse(json.dumps(_report(findings=2, rating=12)), "report")
     assert {"report-findings-count", "report-rating-range"} <= codes(r)
-    assert r.format_report.records_dropped == 0
+    # The report is still read (nothing dropped), but a schema violation is a format error.
+    assert r.graph.report is not None and r.format_report.records_parsed == 1
+    assert has_format_errors(r)
 
 
 def test_report_truncated() -> None:

@@ -1,0 +1,33 @@
+"""The one definition of "this answer has format errors".
+
+`harness parse` exits 1 on it, result rows are counted with it (summary `cases_with_errors` and
+`format_error_rate`, hence the reports and the gate's `format_errors` threshold). An answer has
+format errors when a record was dropped, when the completion status is not `present`, or when an
+issue carries an error code (harness.parsing.issues.ERROR_CODES: a refusal, no records, an
+internal error, a community report that breaks the schema).
+"""
+
+from __future__ import annotations
+
+from harness.model import FormatReport, ParseResult
+from harness.parsing.issues import CODES, is_error
+
+
+def format_error_reasons(report: FormatReport) -> list[str]:
+    """Why the answer counts as having format errors (empty when it does not)."""
+    reasons: list[str] = []
+    if report.records_dropped or any(i.dropped for i in report.issues):
+        reasons.append(f"{max(report.records_dropped, sum(i.dropped for i in report.issues))} record(s) dropped")
+    if report.completion != "present":
+        reasons.append(f"completion {report.completion}")
+    for code in dict.fromkeys(i.code for i in report.issues if not i.dropped):
+        if code in CODES and is_error(code):
+            reasons.append(code)
+    return reasons
+
+
+def has_format_errors(result: ParseResult | FormatReport) -> bool:
+    """True when the answer (a parse result, or the format report of a result row) has format
+    errors; see the module docstring."""
+    report = result.format_report if isinstance(result, ParseResult) else result
+    return bool(format_error_reasons(report))

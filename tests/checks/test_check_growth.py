@@ -1,0 +1,37 @@
+"""The checks stay linear on pathological model output (issue 13.2)."""
+
+from __future__ import annotations
+
+from harness.checks import check_citations, check_completion, check_report, find_citations
+from tests.support.growth import assert_linear
+
+
+def test_citation_with_a_long_run_of_spaces_and_no_parenthesis() -> None:
+    # The dataset-name pattern backtracked over the whole body from every position.
+    assert_linear(find_citations, lambda n: "[Data: a" + " " * n + "]", 20_000)
+
+
+def test_citation_with_many_words_and_no_parenthesis() -> None:
+    assert_linear(find_citations, lambda n: "[Data: " + "word " * n + "]", 10_000)
+
+
+def test_many_citation_openers() -> None:
+    assert_linear(check_citations, lambda n: "[Data: " * n, 50_000)
+
+
+def test_report_of_open_braces() -> None:
+    assert_linear(check_report, lambda n: "{" * n, 200_000)
+
+
+def test_many_completion_marks() -> None:
+    assert_linear(check_completion, lambda n: "<|COMPLETE|>" * n, 10_000)
+
+
+def test_deep_nesting_does_not_raise() -> None:
+    for opener in ("[", "{", '{"findings":', '{"points":['):
+        check_report(opener * 100_000)
+        check_citations(opener * 100_000)
+
+
+def test_citation_opener_followed_by_spaces_and_no_closer() -> None:
+    assert_linear(find_citations, lambda n: "[Data:" + " " * n, 20_000)
