@@ -302,8 +302,8 @@ def threshold_rules(summary: dict[str, Any], thresholds: dict[str, Any]) -> list
                 message = (f"{text} is n/a: {why} (0 of {variant['cases']} cases count), so the threshold "
                            f"{_pct(limit)} cannot be met; annotate the cases (docs/scoring.md)")
             elif value is None:
-                status = "skip"
-                message = f"{text}: no value"
+                status = "fail"  # undefined is not perfect: no case to measure the share over
+                message = f"{text} is n/a: the variant has no case to measure it over, so the limit {_pct(limit)} cannot be met"
             else:
                 ok, verdict = below_or_above(value, float(limit), op)
                 status = "pass" if ok else "fail"

@@ -62,3 +62,23 @@ def test_estimated_usage_is_marked_in_the_summary(suite, api_key, tmp_path):
     assert summary["variants"]["tuned"]["cost_usd"] > 0
     schema = json.loads((REPO / "harness" / "schemas" / "summary.schema.json").read_text())
     jsonschema.validate(summary, schema, cls=jsonschema.Draft202012Validator)
+
+
+def test_format_rates_over_no_case_are_undefined_not_perfect():
+    """A variant with no case (e.g. a shard that drew none) has no format-error share and no
+    completion rate: n/a, not 0% errors."""
+    from harness.summary import format_summary
+
+    empty = format_summary([])
+    assert empty["format_error_rate"] is None
+    assert empty["completion_rate"] is None
+    assert empty["cases_with_errors"] == 0
+
+
+def test_a_format_threshold_with_nothing_to_stand_on_fails_the_gate():
+    from harness.gate import threshold_rules
+
+    variant = {"cases": 0, "metrics": {"metrics": {}}, "format": {"format_error_rate": None, "completion_rate": None}}
+    rules = threshold_rules({"variants": {"v": variant}}, {"format_errors": 0.1, "completion_rate": 0.9})
+    assert [r.status for r in rules] == ["fail", "fail"]
+    assert all("n/a" in r.message for r in rules)

@@ -15,6 +15,10 @@ def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1%}"
 
 
+def _rate(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.0%}"
+
+
 def usage_text(variant: dict[str, Any]) -> tuple[str, str]:
     """(tokens, cost) of a variant as shown in every report, marked when the counts are estimated."""
     usage = variant.get("usage") or {}
@@ -64,7 +68,7 @@ def run_table(summary: dict[str, Any]) -> Table:
             _count(graph["nodes"], ratio.get("entities"), is_base),
             _count(graph["edges"], ratio.get("relationships"), is_base),
             _count(graph["communities"], ratio.get("communities"), is_base),
-            f"{fmt['cases_with_errors']}/{variant['cases']} ({fmt['format_error_rate']:.0%})",
+            f"{fmt['cases_with_errors']}/{variant['cases']} ({_rate(fmt['format_error_rate'])})",
             *usage_text(variant),
         )
     return table
