@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+E = TypeVar("E", bound=BaseException)
+
 
 class HarnessError(Exception):
     """Base: a message for the user (one line) and the exit code the CLI returns."""
@@ -29,3 +33,18 @@ class ModelCallError(HarnessError):
     """Model calls still failing after retries (exit 4)."""
 
     exit_code = 4
+
+
+def find_cause(exc: BaseException, kind: type[E]) -> E | None:
+    """The first exception of `kind` in `exc`'s cause/context chain (itself included), if any.
+
+    The SDK and vcrpy wrap what went wrong below them; this finds it without looping on a cycle.
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, kind):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None

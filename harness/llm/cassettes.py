@@ -32,7 +32,7 @@ from vcr.persisters.filesystem import CassetteNotFoundError
 from vcr.record_mode import RecordMode
 from vcr.request import Request
 
-from ..errors import InputError
+from ..errors import InputError, find_cause
 from ..text import scrub_surrogates
 from .cassette_schema import FORMAT_VERSION, CorruptCassette, validate_cassette
 from .redaction import Redactor, configured_secrets, header_secrets
@@ -363,11 +363,4 @@ class CassetteRouter:
 
 def is_cassette_miss(exc: BaseException) -> bool:
     """True when an exception (or its cause chain) is vcrpy refusing an unrecorded request."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, CannotOverwriteExistingCassetteException):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
+    return find_cause(exc, CannotOverwriteExistingCassetteException) is not None

@@ -16,6 +16,8 @@ from typing import Any
 import httpcore2
 import httpx2
 
+from ..errors import find_cause
+
 DECODE_STEP = 1 << 16  # bytes of output per decompression step
 
 
@@ -137,11 +139,4 @@ class BoundedTransport(httpx2.AsyncHTTPTransport):
 
 def is_body_error(exc: BaseException) -> EndpointBodyError | None:
     """The EndpointBodyError in an exception's cause chain (the SDK wraps it), if any."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, EndpointBodyError):
-            return current
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return None
+    return find_cause(exc, EndpointBodyError)
