@@ -101,6 +101,7 @@ class SuiteRun:
         self.verdict: Any = None
         self.checks: dict[tuple[str, str], Any] = {}
         self.missing: dict[tuple[str, str], str] = {}
+        self.rerecord_all: str | None = None  # one command for every missing or stale cassette
         self.failures: dict[tuple[str, str], str] = {}
 
     def record_mode(self) -> str:
@@ -117,7 +118,7 @@ class SuiteRun:
         self.done = True
         from .errors import HarnessError
         from .reports.writer import gate_run, write_outputs
-        from .runner import RunOptions, run_suite
+        from .runner import RunOptions, rerecord_command, run_suite
 
         variants = cases = None
         if self.selected is not None:
@@ -137,10 +138,11 @@ class SuiteRun:
             outcome = run_suite(self.suite, RunOptions(record_mode=mode, reports_dir=reports, fresh=True,
                                                        variants=variants, cases=cases))
             self.outcome = outcome
+            # the mode is spelled out: `harness record` defaults to `none` when CI is set
             for variant, case, why in outcome.missing:
                 self.missing[(variant, case)] = (
-                    f"cassette {why}: record it with `harness record {self.suite.path} --variant {variant} "
-                    f"--case {case}" + (" --record-mode rewrite`" if why == "stale" else "`"))
+                    f"cassette {why}: record it with `{rerecord_command(self.suite, [(variant, case, why)])}`")
+            self.rerecord_all = rerecord_command(self.suite, outcome.missing) if outcome.missing else None
             for variant, case, message in outcome.failures:
                 self.failures[(variant, case)] = message
             if outcome.missing or outcome.failures:
@@ -261,8 +263,9 @@ class GateItem(pytest.Item):
         if run.error:
             raise CaseFailure(f"{run.suite.name}: gate not evaluated: {run.error}")
         if run.verdict is None:
+            hint = f"; record every missing or stale cassette with `{run.rerecord_all}`" if run.rerecord_all else ""
             raise CaseFailure(f"{run.suite.name}: gate not evaluated: the run is incomplete "
-                              f"({len(run.missing)} missing cassette(s), {len(run.failures)} failed call(s))")
+                              f"({len(run.missing)} missing cassette(s), {len(run.failures)} failed call(s)){hint}")
         if run.verdict.status == "fail":
             raise CaseFailure("\n".join(run.verdict.lines()))
 

@@ -116,6 +116,8 @@ def test_missing_cassettes_fail_the_item_with_the_record_command(recorded):
     done = pytest_run(recorded, "suites/", "-q")
     assert done.returncode == 1
     assert "cassette missing: record it with `harness record" in done.stdout and "--case flood" in done.stdout
+    # the hint spells out the mode: `harness record` records nothing by default under CI
+    assert "--case flood --record-mode once`" in done.stdout, done.stdout
     # the case without a cassette fails; the others replayed and are judged on their own scores
     # (default's flood and fair are below the suite's 50% entity recall, as with every cassette)
     assert "3 failed, 3 passed" in done.stdout, done.stdout
@@ -154,3 +156,13 @@ def test_cases_without_gold_are_skipped_and_the_gate_item_fails(recorded, projec
     assert "no gold to check against: entity recall n/a" in done.stdout
     assert "suites/towns.yaml::gate FAILED" in done.stdout
     assert "entity recall is n/a: no case has gold entities" in done.stdout
+
+
+def test_an_incomplete_run_names_one_command_for_every_missing_cassette(recorded):
+    for case in ("flood", "fair"):
+        (recorded / "fixtures" / "cassettes" / "towns" / "tuned" / f"{case}.json").unlink()
+    done = pytest_run(recorded, "suites/", "-q", "--harness-gate")
+    assert done.returncode == 1
+    assert re.search(r"gate not evaluated: the run is incomplete .*; record every missing or stale cassette with "
+                     r"`harness record \S*suites/towns\.yaml --variant tuned --case flood --case fair "
+                     r"--record-mode once`", done.stdout), done.stdout
