@@ -62,6 +62,8 @@ class ModelSettings(Value):
     timeout_s: float = Field(120.0, gt=0, le=86_400, allow_inf_nan=False)
     concurrency: int = Field(8, ge=1, le=512)
     max_retries: int = Field(6, ge=0, le=50)
+    # longest Retry-After a call waits for; a longer one gives the call up (exit 4)
+    max_wait_s: float = Field(120.0, gt=0, le=86_400, allow_inf_nan=False)
 
     @field_validator("base_url")
     @classmethod

@@ -14,6 +14,8 @@ import yaml
 from harness.errors import InputError
 from harness.suites import CASE_ID, load_gold_case, load_suite
 
+from .conftest import write_project
+
 PROMPT = "Types {entity_types} {tuple_delimiter}{record_delimiter}{completion_delimiter} {language}\nText: {input_text}\n"
 BASE: dict[str, Any] = {
     "name": "s",
@@ -200,3 +202,18 @@ def test_shipped_suites_still_load() -> None:
 def test_odd_prompt_paths_name_the_suite_line(project: Path, prompt: str) -> None:
     message = refused(project, with_(variants={"default": {"prompt": prompt}}), "variants.default.prompt")
     assert "\x00" not in message and len(message) < 600
+
+
+def test_model_max_wait_reaches_the_endpoint_and_is_checked(tmp_path):
+    """`model.max_wait_s` caps how long a Retry-After may make a call wait (then exit 4)."""
+    from harness.runner import endpoint_settings
+
+    path = write_project(tmp_path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["model"]["max_wait_s"] = 5
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    assert endpoint_settings(load_suite(path).spec.model).max_wait_s == 5
+    data["model"]["max_wait_s"] = float("inf")
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(InputError, match="max_wait_s"):
+        load_suite(path)
