@@ -463,6 +463,9 @@ def _usage_error_line(exc: Exception) -> str:
     return f"harness: {command + ': ' if command else ''}{' '.join(message.split())}"
 
 
+INTERRUPTED = 130  # the shell's code for a Ctrl-C; no harness command returns it otherwise
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every HarnessError becomes one line on stderr and its exit code.
 
@@ -492,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("harness: interrupted; rerun the same command to resume\n")
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         return 0
     except OSError as exc:
@@ -504,6 +507,9 @@ def main(argv: list[str] | None = None) -> int:
         message = " ".join(f"{name}: {exc.strerror or exc}".split())
         sys.stderr.write(f"harness: {message}\n")
         return 2
+    if result == INTERRUPTED:  # Typer catches KeyboardInterrupt itself and returns 130
+        sys.stderr.write("harness: interrupted; rerun the same command to resume\n")
+        return INTERRUPTED
     return result if isinstance(result, int) and not isinstance(result, bool) else 0
 
 

@@ -173,3 +173,17 @@ def test_shipped_suites_validate():
         for case in suite.cases:
             words = len(case.text.split())
             assert 150 <= words <= 400, f"{path.name}:{case.id} has {words} words"
+
+
+def test_ctrl_c_says_how_to_resume(monkeypatch, capsys, tmp_path):
+    """Typer turns KeyboardInterrupt into exit 130 itself; the user still gets the one line that
+    says the run resumes."""
+    import harness.suites
+    from harness.cli import main
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(harness.suites, "load_suite", interrupted)
+    assert main(["run", str(tmp_path / "s.yaml")]) == 130
+    assert capsys.readouterr().err == "harness: interrupted; rerun the same command to resume\n"
