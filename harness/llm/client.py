@@ -38,7 +38,7 @@ from ..text import scrub_surrogates
 from .cassettes import is_cassette_miss
 from .limiter import AdaptiveLimiter
 from .tokens import count_message_tokens, count_tokens
-from .transport import BoundedTransport, is_body_error
+from .transport import BoundedTransport, is_body_error, proxy_mounts
 from .redaction import Redactor, configured_secrets
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -230,9 +230,9 @@ class ModelClient:
                     f"no API key: set {s.api_key_env} to record (replaying needs none)"
                 )
             key = REPLAY_KEY
-        http_client = openai.DefaultAsyncHttpxClient(
-            transport=BoundedTransport(max_body_bytes=MAX_BODY_BYTES, limits=openai.DEFAULT_CONNECTION_LIMITS)
-        )
+        bounded = {"max_body_bytes": MAX_BODY_BYTES, "limits": openai.DEFAULT_CONNECTION_LIMITS}
+        http_client = openai.DefaultAsyncHttpxClient(transport=BoundedTransport(**bounded),
+                                                     mounts=proxy_mounts(**bounded))
         common: dict[str, Any] = {"api_key": key, "timeout": s.timeout_s, "max_retries": 0, "http_client": http_client}
         azure_endpoint = os.environ.get("AZURE_OPENAI_ENDPOINT")
         if azure_endpoint and not s.base_url:

@@ -137,6 +137,22 @@ class BoundedTransport(httpx2.AsyncHTTPTransport):
         self._pool = _BoundedPool(self._pool, max_body_bytes)  # type: ignore[assignment]
 
 
+def proxy_mounts(*, max_body_bytes: int, **kwargs: Any) -> dict[str, httpx2.AsyncBaseTransport | None]:
+    """Bounded transports for the environment's HTTP_PROXY / HTTPS_PROXY / ALL_PROXY (NO_PROXY
+    hosts mapped to None, i.e. direct).
+
+    httpx ignores the environment's proxies once a client is given its own transport, so without
+    these mounts a user behind a proxy could not reach the endpoint at all; with httpx's own
+    proxy transports the body cap would not apply.
+    """
+    from httpx2._utils import get_environment_proxies
+
+    return {
+        pattern: None if url is None else BoundedTransport(max_body_bytes=max_body_bytes, proxy=url, **kwargs)
+        for pattern, url in get_environment_proxies().items()
+    }
+
+
 def is_body_error(exc: BaseException) -> EndpointBodyError | None:
     """The EndpointBodyError in an exception's cause chain (the SDK wraps it), if any."""
     return find_cause(exc, EndpointBodyError)

@@ -287,3 +287,20 @@ def test_an_error_body_that_echoes_the_key_does_not_reach_the_failure_message(st
             chat(make_client(srv, max_retries=1))
     assert SECRET not in caught.value.message
     assert "bad key" in caught.value.message
+
+
+def test_the_body_cap_holds_behind_a_proxy_from_the_environment(monkeypatch):
+    """httpx builds its own transports for HTTP(S)_PROXY; the bounded one must serve those too.
+    The local server acts as the proxy (it answers absolute-URI requests) for an upstream host that
+    does not exist, so the answer can only come through the proxy."""
+    bomb = gzip_bomb(64)
+    reply = RawReply(200, {"Content-Type": "application/json", "Content-Encoding": "gzip"}, bomb)
+    for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy", "HTTPS_PROXY", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    with FakeOpenAIServer(Script(), raw=lambda _: reply) as proxy:
+        monkeypatch.setenv("HTTP_PROXY", proxy.base_url.rsplit("/v1", 1)[0])
+        client = ModelClient(EndpointSettings(model="gpt-4o-mini", base_url="http://upstream.invalid/v1",
+                                              max_retries=0), replay=False, backoff_base_s=0.01)
+        with pytest.raises(ModelCallError, match="larger than"):
+            chat(client)
+        assert proxy.calls == 1
