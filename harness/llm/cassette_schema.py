@@ -72,7 +72,7 @@ def _body_text(body: Any, place: str) -> str | None:
     return scrub_surrogates(json.dumps(body["json"], ensure_ascii=False))
 
 
-def _check_completion(text: str | None, place: str) -> None:
+def check_completion_body(text: str | None, place: str) -> None:
     """What the client reads of an answer must have the types it expects."""
     _need(text is not None, place, "no response body")
     try:
@@ -128,7 +128,7 @@ def _response(value: Any, place: str) -> dict[str, Any]:
     body = value.get("body")
     _need(isinstance(body, dict) and "string" in body, f"{place}.body", 'missing or without "string"')
     text = _body_text(body["string"], f"{place}.body.string")  # type: ignore[index]
-    _check_completion(text, f"{place}.body.string")
+    check_completion_body(text, f"{place}.body.string")
     return {
         "status": {"code": code, "message": message},
         "headers": _headers(value.get("headers"), f"{place}.headers"),

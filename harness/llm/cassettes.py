@@ -34,7 +34,7 @@ from vcr.request import Request
 
 from ..errors import InputError, find_cause
 from ..text import scrub_surrogates
-from .cassette_schema import FORMAT_VERSION, CorruptCassette, validate_cassette
+from .cassette_schema import FORMAT_VERSION, CorruptCassette, check_completion_body, validate_cassette
 from .redaction import Redactor, configured_secrets, header_secrets
 
 RECORD_MODES = ("none", "once", "rewrite", "all")
@@ -145,13 +145,30 @@ def scrub_request(request: Request) -> Request:
 
 
 def scrub_response(response: dict[str, Any]) -> dict[str, Any] | None:
-    """Drop failures; store bodies decoded and only the content-type header."""
+    """Drop failures; store bodies decoded, as UTF-8 JSON text, and only the content-type header.
+
+    An answer body is kept only when the cassette loader would accept it back: JSON in any of the
+    encodings `json.loads` detects (UTF-8/16/32, as the SDK reads it) is stored re-encoded as
+    UTF-8; a body the client rejected as an endpoint error (not JSON, not a chat completion) was
+    retried, and storing it would make the whole cassette unreadable, so it is left out.
+    """
     if int(response.get("status", {}).get("code", 0)) >= 400:
         return None
     response = decode_response(response)
+    raw = response.get("body", {}).get("string")
+    if isinstance(raw, (bytes, str)):
+        try:
+            text = json.dumps(json.loads(raw), ensure_ascii=False)
+            check_completion_body(text, "answer")
+        except (ValueError, RecursionError):  # CorruptCassette is a ValueError
+            return None
+        response["body"]["string"] = scrub_surrogates(text).encode("utf-8")
     response["headers"] = {
         k: v for k, v in response.get("headers", {}).items() if k.lower() in KEPT_RESPONSE_HEADERS
     }
+    for key, values in response["headers"].items():  # the body is UTF-8 now, whatever it came as
+        response["headers"][key] = ["application/json" if "charset" in str(v).lower() and "utf-8" not in str(v).lower()
+                                    else v for v in (values if isinstance(values, list) else [values])]
     return response
 
 

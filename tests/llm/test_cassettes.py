@@ -381,3 +381,35 @@ def test_a_cassette_holding_a_lone_surrogate_escape_replays(recorded_towns, proj
                                                         variants=["default"], cases=["mayor"]))
     assert not outcome.missing and not outcome.failures
     assert "<|>Mayor\ufffd)" in outcome.results[0].rounds[0].output
+
+
+def _completion_bytes(content: str, encoding: str = "utf-8") -> bytes:
+    body = {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10}}
+    return json.dumps(body, ensure_ascii=False).encode(encoding)
+
+
+@pytest.mark.parametrize("first", ["utf-16", "not-json-then-good"])
+def test_odd_answer_bodies_record_and_replay(suite, api_key, tmp_path, monkeypatch, first):
+    """A UTF-16 JSON answer (json.loads reads it, so the client does) and a retried non-JSON answer
+    both record into a cassette that loads and replays to the same rows."""
+    from harness.llm.fake_server import RawReply, Script
+
+    answer = '("entity"<|>ANA RUIZ<|>person<|>Mayor)\n<|COMPLETE|>'
+    replies = iter([b"\xff\xfe not json", _completion_bytes(answer)] if first == "not-json-then-good"
+                   else [_completion_bytes(answer, "utf-16")])
+
+    def raw(_body):
+        return RawReply(200, {"Content-Type": "application/json"}, next(replies))
+
+    options = dict(variants=["default"], cases=["mayor"], fresh=True)
+    suite.spec.model.max_gleanings = 0
+    with FakeOpenAIServer(Script(), raw=raw) as srv:
+        recorded = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec",
+                                               base_url=srv.base_url, **options))
+    assert not recorded.missing and not recorded.failures
+    assert recorded.results[0].rounds[0].output == answer
+    monkeypatch.delenv("OPENAI_API_KEY")
+    replayed = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "rep", **options))
+    assert not replayed.missing and not replayed.failures
+    assert _rows(recorded.run_dir) == _rows(replayed.run_dir)
