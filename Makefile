@@ -31,6 +31,7 @@ bench: install
 	$(BIN)/python bench/tune_sampling.py
 	$(BIN)/python bench/tune.py
 	$(BIN)/python bench/limiter.py
+	$(BIN)/python bench/startup.py
 
 clean:
 	rm -rf $(VENV) reports/*/ build *.egg-info

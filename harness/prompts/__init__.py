@@ -14,22 +14,56 @@ Public API:
 
 from __future__ import annotations
 
-from .builtin import builtin_names, load_builtin
-from .lint import CODES as LINT_CODES
-from .lint import Finding, has_errors, lint_prompt, lint_text
-from .lint import Finding as LintFinding
-from .resolve import (
-    PROMPT_ENV_PREFIX,
-    PROMPTS_DIR_ENV,
-    ResolvedPrompt,
-    load_variant_prompt,
-    resolve_prompt,
-    resolve_variant_prompt,
-    variant_env_name,
-)
-from .syntax import fill, placeholders
-from .template import CONTINUE_PROMPT, LOOP_PROMPT, PromptMeta, PromptTemplate, load_prompt
-from .yaml_template import load_yaml_prompt
+from typing import TYPE_CHECKING
+
+from ..lazy_exports import lazy_exports
+
+# Names are bound on first use, so that importing one submodule (the CLI's `prompts.commands`)
+# does not import lint's tokenizer and resolve's suite loader with it.
+_EXPORTS = {
+    "builtin_names": (".builtin", "builtin_names"),
+    "load_builtin": (".builtin", "load_builtin"),
+    "LINT_CODES": (".lint", "CODES"),
+    "Finding": (".lint", "Finding"),
+    "LintFinding": (".lint", "Finding"),
+    "has_errors": (".lint", "has_errors"),
+    "lint_prompt": (".lint", "lint_prompt"),
+    "lint_text": (".lint", "lint_text"),
+    "PROMPT_ENV_PREFIX": (".resolve", "PROMPT_ENV_PREFIX"),
+    "PROMPTS_DIR_ENV": (".resolve", "PROMPTS_DIR_ENV"),
+    "ResolvedPrompt": (".resolve", "ResolvedPrompt"),
+    "load_variant_prompt": (".resolve", "load_variant_prompt"),
+    "resolve_prompt": (".resolve", "resolve_prompt"),
+    "resolve_variant_prompt": (".resolve", "resolve_variant_prompt"),
+    "variant_env_name": (".resolve", "variant_env_name"),
+    "fill": (".syntax", "fill"),
+    "placeholders": (".syntax", "placeholders"),
+    "CONTINUE_PROMPT": (".template", "CONTINUE_PROMPT"),
+    "LOOP_PROMPT": (".template", "LOOP_PROMPT"),
+    "PromptMeta": (".template", "PromptMeta"),
+    "PromptTemplate": (".template", "PromptTemplate"),
+    "load_prompt": (".template", "load_prompt"),
+    "load_yaml_prompt": (".yaml_template", "load_yaml_prompt"),
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+if TYPE_CHECKING:
+    from .builtin import builtin_names, load_builtin
+    from .lint import CODES as LINT_CODES
+    from .lint import Finding, has_errors, lint_prompt, lint_text
+    from .lint import Finding as LintFinding
+    from .resolve import (
+        PROMPT_ENV_PREFIX,
+        PROMPTS_DIR_ENV,
+        ResolvedPrompt,
+        load_variant_prompt,
+        resolve_prompt,
+        resolve_variant_prompt,
+        variant_env_name,
+    )
+    from .syntax import fill, placeholders
+    from .template import CONTINUE_PROMPT, LOOP_PROMPT, PromptMeta, PromptTemplate, load_prompt
+    from .yaml_template import load_yaml_prompt
 
 __all__ = [
     "CONTINUE_PROMPT",

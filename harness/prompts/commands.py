@@ -14,8 +14,6 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..errors import InputError
-from ..model import GoldCase
-from ..suites import Suite
 
 prompts_app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 import_app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -97,6 +95,7 @@ def lint(
 
 def _lint_suite(path: Path, settings: dict[str, Any]) -> list[tuple[str, list[Any]]]:
     """Each variant's prompt, linted with the variables and delimiters the runner would use."""
+    from ..model import GoldCase
     from ..runner import plan_variant
     from ..suites import load_suite
     from .lint import lint_prompt

@@ -10,8 +10,6 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import InputError
-from .pipeline import TuneOptions, tune
-from .sampling import SELECTIONS
 
 DEFAULT_CHUNK_TOKENS = 1200  # GraphRAG's default chunk size
 
@@ -105,6 +103,8 @@ def tune_command(
     from ..llm.client import EndpointSettings
     from ..runner import endpoint_settings
     from ..suites import load_suite
+    from .pipeline import TuneOptions, tune
+    from .sampling import SELECTIONS
 
     if (suite is None) == (input_dir is None):
         raise InputError("give exactly one of --suite or --input")
