@@ -1,0 +1,132 @@
+"""Golden outputs of the shipped suites: replay them, and normalise what legitimately varies.
+
+Shared by `scripts/capture_golden.py` (writes `tests/golden/`) and `tests/test_behaviour_unchanged.py`
+(replays again and compares), so both see exactly the same commands and the same normalisation.
+
+What is replayed is what `make run` does: `harness run suites/*.yaml --record-mode none --gate`
+(into a scratch reports folder holding a copy of `reports/baselines/`, with the fixed run id
+`golden`) and the podcast tuning replay `harness tune --suite suites/podcast.yaml ... --selection
+top --limit 6 --record-mode none`.
+
+Normalised, and nothing else:
+- timings: the number under any JSON key ending in `_s` (`latency_s`, `latency_total_s`, `wall_s`);
+- timestamps: the value of JSON `created_at`;
+- the scratch folder's absolute path (a baseline's path in gate.json and report.md, the tuned files'
+  paths in the tuning report), which becomes `<OUT>`;
+- in report.html, each embedded PNG (`data:image/png;base64,...`) becomes its SHA-256: any changed
+  pixel still changes the file, but the golden copy stays small and its diff readable.
+Run ids are fixed, so they are not normalised.
+"""
+
+from __future__ import annotations
+
+import base64
+import difflib
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+GOLDEN_DIR = REPO / "tests" / "golden"
+RUN_ID = "golden"
+RUN_FILES = ("results.jsonl", "summary.json", "report.md", "gate.json", "report.html", "junit.xml")
+TUNE_NAME = "podcast-auto"
+COMMANDS = "commands.json"
+
+# Credentials and endpoints change what is redacted or where calls go; replay needs none of them.
+_SCRUBBED_ENV = re.compile(r"^(OPENAI_|AZURE_OPENAI_)")
+
+_TIMING = re.compile(r'(?<!\\)("[A-Za-z0-9_]*_s")(\s*:\s*)-?[0-9][0-9.eE+-]*')
+_CREATED_AT = re.compile(r'(?<!\\)("created_at")(\s*:\s*)"[^"\\]*"')
+_EMBEDDED_PNG = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
+
+
+def normalise(text: str, scratch_roots: list[str]) -> str:
+    """`text` with timings, timestamps, the scratch folder and embedded PNG bytes replaced."""
+    for root in sorted(set(scratch_roots), key=len, reverse=True):
+        text = text.replace(root, "<OUT>")
+    text = _TIMING.sub(r'\1\2"<timing>"', text)
+    text = _CREATED_AT.sub(r'\1\2"<timestamp>"', text)
+    return _EMBEDDED_PNG.sub(
+        lambda m: "data:image/png;sha256," + hashlib.sha256(base64.b64decode(m.group(1))).hexdigest(), text)
+
+
+@dataclass
+class Replay:
+    """Normalised outputs by their path under tests/golden/ (POSIX), and the commands' exit codes."""
+
+    files: dict[str, str]
+
+
+def _harness(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "harness.cli", *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, encoding="utf-8", check=False)
+
+
+def replay(scratch: Path) -> Replay:
+    """Replay the shipped suites and the podcast tuning into `scratch`; the normalised outputs."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    reports = scratch / "reports"
+    shutil.copytree(REPO / "reports" / "baselines", reports / "baselines")  # the gate's regression rules
+    tune_out = scratch / "tune" / f"{TUNE_NAME}.yaml"
+    env = {key: value for key, value in os.environ.items() if not _SCRUBBED_ENV.match(key)}
+    suites = sorted(path.relative_to(REPO).as_posix() for path in (REPO / "suites").glob("*.yaml"))
+    commands = [
+        ["run", *suites, "--record-mode", "none", "--gate", "--reports", str(reports), "--run-id", RUN_ID],
+        ["tune", "--suite", "suites/podcast.yaml", "--out", str(tune_out), "--selection", "top",
+         "--limit", "6", "--record-mode", "none"],
+    ]
+    roots = [str(scratch), str(scratch.resolve())]
+    record = []
+    for args in commands:
+        done = _harness(args, env)
+        if done.returncode not in (0, 1):  # 1 is a gate verdict, anything else a broken replay
+            raise RuntimeError(f"harness {' '.join(args)} exited {done.returncode}:\n{done.stderr[-4000:]}")
+        record.append({"command": ["harness", *(normalise(a, roots) for a in args)], "exit_code": done.returncode})
+    files = {COMMANDS: json.dumps(record, indent=2) + "\n"}
+    for suite in sorted(path.name for path in reports.iterdir() if path.name != "baselines"):
+        for name in RUN_FILES:
+            text = (reports / suite / RUN_ID / name).read_text(encoding="utf-8")
+            files[f"{suite}/{name}"] = normalise(text, roots)
+    for path in sorted(tune_out.parent.iterdir()):
+        files[f"tune/{path.name}"] = normalise(path.read_text(encoding="utf-8"), roots)
+    return Replay(files)
+
+
+def read_golden(folder: Path = GOLDEN_DIR) -> dict[str, str]:
+    """The captured files under `folder`, by POSIX path relative to it."""
+    return {path.relative_to(folder).as_posix(): path.read_text(encoding="utf-8")
+            for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def _readable_lines(name: str, text: str) -> list[str]:
+    """Lines to diff: JSON pretty-printed (a results.jsonl row is one long line), else the text."""
+    try:
+        if name.endswith(".jsonl"):
+            return [line for row in text.splitlines()
+                    for line in json.dumps(json.loads(row), indent=1, ensure_ascii=False).splitlines() + ["----"]]
+        if name.endswith(".json"):
+            return json.dumps(json.loads(text), indent=1, ensure_ascii=False).splitlines()
+    except ValueError:
+        pass
+    return text.splitlines()
+
+
+def show_diff(name: str, expected: str, actual: str, *, max_lines: int = 80, max_width: int = 240) -> str:
+    """A unified diff of one file, cut to `max_lines` lines of at most `max_width` characters."""
+    old, new = _readable_lines(name, expected), _readable_lines(name, actual)
+    if old == new:  # equal once parsed: the difference is in the bytes (spacing, escaping, order of lines)
+        old, new = expected.splitlines(), actual.splitlines()
+    lines = list(difflib.unified_diff(old, new, f"golden/{name}", f"replay/{name}", lineterm="", n=2))
+    if not lines:  # equal line by line: line endings or a final newline differ
+        lines = [f"golden/{name}: {expected[-40:]!r}", f"replay/{name}: {actual[-40:]!r}"]
+    shown = [line if len(line) <= max_width else line[:max_width] + " [...]" for line in lines[:max_lines]]
+    if len(lines) > max_lines:
+        shown.append(f"[... {len(lines) - max_lines} more diff lines]")
+    return "\n".join(shown)

@@ -1,0 +1,56 @@
+"""The shipped suites replay to the same outputs as captured in tests/golden/ (issue 14).
+
+`harness run suites/*.yaml --record-mode none --gate` and the podcast tuning replay (`harness tune
+--suite suites/podcast.yaml --selection top --limit 6 --record-mode none`), as `make run` does them,
+must give byte-identical results.jsonl, summary.json, report.md, report.html, junit.xml, gate.json,
+tuning outputs and exit codes, once timings, timestamps and the scratch folder's path are
+normalised (tests/support/golden.py says exactly what is normalised, and nothing else is).
+
+This is the safety net of the architecture refactor: a refactor must NOT refresh tests/golden/;
+when this test fails after one, the refactor changed behaviour. After a deliberate behaviour change
+(a parser fix, a new metric, a report wording), refresh the golden files and commit them with the
+change, saying why in the commit message:
+
+    .venv/bin/python scripts/capture_golden.py
+    git diff --stat tests/golden/
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.golden import COMMANDS, GOLDEN_DIR, read_golden, replay, show_diff
+
+
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    return replay(tmp_path_factory.mktemp("golden-replay")).files
+
+
+def test_shipped_suites_replay_to_the_golden_outputs(replayed: dict[str, str]) -> None:
+    golden = read_golden()
+    assert golden, f"{GOLDEN_DIR} is empty: capture it with scripts/capture_golden.py"
+    assert sorted(replayed) == sorted(golden), (
+        f"the replay writes other files than tests/golden/ holds: only in the replay {sorted(set(replayed) - set(golden))}, "
+        f"only golden {sorted(set(golden) - set(replayed))}")
+    differing = [name for name in sorted(golden) if golden[name] != replayed[name]]
+    if differing:
+        first = next((name for name in differing if name != COMMANDS), differing[0])
+        pytest.fail(f"{len(differing)} file(s) differ from tests/golden/: {', '.join(differing)}\n"
+                    f"first: {first}\n{show_diff(first, golden[first], replayed[first])}", pytrace=False)
+
+
+def test_normalisation_keeps_everything_but_timings_timestamps_and_the_scratch_path(tmp_path: Path) -> None:
+    from tests.support.golden import normalise
+
+    scratch = str(tmp_path)
+    row = ('{"latency_s":0.0123,"wall_s":1e-05,"created_at":"2026-11-23T22:30:16+00:00","recall":0.5,'
+           f'"output":"\\"latency_s\\":7","baseline_file":"{scratch}/reports/baselines/a.json","tokens_s":null}}')
+    assert normalise(row, [scratch]) == (
+        '{"latency_s":"<timing>","wall_s":"<timing>","created_at":"<timestamp>","recall":0.5,'
+        '"output":"\\"latency_s\\":7","baseline_file":"<OUT>/reports/baselines/a.json","tokens_s":null}')
+    html = "<img src='data:image/png;base64,iVBORw0KGgo='>"
+    assert normalise(html, []) == ("<img src='data:image/png;sha256,"
+                                   "4c4b6a3be1314ab86138bef4314dde022e600960d8689a2c8f8631802d20dab6'>")
