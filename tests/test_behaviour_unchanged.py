@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.golden import COMMANDS, GOLDEN_DIR, read_golden, replay, show_diff
+from tests.support.golden import GOLDEN_DIR, pipeline_order, read_golden, replay, show_diff
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +35,9 @@ def test_shipped_suites_replay_to_the_golden_outputs(replayed: dict[str, str]) -
     assert sorted(replayed) == sorted(golden), (
         f"the replay writes other files than tests/golden/ holds: only in the replay {sorted(set(replayed) - set(golden))}, "
         f"only golden {sorted(set(golden) - set(replayed))}")
-    differing = [name for name in sorted(golden) if golden[name] != replayed[name]]
+    differing = [name for name in pipeline_order(list(golden)) if golden[name] != replayed[name]]
     if differing:
-        first = next((name for name in differing if name != COMMANDS), differing[0])
+        first = differing[0]
         pytest.fail(f"{len(differing)} file(s) differ from tests/golden/: {', '.join(differing)}\n"
                     f"first: {first}\n{show_diff(first, golden[first], replayed[first])}", pytrace=False)
 
@@ -54,3 +54,18 @@ def test_normalisation_keeps_everything_but_timings_timestamps_and_the_scratch_p
     html = "<img src='data:image/png;base64,iVBORw0KGgo='>"
     assert normalise(html, []) == ("<img src='data:image/png;sha256,"
                                    "4c4b6a3be1314ab86138bef4314dde022e600960d8689a2c8f8631802d20dab6'>")
+
+
+def test_diff_names_the_row_and_crops_long_lines_around_the_change() -> None:
+    from tests.support.golden import show_diff
+
+    row = '{"variant":"tuned","case_id":"c1","output":"%s"}'
+    diff = show_diff("s/results.jsonl", row % ("x" * 500 + "old") + "\n", row % ("x" * 500 + "new") + "\n", max_width=60)
+    changed = [line for line in diff.splitlines() if line.endswith(('old"', 'new"'))]
+    assert [(line[:11], line[-4:]) for line in changed] == [("-tuned/c1 |", 'old"'), ("+tuned/c1 |", 'new"')]
+    assert all(" [...] " in line for line in changed)
+    assert all(len(line) <= 80 for line in diff.splitlines())
+    spacing = show_diff("s/summary.json", '{"a": 1}\n', '{"a":1}\n')  # equal once parsed: the raw bytes are shown
+    assert '-{"a": 1}' in spacing and '+{"a":1}' in spacing
+    long = show_diff("r.md", "".join(f"{i}\n" for i in range(500)), "".join(f"{i}!\n" for i in range(500)), max_lines=20)
+    assert len(long.splitlines()) == 21 and long.endswith("more diff lines]")

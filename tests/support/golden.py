@@ -35,7 +35,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN_DIR = REPO / "tests" / "golden"
 RUN_ID = "golden"
-RUN_FILES = ("results.jsonl", "summary.json", "report.md", "gate.json", "report.html", "junit.xml")
+# In pipeline order: when several differ, the earliest names the stage that changed.
+RUN_FILES = ("results.jsonl", "summary.json", "gate.json", "report.md", "junit.xml", "report.html")
 TUNE_NAME = "podcast-auto"
 COMMANDS = "commands.json"
 
@@ -108,14 +109,52 @@ def read_golden(folder: Path = GOLDEN_DIR) -> dict[str, str]:
 def _readable_lines(name: str, text: str) -> list[str]:
     """Lines to diff: JSON pretty-printed (a results.jsonl row is one long line), else the text."""
     try:
-        if name.endswith(".jsonl"):
-            return [line for row in text.splitlines()
-                    for line in json.dumps(json.loads(row), indent=1, ensure_ascii=False).splitlines() + ["----"]]
+        if name.endswith(".jsonl"):  # each line prefixed with its row's variant/case, which the diff then shows
+            lines = []
+            for number, raw in enumerate(text.splitlines(), 1):
+                row = json.loads(raw)
+                label = f"{row.get('variant')}/{row.get('case_id')}" if isinstance(row, dict) else f"row {number}"
+                lines.extend(f"{label} | {line}" for line in json.dumps(row, indent=1, ensure_ascii=False).splitlines())
+            return lines
         if name.endswith(".json"):
             return json.dumps(json.loads(text), indent=1, ensure_ascii=False).splitlines()
     except ValueError:
         pass
     return text.splitlines()
+
+
+def _partners(lines: list[str]) -> list[str]:
+    """For each `-` line followed by a `+` line (and that `+` line), the line it replaces or is replaced by."""
+    partners = [""] * len(lines)
+    for i in range(len(lines) - 1):
+        if lines[i].startswith("-") and lines[i + 1].startswith("+") and not lines[i].startswith("---"):
+            partners[i], partners[i + 1] = lines[i + 1], lines[i]
+    return partners
+
+
+def _crop(line: str, partner: str, width: int) -> str:
+    """`line` cut to `width` characters around where it first differs from `partner` (a long HTML
+    or JSON line differs far from its start)."""
+    if len(line) <= width:
+        return line
+    head = width // 4  # the line's start stays (a results.jsonl line starts with its row's variant/case)
+    same = next((i for i, (a, b) in enumerate(zip(line, partner)) if i and a != b), min(len(line), len(partner)))
+    start = max(head, same - width // 3) if partner else head
+    end = start + width - head
+    return (line[:head] + (" [...] " if start > head else "") + line[start:end]
+            + (" [...]" if end < len(line) else ""))
+
+
+def pipeline_order(names: list[str]) -> list[str]:
+    """Golden file names, results before summaries before gates before reports (then the tuning,
+    then exit codes): the first that differs names the earliest stage that changed."""
+    def key(name: str) -> tuple[int, int, str]:
+        folder, _, file = name.rpartition("/")
+        if file in RUN_FILES and folder != "tune":
+            return (0, RUN_FILES.index(file), name)
+        return (1 if folder == "tune" else 2 if name == COMMANDS else 3, 0, name)
+
+    return sorted(names, key=key)
 
 
 def show_diff(name: str, expected: str, actual: str, *, max_lines: int = 80, max_width: int = 240) -> str:
@@ -126,7 +165,7 @@ def show_diff(name: str, expected: str, actual: str, *, max_lines: int = 80, max
     lines = list(difflib.unified_diff(old, new, f"golden/{name}", f"replay/{name}", lineterm="", n=2))
     if not lines:  # equal line by line: line endings or a final newline differ
         lines = [f"golden/{name}: {expected[-40:]!r}", f"replay/{name}: {actual[-40:]!r}"]
-    shown = [line if len(line) <= max_width else line[:max_width] + " [...]" for line in lines[:max_lines]]
+    shown = [_crop(line, other, max_width) for line, other in zip(lines[:max_lines], _partners(lines[:max_lines]))]
     if len(lines) > max_lines:
         shown.append(f"[... {len(lines) - max_lines} more diff lines]")
     return "\n".join(shown)
