@@ -15,7 +15,8 @@ Normalised, and nothing else:
   paths in the tuning report), which becomes `<OUT>`;
 - in report.html, each embedded PNG (`data:image/png;base64,...`) becomes its SHA-256: any changed
   pixel still changes the file, but the golden copy stays small and its diff readable.
-Run ids are fixed, so they are not normalised.
+Run ids are fixed, so they are not normalised. `environment.json` records the matplotlib version the
+plots were drawn with; under another version the PNG digests are not compared (see `comparable`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import base64
 import difflib
 import hashlib
+import importlib.metadata
 import json
 import os
 import re
@@ -39,6 +41,9 @@ RUN_ID = "golden"
 RUN_FILES = ("results.jsonl", "summary.json", "gate.json", "report.md", "junit.xml", "report.html")
 TUNE_NAME = "podcast-auto"
 COMMANDS = "commands.json"
+# The plots are PNGs drawn by matplotlib (with its own bundled FreeType): the same version draws the
+# same bytes, another version may not. The version is captured, and PNG digests compared only under it.
+ENVIRONMENT = "environment.json"
 
 # Credentials and endpoints change what is redacted or where calls go; replay needs none of them.
 _SCRUBBED_ENV = re.compile(r"^(OPENAI_|AZURE_OPENAI_)")
@@ -46,6 +51,7 @@ _SCRUBBED_ENV = re.compile(r"^(OPENAI_|AZURE_OPENAI_)")
 _TIMING = re.compile(r'(?<!\\)("[A-Za-z0-9_]*_s")(\s*:\s*)-?[0-9][0-9.eE+-]*')
 _CREATED_AT = re.compile(r'(?<!\\)("created_at")(\s*:\s*)"[^"\\]*"')
 _EMBEDDED_PNG = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
+_PNG_DIGEST = re.compile(r"(?<=data:image/png;)sha256,[0-9a-f]{64}")
 
 
 def normalise(text: str, scratch_roots: list[str]) -> str:
@@ -90,7 +96,7 @@ def replay(scratch: Path) -> Replay:
         if done.returncode not in (0, 1):  # 1 is a gate verdict, anything else a broken replay
             raise RuntimeError(f"harness {' '.join(args)} exited {done.returncode}:\n{done.stderr[-4000:]}")
         record.append({"command": ["harness", *(normalise(a, roots) for a in args)], "exit_code": done.returncode})
-    files = {COMMANDS: json.dumps(record, indent=2) + "\n"}
+    files = {COMMANDS: json.dumps(record, indent=2) + "\n", ENVIRONMENT: json.dumps(environment(), indent=2) + "\n"}
     for suite in sorted(path.name for path in reports.iterdir() if path.name != "baselines"):
         for name in RUN_FILES:
             text = (reports / suite / RUN_ID / name).read_text(encoding="utf-8")
@@ -98,6 +104,25 @@ def replay(scratch: Path) -> Replay:
     for path in sorted(tune_out.parent.iterdir()):
         files[f"tune/{path.name}"] = normalise(path.read_text(encoding="utf-8"), roots)
     return Replay(files)
+
+
+def environment() -> dict[str, str]:
+    """Versions of what draws bytes the harness does not own (the plots)."""
+    return {"matplotlib": importlib.metadata.version("matplotlib")}
+
+
+def comparable(golden: dict[str, str], replayed: dict[str, str]) -> tuple[dict[str, str], dict[str, str], str | None]:
+    """The two sets of files as they can be compared here: under another matplotlib than the
+    captured one, the plots' PNG digests are left out (and a note says so)."""
+    if golden.get(ENVIRONMENT) == replayed.get(ENVIRONMENT):
+        return golden, replayed, None
+
+    def without_png_digests(files: dict[str, str]) -> dict[str, str]:
+        return {name: _PNG_DIGEST.sub("sha256,<not compared>", text) for name, text in files.items() if name != ENVIRONMENT}
+
+    note = (f"plots not compared: captured with {golden.get(ENVIRONMENT, '{}').strip()}, replayed with "
+            f"{replayed.get(ENVIRONMENT, '{}').strip()} (recapture after a deliberate upgrade)")
+    return without_png_digests(golden), without_png_digests(replayed), " ".join(note.split())
 
 
 def read_golden(folder: Path = GOLDEN_DIR) -> dict[str, str]:
