@@ -19,7 +19,7 @@ from harness.llm.cassettes import (
     scrub_request,
     scrub_response,
 )
-from harness.llm.fake_server import FakeOpenAIServer
+from ..support.fake_server import FakeOpenAIServer
 from harness.runner import RunOptions, run_suite
 from harness.suites import load_suite
 
@@ -267,7 +267,7 @@ def test_an_echoed_key_is_scrubbed_from_everything_written(encoding, suite, proj
     import base64
     from urllib.parse import quote
 
-    from harness.llm.fake_server import EchoCredentials
+    from ..support.fake_server import EchoCredentials
 
     from ..conftest import all_files_text
 

@@ -75,7 +75,7 @@ def test_worst_regressions_say_what_was_lost(suite, server, api_key, tmp_path, p
     swapped = dict(ANSWERS)
     swapped["tuned"] = {**ANSWERS["tuned"], "flood": ["(\"entity\"<|>ARN<|>geo<|>River)\n<|COMPLETE|>", "<|COMPLETE|>"]}
     swapped["default"] = {**ANSWERS["default"], "flood": ANSWERS["tuned"]["flood"]}
-    from harness.llm.fake_server import FakeOpenAIServer, Script
+    from ..support.fake_server import FakeOpenAIServer, Script
     from harness.runner import plan_variant
 
     script = Script()
