@@ -23,7 +23,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "fixtures"))
+sys.path.insert(0, str(REPO / "scripts"))
 
 from record_tuning import ANSWERS, SUITE, responder  # noqa: E402
 
