@@ -169,7 +169,7 @@ def inspect_command(
     json_out: JsonOpt = False,
 ) -> None:
     """One entity across a run: descriptions, types, relationships, source cases, gold."""
-    from ..inspect import inspect_entity, render_text
+    from ..entity_report import inspect_entity, render_text
     from .rundata import load_run, load_suite_of
 
     data = load_run(run, need_summary=False)
