@@ -18,7 +18,7 @@ from ..gate import Verdict, case_checks, default_baseline_path, evaluate, gate_c
 from ..model import CaseResult
 from ..runner import SUMMARY, RunOutcome
 from ..summary import build_summary
-from .html import render_html
+from .html_report import render_html
 from .junit import render_junit
 from .markdown import render_markdown
 from .plots import render_plots

@@ -300,7 +300,7 @@ def test_tokens_and_cost_per_variant_in_console_markdown_and_html(run):
     from rich.console import Console
 
     from harness.reports.console import run_table
-    from harness.reports.html import render_html
+    from harness.reports.html_report import render_html
     from harness.reports.markdown import render_markdown
     from harness.reports.view import run_view
 
