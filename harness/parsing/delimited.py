@@ -228,7 +228,7 @@ def _head(raw: str) -> tuple[str, bool, bool]:
     return tag, opened, decorated
 
 
-class Vals(list[str]):
+class FieldValues(list[str]):
     """Cleaned field values that remember the raw fields, so that fields split by a delimiter
     inside a description can be joined back exactly as written."""
 
@@ -242,14 +242,14 @@ class Vals(list[str]):
         return clean_value(td.join(self.raw[start:stop]))[0]
 
 
-def _values(fields: list[str]) -> tuple[Vals, bool]:
+def _values(fields: list[str]) -> tuple[FieldValues, bool]:
     vals: list[str] = []
     stray = False
     for f in fields:
         v, s = clean_value(f)
         vals.append(v)
         stray = stray or s
-    return Vals(vals, fields), stray
+    return FieldValues(vals, fields), stray
 
 
 def detect_layout(records: list[str], td: str) -> Layout:
@@ -505,7 +505,7 @@ def _parse_record(raw: str, td: str, layout: Layout, out: ParsedRecords, log: Is
         _entity(values, raw, td, out, log, round)
     else:
         # No tag at all: the first field is a value. Infer the kind from the field count.
-        values = Vals([tag, *values], [_strip_opener(fields[0]), *values.raw])
+        values = FieldValues([tag, *values], [_strip_opener(fields[0]), *values.raw])
         n = len(values)
         if n == 3 or (n == 4 and _INT.match(values[3])):
             log.note("record-type-missing", raw)
@@ -517,7 +517,7 @@ def _parse_record(raw: str, td: str, layout: Layout, out: ParsedRecords, log: Is
             log.drop("unknown-record", raw)
 
 
-def _entity(v: Vals, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
+def _entity(v: FieldValues, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
     n = len(v)
     if n == 0:
         log.drop("too-few-fields", raw)
@@ -549,7 +549,7 @@ def _entity(v: Vals, raw: str, td: str, out: ParsedRecords, log: IssueLog, round
 
 
 def _relationship(
-    v: Vals, last_raw: str, raw: str, td: str, layout: Layout, out: ParsedRecords, log: IssueLog, round: int
+    v: FieldValues, last_raw: str, raw: str, td: str, layout: Layout, out: ParsedRecords, log: IssueLog, round: int
 ) -> None:
     n = len(v)
     if n < 2:
@@ -617,7 +617,7 @@ def _date(value: str, raw: str, log: IssueLog) -> str | None:
     return value
 
 
-def _claim(v: Vals, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
+def _claim(v: FieldValues, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
     """subject, object, type, status, start date, end date, description, source text."""
     n = len(v)
     if n != 8:

@@ -16,7 +16,7 @@ from harness.parsing.delimited import (
     KEYWORD_TAGS,
     RELATION_TAGS,
     ParsedRecords,
-    Vals,
+    FieldValues,
     _head,
     _values,
     split_records,
@@ -72,7 +72,7 @@ def parse_lightrag(text: str, log: IssueLog, *, tuple_delimiter: str = LIGHTRAG_
     return out
 
 
-def _entity(v: Vals, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
+def _entity(v: FieldValues, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
     if not v or not v[0]:
         log.drop("empty-name" if v else "too-few-fields", raw)
         return
@@ -91,7 +91,7 @@ def _entity(v: Vals, raw: str, td: str, out: ParsedRecords, log: IssueLog, round
     out.parsed += 1
 
 
-def _relation(v: Vals, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
+def _relation(v: FieldValues, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
     if len(v) < 2:
         log.drop("too-few-fields", raw)
         return
