@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import TypeAdapter
 
 from harness.model import Claim, Entity, Relationship
-from harness.parsing.fastpath import Fast, fast_patterns, read
+from harness.parsing.fastpath import CleanRecord, fast_patterns, read
 from harness.parsing.fields import clean_value, is_placeholder, parse_strength, strip_closer
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.prose import is_prose_record
@@ -293,7 +293,7 @@ def parse_delimited(
             log.note("delimiter-inferred", inferred, f"Tuple delimiter {inferred!r} used instead of {td!r}.")
             td = inferred
     prefix: list[str] = []
-    prefix_found: list[Fast] = []
+    prefix_found: list[CleanRecord] = []
     rest = text
     if layout != "claims" and td in text:
         prefix, prefix_found, rest_at = _clean_prefix(text, td, record_delimiter)
@@ -325,7 +325,7 @@ def parse_delimited(
     return out
 
 
-def _add_fast(found: Fast, raw: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
+def _add_fast(found: CleanRecord, raw: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
     kind, a, b, desc, strength, note = found
     if kind == "entity":
         out.entities.append(Entity(name=a, type=b, description=desc, round=round))
@@ -336,7 +336,7 @@ def _add_fast(found: Fast, raw: str, out: ParsedRecords, log: IssueLog, round: i
     out.parsed += 1
 
 
-def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[Fast], int]:
+def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[CleanRecord], int]:
     """The run of clean records (see fastpath.py) at the start of the answer, each followed by
     the record delimiter: (their texts, their readings, where the rest of the answer starts).
     Most answers are clean all through, and then the general reader gets nothing to do."""
@@ -349,7 +349,7 @@ def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[Fast], i
     if pattern is None:
         return [], [], 0
     raws: list[str] = []
-    found: list[Fast] = []
+    found: list[CleanRecord] = []
     pos = len(text) - len(start)
     match = pattern.match
     while True:
@@ -366,7 +366,7 @@ def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[Fast], i
     return raws, found, (pos if raws else 0)
 
 
-def _add_prefix(raws: list[str], found: list[Fast], out: ParsedRecords, log: IssueLog, round: int) -> None:
+def _add_prefix(raws: list[str], found: list[CleanRecord], out: ParsedRecords, log: IssueLog, round: int) -> None:
     """Add the clean prefix's records, validating each kind in one call (much cheaper than one
     model per record), and note what the general reader would have noted, in the same order."""
     entities: list[dict[str, object]] = []
