@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO))
 
 from harness.errors import ModelCallError  # noqa: E402
 from harness.llm.client import EndpointSettings, ModelClient  # noqa: E402
-from harness.llm.fake_server import FakeOpenAIServer, Faults, Script  # noqa: E402
+from tests.support.fake_server import FakeOpenAIServer, Faults, Script  # noqa: E402
 
 
 def settled(trace: list[tuple[float, int]], start: float, end: float) -> float:

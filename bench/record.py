@@ -27,9 +27,9 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from replay import make_case  # noqa: E402
 
-from harness.llm.fake_server import Script  # noqa: E402
 from harness.runner import RunOptions, plan_variant, run_suite  # noqa: E402
 from harness.suites import load_suite  # noqa: E402
+from tests.support.fake_server import Script  # noqa: E402
 
 
 def build(root: Path, calls: int, concurrency: int) -> tuple[Path, Script]:
@@ -65,7 +65,7 @@ def measure(calls: int, latency: float, concurrency: int, rate_429: float) -> di
         script_file.write_text(json.dumps({"rounds": script.rounds}), encoding="utf-8")
         # the server runs in its own process, so its work does not share our interpreter lock
         server = subprocess.Popen(
-            [sys.executable, "-m", "harness.llm.fake_server", "--script", str(script_file),
+            [sys.executable, "-m", "tests.support.fake_server", "--script", str(script_file),
              "--latency", str(latency), "--rate-429", str(rate_429), "--retry-after", str(latency), "--seed", "5"],
             stdout=subprocess.PIPE, text=True, cwd=REPO,
         )

@@ -26,9 +26,9 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from harness.llm.fake_server import FakeOpenAIServer, Script  # noqa: E402
 from harness.runner import RunOptions, plan_variant, run_suite  # noqa: E402
 from harness.suites import load_suite  # noqa: E402
+from tests.support.fake_server import FakeOpenAIServer, Script  # noqa: E402
 
 FIRST = ["Ana", "Tomas", "Ida", "Lucia", "Omar", "Wen", "Kofi", "Mira", "Jonas", "Elif"]
 LAST = ["Ruiz", "Berg", "Moss", "Peñalver", "Haddad", "Li", "Mensah", "Kowal", "Lind", "Demir"]

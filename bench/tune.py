@@ -23,15 +23,15 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "fixtures"))
+sys.path.insert(0, str(REPO / "scripts"))
 
 from record_tuning import ANSWERS, SUITE, responder  # noqa: E402
 
 from harness.llm.client import EndpointSettings  # noqa: E402
-from harness.llm.fake_server import FakeOpenAIServer, Faults  # noqa: E402
 from harness.llm.tokens import count_tokens  # noqa: E402
 from harness.suites import load_suite  # noqa: E402
 from harness.tune.pipeline import TuneOptions, tune  # noqa: E402
+from tests.support.fake_server import FakeOpenAIServer, Faults  # noqa: E402
 
 
 def options(suite, root: Path, mode: str, limit: int, base_url: str | None) -> TuneOptions:

@@ -36,7 +36,7 @@ from deepdiff import DeepDiff
 from .model import CaseResult, CaseScore, ExtractedGraph, Value
 from .scoring.aggregate import METRICS, aggregate, case_metrics
 from .scoring.normalize import normalize_name, normalize_type
-from .scoring.serialize import score_to_json
+from .scoring.score_json import score_to_json
 
 __all__ = [
     "CaseDiff",

@@ -50,7 +50,9 @@ class Claim(Value):
     round: int = 0
 
 
-class Finding(Value):
+class ReportFinding(Value):
+    """One finding of a community report (summary and explanation), as the model wrote it."""
+
     summary: str = ""
     explanation: str = ""
 
@@ -60,7 +62,7 @@ class CommunityReport(Value):
     summary: str = ""
     rating: float | None = None
     rating_explanation: str = ""
-    findings: list[Finding] = Field(default_factory=list)
+    findings: list[ReportFinding] = Field(default_factory=list)
 
 
 class FormatIssue(Value):

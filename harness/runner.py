@@ -66,7 +66,7 @@ class VariantPlan:
     def render(self, case: GoldCase) -> list[dict[str, str]]:
         return self.template.render(self.variables(case), case=case.id)
 
-    def shows(self, case: GoldCase) -> bool:
+    def prompt_contains_chunk(self, case: GoldCase) -> bool:
         """Whether the prompt, without the case's chunk, already holds a passage of it (few-shot examples)."""
         if self._bare is None:  # only the chunk differs between cases
             messages = self.template.render({**self.variables(case), "input_text": ""})
@@ -187,7 +187,7 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
         format_report=combined,
         round_reports=per_round,
         score=score_case(case, graph, suite.spec.matching),
-        in_prompt_examples=plan.shows(case),
+        in_prompt_examples=plan.prompt_contains_chunk(case),
         usage=usage,
         latency_s=sum(r.latency_s for r in rounds),
     )

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, settings
 
-from harness.llm.fake_server import FakeOpenAIServer, Faults, Script
+from .support.fake_server import FakeOpenAIServer, Faults, Script
 from harness.runner import plan_variant
 from harness.suites import Suite, load_suite
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.llm.fake_server import FakeOpenAIServer
+from .support.fake_server import FakeOpenAIServer
 from harness.suites import load_suite
 
 from .conftest import REPO, script_for

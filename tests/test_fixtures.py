@@ -37,7 +37,7 @@ def test_every_hand_written_answer_says_so(path: Path):
     folder = REPO / "fixtures" / "responses" / suite.name
     files = sorted(f for variant in suite.variant_names() for f in (folder / variant).glob("*.yaml"))
     assert len(files) == len(suite.cases) * len(suite.variant_names())
-    tuning = sorted((folder / "tune").glob("*.yaml"))  # answers to `harness tune`, see fixtures/record_tuning.py
+    tuning = sorted((folder / "tune").glob("*.yaml"))  # answers to `harness tune`, see scripts/record_tuning.py
     for file in files + tuning:
         assert "Hand-written" in file.read_text(encoding="utf-8").splitlines()[0], file
 

@@ -11,7 +11,7 @@ import typer
 import yaml
 
 from harness.gate import evaluate, load_baseline, make_baseline
-from harness.llm.fake_server import FakeOpenAIServer
+from .support.fake_server import FakeOpenAIServer
 from harness.reports.commands import gate_outcomes
 from harness.suites import Suite
 

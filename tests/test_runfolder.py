@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.llm.fake_server import FakeOpenAIServer, Faults
+from .support.fake_server import FakeOpenAIServer, Faults
 from harness.runfolder import RunLock, claim_new_dir, open_run_folder, selection_of
 from harness.errors import InputError
 from harness.suites import load_suite

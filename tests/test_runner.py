@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.llm.fake_server import FakeOpenAIServer, Faults
+from .support.fake_server import FakeOpenAIServer, Faults
 from harness.runner import RunOptions, read_results, run_suite
 from harness.suites import load_suite
 
@@ -182,7 +182,7 @@ def test_yaml_template_declarations_drive_rendering_parsing_and_gleaning(project
     data["cases"] = data["cases"][:1]
     project.write_text(_yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     suite = load_suite(project)
-    from harness.llm.fake_server import Script
+    from .support.fake_server import Script
     from harness.runner import plan_variant
 
     plan = plan_variant(suite, "light")

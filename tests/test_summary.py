@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from harness.llm.fake_server import FakeOpenAIServer
+from .support.fake_server import FakeOpenAIServer
 from harness.reports.writer import write_run_outputs
 from harness.runner import RunOptions, run_suite
 
@@ -50,7 +50,7 @@ def test_summary_has_per_variant_usage_cost_and_ratios(suite, api_key, tmp_path)
 def test_estimated_usage_is_marked_in_the_summary(suite, api_key, tmp_path):
     import jsonschema
 
-    from harness.llm.fake_server import Faults
+    from .support.fake_server import Faults
 
     from .conftest import REPO
 

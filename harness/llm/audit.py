@@ -30,7 +30,7 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 @dataclass
-class Finding:
+class CassetteAuditFinding:
     kind: str  # credential, orphan, stale, missing, corrupt (the CLI exits 2 on corrupt)
     path: str
     detail: str
@@ -39,7 +39,9 @@ class Finding:
         return asdict(self)
 
 
-def scan_credentials(path: Path, redactor: Redactor | None = None, text: str | None = None) -> list[Finding]:
+def scan_credentials(
+    path: Path, redactor: Redactor | None = None, text: str | None = None
+) -> list[CassetteAuditFinding]:
     """Credential-shaped text, and any form of the keys `redactor` knows, with their line numbers."""
     if text is None:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -53,7 +55,7 @@ def scan_credentials(path: Path, redactor: Redactor | None = None, text: str | N
         counted_to = start
         # a configured key is shown by its length alone: even a prefix of it is the secret
         shown = f"{len(found)} characters" if name == "configured-key" else found[:12] + "…"
-        findings.append(Finding("credential", f"{path}:{line}", f"{name}: {shown}"))
+        findings.append(CassetteAuditFinding("credential", f"{path}:{line}", f"{name}: {shown}"))
     return findings
 
 
@@ -61,24 +63,25 @@ def _key_redactor(suite: Suite) -> Redactor:
     return Redactor(configured_secrets([suite.spec.model.api_key_env]))
 
 
-def _check_file(path: Path, redactor: Redactor) -> list[Finding]:
+def _check_file(path: Path, redactor: Redactor) -> list[CassetteAuditFinding]:
     """Credentials in one cassette, and whether it loads at all."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:  # a symlink loop, a directory named *.json
-        return [Finding("corrupt", str(path), f"{path}: corrupt cassette: cannot read it ({exc.strerror or exc})")]
+        detail = f"{path}: corrupt cassette: cannot read it ({exc.strerror or exc})"
+        return [CassetteAuditFinding("corrupt", str(path), detail)]
     findings = scan_credentials(path, redactor, text)
     try:
         load_interactions(path)
     except InputError as exc:
-        findings.append(Finding("corrupt", str(path), exc.message))
+        findings.append(CassetteAuditFinding("corrupt", str(path), exc.message))
     return findings
 
 
-def audit_suites(suites: list[Suite]) -> list[Finding]:
+def audit_suites(suites: list[Suite]) -> list[CassetteAuditFinding]:
     from ..runner import RunOptions, run_suite
 
-    findings: list[Finding] = []
+    findings: list[CassetteAuditFinding] = []
     for suite in suites:
         folder = suite.cassette_dir()
         expected = {folder / v / f"{c.id}.json" for v in suite.variant_names() for c in suite.cases}
@@ -91,7 +94,7 @@ def audit_suites(suites: list[Suite]) -> list[Finding]:
             findings.extend(found)
         tuning = folder / "tune"  # written by `harness tune`, one cassette per tuning step
         for path in sorted(p for p in present - expected if tuning not in p.parents):
-            findings.append(Finding("orphan", str(path), "no case of the suite uses this cassette"))
+            findings.append(CassetteAuditFinding("orphan", str(path), "no case of the suite uses this cassette"))
         for variant in suite.variant_names():  # replay what loads, to find what no longer matches
             cases = [c.id for c in suite.cases if folder / variant / f"{c.id}.json" not in corrupt]
             if not cases:
@@ -103,5 +106,5 @@ def audit_suites(suites: list[Suite]) -> list[Finding]:
             for _, case, why in sorted(outcome.missing):
                 path = folder / variant / f"{case}.json"
                 detail = "no longer matches the case's current requests" if why == "stale" else "not recorded"
-                findings.append(Finding(why, str(path), detail))
+                findings.append(CassetteAuditFinding(why, str(path), detail))
     return findings

@@ -15,7 +15,7 @@ from harness.parsing.audit import audit_cache
 from harness.parsing.detect import detect_format
 from harness.parsing.issues import CODES
 from harness.parsing.pipeline import run
-from harness.parsing.serialize import parse_result_to_json
+from harness.parsing.parse_result_json import parse_result_to_json
 from harness.text import scrub_surrogates
 from harness.parsing.verdict import format_error_reasons, has_format_errors
 

@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import TypeAdapter
 
 from harness.model import Claim, Entity, Relationship
-from harness.parsing.fastpath import Fast, fast_patterns, read
+from harness.parsing.fastpath import CleanRecord, fast_patterns, read
 from harness.parsing.fields import clean_value, is_placeholder, parse_strength, strip_closer
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.prose import is_prose_record
@@ -47,7 +47,10 @@ _CLAIM_STATUS = frozenset({"TRUE", "FALSE", "SUSPECTED"})
 
 
 @dataclass(slots=True)
-class Delimited:
+class ParsedRecords:
+    """The records read from one model output, whatever its format (delimited, LightRAG or JSON),
+    with counts of records seen and parsed."""
+
     entities: list[Entity] = field(default_factory=list)
     relationships: list[Relationship] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
@@ -100,7 +103,7 @@ def split_records(
     td: str,
     rd: str,
     log: IssueLog,
-    out: Delimited,
+    out: ParsedRecords,
     *,
     prior: list[str] | None = None,
     used_rd: bool | None = None,
@@ -225,7 +228,7 @@ def _head(raw: str) -> tuple[str, bool, bool]:
     return tag, opened, decorated
 
 
-class Vals(list[str]):
+class FieldValues(list[str]):
     """Cleaned field values that remember the raw fields, so that fields split by a delimiter
     inside a description can be joined back exactly as written."""
 
@@ -239,14 +242,14 @@ class Vals(list[str]):
         return clean_value(td.join(self.raw[start:stop]))[0]
 
 
-def _values(fields: list[str]) -> tuple[Vals, bool]:
+def _values(fields: list[str]) -> tuple[FieldValues, bool]:
     vals: list[str] = []
     stray = False
     for f in fields:
         v, s = clean_value(f)
         vals.append(v)
         stray = stray or s
-    return Vals(vals, fields), stray
+    return FieldValues(vals, fields), stray
 
 
 def detect_layout(records: list[str], td: str) -> Layout:
@@ -280,9 +283,9 @@ def parse_delimited(
     record_delimiter: str = "##",
     layout: Layout | None = None,
     round: int = 0,
-) -> Delimited:
+) -> ParsedRecords:
     """Read every record of a tuple-delimited answer (completion marks already removed)."""
-    out = Delimited()
+    out = ParsedRecords()
     td = tuple_delimiter
     if td not in text:
         inferred = infer_tuple_delimiter(text)
@@ -290,7 +293,7 @@ def parse_delimited(
             log.note("delimiter-inferred", inferred, f"Tuple delimiter {inferred!r} used instead of {td!r}.")
             td = inferred
     prefix: list[str] = []
-    prefix_found: list[Fast] = []
+    prefix_found: list[CleanRecord] = []
     rest = text
     if layout != "claims" and td in text:
         prefix, prefix_found, rest_at = _clean_prefix(text, td, record_delimiter)
@@ -322,7 +325,7 @@ def parse_delimited(
     return out
 
 
-def _add_fast(found: Fast, raw: str, out: Delimited, log: IssueLog, round: int) -> None:
+def _add_fast(found: CleanRecord, raw: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
     kind, a, b, desc, strength, note = found
     if kind == "entity":
         out.entities.append(Entity(name=a, type=b, description=desc, round=round))
@@ -333,7 +336,7 @@ def _add_fast(found: Fast, raw: str, out: Delimited, log: IssueLog, round: int) 
     out.parsed += 1
 
 
-def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[Fast], int]:
+def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[CleanRecord], int]:
     """The run of clean records (see fastpath.py) at the start of the answer, each followed by
     the record delimiter: (their texts, their readings, where the rest of the answer starts).
     Most answers are clean all through, and then the general reader gets nothing to do."""
@@ -346,7 +349,7 @@ def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[Fast], i
     if pattern is None:
         return [], [], 0
     raws: list[str] = []
-    found: list[Fast] = []
+    found: list[CleanRecord] = []
     pos = len(text) - len(start)
     match = pattern.match
     while True:
@@ -363,7 +366,7 @@ def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[Fast], i
     return raws, found, (pos if raws else 0)
 
 
-def _add_prefix(raws: list[str], found: list[Fast], out: Delimited, log: IssueLog, round: int) -> None:
+def _add_prefix(raws: list[str], found: list[CleanRecord], out: ParsedRecords, log: IssueLog, round: int) -> None:
     """Add the clean prefix's records, validating each kind in one call (much cheaper than one
     model per record), and note what the general reader would have noted, in the same order."""
     entities: list[dict[str, object]] = []
@@ -387,7 +390,7 @@ _ENTITIES = TypeAdapter(list[Entity])
 _RELATIONSHIPS = TypeAdapter(list[Relationship])
 
 
-def _wrong_delimiter(raw: str, out: Delimited, log: IssueLog, round: int) -> None:
+def _wrong_delimiter(raw: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
     """("entity", "Foo", "person", "desc"): readable when every value is double-quoted."""
     if _TAG_ONLY.match(raw):
         log.drop("too-few-fields", raw)
@@ -457,7 +460,7 @@ def _all_quoted(values: list[str]) -> bool:
     return True
 
 
-def _parse_record(raw: str, td: str, layout: Layout, out: Delimited, log: IssueLog, round: int) -> None:
+def _parse_record(raw: str, td: str, layout: Layout, out: ParsedRecords, log: IssueLog, round: int) -> None:
     fields = split_fields(raw, td)
     last, closer = strip_closer(fields[-1])
     fields[-1] = last
@@ -502,7 +505,7 @@ def _parse_record(raw: str, td: str, layout: Layout, out: Delimited, log: IssueL
         _entity(values, raw, td, out, log, round)
     else:
         # No tag at all: the first field is a value. Infer the kind from the field count.
-        values = Vals([tag, *values], [_strip_opener(fields[0]), *values.raw])
+        values = FieldValues([tag, *values], [_strip_opener(fields[0]), *values.raw])
         n = len(values)
         if n == 3 or (n == 4 and _INT.match(values[3])):
             log.note("record-type-missing", raw)
@@ -514,7 +517,7 @@ def _parse_record(raw: str, td: str, layout: Layout, out: Delimited, log: IssueL
             log.drop("unknown-record", raw)
 
 
-def _entity(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: int) -> None:
+def _entity(v: FieldValues, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
     n = len(v)
     if n == 0:
         log.drop("too-few-fields", raw)
@@ -546,7 +549,7 @@ def _entity(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: in
 
 
 def _relationship(
-    v: Vals, last_raw: str, raw: str, td: str, layout: Layout, out: Delimited, log: IssueLog, round: int
+    v: FieldValues, last_raw: str, raw: str, td: str, layout: Layout, out: ParsedRecords, log: IssueLog, round: int
 ) -> None:
     n = len(v)
     if n < 2:
@@ -614,7 +617,7 @@ def _date(value: str, raw: str, log: IssueLog) -> str | None:
     return value
 
 
-def _claim(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: int) -> None:
+def _claim(v: FieldValues, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
     """subject, object, type, status, start date, end date, description, source text."""
     n = len(v)
     if n != 8:

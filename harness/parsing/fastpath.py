@@ -19,7 +19,8 @@ _EDGE_EXTRA = " \t'“”‘’「」『』«»`„*_"
 # Group layout of RECORD (0-based in m.groups()): entity values 0-5 (quoted or bare, three
 # values), entity counter 6, relationship values 7-12, relationship strength 13.
 
-Fast = tuple[str, str, str, str, float | None, str | None]  # kind, a, b, description, strength, note
+# a clean record as the fast path reads it: kind, a, b, description, strength, note
+CleanRecord = tuple[str, str, str, str, float | None, str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +60,7 @@ def _plain_last(desc: str) -> bool:
 
 # The `type: ignore`s below: a matched alternative's groups are never None, which mypy cannot
 # see; a helper to narrow them would cost a call per value on the hottest path.
-def read(g: tuple[str | None, ...], o: int) -> Fast | None:
+def read(g: tuple[str | None, ...], o: int) -> CleanRecord | None:
     """The record behind a match's groups, laid out as RECORD's from index `o` on; None when the
     general reader might read it differently (see _plain_last)."""
     if g[o] is not None or g[o + 1] is not None:

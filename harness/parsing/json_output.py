@@ -14,7 +14,7 @@ from typing import Any
 import json_repair
 
 from harness.model import Entity, Relationship
-from harness.parsing.delimited import Delimited
+from harness.parsing.delimited import ParsedRecords
 from harness.parsing.fields import is_placeholder, parse_strength
 from harness.parsing.issues_log import IssueLog
 from harness.text import scrub_surrogates
@@ -302,8 +302,8 @@ def _is_container(v: Any) -> bool:
     return False
 
 
-def parse_json_graph(text: str, log: IssueLog, *, round: int = 0) -> tuple[Delimited, Loaded | None]:
-    out = Delimited()
+def parse_json_graph(text: str, log: IssueLog, *, round: int = 0) -> tuple[ParsedRecords, Loaded | None]:
+    out = ParsedRecords()
     dropped_before = log.dropped_count
     loaded = load_json(text, log)
     out.seen += log.dropped_count - dropped_before  # values load_json could not read
@@ -336,7 +336,7 @@ def _short(item: Any) -> str:
         return "<unprintable item>"
 
 
-def _entity(item: Any, out: Delimited, log: IssueLog, round: int) -> None:
+def _entity(item: Any, out: ParsedRecords, log: IssueLog, round: int) -> None:
     if not isinstance(item, dict):
         log.drop("json-item-invalid", _short(item))
         return
@@ -354,7 +354,7 @@ def _entity(item: Any, out: Delimited, log: IssueLog, round: int) -> None:
     out.parsed += 1
 
 
-def _relationship(item: Any, out: Delimited, log: IssueLog, round: int) -> None:
+def _relationship(item: Any, out: ParsedRecords, log: IssueLog, round: int) -> None:
     if not isinstance(item, dict):
         log.drop("json-item-invalid", _short(item))
         return

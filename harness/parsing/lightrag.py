@@ -15,8 +15,8 @@ from harness.parsing.delimited import (
     ENTITY_TAGS,
     KEYWORD_TAGS,
     RELATION_TAGS,
-    Delimited,
-    Vals,
+    ParsedRecords,
+    FieldValues,
     _head,
     _values,
     split_records,
@@ -36,8 +36,8 @@ def normalise_delimiter(text: str, log: IssueLog) -> str:
     return fixed
 
 
-def parse_lightrag(text: str, log: IssueLog, *, tuple_delimiter: str = LIGHTRAG_TUPLE, round: int = 0) -> Delimited:
-    out = Delimited()
+def parse_lightrag(text: str, log: IssueLog, *, tuple_delimiter: str = LIGHTRAG_TUPLE, round: int = 0) -> ParsedRecords:
+    out = ParsedRecords()
     td = tuple_delimiter
     if td == LIGHTRAG_TUPLE:
         text = normalise_delimiter(text, log)
@@ -72,7 +72,7 @@ def parse_lightrag(text: str, log: IssueLog, *, tuple_delimiter: str = LIGHTRAG_
     return out
 
 
-def _entity(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: int) -> None:
+def _entity(v: FieldValues, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
     if not v or not v[0]:
         log.drop("empty-name" if v else "too-few-fields", raw)
         return
@@ -91,7 +91,7 @@ def _entity(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: in
     out.parsed += 1
 
 
-def _relation(v: Vals, raw: str, td: str, out: Delimited, log: IssueLog, round: int) -> None:
+def _relation(v: FieldValues, raw: str, td: str, out: ParsedRecords, log: IssueLog, round: int) -> None:
     if len(v) < 2:
         log.drop("too-few-fields", raw)
         return

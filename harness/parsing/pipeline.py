@@ -5,7 +5,7 @@ from __future__ import annotations
 from harness.checks.completion import CompletionCheck, CompletionMark, check_completion, find_marks
 from harness.model import CommunityReport, CompletionStatus, ExtractedGraph, FormatReport, ParseResult
 from harness.parsing.cleanup import clean, fill_placeholders, is_refusal
-from harness.parsing.delimited import Delimited, Layout, parse_delimited
+from harness.parsing.delimited import ParsedRecords, Layout, parse_delimited
 from harness.parsing.detect import detect_format, is_lightrag_new
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_output import parse_json_graph
@@ -53,15 +53,15 @@ def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResu
     log = IssueLog(round)
     if not text or text.isspace():
         log.note("empty-output", text)
-        return _result(fmt if fmt != "auto" else "graphrag", Delimited(), None, "missing", log)
+        return _result(fmt if fmt != "auto" else "graphrag", ParsedRecords(), None, "missing", log)
     cleaned, _reasoning = clean(text, log)
     if fmt != "report" and _only_completion(cleaned, cd, rd):
         # "<|COMPLETE|>" alone: the model found nothing, and said so in the expected form.
         _body, check = _settle_completion(cleaned, cd, td, log)
         log.note("empty-extraction", text)
-        return _result(fmt if fmt != "auto" else "graphrag", Delimited(), None, check.status, log)
+        return _result(fmt if fmt != "auto" else "graphrag", ParsedRecords(), None, check.status, log)
     used = detect_format(cleaned, td) if fmt == "auto" else fmt
-    graph = Delimited()
+    graph = ParsedRecords()
     report = None
     if used in ("json", "report"):
         marks = find_marks(cleaned, cd) if cd else []
@@ -106,7 +106,7 @@ def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResu
 
 
 def _result(
-    used: str, graph: Delimited, report: CommunityReport | None, completion: CompletionStatus, log: IssueLog
+    used: str, graph: ParsedRecords, report: CommunityReport | None, completion: CompletionStatus, log: IssueLog
 ) -> ParseResult:
     issues = log.issues()
     fr = FormatReport(

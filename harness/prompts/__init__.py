@@ -8,7 +8,7 @@ Public API:
 - `resolve_prompt(reference, ...)`, `resolve_variant_prompt(suite, variant)`,
   `load_variant_prompt(suite, variant)` (environment overrides: HARNESS_PROMPT_<VARIANT>,
   HARNESS_PROMPTS_DIR)
-- `lint_prompt(path_or_template, ...) -> list[Finding]`, `lint_text(text, ...)`, `LINT_CODES`
+- `lint_prompt(path_or_template, ...) -> list[LintFinding]`, `lint_text(text, ...)`, `LINT_CODES`
 - `builtin_names()`, `load_builtin(name)`
 """
 
@@ -24,8 +24,7 @@ _EXPORTS = {
     "builtin_names": (".builtin", "builtin_names"),
     "load_builtin": (".builtin", "load_builtin"),
     "LINT_CODES": (".lint", "CODES"),
-    "Finding": (".lint", "Finding"),
-    "LintFinding": (".lint", "Finding"),
+    "LintFinding": (".lint", "LintFinding"),
     "has_errors": (".lint", "has_errors"),
     "lint_prompt": (".lint", "lint_prompt"),
     "lint_text": (".lint", "lint_text"),
@@ -50,8 +49,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 if TYPE_CHECKING:
     from .builtin import builtin_names, load_builtin
     from .lint import CODES as LINT_CODES
-    from .lint import Finding, has_errors, lint_prompt, lint_text
-    from .lint import Finding as LintFinding
+    from .lint import LintFinding, has_errors, lint_prompt, lint_text
     from .resolve import (
         PROMPT_ENV_PREFIX,
         PROMPTS_DIR_ENV,
@@ -71,7 +69,6 @@ __all__ = [
     "LOOP_PROMPT",
     "PROMPTS_DIR_ENV",
     "PROMPT_ENV_PREFIX",
-    "Finding",
     "LintFinding",
     "PromptMeta",
     "PromptTemplate",

@@ -54,7 +54,7 @@ def lint(
 ) -> None:
     """Check prompt files; exit 1 when any finding is an error."""
     from ..parsing import FORMATS
-    from .lint import Finding, lint_prompt
+    from .lint import LintFinding, lint_prompt
 
     if not prompts and not suite:
         raise InputError("no prompt given (try: harness prompts lint prompts/default/extract_graph.txt, or --suite SUITE)")
@@ -71,7 +71,7 @@ def lint(
         "max_tokens": max_tokens,
     }
     checked: list[str] = []
-    findings: list[Finding] = []
+    findings: list[LintFinding] = []
     for prompt in prompts or []:
         checked.append(prompt)
         options = {**settings, "model": model or "gpt-4o-mini"}

@@ -81,7 +81,7 @@ CODES: dict[str, tuple[Severity, str, str]] = {
 
 
 @dataclass(frozen=True)
-class Finding:
+class LintFinding:
     """One lint finding. `line` is 1-based in the prompt file (1 when it concerns the whole file)."""
 
     code: str
@@ -99,7 +99,7 @@ class Finding:
         return f"{self.source}:{self.line}: {self.severity} {self.code}: {self.message}"
 
 
-def has_errors(findings: Iterable[Finding]) -> bool:
+def has_errors(findings: Iterable[LintFinding]) -> bool:
     return any(f.severity == "error" for f in findings)
 
 
@@ -123,13 +123,13 @@ class _Collector:
     def __init__(self, source: str, ignore: Iterable[str]) -> None:
         self.source = source
         self.ignore = set(ignore)
-        self.findings: list[Finding] = []
+        self.findings: list[LintFinding] = []
 
     def add(self, code: str, line: int, message: str) -> None:
         if code in self.ignore:
             return
         severity, _, hint = CODES[code]
-        self.findings.append(Finding(code, max(1, line), message, self.source, severity, hint))
+        self.findings.append(LintFinding(code, max(1, line), message, self.source, severity, hint))
 
 
 # --------------------------------------------------------------------------- entry points
@@ -148,7 +148,7 @@ def lint_prompt(
     model: str = "gpt-4o-mini",
     max_tokens: int | None = None,
     ignore: Iterable[str] = (),
-) -> list[Finding]:
+) -> list[LintFinding]:
     """Lint one prompt: a path, a `builtin:` reference, or a loaded PromptTemplate.
 
     `variables` are the variables the caller will supply (default: the six the runner supplies,
@@ -160,7 +160,7 @@ def lint_prompt(
         template = prompt
     else:
         template_or_finding = _load(prompt)
-        if isinstance(template_or_finding, Finding):
+        if isinstance(template_or_finding, LintFinding):
             return [template_or_finding]
         template = template_or_finding
     ctx = _context(template, variables, format, entity_types, language, tuple_delimiter, record_delimiter,
@@ -176,7 +176,7 @@ def lint_prompt(
     return sorted(out.findings, key=lambda f: (f.line, f.code))
 
 
-def lint_text(text: str, *, source: str = "<prompt>", **settings: Any) -> list[Finding]:
+def lint_text(text: str, *, source: str = "<prompt>", **settings: Any) -> list[LintFinding]:
     """Lint prompt text held in memory (what the auto-tuner writes) as a GraphRAG-style text prompt."""
     from .template import PromptMeta
 
@@ -184,7 +184,7 @@ def lint_text(text: str, *, source: str = "<prompt>", **settings: Any) -> list[F
     return lint_prompt(template, **settings)
 
 
-def _load(prompt: str | Path) -> PromptTemplate | Finding:
+def _load(prompt: str | Path) -> PromptTemplate | LintFinding:
     """Load leniently; a file that is missing or unreadable is bad input (InputError), a file that
     is not a valid template is a `template-invalid` finding."""
     from .builtin import get_builtin, load_builtin
@@ -206,11 +206,11 @@ def _load(prompt: str | Path) -> PromptTemplate | Finding:
         return _invalid(exc.message, source)
 
 
-def _invalid(message: str, source: str) -> Finding:
+def _invalid(message: str, source: str) -> LintFinding:
     match = re.match(r"^(.*?):(\d+): (.*)$", message)
     line, text = (int(match.group(2)), match.group(3)) if match else (1, message.removeprefix(f"{source}: "))
     severity, _, hint = CODES["template-invalid"]
-    return Finding("template-invalid", line, text, source, severity, hint)
+    return LintFinding("template-invalid", line, text, source, severity, hint)
 
 
 # --------------------------------------------------------------------------- context

@@ -101,7 +101,3 @@ def partial_fill(text: str, variables: Mapping[str, str]) -> str:
         return match.group(0)
 
     return TOKEN.sub(replace, text)
-
-
-def line_at(text: str, pos: int, first_line: int = 1) -> int:
-    return first_line + text.count("\n", 0, pos)

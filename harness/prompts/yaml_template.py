@@ -52,7 +52,6 @@ from .template import (
     read_prompt_text,
 )
 
-TEMPLATE_FORMATS = ("graphrag", "lightrag", "json", "claims", "report")
 # \A...\Z, not ^...$: `$` also matches before a trailing newline.
 NAME = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")
 CALL = re.compile(r"\A\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*\Z")

@@ -169,7 +169,7 @@ def inspect_command(
     json_out: JsonOpt = False,
 ) -> None:
     """One entity across a run: descriptions, types, relationships, source cases, gold."""
-    from ..inspect import inspect_entity, render_text
+    from ..entity_report import inspect_entity, render_text
     from .rundata import load_run, load_suite_of
 
     data = load_run(run, need_summary=False)
@@ -197,7 +197,7 @@ def report_command(
     markdown: Annotated[bool, typer.Option("--markdown", help="Also print report.md (for $GITHUB_STEP_SUMMARY).")] = False,
 ) -> None:
     """Write a run's reports again (report.md, report.html, junit.xml, plots), or a comparison of two runs."""
-    from .html import render_html
+    from .html_report import render_html
     from .markdown import render_markdown
     from .plots import render_plots
     from .rundata import load_run, load_suite_of

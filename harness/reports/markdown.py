@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..gate import Verdict
-from ..model import CaseResult
-from .view import METRIC_LABELS, SIZE_KEYS, TABLE_METRICS, Column, ReportView, run_view
+from .view import METRIC_LABELS, SIZE_KEYS, TABLE_METRICS, Column, ReportView
 
 MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
 MAX_LIST = 12
@@ -302,9 +301,3 @@ def render_markdown(view: ReportView) -> str:
         "",
     ]
     return "\n".join(lines)
-
-
-def render_run_markdown(summary: dict[str, Any], results: list[CaseResult], verdict: Verdict | None = None,
-                        suite: Any | None = None) -> str:
-    """Kept for callers of the first version: the run report from a summary and its rows."""
-    return render_markdown(run_view(summary, results, suite=suite, verdict=verdict))

@@ -18,7 +18,7 @@ from ..gate import Verdict, case_checks, default_baseline_path, evaluate, gate_c
 from ..model import CaseResult
 from ..runner import SUMMARY, RunOutcome
 from ..summary import build_summary
-from .html import render_html
+from .html_report import render_html
 from .junit import render_junit
 from .markdown import render_markdown
 from .plots import render_plots
@@ -81,7 +81,7 @@ def gate_run(summary: dict[str, Any], rows: list[CaseResult], run_dir: Path, *, 
     return verdict, checks
 
 
-def write_reports(run_dir: Path, view: ReportView, *, suite_file: str = "") -> None:
+def write_run_reports(run_dir: Path, view: ReportView, *, suite_file: str = "") -> None:
     """report.md, report.html, junit.xml and plots/*.png of one view."""
     plots = render_plots(view)
     for name, png in plots.items():
@@ -96,7 +96,7 @@ def render_run(run_dir: Path, summary: dict[str, Any], rows: list[CaseResult], *
     """Gate a run and (re)write its reports and gate.json (summary.json is left alone)."""
     verdict, checks = gate_run(summary, rows, run_dir, baseline=baseline, strict=strict)
     view = run_view(summary, rows, suite=suite, verdict=verdict, checks=checks)
-    write_reports(run_dir, view, suite_file=summary.get("suite_file", ""))
+    write_run_reports(run_dir, view, suite_file=summary.get("suite_file", ""))
     atomic_write(run_dir / GATE, json.dumps(verdict.to_json(), indent=2, ensure_ascii=False) + "\n")
     return verdict
 

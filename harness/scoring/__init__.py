@@ -10,7 +10,7 @@ from .align import Match, align
 from .graph_stats import graph_stats, union_graph
 from .metrics import CaseDetail, explain_case, score_case
 from .normalize import canonical_type, normalize_name, normalize_text, normalize_type, type_table
-from .serialize import rate_text, score_to_json
+from .score_json import rate_text, score_to_json
 
 __all__ = [
     "METRICS",

@@ -38,7 +38,7 @@ from .assemble import (
     summarize_doc,
 )
 from .examples import judge_example
-from .report import write_reports
+from .report import write_tuning_report
 from .sampling import select
 
 @dataclass
@@ -288,7 +288,7 @@ async def tune_async(options: TuneOptions) -> TuneResult:
         "lint": [f.to_json() for findings in lint.values() for f in findings],
         "notes": notes,
     }
-    report_path = write_reports(report, options.out.with_name(f"{name}.tuning"))
+    report_path = write_tuning_report(report, options.out.with_name(f"{name}.tuning"))
     failing = [f for findings in lint.values() for f in findings if f.severity == "error"]
     if has_errors(failing):
         raise InputError(f"the tuned prompt fails lint: {failing[0]}")

@@ -53,7 +53,7 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def write_reports(report: dict[str, Any], stem: Path) -> Path:
+def write_tuning_report(report: dict[str, Any], stem: Path) -> Path:
     """Write `<stem>.json` and `<stem>.md`; returns the JSON path."""
     path = stem.with_name(stem.name + ".json")
     atomic_write(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")

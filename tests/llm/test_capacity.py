@@ -10,7 +10,7 @@ import math
 import pytest
 
 from harness.llm.client import EndpointSettings, ModelClient
-from harness.llm.fake_server import FakeOpenAIServer, Faults, Script
+from ..support.fake_server import FakeOpenAIServer, Faults, Script
 
 from ..conftest import SECRET
 

@@ -19,7 +19,7 @@ from harness.llm.cassettes import (
     scrub_request,
     scrub_response,
 )
-from harness.llm.fake_server import FakeOpenAIServer
+from ..support.fake_server import FakeOpenAIServer
 from harness.runner import RunOptions, run_suite
 from harness.suites import load_suite
 
@@ -267,7 +267,7 @@ def test_an_echoed_key_is_scrubbed_from_everything_written(encoding, suite, proj
     import base64
     from urllib.parse import quote
 
-    from harness.llm.fake_server import EchoCredentials
+    from ..support.fake_server import EchoCredentials
 
     from ..conftest import all_files_text
 
@@ -393,7 +393,7 @@ def _completion_bytes(content: str, encoding: str = "utf-8") -> bytes:
 def test_odd_answer_bodies_record_and_replay(suite, api_key, tmp_path, monkeypatch, first):
     """A UTF-16 JSON answer (json.loads reads it, so the client does) and a retried non-JSON answer
     both record into a cassette that loads and replays to the same rows."""
-    from harness.llm.fake_server import RawReply, Script
+    from ..support.fake_server import RawReply, Script
 
     answer = '("entity"<|>ANA RUIZ<|>person<|>Mayor)\n<|COMPLETE|>'
     replies = iter([b"\xff\xfe not json", _completion_bytes(answer)] if first == "not-json-then-good"

@@ -9,7 +9,7 @@ import pytest
 
 from harness.errors import InputError, ModelCallError
 from harness.llm.client import EndpointSettings, ModelClient
-from harness.llm.fake_server import FakeOpenAIServer, Faults, Script
+from ..support.fake_server import FakeOpenAIServer, Faults, Script
 from harness.llm.tokens import count_message_tokens, count_tokens
 from harness.model import Usage
 from harness.runner import RunOptions, run_suite

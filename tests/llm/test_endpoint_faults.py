@@ -16,7 +16,7 @@ import pytest
 from harness.errors import ModelCallError
 from harness.llm import client as client_module
 from harness.llm.client import EndpointSettings, ModelClient
-from harness.llm.fake_server import FakeOpenAIServer, Faults, RawReply, Script
+from ..support.fake_server import FakeOpenAIServer, Faults, RawReply, Script
 from harness.llm.pricing import DEFAULT_PRICES, estimate_cost
 from harness.llm.tokens import count_message_tokens
 from harness.model import Usage

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from harness.errors import ModelCallError
 from harness.llm.client import ChatResult, EndpointSettings, ModelClient, parse_retry_after, read_completion
-from harness.llm.fake_server import FakeOpenAIServer, RawReply, Script
+from ..support.fake_server import FakeOpenAIServer, RawReply, Script
 from harness.model import Usage
 
 from ..conftest import SECRET

@@ -99,7 +99,7 @@ def test_render_shows_the_effective_types(tmp_path: Path, harness_cli, capsys: p
 def test_summary_and_run_header_show_each_variants_types(suite, api_key, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import jsonschema
 
-    from harness.llm.fake_server import FakeOpenAIServer
+    from ..support.fake_server import FakeOpenAIServer
     from harness.reports.writer import write_run_outputs
     from harness.runner import RunOptions, run_suite
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.errors import InputError
-from harness.prompts import LINT_CODES, Finding, builtin_names, lint_prompt, lint_text
+from harness.prompts import LINT_CODES, LintFinding, builtin_names, lint_prompt, lint_text
 from harness.prompts.lint import DEFAULT_TOKEN_BUDGET
 from harness.suites import load_suite
 
@@ -17,7 +17,7 @@ LINT = Path(__file__).resolve().parent / "fixtures" / "lint"
 SHIPPED = [REPO / "prompts" / name / "extract_graph.txt" for name in ("default", "podcast", "biomed", "news-es")]
 
 
-def codes(findings: list[Finding]) -> set[tuple[str, int]]:
+def codes(findings: list[LintFinding]) -> set[tuple[str, int]]:
     return {(f.code, f.line) for f in findings}
 
 

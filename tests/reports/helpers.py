@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from harness.llm.fake_server import FakeOpenAIServer, Script
+from ..support.fake_server import FakeOpenAIServer, Script
 from harness.cli import main
 from harness.reports.writer import write_run_outputs
 from harness.runner import RunOptions, run_suite

@@ -75,7 +75,7 @@ def test_worst_regressions_say_what_was_lost(suite, server, api_key, tmp_path, p
     swapped = dict(ANSWERS)
     swapped["tuned"] = {**ANSWERS["tuned"], "flood": ["(\"entity\"<|>ARN<|>geo<|>River)\n<|COMPLETE|>", "<|COMPLETE|>"]}
     swapped["default"] = {**ANSWERS["default"], "flood": ANSWERS["tuned"]["flood"]}
-    from harness.llm.fake_server import FakeOpenAIServer, Script
+    from ..support.fake_server import FakeOpenAIServer, Script
     from harness.runner import plan_variant
 
     script = Script()
@@ -300,7 +300,7 @@ def test_tokens_and_cost_per_variant_in_console_markdown_and_html(run):
     from rich.console import Console
 
     from harness.reports.console import run_table
-    from harness.reports.html import render_html
+    from harness.reports.html_report import render_html
     from harness.reports.markdown import render_markdown
     from harness.reports.view import run_view
 

@@ -13,7 +13,7 @@ import pytest
 from harness.cli import main
 from harness.errors import CassetteMissingError, InputError, ModelCallError
 from harness.llm.client import EndpointSettings
-from harness.llm.fake_server import FakeOpenAIServer
+from ..support.fake_server import FakeOpenAIServer
 from harness.prompts import has_errors, lint_prompt, load_prompt
 from harness.runner import plan_variant
 from harness.suites import load_suite

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from harness.cli import main
-from harness.llm.fake_server import FakeOpenAIServer
+from ..support.fake_server import FakeOpenAIServer
 
 from .test_pipeline import Responder
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .tokens import count_message_tokens, count_tokens
+from harness.llm.tokens import count_message_tokens, count_tokens
 
 Responder = Callable[[dict[str, Any]], str]
 
