@@ -17,6 +17,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from .atomicfile import atomic_write_json
 from .errors import InputError
 from .names import check_name
 
@@ -90,9 +91,7 @@ def read_selection(run_dir: Path) -> Selection | None:
 
 
 def write_selection(run_dir: Path, selection: Selection) -> None:
-    tmp = run_dir / f".{SELECTION}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, run_dir / SELECTION)
+    atomic_write_json(run_dir / SELECTION, selection)
 
 
 def describe(selection: Selection | None) -> str:

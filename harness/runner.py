@@ -10,7 +10,6 @@ suite order, so the same cassettes give the same bytes.
 from __future__ import annotations
 
 import asyncio
-import os
 import shlex
 import sys
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from .atomicfile import atomic_write
 from .errors import CassetteMissingError, HarnessError, InputError, ModelCallError
 from .llm.cassettes import CassetteRouter, request_hash
 from .llm.client import EndpointSettings, ModelClient, call_label
@@ -217,11 +217,7 @@ def read_results(path: Path) -> list[CaseResult]:
 
 
 def write_results(path: Path, rows: list[CaseResult]) -> None:
-    tmp = path.with_suffix(".jsonl.tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(row.model_dump_json() + "\n")
-    os.replace(tmp, path)
+    atomic_write(path, (row.model_dump_json() + "\n" for row in rows))
 
 
 # --------------------------------------------------------------------------- the run

@@ -18,7 +18,6 @@ import contextvars
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from vcr.persisters.filesystem import CassetteNotFoundError
 from vcr.record_mode import RecordMode
 from vcr.request import Request
 
+from ..atomicfile import FILE_MODE, atomic_write
 from ..errors import InputError, find_cause
 from ..text import scrub_surrogates
 from .cassette_schema import FORMAT_VERSION, CorruptCassette, check_completion_body, validate_cassette
@@ -44,7 +44,7 @@ KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
 KEPT_QUERY_PARAMS = frozenset({"api-version"})
 # Cassettes are written rw-r--r--, as a checked-out file is: after scrubbing they hold no
 # credential, and they are meant to be committed and read by CI, like the shipped ones.
-CASSETTE_MODE = 0o644
+CASSETTE_MODE = FILE_MODE
 
 
 def default_record_mode(command: str) -> str:
@@ -240,17 +240,7 @@ class AtomicPersister:
 
         path = Path(cassette_path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = serialize(cassette_dict, serializer)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            os.fchmod(fd, CASSETTE_MODE)  # mkstemp makes 0600
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        atomic_write(path, serialize(cassette_dict, serializer), mode=CASSETTE_MODE)
 
 
 _VCR_MODES = {"none": RecordMode.NONE, "once": RecordMode.ONCE, "rewrite": RecordMode.ALL, "all": RecordMode.ALL}

@@ -11,12 +11,13 @@ import functools
 import gzip
 import hashlib
 import os
-import tempfile
 from importlib import resources
 from pathlib import Path
 
 import tiktoken
 import tiktoken.load
+
+from ..atomicfile import atomic_write
 
 SHIPPED = ("cl100k_base", "o200k_base")
 DEFAULT_ENCODING = "o200k_base"
@@ -75,10 +76,7 @@ def seed_cache() -> Path:
         actual = hashlib.sha256(data).hexdigest()
         if actual != expected:
             raise TokenizerSeedError(f"{name}: shipped encoding has sha256 {actual}, tiktoken expects {expected}")
-        fd, tmp = tempfile.mkstemp(dir=folder)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, target)
+        atomic_write(target, data)
     return folder
 
 

@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..errors import HarnessError, InputError
+from ..errors import InputError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 BaselineOpt = Annotated[
@@ -83,14 +83,15 @@ def gate_command(
 ) -> None:
     """Apply the suite's thresholds and the baseline to runs; exit 1 when a rule fails."""
     from .rundata import load_run, load_suite_of
-    from .writer import GATE, atomic_write, gate_run, render_run
+    from ..atomicfile import atomic_write_json
+    from .writer import GATE, gate_run, render_run
 
     loaded = [load_run(path) for path in runs]  # check every input before writing anything
     verdicts = []
     for data in loaded:
         if no_reports:
             verdict, _ = gate_run(data.summary, data.rows, data.run_dir, baseline=baseline, strict=True)
-            atomic_write(data.run_dir / GATE, json.dumps(verdict.to_json(), indent=2, ensure_ascii=False) + "\n")
+            atomic_write_json(data.run_dir / GATE, verdict.to_json())
         else:
             verdict = render_run(data.run_dir, data.summary, data.rows, suite=load_suite_of(data.summary),
                                  baseline=baseline, strict=True)
@@ -111,7 +112,8 @@ def baseline_update(
     out: Annotated[Optional[Path], typer.Option("--out", help="Write here instead of <reports>/baselines/<suite>.json.")] = None,
 ) -> None:
     """Accept a run: write <reports>/baselines/<suite>.json (atomically)."""
-    from ..gate import default_baseline_path, make_baseline, write_json_atomic
+    from ..atomicfile import atomic_write_json
+    from ..gate import default_baseline_path, make_baseline
     from .rundata import load_run
 
     data = load_run(run)
@@ -119,7 +121,7 @@ def baseline_update(
         raise InputError(f"{data.run_dir}: the run has no result rows")
     unscored = [f"{r.variant}/{r.case_id}" for r in data.rows if r.score is None]
     path = out or default_baseline_path(data.run_dir, data.suite_name)
-    write_json_atomic(path, make_baseline(data.summary, data.rows, run_dir=data.run_dir))
+    atomic_write_json(path, make_baseline(data.summary, data.rows, run_dir=data.run_dir))
     typer.echo(f"baseline of {data.suite_name}: {path} (run {data.summary['run_id']}, "
                f"{len(data.rows) - len(unscored)} case × variant values)")
     if unscored:
@@ -202,7 +204,8 @@ def report_command(
     from .plots import render_plots
     from .rundata import load_run, load_suite_of
     from .view import comparison_view
-    from .writer import atomic_write, render_run
+    from ..atomicfile import atomic_write
+    from .writer import render_run
 
     data = load_run(run)
     suite = load_suite_of(data.summary)

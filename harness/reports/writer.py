@@ -7,12 +7,11 @@ but summary.json is free of timings and clocks; summary.json keeps them under ke
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..atomicfile import atomic_write, atomic_write_json
 from ..errors import InputError
 from ..gate import Verdict, case_checks, default_baseline_path, evaluate, gate_config, load_baseline
 from ..model import CaseResult
@@ -25,16 +24,6 @@ from .plots import render_plots
 from .view import ReportView, run_view
 
 GATE = "gate.json"
-
-
-def atomic_write(path: Path, text: str | bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    if isinstance(text, bytes):
-        tmp.write_bytes(text)
-    else:
-        tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 @dataclass
@@ -97,7 +86,7 @@ def render_run(run_dir: Path, summary: dict[str, Any], rows: list[CaseResult], *
     verdict, checks = gate_run(summary, rows, run_dir, baseline=baseline, strict=strict)
     view = run_view(summary, rows, suite=suite, verdict=verdict, checks=checks)
     write_run_reports(run_dir, view, suite_file=summary.get("suite_file", ""))
-    atomic_write(run_dir / GATE, json.dumps(verdict.to_json(), indent=2, ensure_ascii=False) + "\n")
+    atomic_write_json(run_dir / GATE, verdict.to_json())
     return verdict
 
 
@@ -108,7 +97,7 @@ def write_outputs(suite: Any, run_dir: Path, rows: list[CaseResult], *, record_m
     summary["gate_config"] = gate_config(suite)
     verdict = render_run(run_dir, summary, rows, suite=suite, baseline=baseline, strict=baseline is not None)
     # summary.json last: its presence marks the run as finished (an unfinished run is resumed)
-    atomic_write(run_dir / SUMMARY, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+    atomic_write_json(run_dir / SUMMARY, summary)
     return summary, verdict
 
 

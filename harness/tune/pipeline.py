@@ -20,7 +20,7 @@ from ..llm.cassettes import CassetteRouter
 from ..llm.client import EndpointSettings, ModelClient
 from ..llm.pricing import estimate_cost, load_prices
 from ..model import Usage
-from ..reports.writer import atomic_write
+from ..atomicfile import atomic_write
 from ..prompts.lint import has_errors, lint_prompt
 from ..prompts.yaml_template import load_yaml_text
 from . import steps

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from ..reports.writer import atomic_write
+from ..atomicfile import atomic_write, atomic_write_json
 
 
 def report_markdown(report: dict[str, Any]) -> str:
@@ -56,6 +55,6 @@ def _cell(text: str) -> str:
 def write_tuning_report(report: dict[str, Any], stem: Path) -> Path:
     """Write `<stem>.json` and `<stem>.md`; returns the JSON path."""
     path = stem.with_name(stem.name + ".json")
-    atomic_write(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    atomic_write_json(path, report)
     atomic_write(stem.with_name(stem.name + ".md"), report_markdown(report))
     return path
