@@ -32,3 +32,18 @@ def check_name(value: object, where: str, what: str) -> str:
     if not is_safe_name(value):
         raise InputError(f"{where}: {what} {shown(value)} is not a valid name ({NAME_RULE})")
     return value  # type: ignore[return-value]
+
+
+def safe_name(text: str, fallback: str = "case") -> str:
+    """`text` made into a name this rule accepts (`fallback` when nothing of it is left).
+
+    Names in other scripts are transliterated (`北京会议` -> `BeiJingHuiYi`, `Москва` -> `Moskva`)
+    so that they stay recognisable: ids name cassette files and folders, which the suite schema
+    keeps to ASCII letters, digits, `.`, `_` and `-`.
+    """
+    from anyascii import anyascii
+
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", anyascii(text)).strip("-._")[:100]
+    if not is_safe_name(name):
+        name = fallback
+    return name

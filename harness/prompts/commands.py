@@ -288,7 +288,7 @@ def _finish(draft: Any, out: Path, force: bool, lint_results: dict[str, list[Any
 
 def _default_out(out: Path | None, name: str | None, root: Path) -> tuple[Path, str]:
     """The suite file and name: --name, else the --out file's stem, else the project folder's name."""
-    from .importers.common import safe_name
+    from ..names import safe_name
 
     folder = root if root.is_dir() else root.parent
     suite_name = safe_name(name or (out.stem if out is not None else folder.resolve().name), fallback="imported")

@@ -70,7 +70,7 @@ def input_chunks(folder: Path, chunk_tokens: int, model: str) -> tuple[list[str]
 def input_cassettes(folder: Path) -> Path:
     """`fixtures/cassettes/tune-<project>-<folder>`: named after the project holding the folder, so
     the `input/` folders of two projects do not share (and overwrite) their tuning cassettes."""
-    from ..prompts.importers.common import safe_name
+    from ..names import safe_name
 
     resolved = folder.resolve()
     project = safe_name(resolved.parent.name, fallback="project")

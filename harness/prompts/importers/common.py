@@ -14,7 +14,8 @@ from typing import Any
 import yaml
 
 from ...errors import InputError
-from ...suites import CASE_ID, project_root
+from ...names import safe_name
+from ...suites import project_root
 
 DEFAULT_MAX_CASES = 10
 SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "site-packages", "__pycache__", ".tox", "build", "dist"}
@@ -43,21 +44,6 @@ def read_dotenv(path: Path) -> dict[str, str]:
 def substitute_env(text: str, env: Mapping[str, str]) -> str:
     """`${VAR}` and `$VAR` from env, `$$` for a dollar; unknown variables stay as written."""
     return Template(text).safe_substitute(env)
-
-
-def safe_name(text: str, fallback: str = "case") -> str:
-    """A suite, variant or case name the suite schema accepts.
-
-    Names in other scripts are transliterated (`北京会议` -> `BeiJingHuiYi`, `Москва` -> `Moskva`)
-    so that they stay recognisable: ids name cassette files and folders, which the suite schema
-    keeps to ASCII letters, digits, `.`, `_` and `-`.
-    """
-    from anyascii import anyascii
-
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", anyascii(text)).strip("-._")[:100]
-    if not name or not CASE_ID.match(name):
-        name = fallback
-    return name
 
 
 def relative_path(path: Path, root: Path) -> str:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...names import safe_name
 from ...yamlfile import Location, line_of, parse_yaml
 from ..builtin import PREFIX
 from .common import (
@@ -39,7 +40,6 @@ from .common import (
     find_files,
     read_dotenv,
     relative_path,
-    safe_name,
     substitute_env,
     suite_root,
 )

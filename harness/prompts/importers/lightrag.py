@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...names import safe_name
 from ..builtin import PREFIX
 from ..syntax import partial_fill
 from .common import (
@@ -36,7 +37,6 @@ from .common import (
     find_files,
     read_dotenv,
     relative_path,
-    safe_name,
     suite_root,
 )
 
