@@ -155,6 +155,9 @@ def scrub_response(response: dict[str, Any]) -> dict[str, Any] | None:
     if int(response.get("status", {}).get("code", 0)) >= 400:
         return None
     response = decode_response(response)
+    response["headers"] = {
+        k: v for k, v in response.get("headers", {}).items() if k.lower() in KEPT_RESPONSE_HEADERS
+    }
     raw = response.get("body", {}).get("string")
     if isinstance(raw, (bytes, str)):
         try:
@@ -163,12 +166,8 @@ def scrub_response(response: dict[str, Any]) -> dict[str, Any] | None:
         except (ValueError, RecursionError):  # CorruptCassette is a ValueError
             return None
         response["body"]["string"] = scrub_surrogates(text).encode("utf-8")
-    response["headers"] = {
-        k: v for k, v in response.get("headers", {}).items() if k.lower() in KEPT_RESPONSE_HEADERS
-    }
-    for key, values in response["headers"].items():  # the body is UTF-8 now, whatever it came as
-        response["headers"][key] = ["application/json" if "charset" in str(v).lower() and "utf-8" not in str(v).lower()
-                                    else v for v in (values if isinstance(values, list) else [values])]
+        # the body is UTF-8 JSON now, whatever charset it came in
+        response["headers"] = {k: ["application/json"] for k in response["headers"]}
     return response
 
 

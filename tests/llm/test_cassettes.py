@@ -389,7 +389,7 @@ def _completion_bytes(content: str, encoding: str = "utf-8") -> bytes:
     return json.dumps(body, ensure_ascii=False).encode(encoding)
 
 
-@pytest.mark.parametrize("first", ["utf-16", "not-json-then-good"])
+@pytest.mark.parametrize("first", ["utf-16", "utf-16-charset", "not-json-then-good"])
 def test_odd_answer_bodies_record_and_replay(suite, api_key, tmp_path, monkeypatch, first):
     """A UTF-16 JSON answer (json.loads reads it, so the client does) and a retried non-JSON answer
     both record into a cassette that loads and replays to the same rows."""
@@ -398,9 +398,10 @@ def test_odd_answer_bodies_record_and_replay(suite, api_key, tmp_path, monkeypat
     answer = '("entity"<|>ANA RUIZ<|>person<|>Mayor)\n<|COMPLETE|>'
     replies = iter([b"\xff\xfe not json", _completion_bytes(answer)] if first == "not-json-then-good"
                    else [_completion_bytes(answer, "utf-16")])
+    content_type = "application/json; charset=utf-16" if first == "utf-16-charset" else "application/json"
 
     def raw(_body):
-        return RawReply(200, {"Content-Type": "application/json"}, next(replies))
+        return RawReply(200, {"Content-Type": content_type}, next(replies))
 
     options = dict(variants=["default"], cases=["mayor"], fresh=True)
     suite.spec.model.max_gleanings = 0
