@@ -13,6 +13,7 @@ from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
 from .model import GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Value
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
 from .parsing import FORMATS
+from .prompts.entity_types import DEFAULT_ENTITY_TYPES
 from .scoring.aggregate import METRICS
 from .yamlfile import format_loc, line_of, load_yaml, shown_key
 
@@ -146,7 +147,7 @@ class SuiteSpec(Value):
     description: str = ""
     notes: str = ""
     language: str = "English"
-    entity_types: list[str] = Field(default_factory=lambda: ["organization", "person", "geo", "event"])
+    entity_types: list[str] = Field(default_factory=lambda: list(DEFAULT_ENTITY_TYPES))
     model: ModelSettings = Field(default_factory=ModelSettings)
     variants: dict[str, VariantSpec]
     baseline: str | None = None

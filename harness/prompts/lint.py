@@ -17,6 +17,7 @@ from typing import Any, Literal
 from ..errors import InputError
 from ..llm.tokens import count_message_tokens
 from ..parsing import parse
+from .entity_types import DEFAULT_ENTITY_TYPES
 from .examples import Example, InlineExample, find_inline_examples, format_delimiters, render_output
 from .syntax import TOKEN, fill, placeholder_lines, placeholders
 from .template import (
@@ -31,7 +32,6 @@ from .template import (
 Severity = Literal["error", "warning"]
 
 DEFAULT_TOKEN_BUDGET = 4000  # tokens of the rendered prompt without the chunk
-DEFAULT_ENTITY_TYPES = ("organization", "person", "geo", "event")
 
 # code -> (severity, what it means, one-line hint). Codes are stable: tools and CI match on them.
 CODES: dict[str, tuple[Severity, str, str]] = {

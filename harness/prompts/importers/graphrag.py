@@ -32,6 +32,7 @@ from ...errors import InputError
 from ...names import safe_name
 from ...yamlfile import Location, line_of, parse_yaml
 from ..builtin import PREFIX
+from ..entity_types import DEFAULT_ENTITY_TYPES
 from .common import (
     DEFAULT_MAX_CASES,
     SuiteDraft,
@@ -46,7 +47,6 @@ from .common import (
 from .graphrag_input import InputSettings, input_settings, read_documents
 
 SETTINGS_FILES = ("settings.yaml", "settings.yml", "settings.json")
-DEFAULT_ENTITY_TYPES = ["organization", "person", "geo", "event"]
 DEFAULT_CHUNK_SIZE = 1200
 DEFAULT_PATTERN = r".*\.txt$"
 BUILTIN_DEFAULT = f"{PREFIX}graphrag.extract_graph"  # slash-free spelling, see builtin.py
