@@ -333,13 +333,6 @@ def _load_run_rows(path: Path) -> tuple[list, str]:
     rows = read_results(results)
     if not rows:
         raise InputError(f"{results}: no result rows")
-    seen: set[tuple[str, str]] = set()
-    for row in rows:  # a run writes one row per case × variant; two would be paired arbitrarily
-        key = (row.variant, row.case_id)
-        if key in seen:
-            raise InputError(f"{results}: case '{row.case_id}' of variant '{row.variant}' appears twice "
-                             "(a run has one row per case × variant)")
-        seen.add(key)
     return rows, str(path)
 
 

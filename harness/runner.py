@@ -197,22 +197,32 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
 
 
 def read_results(path: Path) -> list[CaseResult]:
-    """Rows of a results file; a torn last line (a killed run) is ignored, other damage is an error."""
+    """Rows of a results file; a torn last line (a killed run) is ignored, other damage is an error.
+
+    A run writes one row per case × variant; a file holding one twice has been edited or
+    concatenated, and every reader (resume, report, gate, compare, inspect, merge) would have to
+    pick one arbitrarily, so it is refused here, once for all of them."""
     if not path.exists():
         return []
     from .inputfiles import MAX_RUN_FILE_BYTES, read_text
 
     rows: list[CaseResult] = []
+    seen: set[tuple[str, str]] = set()
     lines = read_text(path, limit=MAX_RUN_FILE_BYTES, what="results file").split("\n")
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            rows.append(CaseResult.model_validate_json(line))
+            row = CaseResult.model_validate_json(line)
         except ValidationError as exc:
             if number >= len(lines) - 1:
                 break  # the line being written when the run was killed
             raise InputError(f"{path}:{number}: not a result row: {exc.errors()[0]['msg']}") from None
+        if (row.variant, row.case_id) in seen:
+            raise InputError(f"{path}:{number}: case '{row.case_id}' of variant '{row.variant}' appears twice "
+                             "(a run has one row per case × variant)")
+        seen.add((row.variant, row.case_id))
+        rows.append(row)
     return rows
 
 

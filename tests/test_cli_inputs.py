@@ -97,13 +97,16 @@ def test_damaged_run_files_name_the_file(capsys: pytest.CaptureFixture[str], tmp
     assert target in one_line(err)
 
 
-def test_compare_refuses_duplicate_rows(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c))
+def test_duplicate_rows_are_refused_by_every_reader(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                    command: tuple[str, ...]) -> None:
+    """One case × variant twice (an edited or concatenated file) is refused by the shared reader,
+    so no command pairs or counts an arbitrary one of them."""
     rows = run_a()
-    text = "".join(r.model_dump_json() + "\n" for r in [*rows, rows[0]]).encode()
+    text = "".join(r.model_dump_json() + "\n" for r in [*rows, rows[0], rows[-1]]).encode()
     run = write_run(tmp_path / "dup", results=text)
-    other = write_run(tmp_path / "ok")
-    code, _, err = harness(capsys, "compare", str(other), str(run))
-    assert code == 2
+    code, _, err = harness(capsys, *argv_for(command, run))
+    assert code == 2, err
     assert "results.jsonl" in one_line(err) and "'c1'" in err and "twice" in err
 
 
