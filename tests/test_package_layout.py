@@ -1,10 +1,13 @@
-"""The shipped package's layout: no module shadows the standard library, no test code ships."""
+"""The shipped package's dependencies: each runtime dependency is used by the package.
+
+The module layout (no import cycle, no standard-library names, no test server) is checked in
+tests/test_architecture.py.
+"""
 
 from __future__ import annotations
 
 import importlib.metadata
 import re
-import sys
 import tomllib
 from pathlib import Path
 
@@ -15,20 +18,6 @@ PACKAGE = Path(harness.__file__).resolve().parent
 
 def _modules() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
-
-
-def test_no_module_is_named_after_a_standard_library_module():
-    # `harness/inspect.py` once did: inside the package, `from . import inspect` and the
-    # standard library's `inspect` were one typo apart.
-    shadowing = [str(p.relative_to(PACKAGE)) for p in _modules() if p.stem in sys.stdlib_module_names]
-    assert shadowing == []
-
-
-def test_no_test_server_ships_inside_the_package():
-    # the fake OpenAI-compatible server lives in tests/support/; nothing in harness/ may need it
-    offenders = [str(p.relative_to(PACKAGE)) for p in _modules()
-                 if p.stem == "fake_server" or "fake_server" in p.read_text(encoding="utf-8")]
-    assert offenders == []
 
 
 def _requirement_name(requirement: str) -> str:
