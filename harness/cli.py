@@ -15,6 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from . import __version__
+from .cli_output import emit_json as _emit_json
 from .errors import HarnessError, InputError
 from .names import check_name
 
@@ -41,10 +42,6 @@ ShardOpt = Annotated[Optional[str], typer.Option("--shard", help="Run shard i of
 GateOpt = Annotated[bool, typer.Option("--gate", help="Exit 1 when a variant breaks a threshold or regresses against the baseline.")]
 BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file or folder for --gate (default: <reports>/baselines/<suite>.json).")]
 OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk files that resolve outside the project folder (refused by default: chunks are sent to the model and written to cassettes and reports).")]
-
-
-def _emit_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 def _evaluate(

@@ -6,21 +6,17 @@ error severity exit 1.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
+from ..cli_output import emit_json
 from ..errors import InputError
 
 prompts_app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 import_app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-
-
-def _emit_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 def _split(value: str | None) -> list[str] | None:
@@ -83,7 +79,7 @@ def lint(
     errors = sum(1 for f in findings if f.severity == "error")
     warnings = len(findings) - errors
     if json_out:
-        _emit_json({"prompts": checked, "errors": errors, "warnings": warnings, "findings": [f.to_json() for f in findings]})
+        emit_json({"prompts": checked, "errors": errors, "warnings": warnings, "findings": [f.to_json() for f in findings]})
     else:
         for finding in findings:
             typer.echo(str(finding))
@@ -136,7 +132,7 @@ def render(
             typer.echo(f"[{message['role']}]")
             typer.echo(message["content"], nl=not message["content"].endswith("\n"))
     else:
-        _emit_json(messages)
+        emit_json(messages)
 
 
 def render_case(prompt: str | None, *, suite: Path, case: str | None = None, variant: str | None = None) -> list[dict[str, str]]:
@@ -239,7 +235,7 @@ def list_builtins(json_out: Annotated[bool, typer.Option("--json", help="Print J
         template = load_builtin(name)
         rows.append({"name": prompt.reference, "format": template.format, "description": template.meta.description})
     if json_out:
-        _emit_json(rows)
+        emit_json(rows)
         return
     for row in rows:
         typer.echo(f"{row['name']:<40} {row['format']:<9} {row['description']}")

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..cli_output import emit_json as _emit_json
 from ..errors import InputError
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -22,10 +22,6 @@ BaselineOpt = Annotated[
     typer.Option("--baseline", help="Baseline file, or a folder of <suite>.json files. "
                                      "Default: <reports>/baselines/<suite>.json when it exists."),
 ]
-
-
-def _emit_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:
