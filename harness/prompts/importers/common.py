@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 
@@ -135,19 +135,43 @@ class InputDocument:
     path: Path | None = None  # the file that is exactly this text (None: a row of a structured file)
 
 
-def chunk_cases(
-    files: list[Path],
-    *,
-    suite_name: str,
-    root: Path,
-    chunk_tokens: int,
-    model: str,
-    max_cases: int,
-    draft: SuiteDraft,
-) -> None:
+DEFAULT_MODEL = "gpt-4o-mini"
+
+
+@dataclass(frozen=True)
+class Destination:
+    """Where an imported suite is written and how its cases are cut; the same for every importer."""
+
+    root: Path  # the project folder the suite's paths are relative to
+    suite_name: str
+    model: str  # whose tokenizer cuts documents into chunks
+    chunk_tokens: int
+    max_cases: int
+
+
+class ImportedProject(Protocol):
+    """What `destination` reads of a GraphRAG or LightRAG project."""
+
+    root: Path
+    model: str | None
+    chunk_size: int
+
+
+def destination(project: ImportedProject, out: Path, *, name: str | None, max_cases: int) -> Destination:
+    """The suite's name is `name`, else the `out` file's stem, else the project folder's name."""
+    return Destination(
+        root=suite_root(out),
+        suite_name=safe_name(name or out.stem or project.root.name, fallback="imported"),
+        model=project.model or DEFAULT_MODEL,
+        chunk_tokens=project.chunk_size,
+        max_cases=max_cases,
+    )
+
+
+def chunk_cases(files: list[Path], where: Destination, draft: SuiteDraft) -> None:
     """One case per input text file, with empty gold (see `document_cases`)."""
     documents: list[InputDocument] = []
-    for path in files[:max_cases]:
+    for path in files[: where.max_cases]:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
@@ -157,40 +181,31 @@ def chunk_cases(
             draft.warnings.append(f"{path}: skipped, it is empty")
             continue
         documents.append(InputDocument(path.stem, text, path))
-    if len(files) > max_cases:
-        draft.warnings.append(f"{len(files)} input files found; the suite takes the first {max_cases} (--max-cases)")
-    document_cases(documents, suite_name=suite_name, root=root, chunk_tokens=chunk_tokens, model=model,
-                   max_cases=max_cases, draft=draft)
+    if len(files) > where.max_cases:
+        draft.warnings.append(f"{len(files)} input files found; the suite takes the first {where.max_cases} (--max-cases)")
+    document_cases(documents, where, draft)
 
 
-def document_cases(
-    documents: list[InputDocument],
-    *,
-    suite_name: str,
-    root: Path,
-    chunk_tokens: int,
-    model: str,
-    max_cases: int,
-    draft: SuiteDraft,
-) -> None:
+def document_cases(documents: list[InputDocument], where: Destination, draft: SuiteDraft) -> None:
     """One case per document, with empty gold. A document longer than one chunk is cut to its first
     chunk (as the pipeline would chunk it); that chunk, or a document that is not a file of its
     own, is written under fixtures/chunks/<suite>/. So is a file outside the project: suites read
     chunks only from inside their project (see suites.read_chunk)."""
     from ...llm.tokens import split_tokens
 
+    root = where.root
     seen: set[str] = set()
-    for document in documents[:max_cases]:
+    for document in documents[: where.max_cases]:
         base = safe_name(document.name)
         case_id, n = base, 1
         while case_id in seen:
             n += 1
             case_id = f"{base[:90]}-{n}"
         seen.add(case_id)
-        pieces = split_tokens(document.text, chunk_tokens, model)
+        pieces = split_tokens(document.text, where.chunk_tokens, where.model)
         outside = document.path is not None and not document.path.resolve().is_relative_to(root.resolve())
         if len(pieces) > 1 or document.path is None or outside:
-            target = root / "fixtures" / "chunks" / suite_name / f"{case_id}.txt"
+            target = root / "fixtures" / "chunks" / where.suite_name / f"{case_id}.txt"
             draft.files[target] = pieces[0] if pieces else document.text
             chunk_ref = relative_path(target, root)
         else:

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from ...names import safe_name
 from ...yamlfile import Location, line_of, parse_yaml
 from ..builtin import PREFIX
 from ..entity_types import DEFAULT_ENTITY_TYPES
@@ -37,12 +36,12 @@ from .common import (
     DEFAULT_MAX_CASES,
     SuiteDraft,
     chunk_cases,
+    destination,
     document_cases,
     find_files,
     read_dotenv,
     relative_path,
     substitute_env,
-    suite_root,
 )
 from .graphrag_input import InputSettings, input_settings, read_documents
 
@@ -219,9 +218,8 @@ def graphrag_draft(
     project: GraphRAGProject, out: Path, *, name: str | None = None, max_cases: int = DEFAULT_MAX_CASES
 ) -> SuiteDraft:
     """The suite skeleton: the project's extraction prompt against the built-in default."""
-    root = suite_root(out)
-    suite_name = safe_name(name or out.stem or project.root.name, fallback="imported")
-    model = project.model or "gpt-4o-mini"
+    where = destination(project, out, name=name, max_cases=max_cases)
+    root = where.root
     variants: dict[str, dict[str, Any]] = {}
     extract = project.prompts.get("extract_graph")
     if extract is not None:
@@ -238,12 +236,12 @@ def graphrag_draft(
     if others:
         notes += " Other prompts of the project (not variants, they do not extract from chunks): " + "; ".join(others) + "."
     draft = SuiteDraft(
-        name=suite_name,
+        name=where.suite_name,
         description=f"GraphRAG project {project.root.resolve().name}: its extraction prompt against the built-in default",
         notes=notes,
         language="English",
         entity_types=project.entity_types,
-        model={"name": model, "temperature": 0, "max_gleanings": project.max_gleanings if project.max_gleanings is not None else 1},
+        model={"name": where.model, "temperature": 0, "max_gleanings": project.max_gleanings if project.max_gleanings is not None else 1},
         variants=variants,
         baseline="default",
     )
@@ -251,10 +249,9 @@ def graphrag_draft(
         draft.warnings.append("no extraction prompt found in the settings or prompts/; the suite has only the built-in default")
     if project.input_dir is not None and project.input.file_type != "text":
         documents = read_documents(project.input_dir, project.input, draft.warnings)
-        if len(documents) > max_cases:
-            draft.warnings.append(f"{len(documents)} input documents found; the suite takes the first {max_cases} (--max-cases)")
-        document_cases(documents, suite_name=suite_name, root=root, chunk_tokens=project.chunk_size, model=model,
-                       max_cases=max_cases, draft=draft)
+        if len(documents) > where.max_cases:
+            draft.warnings.append(f"{len(documents)} input documents found; the suite takes the first {where.max_cases} (--max-cases)")
+        document_cases(documents, where, draft)
         return draft
     files: list[Path] = []
     if project.input_dir is not None:
@@ -265,8 +262,7 @@ def graphrag_draft(
         files = find_files(project.input_dir, pattern)
         if not files and project.input_dir.is_dir():
             files = find_files(project.input_dir, re.compile(DEFAULT_PATTERN))
-    chunk_cases(files, suite_name=suite_name, root=root, chunk_tokens=project.chunk_size, model=model,
-                max_cases=max_cases, draft=draft)
+    chunk_cases(files, where, draft)
     return draft
 
 

@@ -33,11 +33,11 @@ from .common import (
     SKIP_DIRS,
     SuiteDraft,
     chunk_cases,
+    destination,
     dump_yaml,
     find_files,
     read_dotenv,
     relative_path,
-    suite_root,
 )
 
 PROMPT_FILES = ("prompt.py", "lightrag/prompt.py", "prompts.py", "prompts/prompt.py")
@@ -299,17 +299,15 @@ def _unescape(text: str) -> str:
 def lightrag_draft(
     project: LightRAGProject, out: Path, *, name: str | None = None, max_cases: int = DEFAULT_MAX_CASES
 ) -> SuiteDraft:
-    root = suite_root(out)
-    suite_name = safe_name(name or out.stem or project.root.name, fallback="imported")
-    model = project.model or "gpt-4o-mini"
+    where = destination(project, out, name=name, max_cases=max_cases)
     variants: dict[str, dict[str, Any]] = {}
     draft = SuiteDraft(
-        name=suite_name,
+        name=where.suite_name,
         description=f"LightRAG setup {project.root.resolve().name}: its extraction prompts against the built-in default",
         notes="",
         language=project.language,
         entity_types=project.entity_types,
-        model={"name": model, "temperature": 0, "max_gleanings": 1},
+        model={"name": where.model, "temperature": 0, "max_gleanings": 1},
         variants=variants,
         baseline="default",
     )
@@ -317,13 +315,13 @@ def lightrag_draft(
         data = template_data(project)
         if not data.get("user"):
             raise InputError(f"{_origin(project, 'entity_extraction_user_prompt')}: the extraction prompt is not a literal string")
-        target = root / "prompts" / suite_name / "extract_graph.yaml"
+        target = where.root / "prompts" / where.suite_name / "extract_graph.yaml"
         draft.files[target] = (
             f"# Imported by `harness import lightrag` from {project.prompt_file}.\n"
             "# Edit here, or re-import after changing prompt.py.\n" + dump_yaml(data)
         )
         variant: dict[str, Any] = {
-            "prompt": relative_path(target, root),
+            "prompt": relative_path(target, where.root),
             "format": "lightrag",
             "tuple_delimiter": project.tuple_delimiter,
             "completion_delimiter": project.completion_delimiter,
@@ -338,11 +336,10 @@ def lightrag_draft(
     variants["default"] = {"prompt": BUILTIN_DEFAULT, "format": "lightrag", "tuple_delimiter": NEW_TUPLE,
                            "completion_delimiter": "<|COMPLETE|>"}
     draft.notes = (
-        f"Imported from the LightRAG setup at {relative_path(project.root, root)}"
-        + (f" (prompts: {relative_path(project.prompt_file, root)})" if project.prompt_file else "")
+        f"Imported from the LightRAG setup at {relative_path(project.root, where.root)}"
+        + (f" (prompts: {relative_path(project.prompt_file, where.root)})" if project.prompt_file else "")
         + ". Gold is empty: list the entities and relationships of every case before trusting scores."
     )
     files = find_files(project.input_dir, re.compile(r".*"), suffixes=(".txt", ".md")) if project.input_dir else []
-    chunk_cases(files, suite_name=suite_name, root=root, chunk_tokens=project.chunk_size, model=model,
-                max_cases=max_cases, draft=draft)
+    chunk_cases(files, where, draft)
     return draft

@@ -1,0 +1,45 @@
+"""What both importers share: where the suite goes and how its cases are cut."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.prompts.importers.common import DEFAULT_MODEL, Destination, SuiteDraft, chunk_cases, destination
+
+
+@dataclass
+class _Project:
+    root: Path
+    model: str | None = None
+    chunk_size: int = 1200
+
+
+def test_destination_names_the_suite_by_name_then_out_stem(tmp_path):
+    project = _Project(Path("/x/My Project"), model="gpt-4.1")
+    out = tmp_path / "proj" / "suites" / "news.yaml"
+    assert destination(project, out, name="Fancy Name!", max_cases=3) == Destination(
+        root=tmp_path / "proj", suite_name="Fancy-Name", model="gpt-4.1", chunk_tokens=1200, max_cases=3)
+    assert destination(project, out, name=None, max_cases=3).suite_name == "news"
+
+
+def test_destination_falls_back_to_the_default_model():
+    where = destination(_Project(Path("p"), chunk_size=50), Path("p/suites/s.yaml"), name=None, max_cases=1)
+    assert (where.model, where.chunk_tokens) == (DEFAULT_MODEL, 50)
+
+
+def test_chunk_cases_takes_at_most_max_cases_and_skips_empty_files(tmp_path):
+    inputs = tmp_path / "input"
+    inputs.mkdir()
+    files = []
+    for name, text in (("a", "Ana Ruiz is the mayor of Lowbridge."), ("b", "   "), ("c", "Third."), ("d", "Fourth.")):
+        (inputs / f"{name}.txt").write_text(text, encoding="utf-8")
+        files.append(inputs / f"{name}.txt")
+    draft = SuiteDraft(name="s", description="", notes="", language="English", entity_types=[], model={},
+                       variants={}, baseline="default")
+    where = Destination(root=tmp_path, suite_name="s", model=DEFAULT_MODEL, chunk_tokens=1200, max_cases=3)
+    chunk_cases(files, where, draft)
+    assert [case["id"] for case in draft.cases] == ["a", "c"]
+    assert [case["chunk"] for case in draft.cases] == ["input/a.txt", "input/c.txt"]
+    assert any("b.txt: skipped, it is empty" in w for w in draft.warnings)
+    assert any("4 input files found; the suite takes the first 3" in w for w in draft.warnings)
