@@ -7,6 +7,7 @@ error severity exit 1.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -291,42 +292,48 @@ def _default_out(out: Path | None, name: str | None, root: Path) -> tuple[Path, 
     return (out or Path("suites") / f"{suite_name}.yaml"), suite_name
 
 
-@import_app.command("graphrag")
-def import_graphrag(
-    root: Annotated[Path, typer.Argument(help="GraphRAG project folder (holding settings.yaml or settings.json).", show_default=False)],
-    out: OutOpt = None,
-    name: NameOpt = None,
-    max_cases: MaxCasesOpt = 10,
-    force: ForceOpt = False,
-) -> None:
-    """Turn a GraphRAG project's prompts, settings and input files into a suite skeleton."""
+def _draft_graphrag(root: Path, out: Path, suite_name: str, max_cases: int) -> tuple[Any, dict[str, list[Any]]]:
     from .importers.graphrag import graphrag_draft, lint_project_prompts, read_graphrag_project
 
-    if not root.exists():
-        raise InputError(f"{root}: no such folder")
-    target, suite_name = _default_out(out, name, root)
     project = read_graphrag_project(root)
-    draft = graphrag_draft(project, target, name=suite_name, max_cases=max_cases)
-    _finish(draft, target, force, lint_project_prompts(project))
+    return graphrag_draft(project, out, name=suite_name, max_cases=max_cases), lint_project_prompts(project)
 
 
-@import_app.command("lightrag")
-def import_lightrag(
-    root: Annotated[Path, typer.Argument(help="LightRAG setup folder (holding prompt.py, .env, inputs/).", show_default=False)],
-    out: OutOpt = None,
-    name: NameOpt = None,
-    max_cases: MaxCasesOpt = 10,
-    force: ForceOpt = False,
-) -> None:
-    """Turn a LightRAG setup's PROMPTS, entity types and inputs into a suite skeleton."""
+def _draft_lightrag(root: Path, out: Path, suite_name: str, max_cases: int) -> tuple[Any, dict[str, list[Any]]]:
     from .importers.lightrag import lightrag_draft, read_lightrag_project
 
-    if not root.exists():
-        raise InputError(f"{root}: no such folder")
-    target, suite_name = _default_out(out, name, root)
-    project = read_lightrag_project(root)
-    draft = lightrag_draft(project, target, name=suite_name, max_cases=max_cases)
-    _finish(draft, target, force, _lint_lightrag(draft))
+    draft = lightrag_draft(read_lightrag_project(root), out, name=suite_name, max_cases=max_cases)
+    return draft, _lint_lightrag(draft)
+
+
+def _import_command(
+    draft_of: Callable[[Path, Path, str, int], tuple[Any, dict[str, list[Any]]]], root_help: str
+) -> Callable[..., None]:
+    """A `harness import <kind>` command: the options every importer takes, around `draft_of`, which
+    reads the project and returns the suite draft and the lint findings of its prompts."""
+
+    def command(root: Path, out: Path | None = None, name: str | None = None, max_cases: int = 10,
+                force: bool = False) -> None:
+        if not root.exists():
+            raise InputError(f"{root}: no such folder")
+        target, suite_name = _default_out(out, name, root)
+        draft, lint_results = draft_of(root, target, suite_name, max_cases)
+        _finish(draft, target, force, lint_results)
+
+    # set as objects, not strings: typer reads them with get_type_hints, which cannot see `root_help`
+    command.__annotations__ = {
+        "root": Annotated[Path, typer.Argument(help=root_help, show_default=False)],
+        "out": OutOpt, "name": NameOpt, "max_cases": MaxCasesOpt, "force": ForceOpt, "return": None,
+    }
+    return command
+
+
+import_graphrag = import_app.command(
+    "graphrag", help="Turn a GraphRAG project's prompts, settings and input files into a suite skeleton."
+)(_import_command(_draft_graphrag, "GraphRAG project folder (holding settings.yaml or settings.json)."))
+import_lightrag = import_app.command(
+    "lightrag", help="Turn a LightRAG setup's PROMPTS, entity types and inputs into a suite skeleton."
+)(_import_command(_draft_lightrag, "LightRAG setup folder (holding prompt.py, .env, inputs/)."))
 
 
 def _lint_lightrag(draft: Any) -> dict[str, list[Any]]:
