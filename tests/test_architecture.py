@@ -11,8 +11,9 @@ import a module can make, including the ones that run only on some paths. It cou
 - `from pkg import name` as an edge to `pkg.name` when that is a module, else to `pkg` itself
   (its `__init__`), which is what Python imports; a child importing its parent package's names
   (`from .. import x`) therefore depends on the parent's `__init__`;
-- string imports the package makes: `importlib.import_module("...")` with a literal name and the
-  `lazy_exports(__name__, {...})` facades, whose tables name the submodules they load.
+- string imports: `importlib.import_module("...")` with a literal name. The lazy package facades
+  (`harness.lazy_exports.lazy_facade`) load what their `if TYPE_CHECKING:` block imports, so
+  counting that block counts the facades' edges too.
 
 It does not count the implicit import of a package's `__init__` that Python makes before any of
 its submodules (every submodule would then be in a cycle with a parent that re-exports it).
@@ -86,40 +87,16 @@ def _call_name(call: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
-def _module_dicts(tree: ast.Module) -> dict[str, ast.Dict]:
-    """Module-level `NAME = {...}` assignments, for facades that pass their table by name."""
-    found: dict[str, ast.Dict] = {}
-    for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Dict):
-            for target in targets:
-                if isinstance(target, ast.Name):
-                    found[target.id] = node.value
-    return found
-
-
 def _relative(module: str, is_package: bool, name: str) -> str:
     """`name` as `importlib.import_module(name, package)` reads it, `package` being `module`'s own."""
     level = len(name) - len(name.lstrip("."))
     return _absolute(module, is_package, name.lstrip(".") or None, level)
 
 
-def _lazy_table_targets(call: ast.Call, tables: dict[str, ast.Dict]) -> Iterator[str]:
-    """The submodule names in a `lazy_exports(__name__, {name: (submodule, attribute)})` table."""
-    table = call.args[1]
-    if isinstance(table, ast.Name):
-        table = tables.get(table.id, table)
-    if isinstance(table, ast.Dict):
-        for value in table.values:
-            if isinstance(value, ast.Tuple) and value.elts and _string_value(value.elts[0]) is not None:
-                yield _string_value(value.elts[0])  # type: ignore[misc]
-
-
 def imports_of(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The package modules `module` (source at `path`) imports, by statement or by string."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     is_package = _is_package(path)
-    tables = _module_dicts(tree)
     names: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -133,9 +110,6 @@ def imports_of(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
             literal = _string_value(node.args[0])
             if literal is not None:
                 names.append(_relative(module, is_package, literal))
-        elif isinstance(node, ast.Call) and _call_name(node) == "lazy_exports" and len(node.args) >= 2:
-            # the facade resolves its table with `package=__name__`: relative to the package itself
-            names.extend(_relative(module, True, target) for target in _lazy_table_targets(node, tables))
     found = {_known(name, modules) for name in names}
     return {target for target in found if target is not None and target != module}
 
@@ -346,9 +320,10 @@ def test_lazy_facades_and_import_module_strings_are_edges(tmp_path):
     package = _write_package(tmp_path, {
         "__init__.py": "",
         "lazy_exports.py": "",
-        "facade/__init__.py": ("from ..lazy_exports import lazy_exports\n"
-                               "_EXPORTS = {'run': ('.impl', 'run')}\n"
-                               "__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)\n"),
+        "facade/__init__.py": ("from typing import TYPE_CHECKING\n"
+                               "from ..lazy_exports import lazy_facade\n"
+                               "if TYPE_CHECKING:\n    from .impl import run\n"
+                               "__getattr__, __dir__, __all__ = lazy_facade(__name__, __file__)\n"),
         "facade/impl.py": "import importlib\ndef back():\n    return importlib.import_module('pkg.facade')\n",
     })
     graph = build_graph(package)
@@ -361,7 +336,7 @@ def test_the_shipped_package_graph_is_read_whole():
     graph = build_graph(PACKAGE)
     assert "harness.cli" in graph.modules and "harness.prompts" in graph.modules
     assert "harness.lazy_exports" in graph.edges["harness.prompts"]
-    assert "harness.prompts.lint" in graph.edges["harness.prompts"]  # through the lazy table
+    assert "harness.prompts.lint" in graph.edges["harness.prompts"]  # the facade's TYPE_CHECKING block
     assert "harness" in graph.edges["harness.cli"]  # `from . import __version__`
 
 

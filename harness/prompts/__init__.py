@@ -16,36 +16,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..lazy_exports import lazy_exports
+from ..lazy_exports import lazy_facade
 
-# Names are bound on first use, so that importing one submodule (the CLI's `prompts.commands`)
-# does not import lint's tokenizer and resolve's suite loader with it.
-_EXPORTS = {
-    "builtin_names": (".builtin", "builtin_names"),
-    "load_builtin": (".builtin", "load_builtin"),
-    "LINT_CODES": (".lint", "CODES"),
-    "LintFinding": (".lint", "LintFinding"),
-    "has_errors": (".lint", "has_errors"),
-    "lint_prompt": (".lint", "lint_prompt"),
-    "lint_text": (".lint", "lint_text"),
-    "PROMPT_ENV_PREFIX": (".resolve", "PROMPT_ENV_PREFIX"),
-    "PROMPTS_DIR_ENV": (".resolve", "PROMPTS_DIR_ENV"),
-    "ResolvedPrompt": (".resolve", "ResolvedPrompt"),
-    "load_variant_prompt": (".resolve", "load_variant_prompt"),
-    "resolve_prompt": (".resolve", "resolve_prompt"),
-    "resolve_variant_prompt": (".resolve", "resolve_variant_prompt"),
-    "variant_env_name": (".resolve", "variant_env_name"),
-    "fill": (".syntax", "fill"),
-    "placeholders": (".syntax", "placeholders"),
-    "CONTINUE_PROMPT": (".template", "CONTINUE_PROMPT"),
-    "LOOP_PROMPT": (".template", "LOOP_PROMPT"),
-    "PromptMeta": (".template", "PromptMeta"),
-    "PromptTemplate": (".template", "PromptTemplate"),
-    "load_prompt": (".template", "load_prompt"),
-    "load_yaml_prompt": (".yaml_template", "load_yaml_prompt"),
-}
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
-
+# The names below are the package's public API, bound on first use, so that importing one
+# submodule (the CLI's `prompts.commands`) does not import lint's tokenizer and resolve's suite
+# loader with it. `lazy_facade` reads this block: it is the only list of the names.
 if TYPE_CHECKING:
     from .builtin import builtin_names, load_builtin
     from .lint import CODES as LINT_CODES
@@ -63,27 +38,4 @@ if TYPE_CHECKING:
     from .template import CONTINUE_PROMPT, LOOP_PROMPT, PromptMeta, PromptTemplate, load_prompt
     from .yaml_template import load_yaml_prompt
 
-__all__ = [
-    "CONTINUE_PROMPT",
-    "LINT_CODES",
-    "LOOP_PROMPT",
-    "PROMPTS_DIR_ENV",
-    "PROMPT_ENV_PREFIX",
-    "LintFinding",
-    "PromptMeta",
-    "PromptTemplate",
-    "ResolvedPrompt",
-    "builtin_names",
-    "fill",
-    "has_errors",
-    "lint_prompt",
-    "lint_text",
-    "load_builtin",
-    "load_prompt",
-    "load_variant_prompt",
-    "load_yaml_prompt",
-    "placeholders",
-    "resolve_prompt",
-    "resolve_variant_prompt",
-    "variant_env_name",
-]
+__getattr__, __dir__, __all__ = lazy_facade(__name__, __file__)
