@@ -68,6 +68,23 @@ def test_parse_of_one_answer_loads_no_heavy_package(tmp_path):
     assert loaded == []
 
 
+@pytest.mark.parametrize("argv", [
+    ["prompts", "export", str(REPO / "prompts" / "podcast" / "auto.yaml"), "{out}", "--to", "graphrag"],
+    ["prompts", "export", "builtin:lightrag.extract_graph", "{out}", "--to", "lightrag"],
+    ["prompts", "lint", str(REPO / "prompts" / "podcast" / "extract_graph.txt")],
+    ["prompts", "list"],
+    ["prompts", "show", "graphrag.extract_graph"],
+], ids=["export-yaml", "export-builtin", "lint-file", "list", "show"])
+def test_prompt_commands_without_a_suite_load_no_heavy_package(argv, tmp_path):
+    """Exporting or linting one prompt file needs neither the model client nor scoring (the prompt
+    resolver once imported the suite loader, and scoring with it, for a type annotation)."""
+    argv = [arg.replace("{out}", str(tmp_path / "project")) for arg in argv]
+    code = f"from harness.cli import main\nprint('exit', main({argv!r}))"
+    loaded, done = _loaded_after(code, tmp_path)
+    assert "exit 0" in done.stdout, done.stdout + done.stderr
+    assert loaded == []
+
+
 def test_pytest_run_that_collects_no_suite_loads_no_heavy_package(tmp_path):
     """The plugin is loaded by every pytest in the environment: it must cost nothing there."""
     (tmp_path / "test_plain.py").write_text("def test_plain():\n    assert True\n", encoding="utf-8")

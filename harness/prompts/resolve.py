@@ -23,12 +23,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..errors import InputError
-from ..suites import Suite
 from .builtin import PREFIX, canonical_name, catalog
 from .template import PromptTemplate, load_prompt
+
+if TYPE_CHECKING:  # only annotations: loading suites pulls in scoring (numpy, networkx), which export needs not
+    from ..suites import Suite
 
 PROMPT_ENV_PREFIX = "HARNESS_PROMPT_"
 PROMPTS_DIR_ENV = "HARNESS_PROMPTS_DIR"
