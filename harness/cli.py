@@ -41,7 +41,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 ShardOpt = Annotated[Optional[str], typer.Option("--shard", help="Run shard i of n (i/n, 1-based): the cases at positions i, i+n, ...; join shards with `harness merge`.")]
 GateOpt = Annotated[bool, typer.Option("--gate", help="Exit 1 when a variant breaks a threshold or regresses against the baseline.")]
 BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file or folder for --gate (default: <reports>/baselines/<suite>.json).")]
-OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk files that resolve outside the project folder (refused by default: chunks are sent to the model and written to cassettes and reports).")]
+OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk and variant prompt files that resolve outside the project folder (refused by default: both are sent to the model and written to cassettes and reports).")]
 
 
 def _evaluate(

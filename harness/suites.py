@@ -221,6 +221,11 @@ def resolve_path(relative: str, suite_path: Path, root: Path) -> Path:
     return root / candidate
 
 
+def _inside(path: Path, root: Path) -> bool:
+    """Whether `path` resolves (symlinks followed) inside the project folder `root`."""
+    return Path(os.path.realpath(path)).is_relative_to(Path(os.path.realpath(root)))
+
+
 def read_chunk(relative: str, suite_path: Path, root: Path, *, allow_outside: bool = False) -> str:
     """The text of a case's chunk file, resolved like every suite path.
 
@@ -237,8 +242,7 @@ def read_chunk(relative: str, suite_path: Path, root: Path, *, allow_outside: bo
     chunk_path = resolve_path(relative, suite_path, root)
     try:
         exists = os.path.lexists(chunk_path)
-        real = Path(os.path.realpath(chunk_path))
-        inside = real.is_relative_to(Path(os.path.realpath(root)))
+        inside = _inside(chunk_path, root)
     except (OSError, ValueError) as exc:
         raise ValueError(f"cannot read chunk {shown_path(relative)}: {exc}") from None
     if not exists:
@@ -301,9 +305,14 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
         if "\x00" in variant.prompt or len(variant.prompt) > MAX_PATH_CHARS:
             raise _fail(path, lines, where, f"not a usable file name: {shown_path(variant.prompt)}")
         try:
-            found = resolve_path(variant.prompt, path, root).exists()
+            prompt_path = resolve_path(variant.prompt, path, root)
+            found = prompt_path.exists()
         except OSError as exc:
             raise _fail(path, lines, where, f"cannot use prompt path {shown_path(variant.prompt)}: {exc.strerror}") from None
+        if found and not allow_outside_chunks and not _inside(prompt_path, root):
+            # like a chunk, a prompt is sent to the model and written to cassettes and reports
+            raise _fail(path, lines, where, f"prompt {shown_path(variant.prompt)} resolves outside the project folder "
+                                            f"{root} (pass --allow-outside-chunks to read it anyway)")
         if not found:
             # built-in prompts are resolved later by the prompt loader; only plain paths must exist
             if "/" in variant.prompt or variant.prompt.endswith((".txt", ".yaml", ".yml")):

@@ -217,3 +217,33 @@ def test_model_max_wait_reaches_the_endpoint_and_is_checked(tmp_path):
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     with pytest.raises(InputError, match="max_wait_s"):
         load_suite(path)
+
+
+# ------------------------------------------------------------------ variant prompts stay inside the project
+
+
+@pytest.mark.parametrize("prompt", ["/etc/passwd", "../outside.txt", "../../../../../../etc/hostname"])
+def test_variant_prompts_outside_the_project_are_refused(project: Path, prompt: str) -> None:
+    """A prompt is sent to the model and written to cassettes and reports, like a chunk."""
+    (project.parent / "outside.txt").write_text(PROMPT, encoding="utf-8")
+    refused(project, with_(variants={"default": {"prompt": prompt}}), "variants.default.prompt",
+            "outside the project", "--allow-outside-chunks")
+
+
+def test_a_variant_prompt_symlinked_out_of_the_project_is_refused(project: Path) -> None:
+    (project.parent / "secret.txt").write_text("OPENAI_API_KEY=sk-secret {input_text}", encoding="utf-8")
+    (project / "prompts" / "link.txt").symlink_to(project.parent / "secret.txt")
+    refused(project, with_(variants={"default": {"prompt": "prompts/link.txt"}}), "outside the project")
+
+
+def test_outside_variant_prompts_load_when_explicitly_allowed(project: Path) -> None:
+    (project.parent / "outside.txt").write_text(PROMPT, encoding="utf-8")
+    suite = load_suite(write_suite(project, with_(variants={"default": {"prompt": "../outside.txt"}})),
+                       allow_outside_chunks=True)
+    assert suite.spec.variants["default"].prompt == "../outside.txt"
+
+
+def test_builtin_and_inside_variant_prompts_load(project: Path) -> None:
+    suite = load_suite(write_suite(project, with_(variants={"default": {"prompt": "prompts/p.txt"},
+                                                            "builtin": {"prompt": "builtin:graphrag.extract_graph"}})))
+    assert suite.variant_names() == ["default", "builtin"]

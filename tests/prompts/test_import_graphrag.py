@@ -175,11 +175,21 @@ def test_imported_suite_loads_and_every_variant_renders(version: str, tmp_path: 
         for case in suite.cases:
             messages = plan.render(case)
             assert case.text.strip() in messages[-1]["content"]
-    project_prompt = plan_variant(suite, "project").template
-    assert Path(project_prompt.source).resolve().parent == (root / "prompts").resolve()
+    # the project lies outside the harness project (tmp/work): its prompt is copied in, as chunks are
+    project_prompt = Path(plan_variant(suite, "project").template.source).resolve()
+    assert project_prompt.parent == (tmp_path / "work" / "prompts" / version).resolve()
+    assert project_prompt.read_text() == (root / "prompts" / project_prompt.name).read_text()
     assert plan_variant(suite, "default").template.source == "builtin:graphrag/extract_graph"
     written = "\n".join(p.read_text() for p in (tmp_path / "work").rglob("*") if p.is_file())
     assert SECRET not in written and "${GRAPHRAG_API_KEY}" not in written
+
+
+def test_a_project_inside_the_harness_project_keeps_its_prompt_in_place(tmp_path: Path) -> None:
+    root = project_v2(tmp_path / "graphrag")
+    out = tmp_path / "suites" / "inside.yaml"
+    draft = graphrag_draft(read_graphrag_project(root, environ={}), out)
+    assert draft.variants["project"]["prompt"] == "graphrag/prompts/extract_graph.txt"
+    assert not any(path.suffix == ".txt" and "prompts" in path.parts for path in draft.files)
 
 
 @pytest.mark.parametrize(

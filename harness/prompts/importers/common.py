@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import yaml
 
 from ...errors import InputError
+from ...inputfiles import read_text
 from ...names import safe_name
 from ...suites import project_root
 
@@ -166,6 +167,17 @@ def destination(project: ImportedProject, out: Path, *, name: str | None, max_ca
         chunk_tokens=project.chunk_size,
         max_cases=max_cases,
     )
+
+
+def project_file_reference(path: Path, where: Destination, files: dict[Path, str], folder: str) -> str:
+    """How the suite names the project's file `path`: relative, when it lies inside the harness
+    project; else a copy under `<folder>/<suite>/` (added to `files`), since suites read prompts and
+    chunks only from inside their project (see suites.load_suite)."""
+    if path.resolve().is_relative_to(where.root.resolve()):
+        return relative_path(path, where.root)
+    copy = where.root / folder / where.suite_name / path.name
+    files[copy] = read_text(path, what="prompt")
+    return relative_path(copy, where.root)
 
 
 def chunk_cases(files: list[Path], where: Destination, draft: SuiteDraft) -> None:

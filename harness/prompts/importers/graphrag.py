@@ -39,6 +39,7 @@ from .common import (
     destination,
     document_cases,
     find_files,
+    project_file_reference,
     read_dotenv,
     relative_path,
     substitute_env,
@@ -221,9 +222,10 @@ def graphrag_draft(
     where = destination(project, out, name=name, max_cases=max_cases)
     root = where.root
     variants: dict[str, dict[str, Any]] = {}
+    files: dict[Path, str] = {}
     extract = project.prompts.get("extract_graph")
     if extract is not None:
-        variant: dict[str, Any] = {"prompt": relative_path(extract, root), "format": "graphrag"}
+        variant: dict[str, Any] = {"prompt": project_file_reference(extract, where, files, "prompts"), "format": "graphrag"}
         variant.update(project.delimiters)
         variants["project"] = variant
     variants["default"] = {"prompt": BUILTIN_DEFAULT, "format": "graphrag"}
@@ -244,6 +246,7 @@ def graphrag_draft(
         model={"name": where.model, "temperature": 0, "max_gleanings": project.max_gleanings if project.max_gleanings is not None else 1},
         variants=variants,
         baseline="default",
+        files=files,
     )
     if extract is None:
         draft.warnings.append("no extraction prompt found in the settings or prompts/; the suite has only the built-in default")
