@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 
-REPLACEMENT = "\ufffd"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
