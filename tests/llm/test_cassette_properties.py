@@ -48,16 +48,16 @@ def _paths(value: Any, prefix: tuple = ()) -> list[tuple]:
 
 
 def _one_case_project(root: Path, suite_path: Path, cassette: Path) -> Path:
-    """A copy of the suite with only the cassette's variant and case: the prompt path made
-    absolute, the chunk copied in (suites read chunks only from inside their project)."""
+    """A copy of the suite with only the cassette's variant and case, its prompt and chunk copied
+    in (suites read prompts and chunks only from inside their project)."""
     spec = yaml.safe_load(suite_path.read_text(encoding="utf-8"))
     variant, case_id = cassette.parent.name, cassette.stem
     chosen = dict(spec["variants"][variant])
-    chosen["prompt"] = str(REPO / chosen["prompt"])
     case = next(c for c in spec["cases"] if c["id"] == case_id)
-    if "chunk" in case:
-        (root / case["chunk"]).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(REPO / case["chunk"], root / case["chunk"])
+    for relative in (chosen["prompt"], case.get("chunk")):
+        if relative is not None and not relative.startswith("builtin:"):
+            (root / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(REPO / relative, root / relative)
     spec.update(variants={variant: chosen}, baseline=variant, cases=[case])
     spec.pop("regression", None)
     path = root / "suites" / suite_path.name
