@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import hashlib
 import json
 import os
 from collections.abc import Iterator
@@ -24,7 +23,6 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from vcr.cassette import Cassette
-from vcr.errors import CannotOverwriteExistingCassetteException
 from vcr.filters import decode_response
 from vcr.patch import PATCHER_NAMES, CassettePatcherBuilder
 from vcr.persisters.filesystem import CassetteNotFoundError
@@ -32,13 +30,14 @@ from vcr.record_mode import RecordMode
 from vcr.request import Request
 
 from ..atomicfile import FILE_MODE, atomic_write
-from ..errors import InputError, find_cause
+from ..errors import InputError
 from ..text import scrub_surrogates
+from .cassette_store import CassetteAbsent, read_cassette
 from .cassette_schema import FORMAT_VERSION, CorruptCassette, check_completion_body, validate_cassette
+from .request_digest import body_hash, canonical_body, dump_json as _dump
 from .redaction import Redactor, configured_secrets, header_secrets
 
 RECORD_MODES = ("none", "once", "rewrite", "all")
-VOLATILE_BODY_FIELDS = frozenset({"user", "metadata", "store"})
 KEPT_REQUEST_HEADERS = frozenset({"content-type"})
 KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
 KEPT_QUERY_PARAMS = frozenset({"api-version"})
@@ -55,38 +54,6 @@ def default_record_mode(command: str) -> str:
 
 
 # --------------------------------------------------------------------------- canonical requests
-
-
-def canonical_body(body: bytes | str | None) -> Any:
-    """The request body with volatile fields removed; non-JSON bodies are kept as text."""
-    if body is None:
-        return None
-    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return text
-    if isinstance(data, dict):
-        data = {key: value for key, value in data.items() if key not in VOLATILE_BODY_FIELDS}
-    return data
-
-
-def _dump(data: Any, **options: Any) -> str:
-    """JSON text that UTF-8 can hold: lone surrogates (from "\\ud800" escapes) become U+FFFD."""
-    return scrub_surrogates(json.dumps(data, ensure_ascii=False, **options))
-
-
-def body_hash(body: bytes | str | None) -> str:
-    try:
-        canonical = _dump(canonical_body(body), sort_keys=True, separators=(",", ":"))
-    except RecursionError:  # nested too deeply to canonicalise: hash the text as it is
-        canonical = body.decode("utf-8", "replace") if isinstance(body, bytes) else scrub_surrogates(str(body))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
-def request_hash(payload: dict[str, Any]) -> str:
-    """The hash a chat-completions payload will be matched by (what the client sends)."""
-    return body_hash(json.dumps(payload))
 
 
 def _cached_hash(request: Request) -> str:
@@ -217,21 +184,14 @@ class AtomicPersister:
 
     @classmethod
     def load_cassette(cls, cassette_path: str | Path, serializer: Any) -> Any:
-        from vcr.serialize import deserialize
+        from vcr.serializers.compat import convert_to_bytes
 
-        path = Path(cassette_path)
         try:
-            raw = path.read_bytes()
-        except FileNotFoundError:  # nothing there, or a dangling link: not recorded yet
+            data = read_cassette(Path(cassette_path))
+        except CassetteAbsent:
             raise CassetteNotFoundError() from None
-        except OSError as exc:  # a directory, a symlink loop, no permission
-            raise InputError(f"{path}: corrupt cassette: cannot read it ({exc.strerror or exc})") from None
-        try:
-            return deserialize(raw.decode("utf-8"), serializer)
-        except UnicodeDecodeError as exc:
-            raise InputError(f"{path}: corrupt cassette: not UTF-8 (byte {exc.start})") from None
-        except (CorruptCassette, ValueError, RecursionError) as exc:
-            raise InputError(f"{path}: corrupt cassette: {exc}") from None
+        requests = [Request._from_dict(item["request"]) for item in data["interactions"]]
+        return requests, [convert_to_bytes(item["response"]) for item in data["interactions"]]
 
     @staticmethod
     def save_cassette(cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: Any) -> None:
@@ -273,12 +233,6 @@ def open_cassette(path: Path, mode: str, redactor: Redactor | None = None) -> Ca
     else:
         cassette.rewound = True
     return cassette
-
-
-def load_interactions(path: Path) -> list[tuple[Request, dict[str, Any]]]:
-    """Read a cassette's interactions without patching anything (audits, stale checks)."""
-    requests, responses, *_ = AtomicPersister.load_cassette(path, JsonSerializer(Redactor()))
-    return list(zip(requests, responses, strict=False))
 
 
 # --------------------------------------------------------------------------- routing
@@ -365,8 +319,3 @@ class CassetteRouter:
                 cassette._save()
         finally:
             _CURRENT.reset(token)
-
-
-def is_cassette_miss(exc: BaseException) -> bool:
-    """True when an exception (or its cause chain) is vcrpy refusing an unrecorded request."""
-    return find_cause(exc, CannotOverwriteExistingCassetteException) is not None
