@@ -62,7 +62,7 @@ def _evaluate(
     shard: str | None = None,
     allow_outside_chunks: bool = False,
 ) -> list:
-    from .llm.cassettes import RECORD_MODES, default_record_mode
+    from .llm.record_modes import RECORD_MODES, default_record_mode
     from .reports.commands import parse_shard
     from .reports.console import print_run_table
     from .reports.writer import write_run_outputs

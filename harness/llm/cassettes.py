@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,9 +34,9 @@ from ..text import scrub_surrogates
 from .cassette_store import CassetteAbsent, read_cassette
 from .cassette_schema import FORMAT_VERSION, CorruptCassette, check_completion_body, validate_cassette
 from .request_digest import body_hash, canonical_body, dump_json as _dump
+from .record_modes import RECORD_MODES, default_record_mode  # noqa: F401  (tune and the plugin import them here)
 from .redaction import Redactor, configured_secrets, header_secrets
 
-RECORD_MODES = ("none", "once", "rewrite", "all")
 KEPT_REQUEST_HEADERS = frozenset({"content-type"})
 KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
 KEPT_QUERY_PARAMS = frozenset({"api-version"})
@@ -46,14 +45,7 @@ KEPT_QUERY_PARAMS = frozenset({"api-version"})
 CASSETTE_MODE = FILE_MODE
 
 
-def default_record_mode(command: str) -> str:
-    """`run` replays; `record` records what is missing, except on CI where nothing records."""
-    if os.environ.get("CI"):
-        return "none"
-    return "none" if command == "run" else "once"
-
-
-# --------------------------------------------------------------------------- canonical requests
+# --------------------------------------------------------------------------- matching requests
 
 
 def _cached_hash(request: Request) -> str:
