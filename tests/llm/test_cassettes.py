@@ -199,15 +199,6 @@ CORRUPTIONS = {
 }
 
 
-@pytest.fixture
-def recorded_towns(suite, server, api_key, tmp_path, monkeypatch):
-    outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec", base_url=server.base_url,
-                                          variants=["default"], cases=["mayor"]))
-    assert not outcome.missing and not outcome.failures
-    monkeypatch.delenv("OPENAI_API_KEY")
-    return suite.cassette_dir() / "default" / "mayor.json"
-
-
 @pytest.mark.parametrize("name", sorted(CORRUPTIONS))
 def test_a_damaged_cassette_is_a_corrupt_cassette_error_naming_the_file(name, recorded_towns, project, tmp_path, capsys):
     from harness.cli import main
