@@ -400,7 +400,7 @@ def cassettes_audit(
     suites: Annotated[Optional[list[Path]], typer.Argument(help="Suites to audit (default: suites/*.yaml).")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Credentials, orphaned cassettes, and cassettes that no longer match their case; exit 1 on any."""
+    """Credentials, orphaned cassettes, and per case cassettes missing, stale or holding unused recordings; exit 1 on any."""
     from .llm.audit import audit_suites
     from .suites import load_suite
 
