@@ -32,7 +32,7 @@ from .parsing import parse
 from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
 from .prompts.leakage import chunk_in_prompt, fold
-from .prompts.template import PromptTemplate
+from .prompts.template import PromptMeta, PromptTemplate
 from .runfolder import RESULTS, SUMMARY, RunFolder, RunLock, new_run_id, open_run_folder, selection_of
 from .scoring import score_case
 from .suites import ModelSettings, Suite, VariantSpec
@@ -49,10 +49,8 @@ class VariantPlan:
     language: str
     endpoint: EndpointSettings
     max_gleanings: int
-    format: str = "graphrag"
-    tuple_delimiter: str = "<|>"
-    record_delimiter: str = "##"
-    completion_delimiter: str = "<|COMPLETE|>"
+    format: str
+    delimiters: dict[str, str]  # tuple_delimiter, record_delimiter, completion_delimiter (variant_delimiters)
     types: EffectiveTypes | None = None  # where entity_types came from (docs/prompts.md)
     _folded_prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -60,9 +58,7 @@ class VariantPlan:
         return {
             "input_text": case.text,
             "entity_types": ",".join(self.entity_types),
-            "tuple_delimiter": self.tuple_delimiter,
-            "record_delimiter": self.record_delimiter,
-            "completion_delimiter": self.completion_delimiter,
+            **self.delimiters,
             "language": self.language,
         }
 
@@ -77,6 +73,15 @@ class VariantPlan:
         return chunk_in_prompt(case.text, self._folded_prompt_without_chunk, folded=True)
 
 
+# GraphRAG's delimiters, for a variant and prompt that declare none
+DEFAULT_DELIMITERS = {"tuple_delimiter": "<|>", "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"}
+
+
+def variant_delimiters(spec: VariantSpec, meta: PromptMeta) -> dict[str, str]:
+    """Each delimiter as the variant sets it, else as the prompt declares it, else GraphRAG's."""
+    return {name: getattr(spec, name) or getattr(meta, name) or default for name, default in DEFAULT_DELIMITERS.items()}
+
+
 def endpoint_settings(model: ModelSettings, *, model_name: str | None = None,
                       base_url: str | None = None) -> EndpointSettings:
     """How a suite's `model:` settings call the endpoint (runs and tuning alike): every
@@ -89,7 +94,6 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
     spec = suite.spec.variants[name]
     model = suite.spec.model
     template = load_variant_prompt(suite, name)  # honours HARNESS_PROMPT_<VARIANT>, HARNESS_PROMPTS_DIR
-    meta = template.meta
     endpoint = endpoint_settings(model, model_name=spec.model)
     types = variant_entity_types(suite, name, template)
     return VariantPlan(
@@ -101,9 +105,7 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         endpoint=endpoint,
         max_gleanings=model.max_gleanings,
         format=spec.format or template.format or "graphrag",
-        tuple_delimiter=spec.tuple_delimiter or meta.tuple_delimiter or "<|>",
-        record_delimiter=spec.record_delimiter or meta.record_delimiter or "##",
-        completion_delimiter=spec.completion_delimiter or meta.completion_delimiter or "<|COMPLETE|>",
+        delimiters=variant_delimiters(spec, template.meta),
         types=types,
     )
 
@@ -185,9 +187,7 @@ def merge_rounds(rounds: list[Round], plan: VariantPlan) -> tuple[ExtractedGraph
         result = parse(
             rnd.output,
             plan.format,
-            tuple_delimiter=plan.tuple_delimiter,
-            record_delimiter=plan.record_delimiter,
-            completion_delimiter=plan.completion_delimiter,
+            **plan.delimiters,
             round=rnd.index,
         )
         graph.entities.extend(result.graph.entities)
