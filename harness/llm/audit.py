@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..errors import CassetteMissingError, InputError
+from ..runner import case_request, clients_for, converse, plan_variant
 from ..suites import Suite
 from .cassette_store import CassetteStore, replaying
 from .redaction import Redactor, configured_secrets
@@ -104,8 +105,6 @@ def audit_suites(suites: list[Suite]) -> list[CassetteAuditFinding]:
 
 async def _match_requests(suite: Suite, corrupt: set[Path]) -> list[CassetteAuditFinding]:
     """Per variant and case: the requests the case sends, against the recorded ones."""
-    from ..runner import case_request, clients_for, converse, plan_variant
-
     plans = {name: plan_variant(suite, name) for name in suite.variant_names()}
     client_of = clients_for(plans, replay=True)
     findings: list[CassetteAuditFinding] = []
