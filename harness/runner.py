@@ -166,10 +166,10 @@ def clients_for(plans: dict[str, VariantPlan], *, replay: bool) -> dict[str, Mod
     shared: dict[tuple, ModelClient] = {}
     by_variant: dict[str, ModelClient] = {}
     for name, plan in plans.items():
-        e = plan.endpoint
-        key = (e.provider, e.base_url, e.api_key_env, e.concurrency)
+        endpoint = plan.endpoint
+        key = (endpoint.provider, endpoint.base_url, endpoint.api_key_env, endpoint.concurrency)
         if key not in shared:
-            shared[key] = ModelClient(e, replay=replay)
+            shared[key] = ModelClient(endpoint, replay=replay)
         by_variant[name] = shared[key]
     return by_variant
 

@@ -112,20 +112,20 @@ class CaseReplay:
         return [r for r in self.store.recordings if r.index not in self.played]
 
 
-_CURRENT: contextvars.ContextVar[CaseReplay | None] = contextvars.ContextVar("harness_replay", default=None)
+_CASE_REPLAY: contextvars.ContextVar[CaseReplay | None] = contextvars.ContextVar("harness_replay", default=None)
 
 
 @contextlib.contextmanager
 def replaying(path: Path) -> Iterator[CaseReplay]:
     """Answer this task's model calls from the cassette at `path` (see ModelClient.chat)."""
     replay = CaseReplay(CassetteStore.load(path))
-    token = _CURRENT.set(replay)
+    token = _CASE_REPLAY.set(replay)
     try:
         yield replay
     finally:
-        _CURRENT.reset(token)
+        _CASE_REPLAY.reset(token)
 
 
 def current_replay() -> CaseReplay | None:
     """The replay session of the running case, if it replays from the store."""
-    return _CURRENT.get()
+    return _CASE_REPLAY.get()

@@ -230,7 +230,7 @@ def open_cassette(path: Path, mode: str, redactor: Redactor | None = None) -> Ca
 # --------------------------------------------------------------------------- routing
 
 
-_CURRENT: contextvars.ContextVar[Cassette | None] = contextvars.ContextVar("harness_cassette", default=None)
+_CASE_CASSETTE: contextvars.ContextVar[Cassette | None] = contextvars.ContextVar("harness_cassette", default=None)
 
 
 class NoCassetteError(RuntimeError):
@@ -251,14 +251,14 @@ class CassetteRouter:
 
     @staticmethod
     def _current() -> Cassette:
-        cassette = _CURRENT.get()
+        cassette = _CASE_CASSETTE.get()
         if cassette is None:
             raise NoCassetteError("an HTTP request was sent outside a harness case")
         return cassette
 
     @property
     def _path(self) -> str:
-        cassette = _CURRENT.get()
+        cassette = _CASE_CASSETTE.get()
         return cassette._path if cassette is not None else "harness-cassettes"
 
     def __getattr__(self, name: str) -> Any:
@@ -301,7 +301,7 @@ class CassetteRouter:
     def case(self, path: Path) -> Iterator[Cassette]:
         """Route this task's requests to the cassette at `path`; save it when the case ends well."""
         cassette = open_cassette(path, self.mode, Redactor(self.secrets))
-        token = _CURRENT.set(cassette)
+        token = _CASE_CASSETTE.set(cassette)
         try:
             yield cassette
         except BaseException:
@@ -310,4 +310,4 @@ class CassetteRouter:
             if self.mode != "none":
                 cassette._save()
         finally:
-            _CURRENT.reset(token)
+            _CASE_CASSETTE.reset(token)
