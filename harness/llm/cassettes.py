@@ -1,14 +1,18 @@
-"""Cassettes: one file per suite x variant x case, recorded and replayed through vcrpy.
+"""Cassettes: one file per suite x variant x case, recorded through vcrpy.
+
+`harness run` replays without vcrpy, from the cassette store (cassette_store.py); vcrpy is used
+where calls are sent: recording, and record modes that replay what exists and record the rest.
 
 vcrpy patches httpx2's transports globally, but a run plays many cases at once. The
 `CassetteRouter` stands where vcrpy expects one cassette and hands each request to the
 cassette of the case whose task sent it (a context variable follows each asyncio task).
 
-Requests match on method, path and a sha256 of the canonical JSON body, so an edited
-prompt misses instead of replaying another prompt's answer. Before anything is written,
+Requests match on method, path and a sha256 of the canonical JSON body (request_digest.py),
+as in the store, so an edited prompt misses instead of replaying another prompt's answer. Before anything is written,
 credentials and volatile fields are removed, and failed responses are never stored.
-Cassettes are JSON, read with `json.loads`, so a cassette cannot run code when loaded,
-and checked against `cassette_schema` once, so a damaged one is an input error naming it.
+Cassettes are JSON, read by the cassette store with `json.loads`, so a cassette cannot run
+code when loaded, and checked against `cassette_schema` once, so a damaged one is an input
+error naming it.
 """
 
 from __future__ import annotations
