@@ -59,7 +59,7 @@ def _evaluate(
     shard: str | None = None,
     allow_outside_chunks: bool = False,
 ) -> list:
-    from .llm.cassettes import RECORD_MODES, default_record_mode
+    from .llm.record_modes import RECORD_MODES, default_record_mode
     from .reports.commands import parse_shard
     from .reports.console import print_run_table
     from .reports.writer import write_run_outputs
@@ -397,7 +397,7 @@ def cassettes_audit(
     suites: Annotated[Optional[list[Path]], typer.Argument(help="Suites to audit (default: suites/*.yaml).")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Credentials, orphaned cassettes, and cassettes that no longer match their case; exit 1 on any."""
+    """Credentials, orphaned cassettes, and per case cassettes missing, stale or holding unused recordings; exit 1 on any."""
     from .llm.audit import audit_suites
     from .suites import load_suite
 

@@ -10,26 +10,29 @@ suite order, so the same cassettes give the same bytes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from .atomicfile import atomic_write
 from .errors import CassetteMissingError, HarnessError, InputError, ModelCallError
-from .llm.cassettes import CassetteRouter, request_hash
-from .llm.client import EndpointSettings, ModelClient, call_label
+from .llm.cassette_store import replaying
+from .llm.client import ModelClient, call_label
 from .llm.gleaning import extract_with_gleaning
+from .llm.providers.base import EndpointSettings
+from .llm.request_digest import request_hash
 from .model import CaseResult, ExtractedGraph, FormatReport, GoldCase, Round, Usage
 from .parsing import parse
 from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
 from .prompts.leakage import chunk_in_prompt, fold
-from .prompts.template import PromptTemplate
+from .prompts.template import PromptMeta, PromptTemplate
 from .runfolder import RESULTS, SUMMARY, RunFolder, RunLock, new_run_id, open_run_folder, selection_of
 from .scoring import score_case
 from .suites import ModelSettings, Suite, VariantSpec
@@ -46,20 +49,16 @@ class VariantPlan:
     language: str
     endpoint: EndpointSettings
     max_gleanings: int
-    format: str = "graphrag"
-    tuple_delimiter: str = "<|>"
-    record_delimiter: str = "##"
-    completion_delimiter: str = "<|COMPLETE|>"
+    format: str
+    delimiters: dict[str, str]  # tuple_delimiter, record_delimiter, completion_delimiter (variant_delimiters)
     types: EffectiveTypes | None = None  # where entity_types came from (docs/prompts.md)
-    _bare: str | None = field(default=None, init=False, repr=False, compare=False)
+    _folded_prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def variables(self, case: GoldCase) -> dict[str, str]:
         return {
             "input_text": case.text,
             "entity_types": ",".join(self.entity_types),
-            "tuple_delimiter": self.tuple_delimiter,
-            "record_delimiter": self.record_delimiter,
-            "completion_delimiter": self.completion_delimiter,
+            **self.delimiters,
             "language": self.language,
         }
 
@@ -68,35 +67,33 @@ class VariantPlan:
 
     def prompt_contains_chunk(self, case: GoldCase) -> bool:
         """Whether the prompt, without the case's chunk, already holds a passage of it (few-shot examples)."""
-        if self._bare is None:  # only the chunk differs between cases
+        if self._folded_prompt_without_chunk is None:  # only the chunk differs between cases
             messages = self.template.render({**self.variables(case), "input_text": ""})
-            self._bare = fold("\n".join(m["content"] for m in messages))
-        return chunk_in_prompt(case.text, self._bare, folded=True)
+            self._folded_prompt_without_chunk = fold("\n".join(m["content"] for m in messages))
+        return chunk_in_prompt(case.text, self._folded_prompt_without_chunk, folded=True)
+
+
+# GraphRAG's delimiters, for a variant and prompt that declare none
+DEFAULT_DELIMITERS = {"tuple_delimiter": "<|>", "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"}
+
+
+def variant_delimiters(spec: VariantSpec, meta: PromptMeta) -> dict[str, str]:
+    """Each delimiter as the variant sets it, else as the prompt declares it, else GraphRAG's."""
+    return {name: getattr(spec, name) or getattr(meta, name) or default for name, default in DEFAULT_DELIMITERS.items()}
 
 
 def endpoint_settings(model: ModelSettings, *, model_name: str | None = None,
                       base_url: str | None = None) -> EndpointSettings:
-    """How a suite's `model:` settings call the endpoint (runs and tuning alike)."""
-    return EndpointSettings(
-        model=model_name or model.name,
-        base_url=base_url or model.base_url,
-        api_key_env=model.api_key_env,
-        timeout_s=model.timeout_s,
-        concurrency=model.concurrency,
-        max_retries=model.max_retries,
-        max_wait_s=model.max_wait_s,
-        temperature=model.temperature,
-        top_p=model.top_p,
-        max_tokens=model.max_tokens,
-        seed=model.seed,
-    )
+    """How a suite's `model:` settings call the endpoint (runs and tuning alike): every
+    setting of the same name, then the model name and base URL a variant or command line gives."""
+    shared = {f.name: getattr(model, f.name) for f in fields(EndpointSettings) if f.name in type(model).model_fields}
+    return EndpointSettings(**{**shared, "model": model_name or model.name, "base_url": base_url or model.base_url})
 
 
 def plan_variant(suite: Suite, name: str) -> VariantPlan:
     spec = suite.spec.variants[name]
     model = suite.spec.model
     template = load_variant_prompt(suite, name)  # honours HARNESS_PROMPT_<VARIANT>, HARNESS_PROMPTS_DIR
-    meta = template.meta
     endpoint = endpoint_settings(model, model_name=spec.model)
     types = variant_entity_types(suite, name, template)
     return VariantPlan(
@@ -108,9 +105,7 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         endpoint=endpoint,
         max_gleanings=model.max_gleanings,
         format=spec.format or template.format or "graphrag",
-        tuple_delimiter=spec.tuple_delimiter or meta.tuple_delimiter or "<|>",
-        record_delimiter=spec.record_delimiter or meta.record_delimiter or "##",
-        completion_delimiter=spec.completion_delimiter or meta.completion_delimiter or "<|COMPLETE|>",
+        delimiters=variant_delimiters(spec, template.meta),
         types=types,
     )
 
@@ -130,6 +125,55 @@ def calls_hash(plan: VariantPlan, first_payload: dict, variables: dict[str, str]
     )
 
 
+@dataclass(frozen=True)
+class CaseRequest:
+    """One case of one variant, its first request rendered and built once: the runner and
+    `harness cassettes audit` both send it with `converse`."""
+
+    plan: VariantPlan
+    case: GoldCase
+    variables: dict[str, str]
+    messages: list[dict[str, str]]
+    payload: dict
+    calls_digest: str  # results.jsonl's request_hash: the row is reused while it is unchanged
+
+    @property
+    def label(self) -> str:
+        return f"case '{self.case.id}' of variant '{self.plan.name}'"
+
+    def cassette_path(self, suite: Suite) -> Path:
+        return suite.cassette_dir() / self.plan.name / f"{self.case.id}.json"
+
+
+def case_request(plan: VariantPlan, client: ModelClient, case: GoldCase) -> CaseRequest:
+    variables = plan.variables(case)
+    messages = plan.render(case)
+    payload = client.payload(messages)
+    return CaseRequest(plan, case, variables, messages, payload, calls_hash(plan, payload, variables))
+
+
+async def converse(client: ModelClient, request: CaseRequest) -> list[Round]:
+    """Every call of the case (the first request, then gleaning), in order."""
+    plan = request.plan
+    with call_label(request.label):
+        return await extract_with_gleaning(client, request.messages, plan.template, plan.max_gleanings,
+                                           request.variables, first_payload=request.payload)
+
+
+def clients_for(plans: dict[str, VariantPlan], *, replay: bool) -> dict[str, ModelClient]:
+    """A client per variant, shared by variants calling the same endpoint so that its adaptive
+    limit covers every call to it."""
+    shared: dict[tuple, ModelClient] = {}
+    by_variant: dict[str, ModelClient] = {}
+    for name, plan in plans.items():
+        endpoint = plan.endpoint
+        key = (endpoint.provider, endpoint.base_url, endpoint.api_key_env, endpoint.concurrency)
+        if key not in shared:
+            shared[key] = ModelClient(endpoint, replay=replay)
+        by_variant[name] = shared[key]
+    return by_variant
+
+
 # --------------------------------------------------------------------------- parsing one case
 
 
@@ -143,9 +187,7 @@ def merge_rounds(rounds: list[Round], plan: VariantPlan) -> tuple[ExtractedGraph
         result = parse(
             rnd.output,
             plan.format,
-            tuple_delimiter=plan.tuple_delimiter,
-            record_delimiter=plan.record_delimiter,
-            completion_delimiter=plan.completion_delimiter,
+            **plan.delimiters,
             round=rnd.index,
         )
         graph.entities.extend(result.graph.entities)
@@ -327,13 +369,8 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
         if options.concurrency:
             plan.endpoint.concurrency = options.concurrency
     replay = options.record_mode == "none"
-    # one client per distinct endpoint, so the adaptive limit is shared by every call to it
-    clients: dict[tuple, ModelClient] = {}
-    for plan in plans.values():
-        key = (plan.endpoint.base_url, plan.endpoint.api_key_env, plan.endpoint.concurrency)
-        if key not in clients:
-            clients[key] = ModelClient(plan.endpoint, replay=replay)
-    client_of = {name: clients[(p.endpoint.base_url, p.endpoint.api_key_env, p.endpoint.concurrency)] for name, p in plans.items()}
+    client_of = clients_for(plans, replay=replay)
+    clients = list({id(c): c for c in client_of.values()}.values())
 
     run_dir = folder.path
     results_path = run_dir / RESULTS
@@ -341,43 +378,48 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
 
     outcome = RunOutcome(suite=suite, run_dir=run_dir, results=[], notes=list(folder.notes))
     done: dict[tuple[str, str], CaseResult] = {}
-    todo: list[tuple[VariantPlan, GoldCase, list[dict[str, str]], str]] = []
+    todo: list[CaseRequest] = []
     for name in variants:
         plan = plans[name]
         for case in cases:
-            messages = plan.render(case)
-            digest = calls_hash(plan, client_of[name].payload(messages), plan.variables(case))
+            request = case_request(plan, client_of[name], case)
             old = previous.get((name, case.id))
-            if old is not None and old.request_hash == digest and old.error is None:
+            if old is not None and old.request_hash == request.calls_digest and old.error is None:
                 # the calls are the same; parse and score again in case gold or parser changed
-                done[(name, case.id)] = evaluate_case(suite, plan, case, old.rounds, digest)
+                done[(name, case.id)] = evaluate_case(suite, plan, case, old.rounds, request.calls_digest)
                 outcome.resumed += 1
             else:
-                todo.append((plan, case, messages, digest))
+                todo.append(request)
     # keep what is still valid, in a fresh file, before appending new rows
     write_results(results_path, list(done.values()))
 
-    router = CassetteRouter(options.record_mode)
-    queue: asyncio.Queue = asyncio.Queue()
+    queue: asyncio.Queue[CaseRequest] = asyncio.Queue()
     for item in todo:
         queue.put_nowait(item)
     progress = _Progress(len(todo), enabled=options.progress)
 
-    with results_path.open("a", encoding="utf-8") as sink, router.patched():
+    with contextlib.ExitStack() as stack:
+        sink = stack.enter_context(results_path.open("a", encoding="utf-8"))
+        if replay:  # answers come from the cassette store: nothing is sent, nothing patched
+            cassette_for = replaying
+        else:  # the SDK sends, and vcrpy records into the case's cassette
+            from .llm.cassettes import CassetteRouter
+
+            router = stack.enter_context(CassetteRouter(options.record_mode).patched())
+            cassette_for = router.case
 
         async def worker() -> None:
             while True:
                 try:
-                    plan, case, messages, digest = queue.get_nowait()
+                    request = queue.get_nowait()
                 except asyncio.QueueEmpty:
                     return
-                path = suite.cassette_dir() / plan.name / f"{case.id}.json"
+                plan, case = request.plan, request.case
+                path = request.cassette_path(suite)
                 existed = path.exists()
                 try:
-                    with router.case(path), call_label(f"case '{case.id}' of variant '{plan.name}'"):
-                        rounds = await extract_with_gleaning(
-                            client_of[plan.name], messages, plan.template, plan.max_gleanings, plan.variables(case)
-                        )
+                    with cassette_for(path):
+                        rounds = await converse(client_of[plan.name], request)
                 except CassetteMissingError:
                     outcome.missing.append((plan.name, case.id, "stale" if existed else "missing"))
                     progress.step()
@@ -386,17 +428,17 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
                     outcome.failures.append((plan.name, case.id, exc.message))
                     progress.step()
                     continue
-                row = evaluate_case(suite, plan, case, rounds, digest)
+                row = evaluate_case(suite, plan, case, rounds, request.calls_digest)
                 done[(plan.name, case.id)] = row
                 sink.write(row.model_dump_json() + "\n")
                 sink.flush()
                 progress.step()
 
-        width = max(1, min(len(todo), 2 * max(c.limiter.maximum for c in clients.values())))
+        width = max(1, min(len(todo), 2 * max(c.limiter.maximum for c in clients)))
         try:
             await asyncio.gather(*(worker() for _ in range(width)))
         finally:
-            for client in clients.values():
+            for client in clients:
                 outcome.calls += client.calls
                 outcome.retries += client.retries
                 await client.close()

@@ -10,6 +10,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
+from .llm.providers.registry import PROVIDERS
 from .model import GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Value
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
 from .parsing import FORMATS
@@ -64,6 +65,14 @@ class ModelSettings(Value):
     max_retries: int = Field(6, ge=0, le=50)
     # longest Retry-After a call waits for; a longer one gives the call up (exit 4)
     max_wait_s: float = Field(120.0, gt=0, le=86_400, allow_inf_nan=False)
+    provider: str = "openai"  # how the endpoint is spoken to: a name in llm/providers/registry.py
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, value: str) -> str:
+        if value not in PROVIDERS:
+            raise ValueError(f"'{value}' is not one of {', '.join(PROVIDERS)}")
+        return value
 
     @field_validator("base_url")
     @classmethod

@@ -256,3 +256,34 @@ def test_stale_hint_is_one_harness_command_when_the_stale_cases_form_a_grid(suit
         _run_printed_command(command)
     capsys.readouterr()
     assert main(["run", str(project), "--reports", str(tmp_path / "replays")]) == 0, capsys.readouterr().err
+
+
+def test_each_call_is_built_and_hashed_once_and_each_prompt_rendered_once(suite, server, api_key, tmp_path, monkeypatch):
+    """The first request is rendered, built and hashed by the runner and sent as built; the client
+    builds and hashes only the gleaning requests, which depend on the answers."""
+    from harness.llm import client as client_module
+    from harness.llm.providers.openai import OpenAIProvider
+    from harness.prompts.template import PromptTemplate
+
+    record(suite, server, tmp_path)
+    monkeypatch.delenv("OPENAI_API_KEY")
+    counts = {"render": 0, "build": 0, "hash": 0}
+
+    def counted(name, original):
+        def wrapper(*args, **kwargs):
+            if name != "render" or kwargs.get("case"):  # a case's prompt (planning renders probes)
+                counts[name] += 1
+            return original(*args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(PromptTemplate, "render", counted("render", PromptTemplate.render))
+    monkeypatch.setattr(OpenAIProvider, "build_payload", counted("build", OpenAIProvider.build_payload))
+    monkeypatch.setattr(client_module, "request_hash", counted("hash", client_module.request_hash))
+    outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "replay", fresh=True))
+    assert not outcome.missing and not outcome.failures
+    cases, variants = len(suite.cases), len(suite.variant_names())
+    calls = sum(len(r.rounds) for r in outcome.results)
+    assert calls == outcome.calls > cases * variants  # gleaning rounds too
+    assert counts["render"] == cases * variants
+    assert counts["build"] == calls  # each call's body once
+    assert counts["hash"] == calls  # each call's hash once, where the cassette store is asked

@@ -1,5 +1,10 @@
 """`harness cassettes audit`: credentials, orphaned cassettes, and cassettes that no longer match.
 
+Whether a cassette matches is decided by request hashes, without running anything: each case's
+requests are built as the runner builds them (runner.case_request, runner.converse) and answered
+from the cassette store, never sent; a request the store has no recording for makes the cassette
+`missing` (no file) or `stale`, and recordings no request asked for are `unused`.
+
 Credentials are found by shape (`sk-...`, `Bearer ...`) and by value: every form of the keys the
 environment configures (`OPENAI_API_KEY`, `AZURE_OPENAI_API_KEY`, the suite's `api_key_env`),
 whatever their shape. Each file is read once and scanned once: audit time grows with its size.
@@ -7,14 +12,15 @@ whatever their shape. Each file is read once and scanned once: audit time grows 
 
 from __future__ import annotations
 
+import asyncio
 import re
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import CassetteMissingError, InputError
+from ..runner import case_request, clients_for, converse, plan_variant
 from ..suites import Suite
-from .cassettes import load_interactions
+from .cassette_store import CassetteStore, replaying
 from .redaction import Redactor, configured_secrets
 
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -31,7 +37,7 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 @dataclass
 class CassetteAuditFinding:
-    kind: str  # credential, orphan, stale, missing, corrupt (the CLI exits 2 on corrupt)
+    kind: str  # credential, orphan, stale, missing, unused, corrupt (the CLI exits 2 on corrupt)
     path: str
     detail: str
 
@@ -72,15 +78,13 @@ def _check_file(path: Path, redactor: Redactor) -> list[CassetteAuditFinding]:
         return [CassetteAuditFinding("corrupt", str(path), detail)]
     findings = scan_credentials(path, redactor, text)
     try:
-        load_interactions(path)
+        CassetteStore.load(path)
     except InputError as exc:
         findings.append(CassetteAuditFinding("corrupt", str(path), exc.message))
     return findings
 
 
 def audit_suites(suites: list[Suite]) -> list[CassetteAuditFinding]:
-    from ..runner import RunOptions, run_suite
-
     findings: list[CassetteAuditFinding] = []
     for suite in suites:
         folder = suite.cassette_dir()
@@ -95,16 +99,33 @@ def audit_suites(suites: list[Suite]) -> list[CassetteAuditFinding]:
         tuning = folder / "tune"  # written by `harness tune`, one cassette per tuning step
         for path in sorted(p for p in present - expected if tuning not in p.parents):
             findings.append(CassetteAuditFinding("orphan", str(path), "no case of the suite uses this cassette"))
-        for variant in suite.variant_names():  # replay what loads, to find what no longer matches
-            cases = [c.id for c in suite.cases if folder / variant / f"{c.id}.json" not in corrupt]
-            if not cases:
+        findings.extend(asyncio.run(_match_requests(suite, corrupt)))
+    return findings
+
+
+async def _match_requests(suite: Suite, corrupt: set[Path]) -> list[CassetteAuditFinding]:
+    """Per variant and case: the requests the case sends, against the recorded ones."""
+    plans = {name: plan_variant(suite, name) for name in suite.variant_names()}
+    client_of = clients_for(plans, replay=True)
+    findings: list[CassetteAuditFinding] = []
+    for name, plan in plans.items():
+        for case in suite.cases:
+            request = case_request(plan, client_of[name], case)
+            path = request.cassette_path(suite)
+            if path in corrupt:
                 continue
-            with tempfile.TemporaryDirectory() as scratch:
-                options = RunOptions(record_mode="none", reports_dir=Path(scratch), fresh=True,
-                                     variants=[variant], cases=cases)
-                outcome = run_suite(suite, options)
-            for _, case, why in sorted(outcome.missing):
-                path = folder / variant / f"{case}.json"
-                detail = "no longer matches the case's current requests" if why == "stale" else "not recorded"
-                findings.append(CassetteAuditFinding(why, str(path), detail))
+            with replaying(path) as replay:
+                try:
+                    await converse(client_of[name], request)
+                except CassetteMissingError:
+                    if replay.store.exists:
+                        findings.append(CassetteAuditFinding("stale", str(path), "no longer matches the case's current requests"))
+                    else:
+                        findings.append(CassetteAuditFinding("missing", str(path), "not recorded"))
+                    continue
+            unused = replay.unused()
+            if unused:
+                shown = ", ".join(f"interactions[{r.index}]" for r in unused[:3]) + (" ..." if len(unused) > 3 else "")
+                findings.append(CassetteAuditFinding("unused", str(path),
+                                                     f"{len(unused)} recording(s) no current request asks for ({shown})"))
     return findings

@@ -1,30 +1,31 @@
-"""Cassettes: one file per suite x variant x case, recorded and replayed through vcrpy.
+"""Cassettes: one file per suite x variant x case, recorded through vcrpy.
+
+`harness run` replays without vcrpy, from the cassette store (cassette_store.py); vcrpy is used
+where calls are sent: recording, and record modes that replay what exists and record the rest.
 
 vcrpy patches httpx2's transports globally, but a run plays many cases at once. The
 `CassetteRouter` stands where vcrpy expects one cassette and hands each request to the
 cassette of the case whose task sent it (a context variable follows each asyncio task).
 
-Requests match on method, path and a sha256 of the canonical JSON body, so an edited
-prompt misses instead of replaying another prompt's answer. Before anything is written,
+Requests match on method, path and a sha256 of the canonical JSON body (request_digest.py),
+as in the store, so an edited prompt misses instead of replaying another prompt's answer. Before anything is written,
 credentials and volatile fields are removed, and failed responses are never stored.
-Cassettes are JSON, read with `json.loads`, so a cassette cannot run code when loaded,
-and checked against `cassette_schema` once, so a damaged one is an input error naming it.
+Cassettes are JSON, read by the cassette store with `json.loads`, so a cassette cannot run
+code when loaded, and checked against `cassette_schema` once, so a damaged one is an input
+error naming it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
-import hashlib
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from vcr.cassette import Cassette
-from vcr.errors import CannotOverwriteExistingCassetteException
 from vcr.filters import decode_response
 from vcr.patch import PATCHER_NAMES, CassettePatcherBuilder
 from vcr.persisters.filesystem import CassetteNotFoundError
@@ -32,13 +33,14 @@ from vcr.record_mode import RecordMode
 from vcr.request import Request
 
 from ..atomicfile import FILE_MODE, atomic_write
-from ..errors import InputError, find_cause
+from ..errors import InputError
 from ..text import scrub_surrogates
+from .cassette_store import CassetteAbsent, read_cassette
 from .cassette_schema import FORMAT_VERSION, CorruptCassette, check_completion_body, validate_cassette
+from .request_digest import body_hash, canonical_body, dump_json as _dump
+from .record_modes import RECORD_MODES, default_record_mode  # noqa: F401  (tune and the plugin import them here)
 from .redaction import Redactor, configured_secrets, header_secrets
 
-RECORD_MODES = ("none", "once", "rewrite", "all")
-VOLATILE_BODY_FIELDS = frozenset({"user", "metadata", "store"})
 KEPT_REQUEST_HEADERS = frozenset({"content-type"})
 KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
 KEPT_QUERY_PARAMS = frozenset({"api-version"})
@@ -47,46 +49,7 @@ KEPT_QUERY_PARAMS = frozenset({"api-version"})
 CASSETTE_MODE = FILE_MODE
 
 
-def default_record_mode(command: str) -> str:
-    """`run` replays; `record` records what is missing, except on CI where nothing records."""
-    if os.environ.get("CI"):
-        return "none"
-    return "none" if command == "run" else "once"
-
-
-# --------------------------------------------------------------------------- canonical requests
-
-
-def canonical_body(body: bytes | str | None) -> Any:
-    """The request body with volatile fields removed; non-JSON bodies are kept as text."""
-    if body is None:
-        return None
-    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return text
-    if isinstance(data, dict):
-        data = {key: value for key, value in data.items() if key not in VOLATILE_BODY_FIELDS}
-    return data
-
-
-def _dump(data: Any, **options: Any) -> str:
-    """JSON text that UTF-8 can hold: lone surrogates (from "\\ud800" escapes) become U+FFFD."""
-    return scrub_surrogates(json.dumps(data, ensure_ascii=False, **options))
-
-
-def body_hash(body: bytes | str | None) -> str:
-    try:
-        canonical = _dump(canonical_body(body), sort_keys=True, separators=(",", ":"))
-    except RecursionError:  # nested too deeply to canonicalise: hash the text as it is
-        canonical = body.decode("utf-8", "replace") if isinstance(body, bytes) else scrub_surrogates(str(body))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
-def request_hash(payload: dict[str, Any]) -> str:
-    """The hash a chat-completions payload will be matched by (what the client sends)."""
-    return body_hash(json.dumps(payload))
+# --------------------------------------------------------------------------- matching requests
 
 
 def _cached_hash(request: Request) -> str:
@@ -217,21 +180,14 @@ class AtomicPersister:
 
     @classmethod
     def load_cassette(cls, cassette_path: str | Path, serializer: Any) -> Any:
-        from vcr.serialize import deserialize
+        from vcr.serializers.compat import convert_to_bytes
 
-        path = Path(cassette_path)
         try:
-            raw = path.read_bytes()
-        except FileNotFoundError:  # nothing there, or a dangling link: not recorded yet
+            data = read_cassette(Path(cassette_path))
+        except CassetteAbsent:
             raise CassetteNotFoundError() from None
-        except OSError as exc:  # a directory, a symlink loop, no permission
-            raise InputError(f"{path}: corrupt cassette: cannot read it ({exc.strerror or exc})") from None
-        try:
-            return deserialize(raw.decode("utf-8"), serializer)
-        except UnicodeDecodeError as exc:
-            raise InputError(f"{path}: corrupt cassette: not UTF-8 (byte {exc.start})") from None
-        except (CorruptCassette, ValueError, RecursionError) as exc:
-            raise InputError(f"{path}: corrupt cassette: {exc}") from None
+        requests = [Request._from_dict(item["request"]) for item in data["interactions"]]
+        return requests, [convert_to_bytes(item["response"]) for item in data["interactions"]]
 
     @staticmethod
     def save_cassette(cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: Any) -> None:
@@ -275,16 +231,10 @@ def open_cassette(path: Path, mode: str, redactor: Redactor | None = None) -> Ca
     return cassette
 
 
-def load_interactions(path: Path) -> list[tuple[Request, dict[str, Any]]]:
-    """Read a cassette's interactions without patching anything (audits, stale checks)."""
-    requests, responses, *_ = AtomicPersister.load_cassette(path, JsonSerializer(Redactor()))
-    return list(zip(requests, responses, strict=False))
-
-
 # --------------------------------------------------------------------------- routing
 
 
-_CURRENT: contextvars.ContextVar[Cassette | None] = contextvars.ContextVar("harness_cassette", default=None)
+_CASE_CASSETTE: contextvars.ContextVar[Cassette | None] = contextvars.ContextVar("harness_cassette", default=None)
 
 
 class NoCassetteError(RuntimeError):
@@ -305,14 +255,14 @@ class CassetteRouter:
 
     @staticmethod
     def _current() -> Cassette:
-        cassette = _CURRENT.get()
+        cassette = _CASE_CASSETTE.get()
         if cassette is None:
             raise NoCassetteError("an HTTP request was sent outside a harness case")
         return cassette
 
     @property
     def _path(self) -> str:
-        cassette = _CURRENT.get()
+        cassette = _CASE_CASSETTE.get()
         return cassette._path if cassette is not None else "harness-cassettes"
 
     def __getattr__(self, name: str) -> Any:
@@ -355,7 +305,7 @@ class CassetteRouter:
     def case(self, path: Path) -> Iterator[Cassette]:
         """Route this task's requests to the cassette at `path`; save it when the case ends well."""
         cassette = open_cassette(path, self.mode, Redactor(self.secrets))
-        token = _CURRENT.set(cassette)
+        token = _CASE_CASSETTE.set(cassette)
         try:
             yield cassette
         except BaseException:
@@ -364,9 +314,4 @@ class CassetteRouter:
             if self.mode != "none":
                 cassette._save()
         finally:
-            _CURRENT.reset(token)
-
-
-def is_cassette_miss(exc: BaseException) -> bool:
-    """True when an exception (or its cause chain) is vcrpy refusing an unrecorded request."""
-    return find_cause(exc, CannotOverwriteExistingCassetteException) is not None
+            _CASE_CASSETTE.reset(token)

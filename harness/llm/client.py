@@ -1,14 +1,16 @@
-"""The model client: the openai SDK against any OpenAI-compatible endpoint.
+"""The model client: one provider's endpoint (providers/), with retries and a shared limit.
 
 Retries (429, 5xx, timeouts, dropped connections, answers that are not chat completions)
 and the adaptive concurrency limit live here rather than in the SDK, so throttling shrinks
 the whole run's concurrency instead of every call backing off on its own. A cassette miss
 is never retried: it ends the case.
 
-Everything the endpoint sends is untrusted: bodies are size-capped before decoding
-(transport.py), JSON that is not a chat completion is a failed call, usage that is
-missing or could not be true is replaced by an offline count and marked `estimated`, and
-a Retry-After longer than `max_wait_s` ends the call at once instead of hanging the run.
+Each call's payload is built and hashed once. Inside a case that replays (cassette_store.replaying)
+the recorded answer is read from the cassette store and the SDK is never loaded; otherwise the
+provider's SDK client sends it (and vcrpy, when recording, stores it). Everything the endpoint
+sends is untrusted: bodies are size-capped before decoding (transport.py), an answer the provider
+cannot read is a failed call, and a Retry-After longer than `max_wait_s` ends the call at once
+instead of hanging the run.
 """
 
 from __future__ import annotations
@@ -18,33 +20,25 @@ import contextlib
 import contextvars
 import datetime as dt
 import email.utils
-import json
 import logging
 import math
-import os
 import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import httpx2
-import openai
-from vcr.errors import CannotOverwriteExistingCassetteException
-
-from ..errors import CassetteMissingError, InputError, ModelCallError
+from ..errors import CassetteMissingError, ModelCallError, find_cause
 from ..model import Usage
 from ..text import scrub_surrogates
-from .cassettes import is_cassette_miss
+from .cassette_store import CaseReplay, current_replay
 from .limiter import AdaptiveLimiter
-from .tokens import count_message_tokens, count_tokens
-from .transport import BoundedTransport, is_body_error, proxy_mounts
+from .providers.base import EndpointSettings, Message
+from .providers.registry import get_provider
 from .redaction import Redactor, configured_secrets
+from .request_digest import request_hash
 
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
-REPLAY_KEY = "replay-without-key"  # sent only when replaying; scrubbed like any key
 MAX_BODY_BYTES = 16 << 20  # a chat completion of 100k tokens is under 1 MB; a bomb is refused here
-MAX_PLAUSIBLE_TOKENS = 100_000_000  # per call: far above any context window, far below overflow
 NOTICE_WAIT_S = 5.0  # waits this long or longer are announced on stderr
 THROTTLE_BUDGET = 4  # a call may be refused for capacity (429) this many times its retry budget
 
@@ -77,21 +71,6 @@ class ChatResult:
         self.text = scrub_surrogates(self.text)
 
 
-@dataclass
-class EndpointSettings:
-    model: str
-    base_url: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"
-    timeout_s: float = 120.0
-    concurrency: int = 8
-    max_retries: int = 6
-    temperature: float | None = 0.0
-    top_p: float | None = None
-    max_tokens: int | None = None
-    seed: int | None = None
-    max_wait_s: float = 120.0  # a longer Retry-After gives the call up (exit 4) instead of waiting
-
-
 def parse_retry_after(headers: Any) -> float | None:
     """Seconds to wait from `retry-after-ms` or `retry-after` (seconds or an HTTP date).
 
@@ -121,88 +100,16 @@ def _seconds_until(date: str) -> float | None:
     return max(0.0, (when - dt.datetime.now(dt.timezone.utc)).total_seconds())
 
 
-def _text_of(content: Any) -> str:
-    """A message's content as text: a string, a list of text parts, or anything else as JSON."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list) and all(isinstance(p, (str, dict)) for p in content):
-        parts = [p if isinstance(p, str) else p.get("text") for p in content]
-        if all(isinstance(p, str) for p in parts):
-            return "".join(parts)  # type: ignore[arg-type]
-    try:
-        return json.dumps(content, ensure_ascii=False)
-    except (ValueError, TypeError, RecursionError):
-        return ""
+def no_recording() -> CassetteMissingError:
+    """The one error for a request that no cassette answers (the store's or vcrpy's): never retried."""
+    return CassetteMissingError("no recorded answer for this request")
 
 
-def _parse_int(digits: str) -> int | float:
-    """JSON integers; a number too long to be a count becomes inf (implausible) instead of
-    tripping Python's int-string limit and losing the whole answer."""
-    return int(digits) if len(digits) <= 30 else math.inf
+def is_cassette_miss(exc: BaseException) -> bool:
+    """True when an exception (or its cause chain) is vcrpy refusing an unrecorded request."""
+    from vcr.errors import CannotOverwriteExistingCassetteException
 
-
-def _plausible(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return isinstance(value, int) and 0 <= value <= MAX_PLAUSIBLE_TOKENS
-
-
-def read_usage(raw: Any, text: str, messages: list[dict[str, str]], model: str) -> tuple[Usage, str | None]:
-    """The call's usage as reported, or counted offline where the report is missing or
-    implausible (then `estimated`, with the reason)."""
-    fields = raw if isinstance(raw, dict) else {}
-    prompt, completion = fields.get("prompt_tokens"), fields.get("completion_tokens")
-    reasons: list[str] = []
-    if raw is None:
-        reasons.append("the endpoint reported no usage")
-    elif not isinstance(raw, dict):
-        reasons.append(f"usage is not an object ({type(raw).__name__})")
-    else:
-        for name in ("prompt_tokens", "completion_tokens"):
-            if name not in fields:
-                reasons.append(f"usage.{name} is missing")
-            elif not _plausible(fields[name]):
-                reasons.append(f"usage.{name} is implausible ({str(fields[name])[:40]})")
-    if not _plausible(prompt):
-        prompt = count_message_tokens(messages, model)
-    if not _plausible(completion):
-        completion = count_tokens(text, model)
-    prompt, completion = int(prompt), int(completion)
-    total = fields.get("total_tokens")
-    total = int(total) if not reasons and _plausible(total) else prompt + completion
-    note = "; ".join(reasons) + "; estimated with the offline tokenizer" if reasons else None
-    return Usage(prompt_tokens=prompt, completion_tokens=completion, total_tokens=total, estimated=bool(reasons)), note
-
-
-def read_completion(
-    content: bytes, messages: list[dict[str, str]] | None = None, model: str = "gpt-4o-mini"
-) -> tuple[str, Usage, str | None]:
-    """The answer text, usage and usage note of a chat completion body.
-
-    Raises ModelCallError (an endpoint error, retried like a server error) when the body is
-    not JSON, is nested too deeply to read, or holds no choice with a message."""
-    try:
-        data = json.loads(content, parse_int=_parse_int)
-    except RecursionError:
-        raise ModelCallError("the endpoint's answer is nested too deeply to read") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ModelCallError(f"the endpoint's answer is not JSON: {str(exc)[:80]}") from None
-    if not isinstance(data, dict):
-        raise ModelCallError(f"the endpoint's answer is not a chat completion (a JSON {type(data).__name__})")
-    choices = data.get("choices")
-    if not isinstance(choices, list) or not choices:
-        raise ModelCallError("the endpoint's answer has no choices (an endpoint error, not an empty answer)")
-    first = choices[0]
-    message = first.get("message") if isinstance(first, dict) else None
-    if not isinstance(message, dict):
-        raise ModelCallError("the endpoint's answer is not a chat completion (its first choice has no message)")
-    text = _text_of(message.get("content"))
-    usage, note = read_usage(data.get("usage"), text, messages or [], model)
-    return text, usage, note
+    return find_cause(exc, CannotOverwriteExistingCassetteException) is not None
 
 
 class ModelClient:
@@ -212,54 +119,32 @@ class ModelClient:
         self.settings = settings
         self.replay = replay
         self.backoff_base_s = backoff_base_s
+        self.provider = get_provider(settings.provider)
         self.limiter = AdaptiveLimiter(settings.concurrency)
         self.calls = 0
         self.retries = 0
         self.throttled = 0  # 429 answers, retried under the limiter
         self._noted: set[str] = set()
-        self._client = self._make_client()
+        self._api_key = self.provider.api_key(settings, replay=replay)  # checked now: a missing key fails early
+        self._sdk: Any = None  # made on the first call that is really sent
         # an endpoint may echo the key in its answer: it must not reach results or reports
         self.redactor = Redactor(configured_secrets([settings.api_key_env]))
 
-    def _make_client(self) -> openai.AsyncOpenAI:
-        s = self.settings
-        key = os.environ.get(s.api_key_env) or os.environ.get("AZURE_OPENAI_API_KEY")
-        if not key:
-            if not self.replay:
-                raise InputError(
-                    f"no API key: set {s.api_key_env} to record (replaying needs none)"
-                )
-            key = REPLAY_KEY
-        bounded = {"max_body_bytes": MAX_BODY_BYTES, "limits": openai.DEFAULT_CONNECTION_LIMITS}
-        http_client = openai.DefaultAsyncHttpxClient(transport=BoundedTransport(**bounded),
-                                                     mounts=proxy_mounts(**bounded))
-        common: dict[str, Any] = {"api_key": key, "timeout": s.timeout_s, "max_retries": 0, "http_client": http_client}
-        azure_endpoint = os.environ.get("AZURE_OPENAI_ENDPOINT")
-        if azure_endpoint and not s.base_url:
-            return openai.AsyncAzureOpenAI(
-                azure_endpoint=azure_endpoint,
-                api_version=os.environ.get("OPENAI_API_VERSION", "2024-10-21"),
-                **common,
-            )
-        base_url = s.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
-        return openai.AsyncOpenAI(base_url=base_url, **common)
+    def _sdk_client(self) -> Any:
+        if self._sdk is None:
+            import openai
 
-    def payload(self, messages: list[dict[str, str]], **overrides: Any) -> dict[str, Any]:
-        s = self.settings
-        # text from outside (a suite's chunk, an earlier answer) must encode as UTF-8 to be sent
-        messages = [
-            {**m, "content": scrub_surrogates(m["content"])} if isinstance(m.get("content"), str) else m
-            for m in messages
-        ]
-        body: dict[str, Any] = {"model": s.model, "messages": messages}
-        for key in ("temperature", "top_p", "max_tokens", "seed"):
-            value = overrides.get(key, getattr(s, key))
-            if value is not None:
-                body[key] = value
-        for key, value in overrides.items():  # e.g. response_format for JSON mode
-            if key not in body and value is not None:
-                body[key] = value
-        return body
+            from .transport import BoundedTransport, proxy_mounts
+
+            bounded = {"max_body_bytes": MAX_BODY_BYTES, "limits": openai.DEFAULT_CONNECTION_LIMITS}
+            http_client = openai.DefaultAsyncHttpxClient(transport=BoundedTransport(**bounded),
+                                                         mounts=proxy_mounts(**bounded))
+            self._sdk = self.provider.make_client(self.settings, self._api_key, http_client)
+        return self._sdk
+
+    def payload(self, messages: list[Message], **overrides: Any) -> dict[str, Any]:
+        """The request body a call with these messages sends."""
+        return self.provider.build_payload(self.settings, messages, **overrides)
 
     def _label(self) -> str:
         return _CALL_LABEL.get() or f"call to {self.settings.model}"
@@ -289,12 +174,51 @@ class ModelClient:
             self._noted.add(kind)
             log.warning("harness: %s: %s", self._label(), note)
 
-    async def chat(self, messages: list[dict[str, str]], **overrides: Any) -> ChatResult:
-        """One chat completion. Errors (5xx, timeouts, broken answers) are retried up to
-        `max_retries` times with backoff; 429s shrink the shared limit and pause every call
-        for their Retry-After, and are retried up to THROTTLE_BUDGET times as often."""
-        body = self.payload(messages, **overrides)
+    async def chat(self, messages: list[Message], *, payload: dict[str, Any] | None = None,
+                   **overrides: Any) -> ChatResult:
+        """One call. `payload`, when the caller already built it (runner.first_request), is sent as is."""
+        body = payload if payload is not None else self.payload(messages, **overrides)
+        replay = current_replay()
+        if replay is not None:
+            return self._replayed(replay, body, messages)
+        return await self._sent(body, messages)
+
+    def _replayed(self, replay: CaseReplay, body: dict[str, Any], messages: list[Message]) -> ChatResult:
+        """The recorded answer, read as a sent one would be. A recorded body that is not an answer
+        was retried when it was recorded, so the retry's recording answers next, as it did then."""
+        started = time.perf_counter()
+        where = (self.provider.method, self.provider.request_path(self.settings), request_hash(body))
+        attempt = 0
+        while True:
+            attempt += 1
+            content = replay.answer(*where)
+            if content is None:
+                raise no_recording()
+            try:
+                answer = self.provider.read_answer(content, messages, self.settings.model)
+            except ModelCallError as exc:
+                if attempt > self.settings.max_retries:
+                    raise ModelCallError(self.redactor.redact(f"model call failed after {attempt} attempts: {exc.message}")) from None
+                self.retries += 1
+                continue
+            return self._result(answer, started, attempt)
+
+    def _result(self, answer: Any, started: float, attempt: int) -> ChatResult:
+        self.calls += 1
+        if answer.usage_note:
+            self._note_usage(answer.usage_note)
+        return ChatResult(text=self.redactor.redact(answer.text), usage=answer.usage,
+                          latency_s=time.perf_counter() - started, attempts=attempt, usage_note=answer.usage_note)
+
+    async def _sent(self, body: dict[str, Any], messages: list[Message]) -> ChatResult:
+        """Errors (5xx, timeouts, broken answers) are retried up to `max_retries` times with
+        backoff; 429s shrink the shared limit and pause every call for their Retry-After, and are
+        retried up to THROTTLE_BUDGET times as often."""
+        import httpx2
+        import openai
+
         s = self.settings
+        client = self._sdk_client()
         attempt = failures = throttles = 0
         while True:
             attempt += 1
@@ -305,55 +229,49 @@ class ModelClient:
                 # body as built (no per-call TypedDict transform) and we read the JSON ourselves
                 # (no model construction), which halves the cost of a replayed call. It also
                 # tolerates the looser answers of vLLM or Ollama.
-                response = await self._client.post("/chat/completions", body=body, cast_to=httpx2.Response)
-            except CannotOverwriteExistingCassetteException:
-                await self.limiter.release(failed=True)
-                raise CassetteMissingError("no recorded answer for this request") from None
-            except openai.RateLimitError as exc:
-                throttles += 1
-                self.throttled += 1
-                retry_after = parse_retry_after(exc.response.headers if exc.response is not None else None)
-                why = f"HTTP 429 ({throttles} so far)"
-                if throttles > THROTTLE_BUDGET * s.max_retries:
-                    await self.limiter.release(throttled=True)
-                    raise ModelCallError(f"model call still refused (HTTP 429) after {attempt} attempts") from None
-                try:
-                    wait = self._bounded_wait(retry_after, throttles, why, attempt)
-                finally:
-                    await self.limiter.release(throttled=True, retry_after_s=None)
-                await self.limiter.pause(wait)  # shared: no call starts before it has passed
-                self.retries += 1
-                continue
-            except openai.APIStatusError as exc:
-                await self.limiter.release(failed=True)
-                if exc.status_code < 500 and exc.status_code not in (408, 409):
-                    raise ModelCallError(self.redactor.redact(f"model call failed: HTTP {exc.status_code}: {exc.message}")) from None
-                error, retry_after = f"HTTP {exc.status_code}: {exc.message}", parse_retry_after(exc.response.headers)
-            except (openai.APITimeoutError, openai.APIConnectionError) as exc:
-                await self.limiter.release(failed=True)
-                if is_cassette_miss(exc):
-                    raise CassetteMissingError("no recorded answer for this request") from None
-                body_error = is_body_error(exc)
-                error = str(body_error) if body_error else f"{type(exc).__name__}: {exc}"
-                retry_after = None
+                response = await client.post(self.provider.post_path, body=body, cast_to=httpx2.Response)
+            except Exception as exc:
+                if is_cassette_miss(exc):  # vcrpy refused a request it has no recording for
+                    await self.limiter.release(failed=True)
+                    raise no_recording() from None
+                if isinstance(exc, openai.RateLimitError):
+                    throttles += 1
+                    self.throttled += 1
+                    retry_after = parse_retry_after(exc.response.headers if exc.response is not None else None)
+                    why = f"HTTP 429 ({throttles} so far)"
+                    if throttles > THROTTLE_BUDGET * s.max_retries:
+                        await self.limiter.release(throttled=True)
+                        raise ModelCallError(f"model call still refused (HTTP 429) after {attempt} attempts") from None
+                    try:
+                        wait = self._bounded_wait(retry_after, throttles, why, attempt)
+                    finally:
+                        await self.limiter.release(throttled=True, retry_after_s=None)
+                    await self.limiter.pause(wait)  # shared: no call starts before it has passed
+                    self.retries += 1
+                    continue
+                if isinstance(exc, openai.APIStatusError):
+                    await self.limiter.release(failed=True)
+                    if exc.status_code < 500 and exc.status_code not in (408, 409):
+                        raise ModelCallError(self.redactor.redact(f"model call failed: HTTP {exc.status_code}: {exc.message}")) from None
+                    error, retry_after = f"HTTP {exc.status_code}: {exc.message}", parse_retry_after(exc.response.headers)
+                elif isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError)):
+                    await self.limiter.release(failed=True)
+                    from .transport import is_body_error
+
+                    body_error = is_body_error(exc)
+                    error = str(body_error) if body_error else f"{type(exc).__name__}: {exc}"
+                    retry_after = None
+                else:
+                    raise
             else:
                 try:
-                    text, usage, note = read_completion(response.content, messages, s.model)
+                    answer = self.provider.read_answer(response.content, messages, s.model)
                 except ModelCallError as exc:
                     await self.limiter.release(failed=True)
                     error, retry_after = exc.message, None
                 else:
                     await self.limiter.release()
-                    self.calls += 1
-                    if note:
-                        self._note_usage(note)
-                    return ChatResult(
-                        text=self.redactor.redact(text),
-                        usage=usage,
-                        latency_s=time.perf_counter() - started,
-                        attempts=attempt,
-                        usage_note=note,
-                    )
+                    return self._result(answer, started, attempt)
             failures += 1
             if failures > s.max_retries:
                 raise ModelCallError(self.redactor.redact(f"model call failed after {attempt} attempts: {error}"))
@@ -362,4 +280,5 @@ class ModelClient:
             await asyncio.sleep(wait)
 
     async def close(self) -> None:
-        await self._client.close()
+        if self._sdk is not None:
+            await self._sdk.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..model import Round
 from ..prompts.template import PromptTemplate
 from .client import ModelClient
@@ -15,16 +17,18 @@ async def extract_with_gleaning(
     template: PromptTemplate,
     max_gleanings: int,
     variables: dict[str, str] | None = None,
+    first_payload: dict[str, Any] | None = None,
 ) -> list[Round]:
     """Every call of one case, in order. Each round keeps its own raw output, never glued.
 
     The continue and loop prompts are filled with the case's variables (a LightRAG-style
-    continue prompt names the delimiters)."""
+    continue prompt names the delimiters). `first_payload` is the first request's body when the
+    caller has already built it (to hash it), so it is not built twice."""
     values = variables or {}
     continue_prompt = template.render_continue(values)
     loop_prompt = template.render_loop(values)
     history = list(messages)
-    first = await client.chat(history)
+    first = await client.chat(history, payload=first_payload)
     rounds = [Round(index=0, kind="extract", output=first.text, usage=first.usage, latency_s=first.latency_s)]
     history.append({"role": "assistant", "content": first.text})
     for gleaning in range(max_gleanings):

@@ -11,11 +11,11 @@ from vcr.request import Request
 
 from harness.errors import InputError
 from harness.llm.audit import audit_suites, scan_credentials
+from harness.llm.cassette_store import CassetteStore
 from harness.llm.cassettes import (
     AtomicPersister,
     JsonSerializer,
     body_hash,
-    load_interactions,
     scrub_request,
     scrub_response,
 )
@@ -76,9 +76,12 @@ def test_serializer_round_trip_keeps_bodies_readable(tmp_path):
     AtomicPersister.save_cassette(path, {"requests": [request], "responses": [response]}, JsonSerializer())
     stored = json.loads(path.read_text())
     assert stored["interactions"][0]["request"]["body"]["json"]["messages"][0]["content"] == "hi"
-    [(req, resp)] = load_interactions(path)
-    assert body_hash(req.body) == body_hash(request.body)
-    assert json.loads(resp["body"]["string"]) == {"a": 1}
+    [recording] = CassetteStore.load(path).recordings
+    assert recording.digest == body_hash(request.body) and recording.path == "/v1/chat/completions"
+    assert json.loads(recording.answer) == {"a": 1}
+    # and vcrpy loads the same file through the persister, to the same request
+    [req], [resp] = AtomicPersister.load_cassette(path, JsonSerializer())
+    assert body_hash(req.body) == body_hash(request.body) and json.loads(resp["body"]["string"]) == {"a": 1}
 
 
 def test_a_cassette_cannot_run_code_when_loaded(tmp_path):
@@ -86,7 +89,7 @@ def test_a_cassette_cannot_run_code_when_loaded(tmp_path):
     path = tmp_path / "evil.json"
     path.write_text(f'interactions:\n- !!python/object/apply:os.system ["touch {marker}"]\n')
     with pytest.raises(InputError, match="corrupt cassette"):
-        load_interactions(path)
+        CassetteStore.load(path)
     assert not marker.exists()
 
 
@@ -196,15 +199,6 @@ CORRUPTIONS = {
 }
 
 
-@pytest.fixture
-def recorded_towns(suite, server, api_key, tmp_path, monkeypatch):
-    outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec", base_url=server.base_url,
-                                          variants=["default"], cases=["mayor"]))
-    assert not outcome.missing and not outcome.failures
-    monkeypatch.delenv("OPENAI_API_KEY")
-    return suite.cassette_dir() / "default" / "mayor.json"
-
-
 @pytest.mark.parametrize("name", sorted(CORRUPTIONS))
 def test_a_damaged_cassette_is_a_corrupt_cassette_error_naming_the_file(name, recorded_towns, project, tmp_path, capsys):
     from harness.cli import main
@@ -213,7 +207,7 @@ def test_a_damaged_cassette_is_a_corrupt_cassette_error_naming_the_file(name, re
     CORRUPTIONS[name](data["interactions"][0])
     recorded_towns.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(InputError, match=r"mayor\.json: corrupt cassette: interactions\[0\]"):
-        load_interactions(recorded_towns)
+        CassetteStore.load(recorded_towns)
     code = main(["run", str(project), "--variant", "default", "--case", "mayor", "--reports", str(tmp_path / "r")])
     err = capsys.readouterr().err
     assert code == 2, err
@@ -369,8 +363,8 @@ def test_loading_and_validating_a_cassette_grows_linearly_with_interactions(reco
         path.write_text(json.dumps({**base, "interactions": base["interactions"] * n}), encoding="utf-8")
         return path
 
-    assert len(load_interactions(make(3))) == 3 * len(base["interactions"])
-    assert_linear(load_interactions, make, 400)
+    assert len(CassetteStore.load(make(3)).recordings) == 3 * len(base["interactions"])
+    assert_linear(CassetteStore.load, make, 400)
 
 
 def test_a_cassette_holding_a_lone_surrogate_escape_replays(recorded_towns, project, tmp_path):

@@ -66,6 +66,7 @@ def test_retry_after_is_honoured(monkeypatch):
 
 
 def test_azure_endpoint_records_and_replays_without_its_key(suite, tmp_path, monkeypatch, project):
+    suite.spec.model.provider = "azure"
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("AZURE_OPENAI_API_KEY", SECRET)
     monkeypatch.setenv("OPENAI_API_VERSION", "2024-10-21")
@@ -82,6 +83,20 @@ def test_azure_endpoint_records_and_replays_without_its_key(suite, tmp_path, mon
     monkeypatch.delenv("AZURE_OPENAI_API_KEY")
     again = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "r2", variants=["default"]))
     assert not again.missing and len(again.results) == 3
+    monkeypatch.delenv("AZURE_OPENAI_ENDPOINT")  # replaying needs neither the key nor the endpoint
+    third = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "r3", variants=["default"]))
+    assert not third.missing and [r.graph for r in third.results] == [r.graph for r in again.results]
+
+
+def test_the_openai_provider_ignores_an_azure_endpoint_in_the_environment(suite, tmp_path, monkeypatch):
+    """The suite's `model.provider` chooses the endpoint, not whichever variables happen to be set."""
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with FakeOpenAIServer(script_for(suite)) as srv:
+        monkeypatch.setenv("AZURE_OPENAI_ENDPOINT", "http://127.0.0.1:9")  # nothing listens there
+        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
+        outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "r", variants=["default"]))
+        assert not outcome.failures and len(outcome.results) == 3
+        assert all(r["path"] == "/v1/chat/completions" for r in srv.requests)
 
 
 def test_an_endpoint_without_usage_gets_estimated_counts(monkeypatch):

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.errors import ModelCallError
-from harness.llm.client import ChatResult, EndpointSettings, ModelClient, parse_retry_after, read_completion
+from harness.llm.client import ChatResult, EndpointSettings, ModelClient, parse_retry_after
+from harness.llm.providers.openai import read_completion
 from ..support.fake_server import FakeOpenAIServer, RawReply, Script
 from harness.model import Usage
 
@@ -121,11 +122,11 @@ def check_usage(value: Usage) -> None:
 @given(body=bodies())
 def test_read_completion_returns_a_completion_or_raises_model_call_error(body):
     try:
-        text, found, _ = read_completion(body, MESSAGES, "gpt-4o-mini")
+        answer = read_completion(body, MESSAGES, "gpt-4o-mini")
     except ModelCallError:
         return
-    assert isinstance(text, str)
-    check_usage(found)
+    assert isinstance(answer.text, str)
+    check_usage(answer.usage)
 
 
 @given(value=retry_after_value, name=st.sampled_from(["retry-after", "retry-after-ms"]))

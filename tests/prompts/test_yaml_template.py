@@ -69,7 +69,7 @@ def test_runner_path_renders_yaml_templates_with_the_variant_delimiters(tmp_path
         # the structured example is written with this variant's delimiters, so it parses with them
         start = user.index(f'("entity"{td}MARA LIND{td}person')
         example = user[start:user.index("<|COMPLETE|>", start) + len("<|COMPLETE|>")]
-        result = parse(example, "graphrag", tuple_delimiter=td, record_delimiter=plan.record_delimiter)
+        result = parse(example, "graphrag", tuple_delimiter=td, record_delimiter=plan.delimiters["record_delimiter"])
         assert len(result.graph.entities) == 3 and len(result.graph.relationships) == 2
         assert result.format_report.records_dropped == 0 and result.format_report.completion == "present"
 

@@ -1,0 +1,131 @@
+"""The one reader of cassette files: which requests are recorded, and with which answer.
+
+Cassettes stay vcrpy's JSON cassettes (vcrpy loads them, and records them: llm/cassettes.py);
+this module reads them without vcrpy, checks them once (`cassette_schema`), and indexes each
+interaction by method, URL path and request hash (llm/request_digest.py). Replay asks a
+`CaseReplay` for the answer to a request; `harness cassettes audit` compares the hashes a case
+will send with the recorded ones; vcrpy's persister loads through `read_cassette` too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..errors import InputError
+from .cassette_schema import CorruptCassette, validate_cassette
+from .request_digest import body_hash
+
+
+class CassetteAbsent(FileNotFoundError):
+    """No cassette file at the path (nothing recorded yet, or a dangling link)."""
+
+
+def read_cassette(path: Path) -> dict[str, Any]:
+    """A cassette file, validated, with each interaction as vcrpy replays it.
+
+    Raises CassetteAbsent when there is none, InputError naming the file when it is damaged."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise CassetteAbsent(str(path)) from None
+    except OSError as exc:  # a directory, a symlink loop, no permission
+        raise InputError(f"{path}: corrupt cassette: cannot read it ({exc.strerror or exc})") from None
+    try:
+        return validate_cassette(json.loads(raw.decode("utf-8")))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: corrupt cassette: not UTF-8 (byte {exc.start})") from None
+    except RecursionError:
+        raise InputError(f"{path}: corrupt cassette: nested too deeply to read") from None
+    except (CorruptCassette, ValueError) as exc:
+        raise InputError(f"{path}: corrupt cassette: {exc}") from None
+
+
+def url_path(uri: str) -> str:
+    """The part of a URL requests are matched on (as vcrpy's path matcher compares it)."""
+    return urlsplit(uri).path.rstrip("/")
+
+
+@dataclass(frozen=True)
+class Recording:
+    """One recorded interaction: the request's identity and the answer body."""
+
+    index: int
+    method: str
+    path: str
+    digest: str
+    answer: bytes
+
+    def matches(self, method: str, path: str, digest: str) -> bool:
+        return self.method == method and self.path == path.rstrip("/") and self.digest == digest
+
+
+@dataclass
+class CassetteStore:
+    """The recordings of one cassette file (none when the file does not exist)."""
+
+    path: Path
+    recordings: list[Recording]
+    exists: bool
+
+    @classmethod
+    def load(cls, path: Path) -> CassetteStore:
+        try:
+            data = read_cassette(path)
+        except CassetteAbsent:
+            return cls(path, [], exists=False)
+        recordings = [
+            Recording(i, item["request"]["method"], url_path(item["request"]["uri"]),
+                      body_hash(item["request"]["body"]), item["response"]["body"]["string"])
+            for i, item in enumerate(data["interactions"])
+        ]
+        return cls(path, recordings, exists=True)
+
+    def digests(self) -> set[str]:
+        return {r.digest for r in self.recordings}
+
+
+@dataclass
+class CaseReplay:
+    """One case's conversation against its cassette: each recording answers once, in order,
+    as vcrpy plays them; what was asked and not found is kept for the audit."""
+
+    store: CassetteStore
+    played: set[int] = field(default_factory=set)
+    unanswered: list[str] = field(default_factory=list)  # digests of requests with no recording
+
+    def answer(self, method: str, path: str, digest: str) -> bytes | None:
+        for recording in self.store.recordings:
+            if recording.index not in self.played and recording.matches(method, path, digest):
+                self.played.add(recording.index)
+                return recording.answer
+        self.unanswered.append(digest)
+        return None
+
+    def unused(self) -> list[Recording]:
+        return [r for r in self.store.recordings if r.index not in self.played]
+
+
+_CASE_REPLAY: contextvars.ContextVar[CaseReplay | None] = contextvars.ContextVar("harness_replay", default=None)
+
+
+@contextlib.contextmanager
+def replaying(path: Path) -> Iterator[CaseReplay]:
+    """Answer this task's model calls from the cassette at `path` (see ModelClient.chat)."""
+    replay = CaseReplay(CassetteStore.load(path))
+    token = _CASE_REPLAY.set(replay)
+    try:
+        yield replay
+    finally:
+        _CASE_REPLAY.reset(token)
+
+
+def current_replay() -> CaseReplay | None:
+    """The replay session of the running case, if it replays from the store."""
+    return _CASE_REPLAY.get()

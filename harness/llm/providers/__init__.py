@@ -1,0 +1,1 @@
+"""Providers: how the harness talks to one kind of endpoint (see base.Provider, registry.PROVIDERS)."""

@@ -1,0 +1,84 @@
+"""The provider interface: one endpoint conversation, apart from retries and limits.
+
+A provider knows where a request goes (its URL path), how a payload is built from the messages
+and the model settings, how an answer is read (text, usage, finish reason), where the key, base
+URL and headers come from, and how to make the SDK client. The SDK is imported only in
+`make_client`, i.e. when a call is really sent: replaying from the cassette store never loads it.
+ModelClient (llm/client.py) keeps retries, the adaptive limit, Retry-After and usage estimation.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ...errors import InputError
+from ...model import Usage
+
+Message = dict[str, Any]
+REPLAY_KEY = "replay-without-key"  # sent only when replaying; scrubbed like any key
+
+
+@dataclass
+class EndpointSettings:
+    """How to call one model: the suite's `model:` settings after command-line overrides."""
+
+    model: str
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_s: float = 120.0
+    concurrency: int = 8
+    max_retries: int = 6
+    temperature: float | None = 0.0
+    top_p: float | None = None
+    max_tokens: int | None = None
+    seed: int | None = None
+    max_wait_s: float = 120.0  # a longer Retry-After gives the call up (exit 4) instead of waiting
+    provider: str = "openai"  # a name in providers.registry.PROVIDERS
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a provider reads from one successful response."""
+
+    text: str
+    usage: Usage
+    usage_note: str | None = None  # why the usage is estimated, when it is
+    finish_reason: str | None = None
+
+
+class Provider(ABC):
+    """One kind of endpoint. Subclasses are registered by name in providers/registry.py."""
+
+    name: ClassVar[str]
+    method: ClassVar[str] = "POST"
+    post_path: ClassVar[str]  # what the SDK client posts to, relative to its own base URL
+    key_envs: ClassVar[tuple[str, ...]] = ()  # keys tried after the suite's `api_key_env`
+
+    @abstractmethod
+    def request_path(self, settings: EndpointSettings) -> str:
+        """The URL path the request is sent to (cassettes match on it)."""
+
+    @abstractmethod
+    def build_payload(self, settings: EndpointSettings, messages: list[Message], **overrides: Any) -> dict[str, Any]:
+        """The request body; its hash (llm/request_digest.py) identifies the call in cassettes."""
+
+    @abstractmethod
+    def read_answer(self, content: bytes, messages: list[Message], model: str) -> Answer:
+        """The answer in a response body; raises ModelCallError for one that is not an answer."""
+
+    @abstractmethod
+    def make_client(self, settings: EndpointSettings, api_key: str, http_client: Any) -> Any:
+        """The SDK client that sends requests (imports the SDK)."""
+
+    def api_key(self, settings: EndpointSettings, *, replay: bool) -> str:
+        """The key to send: the suite's `api_key_env`, then `key_envs`; none is needed to replay."""
+        for env in (settings.api_key_env, *self.key_envs):
+            key = os.environ.get(env)
+            if key:
+                return key
+        if not replay:
+            raise InputError(f"no API key: set {settings.api_key_env} to record (replaying needs none)")
+        return REPLAY_KEY

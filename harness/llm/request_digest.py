@@ -1,0 +1,49 @@
+"""What identifies a request: a sha256 of its canonical JSON body.
+
+Volatile fields (`user`, `metadata`, `store`) are left out and keys sorted, so a cassette keeps
+matching when they change, and an edited prompt misses instead of replaying another prompt's
+answer. The runner, the client, the cassette store and vcrpy's matcher all hash with `body_hash`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from ..text import scrub_surrogates
+
+VOLATILE_BODY_FIELDS = frozenset({"user", "metadata", "store"})
+
+
+def canonical_body(body: bytes | str | None) -> Any:
+    """The request body with volatile fields removed; non-JSON bodies are kept as text."""
+    if body is None:
+        return None
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    if isinstance(data, dict):
+        data = {key: value for key, value in data.items() if key not in VOLATILE_BODY_FIELDS}
+    return data
+
+
+def dump_json(data: Any, **options: Any) -> str:
+    """JSON text that UTF-8 can hold: lone surrogates (from "\\ud800" escapes) become U+FFFD."""
+    return scrub_surrogates(json.dumps(data, ensure_ascii=False, **options))
+
+
+def body_hash(body: bytes | str | None) -> str:
+    """The hash a request body is matched by."""
+    try:
+        canonical = dump_json(canonical_body(body), sort_keys=True, separators=(",", ":"))
+    except RecursionError:  # nested too deeply to canonicalise: hash the text as it is
+        canonical = body.decode("utf-8", "replace") if isinstance(body, bytes) else scrub_surrogates(str(body))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def request_hash(payload: dict[str, Any]) -> str:
+    """The hash a payload is matched by once the client has sent it as JSON."""
+    return body_hash(json.dumps(payload))

@@ -1,0 +1,70 @@
+"""The cassette store: reading vcrpy cassettes without vcrpy, and answering requests by hash."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.errors import InputError
+from harness.llm.cassette_store import CassetteStore, current_replay, replaying
+from harness.llm.request_digest import request_hash
+
+ASK = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+OTHER = {"model": "m", "messages": [{"role": "user", "content": "bye"}]}
+
+
+def answer(text: str) -> dict:
+    return {"choices": [{"message": {"content": text}}], "usage": {"prompt_tokens": 1, "completion_tokens": 1}}
+
+
+def interaction(payload: dict, text: str, uri: str = "http://h/v1/chat/completions") -> dict:
+    return {"request": {"method": "POST", "uri": uri, "body": {"json": payload}, "headers": {}},
+            "response": {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": {"json": answer(text)}}}}
+
+
+def write(path: Path, *interactions: dict) -> Path:
+    path.write_text(json.dumps({"version": 1, "interactions": list(interactions)}), encoding="utf-8")
+    return path
+
+
+def text_of(body: bytes | None) -> str | None:
+    return None if body is None else json.loads(body)["choices"][0]["message"]["content"]
+
+
+def test_recordings_are_indexed_by_method_path_and_request_hash(tmp_path):
+    store = CassetteStore.load(write(tmp_path / "c.json", interaction(ASK, "a"), interaction(OTHER, "b", "http://h/v1/chat/completions/")))
+    assert store.exists and [r.index for r in store.recordings] == [0, 1]
+    assert store.digests() == {request_hash(ASK), request_hash(OTHER)}
+    assert {r.path for r in store.recordings} == {"/v1/chat/completions"}  # a trailing slash does not count
+
+
+def test_no_file_is_an_empty_store_and_a_damaged_one_an_input_error_naming_it(tmp_path):
+    absent = CassetteStore.load(tmp_path / "none.json")
+    assert not absent.exists and absent.recordings == []
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"version": 1, "interactions": [{"request": {}}]}', encoding="utf-8")
+    with pytest.raises(InputError, match=r"broken\.json: corrupt cassette: interactions\[0\]\.request"):
+        CassetteStore.load(broken)
+
+
+def test_each_recording_answers_once_in_order_and_the_rest_stay_unused(tmp_path):
+    path = write(tmp_path / "c.json", interaction(ASK, "first"), interaction(ASK, "second"), interaction(OTHER, "spare"))
+    with replaying(path) as replay:
+        assert current_replay() is replay
+        where = ("POST", "/v1/chat/completions", request_hash(ASK))
+        assert [text_of(replay.answer(*where)) for _ in range(3)] == ["first", "second", None]
+        assert replay.answer("POST", "/v2/chat/completions", request_hash(OTHER)) is None  # another path
+        assert replay.unanswered == [request_hash(ASK), request_hash(OTHER)]
+        assert [r.index for r in replay.unused()] == [2]
+    assert current_replay() is None
+
+
+def test_the_store_reads_what_the_recorder_wrote(recorded_towns):
+    store = CassetteStore.load(recorded_towns)
+    raw = json.loads(recorded_towns.read_text(encoding="utf-8"))
+    assert len(store.recordings) == len(raw["interactions"]) >= 1
+    first = raw["interactions"][0]
+    assert store.recordings[0].digest == request_hash(first["request"]["body"]["json"])
+    assert json.loads(store.recordings[0].answer) == first["response"]["body"]["string"]["json"]
