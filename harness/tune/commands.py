@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Annotated, Optional
@@ -99,7 +98,8 @@ def tune_command(
     cassettes: Annotated[Optional[Path], typer.Option("--cassettes", help="Folder of tuning cassettes (default: fixtures/cassettes/<suite>/tune).")] = None,
 ) -> None:
     """Generate a domain-tuned extraction prompt from sample chunks (calls recorded as cassettes)."""
-    from ..llm.cassettes import RECORD_MODES, default_record_mode
+    from ..llm.providers.registry import get_provider
+    from ..llm.record_modes import RECORD_MODES, default_record_mode
     from ..llm.client import EndpointSettings
     from ..runner import endpoint_settings
     from ..suites import load_suite
@@ -133,7 +133,7 @@ def tune_command(
         raise InputError("--entity-types: no type given")
     if persona is not None and not persona.strip():
         raise InputError("--persona: empty")
-    has_key = bool(os.environ.get(endpoint.api_key_env) or os.environ.get("AZURE_OPENAI_API_KEY"))
+    has_key = get_provider(endpoint.provider).find_key(endpoint) is not None
     if base_url and mode != "none" and not has_key:  # an endpoint was asked for: never replay instead
         raise InputError(f"--base-url {base_url}: no {endpoint.api_key_env} set, so nothing can be recorded; set it "
                          "(any value for a local server that takes no key), or pass --record-mode none to replay "

@@ -74,6 +74,18 @@ def test_without_a_key_tune_replays_instead_of_failing_to_record(tmp_path: Path,
     assert "no API key" in capsys.readouterr().err
 
 
+def test_an_azure_key_alone_does_not_make_tune_record_with_the_openai_provider(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # the openai provider sends OPENAI_API_KEY only: an Azure key must not make tune try to record
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("AZURE_OPENAI_API_KEY", "az-key-that-openai-never-sends")
+    args = ["tune", "--suite", str(REPO / "suites" / "podcast.yaml"), "--out", str(tmp_path / "t.yaml"),
+            "--selection", "top", "--limit", "6"]
+    assert main(args) == 0
+    assert "no OPENAI_API_KEY set: replaying" in capsys.readouterr().err
+
+
 def test_input_files_are_cut_into_chunks_like_an_indexing_pipeline(tmp_path: Path) -> None:
     from harness.llm.tokens import count_tokens
     from harness.tune.commands import input_chunks

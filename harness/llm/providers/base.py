@@ -73,12 +73,19 @@ class Provider(ABC):
     def make_client(self, settings: EndpointSettings, api_key: str, http_client: Any) -> Any:
         """The SDK client that sends requests (imports the SDK)."""
 
-    def api_key(self, settings: EndpointSettings, *, replay: bool) -> str:
-        """The key to send: the suite's `api_key_env`, then `key_envs`; none is needed to replay."""
+    def find_key(self, settings: EndpointSettings) -> str | None:
+        """The first key set among the suite's `api_key_env` and this provider's `key_envs`."""
         for env in (settings.api_key_env, *self.key_envs):
             key = os.environ.get(env)
             if key:
                 return key
+        return None
+
+    def api_key(self, settings: EndpointSettings, *, replay: bool) -> str:
+        """The key to send (`find_key`); none is needed to replay."""
+        key = self.find_key(settings)
+        if key:
+            return key
         if not replay:
             raise InputError(f"no API key: set {settings.api_key_env} to record (replaying needs none)")
         return REPLAY_KEY
