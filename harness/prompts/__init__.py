@@ -41,7 +41,7 @@ _EXPORTS = {
     "LOOP_PROMPT": (".template", "LOOP_PROMPT"),
     "PromptMeta": (".template", "PromptMeta"),
     "PromptTemplate": (".template", "PromptTemplate"),
-    "load_prompt": (".template", "load_prompt"),
+    "load_prompt": (".loading", "load_prompt"),
     "load_yaml_prompt": (".yaml_template", "load_yaml_prompt"),
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
@@ -60,7 +60,8 @@ if TYPE_CHECKING:
         variant_env_name,
     )
     from .syntax import fill, placeholders
-    from .template import CONTINUE_PROMPT, LOOP_PROMPT, PromptMeta, PromptTemplate, load_prompt
+    from .loading import load_prompt
+    from .template import CONTINUE_PROMPT, LOOP_PROMPT, PromptMeta, PromptTemplate
     from .yaml_template import load_yaml_prompt
 
 __all__ = [

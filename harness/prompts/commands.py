@@ -193,7 +193,7 @@ def export(
     from .builtin import canonical_name
     from .export import TARGETS, export_graphrag, export_lightrag, side_templates, write_exports
     from .resolve import resolve_prompt
-    from .template import load_prompt
+    from .loading import load_prompt
 
     if to not in TARGETS:
         raise InputError(f"--to: '{to}' is not one of {', '.join(TARGETS)}")

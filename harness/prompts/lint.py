@@ -25,9 +25,9 @@ from .template import (
     INPUT_VARIABLE,
     RUNNER_VARIABLES,
     PromptTemplate,
-    load_prompt,
     read_prompt_text,
 )
+from .loading import load_prompt
 
 Severity = Literal["error", "warning"]
 

@@ -28,7 +28,8 @@ from typing import Literal
 from ..errors import InputError
 from ..suites import Suite
 from .builtin import PREFIX, canonical_name, catalog
-from .template import PromptTemplate, load_prompt
+from .loading import load_prompt
+from .template import PromptTemplate
 
 PROMPT_ENV_PREFIX = "HARNESS_PROMPT_"
 PROMPTS_DIR_ENV = "HARNESS_PROMPTS_DIR"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from harness.parsing.issues import CODES, codes_markdown_table
+from harness.parsing.codes import CODES, codes_markdown_table
 
 ROOT = Path(__file__).resolve().parents[2]
 

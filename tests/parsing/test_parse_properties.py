@@ -8,7 +8,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.checks import check_citations, check_completion, check_report
+from harness.checks import check_citations, check_completion
+from harness.formats.report import report_from_text
 from harness.parsing import FORMATS, parse, parse_result_to_json
 
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -87,7 +88,7 @@ def test_mutated_valid_answers_never_raise(text: str, fmt: str) -> None:
 def test_checks_never_raise(text: str) -> None:
     check_completion(text)
     json.dumps(check_citations(text))
-    check_report(text)
+    report_from_text(text)
 
 
 @settings(max_examples=200, deadline=None)
