@@ -214,8 +214,9 @@ def export(
     if meta.entity_types:
         typer.echo(f"note: entity types written into the prompt ({', '.join(meta.entity_types)}); "
                    "the engine's entity_types setting no longer reaches it")
-    defaults = {"tuple_delimiter": "<|>" if to == "graphrag" else "<|#|>", "record_delimiter": "##",
-                "completion_delimiter": "<|COMPLETE|>"}
+    from ..formats import get_format
+
+    defaults = get_format(to).default_delimiters().as_variables()  # the engine's own (harness.formats)
     for key, default in defaults.items():
         value = getattr(meta, key)
         if value and value != default and not (to == "lightrag" and key == "record_delimiter"):

@@ -39,7 +39,9 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from ..errors import InputError
 from ..model import Value
 from ..yamlfile import Location, format_loc, line_of, parse_yaml, shown_key
-from .examples import Example, ExampleClaim, ExampleEntity, ExampleLayout, ExampleRelationship, format_delimiters
+from ..formats import format_names, get_format
+from ..formats.base import DELIMITER_KEYS, resolve_delimiters
+from .examples import Example, ExampleClaim, ExampleEntity, ExampleLayout, ExampleRelationship
 from .syntax import placeholders
 from .template import (
     CONTINUE_PROMPT,
@@ -137,7 +139,7 @@ class TemplateSpec(Value):
     name: str = ""
     version: str = ""
     description: str = ""
-    format: Literal["graphrag", "lightrag", "json", "claims", "report"] = "graphrag"
+    format: str = "graphrag"  # a registered output format (harness.formats)
     language: str | None = None
     entity_types: list[str] | None = None
     tuple_delimiter: str | None = None
@@ -157,6 +159,13 @@ class TemplateSpec(Value):
     example_template: str | None = None
     example_separator: str | None = None
     lint: LintSpec = Field(default_factory=LintSpec)
+
+    @field_validator("format")
+    @classmethod
+    def _registered_format(cls, value: str) -> str:
+        if value not in format_names():
+            raise ValueError(f"'{value}' is not one of {', '.join(format_names())}")
+        return value
 
     @field_validator("version", mode="before")
     @classmethod
@@ -305,12 +314,12 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
         defaults.setdefault("language", spec.language)
     if spec.entity_types is not None:
         defaults.setdefault("entity_types", ",".join(spec.entity_types))
-    for key in ("tuple_delimiter", "record_delimiter", "completion_delimiter"):
-        value = getattr(spec, key)
+    output_format = get_format(spec.format)
+    declared = {key: getattr(spec, key) for key in DELIMITER_KEYS}
+    if output_format.delimited:  # a delimited format's own delimiters fill what is not declared
+        declared = resolve_delimiters(output_format, declared).as_variables()
+    for key, value in declared.items():
         if value is not None:
-            defaults.setdefault(key, value)
-    if spec.format not in ("json", "report"):  # a delimited format's own delimiters, when none are declared
-        for key, value in format_delimiters(spec.format, spec.tuple_delimiter).items():
             defaults.setdefault(key, value)
 
     layout = ExampleLayout(template=spec.example_template)
