@@ -9,7 +9,7 @@ import pytest
 from harness.lazy_exports import lazy_exports
 
 
-@pytest.mark.parametrize("package", ["harness.prompts", "harness.tune"])
+@pytest.mark.parametrize("package", ["harness.prompts", "harness.tune", "harness.parsing", "harness.checks"])
 def test_every_public_name_resolves_to_the_submodules_object(package):
     module = importlib.import_module(package)
     exports = vars(module)["_EXPORTS"]

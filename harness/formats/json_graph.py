@@ -28,8 +28,8 @@ class JsonGraphFormat(OutputFormat):
     delimited: ClassVar[bool] = False
     variables: ClassVar[tuple[str, ...]] = ("input_text", "entity_types", "language")
     codes: ClassVar[frozenset[str]] = WHOLE_OUTPUT_CODES | COMPLETION_CODES | JSON_CODES | frozenset(
-        {"missing-description", "empty-name", "placeholder-value", "strength-repaired", "strength-placeholder",
-         "strength-invalid", "strength-out-of-range"}
+        {"missing-type", "missing-description", "empty-name", "placeholder-value", "strength-repaired",
+         "strength-placeholder", "strength-invalid"}  # the record codes the JSON reader shares
     )
     detection_rules: ClassVar[tuple[DetectionRule, ...]] = (DetectionRule(90, _json_value),)
     requires_completion_delimiter: ClassVar[bool] = False
