@@ -12,37 +12,17 @@ import the whole pipeline.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from harness.lazy_exports import lazy_exports
 
-_EXPORTS = {
-    "CODES": (".codes", "CODES"),
-    "FORMATS": (".answer", "FORMATS"),
-    "audit_cache": (".audit", "audit_cache"),
-    "detect_format": ("harness.formats", "detect_format"),
-    "format_error_reasons": (".verdict", "format_error_reasons"),
-    "has_format_errors": (".verdict", "has_format_errors"),
-    "parse": (".answer", "parse"),
-    "parse_result_to_json": (".parse_result_json", "parse_result_to_json"),
+# public name -> the module it lives in (each name is the same in both places)
+_HOMES: dict[str, tuple[str, ...]] = {
+    ".answer": ("FORMATS", "parse"),
+    ".audit": ("audit_cache",),
+    ".codes": ("CODES",),
+    ".parse_result_json": ("parse_result_to_json",),
+    ".verdict": ("format_error_reasons", "has_format_errors"),
+    "harness.formats": ("detect_format",),
 }
+_EXPORTS = {name: (module, name) for module, names in _HOMES.items() for name in names}
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
-
-if TYPE_CHECKING:
-    from harness.formats import detect_format
-    from harness.parsing.answer import FORMATS, parse
-    from harness.parsing.audit import audit_cache
-    from harness.parsing.codes import CODES
-    from harness.parsing.parse_result_json import parse_result_to_json
-    from harness.parsing.verdict import format_error_reasons, has_format_errors
-
-__all__ = [
-    "CODES",
-    "FORMATS",
-    "audit_cache",
-    "detect_format",
-    "format_error_reasons",
-    "has_format_errors",
-    "parse",
-    "parse_result_to_json",
-]
+__all__ = sorted(_EXPORTS)

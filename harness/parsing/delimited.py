@@ -60,6 +60,21 @@ class ParsedRecords:
     layout: str = "graphrag"
     prose: list[str] = field(default_factory=list)
 
+    def add_relationship(
+        self, log: IssueLog, snippet: str, source: str, target: str, description: str,
+        strength: float | None, keywords: str, round: int,
+    ) -> None:
+        """Keep one relationship read from any format, noting a missing description."""
+        if not description:
+            log.note("missing-description", snippet)
+        self.relationships.append(
+            Relationship(
+                source=source, target=target, description=description, strength=strength,
+                keywords=keywords, round=round,
+            )
+        )
+        self.parsed += 1
+
 
 def _segments(text: str, rd: str) -> list[str]:
     """Stripped pieces between record delimiters and newlines; '' marks a blank line."""
@@ -598,15 +613,7 @@ def _relationship(
         log.note("strength-placeholder", last_raw)
     if strength is not None and not (0.0 <= strength <= 10.0):
         log.note("strength-out-of-range", last_raw)
-    if not description:
-        log.note("missing-description", raw)
-    out.relationships.append(
-        Relationship(
-            source=source, target=target, description=description, strength=strength,
-            keywords=keywords, round=round,
-        )
-    )
-    out.parsed += 1
+    out.add_relationship(log, raw, source, target, description, strength, keywords, round)
 
 
 def _date(value: str, raw: str, log: IssueLog) -> str | None:
