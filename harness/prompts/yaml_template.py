@@ -135,6 +135,10 @@ class LintSpec(Value):
     ignore: list[str] = Field(default_factory=list)
 
 
+# TemplateSpec fields PromptMeta keeps as declared
+_DECLARED_AS_IS = ("version", "description", "language", "entity_types", *DELIMITER_KEYS, "token_budget")
+
+
 class TemplateSpec(Value):
     name: str = ""
     version: str = ""
@@ -340,14 +344,7 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
         example_layout=layout,
         meta=PromptMeta(
             name=spec.name or Path(source).stem,
-            version=spec.version,
-            description=spec.description,
-            language=spec.language,
-            entity_types=spec.entity_types,
-            tuple_delimiter=spec.tuple_delimiter,
-            record_delimiter=spec.record_delimiter,
-            completion_delimiter=spec.completion_delimiter,
-            token_budget=spec.token_budget,
+            **{key: getattr(spec, key) for key in _DECLARED_AS_IS},
             declared_variables=list(spec.variables),
             lint_ignore=list(spec.lint.ignore),
             raw_text=text,
