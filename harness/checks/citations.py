@@ -19,7 +19,6 @@ from typing import Any, Union
 
 from harness.model import FormatIssue
 from harness.parsing.issues import issue
-from harness.text import scrub_surrogates
 
 DEFAULT_DATASETS: tuple[str, ...] = ("Entities", "Relationships", "Claims", "Reports", "Sources")
 MAX_IDS = 5

@@ -39,7 +39,7 @@ class ExampleClaim:
     subject: str
     object: str = "NONE"
     type: str = ""
-    status: str = "TRUE"
+    status: Literal["TRUE", "FALSE", "SUSPECTED"] = "TRUE"
     start_date: str = "NONE"
     end_date: str = "NONE"
     description: str = ""
@@ -58,8 +58,18 @@ class Example:
     report: dict[str, Any] | None = None
     output: str | None = None
     block: str | None = None
-    line: int = 1  # file line the example starts on
-    output_line: int | None = None  # file line its raw output (or block) starts on
+    line: int = field(default=1, init=False)  # file line the example starts on (set by the loader)
+    output_line: int | None = field(default=None, init=False)  # file line its raw output (or block) starts on
+
+    def __post_init__(self) -> None:
+        """Template files are validated into this value directly (pydantic), so the rules of an
+        example live here."""
+        structured = bool(self.entities or self.relationships or self.claims or self.report is not None)
+        kinds = sum((structured, self.output is not None, self.block is not None))
+        if kinds != 1:
+            raise ValueError("an example has exactly one of: records (entities/relationships/claims/report), `output`, or `block`")
+        if self.block is None and self.text is None:
+            raise ValueError("an example needs the `text` its answer was extracted from")
 
     @property
     def kind(self) -> Literal["structured", "output", "block"]:
