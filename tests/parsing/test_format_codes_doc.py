@@ -17,7 +17,7 @@ def test_doc_table_matches_codes() -> None:
 
 def test_every_emitted_code_is_defined() -> None:
     used: set[str] = set()
-    for folder in ("harness/parsing", "harness/checks"):
+    for folder in ("harness/parsing", "harness/checks", "harness/formats"):
         for path in (ROOT / folder).glob("*.py"):
             source = path.read_text(encoding="utf-8")
             used |= set(re.findall(r"(?:note|drop|issue)\(\s*\"([a-z-]+)\"", source))
