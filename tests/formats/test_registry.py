@@ -22,11 +22,19 @@ EXAMPLE = Example(
 
 
 def test_names_and_lookup() -> None:
-    assert format_names() == ("graphrag", "lightrag", "json", "claims", "report")
-    assert DEFAULT_FORMAT in format_names()
+    assert format_names()[:5] == ("graphrag", "lightrag", "json", "claims", "report")  # later formats follow
+    assert DEFAULT_FORMAT in format_names() and len(set(format_names())) == len(format_names())
     assert all(get_format(name).name == name for name in format_names())
     with pytest.raises(ValueError, match="expected one of graphrag, lightrag, json, claims, report"):
-        get_format("triples")
+        get_format("no-such-format")
+
+
+@pytest.mark.parametrize("name", format_names())
+def test_every_registered_format_recognises_what_it_writes(name: str) -> None:
+    fmt = get_format(name)
+    answer = fmt.write_example(EXAMPLE, fmt.default_delimiters())
+    assert detect_format(answer) == name
+    assert set(fmt.variables) >= {"input_text"} and fmt.codes
 
 
 def test_every_code_a_format_may_emit_is_documented_and_every_code_belongs_somewhere() -> None:
