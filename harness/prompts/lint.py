@@ -15,17 +15,19 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import InputError
-from ..llm.tokens import count_message_tokens
-from ..parsing import parse
-from .entity_types import DEFAULT_ENTITY_TYPES
 from ..formats import get_format
 from ..formats.base import DELIMITER_KEYS, resolve_delimiters
+from ..llm.tokens import count_message_tokens
+from ..parsing import parse
+from .builtin import get_builtin, load_builtin
+from .entity_types import DEFAULT_ENTITY_TYPES
 from .examples import Example, InlineExample, find_inline_examples, render_output
 from .syntax import TOKEN, fill, placeholder_lines, placeholders
 from .template import (
     EXAMPLES_VARIABLE,
     INPUT_VARIABLE,
     RUNNER_VARIABLES,
+    PromptMeta,
     PromptTemplate,
     read_prompt_text,
 )
@@ -180,8 +182,6 @@ def lint_prompt(
 
 def lint_text(text: str, *, source: str = "<prompt>", **settings: Any) -> list[LintFinding]:
     """Lint prompt text held in memory (what the auto-tuner writes) as a GraphRAG-style text prompt."""
-    from .template import PromptMeta
-
     template = PromptTemplate(user=text, source=source, meta=PromptMeta(raw_text=text), origin={"user": 1})
     return lint_prompt(template, **settings)
 
@@ -189,8 +189,6 @@ def lint_text(text: str, *, source: str = "<prompt>", **settings: Any) -> list[L
 def _load(prompt: str | Path) -> PromptTemplate | LintFinding:
     """Load leniently; a file that is missing or unreadable is bad input (InputError), a file that
     is not a valid template is a `template-invalid` finding."""
-    from .builtin import get_builtin, load_builtin
-
     source = str(prompt)
     load: Callable[[], PromptTemplate]
     if source.startswith("builtin:"):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
+from ..inputfiles import read_text
 from .examples import Example, ExampleLayout, render_examples
 from .syntax import TOKEN, escape, fill, partial_fill, placeholders, rendered_length
 
@@ -218,8 +219,6 @@ class PromptTemplate:
 
 def read_prompt_text(path: Path) -> str:
     """A prompt file's text: a regular UTF-8 file of bounded size (see inputfiles)."""
-    from ..inputfiles import read_text
-
     return read_text(path, what="prompt file")
 
 
