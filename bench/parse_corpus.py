@@ -24,6 +24,7 @@ from harness.model import ParseResult  # noqa: E402
 from harness.parsing import parse  # noqa: E402
 from harness.parsing.cleanup import strip_think  # noqa: E402
 from harness.parsing.issues_log import IssueLog  # noqa: E402
+from harness.parsing.naive import naive_graphrag_counts  # noqa: E402
 from harness.parsing.prose import report_prose_records  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "corpus" / "real-llm-outputs.jsonl"
@@ -42,21 +43,9 @@ _ENTITY_OR_REL_DROP = frozenset(
 
 
 def graphrag_baseline(text: str, td: str = "<|>", rd: str = "##", cd: str = "<|COMPLETE|>") -> tuple[int, int, int]:
-    """GraphRAG v3's simple parser: returns (entities, relationships, weight fallbacks)."""
-    ents = rels = fallback = 0
-    for chunk in text.split(cd):
-        for raw in chunk.split(rd):
-            record = re.sub(r"^\(|\)$", "", raw.strip())
-            attrs = record.split(td)
-            if attrs[0] == '"entity"' and len(attrs) >= 4:
-                ents += 1
-            elif attrs[0] == '"relationship"' and len(attrs) >= 5:
-                rels += 1
-                try:
-                    float(attrs[-1])
-                except ValueError:
-                    fallback += 1
-    return ents, rels, fallback
+    """GraphRAG v3's simple parser (harness.parsing.naive): (entities, relationships, weight fallbacks)."""
+    counts = naive_graphrag_counts(text, td, rd, cd)
+    return counts.entities, counts.relationships, counts.weight_fallbacks
 
 
 def visible_records(text: str) -> tuple[int, int]:

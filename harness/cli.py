@@ -185,10 +185,11 @@ CompletionOpt = Annotated[str, typer.Option("--completion-delimiter", help="Comp
 
 
 def _check_format(fmt: str) -> None:
-    from .parsing import FORMATS
+    from .formats import AUTO, format_names
 
-    if fmt not in FORMATS:
-        raise InputError(f"--format: '{fmt}' is not one of {', '.join(FORMATS)}")
+    known = (AUTO, *format_names())
+    if fmt not in known:
+        raise InputError(f"--format: '{fmt}' is not one of {', '.join(known)}")
 
 
 @app.command("parse")

@@ -87,7 +87,7 @@ class FormatReport(Value):
     def error_count(self) -> int:
         """How many reasons make this answer count as having format errors (0 when clean); the
         definition lives in harness.parsing.verdict."""
-        from harness.parsing.verdict import format_error_reasons  # lazy: parsing imports model
+        from harness.parsing.verdict import format_error_reasons  # lazy; verdict imports no model class
 
         return len(format_error_reasons(self))
 

@@ -13,7 +13,7 @@ from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
 from .llm.providers.registry import PROVIDERS
 from .model import GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Value
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
-from .parsing import FORMATS
+from .formats import AUTO, format_names
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
 from .scoring.aggregate import METRICS
 from .yamlfile import format_loc, line_of, load_yaml, shown_key
@@ -96,8 +96,9 @@ class VariantSpec(Value):
     @field_validator("format")
     @classmethod
     def _known_format(cls, value: str | None) -> str | None:
-        if value is not None and value not in FORMATS:
-            raise ValueError(f"'{value}' is not one of {', '.join(FORMATS)}")
+        known = (AUTO, *format_names())  # the output-format registry (harness.formats)
+        if value is not None and value not in known:
+            raise ValueError(f"'{value}' is not one of {', '.join(known)}")
         return value
 
 

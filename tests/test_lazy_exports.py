@@ -10,7 +10,7 @@ import pytest
 from harness.lazy_exports import lazy_exports, lazy_facade, type_checking_exports
 
 
-@pytest.mark.parametrize("package", ["harness.prompts", "harness.tune"])
+@pytest.mark.parametrize("package", ["harness.prompts", "harness.tune", "harness.parsing", "harness.checks"])
 def test_every_public_name_resolves_to_the_submodules_object(package):
     module = importlib.import_module(package)
     exports = type_checking_exports(Path(module.__file__).read_text(encoding="utf-8"))

@@ -1,43 +1,23 @@
-"""Format checks on model output: completion delimiter, citations, community-report schema and
-query-phase answers. Pure functions: text in, issues (FormatIssue) or JSON-able dicts out."""
+"""Format checks on model output that are not a format's own: citations, and query-phase answers.
+Pure functions: text in, issues (FormatIssue) or JSON-able dicts out. (The completion check is
+the parser's: harness.parsing.completion; the community-report schema is the report format's:
+harness.formats.report. Both are re-exported here.)
 
-from harness.checks.citations import (
-    DEFAULT_DATASETS,
-    Citation,
-    Reference,
-    check_citations,
-    citation_issues,
-    citation_missing,
-    find_citations,
-)
-from harness.checks.completion import CompletionCheck, CompletionMark, check_completion, find_marks
-from harness.checks.query import (
-    check_drift_response,
-    check_map_response,
-    check_rate_response,
-    check_summary,
-    count_words,
-)
-from harness.checks.report_schema import check_report, report_from_text, report_schema_issues
+A lazy facade (harness.lazy_exports), so that importing one check does not import them all.
+"""
 
-__all__ = [
-    "DEFAULT_DATASETS",
-    "Citation",
-    "CompletionCheck",
-    "CompletionMark",
-    "Reference",
-    "check_citations",
-    "check_completion",
-    "check_drift_response",
-    "check_map_response",
-    "check_rate_response",
-    "check_report",
-    "check_summary",
-    "citation_issues",
-    "citation_missing",
-    "count_words",
-    "find_citations",
-    "find_marks",
-    "report_from_text",
-    "report_schema_issues",
-]
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from harness.lazy_exports import lazy_facade
+
+# The public names, bound on first use. `lazy_facade` reads this block: it is the only list of the names.
+if TYPE_CHECKING:
+    from .answer_citations import check_citations
+    from .citations import DEFAULT_DATASETS, Citation, Reference, citation_issues, citation_missing, find_citations
+    from .query import check_drift_response, check_map_response, check_rate_response, check_summary, count_words
+    from harness.formats.report import report_from_text, report_schema_issues
+    from harness.parsing.completion import CompletionCheck, CompletionMark, check_completion, find_marks
+
+__getattr__, __dir__, __all__ = lazy_facade(__name__, __file__)

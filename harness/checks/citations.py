@@ -19,7 +19,6 @@ from typing import Any, Union
 
 from harness.model import FormatIssue
 from harness.parsing.issues import issue
-from harness.text import scrub_surrogates
 
 DEFAULT_DATASETS: tuple[str, ...] = ("Entities", "Relationships", "Claims", "Reports", "Sources")
 MAX_IDS = 5
@@ -186,88 +185,3 @@ def report_parts(report: Any) -> list[tuple[str, str]]:
     return [("summary", report.summary), ("rating_explanation", report.rating_explanation)] + [
         (f"finding {i + 1}", f"{f.summary}\n{f.explanation}") for i, f in enumerate(report.findings)
     ]
-
-
-def map_points(text: str) -> list[tuple[str, bool]] | None:
-    """(description, must cite) of each point of a global-search map answer
-    ({"points": [{"description", "score"}]}); a point scored 0 need not cite. None when the
-    text is not a map answer."""
-    if "points" not in text:
-        return None
-    from harness.checks.query import load_answer  # lazy: query imports this module
-
-    value, _ = load_answer(text)
-    if not isinstance(value, dict) or not isinstance(value.get("points"), list):
-        return None
-    out: list[tuple[str, bool]] = []
-    for point in value["points"]:
-        if isinstance(point, dict) and isinstance(point.get("description"), str):
-            score = point.get("score")
-            zero = not isinstance(score, bool) and isinstance(score, (int, float)) and score == 0
-            out.append((point["description"], not zero))
-    return out
-
-
-def _citation_json(c: Citation) -> dict[str, Any]:
-    return {
-        "text": c.text,
-        "start": c.start,
-        "end": c.end,
-        "references": [{"dataset": r.dataset, "ids": r.ids, "more": r.more} for r in c.references],
-    }
-
-
-def check_citations(
-    text: str,
-    allowed_datasets: Collection[str] = DEFAULT_DATASETS,
-    context_ids: ContextIds = None,
-    *,
-    max_ids: int = MAX_IDS,
-) -> dict[str, Any]:
-    """For `harness citations FILE --json`. When the text is a community report (JSON with
-    findings), every finding must cite something (citations in the summary and the rating
-    explanation are checked too); when it is a global-search map answer ({"points": [...]}),
-    every point scored above 0 must cite; otherwise the text is read as a query answer.
-    Returns {"mode", "citations", "issues", "ok"}."""
-    from harness.checks.report_schema import report_from_text
-
-    text = scrub_surrogates(text)  # the text policy: see harness/text.py
-    report = report_from_text(text)
-    issues: list[FormatIssue] = []
-    citations: list[Citation] = []
-    points = None if report is not None else map_points(text)
-    if report is not None or points is not None:
-        if report is not None:
-            mode = "report"
-            parts = report_parts(report)
-        else:
-            mode = "map"
-            parts = [
-                (f"point {n}" if score_needs_citation else f"point {n} (score 0)", description)
-                for n, (description, score_needs_citation) in enumerate(points or [], 1)
-            ]
-        for where, part in parts:
-            found = find_citations(part)
-            citations.extend(found)
-            issues.extend(
-                citation_issues(
-                    part, allowed_datasets=allowed_datasets, context_ids=context_ids, max_ids=max_ids,
-                    citations=found,
-                )
-            )
-            if (where.startswith("finding") or where.startswith("point")) and not where.endswith("(score 0)") and not found:
-                issues.append(issue("citation-missing", f"{where.capitalize()} has no [Data: ...] reference.", part))
-    else:
-        mode = "text"
-        citations = find_citations(text)
-        issues = citation_issues(
-            text, allowed_datasets=allowed_datasets, context_ids=context_ids, max_ids=max_ids, citations=citations
-        )
-        if not citations and text.strip():
-            issues.append(issue("citation-missing", "The answer has no [Data: ...] reference.", text))
-    return {
-        "mode": mode,
-        "citations": [_citation_json(c) for c in citations],
-        "issues": [{"code": i.code, "message": i.message, "excerpt": i.excerpt} for i in issues],
-        "ok": not issues,
-    }

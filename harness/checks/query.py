@@ -171,3 +171,21 @@ def check_summary(
             issue("summary-missing-entity", f"The summary does not name {', '.join(map(repr, missing))}.", stripped)
         )
     return out
+
+
+def map_points(text: str) -> list[tuple[str, bool]] | None:
+    """(description, must cite) of each point of a global-search map answer
+    ({"points": [{"description", "score"}]}); a point scored 0 need not cite. None when the
+    text is not a map answer."""
+    if "points" not in text:
+        return None
+    value, _ = load_answer(text)
+    if not isinstance(value, dict) or not isinstance(value.get("points"), list):
+        return None
+    out: list[tuple[str, bool]] = []
+    for point in value["points"]:
+        if isinstance(point, dict) and isinstance(point.get("description"), str):
+            score = point.get("score")
+            zero = not isinstance(score, bool) and isinstance(score, (int, float)) and score == 0
+            out.append((point["description"], not zero))
+    return out

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from harness.parsing.answer import parse
 from harness.parsing.naive import naive_graphrag_counts
 
 ANSWER_KEYS = ("result", "return", "output", "response", "content", "text", "completion")
@@ -136,8 +137,6 @@ def audit_cache(
     """One JSON-able dict per cached answer: what `parse` recovered, what GraphRAG's simple
     parser would keep, the completion status and the issue codes. Unreadable files yield a row
     with an `error` and nothing else; nothing here raises on bad cache content."""
-    from harness.parsing import parse
-
     root = Path(path)
     if not root.exists():
         raise FileNotFoundError(str(root))

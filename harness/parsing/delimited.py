@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import TypeAdapter
 
 from harness.model import Claim, Entity, Relationship
-from harness.parsing.fastpath import CleanRecord, fast_patterns, read
+from harness.parsing.clean_records import CleanRecord, clean_record_patterns, read_clean_record
 from harness.parsing.fields import clean_value, is_placeholder, parse_strength, strip_closer
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.prose import is_prose_record
@@ -59,6 +59,21 @@ class ParsedRecords:
     keywords: int = 0  # content_keywords records read
     layout: str = "graphrag"
     prose: list[str] = field(default_factory=list)
+
+    def add_relationship(
+        self, log: IssueLog, snippet: str, source: str, target: str, description: str,
+        strength: float | None, keywords: str, round: int,
+    ) -> None:
+        """Keep one relationship read from any format, noting a missing description."""
+        if not description:
+            log.note("missing-description", snippet)
+        self.relationships.append(
+            Relationship(
+                source=source, target=target, description=description, strength=strength,
+                keywords=keywords, round=round,
+            )
+        )
+        self.parsed += 1
 
 
 def _segments(text: str, rd: str) -> list[str]:
@@ -307,14 +322,14 @@ def parse_delimited(
     out.layout = layout
     if prefix:
         _add_prefix(prefix, prefix_found, out, log, round)
-    fast = fast_patterns(td, record_delimiter).record if layout != "claims" else None
+    fast = clean_record_patterns(td, record_delimiter).record if layout != "claims" else None
     for raw in records[len(prefix) :]:
         out.seen += 1
-        # Clean records take the fast path (same result, less work); see fastpath.py.
+        # Clean records take the fast path (same result, less work); see clean_records.py.
         if fast is not None and raw[:2] == '("':
             m = fast.fullmatch(raw)
             if m is not None:
-                found = read(m.groups(), 0)
+                found = read_clean_record(m.groups(), 0)
                 if found is not None:
                     _add_fast(found, raw, out, log, round)
                     continue
@@ -337,7 +352,7 @@ def _add_fast(found: CleanRecord, raw: str, out: ParsedRecords, log: IssueLog, r
 
 
 def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[CleanRecord], int]:
-    """The run of clean records (see fastpath.py) at the start of the answer, each followed by
+    """The run of clean records (see clean_records.py) at the start of the answer, each followed by
     the record delimiter: (their texts, their readings, where the rest of the answer starts).
     Most answers are clean all through, and then the general reader gets nothing to do."""
     start = text.lstrip()
@@ -345,7 +360,7 @@ def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[CleanRec
         start = start[len(rd) :].lstrip()
     if not start.startswith('("'):
         return [], [], 0
-    pattern = fast_patterns(td, rd).document
+    pattern = clean_record_patterns(td, rd).document
     if pattern is None:
         return [], [], 0
     raws: list[str] = []
@@ -357,7 +372,7 @@ def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[CleanRec
         if m is None:
             break
         g = m.groups()
-        reading = read(g, 1)
+        reading = read_clean_record(g, 1)
         if reading is None:
             break
         raws.append(g[0])  # type: ignore[arg-type]
@@ -598,15 +613,7 @@ def _relationship(
         log.note("strength-placeholder", last_raw)
     if strength is not None and not (0.0 <= strength <= 10.0):
         log.note("strength-out-of-range", last_raw)
-    if not description:
-        log.note("missing-description", raw)
-    out.relationships.append(
-        Relationship(
-            source=source, target=target, description=description, strength=strength,
-            keywords=keywords, round=round,
-        )
-    )
-    out.parsed += 1
+    out.add_relationship(log, raw, source, target, description, strength, keywords, round)
 
 
 def _date(value: str, raw: str, log: IssueLog) -> str | None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pydantic import TypeAdapter
 
 from harness.model import FormatIssue
-from harness.parsing.issues import CODES, excerpt
+from harness.parsing.codes import CODES
+from harness.parsing.issues import excerpt
 
 
 class IssueLog:

@@ -13,7 +13,7 @@ from typing import Any
 
 import json_repair
 
-from harness.model import Entity, Relationship
+from harness.model import Entity
 from harness.parsing.delimited import ParsedRecords
 from harness.parsing.fields import is_placeholder, parse_strength
 from harness.parsing.issues_log import IssueLog
@@ -380,12 +380,4 @@ def _relationship(item: Any, out: ParsedRecords, log: IssueLog, round: int) -> N
         elif status == "invalid":
             log.note("strength-invalid", str(raw_strength))
     keywords = _text(_first(item, KEYWORD_KEYS))
-    if not description:
-        log.note("missing-description", snippet)
-    out.relationships.append(
-        Relationship(
-            source=source, target=target, description=description, strength=strength,
-            keywords=keywords, round=round,
-        )
-    )
-    out.parsed += 1
+    out.add_relationship(log, snippet, source, target, description, strength, keywords, round)

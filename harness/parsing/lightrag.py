@@ -25,12 +25,12 @@ from harness.parsing.fields import is_placeholder, strip_closer
 from harness.parsing.issues_log import IssueLog
 
 LIGHTRAG_TUPLE = "<|#|>"
-# Near misses models write for <|#|>: <|#>, <#|>, <#>, spaces inside.
-_LOOSE = re.compile(r"<\s*(?:\|\s*)?#\s*(?:\|\s*)?>")  # unambiguous: `\s*\|?\s*` backtracked quadratically
+# <|#|> and the near misses models write for it: <|#>, <#|>, <#>, spaces inside.
+LIGHTRAG_DELIMITER_LOOSE = re.compile(r"<\s*(?:\|\s*)?#\s*(?:\|\s*)?>")  # unambiguous: `\s*\|?\s*` backtracked quadratically
 
 
 def normalise_delimiter(text: str, log: IssueLog) -> str:
-    fixed = _LOOSE.sub(LIGHTRAG_TUPLE, text)
+    fixed = LIGHTRAG_DELIMITER_LOOSE.sub(LIGHTRAG_TUPLE, text)
     if fixed.count(LIGHTRAG_TUPLE) != text.count(LIGHTRAG_TUPLE):
         log.note("delimiter-inferred", "<#>", "Malformed <|#|> delimiters were accepted.")
     return fixed

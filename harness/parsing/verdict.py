@@ -3,17 +3,45 @@
 `harness parse` exits 1 on it, result rows are counted with it (summary `cases_with_errors` and
 `format_error_rate`, hence the reports and the gate's `format_errors` threshold). An answer has
 format errors when a record was dropped, when the completion status is not `present`, or when an
-issue carries an error code (harness.parsing.issues.ERROR_CODES: a refusal, no records, an
+issue carries an error code (harness.parsing.codes.ERROR_CODES: a refusal, no records, an
 internal error, a community report that breaks the schema).
 """
 
 from __future__ import annotations
 
-from harness.model import FormatReport, ParseResult
-from harness.parsing.issues import CODES, is_error
+from collections.abc import Sequence
+from typing import Protocol
+
+from harness.parsing.codes import CODES, is_error
+
+# Structural types instead of harness.model's classes: harness.model.FormatReport.error_count asks
+# this module, so importing harness.model here would close an import cycle.
 
 
-def format_error_reasons(report: FormatReport) -> list[str]:
+class _Issue(Protocol):
+    @property
+    def code(self) -> str: ...
+    @property
+    def dropped(self) -> bool: ...
+
+
+class FormatReportLike(Protocol):
+    """What the verdict reads of a harness.model.FormatReport."""
+
+    @property
+    def records_dropped(self) -> int: ...
+    @property
+    def completion(self) -> str: ...
+    @property
+    def issues(self) -> Sequence[_Issue]: ...
+
+
+class ParseResultLike(Protocol):
+    @property
+    def format_report(self) -> FormatReportLike: ...
+
+
+def format_error_reasons(report: FormatReportLike) -> list[str]:
     """Why the answer counts as having format errors (empty when it does not)."""
     reasons: list[str] = []
     if report.records_dropped or any(i.dropped for i in report.issues):
@@ -26,8 +54,8 @@ def format_error_reasons(report: FormatReport) -> list[str]:
     return reasons
 
 
-def has_format_errors(result: ParseResult | FormatReport) -> bool:
+def has_format_errors(result: ParseResultLike | FormatReportLike) -> bool:
     """True when the answer (a parse result, or the format report of a result row) has format
     errors; see the module docstring."""
-    report = result.format_report if isinstance(result, ParseResult) else result
+    report: FormatReportLike = getattr(result, "format_report", result)
     return bool(format_error_reasons(report))

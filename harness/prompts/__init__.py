@@ -35,7 +35,8 @@ if TYPE_CHECKING:
         variant_env_name,
     )
     from .syntax import fill, placeholders
-    from .template import CONTINUE_PROMPT, LOOP_PROMPT, PromptMeta, PromptTemplate, load_prompt
+    from .loading import load_prompt
+    from .template import CONTINUE_PROMPT, LOOP_PROMPT, PromptMeta, PromptTemplate
     from .yaml_template import load_yaml_prompt
 
 __getattr__, __dir__, __all__ = lazy_facade(__name__, __file__)

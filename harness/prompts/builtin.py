@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from .template import PromptTemplate
+from .yaml_template import load_yaml_text
 
 PREFIX = "builtin:"
 _SUFFIXES = (".yaml", ".yml")
@@ -95,7 +96,5 @@ def get_builtin(name: str) -> BuiltinPrompt:
 
 
 def load_builtin(name: str, *, strict: bool = True) -> PromptTemplate:
-    from .yaml_template import load_yaml_text
-
     prompt = get_builtin(name)
     return load_yaml_text(prompt.read(), prompt.reference, strict=strict)

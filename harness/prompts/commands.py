@@ -190,7 +190,7 @@ def export(
     from .builtin import canonical_name
     from .export import TARGETS, export_graphrag, export_lightrag, side_templates, write_exports
     from .resolve import resolve_prompt
-    from .template import load_prompt
+    from .loading import load_prompt
 
     if to not in TARGETS:
         raise InputError(f"--to: '{to}' is not one of {', '.join(TARGETS)}")
@@ -211,8 +211,9 @@ def export(
     if meta.entity_types:
         typer.echo(f"note: entity types written into the prompt ({', '.join(meta.entity_types)}); "
                    "the engine's entity_types setting no longer reaches it")
-    defaults = {"tuple_delimiter": "<|>" if to == "graphrag" else "<|#|>", "record_delimiter": "##",
-                "completion_delimiter": "<|COMPLETE|>"}
+    from ..formats import get_format
+
+    defaults = get_format(to).default_delimiters().as_variables()  # the engine's own (harness.formats)
     for key, default in defaults.items():
         value = getattr(meta, key)
         if value and value != default and not (to == "lightrag" and key == "record_delimiter"):

@@ -9,43 +9,14 @@ lint can parse them.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..formats import get_format
+from ..formats.base import resolve_delimiters
 from .syntax import fill
-
-DEFAULT_DELIMITERS = {
-    "tuple_delimiter": "<|>",
-    "record_delimiter": "##",
-    "completion_delimiter": "<|COMPLETE|>",
-}
-LIGHTRAG_DELIMITERS = {
-    "tuple_delimiter": "<|#|>",
-    "record_delimiter": "\n",
-    "completion_delimiter": "<|COMPLETE|>",
-}
-
-DEFAULT_EXAMPLE_TEMPLATE = (
-    "Example {n}:\n"
-    "Entity_types: {entity_types}\n"
-    "Text:\n"
-    "{text}\n"
-    "######################\n"
-    "Output:\n"
-    "{output}"
-)
-REPORT_EXAMPLE_TEMPLATE = "Example {n}:\nText:\n{text}\n\nOutput:\n{output}"
-
-
-def format_delimiters(fmt: str, tuple_delimiter: str | None = None) -> dict[str, str]:
-    """The delimiters a format uses when nothing else is declared."""
-    if fmt == "lightrag" and tuple_delimiter in (None, "<|#|>"):
-        return dict(LIGHTRAG_DELIMITERS)
-    return dict(DEFAULT_DELIMITERS)
-
 
 @dataclass
 class ExampleEntity:
@@ -68,7 +39,7 @@ class ExampleClaim:
     subject: str
     object: str = "NONE"
     type: str = ""
-    status: str = "TRUE"
+    status: Literal["TRUE", "FALSE", "SUSPECTED"] = "TRUE"
     start_date: str = "NONE"
     end_date: str = "NONE"
     description: str = ""
@@ -87,8 +58,18 @@ class Example:
     report: dict[str, Any] | None = None
     output: str | None = None
     block: str | None = None
-    line: int = 1  # file line the example starts on
-    output_line: int | None = None  # file line its raw output (or block) starts on
+    line: int = field(default=1, init=False)  # file line the example starts on (set by the loader)
+    output_line: int | None = field(default=None, init=False)  # file line its raw output (or block) starts on
+
+    def __post_init__(self) -> None:
+        """Template files are validated into this value directly (pydantic), so the rules of an
+        example live here."""
+        structured = bool(self.entities or self.relationships or self.claims or self.report is not None)
+        kinds = sum((structured, self.output is not None, self.block is not None))
+        if kinds != 1:
+            raise ValueError("an example has exactly one of: records (entities/relationships/claims/report), `output`, or `block`")
+        if self.block is None and self.text is None:
+            raise ValueError("an example needs the `text` its answer was extracted from")
 
     @property
     def kind(self) -> Literal["structured", "output", "block"]:
@@ -117,55 +98,11 @@ class ExampleLayout:
     separator: str = "\n\n"
 
 
-def _delimiters(fmt: str, values: Mapping[str, str]) -> tuple[str, str, str]:
-    base = format_delimiters(fmt, values.get("tuple_delimiter"))
-    return (
-        values.get("tuple_delimiter", base["tuple_delimiter"]),
-        values.get("record_delimiter", base["record_delimiter"]),
-        values.get("completion_delimiter", base["completion_delimiter"]),
-    )
-
-
-def _strength(value: float | None) -> str:
-    if value is None:
-        return ""
-    return str(int(value)) if float(value).is_integer() else str(value)
-
-
 def render_records(example: Example, fmt: str, values: Mapping[str, str]) -> str:
-    """A structured example's answer, written exactly as the format expects it."""
-    td, rd, cd = _delimiters(fmt, values)
-    if fmt == "json":
-        data = {
-            "entities": [{"name": e.name, "type": e.type, "description": e.description} for e in example.entities],
-            "relationships": [
-                {"source": r.source, "target": r.target, "description": r.description,
-                 **({"strength": r.strength} if r.strength is not None else {})}
-                for r in example.relationships
-            ],
-        }
-        return json.dumps(data, ensure_ascii=False, indent=2)
-    if fmt == "report":
-        return json.dumps(example.report or {}, ensure_ascii=False, indent=2)
-    if fmt == "claims":
-        records = [
-            f"({c.subject}{td}{c.object}{td}{c.type}{td}{c.status}{td}{c.start_date}{td}{c.end_date}"
-            f"{td}{c.description}{td}{c.source_text})"
-            for c in example.claims
-        ]
-        return f"\n{rd}\n".join(records) + f"\n{cd}"
-    if fmt == "lightrag":
-        # LightRAG >= 1.4.8: one record per line, keywords before the description, no strength.
-        # (Older LightRAG prompts wrote GraphRAG tuples; keep those as raw `output`/`block` examples.)
-        lines = [f"entity{td}{e.name}{td}{e.type}{td}{e.description}" for e in example.entities]
-        lines += [f"relation{td}{r.source}{td}{r.target}{td}{r.keywords}{td}{r.description}" for r in example.relationships]
-        return "\n".join(lines) + f"\n{cd}"
-    records = [f'("entity"{td}{e.name}{td}{e.type}{td}{e.description})' for e in example.entities]
-    records += [
-        f'("relationship"{td}{r.source}{td}{r.target}{td}{r.description}{td}{_strength(r.strength)})'
-        for r in example.relationships
-    ]
-    return f"\n{rd}\n".join(records) + f"\n{cd}"
+    """A structured example's answer, written exactly as the format expects it (by the format's
+    own example writer, in the call's delimiters: harness.formats.base.resolve_delimiters)."""
+    output_format = get_format(fmt)
+    return output_format.write_example(example, resolve_delimiters(output_format, values))
 
 
 def render_output(example: Example, fmt: str, values: Mapping[str, str], *, source: str = "<prompt>") -> str:
@@ -182,7 +119,7 @@ def render_example(
 ) -> str:
     if example.block is not None:
         return render_output(example, fmt, values, source=source).strip("\n")
-    template = layout.template or (REPORT_EXAMPLE_TEMPLATE if fmt == "report" else DEFAULT_EXAMPLE_TEMPLATE)
+    template = layout.template or get_format(fmt).example_template
     slots = {
         **values,
         "n": str(number),

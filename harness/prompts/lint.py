@@ -15,19 +15,23 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import InputError
+from ..formats import get_format
+from ..formats.base import DELIMITER_KEYS, resolve_delimiters
 from ..llm.tokens import count_message_tokens
 from ..parsing import parse
+from .builtin import get_builtin, load_builtin
 from .entity_types import DEFAULT_ENTITY_TYPES
-from .examples import Example, InlineExample, find_inline_examples, format_delimiters, render_output
+from .examples import Example, InlineExample, find_inline_examples, render_output
 from .syntax import TOKEN, fill, placeholder_lines, placeholders
 from .template import (
     EXAMPLES_VARIABLE,
     INPUT_VARIABLE,
     RUNNER_VARIABLES,
+    PromptMeta,
     PromptTemplate,
-    load_prompt,
     read_prompt_text,
 )
+from .loading import load_prompt
 
 Severity = Literal["error", "warning"]
 
@@ -178,8 +182,6 @@ def lint_prompt(
 
 def lint_text(text: str, *, source: str = "<prompt>", **settings: Any) -> list[LintFinding]:
     """Lint prompt text held in memory (what the auto-tuner writes) as a GraphRAG-style text prompt."""
-    from .template import PromptMeta
-
     template = PromptTemplate(user=text, source=source, meta=PromptMeta(raw_text=text), origin={"user": 1})
     return lint_prompt(template, **settings)
 
@@ -187,8 +189,6 @@ def lint_text(text: str, *, source: str = "<prompt>", **settings: Any) -> list[L
 def _load(prompt: str | Path) -> PromptTemplate | LintFinding:
     """Load leniently; a file that is missing or unreadable is bad input (InputError), a file that
     is not a valid template is a `template-invalid` finding."""
-    from .builtin import get_builtin, load_builtin
-
     source = str(prompt)
     load: Callable[[], PromptTemplate]
     if source.startswith("builtin:"):
@@ -220,15 +220,6 @@ def _types(value: str) -> list[str]:
     return [t.strip().strip("'\"") for t in value.strip().strip("[]").split(",") if t.strip()]
 
 
-RELEVANT: dict[str, tuple[str, ...]] = {
-    "graphrag": RUNNER_VARIABLES,
-    "claims": RUNNER_VARIABLES,
-    "lightrag": ("input_text", "entity_types", "tuple_delimiter", "completion_delimiter", "language"),
-    "json": ("input_text", "entity_types", "language"),
-    "report": ("input_text", "language"),
-}
-
-
 def _context(
     template: PromptTemplate,
     variables: Mapping[str, str] | None,
@@ -244,10 +235,11 @@ def _context(
     meta = template.meta
     given = dict(variables or {})
     fmt = fmt or template.format
-    base = format_delimiters(fmt, td or given.get("tuple_delimiter") or meta.tuple_delimiter)
-    tuple_delimiter = td or given.get("tuple_delimiter") or meta.tuple_delimiter or base["tuple_delimiter"]
-    record_delimiter = rd or given.get("record_delimiter") or meta.record_delimiter or base["record_delimiter"]
-    completion_delimiter = cd or given.get("completion_delimiter") or meta.completion_delimiter or base["completion_delimiter"]
+    output_format = get_format(fmt)
+    explicit = {"tuple_delimiter": td, "record_delimiter": rd, "completion_delimiter": cd}
+    declared = {key: getattr(meta, key) for key in DELIMITER_KEYS}
+    delimiters = resolve_delimiters(output_format, explicit, given, declared)
+    tuple_delimiter, record_delimiter, completion_delimiter = delimiters.tuple, delimiters.record, delimiters.completion
     declared_types: list[str] | None = list(entity_types) if entity_types is not None else meta.entity_types
     lang = language or given.get("language") or meta.language or "English"
     sample_types = declared_types or (_types(given["entity_types"]) if "entity_types" in given else list(DEFAULT_ENTITY_TYPES))
@@ -260,7 +252,7 @@ def _context(
             "completion_delimiter": completion_delimiter,
             "language": lang,
         }
-        expected = set(RELEVANT.get(fmt, RUNNER_VARIABLES))
+        expected = set(output_format.variables)
     else:
         # explicit settings win over the supplied values; missing delimiters get the declared ones
         for name, explicit, value in (("tuple_delimiter", td, tuple_delimiter), ("record_delimiter", rd, record_delimiter),
@@ -269,7 +261,7 @@ def _context(
                 given[name] = value
         if entity_types is not None and "entity_types" in given:
             given["entity_types"] = ",".join(entity_types)
-        expected = set(variables) & set(RELEVANT.get(fmt, RUNNER_VARIABLES)) | (set(variables) - set(RUNNER_VARIABLES))
+        expected = set(variables) & set(output_format.variables) | (set(variables) - set(RUNNER_VARIABLES))
     expected |= set(meta.declared_variables)
     budget = max_tokens or meta.token_budget or DEFAULT_TOKEN_BUDGET
     return LintContext(fmt, tuple_delimiter, record_delimiter, completion_delimiter, lang, declared_types,
@@ -358,11 +350,8 @@ def _check_placeholders(template: PromptTemplate, ctx: LintContext, out: _Collec
 def _example_inputs(template: PromptTemplate, fmt: str) -> set[str]:
     names: set[str] = set()
     for example in template.examples:
-        if example.kind == "structured":
-            if fmt in ("graphrag", "claims"):
-                names |= {"tuple_delimiter", "record_delimiter", "completion_delimiter"}
-            elif fmt == "lightrag":
-                names |= {"tuple_delimiter", "completion_delimiter"}
+        if example.kind == "structured":  # written in the format's own delimiters
+            names |= set(get_format(fmt).variables) & set(DELIMITER_KEYS)
         else:
             names |= set(placeholders(example.block or example.output or ""))
         if template.example_layout.template:
@@ -448,7 +437,9 @@ _TUPLE_RECORD = re.compile(r"\(\s*\"?(?:entity|relationship)\"?\s*\{tuple_delimi
 
 def _check_delimiters(template: PromptTemplate, ctx: LintContext, out: _Collector) -> None:
     fmt = ctx.format
-    delimited = fmt in ("graphrag", "lightrag", "claims")
+    output_format = get_format(fmt)
+    delimited = output_format.delimited
+    records_in_json = not delimited and not output_format.single_object  # a JSON graph: no tuples at all
     for part, text in template.parts():
         first = template.line_of(part)
 
@@ -465,13 +456,13 @@ def _check_delimiters(template: PromptTemplate, ctx: LintContext, out: _Collecto
             if delimited and match.group(0) != ctx.completion_delimiter:
                 out.add("delimiter-mismatch", line(match.start()),
                         f"the instructions write {match.group(0)} but the completion delimiter is {ctx.completion_delimiter}")
-        if fmt in ("graphrag", "claims") and ctx.record_delimiter != "##":
+        if "record_delimiter" in output_format.variables and ctx.record_delimiter != "##":
             for match in _RECORD_LITERAL.finditer(text):
                 if text[max(0, match.start() - 1):match.start()] in ("", "\n") and text[match.end():match.end() + 1] == " ":
                     continue  # a markdown heading
                 out.add("delimiter-mismatch", line(match.start()),
                         f"the instructions write ## but the record delimiter is {ctx.record_delimiter!r}")
-        if fmt == "json":
+        if records_in_json:
             for name in ("tuple_delimiter", "record_delimiter"):
                 hit = placeholder_lines(text, first).get(name)
                 if hit:
@@ -571,13 +562,15 @@ def _lint_example(example: _ExampleText, ctx: LintContext, out: _Collector) -> N
     dropped = sorted({i.code for i in report.issues if i.dropped} - DELIMITER_CODES - PROSE_CODES)
     if dropped:
         out.add("example-unparsable", line, f"{label} loses {report.records_dropped} record(s) when parsed as {fmt} ({', '.join(dropped)})")
-    if fmt in ("graphrag", "lightrag", "claims") and report.completion != "present":
+    output_format = get_format(fmt)
+    if not output_format.is_complete(report.completion):
         detail = ", ".join(sorted(set(codes) & ROUND_CODES)) or report.completion
         out.add("example-no-completion", line, f"{label} does not end with {ctx.completion_delimiter} ({detail})")
     prose = sorted(set(codes) & PROSE_CODES)
     if prose:
         out.add("example-prose", line, f"{label} mixes prose with its records ({', '.join(prose)})")
-    quirks = sorted(set(codes) & FORMAT_CODES | ({"newline-separated"} & set(codes) if fmt in ("graphrag", "claims") else set()))
+    separated = "record_delimiter" in output_format.variables  # records must be apart by the record delimiter
+    quirks = sorted(set(codes) & FORMAT_CODES | ({"newline-separated"} & set(codes) if separated else set()))
     if quirks:
         out.add("example-format", line, f"{label} is readable but not clean {fmt} ({', '.join(quirks)})")
     if example.declared:

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import InputError
 from .builtin import PREFIX, canonical_name, catalog
-from .template import PromptTemplate, load_prompt
+from .loading import load_prompt
+from .template import PromptTemplate
 
 if TYPE_CHECKING:  # only annotations: loading suites pulls in scoring (numpy, networkx), which export needs not
     from ..suites import Suite

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
+from ..inputfiles import read_text
 from .examples import Example, ExampleLayout, render_examples
 from .syntax import TOKEN, escape, fill, partial_fill, placeholders, rendered_length
 
@@ -218,8 +219,6 @@ class PromptTemplate:
 
 def read_prompt_text(path: Path) -> str:
     """A prompt file's text: a regular UTF-8 file of bounded size (see inputfiles)."""
-    from ..inputfiles import read_text
-
     return read_text(path, what="prompt file")
 
 
@@ -233,21 +232,3 @@ def load_text_prompt(path: Path, *, strict: bool = True, source: str | None = No
     if strict and "{input_text}" not in text:
         raise InputError(f"{name}: the prompt has no {{input_text}} placeholder, so the chunk would never be sent")
     return PromptTemplate(user=text, source=name, meta=PromptMeta(raw_text=text), origin={"user": 1})
-
-
-def load_prompt(path: Path, *, strict: bool = True) -> PromptTemplate:
-    """Load a prompt file: `.yaml`/`.yml`/`.json` templates, anything else as GraphRAG-style text.
-
-    A path with a `builtin:` part (what `Suite.resolve("builtin:graphrag/extract_graph")` gives)
-    loads the built-in prompt of that name.
-    """
-    from .builtin import builtin_from_path, load_builtin
-
-    name = builtin_from_path(path)
-    if name is not None:
-        return load_builtin(name, strict=strict)
-    if path.suffix.lower() in (".yaml", ".yml", ".json"):
-        from .yaml_template import load_yaml_prompt
-
-        return load_yaml_prompt(path, strict=strict)
-    return load_text_prompt(path, strict=strict)

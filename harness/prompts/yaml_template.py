@@ -39,7 +39,9 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from ..errors import InputError
 from ..model import Value
 from ..yamlfile import Location, format_loc, line_of, parse_yaml, shown_key
-from .examples import Example, ExampleClaim, ExampleEntity, ExampleLayout, ExampleRelationship, format_delimiters
+from ..formats import format_names, get_format
+from ..formats.base import DELIMITER_KEYS, resolve_delimiters
+from .examples import Example, ExampleLayout
 from .syntax import placeholders
 from .template import (
     CONTINUE_PROMPT,
@@ -78,52 +80,6 @@ FUNCTIONS: dict[str, Callable[[str], str]] = {
 }
 
 
-class EntitySpec(Value):
-    name: str
-    type: str = ""
-    description: str = ""
-
-
-class RelationshipSpec(Value):
-    source: str
-    target: str
-    description: str = ""
-    strength: float | None = None
-    keywords: str = ""
-
-
-class ClaimSpec(Value):
-    subject: str
-    object: str = "NONE"
-    type: str = ""
-    status: Literal["TRUE", "FALSE", "SUSPECTED"] = "TRUE"
-    start_date: str = "NONE"
-    end_date: str = "NONE"
-    description: str = ""
-    source_text: str = ""
-
-
-class ExampleSpec(Value):
-    text: str | None = None
-    entity_types: list[str] | None = None
-    entities: list[EntitySpec] = Field(default_factory=list)
-    relationships: list[RelationshipSpec] = Field(default_factory=list)
-    claims: list[ClaimSpec] = Field(default_factory=list)
-    report: dict[str, Any] | None = None
-    output: str | None = None
-    block: str | None = None
-
-    @model_validator(mode="after")
-    def _one_kind(self) -> ExampleSpec:
-        structured = bool(self.entities or self.relationships or self.claims or self.report is not None)
-        kinds = sum((structured, self.output is not None, self.block is not None))
-        if kinds != 1:
-            raise ValueError("an example has exactly one of: records (entities/relationships/claims/report), `output`, or `block`")
-        if self.block is None and self.text is None:
-            raise ValueError("an example needs the `text` its answer was extracted from")
-        return self
-
-
 class MessageSpec(Value):
     role: Literal["system", "user", "assistant"]
     content: str
@@ -133,11 +89,15 @@ class LintSpec(Value):
     ignore: list[str] = Field(default_factory=list)
 
 
+# TemplateSpec fields PromptMeta keeps as declared
+_DECLARED_AS_IS = ("version", "description", "language", "entity_types", *DELIMITER_KEYS, "token_budget")
+
+
 class TemplateSpec(Value):
     name: str = ""
     version: str = ""
     description: str = ""
-    format: Literal["graphrag", "lightrag", "json", "claims", "report"] = "graphrag"
+    format: str = "graphrag"  # a registered output format (harness.formats)
     language: str | None = None
     entity_types: list[str] | None = None
     tuple_delimiter: str | None = None
@@ -153,10 +113,17 @@ class TemplateSpec(Value):
     messages: list[MessageSpec] | None = None
     continue_prompt: str | None = None
     loop_prompt: str | None = None
-    examples: list[ExampleSpec] = Field(default_factory=list)
+    examples: list[Example] = Field(default_factory=list)  # validated as the example values themselves
     example_template: str | None = None
     example_separator: str | None = None
     lint: LintSpec = Field(default_factory=LintSpec)
+
+    @field_validator("format")
+    @classmethod
+    def _registered_format(cls, value: str) -> str:
+        if value not in format_names():
+            raise ValueError(f"'{value}' is not one of {', '.join(format_names())}")
+        return value
 
     @field_validator("version", mode="before")
     @classmethod
@@ -237,9 +204,9 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
     except ValidationError as exc:
         error = exc.errors()[0]
         loc = tuple(error["loc"])
-        if error["type"] == "extra_forbidden":
+        if error["type"] in ("extra_forbidden", "unexpected_keyword_argument"):  # models, dataclasses
             message = f"unknown key '{shown_key(loc[-1])}'"
-        elif error["type"] == "missing":
+        elif error["type"] in ("missing", "missing_argument"):
             message, loc = f"missing required key '{loc[-1]}'", loc[:-1]
         else:
             message = error["msg"].removeprefix("Value error, ")
@@ -279,38 +246,25 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
         where = f"{source}:{line_of(dict(lines), ('functions', name)) or 1}"
         functions[name] = compile_function(call, where=where)
 
-    examples: list[Example] = []
-    for index, item in enumerate(spec.examples):
-        line = line_of(dict(lines), ("examples", index)) or 1
+    examples: list[Example] = list(spec.examples)
+    for index, item in enumerate(examples):
+        item.line = line_of(dict(lines), ("examples", index)) or 1
         raw_key = "block" if item.block is not None else "output"
-        output_line = _content_line(raw_lines, lines, ("examples", index, raw_key)) if (item.block or item.output) is not None else None
-        origin[f"examples.{index}"] = line
-        examples.append(
-            Example(
-                text=item.text,
-                entity_types=item.entity_types,
-                entities=[ExampleEntity(**e.model_dump()) for e in item.entities],
-                relationships=[ExampleRelationship(**r.model_dump()) for r in item.relationships],
-                claims=[ExampleClaim(**c.model_dump()) for c in item.claims],
-                report=item.report,
-                output=item.output,
-                block=item.block,
-                line=line,
-                output_line=output_line,
-            )
-        )
+        if (item.block or item.output) is not None:
+            item.output_line = _content_line(raw_lines, lines, ("examples", index, raw_key))
+        origin[f"examples.{index}"] = item.line
 
     defaults = {name: value for name, value in spec.variables.items() if value is not None}
     if spec.language is not None:
         defaults.setdefault("language", spec.language)
     if spec.entity_types is not None:
         defaults.setdefault("entity_types", ",".join(spec.entity_types))
-    for key in ("tuple_delimiter", "record_delimiter", "completion_delimiter"):
-        value = getattr(spec, key)
+    output_format = get_format(spec.format)
+    declared = {key: getattr(spec, key) for key in DELIMITER_KEYS}
+    if output_format.delimited:  # a delimited format's own delimiters fill what is not declared
+        declared = resolve_delimiters(output_format, declared).as_variables()
+    for key, value in declared.items():
         if value is not None:
-            defaults.setdefault(key, value)
-    if spec.format not in ("json", "report"):  # a delimited format's own delimiters, when none are declared
-        for key, value in format_delimiters(spec.format, spec.tuple_delimiter).items():
             defaults.setdefault(key, value)
 
     layout = ExampleLayout(template=spec.example_template)
@@ -331,14 +285,7 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
         example_layout=layout,
         meta=PromptMeta(
             name=spec.name or Path(source).stem,
-            version=spec.version,
-            description=spec.description,
-            language=spec.language,
-            entity_types=spec.entity_types,
-            tuple_delimiter=spec.tuple_delimiter,
-            record_delimiter=spec.record_delimiter,
-            completion_delimiter=spec.completion_delimiter,
-            token_budget=spec.token_budget,
+            **{key: getattr(spec, key) for key in _DECLARED_AS_IS},
             declared_variables=list(spec.variables),
             lint_ignore=list(spec.lint.ignore),
             raw_text=text,

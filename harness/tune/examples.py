@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..formats import get_format
 from ..model import ExtractedGraph
 from ..parsing import parse
 from ..prompts.lint import PROSE_CODES  # the same prose codes that lint reports in examples
@@ -90,7 +91,7 @@ def judge_example(
         dropped = sorted({i.code for i in report.issues if i.dropped} - PROSE_CODES)
         if dropped:
             return ExampleVerdict(False, f"unparsable: {report.records_dropped} record(s) lost ({', '.join(dropped)})", graph)
-    if format in ("graphrag", "lightrag", "claims") and report.completion != "present":
+    if not get_format(format).is_complete(report.completion):
         return ExampleVerdict(False, f"completion: the delimiter {completion_delimiter} is {report.completion}", graph)
     if PROSE_CODES & codes:
         return ExampleVerdict(False, f"prose-mixed: prose around the records ({', '.join(sorted(PROSE_CODES & codes))})", graph)

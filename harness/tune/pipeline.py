@@ -19,6 +19,7 @@ from ..errors import CassetteMissingError, InputError
 from ..llm.cassettes import CassetteRouter
 from ..llm.client import EndpointSettings, ModelClient
 from ..llm.pricing import estimate_cost, load_prices
+from ..formats import get_format
 from ..model import Usage
 from ..atomicfile import atomic_write
 from ..prompts.lint import has_errors, lint_prompt
@@ -57,7 +58,7 @@ class TuneOptions:
     max_tokens: int = 4000
     min_examples: int = 1
     entity_types: list[str] | None = None  # given; otherwise discovered
-    format: str = "graphrag"  # graphrag, lightrag or json: which built-in extraction template is tuned
+    format: str = "graphrag"  # a format with a tune_base (graphrag, lightrag, json): which built-in template is tuned
     seed: int = 42
 
 
@@ -179,7 +180,7 @@ async def _examples(session: _Session, chosen: list[int], *, domain: str, langua
                                                    examples=base.get("examples", []))), "<tune extractor>")
     shown = example_entity_names(base)
     variables = {"entity_types": ",".join(entity_types), "language": language, **delimiters}
-    json_mode = {"response_format": {"type": "json_object"}} if fmt == "json" else {}
+    json_mode = {"response_format": {"type": "json_object"}} if get_format(fmt).json_mode else {}
     files = cassette_names(options.names, fmt)
 
     async def one(index: int) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from harness.checks import check_citations, check_report, citation_issues
+from harness.checks import check_citations, citation_issues
 from harness.cli import main
 
 
@@ -39,7 +39,6 @@ def test_citations_in_rating_explanation_are_read() -> None:
     assert {"citation-unknown-dataset", "citation-too-many-ids"} <= set(codes(out["issues"]))
     assert any(c["text"].startswith("[Data: Stuff") for c in out["citations"])
     assert not out["ok"]
-    assert {"citation-unknown-dataset", "citation-too-many-ids"} <= set(codes(check_report(text)))
 
 
 def test_rating_explanation_without_citation_is_fine() -> None:

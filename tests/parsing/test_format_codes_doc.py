@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from harness.parsing.issues import CODES, codes_markdown_table
+from harness.parsing.codes import CODES, codes_markdown_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -17,7 +17,7 @@ def test_doc_table_matches_codes() -> None:
 
 def test_every_emitted_code_is_defined() -> None:
     used: set[str] = set()
-    for folder in ("harness/parsing", "harness/checks"):
+    for folder in ("harness/parsing", "harness/checks", "harness/formats"):
         for path in (ROOT / folder).glob("*.py"):
             source = path.read_text(encoding="utf-8")
             used |= set(re.findall(r"(?:note|drop|issue)\(\s*\"([a-z-]+)\"", source))

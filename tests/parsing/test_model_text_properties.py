@@ -16,7 +16,7 @@ from io import StringIO
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.checks import check_citations, check_completion, check_map_response, check_report
+from harness.checks import check_citations, check_completion, check_map_response
 from harness.cli import main
 from harness.parsing import FORMATS, has_format_errors, parse, parse_result_to_json
 
@@ -64,7 +64,7 @@ def test_checks_raise_nothing_and_write_utf8(text: str) -> None:
     check = check_completion(text)
     _utf8(check.trailing_text)
     _utf8(check_citations(text))
-    _utf8([i.model_dump() for i in check_report(text)])
+    _utf8([i.model_dump() for i in parse(text, "report").format_report.issues])
     _utf8([i.model_dump() for i in check_map_response(text)])
 
 

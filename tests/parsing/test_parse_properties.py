@@ -8,7 +8,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.checks import check_citations, check_completion, check_report
+from harness.checks import check_citations, check_completion
+from harness.formats.report import report_from_text
 from harness.parsing import FORMATS, parse, parse_result_to_json
 
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -87,7 +88,7 @@ def test_mutated_valid_answers_never_raise(text: str, fmt: str) -> None:
 def test_checks_never_raise(text: str) -> None:
     check_completion(text)
     json.dumps(check_citations(text))
-    check_report(text)
+    report_from_text(text)
 
 
 @settings(max_examples=200, deadline=None)
@@ -143,12 +144,12 @@ RECORDISH = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(RECORDISH, st.sampled_from(["auto", "graphrag", "lightrag"]))
 def test_fast_paths_agree_with_the_general_reader(text: str, fmt: str) -> None:
-    """The clean-record fast paths (fastpath.py) must give exactly what the general reader gives."""
+    """The clean-record fast paths (clean_records.py) must give exactly what the general reader gives."""
     import harness.parsing.delimited as delimited
-    from harness.parsing import fastpath
+    from harness.parsing import clean_records
 
     fast = parse(text, fmt).model_dump()
-    saved = (delimited._clean_prefix, delimited.fast_patterns)
+    saved = (delimited._clean_prefix, delimited.clean_record_patterns)
 
     class _Never:
         def fullmatch(self, _: str) -> None:
@@ -156,10 +157,10 @@ def test_fast_paths_agree_with_the_general_reader(text: str, fmt: str) -> None:
 
     try:
         delimited._clean_prefix = lambda *a: ([], [], 0)  # type: ignore[assignment]
-        delimited.fast_patterns = lambda td, rd: fastpath.FastPatterns(_Never(), None)  # type: ignore[assignment,arg-type]
+        delimited.clean_record_patterns = lambda td, rd: clean_records.CleanRecordPatterns(_Never(), None)  # type: ignore[assignment,arg-type]
         slow = parse(text, fmt).model_dump()
     finally:
-        delimited._clean_prefix, delimited.fast_patterns = saved
+        delimited._clean_prefix, delimited.clean_record_patterns = saved
     assert fast == slow
 
 

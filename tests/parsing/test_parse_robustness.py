@@ -361,7 +361,7 @@ def test_delimiter_placeholders_copied_from_the_prompt() -> None:
 
 
 def test_internal_errors_become_an_issue(monkeypatch: pytest.MonkeyPatch) -> None:
-    import harness.parsing as parsing
+    import harness.parsing.answer as parsing
 
     def boom(*_: object) -> None:
         raise RuntimeError("kaboom")

@@ -4,13 +4,14 @@ folder is absent; nothing from it is copied into the project."""
 from __future__ import annotations
 
 import json
-import re
+
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from harness.parsing import parse
+from harness.parsing.naive import naive_graphrag_counts
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "real-llm-outputs.jsonl"
 
@@ -20,19 +21,6 @@ def shared_corpus_rows() -> list[dict[str, Any]]:
     if not CORPUS.exists():
         pytest.skip("shared corpus not available")
     return [json.loads(line) for line in CORPUS.open(encoding="utf-8") if line.strip()]
-
-
-def _graphrag_counts(text: str) -> tuple[int, int]:
-    """GraphRAG v3's simple parser, reimplemented for comparison."""
-    ents = rels = 0
-    for chunk in text.split("<|COMPLETE|>"):
-        for raw in chunk.split("##"):
-            attrs = re.sub(r"^\(|\)$", "", raw.strip()).split("<|>")
-            if attrs[0] == '"entity"' and len(attrs) >= 4:
-                ents += 1
-            elif attrs[0] == '"relationship"' and len(attrs) >= 5:
-                rels += 1
-    return ents, rels
 
 
 def test_shared_corpus_every_row_parses(shared_corpus_rows: list[dict[str, Any]]) -> None:
@@ -47,7 +35,8 @@ def test_shared_corpus_recovers_at_least_graphrag(shared_corpus_rows: list[dict[
         if row["call"] not in ("extract", "continuation"):
             continue
         text = row.get("output") or ""
-        ents, rels = _graphrag_counts(text)
+        naive = naive_graphrag_counts(text)
+        ents, rels = naive.entities, naive.relationships
         result = parse(text)
         if len(result.graph.entities) < ents or len(result.graph.relationships) < rels:
             worse.append(row["id"])

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from harness.checks import check_citations, check_completion, check_map_response, check_report
+from harness.checks import check_citations, check_completion, check_map_response
 from harness.cli import main
 from harness.parsing import parse, parse_result_to_json
 
@@ -48,7 +48,7 @@ def test_checks_survive_lone_surrogates() -> None:
     report = json.dumps({"title": "T" + LONE, "summary": "S" + LONE, "rating": 1, "rating_explanation": LONE,
                          "findings": [{"summary": LONE, "explanation": "[Data: " + LONE + " (1)]"}]})
     _utf8(check_citations(report))
-    _utf8([i.model_dump() for i in check_report(report)])
+    _utf8([i.model_dump() for i in parse(report, "report").format_report.issues])
     _utf8(check_citations("[Data: Entities (1" + LONE + ")] " + LONE))
     _utf8([i.model_dump() for i in check_map_response('{"points": [{"description": "a\\ud800", "score": "x\\ud800"}]}')])
     assert LONE not in check_completion("<|COMPLETE|> bye" + LONE).trailing_text

@@ -1,4 +1,4 @@
-"""Fast reading of clean GraphRAG records.
+"""Reading clean GraphRAG records with one regex (a shortcut past the general reader).
 
 Most answers are clean: every record is `("entity"<|>NAME<|>TYPE<|>DESCRIPTION)` or
 `("relationship"<|>SOURCE<|>TARGET<|>DESCRIPTION<|>STRENGTH)`, values quoted or bare, with no
@@ -24,13 +24,13 @@ CleanRecord = tuple[str, str, str, str, float | None, str | None]
 
 
 @dataclass(frozen=True, slots=True)
-class FastPatterns:
+class CleanRecordPatterns:
     record: re.Pattern[str]  # one record, for fullmatch
     document: re.Pattern[str] | None  # one record plus the separators after it, for match
 
 
 @lru_cache(maxsize=64)
-def fast_patterns(td: str, rd: str) -> FastPatterns:
+def clean_record_patterns(td: str, rd: str) -> CleanRecordPatterns:
     t = re.escape(td)
     # Values may not hold the tuple or record delimiter's characters (the general reader splits
     # on them), quotes, angle brackets or newlines.
@@ -49,7 +49,7 @@ def fast_patterns(td: str, rd: str) -> FastPatterns:
     if rd and rd.strip():
         sep = re.escape(rd)
         document = re.compile(rf"[ \t\n]*({record})[ \t\n]*(?:(?:{sep}[ \t\n]*)+|\Z)")
-    return FastPatterns(re.compile(record), document)
+    return CleanRecordPatterns(re.compile(record), document)
 
 
 def _plain_last(desc: str) -> bool:
@@ -60,7 +60,7 @@ def _plain_last(desc: str) -> bool:
 
 # The `type: ignore`s below: a matched alternative's groups are never None, which mypy cannot
 # see; a helper to narrow them would cost a call per value on the hottest path.
-def read(g: tuple[str | None, ...], o: int) -> CleanRecord | None:
+def read_clean_record(g: tuple[str | None, ...], o: int) -> CleanRecord | None:
     """The record behind a match's groups, laid out as RECORD's from index `o` on; None when the
     general reader might read it differently (see _plain_last)."""
     if g[o] is not None or g[o + 1] is not None:

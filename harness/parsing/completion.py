@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from harness.model import CompletionStatus
+from harness.parsing.issues_log import IssueLog
 from harness.text import scrub_surrogates
 
 # What may follow the completion mark without making it "not last": separators, closers, fences.
@@ -168,3 +169,30 @@ _RECORD_HINT = re.compile(r"[\(（]\s*[\"'“]?(?:entity|relationship|relation)\
 
 def _looks_like_record(text: str) -> bool:
     return bool(_RECORD_HINT.search(text))
+
+
+def remove_marks(text: str, check: CompletionCheck) -> str:
+    """The text with every completion mark replaced by a newline (records on either side stay apart)."""
+    if not check.marks:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for m in check.marks:
+        parts.append(text[pos : m.start])
+        parts.append("\n")
+        pos = m.end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def settle_completion(
+    text: str, cd: str, td: str, log: IssueLog, marks: list[CompletionMark] | None = None
+) -> tuple[str, CompletionCheck]:
+    """Check the completion delimiter while parsing: note its issues in `log` and return the text
+    without its marks, with the check."""
+    if marks is None:
+        marks = find_marks(text, cd)
+    check = check_completion(text, cd, tuple_delimiter=td, marks=marks)
+    for code in check.codes:
+        log.note(code, text[check.marks[-1].start :] if check.marks else text[-80:])
+    return remove_marks(text, check), check

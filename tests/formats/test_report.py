@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import json
 
-from harness.checks import check_report, report_schema_issues
+from harness.checks import check_citations
+from harness.formats.report import report_from_text, report_schema_issues
+from harness.parsing import parse
 
 
 def good(**over: object) -> dict[str, object]:
@@ -23,7 +25,7 @@ def codes(issues) -> list[str]:  # type: ignore[no-untyped-def]
 
 def test_conforming_report() -> None:
     assert report_schema_issues(good()) == []
-    assert check_report(json.dumps(good())) == []
+    assert parse(json.dumps(good()), "report").format_report.issues == []
 
 
 def test_missing_and_extra_fields() -> None:
@@ -50,12 +52,13 @@ def test_findings() -> None:
 
 def test_not_an_object() -> None:
     assert codes(report_schema_issues([1, 2])) == ["report-not-object"]
-    assert codes(check_report("no json")) == ["report-not-object"]
+    assert report_from_text("no json") is None
 
 
-def test_check_report_from_fenced_text_with_citation_problems() -> None:
+def test_fenced_report_parses_clean_and_its_citation_problems_are_found() -> None:
     obj = good()
     obj["findings"][0]["explanation"] = "no citation"  # type: ignore[index]
     text = "```json\n" + json.dumps(obj) + "\n```"
-    assert codes(check_report(text)) == ["citation-missing"]
-    assert check_report(text, require_citations=False) == []
+    assert parse(text, "report").format_report.issues[0].code == "fence-stripped"
+    assert not any(i.code.startswith("report-") for i in parse(text, "report").format_report.issues)
+    assert [i["code"] for i in check_citations(text)["issues"]] == ["citation-missing"]

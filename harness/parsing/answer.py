@@ -1,0 +1,64 @@
+"""Parse one model answer: the entry point behind `harness.parsing.parse` (never raises on a
+string; what it cannot read it reports)."""
+
+from __future__ import annotations
+
+import traceback
+
+from harness.formats import AUTO, DEFAULT_FORMAT, format_names
+from harness.model import ExtractedGraph, FormatIssue, FormatReport, ParseResult
+from harness.parsing.pipeline import run
+from harness.text import scrub_surrogates
+
+# What `parse` accepts as `format`: "auto" and every registered format (harness.formats).
+FORMATS = (AUTO, *format_names())
+
+
+def parse(
+    text: str,
+    format: str = "auto",
+    *,
+    tuple_delimiter: str = "<|>",
+    record_delimiter: str = "##",
+    completion_delimiter: str = "<|COMPLETE|>",
+    round: int = 0,
+) -> ParseResult:
+    """Parse one model answer. `format` is one of FORMATS; the result names the format used.
+
+    Raises ValueError only for caller errors (an unknown `format`, an empty tuple delimiter);
+    never for the text."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    if not tuple_delimiter:
+        raise ValueError("tuple_delimiter must not be empty")
+    try:
+        return _parse(text, format, tuple_delimiter, record_delimiter, completion_delimiter, round)
+    except Exception as exc:  # the design's rule: nothing a model writes may raise
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = f"{tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else "?"
+        used = format if format in FORMATS and format != AUTO else DEFAULT_FORMAT
+        return ParseResult(
+            format=used,
+            graph=ExtractedGraph(),
+            format_report=FormatReport(
+                format=used,
+                completion="missing",
+                issues=[
+                    FormatIssue(
+                        code="internal-error",
+                        message=f"{type(exc).__name__}: {exc} ({where})"[:300],
+                        excerpt=str(text)[:160] if isinstance(text, str) else "",
+                        round=round,
+                        dropped=False,
+                    )
+                ],
+            ),
+        )
+
+
+def _parse(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResult:
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    text = scrub_surrogates(text)  # the text policy: see harness/text.py
+    return run(text, fmt, td, rd, cd, round)
+
