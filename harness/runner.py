@@ -22,6 +22,8 @@ from pydantic import ValidationError
 
 from .atomicfile import atomic_write
 from .errors import CassetteMissingError, HarnessError, InputError, ModelCallError
+from .formats import AUTO, DEFAULT_FORMAT, get_format
+from .formats.base import DELIMITER_KEYS, resolve_delimiters
 from .llm.cassette_store import replaying
 from .llm.client import ModelClient, call_label
 from .llm.gleaning import extract_with_gleaning
@@ -73,13 +75,12 @@ class VariantPlan:
         return chunk_in_prompt(case.text, self._folded_prompt_without_chunk, folded=True)
 
 
-# GraphRAG's delimiters, for a variant and prompt that declare none
-DEFAULT_DELIMITERS = {"tuple_delimiter": "<|>", "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"}
-
-
-def variant_delimiters(spec: VariantSpec, meta: PromptMeta) -> dict[str, str]:
-    """Each delimiter as the variant sets it, else as the prompt declares it, else GraphRAG's."""
-    return {name: getattr(spec, name) or getattr(meta, name) or default for name, default in DEFAULT_DELIMITERS.items()}
+def variant_delimiters(spec: VariantSpec, meta: PromptMeta, fmt: str) -> dict[str, str]:
+    """Each delimiter as the variant sets it, else as the prompt declares it, else the format's
+    default (harness.formats.base.resolve_delimiters: the one order, also lint's and the examples')."""
+    output_format = get_format(DEFAULT_FORMAT if fmt == AUTO else fmt)
+    layers = ({key: getattr(source, key) for key in DELIMITER_KEYS} for source in (spec, meta))
+    return resolve_delimiters(output_format, *layers).as_variables()
 
 
 def endpoint_settings(model: ModelSettings, *, model_name: str | None = None,
@@ -96,6 +97,7 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
     template = load_variant_prompt(suite, name)  # honours HARNESS_PROMPT_<VARIANT>, HARNESS_PROMPTS_DIR
     endpoint = endpoint_settings(model, model_name=spec.model)
     types = variant_entity_types(suite, name, template)
+    output_format = spec.format or template.format or DEFAULT_FORMAT
     return VariantPlan(
         name=name,
         spec=spec,
@@ -104,8 +106,8 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         language=spec.language or suite.spec.language,
         endpoint=endpoint,
         max_gleanings=model.max_gleanings,
-        format=spec.format or template.format or "graphrag",
-        delimiters=variant_delimiters(spec, template.meta),
+        format=output_format,
+        delimiters=variant_delimiters(spec, template.meta, output_format),
         types=types,
     )
 

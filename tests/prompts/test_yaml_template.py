@@ -74,6 +74,31 @@ def test_runner_path_renders_yaml_templates_with_the_variant_delimiters(tmp_path
         assert result.format_report.records_dropped == 0 and result.format_report.completion == "present"
 
 
+def test_the_runner_gives_a_variant_the_delimiters_lint_and_the_examples_give_it(tmp_path: Path) -> None:
+    # one order everywhere (harness.formats.base.resolve_delimiters): variant, prompt, then the
+    # format's default; a LightRAG prompt that declares none is sent LightRAG's, not GraphRAG's
+    from harness.formats import get_format
+    from harness.formats.base import resolve_delimiters
+
+    (tmp_path / "prompts").mkdir()
+    (tmp_path / "prompts" / "p.txt").write_text("Fields: {tuple_delimiter} Records: {record_delimiter}\n{input_text}")
+    suite = load_suite(write_suite(tmp_path, {
+        "light": {"prompt": "prompts/p.txt", "format": "lightrag"},
+        "light_old": {"prompt": "prompts/p.txt", "format": "lightrag", "tuple_delimiter": "<|>"},
+        "graph": {"prompt": "prompts/p.txt"},
+    }))
+    expected = {
+        "light": {"tuple_delimiter": "<|#|>", "record_delimiter": "\n", "completion_delimiter": "<|COMPLETE|>"},
+        "light_old": {"tuple_delimiter": "<|>", "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"},
+        "graph": {"tuple_delimiter": "<|>", "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"},
+    }
+    for name, delimiters in expected.items():
+        plan = plan_variant(suite, name)
+        assert plan.delimiters == delimiters, name
+        assert resolve_delimiters(get_format(plan.format), plan.spec.model_dump()).as_variables() == delimiters
+        assert f"Fields: {delimiters['tuple_delimiter']} " in plan.render(suite.cases[0])[-1]["content"]
+
+
 def test_messages_list_and_json_templates(tmp_path: Path) -> None:
     messages = [
         {"role": "system", "content": "Extract {entity_types}."},
