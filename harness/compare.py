@@ -34,7 +34,9 @@ import pandas as pd
 from deepdiff import DeepDiff
 
 from .model import CaseResult, CaseScore, ExtractedGraph, Value
-from .scoring.aggregate import METRICS, aggregate, case_metrics
+from .metrics import metric_names
+from .scoring.aggregate import aggregate, case_metrics
+from .scoring.missed import newly
 from .scoring.normalize import normalize_name, normalize_type
 from .scoring.score_json import score_to_json
 
@@ -389,27 +391,21 @@ def graph_diff(a: ExtractedGraph, b: ExtractedGraph) -> GraphDiff:
     )
 
 
-def _newly(mine: list[Any], theirs: list[Any]) -> list[Any]:
-    """Items of `mine` not in `theirs`, in `mine`'s order (lists of names or of [source, target])."""
-    other = {tuple(x) if isinstance(x, list) else x for x in theirs}
-    return [x for x in mine if (tuple(x) if isinstance(x, list) else x) not in other]
-
-
 def _case_diff(case_id: str, ra: CaseResult, rb: CaseResult, sa: CaseScore, sb: CaseScore) -> CaseDiff:
     ma, mb = case_metrics(sa), case_metrics(sb)
     delta = {
         name: (None if ma[name] is None or mb[name] is None else mb[name] - ma[name])  # type: ignore[operator]
-        for name in METRICS
+        for name in metric_names()
     }
     return CaseDiff(
         case_id=case_id,
         a=ma,
         b=mb,
         delta=delta,
-        newly_missed_entities=_newly(sb.entities.missed, sa.entities.missed),
-        newly_found_entities=_newly(sa.entities.missed, sb.entities.missed),
-        newly_missed_relationships=_newly(sb.relationships.missed, sa.relationships.missed),
-        newly_found_relationships=_newly(sa.relationships.missed, sb.relationships.missed),
+        newly_missed_entities=newly(sb.entities.missed, sa.entities.missed),
+        newly_found_entities=newly(sa.entities.missed, sb.entities.missed),
+        newly_missed_relationships=newly(sb.relationships.missed, sa.relationships.missed),
+        newly_found_relationships=newly(sa.relationships.missed, sb.relationships.missed),
         graph=graph_diff(ra.graph, rb.graph),
     )
 
@@ -460,7 +456,7 @@ def compare(
     # Metrics defined on the same cases are resampled together (same draws, one pass).
     values: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     groups: dict[tuple[bool, ...], list[str]] = {}
-    for name in METRICS:
+    for name in metric_names():
         mask = tuple(c.a[name] is not None and c.b[name] is not None for c in cases)
         va = np.array([c.a[name] for c, ok in zip(cases, mask) if ok], dtype=np.float64)
         vb = np.array([c.b[name] for c, ok in zip(cases, mask) if ok], dtype=np.float64)
@@ -476,7 +472,7 @@ def compare(
             stats[name] = (float(lows[j]), float(highs[j]), float(pvalues[j]))
 
     metrics: dict[str, MetricDelta] = {}
-    for name in METRICS:
+    for name in metric_names():
         va, vb = values[name]
         diff = vb - va
         n = int(diff.size)

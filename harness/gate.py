@@ -40,7 +40,10 @@ from typing import Any, Literal
 
 from .errors import InputError
 from .model import CaseResult
-from .scoring.aggregate import METRICS, aggregate, case_metrics
+from .metrics import gold_kind, metric_names, phrase
+from .metrics.registry import thresholded
+from .scoring.aggregate import aggregate, case_metrics
+from .scoring.missed import newly
 
 Status = Literal["pass", "warn", "fail", "skip"]
 
@@ -48,39 +51,25 @@ BASELINE_SCHEMA_VERSION = 1
 GATE_SCHEMA_VERSION = 1
 _TOL = 1e-9
 
-# threshold key -> (what it measures, comparison, label)
-THRESHOLD_RULES: dict[str, tuple[str, str, str]] = {
-    "entity_recall": ("metric", ">=", "entity recall"),
-    "relationship_recall": ("metric", ">=", "relationship recall"),
-    "entity_f1": ("metric", ">=", "entity F1"),
-    "relationship_f1": ("metric", ">=", "relationship F1"),
+# thresholds on the format summary rather than on a metric: key -> (summary key, comparison, label)
+FORMAT_THRESHOLDS: dict[str, tuple[str, str, str]] = {
     "format_errors": ("format_error_rate", "<=", "share of cases with a format error"),
     "completion_rate": ("completion_rate", ">=", "completion-delimiter rate"),
 }
-# thresholds that also apply to each case's own score
-CASE_THRESHOLDS = ("entity_recall", "relationship_recall", "entity_f1", "relationship_f1")
-
-METRIC_LABELS = {
-    "entity_recall": "entity recall",
-    "relationship_recall": "relationship recall",
-    "entity_precision": "entity precision",
-    "relationship_precision": "relationship precision",
-    "entity_f1": "entity F1",
-    "relationship_f1": "relationship F1",
-}
 
 
-def label(metric: str) -> str:
-    return METRIC_LABELS.get(metric, metric.replace("_", " "))
+def threshold_rules_table() -> dict[str, tuple[str, str, str]]:
+    """threshold key -> (what it measures, comparison, label): the registry's thresholded metrics,
+    then the format thresholds."""
+    table = {m.name: ("metric", m.threshold or ">=", m.phrase) for m in thresholded()}
+    table.update(FORMAT_THRESHOLDS)
+    return table
 
 
-def gold_kind(metric: str) -> str | None:
-    """"entities" or "relationships" for a gold-based metric, None for a reference-free one."""
-    if metric.startswith("entity_"):
-        return "entities"
-    if metric.startswith("relationship_"):
-        return "relationships"
-    return None
+def case_threshold_names() -> tuple[str, ...]:
+    """Thresholds that also apply to each case's own score: every thresholded metric."""
+    return tuple(m.name for m in thresholded())
+
 
 
 def below_or_above(value: float, limit: float, op: str) -> tuple[bool, str]:
@@ -243,9 +232,10 @@ def config_of(summary: dict[str, Any], source: str = "summary.json") -> dict[str
 
 def effective_thresholds(thresholds: dict[str, Any], variant: str) -> dict[str, float]:
     """The suite-level thresholds with the variant's own values (thresholds.variants.<v>) on top."""
-    out = {k: v for k, v in thresholds.items() if k in THRESHOLD_RULES and v is not None}
+    rules = threshold_rules_table()
+    out = {k: v for k, v in thresholds.items() if k in rules and v is not None}
     override = (thresholds.get("variants") or {}).get(variant) or {}
-    out.update({k: v for k, v in override.items() if k in THRESHOLD_RULES and v is not None})
+    out.update({k: v for k, v in override.items() if k in rules and v is not None})
     return out
 
 
@@ -264,7 +254,7 @@ def _pt(value: float | None) -> str:
 
 
 def _variant_value(variant: dict[str, Any], key: str) -> float | None:
-    kind = THRESHOLD_RULES[key][0]
+    kind = threshold_rules_table()[key][0]
     if kind == "metric":
         entry = variant["metrics"]["metrics"].get(key) or {}
         return entry.get("micro")
@@ -285,12 +275,13 @@ def coverage_text(variant: dict[str, Any], kind: str) -> str:
 
 
 def threshold_rules(summary: dict[str, Any], thresholds: dict[str, Any]) -> list[RuleResult]:
+    table = threshold_rules_table()
     rules: list[RuleResult] = []
     for name, variant in summary["variants"].items():
         for key, limit in effective_thresholds(thresholds, name).items():
-            _, op, text = THRESHOLD_RULES[key]
+            measures, op, text = table[key]
             value = _variant_value(variant, key)
-            kind = gold_kind(key) if THRESHOLD_RULES[key][0] == "metric" else None
+            kind = gold_kind(key) if measures == "metric" else None
             if value is None and kind is not None:
                 # undefined is not perfect: a gold-based threshold with nothing to stand on fails
                 status: Status = "fail"
@@ -326,11 +317,6 @@ def case_values(rows: list[CaseResult]) -> dict[str, dict[str, dict[str, Any]]]:
     return out
 
 
-def _newly(mine: list[Any], theirs: list[Any]) -> list[Any]:
-    other = {tuple(x) if isinstance(x, list) else x for x in theirs}
-    return [x for x in mine if (tuple(x) if isinstance(x, list) else x) not in other]
-
-
 # --------------------------------------------------------------------------- regression
 
 
@@ -361,7 +347,7 @@ def regression_rules(
                 cases=[{"case_id": c} for c in absent],
             ))
         for metric in metrics:
-            if metric not in METRICS:
+            if metric not in metric_names():
                 rules.append(RuleResult("regression", name, metric, "drop <=", None, max_drop, "skip",
                                         f"{metric}: not a per-case metric"))
                 continue
@@ -371,18 +357,18 @@ def regression_rules(
                 if gold_kind(metric) is not None:  # undefined is not a pass
                     rules.append(RuleResult(
                         "regression", name, metric, "drop <=", None, -max_drop, "fail",
-                        f"{label(metric)} cannot be compared with the baseline: no paired case has a value "
+                        f"{phrase(metric)} cannot be compared with the baseline: no paired case has a value "
                         f"on both sides (no case annotated with gold {gold_kind(metric)}), so no drop can be ruled out"))
                 else:
                     rules.append(RuleResult("regression", name, metric, "drop <=", None, -max_drop, "skip",
-                                            f"{label(metric)}: no paired case has a value"))
+                                            f"{phrase(metric)}: no paired case has a value"))
                 continue
             va = [a for _, a, _ in pairs]
             vb = [b for _, _, b in pairs]
             stats = paired_statistics(va, vb)
             delta = stats.delta
             interval = f"95% interval [{_pt(stats.ci_low)}, {_pt(stats.ci_high)}], p = {stats.p_value:.3f}"
-            change = (f"{label(metric)} {'fell' if delta < -_TOL else 'rose' if delta > _TOL else 'held'} "
+            change = (f"{phrase(metric)} {'fell' if delta < -_TOL else 'rose' if delta > _TOL else 'held'} "
                       f"{abs(delta) * 100:.1f} pt against the baseline over {len(pairs)} paired cases ({interval})")
             if -delta > max_drop + _TOL:
                 if stats.significant:
@@ -412,19 +398,19 @@ def regression_rules(
                     "baseline": base[cid][metric],
                     "value": mine[cid][metric],
                     "drop": drop,
-                    "newly_missed_entities": _newly(mine[cid]["missed_entities"], base[cid].get("missed_entities", [])),
-                    "newly_missed_relationships": _newly(
+                    "newly_missed_entities": newly(mine[cid]["missed_entities"], base[cid].get("missed_entities", [])),
+                    "newly_missed_relationships": newly(
                         mine[cid]["missed_relationships"], base[cid].get("missed_relationships", [])
                     ),
                 })
             if offending:
                 listed = ", ".join(f"{c['case_id']} ({_pt(-c['drop'])})" for c in offending[:5])
                 more = f" and {len(offending) - 5} more" if len(offending) > 5 else ""
-                message = (f"{label(metric)} per case: {len(offending)} case(s) dropped by more than "
+                message = (f"{phrase(metric)} per case: {len(offending)} case(s) dropped by more than "
                            f"{case_max_drop * 100:.1f} pt: {listed}{more}")
                 status = "fail"
             else:
-                message = (f"{label(metric)} per case: the largest drop, {max(worst, 0.0) * 100:.1f} pt, is within "
+                message = (f"{phrase(metric)} per case: the largest drop, {max(worst, 0.0) * 100:.1f} pt, is within "
                            f"the tolerated {case_max_drop * 100:.1f} pt")
                 status = "pass"
             rules.append(RuleResult("case_regression", name, metric, "drop <=", max(worst, 0.0), case_max_drop,
@@ -505,11 +491,11 @@ def case_checks(
     config = config or config_of(summary)
     regression = config["regression"]
     case_max_drop = float(regression.get("case_max_drop", 0.20))
-    metrics = [m for m in (regression.get("metrics") or []) if m in METRICS]
+    metrics = [m for m in (regression.get("metrics") or []) if m in metric_names()]
     base_cases = (baseline or {}).get("cases", {})
     out: dict[tuple[str, str], CaseCheck] = {}
     for row in rows:
-        limits = {k: v for k, v in effective_thresholds(config["thresholds"], row.variant).items() if k in CASE_THRESHOLDS}
+        limits = {k: v for k, v in effective_thresholds(config["thresholds"], row.variant).items() if k in case_threshold_names()}
         if row.score is None:
             out[(row.variant, row.case_id)] = CaseCheck(
                 row.variant, row.case_id, [f"no score: {row.error or 'the case failed'}"], error=row.error
@@ -517,7 +503,7 @@ def case_checks(
             continue
         values = case_metrics(row.score)
         failures = [
-            f"{label(key)} {_pct(values[key])} is below the threshold {_pct(limit)}"
+            f"{phrase(key)} {_pct(values[key])} is below the threshold {_pct(limit)}"
             for key, limit in limits.items()
             if values[key] is not None and values[key] < limit - _TOL  # type: ignore[operator]
         ]
@@ -527,7 +513,7 @@ def case_checks(
             failures,
             missed_entities=list(row.score.entities.missed),
             missed_relationships=[list(p) for p in row.score.relationships.missed],
-            undefined=[f"{label(key)} n/a" for key in limits if values[key] is None],
+            undefined=[f"{phrase(key)} n/a" for key in limits if values[key] is None],
             checked=sum(1 for key in limits if values[key] is not None),
         )
         base = base_cases.get(row.variant, {}).get(row.case_id)
@@ -537,10 +523,10 @@ def case_checks(
                 if a is not None and b is not None:
                     check.checked += 1
                 if a is not None and b is not None and a - b > case_max_drop + _TOL:
-                    failures.append(f"{label(metric)} fell {(a - b) * 100:.1f} pt against the baseline "
+                    failures.append(f"{phrase(metric)} fell {(a - b) * 100:.1f} pt against the baseline "
                                     f"({_pct(a)} → {_pct(b)}), more than the tolerated {case_max_drop * 100:.1f} pt")
-                    check.newly_missed_entities = _newly(check.missed_entities, base.get("missed_entities", []))
-                    check.newly_missed_relationships = _newly(
+                    check.newly_missed_entities = newly(check.missed_entities, base.get("missed_entities", []))
+                    check.newly_missed_relationships = newly(
                         check.missed_relationships, base.get("missed_relationships", [])
                     )
         out[(row.variant, row.case_id)] = check

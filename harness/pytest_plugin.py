@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+from .metrics.registry import key_figures
+
 GATE_ITEM = "gate"
 
 
@@ -235,8 +237,8 @@ class CaseItem(pytest.Item):
             raise CaseFailure(f"{head}: no result (the run produced no row for this case)")
         row = next((r for r in run.outcome.results if (r.variant, r.case_id) == key), None)
         if row is not None and row.score is not None:
-            self.user_properties.append(("entity_recall", row.score.entities.recall))
-            self.user_properties.append(("relationship_recall", row.score.relationships.recall))
+            for metric in key_figures():
+                self.user_properties.append((metric.name, metric.value(row.score)))
         if not check.passed:
             details = check.details()
             raise CaseFailure(f"{head}: {check.message()}" + (f"\n{details}" if details else ""))

@@ -15,10 +15,10 @@ from . import __version__
 from .llm.pricing import estimate_cost, load_prices
 from .model import CaseResult, Usage
 from .parsing.verdict import has_format_errors
+from .metrics.registry import headline as headline_metrics
 from .scoring import aggregate, graph_stats
 
 SCHEMA_VERSION = 1
-HEADLINE = ("entity_recall", "relationship_recall", "entity_precision", "relationship_precision", "entity_f1", "relationship_f1")
 
 
 def format_summary(rows: list[CaseResult]) -> dict[str, Any]:
@@ -81,7 +81,7 @@ def ratios_to_baseline(variants: dict[str, dict[str, Any]], baseline: str) -> di
             "entities": _ratio(variant["graph"]["nodes"], base["graph"]["nodes"]),
             "relationships": _ratio(variant["graph"]["edges"], base["graph"]["edges"]),
             "communities": _ratio(variant["graph"]["communities"], base["graph"]["communities"]),
-            **{m: _ratio(headline(variant, m), headline(base, m)) for m in HEADLINE},
+            **{m.name: _ratio(headline(variant, m.name), headline(base, m.name)) for m in headline_metrics()},
         }
     return out
 

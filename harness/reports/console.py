@@ -8,6 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from ..metrics.registry import key_figures
 from ..summary import headline
 
 
@@ -34,10 +35,10 @@ def annotation_lines(summary: dict[str, Any]) -> list[str]:
     for name, variant in summary["variants"].items():
         annotated = variant["metrics"].get("annotated") or {}
         parts = [
-            f"{kind} recall over {annotated[key]} of {variant['cases']} annotated cases: "
-            f"{_pct(headline(variant, f'{kind}_recall'))}"
-            for kind, key in (("entity", "entities"), ("relationship", "relationships"))
-            if key in annotated and annotated[key] < variant["cases"]
+            f"{m.phrase} over {annotated[m.gold]} of {variant['cases']} annotated cases: "
+            f"{_pct(headline(variant, m.name))}"
+            for m in key_figures()
+            if m.gold is not None and m.gold in annotated and annotated[m.gold] < variant["cases"]
         ]
         if parts:
             lines.append(f"{name}: " + "; ".join(parts))
@@ -53,7 +54,8 @@ def _count(value: int, ratio: float | None, is_base: bool) -> str:
 def run_table(summary: dict[str, Any]) -> Table:
     baseline = summary["baseline"]
     table = Table(title=f"{summary['suite']} — baseline: {baseline} (recall is micro-averaged)", title_justify="left")
-    for column in ("variant", "entity recall", "rel. recall", "entities", "relationships", "communities", "format errors",
+    figures = key_figures()
+    for column in ("variant", *(m.column_label for m in figures), "entities", "relationships", "communities", "format errors",
                    "tokens", "cost"):
         table.add_column(column, justify="left" if column == "variant" else "right")
     for name, variant in summary["variants"].items():
@@ -63,8 +65,8 @@ def run_table(summary: dict[str, Any]) -> Table:
         fmt = variant["format"]
         table.add_row(
             name + (" (baseline)" if is_base else ""),
-            _pct(headline(variant, "entity_recall")) + ("" if is_base or ratio.get("entity_recall") is None else f" ({ratio['entity_recall']:.2f}×)"),
-            _pct(headline(variant, "relationship_recall")) + ("" if is_base or ratio.get("relationship_recall") is None else f" ({ratio['relationship_recall']:.2f}×)"),
+            *(_pct(headline(variant, m.name)) + ("" if is_base or ratio.get(m.name) is None else f" ({ratio[m.name]:.2f}×)")
+              for m in figures),
             _count(graph["nodes"], ratio.get("entities"), is_base),
             _count(graph["edges"], ratio.get("relationships"), is_base),
             _count(graph["communities"], ratio.get("communities"), is_base),

@@ -12,7 +12,8 @@ from typing import Any
 
 from .markdown import RULE_NAMES, annotated_text, delta_text, pct, rule_value, usage_cells
 from .plots import PLOTS
-from .view import METRIC_LABELS, SIZE_KEYS, TABLE_METRICS, Column, ReportView
+from ..metrics.registry import in_reports
+from .view import SIZE_KEYS, Column, ReportView
 
 CSS = """
 :root { --ok:#2e7d32; --warn:#b26a00; --bad:#c62828; --muted:#666; --line:#d9dde3; --bg:#f6f8fa; }
@@ -81,12 +82,12 @@ def delta_html(delta: dict[str, Any] | None) -> str:
 
 def scores_table(view: ReportView) -> str:
     rows = [table_head(view, "metric")]
-    for metric in TABLE_METRICS:
+    for metric in in_reports():
         cells = "".join(
-            f"<td class='num'><b>{pct(c.metric(metric))}</b> · {pct(c.metric(metric, 'macro'))}{delta_html(c.delta(metric))}</td>"
+            f"<td class='num'><b>{pct(c.metric(metric.name))}</b> · {pct(c.metric(metric.name, 'macro'))}{delta_html(c.delta(metric.name))}</td>"
             for c in view.columns
         )
-        rows.append(f"<tr><td>{e(METRIC_LABELS[metric])}</td>{cells}</tr>")
+        rows.append(f"<tr><td>{e(metric.label)}</td>{cells}</tr>")
     rows.append("<tr><td>cases</td>" + "".join(f"<td class='num'>{c.data['cases']}</td>" for c in view.columns) + "</tr>")
     rows.append("<tr><td>annotated cases (entities / relationships)</td>"
                 + "".join(f"<td class='num'>{e(annotated_text(c.data))}</td>" for c in view.columns) + "</tr>")

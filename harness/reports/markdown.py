@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..gate import Verdict
-from .view import METRIC_LABELS, SIZE_KEYS, TABLE_METRICS, Column, ReportView
+from ..metrics.registry import in_reports
+from .view import SIZE_KEYS, Column, ReportView
 
 MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
 MAX_LIST = 12
@@ -84,13 +85,13 @@ def header(view: ReportView) -> list[str]:
 
 def scores_table(view: ReportView) -> list[str]:
     lines = header(view)
-    for metric in TABLE_METRICS:
+    for metric in in_reports():
         cells = []
         for column in view.columns:
-            cell = f"**{pct(column.metric(metric))}** · {pct(column.metric(metric, 'macro'))}"
-            extra = delta_text(column.delta(metric))
+            cell = f"**{pct(column.metric(metric.name))}** · {pct(column.metric(metric.name, 'macro'))}"
+            extra = delta_text(column.delta(metric.name))
             cells.append(cell + (f"<br>{extra}" if extra else ""))
-        lines.append(f"| {METRIC_LABELS[metric]} | " + " | ".join(cells) + " |")
+        lines.append(f"| {metric.label} | " + " | ".join(cells) + " |")
     lines.append("| cases | " + " | ".join(str(c.data["cases"]) for c in view.columns) + " |")
     lines.append("| annotated cases (entities / relationships) | "
                  + " | ".join(annotated_text(c.data) for c in view.columns) + " |")

@@ -17,32 +17,6 @@ from ..gate import CaseCheck, Verdict, effective_thresholds
 from ..model import CaseResult, GoldCase
 from ..scoring.aggregate import case_metrics
 
-HEADLINE_METRICS = (
-    "entity_recall",
-    "entity_precision",
-    "entity_f1",
-    "relationship_recall",
-    "relationship_precision",
-    "relationship_f1",
-)
-METRIC_LABELS = {
-    "entity_recall": "Entity recall",
-    "entity_precision": "Entity precision",
-    "entity_f1": "Entity F1",
-    "entity_strict_f1": "Entity strict (typed) F1",
-    "relationship_recall": "Relationship recall",
-    "relationship_precision": "Relationship precision",
-    "relationship_f1": "Relationship F1",
-}
-TABLE_METRICS = (
-    "entity_recall",
-    "entity_precision",
-    "entity_f1",
-    "entity_strict_f1",
-    "relationship_recall",
-    "relationship_precision",
-    "relationship_f1",
-)
 SIZE_KEYS = (("entities", "nodes"), ("relationships", "edges"), ("communities", "communities"))
 
 
