@@ -325,7 +325,7 @@ def audit_cache_command(
 
 
 def _load_run_rows(path: Path) -> tuple[list, str]:
-    from .runner import RESULTS, read_results
+    from .runfolder import RESULTS, read_results
 
     results = path / RESULTS if path.is_dir() else path
     if not results.exists():

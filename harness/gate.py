@@ -536,11 +536,6 @@ def case_checks(
 # --------------------------------------------------------------------------- baseline files
 
 
-def default_baseline_path(run_dir: Path, suite: str) -> Path:
-    """Runs live in `<reports>/<suite>/<run-id>/`; baselines in `<reports>/baselines/<suite>.json`."""
-    return run_dir.resolve().parent.parent / "baselines" / f"{suite}.json"
-
-
 def make_baseline(summary: dict[str, Any], rows: list[CaseResult], *, run_dir: Path) -> dict[str, Any]:
     """An accepted summary plus the per-case values the regression rules need."""
     data = dict(summary)

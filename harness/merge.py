@@ -18,7 +18,7 @@ from .gate import Verdict
 from .model import CaseResult
 from .names import check_name
 from .runfolder import claim_new_dir
-from .runner import RESULTS, write_results
+from .runfolder import RESULTS, write_results
 
 
 @dataclass

@@ -17,14 +17,60 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from .atomicfile import atomic_write_json
+from pydantic import ValidationError
+
+from .atomicfile import atomic_write, atomic_write_json
 from .errors import InputError
+from .inputfiles import MAX_RUN_FILE_BYTES, read_text
+from .model import CaseResult
 from .names import check_name
 
 RESULTS = "results.jsonl"
-SUMMARY = "summary.json"
+SUMMARY = "summary.json"  # written last: its presence marks a finished run
+GATE = "gate.json"
 SELECTION = "selection.json"
 LOCK = ".lock"
+BASELINES = "baselines"  # <reports>/baselines/<suite>.json, beside the suites' run folders
+
+# --------------------------------------------------------------------------- results files
+
+
+def read_results(path: Path) -> list[CaseResult]:
+    """Rows of a results file; a torn last line (a killed run) is ignored, other damage is an error.
+
+    A run writes one row per case × variant; a file holding one twice has been edited or
+    concatenated, and every reader (resume, report, gate, compare, inspect, merge) would have to
+    pick one arbitrarily, so it is refused here, once for all of them."""
+    if not path.exists():
+        return []
+    rows: list[CaseResult] = []
+    seen: set[tuple[str, str]] = set()
+    lines = read_text(path, limit=MAX_RUN_FILE_BYTES, what="results file").split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = CaseResult.model_validate_json(line)
+        except ValidationError as exc:
+            if number >= len(lines) - 1:
+                break  # the line being written when the run was killed
+            raise InputError(f"{path}:{number}: not a result row: {exc.errors()[0]['msg']}") from None
+        if (row.variant, row.case_id) in seen:
+            raise InputError(f"{path}:{number}: case '{row.case_id}' of variant '{row.variant}' appears twice "
+                             "(a run has one row per case × variant)")
+        seen.add((row.variant, row.case_id))
+        rows.append(row)
+    return rows
+
+
+def write_results(path: Path, rows: list[CaseResult]) -> None:
+    atomic_write(path, (row.model_dump_json() + "\n" for row in rows))
+
+
+def default_baseline_path(run_dir: Path, suite: str) -> Path:
+    """Runs live in `<reports>/<suite>/<run-id>/`; baselines in `<reports>/baselines/<suite>.json`."""
+    return run_dir.resolve().parent.parent / BASELINES / f"{suite}.json"
+
 
 try:  # POSIX
     import fcntl
@@ -198,5 +244,6 @@ def open_run_folder(reports_dir: Path, suite: str, selection: Selection, *, run_
     return RunFolder(run_dir, lock, notes=notes)
 
 
-__all__ = ["RESULTS", "SUMMARY", "SELECTION", "RunFolder", "RunLock", "claim_new_dir", "new_run_id",
+__all__ = ["RESULTS", "SUMMARY", "GATE", "SELECTION", "BASELINES", "default_baseline_path", "read_results",
+           "write_results", "RunFolder", "RunLock", "claim_new_dir", "new_run_id",
                       "open_run_folder", "read_selection"]

@@ -84,7 +84,8 @@ def gate_command(
     """Apply the suite's thresholds and the baseline to runs; exit 1 when a rule fails."""
     from .rundata import load_run, load_suite_of
     from ..atomicfile import atomic_write_json
-    from .writer import GATE, gate_run, render_run
+    from ..runfolder import GATE
+    from .writer import gate_run, render_run
 
     loaded = [load_run(path) for path in runs]  # check every input before writing anything
     verdicts = []
@@ -113,7 +114,8 @@ def baseline_update(
 ) -> None:
     """Accept a run: write <reports>/baselines/<suite>.json (atomically)."""
     from ..atomicfile import atomic_write_json
-    from ..gate import default_baseline_path, make_baseline
+    from ..gate import make_baseline
+    from ..runfolder import default_baseline_path
     from .rundata import load_run
 
     data = load_run(run)

@@ -80,9 +80,10 @@ def _gate_line(run_dir: Path) -> str | None:
     """One line from the run's gate.json (the verdict only sets the exit code with --gate)."""
     from ..errors import HarnessError
     from ..inputfiles import load_json
+    from ..runfolder import GATE
 
     try:
-        verdict = load_json(run_dir / "gate.json", what="gate file")
+        verdict = load_json(run_dir / GATE, what="gate file")
     except HarnessError:
         return None
     if not isinstance(verdict, dict):

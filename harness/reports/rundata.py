@@ -10,7 +10,7 @@ from ..errors import HarnessError, InputError
 from ..inputfiles import load_json
 from ..model import CaseResult
 from ..names import check_name
-from ..runner import RESULTS, SUMMARY, read_results
+from ..runfolder import RESULTS, SUMMARY, read_results
 
 
 @dataclass

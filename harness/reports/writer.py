@@ -13,18 +13,16 @@ from typing import Any
 
 from ..atomicfile import atomic_write, atomic_write_json
 from ..errors import InputError
-from ..gate import Verdict, case_checks, default_baseline_path, evaluate, gate_config, load_baseline
+from ..gate import Verdict, case_checks, evaluate, gate_config, load_baseline
 from ..model import CaseResult
-from ..runner import SUMMARY, RunOutcome
+from ..runfolder import GATE, SUMMARY, default_baseline_path
+from ..runner import RunOutcome
 from ..summary import build_summary
 from .html_report import render_html
 from .junit import render_junit
 from .markdown import render_markdown
 from .plots import render_plots
 from .view import ReportView, run_view
-
-GATE = "gate.json"
-
 
 @dataclass
 class GateInputs:
