@@ -61,11 +61,12 @@ def _evaluate(
     concurrency: int | None = None,
     shard: str | None = None,
     allow_outside_chunks: bool = False,
+    baseline: Path | None = None,
 ) -> list:
     from .llm.cassettes import RECORD_MODES, default_record_mode
     from .reports.commands import parse_shard
+    from .finish import finish_outcome
     from .reports.console import print_run_table
-    from .reports.writer import write_run_outputs
     from .runner import RunOptions, check_outcome, run_suite
     from .suites import check_base_url, load_suite
 
@@ -113,11 +114,11 @@ def _evaluate(
             for note in outcome.notes:
                 typer.echo(f"harness: note: {note}", err=True)
             check_outcome(outcome)
-            summary = write_run_outputs(outcome, record_mode=mode)
+            finished = finish_outcome(outcome, record_mode=mode, baseline=baseline)
         finally:
             outcome.release()  # after summary.json: the run is finished before anyone else may take it
-        print_run_table(summary, outcome.run_dir)
-        outcomes.append((outcome, summary))
+        print_run_table(finished.summary, outcome.run_dir, finished.verdict)
+        outcomes.append(finished)
     return outcomes
 
 
@@ -138,11 +139,11 @@ def run(
     """Evaluate suites: render, replay (or call), parse, score, report."""
     outcomes = _evaluate(suites, command="run", record_mode=record_mode, variants=variant, cases=case,
                          reports=reports, run_id=run_id, fresh=fresh, shard=shard,
-                         allow_outside_chunks=allow_outside_chunks)
+                         allow_outside_chunks=allow_outside_chunks, baseline=baseline if gate else None)
     if gate:
         from .reports.commands import gate_outcomes
 
-        raise typer.Exit(gate_outcomes(outcomes, baseline=baseline))
+        raise typer.Exit(gate_outcomes(outcomes))
 
 
 @app.command()

@@ -99,7 +99,7 @@ class SuiteRun:
         self.done = False
         self.error: str | None = None
         self.outcome: Any = None
-        self.summary: dict[str, Any] | None = None
+        self.summary: Any = None  # the RunSummary of a finished run
         self.verdict: Any = None
         self.checks: dict[tuple[str, str], Any] = {}
         self.missing: dict[tuple[str, str], str] = {}
@@ -119,7 +119,7 @@ class SuiteRun:
             return
         self.done = True
         from .errors import HarnessError
-        from .reports.writer import gate_run, write_outputs
+        from .finish import finish_run
         from .runner import RunOptions, rerecord_command, run_suite
 
         variants = cases = None
@@ -153,12 +153,11 @@ class SuiteRun:
                 if outcome.results:
                     from .gate import case_checks, gate_config
 
-                    self.checks = case_checks({}, outcome.results, config=gate_config(self.suite))
+                    self.checks = case_checks(outcome.results, gate_config(self.suite))
                 return
-            self.summary, self.verdict = write_outputs(self.suite, outcome.run_dir, outcome.results,
-                                                       record_mode=mode, wall_s=outcome.wall_s, baseline=baseline)
-            _, self.checks = gate_run(self.summary, outcome.results, outcome.run_dir, baseline=baseline,
-                                      strict=baseline is not None)
+            finished = finish_run(self.suite, outcome.run_dir, outcome.results, record_mode=mode,
+                                  wall_s=outcome.wall_s, baseline=baseline)
+            self.summary, self.verdict, self.checks = finished.summary, finished.verdict, finished.checks
         except HarnessError as exc:
             self.error = exc.message
         except Exception as exc:  # a bug: its traceback goes to the first item, the others name it

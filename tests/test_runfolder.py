@@ -105,7 +105,7 @@ def test_concurrent_runs_never_share_a_folder(recorded, project, tmp_path, pair)
 
 def test_a_run_stays_locked_until_its_outputs_are_written(recorded, tmp_path):
     """Between the last row and summary.json (the reports take a while) nobody may resume the run."""
-    from harness.reports.writer import write_run_outputs
+    from harness.finish import finish_outcome
     from harness.runner import RunOptions, run_suite
 
     reports = tmp_path / "held"
@@ -115,7 +115,7 @@ def test_a_run_stays_locked_until_its_outputs_are_written(recorded, tmp_path):
         other = open_run_folder(reports, "towns", selection)
         assert other.path != outcome.run_dir
         other.lock.release()
-        write_run_outputs(outcome, record_mode="none")
+        finish_outcome(outcome, record_mode="none").summary
     finally:
         outcome.release()
     assert (outcome.run_dir / "summary.json").exists()

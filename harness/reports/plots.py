@@ -117,10 +117,10 @@ def graph_size_plot(view: ReportView) -> bytes:
     ax = fig.add_subplot(1, 1, 1)
     n = max(1, len(view.columns))
     width = 0.8 / n
-    top = max([c.data["graph"][key] for c in view.columns for _, key in SIZE_KEYS] or [1]) or 1
+    top = max([getattr(c.data.graph, key) for c in view.columns for _, key in SIZE_KEYS] or [1]) or 1
     for j, column in enumerate(view.columns):
         xs = [i - 0.4 + width * (j + 0.5) for i in range(len(SIZE_KEYS))]
-        values = [column.data["graph"][key] for _, key in SIZE_KEYS]
+        values = [getattr(column.data.graph, key) for _, key in SIZE_KEYS]
         bars = ax.bar(xs, values, width=width * 0.95, color=PALETTE[j % len(PALETTE)], label=_short(column.name, 40))
         for bar, (_, key) in zip(bars, SIZE_KEYS):
             ratio = view.ratio(column, key)
@@ -139,7 +139,7 @@ def graph_size_plot(view: ReportView) -> bytes:
 
 
 def format_issues_plot(view: ReportView) -> bytes:
-    codes = sorted({code for c in view.columns for code in c.data["format"]["issues_by_code"]})
+    codes = sorted({code for c in view.columns for code in c.data.format.issues_by_code})
     height = max(2.6, 0.9 + 0.32 * len(codes) * max(1, min(len(view.columns), 3)))
     fig = _figure(10, min(height, 14))
     ax = fig.add_subplot(1, 1, 1)
@@ -150,7 +150,7 @@ def format_issues_plot(view: ReportView) -> bytes:
         n = max(1, len(view.columns))
         width = 0.8 / n
         for j, column in enumerate(view.columns):
-            counts = column.data["format"]["issues_by_code"]
+            counts = column.data.format.issues_by_code
             ys = [i - 0.4 + width * (j + 0.5) for i in range(len(codes))]
             ax.barh(ys, [counts.get(code, 0) for code in codes], height=width * 0.95,
                     color=PALETTE[j % len(PALETTE)], label=_short(column.name, 40))
