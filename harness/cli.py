@@ -263,19 +263,19 @@ def score_command(
     _check_format(format)
     case, matching = load_gold_case(gold)
     result = parse(_read_input(pred), format)
-    data = score_to_json(score_case(case, result.graph, matching))
+    score = score_case(case, result.graph, matching)
     if json_out:
-        _emit_json(data)
+        _emit_json(score_to_json(score))
         return
-    ent, rel = data["entities"], data["relationships"]
-    typer.echo(f"entities:      P {rate_text(ent['precision'])}  R {rate_text(ent['recall'])}  F1 {rate_text(ent['f1'])}  "
-               f"({ent['tp']} of {ent['gold']} gold, {ent['pred']} predicted; {ent['exact']} exact, {ent['fuzzy']} fuzzy)")
-    typer.echo(f"relationships: P {rate_text(rel['precision'])}  R {rate_text(rel['recall'])}  F1 {rate_text(rel['f1'])}  "
-               f"({rel['tp']} of {rel['gold']} gold, {rel['pred']} predicted)")
-    if ent["missed"]:
-        typer.echo("missed entities: " + ", ".join(ent["missed"]))
-    if rel["missed"]:
-        typer.echo("missed relationships: " + ", ".join(" — ".join(pair) for pair in rel["missed"]))
+    ent, rel = score.entities, score.relationships
+    typer.echo(f"entities:      P {rate_text(ent.precision)}  R {rate_text(ent.recall)}  F1 {rate_text(ent.f1)}  "
+               f"({ent.tp} of {ent.gold} gold, {ent.pred} predicted; {ent.exact} exact, {ent.fuzzy} fuzzy)")
+    typer.echo(f"relationships: P {rate_text(rel.precision)}  R {rate_text(rel.recall)}  F1 {rate_text(rel.f1)}  "
+               f"({rel.tp} of {rel.gold} gold, {rel.pred} predicted)")
+    if ent.missed:
+        typer.echo("missed entities: " + ", ".join(ent.missed))
+    if rel.missed:
+        typer.echo("missed relationships: " + ", ".join(" — ".join(pair) for pair in rel.missed))
 
 
 @app.command("citations")

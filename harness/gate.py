@@ -53,7 +53,7 @@ from .artifacts import (
 )
 from .errors import InputError
 from .metrics import gold_kind, metric_names, phrase
-from .metrics.registry import thresholded
+from .metrics.registry import key_figures, thresholded
 from .model import CaseResult
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
@@ -212,7 +212,7 @@ def regression_rules(summary: RunSummary, current: CaseValues, baseline: Baselin
 
     max_drop = float(regression.max_drop)
     case_max_drop = float(regression.case_max_drop)
-    metrics = list(regression.metrics or ["entity_recall", "relationship_recall"])
+    metrics = list(regression.metrics or [m.name for m in key_figures()])
     rules: list[RuleResult] = []
     for name in summary.variants:
         if name not in baseline.cases:

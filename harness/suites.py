@@ -15,7 +15,7 @@ from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not
 from .parsing import FORMATS
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
 from .metrics import metric_names
-from .metrics.registry import thresholded
+from .metrics.registry import key_figures, thresholded
 from .yamlfile import format_loc, line_of, load_yaml, shown_key
 
 # Largest chunk file read (a chunk is a few thousand tokens; this is far above).
@@ -109,7 +109,7 @@ Thresholds.model_rebuild(_types_namespace={"Thresholds": Thresholds})
 class Regression(Value):
     max_drop: float = Field(0.05, ge=0.0, le=1.0, allow_inf_nan=False)
     case_max_drop: float = Field(0.20, ge=0.0, le=1.0, allow_inf_nan=False)
-    metrics: list[str] = Field(default_factory=lambda: ["entity_recall", "relationship_recall"])
+    metrics: list[str] = Field(default_factory=lambda: [m.name for m in key_figures()])  # the key figures
 
     @field_validator("metrics")
     @classmethod

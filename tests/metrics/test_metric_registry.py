@@ -71,6 +71,7 @@ def test_suite_settings_follow_the_registry() -> None:
     with pytest.raises(ValueError, match="is not a metric"):
         Regression(metrics=["entity_recal"])
     assert Regression(metrics=["grounding_rate"]).metrics == ["grounding_rate"]
+    assert Regression().metrics == [m.name for m in key_figures()] == ["entity_recall", "relationship_recall"]
 
 
 def test_registration_refuses_duplicates_and_unknown_counts() -> None:
