@@ -57,6 +57,7 @@ from .metrics.registry import key_figures, thresholded
 from .model import CaseResult
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
+from .suites import Regression, Thresholds
 
 _TOL = 1e-9
 
@@ -116,7 +117,7 @@ def config_of(summary: RunSummary, source: str = "summary.json") -> GateConfig:
     raise InputError(f"{source}: no gate_config and the suite file {summary.suite_file!r} is not readable")
 
 
-def effective_thresholds(thresholds: Any, variant: str) -> dict[str, float]:
+def effective_thresholds(thresholds: Thresholds, variant: str) -> dict[str, float]:  # type: ignore[valid-type]
     """The suite-level thresholds with the variant's own values (thresholds.variants.<v>) on top."""
     rules = threshold_rules_table()
     out = {k: v for k, v in thresholds.model_dump(exclude={"variants"}).items() if k in rules and v is not None}
@@ -154,7 +155,7 @@ def coverage_text(variant: VariantSummary, kind: str) -> str:
     return f" over {annotated} of {cases} cases (the others have no gold {kind})"
 
 
-def threshold_rules(summary: RunSummary, thresholds: Any) -> list[RuleResult]:
+def threshold_rules(summary: RunSummary, thresholds: Thresholds) -> list[RuleResult]:  # type: ignore[valid-type]
     table = threshold_rules_table()
     rules: list[RuleResult] = []
     for name, variant in summary.variants.items():
@@ -205,7 +206,8 @@ def case_values(rows: list[CaseResult]) -> CaseValues:
 # --------------------------------------------------------------------------- regression
 
 
-def regression_rules(summary: RunSummary, current: CaseValues, baseline: Baseline, regression: Any) -> list[RuleResult]:
+def regression_rules(summary: RunSummary, current: CaseValues, baseline: Baseline,
+                     regression: Regression) -> list[RuleResult]:
     """Regression, case_regression and coverage rules of every variant; `current` is `case_values(rows)`."""
     from .compare import paired_statistics  # lazy: numpy only when there is a baseline to compare with
     from .scoring.significance import min_paired_cases

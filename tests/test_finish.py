@@ -96,3 +96,11 @@ def test_run_gate_prints_the_verdict_it_wrote(recorded, project, tmp_path, capsy
     gate = json.loads((tmp_path / "reports" / "towns" / "g" / GATE).read_text())
     failed = [r for r in gate["rules"] if r["status"] == "fail"]
     assert f"gate: FAIL — {len(failed)} rule(s) failed: {failed[0]['variant']}: {failed[0]['message']}" in out
+
+
+def test_the_summary_is_handed_its_comparisons_and_computes_none() -> None:
+    import ast
+
+    source = (Path(__file__).resolve().parents[1] / "harness" / "summary.py").read_text(encoding="utf-8")
+    imported = {node.module for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)}
+    assert not any(name and name.endswith("compare") for name in imported)
