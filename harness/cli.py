@@ -58,11 +58,12 @@ def _evaluate(
     concurrency: int | None = None,
     shard: str | None = None,
     allow_outside_chunks: bool = False,
+    baseline: Path | None = None,
 ) -> list:
     from .llm.record_modes import RECORD_MODES, default_record_mode
     from .reports.commands import parse_shard
+    from .finish import finish_outcome
     from .reports.console import print_run_table
-    from .reports.writer import write_run_outputs
     from .runner import RunOptions, check_outcome, run_suite
     from .suites import check_base_url, load_suite
 
@@ -110,11 +111,11 @@ def _evaluate(
             for note in outcome.notes:
                 typer.echo(f"harness: note: {note}", err=True)
             check_outcome(outcome)
-            summary = write_run_outputs(outcome, record_mode=mode)
+            finished = finish_outcome(outcome, record_mode=mode, baseline=baseline)
         finally:
             outcome.release()  # after summary.json: the run is finished before anyone else may take it
-        print_run_table(summary, outcome.run_dir)
-        outcomes.append((outcome, summary))
+        print_run_table(finished.summary, outcome.run_dir, finished.verdict)
+        outcomes.append(finished)
     return outcomes
 
 
@@ -135,11 +136,11 @@ def run(
     """Evaluate suites: render, replay (or call), parse, score, report."""
     outcomes = _evaluate(suites, command="run", record_mode=record_mode, variants=variant, cases=case,
                          reports=reports, run_id=run_id, fresh=fresh, shard=shard,
-                         allow_outside_chunks=allow_outside_chunks)
+                         allow_outside_chunks=allow_outside_chunks, baseline=baseline if gate else None)
     if gate:
         from .reports.commands import gate_outcomes
 
-        raise typer.Exit(gate_outcomes(outcomes, baseline=baseline))
+        raise typer.Exit(gate_outcomes(outcomes))
 
 
 @app.command()
@@ -260,19 +261,19 @@ def score_command(
     _check_format(format)
     case, matching = load_gold_case(gold)
     result = parse(_read_input(pred), format)
-    data = score_to_json(score_case(case, result.graph, matching))
+    score = score_case(case, result.graph, matching)
     if json_out:
-        _emit_json(data)
+        _emit_json(score_to_json(score))
         return
-    ent, rel = data["entities"], data["relationships"]
-    typer.echo(f"entities:      P {rate_text(ent['precision'])}  R {rate_text(ent['recall'])}  F1 {rate_text(ent['f1'])}  "
-               f"({ent['tp']} of {ent['gold']} gold, {ent['pred']} predicted; {ent['exact']} exact, {ent['fuzzy']} fuzzy)")
-    typer.echo(f"relationships: P {rate_text(rel['precision'])}  R {rate_text(rel['recall'])}  F1 {rate_text(rel['f1'])}  "
-               f"({rel['tp']} of {rel['gold']} gold, {rel['pred']} predicted)")
-    if ent["missed"]:
-        typer.echo("missed entities: " + ", ".join(ent["missed"]))
-    if rel["missed"]:
-        typer.echo("missed relationships: " + ", ".join(" — ".join(pair) for pair in rel["missed"]))
+    ent, rel = score.entities, score.relationships
+    typer.echo(f"entities:      P {rate_text(ent.precision)}  R {rate_text(ent.recall)}  F1 {rate_text(ent.f1)}  "
+               f"({ent.tp} of {ent.gold} gold, {ent.pred} predicted; {ent.exact} exact, {ent.fuzzy} fuzzy)")
+    typer.echo(f"relationships: P {rate_text(rel.precision)}  R {rate_text(rel.recall)}  F1 {rate_text(rel.f1)}  "
+               f"({rel.tp} of {rel.gold} gold, {rel.pred} predicted)")
+    if ent.missed:
+        typer.echo("missed entities: " + ", ".join(ent.missed))
+    if rel.missed:
+        typer.echo("missed relationships: " + ", ".join(" — ".join(pair) for pair in rel.missed))
 
 
 @app.command("citations")
@@ -323,7 +324,7 @@ def audit_cache_command(
 
 
 def _load_run_rows(path: Path) -> tuple[list, str]:
-    from .runner import RESULTS, read_results
+    from .runfolder import RESULTS, read_results
 
     results = path / RESULTS if path.is_dir() else path
     if not results.exists():

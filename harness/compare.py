@@ -30,12 +30,15 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 from deepdiff import DeepDiff
 
-from .model import CaseResult, CaseScore, ExtractedGraph, Value
-from .scoring.aggregate import METRICS, aggregate, case_metrics
+from .artifacts import CaseDiff, Comparison, GraphDiff, MetricDelta, PairedStats
+from .model import CaseResult, CaseScore, ExtractedGraph
+from .metrics import metric_names
+from .scoring.aggregate import aggregate, case_metrics
+from .scoring.missed import newly
 from .scoring.normalize import normalize_name, normalize_type
+from .scoring.significance import is_real_difference, min_paired_cases
 from .scoring.score_json import score_to_json
 
 __all__ = [
@@ -56,140 +59,6 @@ __all__ = [
 
 _TOL = 1e-12
 _BLOCK = 2_000_000  # resample matrix entries per chunk (bounds memory)
-
-
-# --------------------------------------------------------------------------- values
-
-
-class MetricDelta(Value):
-    """One metric, b - a, over the paired cases where both sides have a value."""
-
-    metric: str
-    n: int
-    macro_a: float | None
-    macro_b: float | None
-    delta: float | None  # mean of per-case differences = macro_b - macro_a
-    ci_low: float | None
-    ci_high: float | None
-    p_value: float | None
-    improved: int
-    regressed: int
-    unchanged: int
-    micro_a: float | None
-    micro_b: float | None
-    micro_delta: float | None
-    significant: bool = False  # is_real_difference: enough cases, interval excludes zero, p < 1 - confidence
-
-
-class GraphDiff(Value):
-    """What one case's extracted graph gained and lost from a to b (names as the model wrote them)."""
-
-    entities_gained: list[str] = []
-    entities_lost: list[str] = []
-    entities_retyped: list[list[str]] = []  # [name, type in a, type in b]
-    relationships_gained: list[list[str]] = []  # [source, target]
-    relationships_lost: list[list[str]] = []
-
-
-class CaseDiff(Value):
-    """One paired case: per-metric values and deltas, what gold items it newly missed or found, the graph diff."""
-
-    case_id: str
-    a: dict[str, float | None]
-    b: dict[str, float | None]
-    delta: dict[str, float | None]
-    newly_missed_entities: list[str] = []
-    newly_found_entities: list[str] = []
-    newly_missed_relationships: list[list[str]] = []
-    newly_found_relationships: list[list[str]] = []
-    graph: GraphDiff = GraphDiff()
-
-    @property
-    def f1_change(self) -> float:
-        """Ranking key for regressions: entity F1 delta plus relationship F1 delta."""
-        return (self.delta.get("entity_f1") or 0.0) + (self.delta.get("relationship_f1") or 0.0)
-
-
-class Comparison(Value):
-    label_a: str
-    label_b: str
-    seed: int
-    resamples: int
-    confidence: float
-    metrics: dict[str, MetricDelta]
-    cases: list[CaseDiff]
-    only_in_a: list[str] = []
-    only_in_b: list[str] = []
-    unscored: list[str] = []  # paired cases without a score on at least one side
-
-    def worst_regressions(self, k: int = 10, metric: str | None = None) -> list[CaseDiff]:
-        """The `k` cases that lost most (by `metric`'s delta, default entity F1 + relationship F1), worst first."""
-
-        def key(case: CaseDiff) -> float:
-            if metric is None:
-                return case.f1_change
-            value = case.delta.get(metric)
-            return 0.0 if value is None else value
-
-        losers = [case for case in self.cases if key(case) < -_TOL]
-        return sorted(losers, key=lambda case: (key(case), case.case_id))[:k]
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per metric (index), columns as in MetricDelta."""
-        rows = [delta.model_dump() for delta in self.metrics.values()]
-        return pd.DataFrame(rows).set_index("metric")
-
-    def case_frame(self) -> pd.DataFrame:
-        """One row per paired case: `<metric>_a`, `<metric>_b`, `<metric>_delta`, and the diffs as lists."""
-        rows: list[dict[str, Any]] = []
-        for case in self.cases:
-            row: dict[str, Any] = {"case_id": case.case_id}
-            for name in self.metrics:
-                row[f"{name}_a"] = case.a.get(name)
-                row[f"{name}_b"] = case.b.get(name)
-                row[f"{name}_delta"] = case.delta.get(name)
-            row["newly_missed_entities"] = case.newly_missed_entities
-            row["newly_found_entities"] = case.newly_found_entities
-            row["newly_missed_relationships"] = case.newly_missed_relationships
-            row["newly_found_relationships"] = case.newly_found_relationships
-            row.update(case.graph.model_dump())
-            rows.append(row)
-        frame = pd.DataFrame(rows)
-        return frame.set_index("case_id") if rows else frame
-
-    def to_json(self, worst: int = 10) -> dict[str, Any]:
-        """The `harness compare RUN_A RUN_B --json` document."""
-        return {
-            "a": self.label_a,
-            "b": self.label_b,
-            "settings": {
-                "delta": "b - a, macro (mean over paired cases of the per-case difference)",
-                "interval": f"{self.confidence:.0%} paired bootstrap, percentile method",
-                "p_value": "paired sign-flip permutation, two-sided",
-                "significant": f"interval excludes zero, p < {1 - self.confidence:.2f} and at least "
-                f"{min_paired_cases(self.confidence)} paired cases",
-                "seed": self.seed,
-                "resamples": self.resamples,
-                "confidence": self.confidence,
-            },
-            "cases": {
-                "paired": len(self.cases),
-                "only_in_a": self.only_in_a,
-                "only_in_b": self.only_in_b,
-                "unscored": self.unscored,
-            },
-            "metrics": {name: delta.model_dump(exclude={"metric"}) for name, delta in self.metrics.items()},
-            "worst_regressions": [
-                {
-                    "case_id": case.case_id,
-                    "f1_change": case.f1_change,
-                    "newly_missed_entities": case.newly_missed_entities,
-                    "newly_missed_relationships": case.newly_missed_relationships,
-                }
-                for case in self.worst_regressions(worst)
-            ],
-            "case_diffs": [case.model_dump() for case in self.cases],
-        }
 
 
 # --------------------------------------------------------------------------- statistics
@@ -276,44 +145,6 @@ def sign_flip_pvalue(diff: Sequence[float] | np.ndarray, *, resamples: int = 10_
     return float(sign_flip_pvalues(np.asarray(diff, dtype=np.float64).ravel(), resamples=resamples, seed=seed)[0])
 
 
-def min_paired_cases(confidence: float = 0.95) -> int:
-    """The fewest paired cases with which the exact sign-flip test can reach p < 1 - confidence.
-
-    Its smallest two-sided p-value is 2 / 2^n (all differences of one sign), so below this many
-    cases no difference can be told from chance, however large (6 at 95%).
-    """
-    alpha = 1.0 - confidence
-    n = 1
-    while 2.0 ** (1 - n) >= alpha:
-        n += 1
-    return n
-
-
-def is_real_difference(
-    n: int, ci_low: float | None, ci_high: float | None, p_value: float | None, confidence: float = 0.95
-) -> bool:
-    """The one rule for "this difference is not noise", shared by compare, the reports and the gate."""
-    if ci_low is None or ci_high is None or p_value is None or n < min_paired_cases(confidence):
-        return False
-    excludes_zero = ci_high < -_TOL or ci_low > _TOL
-    return excludes_zero and p_value < 1.0 - confidence
-
-
-class PairedStats(Value):
-    """mean(b - a) over paired values, its bootstrap interval and its sign-flip p-value."""
-
-    n: int
-    delta: float
-    ci_low: float
-    ci_high: float
-    p_value: float
-    confidence: float
-
-    @property
-    def significant(self) -> bool:
-        return is_real_difference(self.n, self.ci_low, self.ci_high, self.p_value, self.confidence)
-
-
 def paired_statistics(
     a: Sequence[float] | np.ndarray,
     b: Sequence[float] | np.ndarray,
@@ -389,27 +220,21 @@ def graph_diff(a: ExtractedGraph, b: ExtractedGraph) -> GraphDiff:
     )
 
 
-def _newly(mine: list[Any], theirs: list[Any]) -> list[Any]:
-    """Items of `mine` not in `theirs`, in `mine`'s order (lists of names or of [source, target])."""
-    other = {tuple(x) if isinstance(x, list) else x for x in theirs}
-    return [x for x in mine if (tuple(x) if isinstance(x, list) else x) not in other]
-
-
 def _case_diff(case_id: str, ra: CaseResult, rb: CaseResult, sa: CaseScore, sb: CaseScore) -> CaseDiff:
     ma, mb = case_metrics(sa), case_metrics(sb)
     delta = {
         name: (None if ma[name] is None or mb[name] is None else mb[name] - ma[name])  # type: ignore[operator]
-        for name in METRICS
+        for name in metric_names()
     }
     return CaseDiff(
         case_id=case_id,
         a=ma,
         b=mb,
         delta=delta,
-        newly_missed_entities=_newly(sb.entities.missed, sa.entities.missed),
-        newly_found_entities=_newly(sa.entities.missed, sb.entities.missed),
-        newly_missed_relationships=_newly(sb.relationships.missed, sa.relationships.missed),
-        newly_found_relationships=_newly(sa.relationships.missed, sb.relationships.missed),
+        newly_missed_entities=newly(sb.entities.missed, sa.entities.missed),
+        newly_found_entities=newly(sa.entities.missed, sb.entities.missed),
+        newly_missed_relationships=newly(sb.relationships.missed, sa.relationships.missed),
+        newly_found_relationships=newly(sa.relationships.missed, sb.relationships.missed),
         graph=graph_diff(ra.graph, rb.graph),
     )
 
@@ -460,7 +285,7 @@ def compare(
     # Metrics defined on the same cases are resampled together (same draws, one pass).
     values: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     groups: dict[tuple[bool, ...], list[str]] = {}
-    for name in METRICS:
+    for name in metric_names():
         mask = tuple(c.a[name] is not None and c.b[name] is not None for c in cases)
         va = np.array([c.a[name] for c, ok in zip(cases, mask) if ok], dtype=np.float64)
         vb = np.array([c.b[name] for c, ok in zip(cases, mask) if ok], dtype=np.float64)
@@ -476,7 +301,7 @@ def compare(
             stats[name] = (float(lows[j]), float(highs[j]), float(pvalues[j]))
 
     metrics: dict[str, MetricDelta] = {}
-    for name in METRICS:
+    for name in metric_names():
         va, vb = values[name]
         diff = vb - va
         n = int(diff.size)

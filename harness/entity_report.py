@@ -141,6 +141,9 @@ def inspect_entity(
         entity = gold_hits.get(row.case_id)
         if entity is None or row.variant not in chosen:
             continue
+        if row.score is not None and row.score.entities.annotated and entity.name in row.score.entities.missed:
+            continue  # the stored score says nothing was aligned to it: no alignment to work out again
+        # which predicted name the scorer aligned to it is not stored: the one scoring function says
         detail = explain_case(gold_cases[row.case_id], row.graph, matching)
         for gold_name, pred_name, _kind, _sim in detail.matches:
             if gold_name == entity.name:

@@ -13,18 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .artifacts import RunSummary, Verdict
 from .errors import InputError
-from .gate import Verdict
 from .model import CaseResult
 from .names import check_name
-from .runfolder import claim_new_dir
-from .runner import RESULTS, write_results
+from .runfolder import RESULTS, claim_new_dir, load_run, load_suite_of, write_results
 
 
 @dataclass
 class MergeResult:
     run_dir: Path
-    summary: dict[str, Any]
+    summary: RunSummary
     verdict: Verdict
     rows: int
     missing: list[tuple[str, str]] = field(default_factory=list)  # (variant, case) of the suite not in any shard
@@ -62,21 +61,20 @@ def merge_runs(
     suite_path: Path | None = None,
     baseline: Path | None = None,
 ) -> MergeResult:
-    from .reports.rundata import load_run, load_suite_of
-    from .reports.writer import write_outputs
+    from .finish import finish_run  # lazy: reports load matplotlib
 
     if not runs:
         raise InputError("give the run folders to merge (harness merge RUN RUN ...)")
     if run_id is not None:
         check_name(run_id, "--run-id", "run id")
     loaded = [load_run(path) for path in find_runs(runs)]  # every shard must be finished (summary.json)
-    suites = {data.summary["suite"] for data in loaded} | {row.suite for data in loaded for row in data.rows}
+    suites = {data.finished.suite for data in loaded} | {row.suite for data in loaded for row in data.rows}
     if len(suites) != 1:
         raise InputError(f"{runs[0]}: runs of different suites cannot be merged ({', '.join(sorted(suites))})")
     suite_name = suites.pop()
     suite = load_suite_of(loaded[0].summary, suite_path)
     if suite is None:
-        raise InputError(f"{loaded[0].run_dir}: suite file {loaded[0].summary.get('suite_file')!r} not readable; "
+        raise InputError(f"{loaded[0].run_dir}: suite file {loaded[0].finished.suite_file!r} not readable; "
                          "name it with --suite FILE")
     if suite.name != suite_name:
         raise InputError(f"{suite.path}: suite '{suite.name}', but the runs are of '{suite_name}'")
@@ -103,9 +101,9 @@ def merge_runs(
     present_variants = {v for v, _ in merged}
     missing = [key for key in order if key[0] in present_variants and key not in merged]
 
-    modes = {data.summary.get("record_mode", "none") for data in loaded}
+    modes = {data.finished.record_mode for data in loaded}
     record_mode = modes.pop() if len(modes) == 1 else "mixed"
-    wall_s = max(float((data.summary.get("timings") or {}).get("wall_s", 0.0)) for data in loaded)
+    wall_s = max(float(data.finished.timings.get("wall_s", 0.0)) for data in loaded)
 
     reports_dir = reports if reports is not None else loaded[0].run_dir.resolve().parent.parent
     if run_id is None:
@@ -118,5 +116,6 @@ def merge_runs(
             raise InputError(f"{run_dir}: is one of the runs being merged")
         run_dir.mkdir(parents=True, exist_ok=True)
     write_results(run_dir / RESULTS, rows)
-    summary, verdict = write_outputs(suite, run_dir, rows, record_mode=record_mode, wall_s=wall_s, baseline=baseline)
-    return MergeResult(run_dir=run_dir, summary=summary, verdict=verdict, rows=len(rows), missing=missing)
+    finished = finish_run(suite, run_dir, rows, record_mode=record_mode, wall_s=wall_s, baseline=baseline)
+    return MergeResult(run_dir=run_dir, summary=finished.summary, verdict=finished.verdict, rows=len(rows),
+                       missing=missing)

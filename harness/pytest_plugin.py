@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+from .metrics.registry import key_figures
+
 GATE_ITEM = "gate"
 
 
@@ -97,7 +99,7 @@ class SuiteRun:
         self.done = False
         self.error: str | None = None
         self.outcome: Any = None
-        self.summary: dict[str, Any] | None = None
+        self.summary: Any = None  # the RunSummary of a finished run
         self.verdict: Any = None
         self.checks: dict[tuple[str, str], Any] = {}
         self.missing: dict[tuple[str, str], str] = {}
@@ -105,7 +107,7 @@ class SuiteRun:
         self.failures: dict[tuple[str, str], str] = {}
 
     def record_mode(self) -> str:
-        from .llm.cassettes import RECORD_MODES, default_record_mode
+        from .llm.record_modes import RECORD_MODES, default_record_mode
 
         mode = self.config.getoption("--harness-record-mode") or default_record_mode("run")
         if mode not in RECORD_MODES:
@@ -117,7 +119,7 @@ class SuiteRun:
             return
         self.done = True
         from .errors import HarnessError
-        from .reports.writer import gate_run, write_outputs
+        from .finish import finish_run
         from .runner import RunOptions, rerecord_command, run_suite
 
         variants = cases = None
@@ -151,12 +153,11 @@ class SuiteRun:
                 if outcome.results:
                     from .gate import case_checks, gate_config
 
-                    self.checks = case_checks({}, outcome.results, config=gate_config(self.suite))
+                    self.checks = case_checks(outcome.results, gate_config(self.suite))
                 return
-            self.summary, self.verdict = write_outputs(self.suite, outcome.run_dir, outcome.results,
-                                                       record_mode=mode, wall_s=outcome.wall_s, baseline=baseline)
-            _, self.checks = gate_run(self.summary, outcome.results, outcome.run_dir, baseline=baseline,
-                                      strict=baseline is not None)
+            finished = finish_run(self.suite, outcome.run_dir, outcome.results, record_mode=mode,
+                                  wall_s=outcome.wall_s, baseline=baseline)
+            self.summary, self.verdict, self.checks = finished.summary, finished.verdict, finished.checks
         except HarnessError as exc:
             self.error = exc.message
         except Exception as exc:  # a bug: its traceback goes to the first item, the others name it
@@ -235,8 +236,8 @@ class CaseItem(pytest.Item):
             raise CaseFailure(f"{head}: no result (the run produced no row for this case)")
         row = next((r for r in run.outcome.results if (r.variant, r.case_id) == key), None)
         if row is not None and row.score is not None:
-            self.user_properties.append(("entity_recall", row.score.entities.recall))
-            self.user_properties.append(("relationship_recall", row.score.relationships.recall))
+            for metric in key_figures():
+                self.user_properties.append((metric.name, metric.value(row.score)))
         if not check.passed:
             details = check.details()
             raise CaseFailure(f"{head}: {check.message()}" + (f"\n{details}" if details else ""))

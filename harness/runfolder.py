@@ -1,4 +1,8 @@
-"""Run folders: `<reports>/<suite>/<run-id>/`, which one a run writes, and who may write it.
+"""Run folders: `<reports>/<suite>/<run-id>/`, their files, which one a run writes, and who may write it.
+
+The file names (results.jsonl, summary.json, gate.json, selection.json, .lock), reading and
+writing results, reading a finished run back (`load_run`), and baselines
+(`<reports>/baselines/<suite>.json`) are defined here and nowhere else.
 
 Three rules keep concurrent and interrupted runs from losing rows:
 
@@ -17,14 +21,171 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from .atomicfile import atomic_write_json
-from .errors import InputError
+from typing import Any
+from pydantic import ValidationError
+
+from .artifacts import BASELINE_SCHEMA_VERSION, Artifact, Baseline, RunSummary, read_artifact
+from .atomicfile import atomic_write, atomic_write_json
+from .errors import HarnessError, InputError
+from .inputfiles import MAX_RUN_FILE_BYTES, load_json, read_text
+from .model import CaseResult
 from .names import check_name
 
 RESULTS = "results.jsonl"
-SUMMARY = "summary.json"
+SUMMARY = "summary.json"  # written last: its presence marks a finished run
+GATE = "gate.json"
 SELECTION = "selection.json"
 LOCK = ".lock"
+BASELINES = "baselines"  # <reports>/baselines/<suite>.json, beside the suites' run folders
+
+# --------------------------------------------------------------------------- results files
+
+
+def read_results(path: Path) -> list[CaseResult]:
+    """Rows of a results file; a torn last line (a killed run) is ignored, other damage is an error.
+
+    A run writes one row per case × variant; a file holding one twice has been edited or
+    concatenated, and every reader (resume, report, gate, compare, inspect, merge) would have to
+    pick one arbitrarily, so it is refused here, once for all of them."""
+    if not path.exists():
+        return []
+    rows: list[CaseResult] = []
+    seen: set[tuple[str, str]] = set()
+    lines = read_text(path, limit=MAX_RUN_FILE_BYTES, what="results file").split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = CaseResult.model_validate_json(line)
+        except ValidationError as exc:
+            if number >= len(lines) - 1:
+                break  # the line being written when the run was killed
+            raise InputError(f"{path}:{number}: not a result row: {exc.errors()[0]['msg']}") from None
+        if (row.variant, row.case_id) in seen:
+            raise InputError(f"{path}:{number}: case '{row.case_id}' of variant '{row.variant}' appears twice "
+                             "(a run has one row per case × variant)")
+        seen.add((row.variant, row.case_id))
+        rows.append(row)
+    return rows
+
+
+def write_results(path: Path, rows: list[CaseResult]) -> None:
+    atomic_write(path, (row.model_dump_json() + "\n" for row in rows))
+
+
+def write_artifact(path: Path, artifact: Artifact) -> None:
+    """summary.json, gate.json or a baseline: the model's dump, atomically."""
+    atomic_write_json(path, artifact.to_json())
+
+
+# --------------------------------------------------------------------------- finished runs
+
+
+@dataclass
+class RunData:
+    """A finished run read back: its folder, summary (None when unfinished and allowed) and rows."""
+
+    run_dir: Path
+    summary: RunSummary | None
+    rows: list[CaseResult] = field(repr=False)
+
+    @property
+    def finished(self) -> RunSummary:
+        """The summary of a run that must be finished (load_run checked it unless need_summary=False)."""
+        if self.summary is None:
+            raise InputError(f"{self.run_dir}: no {SUMMARY} here")
+        return self.summary
+
+    @property
+    def suite_name(self) -> str:
+        if self.summary is not None:
+            return self.summary.suite
+        return self.rows[0].suite if self.rows else ""
+
+
+def run_dir_of(path: Path) -> Path:
+    """A run folder, or a file inside one (summary.json, results.jsonl, report.md ...)."""
+    path = Path(path)
+    if path.is_file():
+        return path.parent
+    if not path.exists():
+        raise InputError(f"{path}: no such run folder")
+    return path
+
+
+def read_summary(run_dir: Path) -> RunSummary:
+    path = run_dir / SUMMARY
+    if not path.exists():
+        hint = " (the run is unfinished: rerun `harness run` to finish it)" if (run_dir / RESULTS).exists() else ""
+        raise InputError(f"{run_dir}: no {SUMMARY} here{hint}")
+    data = load_json(path, what="summary")  # bounded, strict UTF-8, depth-checked
+    if not isinstance(data, dict) or not isinstance(data.get("variants"), dict) or "suite" not in data:
+        raise InputError(f"{path}: not a run summary (no `suite` and `variants`)")
+    _check_names(path, data)
+    return read_artifact(RunSummary, data, path, "run summary")
+
+
+def _check_names(path: Path, summary: dict[str, Any]) -> None:
+    """`suite` and `run_id` become paths (baselines/<suite>.json, compare-<run_id>/): a tampered
+    summary must not send a write outside the reports folder."""
+    for key in ("suite", "run_id"):
+        if key in summary:
+            check_name(summary[key], str(path), f"`{key}`")
+
+
+def read_rows(run_dir: Path) -> list[CaseResult]:
+    path = run_dir / RESULTS
+    if not path.exists():
+        raise InputError(f"{run_dir}: no {RESULTS} here (give a run folder)")
+    return read_results(path)
+
+
+def load_run(path: Path, *, need_summary: bool = True) -> RunData:
+    """A finished run (summary.json required unless need_summary=False)."""
+    run_dir = run_dir_of(path)
+    rows = read_rows(run_dir)
+    summary = read_summary(run_dir) if need_summary or (run_dir / SUMMARY).exists() else None
+    return RunData(run_dir, summary, rows)
+
+
+def load_suite_of(summary: RunSummary | None, override: Path | None = None) -> Any | None:
+    """The suite a run came from (chunks and gold for reports), or None when its file is gone."""
+    from .suites import load_suite  # lazy: suites load prompts and parsers
+
+    if override is not None:
+        return load_suite(override)
+    if summary is None or not summary.suite_file or not Path(summary.suite_file).exists():
+        return None
+    try:
+        suite = load_suite(summary.suite_file)
+    except HarnessError:
+        return None
+    return suite if suite.name == summary.suite else None
+
+
+# --------------------------------------------------------------------------- baselines
+
+
+def default_baseline_path(run_dir: Path, suite: str) -> Path:
+    """Runs live in `<reports>/<suite>/<run-id>/`; baselines in `<reports>/baselines/<suite>.json`."""
+    return run_dir.resolve().parent.parent / BASELINES / f"{suite}.json"
+
+
+def read_baseline(path: Path, *, suite: str | None = None) -> Baseline:
+    """Read and check a baseline file; anything wrong is one InputError naming the file."""
+    data = load_json(path, what="baseline file")  # bounded, strict UTF-8, depth-checked
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), dict) or "suite" not in data:
+        raise InputError(f"{path}: not a baseline file (write one with `harness baseline update RUN`)")
+    version = data.get("baseline_schema_version")
+    if version != BASELINE_SCHEMA_VERSION:
+        raise InputError(f"{path}: baseline schema version {version!r}, this harness reads {BASELINE_SCHEMA_VERSION}")
+    for variant, cases in data["cases"].items():
+        if not isinstance(cases, dict) or not all(isinstance(v, dict) for v in cases.values()):
+            raise InputError(f"{path}: cases.{variant}: expected case id -> metric values")
+    if suite is not None and data["suite"] != suite:
+        raise InputError(f"{path}: baseline of suite '{data['suite']}', not '{suite}'")
+    return read_artifact(Baseline, data, path, "baseline file")
+
 
 try:  # POSIX
     import fcntl
@@ -198,5 +359,7 @@ def open_run_folder(reports_dir: Path, suite: str, selection: Selection, *, run_
     return RunFolder(run_dir, lock, notes=notes)
 
 
-__all__ = ["RESULTS", "SUMMARY", "SELECTION", "RunFolder", "RunLock", "claim_new_dir", "new_run_id",
+__all__ = ["RESULTS", "SUMMARY", "GATE", "SELECTION", "BASELINES", "RunData", "default_baseline_path", "load_run",
+           "load_suite_of", "read_baseline", "read_results", "read_summary", "run_dir_of", "write_artifact",
+           "write_results", "RunFolder", "RunLock", "claim_new_dir", "new_run_id",
                       "open_run_folder", "read_selection"]

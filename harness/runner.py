@@ -18,9 +18,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from .atomicfile import atomic_write
 from .errors import CassetteMissingError, HarnessError, InputError, ModelCallError
 from .formats import AUTO, DEFAULT_FORMAT, get_format
 from .formats.base import DELIMITER_KEYS, resolve_delimiters
@@ -35,7 +32,7 @@ from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
 from .prompts.leakage import chunk_in_prompt, fold
 from .prompts.template import PromptMeta, PromptTemplate
-from .runfolder import RESULTS, SUMMARY, RunFolder, RunLock, new_run_id, open_run_folder, selection_of
+from .runfolder import RESULTS, RunFolder, RunLock, new_run_id, open_run_folder, read_results, selection_of, write_results
 from .scoring import score_case
 from .suites import ModelSettings, Suite, VariantSpec
 
@@ -235,43 +232,6 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
         usage=usage,
         latency_s=sum(r.latency_s for r in rounds),
     )
-
-
-# --------------------------------------------------------------------------- results files
-
-
-def read_results(path: Path) -> list[CaseResult]:
-    """Rows of a results file; a torn last line (a killed run) is ignored, other damage is an error.
-
-    A run writes one row per case × variant; a file holding one twice has been edited or
-    concatenated, and every reader (resume, report, gate, compare, inspect, merge) would have to
-    pick one arbitrarily, so it is refused here, once for all of them."""
-    if not path.exists():
-        return []
-    from .inputfiles import MAX_RUN_FILE_BYTES, read_text
-
-    rows: list[CaseResult] = []
-    seen: set[tuple[str, str]] = set()
-    lines = read_text(path, limit=MAX_RUN_FILE_BYTES, what="results file").split("\n")
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = CaseResult.model_validate_json(line)
-        except ValidationError as exc:
-            if number >= len(lines) - 1:
-                break  # the line being written when the run was killed
-            raise InputError(f"{path}:{number}: not a result row: {exc.errors()[0]['msg']}") from None
-        if (row.variant, row.case_id) in seen:
-            raise InputError(f"{path}:{number}: case '{row.case_id}' of variant '{row.variant}' appears twice "
-                             "(a run has one row per case × variant)")
-        seen.add((row.variant, row.case_id))
-        rows.append(row)
-    return rows
-
-
-def write_results(path: Path, rows: list[CaseResult]) -> None:
-    atomic_write(path, (row.model_dump_json() + "\n" for row in rows))
 
 
 # --------------------------------------------------------------------------- the run
@@ -530,4 +490,4 @@ class _Progress:
             self._bar.stop()
 
 
-__all__ = ["HarnessError", "RESULTS", "SUMMARY", "new_run_id", "RunOptions", "RunOutcome", "run_suite", "check_outcome", "read_results", "plan_variant"]
+__all__ = ["HarnessError", "new_run_id", "RunOptions", "RunOutcome", "run_suite", "check_outcome", "plan_variant"]

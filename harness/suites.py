@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, create_model, field_validator, model_validator
 
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
@@ -15,7 +15,8 @@ from .model import GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Value
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
 from .formats import AUTO, format_names
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
-from .scoring.aggregate import METRICS
+from .metrics import metric_names
+from .metrics.registry import key_figures, thresholded
 from .yamlfile import format_loc, line_of, load_yaml, shown_key
 
 # Largest chunk file read (a chunk is a few thousand tokens; this is far above).
@@ -102,27 +103,30 @@ class VariantSpec(Value):
         return value
 
 
-class Thresholds(Value):
-    entity_recall: float | None = Share
-    relationship_recall: float | None = Share
-    entity_f1: float | None = Share
-    relationship_f1: float | None = Share
-    format_errors: float | None = Share  # highest tolerated share of cases with a format error
-    completion_rate: float | None = Share  # lowest tolerated share of answers ending with the delimiter
-    variants: dict[str, "Thresholds"] = Field(default_factory=dict)
+# `thresholds:`: one share per thresholded metric of the registry (in headline order), then the
+# format thresholds, then per-variant overrides of the same keys
+Thresholds = create_model(
+    "Thresholds",
+    __base__=Value,
+    **{metric.name: (float | None, Share) for metric in thresholded()},  # type: ignore[call-overload]
+    format_errors=(float | None, Share),  # highest tolerated share of cases with a format error
+    completion_rate=(float | None, Share),  # lowest tolerated share of answers ending with the delimiter
+    variants=(dict[str, "Thresholds"], Field(default_factory=dict)),
+)
+Thresholds.model_rebuild(_types_namespace={"Thresholds": Thresholds})
 
 
 class Regression(Value):
     max_drop: float = Field(0.05, ge=0.0, le=1.0, allow_inf_nan=False)
     case_max_drop: float = Field(0.20, ge=0.0, le=1.0, allow_inf_nan=False)
-    metrics: list[str] = Field(default_factory=lambda: ["entity_recall", "relationship_recall"])
+    metrics: list[str] = Field(default_factory=lambda: [m.name for m in key_figures()])  # the key figures
 
     @field_validator("metrics")
     @classmethod
     def _known_metrics(cls, value: list[str]) -> list[str]:
         for name in value:
-            if name not in METRICS:
-                raise ValueError(f"'{name}' is not a metric (one of {', '.join(METRICS)})")
+            if name not in metric_names():
+                raise ValueError(f"'{name}' is not a metric (one of {', '.join(metric_names())})")
         return value
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from harness.runner import RunOptions, run_suite
-from harness.reports.writer import write_run_outputs
+from harness.finish import finish_outcome
 from harness.suites import load_suite
 
 from .reports.helpers import REPO, harness, record_cassettes, replay
@@ -93,7 +93,7 @@ def test_inspect_an_example_run(tmp_path, monkeypatch, capsys):
     outcome = run_suite(load_suite(REPO / "suites" / "biomed.yaml"),
                         RunOptions(record_mode="none", reports_dir=tmp_path, fresh=True))
     assert not outcome.missing
-    write_run_outputs(outcome, record_mode="none")
+    finish_outcome(outcome, record_mode="none").summary
     code, out, err = harness(capsys, "inspect", str(outcome.run_dir), "VLP-12")
     assert code == 0, err
     assert "gold: expected in velaprotin-phase-two (as Velaprotin, aka VLP-12)" in out

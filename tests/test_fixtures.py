@@ -11,7 +11,7 @@ import yaml
 from harness.gate import evaluate, gate_config
 from harness.runner import RunOptions, run_suite
 from harness.suites import load_suite
-from harness.summary import build_summary
+from harness.finish import summarize
 
 from .conftest import REPO
 
@@ -54,8 +54,8 @@ def test_the_auto_tuned_podcast_variant_is_flagged_for_the_cases_it_shows(tmp_pa
     assert shown == {("auto", case) for case in expected}
     tuning = json.loads((REPO / "prompts" / "podcast" / "auto.tuning.json").read_text())
     assert set(tuning["examples_kept"]) == expected  # and the tuning report agrees
-    verdict = evaluate(build_summary(suite=suite, run_id="t", results=outcome.results, record_mode="none", wall_s=0),
-                       outcome.results, config=gate_config(suite))
+    verdict = evaluate(summarize(suite, "t", outcome.results, record_mode="none", wall_s=0), outcome.results,
+                       config=gate_config(suite))
     leak = [r for r in verdict.rules if r.rule == "leakage"]
     assert [(r.variant, r.status, r.value) for r in leak] == [("auto", "warn", 3.0)]
     assert "on the 9 others" in leak[0].message and verdict.status == "warn"

@@ -10,10 +10,11 @@ import pytest
 import typer
 import yaml
 
-from harness.gate import evaluate, load_baseline, make_baseline
+from harness.gate import evaluate, make_baseline
+from harness.runfolder import read_baseline as load_baseline
 from .support.fake_server import FakeOpenAIServer
 from harness.reports.commands import gate_outcomes
-from harness.suites import Suite
+from harness.suites import Regression, Suite
 
 from .conftest import script_for
 from .reports.helpers import harness, record_cassettes, replay, set_suite, worse_script
@@ -109,10 +110,10 @@ def test_baseline_update_writes_the_baseline_atomically(recorded, tmp_path, caps
     path = reports(tmp_path) / "baselines" / "towns.json"
     assert str(path) in out
     data = load_baseline(path, suite="towns")
-    assert data["run_id"] == "accepted" and data["variants"].keys() == {"default", "tuned"}
-    assert set(data["cases"]["tuned"]) == {"mayor", "flood", "fair"}
-    assert data["cases"]["default"]["flood"]["entity_recall"] == pytest.approx(1 / 3)
-    assert data["cases"]["default"]["flood"]["missed_entities"] == ["Arn", "Red Lantern Society"]
+    assert data.run_id == "accepted" and data.variants.keys() == {"default", "tuned"}
+    assert set(data.cases["tuned"]) == {"mayor", "flood", "fair"}
+    assert data.cases["default"]["flood"].entity_recall == pytest.approx(1 / 3)
+    assert data.cases["default"]["flood"].missed_entities == ["Arn", "Red Lantern Society"]
     assert not list(path.parent.glob(".*tmp"))
 
 
@@ -149,12 +150,12 @@ def test_a_regression_against_the_baseline_exits_1(recorded, project, tmp_path, 
 def test_a_drop_within_noise_warns(recorded, tmp_path):
     outcome, summary = replay(recorded, reports(tmp_path), "noisy")
     baseline = make_baseline(summary, outcome.results, run_dir=outcome.run_dir)
-    cases = baseline["cases"]["tuned"]
+    cases = baseline.cases["tuned"]
     # run - baseline per case: -0.5, +0.3, 0: a mean drop of 6.7 pt, but the interval spans zero
-    cases["mayor"]["entity_recall"] += 0.5
-    cases["flood"]["entity_recall"] -= 0.3
-    config = {**summary["gate_config"], "regression": {"max_drop": 0.05, "case_max_drop": 0.9,
-                                                         "metrics": ["entity_recall"]}}
+    cases["mayor"].entity_recall += 0.5
+    cases["flood"].entity_recall -= 0.3
+    config = summary.gate_config.model_copy(update={"regression": Regression(max_drop=0.05, case_max_drop=0.9,
+                                                                             metrics=["entity_recall"])})
     verdict = evaluate(summary, outcome.results, baseline=baseline, baseline_file="b.json", config=config)
     rule = next(r for r in verdict.rules if r.rule == "regression" and r.variant == "tuned")
     assert rule.status == "warn" and rule.value == pytest.approx(-0.2 / 3)
@@ -166,7 +167,7 @@ def test_a_drop_within_noise_warns(recorded, tmp_path):
 def test_a_small_drop_passes_and_every_rule_has_value_and_limit(recorded, tmp_path):
     outcome, summary = replay(recorded, reports(tmp_path), "small")
     baseline = make_baseline(summary, outcome.results, run_dir=outcome.run_dir)
-    baseline["cases"]["tuned"]["fair"]["entity_recall"] += 0.1  # 3.3 pt mean drop, under max_drop
+    baseline.cases["tuned"]["fair"].entity_recall += 0.1  # 3.3 pt mean drop, under max_drop
     verdict = evaluate(summary, outcome.results, baseline=baseline, baseline_file="b.json")
     assert verdict.status == "pass"
     for rule in verdict.rules:
@@ -298,10 +299,10 @@ def test_two_cases_that_both_dropped_are_not_called_a_real_regression(recorded, 
 
     outcome, summary = replay(recorded, reports(tmp_path), "two", cases=["mayor", "fair"])
     baseline = make_baseline(summary, outcome.results, run_dir=outcome.run_dir)
-    for case in baseline["cases"]["tuned"].values():
-        case["entity_recall"] += 0.4
-    config = {**summary["gate_config"], "regression": {"max_drop": 0.05, "case_max_drop": 0.9,
-                                                         "metrics": ["entity_recall"]}}
+    for case in baseline.cases["tuned"].values():
+        case.entity_recall += 0.4
+    config = summary.gate_config.model_copy(update={"regression": Regression(max_drop=0.05, case_max_drop=0.9,
+                                                                             metrics=["entity_recall"])})
     verdict = evaluate(summary, outcome.results, baseline=baseline, baseline_file="b.json", config=config)
     rule = next(r for r in verdict.rules if r.rule == "regression" and r.variant == "tuned")
     assert rule.value == pytest.approx(-0.4) and rule.interval == pytest.approx([-0.4, -0.4])

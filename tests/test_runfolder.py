@@ -105,7 +105,7 @@ def test_concurrent_runs_never_share_a_folder(recorded, project, tmp_path, pair)
 
 def test_a_run_stays_locked_until_its_outputs_are_written(recorded, tmp_path):
     """Between the last row and summary.json (the reports take a while) nobody may resume the run."""
-    from harness.reports.writer import write_run_outputs
+    from harness.finish import finish_outcome
     from harness.runner import RunOptions, run_suite
 
     reports = tmp_path / "held"
@@ -115,7 +115,7 @@ def test_a_run_stays_locked_until_its_outputs_are_written(recorded, tmp_path):
         other = open_run_folder(reports, "towns", selection)
         assert other.path != outcome.run_dir
         other.lock.release()
-        write_run_outputs(outcome, record_mode="none")
+        finish_outcome(outcome, record_mode="none").summary
     finally:
         outcome.release()
     assert (outcome.run_dir / "summary.json").exists()
@@ -208,3 +208,44 @@ def test_run_id_names_the_run_of_every_suite(suite, server, api_key, project, tm
                            "--reports", str(tmp_path / "r2"))
     assert code == 2 and "towns" in err and len(err.strip().splitlines()) == 1
     assert server.calls == calls and not (tmp_path / "r2").exists()
+
+
+# --------------------------------------------------------------------------- results and baseline files
+
+
+def _row(variant: str, case_id: str):
+    from harness.model import CaseResult
+
+    return CaseResult(suite="s", variant=variant, case_id=case_id, latency_s=0.25)
+
+
+def test_results_round_trip_and_a_torn_last_line_is_ignored(tmp_path):
+    from harness.runfolder import RESULTS, read_results, write_results
+
+    path = tmp_path / RESULTS
+    assert read_results(path) == []  # no file yet: nothing done
+    rows = [_row("v", "a"), _row("v", "b"), _row("w", "a")]
+    write_results(path, rows)
+    assert read_results(path) == rows
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write('{"suite": "s", "variant": "v", "case_')  # killed while writing
+    assert read_results(path) == rows
+
+
+def test_damaged_or_duplicate_rows_are_refused_with_the_line(tmp_path):
+    from harness.runfolder import read_results, write_results
+
+    path = tmp_path / "results.jsonl"
+    write_results(path, [_row("v", "a"), _row("v", "a"), _row("v", "b")])
+    with pytest.raises(InputError, match=r"results.jsonl:2: case 'a' of variant 'v' appears twice"):
+        read_results(path)
+    path.write_text('{"nope": 1}\n' + _row("v", "a").model_dump_json() + "\n\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"results.jsonl:1: not a result row"):
+        read_results(path)
+
+
+def test_baselines_live_beside_the_suites_run_folders(tmp_path):
+    from harness.runfolder import default_baseline_path
+
+    run_dir = tmp_path / "reports" / "biomed" / "20250101T000000"
+    assert default_baseline_path(run_dir, "biomed") == (tmp_path / "reports" / "baselines" / "biomed.json").resolve()

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from .support.fake_server import FakeOpenAIServer, Faults
-from harness.runner import RunOptions, read_results, run_suite
+from harness.runfolder import read_results
+from harness.runner import RunOptions, run_suite
 from harness.suites import load_suite
 
 from .conftest import SECRET, all_files_text, script_for

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import json
 
 from .support.fake_server import FakeOpenAIServer
-from harness.reports.writer import write_run_outputs
+from harness.finish import finish_outcome
 from harness.runner import RunOptions, run_suite
 
 from .conftest import script_for
@@ -27,7 +29,7 @@ def test_two_replays_write_the_same_summary_and_results(suite, api_key, tmp_path
     outputs = []
     for name in ("one", "two"):
         outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / name))
-        write_run_outputs(outcome, record_mode="none")
+        finish_outcome(outcome, record_mode="none")
         summary = json.loads((outcome.run_dir / "summary.json").read_text())
         rows = [json.loads(line) for line in (outcome.run_dir / "results.jsonl").read_text().splitlines()]
         outputs.append((strip(summary), strip(rows)))
@@ -37,14 +39,14 @@ def test_two_replays_write_the_same_summary_and_results(suite, api_key, tmp_path
 def test_summary_has_per_variant_usage_cost_and_ratios(suite, api_key, tmp_path):
     with FakeOpenAIServer(script_for(suite)) as srv:
         outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path, base_url=srv.base_url))
-    summary = write_run_outputs(outcome, record_mode="once")
-    tuned = summary["variants"]["tuned"]
-    assert tuned["usage"]["prompt_tokens"] > 0 and tuned["usage"]["completion_tokens"] > 0
-    assert tuned["cost_usd"] is not None and tuned["cost_usd"] > 0  # gpt-4o-mini is in the price table
-    assert summary["ratios"]["default"]["entities"] == 1.0
-    assert summary["ratios"]["tuned"]["entities"] > 1.0
-    assert tuned["records_from_gleaning"] >= 1
-    assert "tuned" in summary["comparisons"]
+    summary = finish_outcome(outcome, record_mode="once").summary
+    tuned = summary.variants["tuned"]
+    assert tuned.usage.prompt_tokens > 0 and tuned.usage.completion_tokens > 0
+    assert tuned.cost_usd is not None and tuned.cost_usd > 0  # gpt-4o-mini is in the price table
+    assert summary.ratios["default"]["entities"] == 1.0
+    assert summary.ratios["tuned"]["entities"] > 1.0
+    assert tuned.records_from_gleaning >= 1
+    assert "tuned" in summary.comparisons
 
 
 def test_estimated_usage_is_marked_in_the_summary(suite, api_key, tmp_path):
@@ -56,12 +58,12 @@ def test_estimated_usage_is_marked_in_the_summary(suite, api_key, tmp_path):
 
     with FakeOpenAIServer(script_for(suite), Faults(report_usage=False)) as srv:
         outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path, base_url=srv.base_url))
-    summary = write_run_outputs(outcome, record_mode="once")
-    usage = summary["variants"]["tuned"]["usage"]
-    assert usage["estimated"] is True and usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
-    assert summary["variants"]["tuned"]["cost_usd"] > 0
+    summary = finish_outcome(outcome, record_mode="once").summary
+    usage = summary.variants["tuned"].usage
+    assert usage.estimated is True and usage.prompt_tokens > 0 and usage.completion_tokens > 0
+    assert summary.variants["tuned"].cost_usd > 0
     schema = json.loads((REPO / "harness" / "schemas" / "summary.schema.json").read_text())
-    jsonschema.validate(summary, schema, cls=jsonschema.Draft202012Validator)
+    jsonschema.validate(summary.to_json(), schema, cls=jsonschema.Draft202012Validator)
 
 
 def test_format_rates_over_no_case_are_undefined_not_perfect():
@@ -70,15 +72,17 @@ def test_format_rates_over_no_case_are_undefined_not_perfect():
     from harness.summary import format_summary
 
     empty = format_summary([])
-    assert empty["format_error_rate"] is None
-    assert empty["completion_rate"] is None
-    assert empty["cases_with_errors"] == 0
+    assert empty.format_error_rate is None
+    assert empty.completion_rate is None
+    assert empty.cases_with_errors == 0
 
 
 def test_a_format_threshold_with_nothing_to_stand_on_fails_the_gate():
     from harness.gate import threshold_rules
+    from harness.summary import variant_summary
+    from harness.suites import Thresholds
 
-    variant = {"cases": 0, "metrics": {"metrics": {}}, "format": {"format_error_rate": None, "completion_rate": None}}
-    rules = threshold_rules({"variants": {"v": variant}}, {"format_errors": 0.1, "completion_rate": 0.9})
+    summary = SimpleNamespace(variants={"v": variant_summary([], prompt="p", model="m", prices={})})
+    rules = threshold_rules(summary, Thresholds(format_errors=0.1, completion_rate=0.9))  # type: ignore[arg-type]
     assert [r.status for r in rules] == ["fail", "fail"]
     assert all("n/a" in r.message for r in rules)

@@ -38,7 +38,7 @@ from ..text import scrub_surrogates
 from .cassette_store import CassetteAbsent, read_cassette
 from .cassette_schema import FORMAT_VERSION, CorruptCassette, check_completion_body, validate_cassette
 from .request_digest import body_hash, canonical_body, dump_json as _dump
-from .record_modes import RECORD_MODES, default_record_mode  # noqa: F401  (tune and the plugin import them here)
+from .record_modes import RECORD_MODES
 from .redaction import Redactor, configured_secrets, header_secrets
 
 KEPT_REQUEST_HEADERS = frozenset({"content-type"})

@@ -55,7 +55,7 @@ TemplateFunction = Callable[[Mapping[str, str]], str]
 
 __all__ = [
     "CONTINUE_PROMPT", "LOOP_PROMPT", "RUNNER_VARIABLES", "TOKEN", "Message", "PromptMeta", "PromptTemplate",
-    "escape", "fill", "load_prompt", "load_text_prompt", "partial_fill", "placeholders",
+    "escape", "fill", "load_text_prompt", "partial_fill", "placeholders",
 ]
 
 

@@ -40,20 +40,13 @@ def parse_shard(text: str | None) -> tuple[int, int] | None:
 # --------------------------------------------------------------------------- gate
 
 
-def gate_outcomes(outcomes: list, *, baseline: Path | None = None, json_out: bool = False) -> int:
-    """For `harness run --gate`: the verdict of every (outcome, summary) just written; returns the exit code."""
-    from .writer import gate_run, render_run
+def gate_outcomes(finished: list, *, json_out: bool = False) -> int:
+    """For `harness run --gate`: the verdicts of the runs just finished (FinishedRun); returns the exit code.
 
-    verdicts = []
-    for outcome, summary in outcomes:
-        if baseline is None:
-            verdict, _ = gate_run(summary, outcome.results, outcome.run_dir, strict=True)
-        else:  # a baseline other than the one the reports were written with: write them again
-            verdict = render_run(outcome.run_dir, summary, outcome.results, suite=outcome.suite,
-                                 baseline=baseline, strict=True)
-        verdicts.append(verdict)
-    _print_verdicts(verdicts, json_out)
-    return max((v.exit_code for v in verdicts), default=0)
+    An unreadable default baseline, a note in the reports, is bad input here (exit 2)."""
+    codes = [run.gate_exit_code() for run in finished]
+    _print_verdicts([run.verdict for run in finished], json_out)
+    return max(codes, default=0)
 
 
 def _print_verdicts(verdicts: list, json_out: bool) -> None:
@@ -78,20 +71,16 @@ def gate_command(
     no_reports: Annotated[bool, typer.Option("--no-reports", help="Do not rewrite the run's reports with the verdict.")] = False,
 ) -> None:
     """Apply the suite's thresholds and the baseline to runs; exit 1 when a rule fails."""
-    from .rundata import load_run, load_suite_of
-    from ..atomicfile import atomic_write_json
-    from .writer import GATE, gate_run, render_run
+    from ..finish import refinish
+    from ..runfolder import load_run, load_suite_of
 
     loaded = [load_run(path) for path in runs]  # check every input before writing anything
     verdicts = []
     for data in loaded:
-        if no_reports:
-            verdict, _ = gate_run(data.summary, data.rows, data.run_dir, baseline=baseline, strict=True)
-            atomic_write_json(data.run_dir / GATE, verdict.to_json())
-        else:
-            verdict = render_run(data.run_dir, data.summary, data.rows, suite=load_suite_of(data.summary),
-                                 baseline=baseline, strict=True)
-        verdicts.append(verdict)
+        suite = None if no_reports else load_suite_of(data.summary)
+        finished = refinish(data.run_dir, data.finished, data.rows, suite=suite, baseline=baseline, strict=True,
+                            reports=not no_reports)
+        verdicts.append(finished.verdict)
     _print_verdicts(verdicts, json_out)
     raise typer.Exit(max(v.exit_code for v in verdicts))
 
@@ -108,17 +97,16 @@ def baseline_update(
     out: Annotated[Optional[Path], typer.Option("--out", help="Write here instead of <reports>/baselines/<suite>.json.")] = None,
 ) -> None:
     """Accept a run: write <reports>/baselines/<suite>.json (atomically)."""
-    from ..atomicfile import atomic_write_json
-    from ..gate import default_baseline_path, make_baseline
-    from .rundata import load_run
+    from ..gate import make_baseline
+    from ..runfolder import default_baseline_path, load_run, write_artifact
 
     data = load_run(run)
     if not data.rows:
         raise InputError(f"{data.run_dir}: the run has no result rows")
     unscored = [f"{r.variant}/{r.case_id}" for r in data.rows if r.score is None]
     path = out or default_baseline_path(data.run_dir, data.suite_name)
-    atomic_write_json(path, make_baseline(data.summary, data.rows, run_dir=data.run_dir))
-    typer.echo(f"baseline of {data.suite_name}: {path} (run {data.summary['run_id']}, "
+    write_artifact(path, make_baseline(data.finished, data.rows, run_dir=data.run_dir))
+    typer.echo(f"baseline of {data.suite_name}: {path} (run {data.finished.run_id}, "
                f"{len(data.rows) - len(unscored)} case × variant values)")
     if unscored:
         typer.echo(f"note: {len(unscored)} row(s) without a score are not in the baseline: {', '.join(unscored[:5])}", err=True)
@@ -145,7 +133,7 @@ def merge_command(
         _emit_json({"run_dir": str(result.run_dir), "rows": result.rows,
                     "missing": [list(m) for m in result.missing], "gate": result.verdict.to_json()})
     else:
-        print_run_table(result.summary, result.run_dir)
+        print_run_table(result.summary, result.run_dir, result.verdict)
         print_verdict(result.verdict)
     if result.missing:
         shown = ", ".join(f"{v}/{c}" for v, c in result.missing[:5])
@@ -168,13 +156,12 @@ def inspect_command(
 ) -> None:
     """One entity across a run: descriptions, types, relationships, source cases, gold."""
     from ..entity_report import inspect_entity, render_text
-    from .rundata import load_run, load_suite_of
+    from ..runfolder import load_run, load_suite_of
 
     data = load_run(run, need_summary=False)
-    suite_name = data.summary.get("suite") or (data.rows[0].suite if data.rows else "")
-    loaded_suite = load_suite_of(data.summary, suite) if data.summary or suite else None
+    loaded_suite = load_suite_of(data.summary, suite) if data.summary is not None or suite else None
     report = inspect_entity(
-        data.rows, entity, suite=loaded_suite, suite_name=suite_name, run_dir=str(data.run_dir),
+        data.rows, entity, suite=loaded_suite, suite_name=data.suite_name, run_dir=str(data.run_dir),
         variants=variant, direction=direction, min_strength=min_strength, related_type=related_type,  # type: ignore[arg-type]
     )
     if json_out:
@@ -195,30 +182,22 @@ def report_command(
     markdown: Annotated[bool, typer.Option("--markdown", help="Also print report.md (for $GITHUB_STEP_SUMMARY).")] = False,
 ) -> None:
     """Write a run's reports again (report.md, report.html, junit.xml, plots), or a comparison of two runs."""
-    from .html_report import render_html
-    from .markdown import render_markdown
-    from .plots import render_plots
-    from .rundata import load_run, load_suite_of
+    from ..finish import refinish, write_reports
+    from ..runfolder import load_run, load_suite_of
     from .view import comparison_view
-    from ..atomicfile import atomic_write
-    from .writer import render_run
 
     data = load_run(run)
     suite = load_suite_of(data.summary)
     if against is None:
-        render_run(data.run_dir, data.summary, data.rows, suite=suite, baseline=baseline, strict=baseline is not None)
+        refinish(data.run_dir, data.finished, data.rows, suite=suite, baseline=baseline, strict=baseline is not None)
         target = data.run_dir
     else:
         other = load_run(against)
         if other.suite_name != data.suite_name:
             raise InputError(f"{against}: a run of suite '{other.suite_name}', not '{data.suite_name}'")
         view = comparison_view(other, data, suite=suite, variants=variant)
-        target = out or data.run_dir / f"compare-{other.summary['run_id']}"
-        plots = render_plots(view)
-        for name, png in plots.items():
-            atomic_write(target / "plots" / f"{name}.png", png)
-        atomic_write(target / "report.md", render_markdown(view))
-        atomic_write(target / "report.html", render_html(view, plots))
+        target = out or data.run_dir / f"compare-{other.finished.run_id}"
+        write_reports(target, view)
     if markdown:
         sys.stdout.write((target / "report.md").read_text(encoding="utf-8"))
     else:

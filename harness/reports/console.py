@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from ..summary import headline
+from ..artifacts import RunSummary, VariantSummary, Verdict
+from ..metrics.registry import key_figures
 
 
 def _pct(value: float | None) -> str:
@@ -19,25 +19,24 @@ def _rate(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.0%}"
 
 
-def usage_text(variant: dict[str, Any]) -> tuple[str, str]:
+def usage_text(variant: VariantSummary) -> tuple[str, str]:
     """(tokens, cost) of a variant as shown in every report, marked when the counts are estimated."""
-    usage = variant.get("usage") or {}
-    mark = " (est.)" if usage.get("estimated") else ""
-    tokens = f"{usage.get('total_tokens', 0):,}{mark}"
-    cost = variant.get("cost_usd")
+    mark = " (est.)" if variant.usage.estimated else ""
+    tokens = f"{variant.usage.total_tokens:,}{mark}"
+    cost = variant.cost_usd
     return tokens, ("n/a" if cost is None else f"${cost:,.4f}{mark}")
 
 
-def annotation_lines(summary: dict[str, Any]) -> list[str]:
+def annotation_lines(summary: RunSummary) -> list[str]:
     """What gold-based figures stand on, for variants where some cases have no gold."""
     lines = []
-    for name, variant in summary["variants"].items():
-        annotated = variant["metrics"].get("annotated") or {}
+    for name, variant in summary.variants.items():
+        annotated = variant.metrics.annotated
         parts = [
-            f"{kind} recall over {annotated[key]} of {variant['cases']} annotated cases: "
-            f"{_pct(headline(variant, f'{kind}_recall'))}"
-            for kind, key in (("entity", "entities"), ("relationship", "relationships"))
-            if key in annotated and annotated[key] < variant["cases"]
+            f"{m.phrase} over {annotated[m.gold]} of {variant.cases} annotated cases: "
+            f"{_pct(variant.metric(m.name))}"
+            for m in key_figures()
+            if m.gold is not None and m.gold in annotated and annotated[m.gold] < variant.cases
         ]
         if parts:
             lines.append(f"{name}: " + "; ".join(parts))
@@ -50,62 +49,54 @@ def _count(value: int, ratio: float | None, is_base: bool) -> str:
     return f"{value:,} ({ratio:.2f}×)"
 
 
-def run_table(summary: dict[str, Any]) -> Table:
-    baseline = summary["baseline"]
-    table = Table(title=f"{summary['suite']} — baseline: {baseline} (recall is micro-averaged)", title_justify="left")
-    for column in ("variant", "entity recall", "rel. recall", "entities", "relationships", "communities", "format errors",
+def run_table(summary: RunSummary) -> Table:
+    baseline = summary.baseline
+    table = Table(title=f"{summary.suite} — baseline: {baseline} (recall is micro-averaged)", title_justify="left")
+    figures = key_figures()
+    for column in ("variant", *(m.column_label for m in figures), "entities", "relationships", "communities", "format errors",
                    "tokens", "cost"):
         table.add_column(column, justify="left" if column == "variant" else "right")
-    for name, variant in summary["variants"].items():
-        ratio = summary["ratios"].get(name, {})
+    for name, variant in summary.variants.items():
+        ratio = summary.ratios.get(name, {})
         is_base = name == baseline
-        graph = variant["graph"]
-        fmt = variant["format"]
+        graph = variant.graph
+        fmt = variant.format
         table.add_row(
             name + (" (baseline)" if is_base else ""),
-            _pct(headline(variant, "entity_recall")) + ("" if is_base or ratio.get("entity_recall") is None else f" ({ratio['entity_recall']:.2f}×)"),
-            _pct(headline(variant, "relationship_recall")) + ("" if is_base or ratio.get("relationship_recall") is None else f" ({ratio['relationship_recall']:.2f}×)"),
-            _count(graph["nodes"], ratio.get("entities"), is_base),
-            _count(graph["edges"], ratio.get("relationships"), is_base),
-            _count(graph["communities"], ratio.get("communities"), is_base),
-            f"{fmt['cases_with_errors']}/{variant['cases']} ({_rate(fmt['format_error_rate'])})",
+            *(_pct(variant.metric(m.name)) + ("" if is_base or ratio.get(m.name) is None else f" ({ratio[m.name]:.2f}×)")
+              for m in figures),
+            _count(graph.nodes, ratio.get("entities"), is_base),
+            _count(graph.edges, ratio.get("relationships"), is_base),
+            _count(graph.communities, ratio.get("communities"), is_base),
+            f"{fmt.cases_with_errors}/{variant.cases} ({_rate(fmt.format_error_rate)})",
             *usage_text(variant),
         )
     return table
 
 
-def _gate_line(run_dir: Path) -> str | None:
-    """One line from the run's gate.json (the verdict only sets the exit code with --gate)."""
-    from ..errors import HarnessError
-    from ..inputfiles import load_json
-
-    try:
-        verdict = load_json(run_dir / "gate.json", what="gate file")
-    except HarnessError:
-        return None
-    if not isinstance(verdict, dict):
-        return None
-    failed = [r for r in verdict.get("rules", []) if r.get("status") == "fail"]
-    line = f"gate: {verdict.get('status', '?').upper()}"
+def gate_line(verdict: Verdict) -> str:
+    """One line of the run's verdict (the verdict sets the exit code only with --gate)."""
+    failed = verdict.failed()
+    line = f"gate: {verdict.status.upper()}"
     if failed:
-        line += f" — {len(failed)} rule(s) failed: " + "; ".join(f"{r['variant']}: {r['message']}" for r in failed[:3])
+        line += f" — {len(failed)} rule(s) failed: " + "; ".join(f"{r.variant}: {r.message}" for r in failed[:3])
         line += " …" if len(failed) > 3 else ""
     return line
 
 
-def print_run_table(summary: dict[str, Any], run_dir: Path, console: Console | None = None) -> None:
+def print_run_table(summary: RunSummary, run_dir: Path, verdict: Verdict | None = None,
+                    console: Console | None = None) -> None:
     console = console or Console(width=140)
     console.print(run_table(summary))
     for line in annotation_lines(summary):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
-    gate = _gate_line(run_dir)
-    if gate:
-        console.print(gate, markup=False, highlight=False, soft_wrap=True)
+    if verdict is not None:
+        console.print(gate_line(verdict), markup=False, highlight=False, soft_wrap=True)
     console.print(f"reports: {run_dir}")
     console.print()
 
 
-def print_verdict(verdict, console: Console | None = None) -> None:
+def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
     """The gate verdict: one line per rule, failures first."""
     console = console or Console(width=120, highlight=False, soft_wrap=True)
     style = {"pass": "green", "warn": "yellow", "fail": "bold red", "skip": "dim"}

@@ -12,7 +12,8 @@ from typing import Any
 
 from .markdown import RULE_NAMES, annotated_text, delta_text, pct, rule_value, usage_cells
 from .plots import PLOTS
-from .view import METRIC_LABELS, SIZE_KEYS, TABLE_METRICS, Column, ReportView
+from ..metrics.registry import in_reports
+from .view import SIZE_KEYS, Column, ReportView
 
 CSS = """
 :root { --ok:#2e7d32; --warn:#b26a00; --bad:#c62828; --muted:#666; --line:#d9dde3; --bg:#f6f8fa; }
@@ -81,13 +82,13 @@ def delta_html(delta: dict[str, Any] | None) -> str:
 
 def scores_table(view: ReportView) -> str:
     rows = [table_head(view, "metric")]
-    for metric in TABLE_METRICS:
+    for metric in in_reports():
         cells = "".join(
-            f"<td class='num'><b>{pct(c.metric(metric))}</b> · {pct(c.metric(metric, 'macro'))}{delta_html(c.delta(metric))}</td>"
+            f"<td class='num'><b>{pct(c.metric(metric.name))}</b> · {pct(c.metric(metric.name, 'macro'))}{delta_html(c.delta(metric.name))}</td>"
             for c in view.columns
         )
-        rows.append(f"<tr><td>{e(METRIC_LABELS[metric])}</td>{cells}</tr>")
-    rows.append("<tr><td>cases</td>" + "".join(f"<td class='num'>{c.data['cases']}</td>" for c in view.columns) + "</tr>")
+        rows.append(f"<tr><td>{e(metric.label)}</td>{cells}</tr>")
+    rows.append("<tr><td>cases</td>" + "".join(f"<td class='num'>{c.data.cases}</td>" for c in view.columns) + "</tr>")
     rows.append("<tr><td>annotated cases (entities / relationships)</td>"
                 + "".join(f"<td class='num'>{e(annotated_text(c.data))}</td>" for c in view.columns) + "</tr>")
     rows.append("<tr><td>tokens</td>" + "".join(f"<td class='num'>{e(usage_cells(c.data)[0])}</td>" for c in view.columns) + "</tr>")
@@ -101,7 +102,7 @@ def size_table(view: ReportView) -> str:
         cells = []
         for column in view.columns:
             ratio = view.ratio(column, key)
-            cells.append(f"<td class='num'>{column.data['graph'][key]:,}" + ("" if ratio is None else f" ({ratio:.2f}×)") + "</td>")
+            cells.append(f"<td class='num'>{getattr(column.data.graph, key):,}" + ("" if ratio is None else f" ({ratio:.2f}×)") + "</td>")
         rows.append(f"<tr><td>{e(label)}</td>{''.join(cells)}</tr>")
     return "<table>" + "".join(rows) + "</table>"
 
@@ -130,9 +131,8 @@ def gate_html(view: ReportView) -> str:
 def regressions_html(view: ReportView) -> str:
     parts = []
     for column in view.compared():
-        comparison = column.comparison or {}
-        worst = comparison.get("worst_regressions", [])[:10]
-        diffs = {d["case_id"]: d for d in comparison.get("case_diffs", [])}
+        comparison = column.comparison
+        worst = comparison.worst_regressions[:10] if comparison is not None else []
         parts.append(f"<h3>{e(column.name)} against {e(column.reference)}</h3>")
         if not worst:
             parts.append("<p class='muted'>No case lost F1.</p>")
@@ -140,30 +140,31 @@ def regressions_html(view: ReportView) -> str:
         rows = ["<tr><th>case</th><th>F1 change</th><th>newly missed entities</th><th>newly missed relationships</th>"
                 "<th>no longer extracted</th></tr>"]
         for case in worst:
-            graph = (diffs.get(case["case_id"]) or {}).get("graph") or {}
+            diff = comparison.case_diff(case.case_id) if comparison is not None else None
+            lost = diff.graph.entities_lost if diff is not None else []
             rows.append(
-                f"<tr><td><a href='#case-{e(case['case_id'])}'>{e(case['case_id'])}</a></td>"
-                f"<td class='num'>{case['f1_change']:+.3f}</td>"
-                f"<td class='missed'>{e(', '.join(case['newly_missed_entities'])) or '—'}</td>"
-                f"<td class='missed'>{e(', '.join(' — '.join(p) for p in case['newly_missed_relationships'])) or '—'}</td>"
-                f"<td>{e(', '.join(graph.get('entities_lost', []))) or '—'}</td></tr>"
+                f"<tr><td><a href='#case-{e(case.case_id)}'>{e(case.case_id)}</a></td>"
+                f"<td class='num'>{case.f1_change:+.3f}</td>"
+                f"<td class='missed'>{e(', '.join(case.newly_missed_entities)) or '—'}</td>"
+                f"<td class='missed'>{e(', '.join(' — '.join(p) for p in case.newly_missed_relationships)) or '—'}</td>"
+                f"<td>{e(', '.join(lost)) or '—'}</td></tr>"
             )
         parts.append("<table>" + "".join(rows) + "</table>")
     return "".join(parts) or "<p class='muted'>Nothing is compared (a single variant).</p>"
 
 
 def format_html(view: ReportView) -> str:
-    fmt = [c.data["format"] for c in view.columns]
+    fmt = [c.data.format for c in view.columns]
     rows = [table_head(view)]
     rows.append("<tr><td>cases with a format error</td>" + "".join(
-        f"<td class='num'>{f['cases_with_errors']}/{c.data['cases']} ({pct(f['format_error_rate'])})</td>"
+        f"<td class='num'>{f.cases_with_errors}/{c.data.cases} ({pct(f.format_error_rate)})</td>"
         for f, c in zip(fmt, view.columns)) + "</tr>")
-    rows.append("<tr><td>completion delimiter present</td>" + "".join(f"<td class='num'>{pct(f['completion_rate'])}</td>" for f in fmt) + "</tr>")
+    rows.append("<tr><td>completion delimiter present</td>" + "".join(f"<td class='num'>{pct(f.completion_rate)}</td>" for f in fmt) + "</tr>")
     rows.append("<tr><td>records parsed / seen (dropped)</td>" + "".join(
-        f"<td class='num'>{f['records_parsed']}/{f['records_seen']} ({f['records_dropped']})</td>" for f in fmt) + "</tr>")
-    for code in sorted({code for f in fmt for code in f["issues_by_code"]}):
+        f"<td class='num'>{f.records_parsed}/{f.records_seen} ({f.records_dropped})</td>" for f in fmt) + "</tr>")
+    for code in sorted({code for f in fmt for code in f.issues_by_code}):
         rows.append(f"<tr><td><code>{e(code)}</code></td>" + "".join(
-            f"<td class='num'>{f['issues_by_code'].get(code, 0)}</td>" for f in fmt) + "</tr>")
+            f"<td class='num'>{f.issues_by_code.get(code, 0)}</td>" for f in fmt) + "</tr>")
     return "<table>" + "".join(rows) + "</table>"
 
 
@@ -262,8 +263,8 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
         body += ["<h2>Graph size</h2>", size_table(view)]
         settings = view.graph_settings()
         if settings:
-            body.append(f"<p class='muted'>Communities: {e(settings['algorithm'])} ({e(settings['library'])} "
-                        f"{e(settings['library_version'])}, seed {settings['seed']}, resolution {settings['resolution']}).</p>")
+            body.append(f"<p class='muted'>Communities: {e(settings.algorithm)} ({e(settings.library)} "
+                        f"{e(settings.library_version)}, seed {settings.seed}, resolution {settings.resolution}).</p>")
         body.append(figure(plots, "graph_size"))
         if view.kind == "run":
             body += ["<h2>Gate</h2>", gate_html(view)]

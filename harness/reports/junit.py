@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree as ET
 
+from ..metrics.registry import thresholded
 from .view import ReportView
 
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -50,13 +51,9 @@ def render_junit(view: ReportView, suite_file: str = "") -> str:
                 ET.SubElement(case_el, "skipped", message=_clean(check.skip_reason()))
             if row.score is not None:
                 props = ET.SubElement(case_el, "properties")
-                for key, value in (
-                    ("entity_recall", row.score.entities.recall),
-                    ("relationship_recall", row.score.relationships.recall),
-                    ("entity_f1", row.score.entities.f1),
-                    ("relationship_f1", row.score.relationships.f1),
-                ):
-                    ET.SubElement(props, "property", name=key, value="n/a" if value is None else f"{value:.6f}")
+                for metric in thresholded():  # the metrics the per-case rules check
+                    value = metric.value(row.score)
+                    ET.SubElement(props, "property", name=metric.name, value="n/a" if value is None else f"{value:.6f}")
     for key, value in counts.items():
         suite_el.set(key, str(value))
     for key in totals:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..gate import Verdict
-from .view import METRIC_LABELS, SIZE_KEYS, TABLE_METRICS, Column, ReportView
+from ..artifacts import MetricDelta, VariantSummary, Verdict
+from ..metrics.registry import in_reports
+from .view import SIZE_KEYS, Column, ReportView
 
 MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
 MAX_LIST = 12
@@ -24,15 +25,15 @@ def pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1%}"
 
 
-def annotated_text(data: dict[str, Any]) -> str:
+def annotated_text(data: VariantSummary) -> str:
     """"3 / 2 of 3": cases with gold entities / gold relationships, of all cases of a column."""
-    annotated = data["metrics"].get("annotated") or {}
+    annotated = data.metrics.annotated
     if not annotated:
         return "—"
-    return f"{annotated.get('entities', 0)} / {annotated.get('relationships', 0)} of {data['cases']}"
+    return f"{annotated.get('entities', 0)} / {annotated.get('relationships', 0)} of {data.cases}"
 
 
-def usage_cells(data: dict[str, Any]) -> tuple[str, str]:
+def usage_cells(data: VariantSummary) -> tuple[str, str]:
     """(tokens, cost) of a column; "(est.)" when the token counts are estimated, not reported."""
     from .console import usage_text
 
@@ -60,19 +61,18 @@ def pairs(items: list[list[str]], limit: int = MAX_LIST) -> str:
     return names([" — ".join(p) for p in items], limit)
 
 
-def delta_text(delta: dict[str, Any] | None) -> str:
+def delta_text(delta: MetricDelta | None) -> str:
     """`Δ +3.1 pt [−1.0, +7.2] p 0.031` with ▲/▼ when the difference is real (`compare.is_real_difference`,
     the gate's rule: enough cases, interval excludes zero and a small p-value)."""
-    if not delta or delta.get("delta") is None:
+    if delta is None or delta.delta is None:
         return ""
-    low, high = delta.get("ci_low"), delta.get("ci_high")
+    low, high = delta.ci_low, delta.ci_high
     interval = f" [{pt(low)}, {pt(high)}]" if low is not None and high is not None else ""
-    p_value = delta.get("p_value")
-    p_text = "" if p_value is None else f" p {p_value:.3f}"
+    p_text = "" if delta.p_value is None else f" p {delta.p_value:.3f}"
     mark = ""
-    if delta.get("significant"):
-        mark = " ▲" if delta["delta"] > 0 else " ▼"
-    return f"Δ {pt(delta['delta'])} pt{interval}{p_text}{mark}"
+    if delta.significant:
+        mark = " ▲" if delta.delta > 0 else " ▼"
+    return f"Δ {pt(delta.delta)} pt{interval}{p_text}{mark}"
 
 
 def header(view: ReportView) -> list[str]:
@@ -84,14 +84,14 @@ def header(view: ReportView) -> list[str]:
 
 def scores_table(view: ReportView) -> list[str]:
     lines = header(view)
-    for metric in TABLE_METRICS:
+    for metric in in_reports():
         cells = []
         for column in view.columns:
-            cell = f"**{pct(column.metric(metric))}** · {pct(column.metric(metric, 'macro'))}"
-            extra = delta_text(column.delta(metric))
+            cell = f"**{pct(column.metric(metric.name))}** · {pct(column.metric(metric.name, 'macro'))}"
+            extra = delta_text(column.delta(metric.name))
             cells.append(cell + (f"<br>{extra}" if extra else ""))
-        lines.append(f"| {METRIC_LABELS[metric]} | " + " | ".join(cells) + " |")
-    lines.append("| cases | " + " | ".join(str(c.data["cases"]) for c in view.columns) + " |")
+        lines.append(f"| {metric.label} | " + " | ".join(cells) + " |")
+    lines.append("| cases | " + " | ".join(str(c.data.cases) for c in view.columns) + " |")
     lines.append("| annotated cases (entities / relationships) | "
                  + " | ".join(annotated_text(c.data) for c in view.columns) + " |")
     lines.append("| tokens | " + " | ".join(usage_cells(c.data)[0] for c in view.columns) + " |")
@@ -104,15 +104,15 @@ def size_table(view: ReportView) -> list[str]:
     for label, key in (*SIZE_KEYS, ("components", "components"), ("isolated entities", "isolates")):
         cells = []
         for column in view.columns:
-            value = column.data["graph"][key]
+            value = getattr(column.data.graph, key)
             ratio = view.ratio(column, key)
             cells.append(f"{value:,}" + ("" if ratio is None else f" ({ratio:.2f}×)"))
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     settings = view.graph_settings()
     if settings:
-        lines += ["", f"Union graph of each column's cases; communities: {settings['algorithm']} "
-                      f"({settings['library']} {settings['library_version']}, seed {settings['seed']}, "
-                      f"resolution {settings['resolution']}). Ratios are against the "
+        lines += ["", f"Union graph of each column's cases; communities: {settings.algorithm} "
+                      f"({settings.library} {settings.library_version}, seed {settings.seed}, "
+                      f"resolution {settings.resolution}). Ratios are against the "
                       f"{'reference run' if view.kind == 'comparison' else 'baseline variant'}."]
     return lines
 
@@ -171,12 +171,12 @@ def gate_section(verdict: Verdict | None) -> list[str]:
         lines += ["", "Cases that dropped by more than `case_max_drop` against the baseline:", ""]
         for rule, case in failing_cases[:MAX_CASE_ROWS]:
             lost = []
-            if case["newly_missed_entities"]:
-                lost.append("entities: " + names(case["newly_missed_entities"]))
-            if case["newly_missed_relationships"]:
-                lost.append("relationships: " + pairs(case["newly_missed_relationships"]))
-            lines.append(f"- `{esc(rule.variant)}` / `{esc(case['case_id'])}`: {esc(rule.metric)} "
-                         f"{pct(case['baseline'])} → {pct(case['value'])}"
+            if case.newly_missed_entities:
+                lost.append("entities: " + names(case.newly_missed_entities))
+            if case.newly_missed_relationships:
+                lost.append("relationships: " + pairs(case.newly_missed_relationships))
+            lines.append(f"- `{esc(rule.variant)}` / `{esc(case.case_id)}`: {esc(rule.metric)} "
+                         f"{pct(case.baseline)} → {pct(case.value)}"
                          + (f"; newly missed {'; '.join(lost)}" if lost else ""))
     return lines
 
@@ -184,21 +184,21 @@ def gate_section(verdict: Verdict | None) -> list[str]:
 def regressions_section(view: ReportView, k: int = 5) -> list[str]:
     lines: list[str] = []
     for column in view.compared():
-        worst = (column.comparison or {}).get("worst_regressions", [])[:k]
-        diffs = {d["case_id"]: d for d in (column.comparison or {}).get("case_diffs", [])}
+        comparison = column.comparison
+        worst = comparison.worst_regressions[:k] if comparison is not None else []
         lines.append(f"**{esc(column.name)}** against **{esc(column.reference)}**: "
                      + (f"{len(worst)} worst of the cases whose entity F1 + relationship F1 fell" if worst else "no case lost F1."))
         lines.append("")
         for case in worst:
             lost = []
-            if case["newly_missed_entities"]:
-                lost.append(f"newly missed entities: {names(case['newly_missed_entities'])}")
-            if case["newly_missed_relationships"]:
-                lost.append(f"newly missed relationships: {pairs(case['newly_missed_relationships'])}")
-            graph = (diffs.get(case["case_id"]) or {}).get("graph") or {}
-            if graph.get("entities_lost"):
-                lost.append(f"no longer extracted: {names(graph['entities_lost'], 8)}")
-            lines.append(f"- `{esc(case['case_id'])}` (F1 change {case['f1_change']:+.3f}): "
+            if case.newly_missed_entities:
+                lost.append(f"newly missed entities: {names(case.newly_missed_entities)}")
+            if case.newly_missed_relationships:
+                lost.append(f"newly missed relationships: {pairs(case.newly_missed_relationships)}")
+            diff = comparison.case_diff(case.case_id) if comparison is not None else None
+            if diff is not None and diff.graph.entities_lost:
+                lost.append(f"no longer extracted: {names(diff.graph.entities_lost, 8)}")
+            lines.append(f"- `{esc(case.case_id)}` (F1 change {case.f1_change:+.3f}): "
                          + ("; ".join(lost) if lost else "lower scores, nothing newly missed"))
         lines.append("")
     return lines or ["Nothing is compared (a single variant)."]
@@ -206,15 +206,15 @@ def regressions_section(view: ReportView, k: int = 5) -> list[str]:
 
 def format_table(view: ReportView) -> list[str]:
     lines = header(view)
-    fmt = [c.data["format"] for c in view.columns]
+    fmt = [c.data.format for c in view.columns]
     lines.append("| cases with a format error | " + " | ".join(
-        f"{f['cases_with_errors']}/{c.data['cases']} ({pct(f['format_error_rate'])})" for f, c in zip(fmt, view.columns)) + " |")
-    lines.append("| completion delimiter present | " + " | ".join(pct(f["completion_rate"]) for f in fmt) + " |")
+        f"{f.cases_with_errors}/{c.data.cases} ({pct(f.format_error_rate)})" for f, c in zip(fmt, view.columns)) + " |")
+    lines.append("| completion delimiter present | " + " | ".join(pct(f.completion_rate) for f in fmt) + " |")
     lines.append("| records parsed / seen (dropped) | " + " | ".join(
-        f"{f['records_parsed']}/{f['records_seen']} ({f['records_dropped']})" for f in fmt) + " |")
-    codes = sorted({code for f in fmt for code in f["issues_by_code"]})
+        f"{f.records_parsed}/{f.records_seen} ({f.records_dropped})" for f in fmt) + " |")
+    codes = sorted({code for f in fmt for code in f.issues_by_code})
     for code in codes:
-        lines.append(f"| `{esc(code)}` | " + " | ".join(str(f["issues_by_code"].get(code, 0)) for f in fmt) + " |")
+        lines.append(f"| `{esc(code)}` | " + " | ".join(str(f.issues_by_code.get(code, 0)) for f in fmt) + " |")
     if codes:
         lines += ["", "Codes are documented in docs/format-codes.md."]
     return lines

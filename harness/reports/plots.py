@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import io
 
-from ..scoring.aggregate import case_metrics
-from .view import HEADLINE_METRICS, METRIC_LABELS, SIZE_KEYS, ReportView, macro_interval
+from ..metrics.registry import in_bar_chart, key_figures
+from .view import SIZE_KEYS, ReportView, macro_interval
 
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"]
 DPI = 100
@@ -47,8 +47,8 @@ def metrics_plot(view: ReportView) -> bytes:
     width = 0.8 / n
     for j, column in enumerate(view.columns):
         means, lows, highs, xs = [], [], [], []
-        for i, metric in enumerate(HEADLINE_METRICS):
-            stats = macro_interval(column.rows, metric)
+        for i, metric in enumerate(in_bar_chart()):
+            stats = macro_interval(column.rows, metric.name)
             if stats is None:  # undefined (no annotated case): say so rather than draw a bar of 0 or 1
                 ax.text(i - 0.4 + width * (j + 0.5), 0.02, "n/a", ha="center", va="bottom", fontsize=7, rotation=90)
                 continue
@@ -59,8 +59,8 @@ def metrics_plot(view: ReportView) -> bytes:
             highs.append(max(0.0, high - mean))
         ax.bar(xs, means, width=width * 0.95, color=PALETTE[j % len(PALETTE)], label=_short(column.name, 40),
                yerr=[lows, highs], capsize=3, error_kw={"elinewidth": 1, "ecolor": "#222222"})
-    ax.set_xticks(range(len(HEADLINE_METRICS)))
-    ax.set_xticklabels([METRIC_LABELS[m].replace(" ", "\n", 1) for m in HEADLINE_METRICS], fontsize=9)
+    ax.set_xticks(range(len(in_bar_chart())))
+    ax.set_xticklabels([m.axis_label for m in in_bar_chart()], fontsize=9)
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("macro mean over cases")
     ax.set_title("Scores per variant (whiskers: 95% bootstrap interval over cases)", fontsize=11)
@@ -74,7 +74,7 @@ def metrics_plot(view: ReportView) -> bytes:
 def recall_scatter(view: ReportView) -> bytes:
     fig = _figure(10, 4.6)
     compared = view.compared()
-    for k, metric in enumerate(("entity_recall", "relationship_recall")):
+    for k, metric in enumerate(key_figures()):
         ax = fig.add_subplot(1, 2, k + 1)
         ax.plot([0, 1], [0, 1], color="#888888", linestyle="--", linewidth=1, label="no change")
         ax.fill_between([0, 1], [0, 0], [0, 1], color="#C44E52", alpha=0.05)
@@ -85,7 +85,7 @@ def recall_scatter(view: ReportView) -> bytes:
                 a, b = ref.row(case_id) if ref else None, column.row(case_id)
                 if a is None or b is None or a.score is None or b.score is None:
                     continue
-                va, vb = case_metrics(a.score)[metric], case_metrics(b.score)[metric]
+                va, vb = metric.value(a.score), metric.value(b.score)
                 if va is None or vb is None:
                     continue
                 xs.append(va)
@@ -102,7 +102,7 @@ def recall_scatter(view: ReportView) -> bytes:
         ax.set_aspect("equal")
         ax.set_xlabel("reference (baseline)")
         ax.set_ylabel("compared variant")
-        ax.set_title(f"{METRIC_LABELS[metric]} per case", fontsize=11)
+        ax.set_title(f"{metric.label} per case", fontsize=11)
         ax.grid(alpha=0.3)
         if not compared:
             ax.text(0.5, 0.5, "only one variant: nothing to compare", ha="center", va="center", fontsize=9)
@@ -117,10 +117,10 @@ def graph_size_plot(view: ReportView) -> bytes:
     ax = fig.add_subplot(1, 1, 1)
     n = max(1, len(view.columns))
     width = 0.8 / n
-    top = max([c.data["graph"][key] for c in view.columns for _, key in SIZE_KEYS] or [1]) or 1
+    top = max([getattr(c.data.graph, key) for c in view.columns for _, key in SIZE_KEYS] or [1]) or 1
     for j, column in enumerate(view.columns):
         xs = [i - 0.4 + width * (j + 0.5) for i in range(len(SIZE_KEYS))]
-        values = [column.data["graph"][key] for _, key in SIZE_KEYS]
+        values = [getattr(column.data.graph, key) for _, key in SIZE_KEYS]
         bars = ax.bar(xs, values, width=width * 0.95, color=PALETTE[j % len(PALETTE)], label=_short(column.name, 40))
         for bar, (_, key) in zip(bars, SIZE_KEYS):
             ratio = view.ratio(column, key)
@@ -139,7 +139,7 @@ def graph_size_plot(view: ReportView) -> bytes:
 
 
 def format_issues_plot(view: ReportView) -> bytes:
-    codes = sorted({code for c in view.columns for code in c.data["format"]["issues_by_code"]})
+    codes = sorted({code for c in view.columns for code in c.data.format.issues_by_code})
     height = max(2.6, 0.9 + 0.32 * len(codes) * max(1, min(len(view.columns), 3)))
     fig = _figure(10, min(height, 14))
     ax = fig.add_subplot(1, 1, 1)
@@ -150,7 +150,7 @@ def format_issues_plot(view: ReportView) -> bytes:
         n = max(1, len(view.columns))
         width = 0.8 / n
         for j, column in enumerate(view.columns):
-            counts = column.data["format"]["issues_by_code"]
+            counts = column.data.format.issues_by_code
             ys = [i - 0.4 + width * (j + 0.5) for i in range(len(codes))]
             ax.barh(ys, [counts.get(code, 0) for code in codes], height=width * 0.95,
                     color=PALETTE[j % len(PALETTE)], label=_short(column.name, 40))

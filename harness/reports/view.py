@@ -9,40 +9,15 @@ plots and JUnit all render the same `ReportView`, so they always agree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
-from ..gate import CaseCheck, Verdict, effective_thresholds
+from ..artifacts import CaseCheck, ComparisonSummary, MetricDelta, RunSummary, VariantSummary, Verdict
+from ..gate import effective_thresholds
+from ..metrics import get as get_metric
 from ..model import CaseResult, GoldCase
-from ..scoring.aggregate import case_metrics
 
-HEADLINE_METRICS = (
-    "entity_recall",
-    "entity_precision",
-    "entity_f1",
-    "relationship_recall",
-    "relationship_precision",
-    "relationship_f1",
-)
-METRIC_LABELS = {
-    "entity_recall": "Entity recall",
-    "entity_precision": "Entity precision",
-    "entity_f1": "Entity F1",
-    "entity_strict_f1": "Entity strict (typed) F1",
-    "relationship_recall": "Relationship recall",
-    "relationship_precision": "Relationship precision",
-    "relationship_f1": "Relationship F1",
-}
-TABLE_METRICS = (
-    "entity_recall",
-    "entity_precision",
-    "entity_f1",
-    "entity_strict_f1",
-    "relationship_recall",
-    "relationship_precision",
-    "relationship_f1",
-)
 SIZE_KEYS = (("entities", "nodes"), ("relationships", "edges"), ("communities", "communities"))
 
 
@@ -50,24 +25,21 @@ SIZE_KEYS = (("entities", "nodes"), ("relationships", "edges"), ("communities", 
 class Column:
     name: str  # label shown in tables and plots
     variant: str  # variant name in the rows
-    data: dict[str, Any]  # the variant's part of summary.json
+    data: VariantSummary  # the variant's part of summary.json
     rows: list[CaseResult] = field(repr=False)
     reference: str | None = None  # name of the column this one is compared against
-    comparison: dict[str, Any] | None = None  # Comparison.to_json() against the reference
+    comparison: ComparisonSummary | None = None  # against the reference
     thresholds: dict[str, float] = field(default_factory=dict)
 
     @property
     def is_reference(self) -> bool:
         return self.reference is None
 
-    def metric(self, name: str, average: str = "micro") -> float | None:
-        entry = self.data["metrics"]["metrics"].get(name)
-        return None if entry is None else entry.get(average)
+    def metric(self, name: str, average: Literal["micro", "macro"] = "micro") -> float | None:
+        return self.data.metric(name, average)
 
-    def delta(self, name: str) -> dict[str, Any] | None:
-        if not self.comparison:
-            return None
-        return self.comparison.get("metrics", {}).get(name)
+    def delta(self, name: str) -> MetricDelta | None:
+        return None if self.comparison is None else self.comparison.delta(name)
 
     def row(self, case_id: str) -> CaseResult | None:
         return self._index.get(case_id)
@@ -101,14 +73,15 @@ class ReportView:
         ref = self.reference_of(column)
         if ref is None:
             return None
-        value, base = column.data["graph"][key], ref.data["graph"][key]
+        value, base = getattr(column.data.graph, key), getattr(ref.data.graph, key)
         return None if not base else round(value / base, 6)
 
     def compared(self) -> list[Column]:
         return [c for c in self.columns if c.reference is not None]
 
-    def graph_settings(self) -> dict[str, Any] | None:
-        return self.columns[0].data["graph"] if self.columns else None
+    def graph_settings(self) -> Any | None:
+        """The community-detection settings (a GraphStats) of the first column."""
+        return self.columns[0].data.graph if self.columns else None
 
 
 def case_order(rows: list[CaseResult], gold: dict[str, GoldCase]) -> list[str]:
@@ -124,45 +97,45 @@ def case_order(rows: list[CaseResult], gold: dict[str, GoldCase]) -> list[str]:
 
 
 def run_view(
-    summary: dict[str, Any],
+    summary: RunSummary,
     rows: list[CaseResult],
     *,
     suite: Any | None = None,
     verdict: Verdict | None = None,
     checks: dict[tuple[str, str], CaseCheck] | None = None,
 ) -> ReportView:
-    baseline = summary.get("baseline")
-    config = summary.get("gate_config") or {}
+    baseline = summary.baseline
+    config = summary.gate_config
     columns = []
-    for name, data in summary["variants"].items():
-        is_ref = name == baseline or baseline not in summary["variants"]
+    for name, data in summary.variants.items():
+        is_ref = name == baseline or baseline not in summary.variants
         columns.append(Column(
             name=name,
             variant=name,
             data=data,
             rows=[r for r in rows if r.variant == name],
             reference=None if is_ref else baseline,
-            comparison=None if is_ref else summary.get("comparisons", {}).get(name),
-            thresholds=effective_thresholds(config.get("thresholds") or {}, name),
+            comparison=None if is_ref else summary.comparisons.get(name),
+            thresholds={} if config is None else effective_thresholds(config.thresholds, name),
         ))
     gold = {c.id: c for c in suite.cases} if suite is not None else {}
     facts = (
-        f"Run `{summary['run_id']}` of `{summary.get('suite_file', summary['suite'])}`, baseline variant "
-        f"`{baseline}`, record mode `{summary.get('record_mode', '?')}`, harness {summary.get('harness_version', '?')}."
+        f"Run `{summary.run_id}` of `{summary.suite_file}`, baseline variant "
+        f"`{baseline}`, record mode `{summary.record_mode}`, harness {summary.harness_version}."
     )
     return ReportView(
         kind="run",
-        suite=summary["suite"],
-        title=f"{summary['suite']}: {len(columns)} prompt variant{'s' if len(columns) != 1 else ''}",
-        description=summary.get("description", ""),
-        notes=summary.get("notes", ""),
+        suite=summary.suite,
+        title=f"{summary.suite}: {len(columns)} prompt variant{'s' if len(columns) != 1 else ''}",
+        description=summary.description,
+        notes=summary.notes,
         facts=facts,
         columns=columns,
         verdict=verdict,
         checks={(variant, case): check for (variant, case), check in (checks or {}).items()},
         gold=gold,
         case_ids=case_order(rows, gold),
-        case_max_drop=(config.get("regression") or {}).get("case_max_drop"),
+        case_max_drop=None if config is None else config.regression.case_max_drop,
     )
 
 
@@ -171,10 +144,11 @@ def comparison_view(run_a: Any, run_b: Any, *, suite: Any | None = None, variant
     from ..compare import compare
     from ..errors import InputError
 
-    id_a, id_b = run_a.summary["run_id"], run_b.summary["run_id"]
+    summary_a, summary_b = run_a.finished, run_b.finished
+    id_a, id_b = summary_a.run_id, summary_b.run_id
     if id_a == id_b:
         id_a, id_b = f"A:{id_a}", f"B:{id_b}"
-    shared = [v for v in run_a.summary["variants"] if v in run_b.summary["variants"]]
+    shared = [v for v in summary_a.variants if v in summary_b.variants]
     if variants:
         missing = [v for v in variants if v not in shared]
         if missing:
@@ -187,20 +161,20 @@ def comparison_view(run_a: Any, run_b: Any, *, suite: Any | None = None, variant
         rows_a = [r for r in run_a.rows if r.variant == v]
         rows_b = [r for r in run_b.rows if r.variant == v]
         name_a, name_b = f"{v} @ {id_a}", f"{v} @ {id_b}"
-        columns.append(Column(name_a, v, run_a.summary["variants"][v], rows_a))
-        comparison = compare(rows_a, rows_b, label_a=name_a, label_b=name_b).to_json()
-        columns.append(Column(name_b, v, run_b.summary["variants"][v], rows_b, reference=name_a, comparison=comparison))
+        columns.append(Column(name_a, v, summary_a.variants[v], rows_a))
+        comparison = compare(rows_a, rows_b, label_a=name_a, label_b=name_b).summary()
+        columns.append(Column(name_b, v, summary_b.variants[v], rows_b, reference=name_a, comparison=comparison))
     gold = {c.id: c for c in suite.cases} if suite is not None else {}
     facts = (
-        f"Run `{run_b.summary['run_id']}` ({run_b.run_dir}) against run `{run_a.summary['run_id']}` "
+        f"Run `{summary_b.run_id}` ({run_b.run_dir}) against run `{summary_a.run_id}` "
         f"({run_a.run_dir}), variant by variant."
     )
     return ReportView(
         kind="comparison",
-        suite=run_b.summary["suite"],
-        title=f"{run_b.summary['suite']}: run {run_b.summary['run_id']} against {run_a.summary['run_id']}",
-        description=run_b.summary.get("description", ""),
-        notes=run_b.summary.get("notes", ""),
+        suite=summary_b.suite,
+        title=f"{summary_b.suite}: run {summary_b.run_id} against {summary_a.run_id}",
+        description=summary_b.description,
+        notes=summary_b.notes,
         facts=facts,
         columns=columns,
         gold=gold,
@@ -215,7 +189,8 @@ def macro_interval(rows: list[CaseResult], metric: str, *, seed: int = 42, resam
     """Mean of the per-case values and its 95% percentile bootstrap interval (cases resampled)."""
     from ..compare import bootstrap_means, percentile_intervals
 
-    values = [case_metrics(r.score)[metric] for r in rows if r.score is not None]
+    value = get_metric(metric).value  # type: ignore[union-attr]
+    values = [value(r.score) for r in rows if r.score is not None]
     values = [v for v in values if v is not None]
     if not values:
         return None

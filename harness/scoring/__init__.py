@@ -5,15 +5,14 @@ Pure functions over values from `harness.model`; see docs/scoring.md for every c
 
 from __future__ import annotations
 
-from .aggregate import METRICS, aggregate, case_counts, case_metrics, micro_metrics
+from .aggregate import aggregate, case_counts, case_metrics, micro_metrics
 from .align import Match, align
 from .graph_stats import graph_stats, union_graph
-from .metrics import CaseDetail, explain_case, score_case
+from .case_score import CaseDetail, explain_case, score_case
 from .normalize import canonical_type, normalize_name, normalize_text, normalize_type, type_table
 from .score_json import rate_text, score_to_json
 
 __all__ = [
-    "METRICS",
     "CaseDetail",
     "Match",
     "aggregate",

@@ -5,46 +5,85 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..artifacts import Artifact, Number, read_artifact
 from ..atomicfile import atomic_write, atomic_write_json
+from ..model import Value
 
 
-def report_markdown(report: dict[str, Any]) -> str:
+class RejectedExample(Value):
+    chunk: str
+    kind: str
+    reason: str
+    answer: str | None = None
+
+
+class TuningUsage(Value):
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    estimated_cost_usd: Number | None
+
+
+class TuningReport(Artifact):
+    """`<name>.tuning.json`: what `harness tune` chose and why."""
+
+    name: str
+    model: str
+    format: str
+    selection: str
+    chunks: list[str]
+    domain: str
+    language: str
+    persona: str
+    rating_description: str
+    entity_types: list[str]
+    examples_kept: list[str]
+    examples_dropped_for_token_budget: list[str]
+    examples_rejected: list[RejectedExample]
+    tokens: dict[str, int]  # "budget", then the tokens of each prompt written
+    usage: TuningUsage
+    prompts: dict[str, str]  # prompt kind -> file written
+    lint: list[dict[str, Any]]  # lint findings of the prompts written, as `harness lint --json` prints them
+    notes: list[str]
+
+
+def report_markdown(report: TuningReport) -> str:
     """What a reviewer needs to trust a tuned prompt before measuring it."""
-    tokens = report["tokens"]
+    tokens = report.tokens
     lines = [
-        f"# Tuning report: {report['name']}",
+        f"# Tuning report: {report.name}",
         "",
-        f"- model: `{report['model']}`; chunks ({report['selection']}): {', '.join(report['chunks'])}",
-        f"- domain: {report['domain']}",
-        f"- language: {report['language']}",
-        f"- entity types: {', '.join(report['entity_types'])}",
-        f"- persona: {report['persona']}",
-        f"- rating: {report['rating_description']}",
+        f"- model: `{report.model}`; chunks ({report.selection}): {', '.join(report.chunks)}",
+        f"- domain: {report.domain}",
+        f"- language: {report.language}",
+        f"- entity types: {', '.join(report.entity_types)}",
+        f"- persona: {report.persona}",
+        f"- rating: {report.rating_description}",
         "",
         "## Examples",
         "",
         "| chunk | verdict | reason |",
         "| --- | --- | --- |",
     ]
-    for chunk in report["examples_kept"]:
+    for chunk in report.examples_kept:
         lines.append(f"| {chunk} | kept | |")
-    for chunk in report["examples_dropped_for_token_budget"]:
+    for chunk in report.examples_dropped_for_token_budget:
         lines.append(f"| {chunk} | dropped | over the token budget of {tokens['budget']} |")
-    for item in report["examples_rejected"]:
-        lines.append(f"| {item['chunk']} | rejected | {_cell(item['reason'])} |")
+    for item in report.examples_rejected:
+        lines.append(f"| {item.chunk} | rejected | {_cell(item.reason)} |")
     lines += ["", "## Prompts", "", "| prompt | file | tokens without the chunk |", "| --- | --- | ---: |"]
-    for kind, path in report["prompts"].items():
+    for kind, path in report.prompts.items():
         lines.append(f"| {kind} | `{Path(path).name}` | {tokens.get(kind, '')} |")
-    usage = report["usage"]
-    cost = usage.get("estimated_cost_usd")
-    lines += ["", f"Tuning calls: {usage['calls']}, {usage['prompt_tokens']} prompt and "
-                  f"{usage['completion_tokens']} completion tokens"
+    usage = report.usage
+    cost = usage.estimated_cost_usd
+    lines += ["", f"Tuning calls: {usage.calls}, {usage.prompt_tokens} prompt and "
+                  f"{usage.completion_tokens} completion tokens"
               + (f", about ${cost:.4f}." if cost is not None else ".")]
-    if report["lint"]:
+    if report.lint:
         lines += ["", "## Lint", ""] + [f"- `{Path(f['source']).name}:{f['line']}` {f['severity']} {f['code']}: "
-                                        f"{_cell(f['message'])}" for f in report["lint"]]
-    if report["notes"]:
-        lines += ["", "## Notes", ""] + [f"- {_cell(n)}" for n in report["notes"]]
+                                        f"{_cell(f['message'])}" for f in report.lint]
+    if report.notes:
+        lines += ["", "## Notes", ""] + [f"- {_cell(n)}" for n in report.notes]
     return "\n".join(lines) + "\n"
 
 
@@ -52,9 +91,10 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def write_tuning_report(report: dict[str, Any], stem: Path) -> Path:
+def write_tuning_report(report: dict[str, Any] | TuningReport, stem: Path) -> Path:
     """Write `<stem>.json` and `<stem>.md`; returns the JSON path."""
     path = stem.with_name(stem.name + ".json")
-    atomic_write_json(path, report)
-    atomic_write(stem.with_name(stem.name + ".md"), report_markdown(report))
+    typed = report if isinstance(report, TuningReport) else read_artifact(TuningReport, report, path, "tuning report")
+    atomic_write_json(path, typed.to_json())
+    atomic_write(stem.with_name(stem.name + ".md"), report_markdown(typed))
     return path

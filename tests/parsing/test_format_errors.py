@@ -32,7 +32,7 @@ def _row(result) -> CaseResult:  # type: ignore[no-untyped-def]
 
 
 def _gate_counts(*results) -> int:  # type: ignore[no-untyped-def]
-    return format_summary([_row(r) for r in results])["cases_with_errors"]
+    return format_summary([_row(r) for r in results]).cases_with_errors
 
 
 def test_refusal_ending_with_the_completion_delimiter_is_an_error_everywhere() -> None:

@@ -100,19 +100,19 @@ def test_summary_and_run_header_show_each_variants_types(suite, api_key, tmp_pat
     import jsonschema
 
     from ..support.fake_server import FakeOpenAIServer
-    from harness.reports.writer import write_run_outputs
+    from harness.finish import finish_outcome
     from harness.runner import RunOptions, run_suite
 
     from ..conftest import REPO, script_for
 
     with FakeOpenAIServer(script_for(suite)) as srv:
         outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path, base_url=srv.base_url, progress=True))
-    summary = write_run_outputs(outcome, record_mode="once")
+    summary = finish_outcome(outcome, record_mode="once").summary
     header = capsys.readouterr().out
     for name in suite.variant_names():
         plan = plan_variant(suite, name)
         assert plan.types is not None
-        assert summary["variants"][name]["entity_types"] == {"values": plan.entity_types, "source": plan.types.source}
+        assert summary.variants[name].entity_types.model_dump() == {"values": plan.entity_types, "source": plan.types.source}
         assert f"{suite.name}/{name}: entity types {plan.types.describe()}\n" in header
     schema = json.loads((REPO / "harness" / "schemas" / "summary.schema.json").read_text())
-    jsonschema.validate(summary, schema)
+    jsonschema.validate(summary.to_json(), schema)

@@ -10,7 +10,7 @@ import yaml
 
 from ..support.fake_server import FakeOpenAIServer, Script
 from harness.cli import main
-from harness.reports.writer import write_run_outputs
+from harness.finish import finish_outcome
 from harness.runner import RunOptions, run_suite
 from harness.suites import Suite, load_suite
 
@@ -28,7 +28,7 @@ def replay(suite: Suite, reports: Path, run_id: str, **options) -> tuple:
     """Replay a run and write its outputs; returns (outcome, summary)."""
     outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=reports, run_id=run_id, **options))
     assert not outcome.missing and not outcome.failures, (outcome.missing, outcome.failures)
-    return outcome, write_run_outputs(outcome, record_mode="none")
+    return outcome, finish_outcome(outcome, record_mode="none").summary
 
 
 def set_suite(project: Path, **changes) -> Suite:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from harness.runner import RunOptions, run_suite
-from harness.reports.writer import write_run_outputs
+from harness.finish import finish_outcome
 from harness.suites import load_suite
 
 from .helpers import REPO, harness, record_cassettes, replay, strip_volatile, summary_of
@@ -148,8 +148,8 @@ def test_summaries_of_the_example_suites_validate(tmp_path, monkeypatch):
     for path in sorted((REPO / "suites").glob("*.yaml")):
         outcome = run_suite(load_suite(path), RunOptions(record_mode="none", reports_dir=tmp_path, fresh=True))
         assert not outcome.missing, outcome.missing
-        summary = write_run_outputs(outcome, record_mode="none")
-        errors = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in validator.iter_errors(summary)]
+        summary = finish_outcome(outcome, record_mode="none").summary
+        errors = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in validator.iter_errors(summary.to_json())]
         assert not errors, (path.name, errors[:5])
         on_disk = json.loads((outcome.run_dir / "summary.json").read_text())
         assert not list(validator.iter_errors(on_disk))
@@ -159,7 +159,7 @@ def test_summaries_of_the_example_suites_validate(tmp_path, monkeypatch):
 
 def test_schema_rejects_an_undocumented_key(run):
     _, summary = run
-    bad = {**summary, "surprise": 1}
+    bad = {**summary.to_json(), "surprise": 1}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(bad, schema("summary.schema.json"), cls=jsonschema.Draft202012Validator)
 
@@ -305,10 +305,10 @@ def test_tokens_and_cost_per_variant_in_console_markdown_and_html(run):
     from harness.reports.view import run_view
 
     outcome, summary = run
-    tuned = summary["variants"]["tuned"]
-    tokens = f"{tuned['usage']['total_tokens']:,}"
-    cost = f"${tuned['cost_usd']:,.4f}"
-    assert tuned["usage"]["total_tokens"] > 0 and tuned["cost_usd"] > 0
+    tuned = summary.variants["tuned"]
+    tokens = f"{tuned.usage.total_tokens:,}"
+    cost = f"${tuned.cost_usd:,.4f}"
+    assert tuned.usage.total_tokens > 0 and tuned.cost_usd > 0
     md = (outcome.run_dir / "report.md").read_text(encoding="utf-8")
     html = (outcome.run_dir / "report.html").read_text(encoding="utf-8")
     token_row = next(line for line in md.splitlines() if line.startswith("| tokens |"))
@@ -320,8 +320,8 @@ def test_tokens_and_cost_per_variant_in_console_markdown_and_html(run):
     table = console.export_text()
     assert tokens in table and cost in table
     # an endpoint that reported no usage: the counts were estimated, and every report says so
-    for variant in summary["variants"].values():
-        variant["usage"]["estimated"] = True
+    for variant in summary.variants.values():
+        variant.usage.estimated = True
     view = run_view(summary, outcome.results)
     assert f"{tokens} (est.)" in render_markdown(view) and f"{cost} (est.)" in render_markdown(view)
     assert f"{tokens} (est.)" in render_html(view, {})

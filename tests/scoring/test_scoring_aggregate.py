@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.model import CaseScore, Entity, ExtractedGraph, GoldCase, GoldEntity, GoldRelationship, Relationship
-from harness.scoring import METRICS, aggregate, score_case, score_to_json
+from harness.metrics import metric_names
+from harness.scoring import aggregate, score_case, score_to_json
 
 Pairs = list[tuple[str, str]]
 
@@ -55,7 +56,7 @@ def test_micro_and_macro_worked_example() -> None:
     assert m.counts["entity_tp"] == 2 and m.counts["entity_gold"] == 5 and m.counts["entity_pred"] == 3
     assert m.get("entity_recall", "macro") == er.macro
     assert m.get("entity_recall") == er.micro
-    assert set(m.metrics) == set(METRICS)
+    assert set(m.metrics) == set(metric_names())
 
 
 def test_macro_skips_undefined_values() -> None:
@@ -93,7 +94,7 @@ def test_cases_without_gold_are_left_out_of_the_pools_and_counted() -> None:
         assert (m.metrics[name].micro, m.metrics[name].macro) == (None, None), name
     only_empty = aggregate([empty])
     assert only_empty.annotated == {"entities": 0, "relationships": 0}
-    assert all(only_empty.metrics[name].micro is None for name in METRICS if name != "grounding_rate")
+    assert all(only_empty.metrics[name].micro is None for name in metric_names() if name != "grounding_rate")
 
 
 def test_aggregate_of_nothing() -> None:
@@ -130,7 +131,7 @@ def test_cases_without_gold_never_change_gold_based_aggregates(annotated: list[t
     base = [scored([(n, "") for n in gold], [(n, "") for n in pred]) for gold, pred in annotated]
     extra = [scored([], [(n, "") for n in pred], pred_edges=list(zip(pred, pred[1:]))) for pred in unannotated]
     before, after = aggregate(base), aggregate(base + extra)
-    for name in METRICS:
+    for name in metric_names():
         if name != "grounding_rate":
             assert after.metrics[name] == before.metrics[name], name
     assert after.annotated["entities"] == before.annotated["entities"] == sum(1 for gold, _ in annotated if gold)

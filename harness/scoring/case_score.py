@@ -24,7 +24,7 @@ from functools import lru_cache
 from ..model import CaseScore, EntityScores, ExtractedGraph, GoldCase, Grounding, MatchingConfig, RelationshipScores
 from .align import Match, align
 from .normalize import canonical_type, normalize_name, normalize_text, occurs_in, type_table
-from .ratios import f1, precision, ratio_or_none, recall
+from ..metrics.ratios import f1, precision, ratio_or_none, recall
 
 Node = tuple[str, int | str]  # ("g", gold index) or ("p", normalised name of an unaligned node)
 Edge = tuple[Node, Node]

@@ -6,7 +6,7 @@
 - F1 is ``2 tp / (gold + pred)``, 0.0 when one side is empty and None when both are.
 
 A case that is not annotated for a kind gets None for every gold-based rate of that kind;
-that is decided in `metrics.py`. The same functions serve per-case scores and micro averages
+that is decided in `harness/scoring/case_score.py`. The same functions serve per-case scores and micro averages
 (applied to counts summed over annotated cases).
 """
 

@@ -1,0 +1,530 @@
+"""Run artifacts: the typed values a finished run writes and later commands read back.
+
+`summary.json` is a `RunSummary`, `gate.json` a `Verdict`, `baselines/<suite>.json` a `Baseline`,
+and a comparison (`harness compare --json`, summary.json's `comparisons`) a `ComparisonSummary`.
+Each file is its model's dump, key for key (order kept, optional keys absent when unset, ints
+kept as ints), and reading one back validates it into the model. The JSON schemas in
+`harness/schemas/` are generated from these models (`scripts/write_schemas.py`).
+
+Upstream values (CaseScore, SuiteMetrics, GraphStats, Usage) live in `harness.model`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
+
+from pydantic import Field, ValidationError, create_model, model_serializer, model_validator
+
+from .errors import InputError
+from .metrics.registry import metrics as registered_metrics
+from .model import GraphStats, SuiteMetrics, Usage, Value
+from .scoring.significance import is_real_difference, min_paired_cases
+from .suites import Regression, Thresholds
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+Status = Literal["pass", "warn", "fail", "skip"]
+Number = int | float  # a JSON number kept as computed: an int stays an int
+
+SUMMARY_SCHEMA_VERSION = 1
+GATE_SCHEMA_VERSION = 1
+BASELINE_SCHEMA_VERSION = 1
+_TOL = 1e-12
+
+
+class Artifact(Value):
+    """A value written to a file: keys named in `omit_if_none` are left out while unset."""
+
+    omit_if_none: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unset(self, handler: Any) -> Any:
+        data = handler(self)
+        for key in self.omit_if_none:
+            if isinstance(data, dict) and key in data and data[key] is None:
+                del data[key]
+        return data
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump()
+
+
+A = TypeVar("A", bound=Value)
+
+
+def read_artifact(model: type[A], data: Any, path: Path | str, what: str) -> A:
+    """`data` (parsed JSON) as `model`; anything wrong is one InputError naming the file and the key."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"]) or "(top level)"
+        raise InputError(f"{path}: not a valid {what}: {where}: {error['msg']}") from None
+
+
+# --------------------------------------------------------------------------- comparisons
+
+
+class MetricDelta(Value):
+    """One metric, b - a, over the paired cases where both sides have a value."""
+
+    metric: str = Field("", exclude=True)  # the key it is stored under
+    n: int
+    macro_a: float | None
+    macro_b: float | None
+    delta: float | None  # mean of per-case differences = macro_b - macro_a
+    ci_low: float | None
+    ci_high: float | None
+    p_value: float | None
+    improved: int
+    regressed: int
+    unchanged: int
+    micro_a: float | None
+    micro_b: float | None
+    micro_delta: float | None
+    significant: bool = False  # is_real_difference: enough cases, interval excludes zero, p < 1 - confidence
+
+
+class GraphDiff(Value):
+    """What one case's extracted graph gained and lost from a to b (names as the model wrote them)."""
+
+    entities_gained: list[str] = []
+    entities_lost: list[str] = []
+    entities_retyped: list[list[str]] = []  # [name, type in a, type in b]
+    relationships_gained: list[list[str]] = []  # [source, target]
+    relationships_lost: list[list[str]] = []
+
+
+class CaseDiff(Value):
+    """One paired case: per-metric values and deltas, what gold items it newly missed or found, the graph diff."""
+
+    case_id: str
+    a: dict[str, float | None]
+    b: dict[str, float | None]
+    delta: dict[str, float | None]
+    newly_missed_entities: list[str] = []
+    newly_found_entities: list[str] = []
+    newly_missed_relationships: list[list[str]] = []
+    newly_found_relationships: list[list[str]] = []
+    graph: GraphDiff = GraphDiff()
+
+    @property
+    def f1_change(self) -> float:
+        """Ranking key for regressions: entity F1 delta plus relationship F1 delta."""
+        return (self.delta.get("entity_f1") or 0.0) + (self.delta.get("relationship_f1") or 0.0)
+
+
+class ComparisonSettings(Artifact):
+    omit_if_none: ClassVar[tuple[str, ...]] = ("significant",)
+    delta: str
+    interval: str
+    p_value: str
+    significant: str | None = None  # absent in files written before the rule was spelled out here
+    seed: int
+    resamples: int
+    confidence: float
+
+
+class PairedCases(Value):
+    paired: int
+    only_in_a: list[str]
+    only_in_b: list[str]
+    unscored: list[str]
+
+
+class WorstRegression(Value):
+    case_id: str
+    f1_change: float
+    newly_missed_entities: list[str]
+    newly_missed_relationships: list[list[str]]
+
+
+class ComparisonSummary(Artifact):
+    """A comparison as written: `harness compare --json`, and summary.json's `comparisons.<variant>`."""
+
+    a: str
+    b: str
+    settings: ComparisonSettings
+    cases: PairedCases
+    metrics: dict[str, MetricDelta]
+    worst_regressions: list[WorstRegression]
+    case_diffs: list[CaseDiff]
+
+    @model_validator(mode="after")
+    def _name_metrics(self) -> ComparisonSummary:
+        for name, delta in self.metrics.items():
+            delta.metric = name
+        return self
+
+    def delta(self, metric: str) -> MetricDelta | None:
+        return self.metrics.get(metric)
+
+    def case_diff(self, case_id: str) -> CaseDiff | None:
+        return next((d for d in self.case_diffs if d.case_id == case_id), None)
+
+
+class Comparison(Value):
+    """b against a, case by case (`harness.compare.compare` computes it)."""
+
+    label_a: str
+    label_b: str
+    seed: int
+    resamples: int
+    confidence: float
+    metrics: dict[str, MetricDelta]
+    cases: list[CaseDiff]
+    only_in_a: list[str] = []
+    only_in_b: list[str] = []
+    unscored: list[str] = []  # paired cases without a score on at least one side
+
+    def worst_regressions(self, k: int = 10, metric: str | None = None) -> list[CaseDiff]:
+        """The `k` cases that lost most (by `metric`'s delta, default entity F1 + relationship F1), worst first."""
+
+        def key(case: CaseDiff) -> float:
+            if metric is None:
+                return case.f1_change
+            value = case.delta.get(metric)
+            return 0.0 if value is None else value
+
+        losers = [case for case in self.cases if key(case) < -_TOL]
+        return sorted(losers, key=lambda case: (key(case), case.case_id))[:k]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per metric (index), columns as in MetricDelta."""
+        import pandas as pd  # lazy: reading a summary needs no pandas
+
+        rows = [{"metric": name, **delta.model_dump()} for name, delta in self.metrics.items()]
+        return pd.DataFrame(rows).set_index("metric")
+
+    def case_frame(self) -> pd.DataFrame:
+        """One row per paired case: `<metric>_a`, `<metric>_b`, `<metric>_delta`, and the diffs as lists."""
+        import pandas as pd
+
+        rows: list[dict[str, Any]] = []
+        for case in self.cases:
+            row: dict[str, Any] = {"case_id": case.case_id}
+            for name in self.metrics:
+                row[f"{name}_a"] = case.a.get(name)
+                row[f"{name}_b"] = case.b.get(name)
+                row[f"{name}_delta"] = case.delta.get(name)
+            row["newly_missed_entities"] = case.newly_missed_entities
+            row["newly_found_entities"] = case.newly_found_entities
+            row["newly_missed_relationships"] = case.newly_missed_relationships
+            row["newly_found_relationships"] = case.newly_found_relationships
+            row.update(case.graph.model_dump())
+            rows.append(row)
+        frame = pd.DataFrame(rows)
+        return frame.set_index("case_id") if rows else frame
+
+    def summary(self, worst: int = 10) -> ComparisonSummary:
+        """The comparison as written (`harness compare --json`, summary.json's comparisons)."""
+        return ComparisonSummary(
+            a=self.label_a,
+            b=self.label_b,
+            settings=ComparisonSettings(
+                delta="b - a, macro (mean over paired cases of the per-case difference)",
+                interval=f"{self.confidence:.0%} paired bootstrap, percentile method",
+                p_value="paired sign-flip permutation, two-sided",
+                significant=f"interval excludes zero, p < {1 - self.confidence:.2f} and at least "
+                f"{min_paired_cases(self.confidence)} paired cases",
+                seed=self.seed,
+                resamples=self.resamples,
+                confidence=self.confidence,
+            ),
+            cases=PairedCases(paired=len(self.cases), only_in_a=self.only_in_a, only_in_b=self.only_in_b,
+                              unscored=self.unscored),
+            metrics=self.metrics,
+            worst_regressions=[
+                WorstRegression(case_id=case.case_id, f1_change=case.f1_change,
+                                newly_missed_entities=case.newly_missed_entities,
+                                newly_missed_relationships=case.newly_missed_relationships)
+                for case in self.worst_regressions(worst)
+            ],
+            case_diffs=self.cases,
+        )
+
+    def to_json(self, worst: int = 10) -> dict[str, Any]:
+        """The `harness compare RUN_A RUN_B --json` document."""
+        return self.summary(worst).model_dump()
+
+
+class PairedStats(Value):
+    """mean(b - a) over paired values, its bootstrap interval and its sign-flip p-value."""
+
+    n: int
+    delta: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    confidence: float
+
+    @property
+    def significant(self) -> bool:
+        return is_real_difference(self.n, self.ci_low, self.ci_high, self.p_value, self.confidence)
+
+
+# --------------------------------------------------------------------------- gate
+
+
+class GateConfig(Value):
+    """What the gate needs from a suite, recorded in summary.json (`gate_config`)."""
+
+    thresholds: Thresholds  # type: ignore[valid-type]
+    regression: Regression
+
+
+class RuleCase(Artifact):
+    """A case a rule names: absent (coverage), shown in the prompt (leakage), or dropped (case_regression)."""
+
+    omit_if_none: ClassVar[tuple[str, ...]] = ("baseline", "value", "drop", "newly_missed_entities",
+                                               "newly_missed_relationships")
+    case_id: str
+    baseline: float | None = None
+    value: float | None = None
+    drop: float | None = None
+    newly_missed_entities: list[str] | None = None
+    newly_missed_relationships: list[list[str]] | None = None
+
+
+class RuleResult(Value):
+    """One rule as applied to one variant."""
+
+    rule: Literal["threshold", "regression", "case_regression", "coverage", "leakage"]
+    variant: str
+    metric: str
+    op: Literal[">=", "<=", "drop <="]
+    value: float | None
+    limit: float | None
+    status: Status
+    message: str
+    interval: list[float] | None = None  # [low, high] of the delta (regression)
+    cases: list[RuleCase] = []  # offending cases (case_regression, coverage, leakage)
+    p_value: float | None = None  # sign-flip p-value of the delta (regression)
+
+
+class Verdict(Artifact):
+    """Every rule applied to one run (gate.json); the run fails when a rule fails."""
+
+    schema_version: Literal[1] = GATE_SCHEMA_VERSION
+    suite: str
+    run_id: str
+    status: Literal["pass", "warn", "fail"]
+    baseline_file: str | None = None
+    baseline_run_id: str | None = None
+    counts: dict[str, int] = {}  # rules per status; always recounted from `rules`
+    notes: list[str] = []
+    rules: list[RuleResult] = []
+
+    @model_validator(mode="after")
+    def _count(self) -> Verdict:
+        self.counts = {s: sum(1 for r in self.rules if r.status == s) for s in ("pass", "warn", "fail", "skip")}
+        return self
+
+    @property
+    def passed(self) -> bool:
+        return self.status != "fail"
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.status == "fail" else 0
+
+    def failed(self) -> list[RuleResult]:
+        return [r for r in self.rules if r.status == "fail"]
+
+    def warned(self) -> list[RuleResult]:
+        return [r for r in self.rules if r.status == "warn"]
+
+    def lines(self) -> list[str]:
+        """The verdict as plain text, one rule a line (what `harness gate` prints)."""
+        head = f"{self.suite} ({self.run_id}): gate {self.status.upper()}"
+        if self.baseline_file:
+            head += f" — baseline {self.baseline_file}"
+        out = [head]
+        out += [f"  note: {note}" for note in self.notes]
+        for rule in self.rules:
+            out.append(f"  {rule.status.upper():4s}  {rule.variant}: {rule.message}")
+        return out
+
+
+class CaseCheck(Value):
+    """The per-case rules of one case × variant (junit.xml, the pytest plugin, the reports)."""
+
+    variant: str
+    case_id: str
+    failures: list[str]
+    missed_entities: list[str] = []
+    missed_relationships: list[list[str]] = []
+    newly_missed_entities: list[str] = []
+    newly_missed_relationships: list[list[str]] = []
+    error: str | None = None
+    # per-case thresholds whose metric is undefined on this case (no gold of its kind)
+    undefined: list[str] = []
+    checked: int = 0  # per-case rules that had a value to check
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    @property
+    def unchecked(self) -> bool:
+        """Nothing could be checked: every per-case threshold is undefined here (junit and pytest skip it)."""
+        return not self.failures and bool(self.undefined) and self.checked == 0
+
+    def skip_reason(self) -> str:
+        return "no gold to check against: " + ", ".join(self.undefined)
+
+    def message(self) -> str:
+        return "; ".join(self.failures)
+
+    def details(self) -> str:
+        """Multi-line text naming what the case missed (failure bodies of junit and pytest)."""
+        lines: list[str] = []
+        if self.error:
+            lines.append(f"error: {self.error}")
+        if self.missed_entities:
+            lines.append(f"missed entities ({len(self.missed_entities)}): " + ", ".join(self.missed_entities))
+        if self.missed_relationships:
+            lines.append(
+                f"missed relationships ({len(self.missed_relationships)}): "
+                + ", ".join(" — ".join(pair) for pair in self.missed_relationships)
+            )
+        if self.newly_missed_entities:
+            lines.append("newly missed against the baseline (entities): " + ", ".join(self.newly_missed_entities))
+        if self.newly_missed_relationships:
+            lines.append(
+                "newly missed against the baseline (relationships): "
+                + ", ".join(" — ".join(pair) for pair in self.newly_missed_relationships)
+            )
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- summary
+
+
+class FormatSummary(Value):
+    """How well a variant's answers kept the output format."""
+
+    cases_with_errors: int
+    # over no case there is no share: None (n/a), which fails a threshold, never 0% errors
+    format_error_rate: float | None
+    completion_rate: float | None
+    records_seen: int
+    records_parsed: int
+    records_dropped: int
+    issues_by_code: dict[str, int]
+
+
+class EntityTypesUsed(Value):
+    """The entity types a variant's prompt was filled with, and where they came from (docs/prompts.md)."""
+
+    values: list[str]
+    source: str
+
+
+class VariantSummary(Artifact):
+    """One variant of a run: scores, graph, format, usage."""
+
+    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types",)
+    prompt: str
+    model: str
+    cases: int
+    metrics: SuiteMetrics
+    graph: GraphStats
+    format: FormatSummary
+    records_from_gleaning: int
+    usage: Usage
+    cost_usd: Number | None
+    latency_total_s: Number
+    entity_types: EntityTypesUsed | None = None  # None when the variant's prompt no longer loads
+
+    def metric(self, name: str, average: Literal["micro", "macro"] = "micro") -> float | None:
+        return self.metrics.get(name, average)
+
+    def annotated(self, kind: str) -> int | None:
+        """Cases annotated for `kind` (None in a summary written before this was counted)."""
+        return self.metrics.annotated.get(kind)
+
+
+class RunSummary(Artifact):
+    """One finished run of one suite (summary.json). Timings live only under keys ending in `_s`
+    (and `created_at`): every other value is reproduced byte for byte by a replayed run."""
+
+    omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config",)
+    schema_version: Literal[1] = SUMMARY_SCHEMA_VERSION
+    harness_version: str
+    suite: str
+    suite_file: str
+    description: str = ""
+    notes: str = ""
+    run_id: str
+    created_at: str
+    record_mode: Literal["none", "once", "rewrite", "all", "mixed"]
+    baseline: str  # the variant the others are compared against
+    variants: dict[str, VariantSummary]  # in suite order
+    ratios: dict[str, dict[str, float | None]]  # variant -> value / the baseline variant's value
+    comparisons: dict[str, ComparisonSummary]  # variant -> against the baseline variant
+    timings: dict[str, Number]
+    gate_config: GateConfig | None = None  # absent in summaries written before the gate recorded it
+
+
+class _BaselineCaseValues(Value):
+    def value(self, metric: str) -> float | None:
+        return getattr(self, metric, None)
+
+
+# a baseline case: every registered metric's value, then what the case missed
+BaselineCase = create_model(
+    "BaselineCase",
+    __base__=_BaselineCaseValues,
+    **{metric.name: (float | None, None) for metric in registered_metrics()},  # type: ignore[call-overload]
+    missed_entities=(list[str], []),
+    missed_relationships=(list[list[str]], []),
+)
+
+
+class Baseline(RunSummary):
+    """An accepted run (`harness baseline update`): its summary plus the per-case values the
+    regression rules compare against."""
+
+    baseline_schema_version: int
+    accepted_from: str
+    cases: dict[str, dict[str, BaselineCase]]  # type: ignore[valid-type]  # variant -> case id -> values
+
+
+__all__ = [
+    "BASELINE_SCHEMA_VERSION", "GATE_SCHEMA_VERSION", "SUMMARY_SCHEMA_VERSION", "Artifact", "Baseline",
+    "BaselineCase", "CaseCheck", "CaseDiff", "Comparison", "ComparisonSummary", "EntityTypesUsed",
+    "FormatSummary", "GateConfig", "GraphDiff", "MetricDelta", "PairedStats", "RuleCase", "RuleResult",
+    "RunSummary", "Status", "VariantSummary", "Verdict", "read_artifact",
+]
+
+
+# --------------------------------------------------------------------------- JSON schemas
+
+_SCHEMAS: dict[str, tuple[type[Value], str, str]] = {
+    "summary.schema.json": (RunSummary, "summary", "kg-prompt-harness run summary (summary.json)"),
+    "gate.schema.json": (Verdict, "gate", "kg-prompt-harness gate verdict (gate.json, harness gate --json)"),
+    "baseline.schema.json": (Baseline, "baseline", "kg-prompt-harness baseline (baselines/<suite>.json)"),
+}
+
+
+def json_schemas() -> dict[str, str]:
+    """The text of every schema file in harness/schemas/, generated from the models
+    (`scripts/write_schemas.py` writes them; a test keeps the shipped files equal to these)."""
+    import json
+
+    out: dict[str, str] = {}
+    for name, (model, slug, title) in _SCHEMAS.items():
+        generated = model.model_json_schema(mode="validation")
+        document = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"https://kg-prompt-harness.invalid/schemas/{slug}/1.json",
+            "title": f"{title}, schema version 1",
+            "description": (generated.pop("description", "") + " Generated from harness/artifacts.py by "
+                            "scripts/write_schemas.py; documented in docs/reports.md.").strip(),
+            **{k: v for k, v in generated.items() if k != "title"},
+        }
+        out[name] = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return out

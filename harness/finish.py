@@ -1,0 +1,178 @@
+"""The end of a run, in one place: results -> summary -> verdict -> report views -> files.
+
+`finish_run` is called once per finished run (`harness run`, `harness merge`, the pytest plugin):
+the comparisons against the baseline variant are computed once and handed to the summary, the
+gate is evaluated once (rules and per-case checks together), one view feeds every report, and
+the files are written with summary.json last (its presence marks a finished run). `refinish`
+does the same for a run already finished (`harness gate`, `harness report`), leaving its
+summary.json alone. Both return a `FinishedRun` that callers print from: nobody re-reads
+gate.json or re-runs the gate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .artifacts import Baseline, CaseCheck, ComparisonSummary, RunSummary, Verdict
+from .atomicfile import atomic_write
+from .errors import InputError
+from .gate import gate_config, judge
+from .model import CaseResult
+from .runfolder import GATE, SUMMARY, default_baseline_path, read_baseline, write_artifact
+from .summary import build_summary
+
+
+@dataclass
+class GateInputs:
+    """The baseline a run is gated against, where it came from, and notes on why there is none."""
+
+    baseline: Baseline | None
+    baseline_file: str | None
+    notes: list[str]
+    error: InputError | None = None  # an unreadable default baseline, left out of a non-strict gate
+
+
+@dataclass
+class FinishedRun:
+    """A run with its summary, its verdict and per-case rules, and the files written."""
+
+    run_dir: Path
+    summary: RunSummary
+    verdict: Verdict
+    checks: dict[tuple[str, str], CaseCheck]
+    rows: list[CaseResult] = field(repr=False)
+    paths: list[Path] = field(default_factory=list)
+    baseline_error: InputError | None = None  # see GateInputs.error; `--gate` refuses the run with it
+
+    def gate_exit_code(self) -> int:
+        """The exit code of a gated run: 2 (raised) when its default baseline was unreadable."""
+        if self.baseline_error is not None:
+            raise self.baseline_error
+        return self.verdict.exit_code
+
+
+def compare_to_baseline(suite: Any, rows: list[CaseResult]) -> dict[str, ComparisonSummary]:
+    """Every variant present against the suite's baseline variant (none when that did not run)."""
+    present = [name for name in suite.variant_names() if any(r.variant == name for r in rows)]
+    baseline = suite.baseline
+    if baseline not in present:
+        return {}
+    from .compare import compare  # lazy: numpy and deepdiff
+
+    base_rows = [r for r in rows if r.variant == baseline]
+    return {
+        name: compare(base_rows, [r for r in rows if r.variant == name], label_a=baseline, label_b=name).summary()
+        for name in present
+        if name != baseline
+    }
+
+
+def summarize(suite: Any, run_id: str, rows: list[CaseResult], *, record_mode: str, wall_s: float) -> RunSummary:
+    """The run's summary, comparisons and gate configuration included."""
+    summary = build_summary(suite=suite, run_id=run_id, results=rows, record_mode=record_mode, wall_s=wall_s,
+                            comparisons=compare_to_baseline(suite, rows))
+    summary.gate_config = gate_config(suite)
+    return summary
+
+
+def resolve_baseline(run_dir: Path, suite: str, baseline: Path | None, *, strict: bool) -> GateInputs:
+    """The baseline a run is gated against: `baseline` (a file, or a folder of <suite>.json files),
+    else `<reports>/baselines/<suite>.json` when it exists.
+
+    With strict=False (report writing), an unreadable default baseline is a note, not an error.
+    """
+    if baseline is not None:
+        path = baseline / f"{suite}.json" if baseline.is_dir() else baseline
+        return GateInputs(read_baseline(path, suite=suite), str(path), [])
+    path = default_baseline_path(run_dir, suite)
+    if not path.exists():
+        return GateInputs(None, None, [f"no baseline (baselines/{suite}.json beside the run folders): regression "
+                                       "rules not applied; accept a run with `harness baseline update RUN`"])
+    try:
+        return GateInputs(read_baseline(path, suite=suite), _relative(path), [])
+    except InputError as exc:
+        if strict:
+            raise
+        return GateInputs(None, None, [f"baseline not used: {exc.message}"], error=exc)
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def write_reports(run_dir: Path, view: Any, *, suite_file: str = "") -> list[Path]:
+    """report.md, report.html, junit.xml and plots/*.png of one view; returns the paths written."""
+    from .reports.html_report import render_html  # lazy: matplotlib and numpy
+    from .reports.junit import render_junit
+    from .reports.markdown import render_markdown
+    from .reports.plots import render_plots
+
+    written: list[Path] = []
+
+    def write(path: Path, content: str | bytes) -> None:
+        atomic_write(path, content)
+        written.append(path)
+
+    plots = render_plots(view)
+    for name, png in plots.items():
+        write(run_dir / "plots" / f"{name}.png", png)
+    write(run_dir / "report.md", render_markdown(view))
+    write(run_dir / "report.html", render_html(view, plots))
+    if view.kind == "run":
+        write(run_dir / "junit.xml", render_junit(view, suite_file))
+    return written
+
+
+def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suite: Any | None = None,
+             baseline: Path | None = None, strict: bool = False, reports: bool = True,
+             fallback: bool = False) -> FinishedRun:
+    """Gate a run once and (re)write gate.json and, unless `reports=False`, its reports;
+    summary.json is left alone.
+
+    `fallback`: a `baseline` that cannot be read does not stop the run from being written: the
+    default baseline is used as for report writing, and the error is kept (`baseline_error`)."""
+    from .reports.view import run_view
+
+    try:
+        inputs = resolve_baseline(run_dir, summary.suite, baseline, strict=strict)
+    except InputError as exc:
+        if not fallback or baseline is None:
+            raise
+        inputs = resolve_baseline(run_dir, summary.suite, None, strict=False)
+        inputs.error = exc
+    judgement = judge(summary, rows, baseline=inputs.baseline, baseline_file=inputs.baseline_file, notes=inputs.notes)
+    paths: list[Path] = []
+    if reports:
+        view = run_view(summary, rows, suite=suite, verdict=judgement.verdict, checks=judgement.checks)
+        paths += write_reports(run_dir, view, suite_file=summary.suite_file)
+    write_artifact(run_dir / GATE, judgement.verdict)
+    paths.append(run_dir / GATE)
+    return FinishedRun(run_dir, summary, judgement.verdict, judgement.checks, rows, paths, inputs.error)
+
+
+def finish_run(suite: Any, run_dir: Path, rows: list[CaseResult], *, record_mode: str, wall_s: float,
+               baseline: Path | None = None, fallback: bool = False) -> FinishedRun:
+    """Summary, verdict, reports and files of a run from its rows; summary.json is written last."""
+    summary = summarize(suite, run_dir.name, rows, record_mode=record_mode, wall_s=wall_s)
+    finished = refinish(run_dir, summary, rows, suite=suite, baseline=baseline, strict=baseline is not None,
+                        fallback=fallback)
+    # summary.json last: its presence marks the run as finished (an unfinished run is resumed)
+    write_artifact(run_dir / SUMMARY, summary)
+    finished.paths.append(run_dir / SUMMARY)
+    return finished
+
+
+def finish_outcome(outcome: Any, *, record_mode: str, baseline: Path | None = None) -> FinishedRun:
+    """`finish_run` of a runner outcome (`harness run`): a run just made is always written, even when
+    the `--baseline` it is to be gated against is unreadable (`--gate` then exits 2)."""
+    return finish_run(outcome.suite, outcome.run_dir, outcome.results, record_mode=record_mode,
+                      wall_s=outcome.wall_s, baseline=baseline, fallback=True)
+
+
+__all__ = ["FinishedRun", "GateInputs", "compare_to_baseline", "finish_outcome", "finish_run", "refinish",
+           "resolve_baseline", "summarize", "write_reports"]

@@ -1,0 +1,86 @@
+"""The metric registry: one declaration per metric, in the order summary.json keeps."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.metrics import Count, Metric, counts, get, gold_kind, metric_names, metrics, phrase
+from harness.metrics.registry import headline, in_bar_chart, in_reports, key_figures, register, register_count, thresholded
+from harness.model import Entity, ExtractedGraph, GoldCase, GoldEntity, GoldRelationship, Relationship
+from harness.scoring import aggregate, case_counts, case_metrics, micro_metrics, score_case
+from harness.suites import Regression, Thresholds
+
+
+def _score(entities_gold: list[str], entities_pred: list[str], edges_gold: list[tuple[str, str]],
+           edges_pred: list[tuple[str, str]]):
+    case = GoldCase(id="c", text=" ".join(entities_pred[:1]),
+                    entities=[GoldEntity(name=n, type="t") for n in entities_gold],
+                    relationships=[GoldRelationship(source=s, target=t) for s, t in edges_gold])
+    graph = ExtractedGraph(entities=[Entity(name=n, type="t") for n in entities_pred],
+                           relationships=[Relationship(source=s, target=t) for s, t in edges_pred])
+    return score_case(case, graph)
+
+
+def test_summary_order_is_declaration_order() -> None:
+    # summary.json is compared byte for byte: this order is part of its format
+    assert metric_names() == (
+        "entity_precision", "entity_recall", "entity_f1", "entity_strict_f1", "entity_type_accuracy",
+        "relationship_precision", "relationship_recall", "relationship_f1", "relationship_directed_recall",
+        "relationship_endpoint_recall", "grounding_rate",
+    )
+    assert [c.name for c in counts()][:2] == ["entity_tp", "entity_typed_tp"]
+    assert [c.name for c in counts()][-3:] == ["grounded", "ungrounded", "unverified"]
+    assert len(counts()) == 15
+
+
+def test_every_metric_pools_registered_counts_of_its_gold_kind() -> None:
+    names = {c.name: c for c in counts()}
+    for metric in metrics():
+        assert metric.pools, metric.name
+        for count in metric.pools:
+            assert names[count].gold == metric.gold, (metric.name, count)
+
+
+def test_one_case_pooled_alone_gives_its_own_values() -> None:
+    # micro over a single case must equal the case's value: the two formulas of a metric agree
+    score = _score(["A", "B", "C"], ["A", "B", "Z"], [("A", "B"), ("B", "C")], [("A", "B"), ("Z", "A")])
+    assert micro_metrics(case_counts(score)) == pytest.approx(case_metrics(score))
+    suite = aggregate([score])
+    assert {m: a.micro for m, a in suite.metrics.items()} == pytest.approx(case_metrics(score))
+
+
+def test_views_of_the_registry() -> None:
+    assert [m.name for m in headline()] == ["entity_recall", "relationship_recall", "entity_precision",
+                                            "relationship_precision", "entity_f1", "relationship_f1"]
+    assert [m.name for m in thresholded()] == ["entity_recall", "relationship_recall", "entity_f1", "relationship_f1"]
+    assert [m.name for m in in_reports()] == ["entity_recall", "entity_precision", "entity_f1", "entity_strict_f1",
+                                              "relationship_recall", "relationship_precision", "relationship_f1"]
+    assert "entity_strict_f1" not in [m.name for m in in_bar_chart()]
+    assert [m.column_label for m in key_figures()] == ["entity recall", "rel. recall"]
+    assert get("entity_f1").axis_label == "Entity\nF1"  # type: ignore[union-attr]
+    assert gold_kind("grounding_rate") is None and gold_kind("entity_f1") == "entities"
+    assert phrase("entity_f1") == "entity F1" and phrase("not_a_metric") == "not a metric"
+
+
+def test_suite_settings_follow_the_registry() -> None:
+    fields = list(Thresholds.model_fields)
+    assert fields == [m.name for m in thresholded()] + ["format_errors", "completion_rate", "variants"]
+    assert Thresholds(entity_recall=0.5, variants={"v": {"entity_f1": 0.2}}).variants["v"].entity_f1 == 0.2
+    with pytest.raises(ValueError):
+        Thresholds(entity_precision=0.5)  # not a thresholded metric
+    with pytest.raises(ValueError, match="is not a metric"):
+        Regression(metrics=["entity_recal"])
+    assert Regression(metrics=["grounding_rate"]).metrics == ["grounding_rate"]
+    assert Regression().metrics == [m.name for m in key_figures()] == ["entity_recall", "relationship_recall"]
+
+
+def test_registration_refuses_duplicates_and_unknown_counts() -> None:
+    with pytest.raises(ValueError, match="registered twice"):
+        register(get("entity_f1"))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="registered twice"):
+        register_count(Count("grounded", lambda s: 0, None))
+    stray = Metric("stray_metric", "Stray", "stray", value=lambda s: None, micro=lambda c: None,
+                   pools=("no_such_count",), gold=None)
+    with pytest.raises(ValueError, match="unregistered count"):
+        register(stray)
+    assert "stray_metric" not in metric_names()

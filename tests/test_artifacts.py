@@ -1,0 +1,140 @@
+"""Run artifacts: summary.json, gate.json and baselines are model dumps, read back by validation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from harness.artifacts import (
+    Baseline,
+    BaselineCase,
+    ComparisonSummary,
+    RuleCase,
+    RuleResult,
+    RunSummary,
+    VariantSummary,
+    Verdict,
+    json_schemas,
+    read_artifact,
+)
+from harness.errors import InputError
+from harness.metrics import metric_names
+
+REPO = Path(__file__).resolve().parents[1]
+GOLDEN = REPO / "tests" / "golden"
+
+
+def _timings_as_numbers(value):
+    """Golden files hold "<timing>" where a run writes seconds."""
+    if isinstance(value, dict):
+        return {k: 0.5 if v == "<timing>" else _timings_as_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_timings_as_numbers(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("suite", ["biomed", "news-es", "podcast"])
+def test_golden_files_round_trip_key_for_key(suite: str) -> None:
+    summary = _timings_as_numbers(json.loads((GOLDEN / suite / "summary.json").read_text(encoding="utf-8")))
+    # json.dumps compares key order and int/float too: 1 and 1.0 print differently
+    assert json.dumps(RunSummary.model_validate(summary).to_json()) == json.dumps(summary)
+    gate = json.loads((GOLDEN / suite / "gate.json").read_text(encoding="utf-8"))
+    assert json.dumps(Verdict.model_validate(gate).to_json()) == json.dumps(gate)
+
+
+def test_shipped_baselines_are_read() -> None:
+    for path in sorted((REPO / "reports" / "baselines").glob("*.json")):
+        baseline = Baseline.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        case = next(iter(next(iter(baseline.cases.values())).values()))
+        assert isinstance(case.value("entity_recall"), float)
+        assert case.value("no_such_metric") is None
+
+
+def test_optional_keys_are_absent_not_null() -> None:
+    assert RuleCase(case_id="c").to_json() == {"case_id": "c"}
+    full = RuleCase(case_id="c", baseline=1.0, value=0.5, drop=0.5, newly_missed_entities=["A"],
+                    newly_missed_relationships=[])
+    assert list(full.to_json()) == ["case_id", "baseline", "value", "drop", "newly_missed_entities",
+                                    "newly_missed_relationships"]
+    rule = RuleResult(rule="coverage", variant="v", metric="cases", op=">=", value=1.0, limit=2.0, status="warn",
+                      message="m", cases=[RuleCase(case_id="c")])
+    assert rule.model_dump()["cases"] == [{"case_id": "c"}]
+    summary = _timings_as_numbers(json.loads((GOLDEN / "biomed" / "summary.json").read_text(encoding="utf-8")))
+    model = RunSummary.model_validate(summary)
+    model.gate_config = None
+    next(iter(model.variants.values())).entity_types = None
+    dumped = model.to_json()
+    assert "gate_config" not in dumped and "entity_types" not in next(iter(dumped["variants"].values()))
+
+
+def test_ints_stay_ints_and_counts_are_recounted() -> None:
+    variant = VariantSummary.model_validate(_timings_as_numbers(json.loads(
+        (GOLDEN / "biomed" / "summary.json").read_text(encoding="utf-8")))["variants"]["default"])
+    variant.cost_usd = 0
+    variant.latency_total_s = 0
+    dumped = json.dumps(variant.to_json())
+    assert '"cost_usd": 0,' in dumped and '"latency_total_s": 0' in dumped
+    verdict = Verdict(suite="s", run_id="r", status="fail", rules=[
+        RuleResult(rule="threshold", variant="v", metric="entity_recall", op=">=", value=0.1, limit=0.5,
+                   status="fail", message="m"),
+    ])
+    assert verdict.counts == {"pass": 0, "warn": 0, "fail": 1, "skip": 0}
+    assert verdict.exit_code == 1 and verdict.failed() == verdict.rules
+
+
+def test_baseline_cases_hold_every_registered_metric_then_what_was_missed() -> None:
+    fields = list(BaselineCase.model_fields)
+    assert fields == [*metric_names(), "missed_entities", "missed_relationships"]
+
+
+def test_a_malformed_file_is_one_line_naming_the_file_and_the_key() -> None:
+    with pytest.raises(InputError) as caught:
+        read_artifact(Verdict, {"suite": "s", "run_id": "r", "status": "maybe"}, Path("x/gate.json"), "gate file")
+    assert caught.value.message.startswith("x/gate.json: not a valid gate file: status:")
+    assert "\n" not in caught.value.message
+    summary = _timings_as_numbers(json.loads((GOLDEN / "biomed" / "summary.json").read_text(encoding="utf-8")))
+    summary["variants"]["default"]["cases"] = "three"
+    with pytest.raises(InputError, match=r"^s.json: not a valid run summary: variants.default.cases: "):
+        read_artifact(RunSummary, summary, Path("s.json"), "run summary")
+    with pytest.raises(InputError, match=r"c.json: not a valid comparison: a: Field required"):
+        read_artifact(ComparisonSummary, {}, Path("c.json"), "comparison")
+
+
+def test_a_summary_on_disk_is_read_into_the_model(tmp_path: Path) -> None:
+    from harness.runfolder import SUMMARY, read_summary
+
+    summary = _timings_as_numbers(json.loads((GOLDEN / "podcast" / "summary.json").read_text(encoding="utf-8")))
+    (tmp_path / SUMMARY).write_text(json.dumps(summary), encoding="utf-8")
+    loaded = read_summary(tmp_path)
+    assert loaded.variants["default"].metric("entity_recall") == summary["variants"]["default"]["metrics"]["metrics"][
+        "entity_recall"]["micro"]
+    assert loaded.comparisons["tuned"].delta("entity_recall").metric == "entity_recall"
+    summary["variants"]["default"]["surprise"] = 1
+    (tmp_path / SUMMARY).write_text(json.dumps(summary), encoding="utf-8")
+    with pytest.raises(InputError, match="summary.json: not a valid run summary: variants.default.surprise"):
+        read_summary(tmp_path)
+
+
+def test_shipped_schemas_are_the_generated_ones() -> None:
+    for name, text in json_schemas().items():
+        shipped = (REPO / "harness" / "schemas" / name).read_text(encoding="utf-8")
+        assert shipped == text, f"harness/schemas/{name} is stale: run scripts/write_schemas.py"
+        jsonschema.Draft202012Validator.check_schema(json.loads(text))
+
+
+def test_golden_files_validate_against_the_generated_schemas() -> None:
+    schemas = {name: json.loads(text) for name, text in json_schemas().items()}
+    for suite in ("biomed", "news-es", "podcast"):
+        summary = _timings_as_numbers(json.loads((GOLDEN / suite / "summary.json").read_text(encoding="utf-8")))
+        jsonschema.validate(summary, schemas["summary.schema.json"], cls=jsonschema.Draft202012Validator)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**summary, "surprise": 1}, schemas["summary.schema.json"],
+                                cls=jsonschema.Draft202012Validator)
+        gate = json.loads((GOLDEN / suite / "gate.json").read_text(encoding="utf-8"))
+        jsonschema.validate(gate, schemas["gate.schema.json"], cls=jsonschema.Draft202012Validator)
+    for path in (REPO / "reports" / "baselines").glob("*.json"):
+        jsonschema.validate(json.loads(path.read_text(encoding="utf-8")), schemas["baseline.schema.json"],
+                            cls=jsonschema.Draft202012Validator)

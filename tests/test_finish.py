@@ -1,0 +1,106 @@
+"""The finish step: one summary, one verdict, one set of files, summary.json last."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from harness.errors import InputError
+from harness.finish import compare_to_baseline, finish_outcome, finish_run, refinish
+from harness.runfolder import GATE, SUMMARY, read_summary
+from harness.runner import RunOptions, run_suite
+
+from .reports.helpers import harness, record_cassettes, set_suite
+
+
+@pytest.fixture
+def recorded(suite, server, api_key, tmp_path):
+    record_cassettes(suite, server, tmp_path)
+    return suite
+
+
+def _replayed(suite, reports: Path, run_id: str):
+    outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=reports, run_id=run_id))
+    assert not outcome.missing and not outcome.failures
+    return outcome
+
+
+def test_one_finish_writes_every_file_and_summary_last(recorded, tmp_path):
+    outcome = _replayed(recorded, tmp_path / "reports", "r")
+    finished = finish_outcome(outcome, record_mode="none")
+    names = [p.relative_to(outcome.run_dir).as_posix() for p in finished.paths]
+    assert names[-1] == SUMMARY and names[-2] == GATE
+    assert {"report.md", "report.html", "junit.xml"} <= set(names) and any(n.startswith("plots/") for n in names)
+    assert all(p.exists() for p in finished.paths)
+    mtimes = [os.stat(p).st_mtime_ns for p in finished.paths]
+    assert max(mtimes) == mtimes[-1]
+    # what the caller holds is what is on disk: nobody needs to read it back
+    assert json.loads((outcome.run_dir / GATE).read_text()) == finished.verdict.to_json()
+    assert read_summary(outcome.run_dir).to_json() == finished.summary.to_json()
+    assert set(finished.checks) == {(r.variant, r.case_id) for r in outcome.results}
+    assert finished.summary.gate_config is not None
+    # comparisons are computed here, once, against the baseline variant
+    assert list(finished.summary.comparisons) == ["tuned"] == list(compare_to_baseline(recorded, outcome.results))
+
+
+def test_without_the_baseline_variant_there_is_nothing_to_compare(recorded, tmp_path):
+    outcome = run_suite(recorded, RunOptions(record_mode="none", reports_dir=tmp_path / "reports", run_id="t",
+                                             variants=["tuned"]))
+    assert compare_to_baseline(recorded, outcome.results) == {}
+    assert finish_outcome(outcome, record_mode="none").summary.comparisons == {}
+
+
+def test_refinish_without_reports_writes_only_the_verdict(recorded, tmp_path):
+    outcome = _replayed(recorded, tmp_path / "reports", "r")
+    first = finish_outcome(outcome, record_mode="none")
+    (outcome.run_dir / "report.md").unlink()
+    again = refinish(outcome.run_dir, first.summary, outcome.results, reports=False)
+    assert [p.name for p in again.paths] == [GATE]
+    assert not (outcome.run_dir / "report.md").exists()
+    assert again.verdict == first.verdict and again.checks == first.checks
+
+
+def test_an_unreadable_default_baseline_is_a_note_for_reports_and_bad_input_for_the_gate(recorded, tmp_path):
+    reports = tmp_path / "reports"
+    (reports / "baselines").mkdir(parents=True)
+    (reports / "baselines" / "towns.json").write_text("{nope", encoding="utf-8")
+    outcome = _replayed(recorded, reports, "r")
+    finished = finish_outcome(outcome, record_mode="none")
+    assert (outcome.run_dir / SUMMARY).exists()  # the run is finished all the same
+    assert any("baseline not used" in note for note in finished.verdict.notes)
+    with pytest.raises(InputError, match="towns.json: not JSON"):
+        finished.gate_exit_code()
+
+
+def test_an_unreadable_given_baseline_stops_a_merge_but_not_a_run(recorded, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1]", encoding="utf-8")
+    outcome = _replayed(recorded, tmp_path / "reports", "r")
+    with pytest.raises(InputError, match="not a baseline file"):
+        finish_run(recorded, outcome.run_dir, outcome.results, record_mode="none", wall_s=0.0, baseline=bad)
+    assert not (outcome.run_dir / SUMMARY).exists()
+    finished = finish_outcome(outcome, record_mode="none", baseline=bad)
+    assert (outcome.run_dir / SUMMARY).exists()
+    with pytest.raises(InputError, match="not a baseline file"):
+        finished.gate_exit_code()
+
+
+def test_run_gate_prints_the_verdict_it_wrote(recorded, project, tmp_path, capsys):
+    set_suite(project, thresholds={"relationship_recall": 0.9})
+    code, out, _ = harness(capsys, "run", str(project), "--reports", str(tmp_path / "reports"), "--run-id", "g",
+                           "--gate")
+    assert code == 1
+    gate = json.loads((tmp_path / "reports" / "towns" / "g" / GATE).read_text())
+    failed = [r for r in gate["rules"] if r["status"] == "fail"]
+    assert f"gate: FAIL — {len(failed)} rule(s) failed: {failed[0]['variant']}: {failed[0]['message']}" in out
+
+
+def test_the_summary_is_handed_its_comparisons_and_computes_none() -> None:
+    import ast
+
+    source = (Path(__file__).resolve().parents[1] / "harness" / "summary.py").read_text(encoding="utf-8")
+    imported = {node.module for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)}
+    assert not any(name and name.endswith("compare") for name in imported)
