@@ -371,11 +371,6 @@ def judge(
     return Judgement(verdict, case_checks(rows, config, baseline=baseline, current=current))
 
 
-def evaluate(summary: RunSummary, rows: list[CaseResult], **options: Any) -> Verdict:
-    """The verdict alone (`judge` for the per-case rules too)."""
-    return judge(summary, rows, **options).verdict
-
-
 def case_checks(
     rows: list[CaseResult],
     config: GateConfig,

@@ -4,16 +4,25 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
-from harness.gate import evaluate, gate_config
+from harness.artifacts import RunSummary, Verdict
+from harness.model import CaseResult
+from harness.gate import judge, gate_config
 from harness.runner import RunOptions, run_suite
 from harness.suites import load_suite
 from harness.finish import summarize
 
 from .conftest import REPO
+
+
+def evaluate(summary: RunSummary, rows: list[CaseResult], **options: Any) -> Verdict:
+    """The verdict alone, as `harness run --gate` gets it from `judge`."""
+    return judge(summary, rows, **options).verdict
+
 
 SUITES = sorted((REPO / "suites").glob("*.yaml"))
 

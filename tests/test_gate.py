@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
 import yaml
 
-from harness.gate import evaluate, make_baseline
+from harness.artifacts import RunSummary, Verdict
+from harness.model import CaseResult
+from harness.gate import judge, make_baseline
 from harness.runfolder import read_baseline as load_baseline
 from .support.fake_server import FakeOpenAIServer
 from harness.reports.commands import gate_outcomes
@@ -18,6 +21,12 @@ from harness.suites import Regression, Suite
 
 from .conftest import script_for
 from .reports.helpers import harness, record_cassettes, replay, set_suite, worse_script
+
+
+def evaluate(summary: RunSummary, rows: list[CaseResult], **options: Any) -> Verdict:
+    """The verdict alone, as `harness run --gate` gets it from `judge`."""
+    return judge(summary, rows, **options).verdict
+
 
 
 @pytest.fixture
