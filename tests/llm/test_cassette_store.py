@@ -68,3 +68,24 @@ def test_the_store_reads_what_the_recorder_wrote(recorded_towns):
     first = raw["interactions"][0]
     assert store.recordings[0].digest == request_hash(first["request"]["body"]["json"])
     assert json.loads(store.recordings[0].answer) == first["response"]["body"]["string"]["json"]
+
+
+def test_vcrpys_own_persister_reads_every_shipped_cassette_as_the_store_does():
+    # cassettes stay vcrpy cassettes: vcrpy's stock filesystem persister, given the harness's
+    # serializer (vcr.VCR(serializer=...) takes it the same way), loads each shipped file to the
+    # same requests and answers the store replays from
+    from urllib.parse import urlsplit
+
+    from vcr.persisters.filesystem import FilesystemPersister
+
+    from harness.llm.cassettes import JsonSerializer
+    from harness.llm.request_digest import body_hash
+
+    shipped = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "cassettes").rglob("*.json"))
+    assert len(shipped) > 50
+    for path in shipped:
+        requests, responses = FilesystemPersister.load_cassette(str(path), JsonSerializer())
+        store = CassetteStore.load(path)
+        seen = [(r.method, urlsplit(r.uri).path.rstrip("/"), body_hash(r.body), resp["body"]["string"])
+                for r, resp in zip(requests, responses)]
+        assert seen == [(r.method, r.path, r.digest, r.answer) for r in store.recordings], path
