@@ -97,3 +97,16 @@ def test_pytest_run_that_collects_no_suite_loads_no_heavy_package(tmp_path):
     loaded, done = _loaded_after(code, tmp_path)
     assert "1 passed" in done.stdout and "exit 0" in done.stdout, done.stdout + done.stderr
     assert loaded == []
+
+
+def test_the_plugin_imports_no_harness_module_and_no_pydantic_until_a_suite_is_collected(tmp_path):
+    # every pytest in the environment loads the plugin: the metric registry (and with it pydantic
+    # and harness.model) once cost 0.09 s there; suites bring those in when one is collected
+    script = ("import json, sys\nimport harness.pytest_plugin\n"
+              "print(json.dumps(sorted(m for m in sys.modules if m == 'pydantic' or "
+              "(m.startswith('harness.') and m != 'harness.pytest_plugin'))))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PYTEST_", "PYTHON"))}
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
