@@ -21,6 +21,7 @@ from ..errors import CassetteMissingError, InputError
 from ..runner import case_request, clients_for, converse, plan_variant
 from ..suites import Suite
 from .cassette_store import CassetteStore, replaying
+from .providers.registry import get_provider
 from .redaction import Redactor, configured_secrets
 
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -66,7 +67,7 @@ def scan_credentials(
 
 
 def _key_redactor(suite: Suite) -> Redactor:
-    return Redactor(configured_secrets([suite.spec.model.api_key_env]))
+    return Redactor(configured_secrets([suite.spec.model.api_key_env, *get_provider(suite.spec.model.provider).key_envs]))
 
 
 def _check_file(path: Path, redactor: Redactor) -> list[CassetteAuditFinding]:

@@ -33,7 +33,7 @@ from ..model import Usage
 from ..text import scrub_surrogates
 from .cassette_store import CaseReplay, current_replay
 from .limiter import AdaptiveLimiter
-from .providers.base import EndpointSettings, Message
+from .providers.base import REPLAY_KEY, EndpointSettings, Message
 from .providers.registry import get_provider
 from .redaction import Redactor, configured_secrets
 from .request_digest import request_hash
@@ -128,7 +128,9 @@ class ModelClient:
         self._api_key = self.provider.api_key(settings, replay=replay)  # checked now: a missing key fails early
         self._sdk: Any = None  # made on the first call that is really sent
         # an endpoint may echo the key in its answer: it must not reach results or reports
-        self.redactor = Redactor(configured_secrets([settings.api_key_env]))
+        # (every variable this provider may take its key from, and the key it will send)
+        secrets = configured_secrets([settings.api_key_env, *self.provider.key_envs])
+        self.redactor = Redactor([*secrets, *([] if self._api_key == REPLAY_KEY else [self._api_key])])
 
     def _sdk_client(self) -> Any:
         if self._sdk is None:

@@ -98,3 +98,23 @@ def test_an_answer_is_text_usage_and_finish_reason():
     assert (answer.text, answer.finish_reason, answer.usage.total_tokens, answer.usage_note) == ("ab", "length", 5, None)
     with pytest.raises(ModelCallError, match="no choices"):
         OpenAIProvider().read_answer(b'{"choices": []}', MESSAGES, "gpt-4o-mini")
+
+
+def test_the_keys_a_provider_may_send_are_redacted_from_what_the_client_keeps(monkeypatch):
+    # an endpoint may echo the key in its answer; the variables a provider reads its key from
+    # (its `key_envs`, not only OPENAI_API_KEY, AZURE_OPENAI_API_KEY and the suite's api_key_env)
+    # and the key it sends must never reach results or reports
+    from harness.llm.client import ModelClient
+
+    class KeyedProvider(OpenAIProvider):
+        name = "keyed"
+        key_envs = ("KEYED_API_KEY",)
+
+    monkeypatch.setitem(PROVIDERS, "keyed", KeyedProvider)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("KEYED_API_KEY", "kd-provider-own-secret-0001")
+    client = ModelClient(EndpointSettings(model="m", provider="keyed"), replay=False)
+    assert client.redactor.redact("echo kd-provider-own-secret-0001") == "echo [REDACTED]"
+    monkeypatch.setenv("MY_KEY", "kd-suite-named-secret-0002")
+    client = ModelClient(EndpointSettings(model="m", provider="keyed", api_key_env="MY_KEY"), replay=False)
+    assert client.redactor.redact("kd-suite-named-secret-0002 kd-provider-own-secret-0001") == "[REDACTED] [REDACTED]"
