@@ -92,3 +92,25 @@ def test_delimiters_first_layer_that_sets_them_wins_then_the_formats_default() -
     # LightRAG's own defaults, unless another tuple delimiter is chosen (an old LightRAG prompt)
     assert resolve_delimiters(lightrag) == Delimiters("<|#|>", "\n", "<|COMPLETE|>")
     assert resolve_delimiters(lightrag, {"tuple_delimiter": "<|>"}) == Delimiters("<|>", "##", "<|COMPLETE|>")
+
+
+def test_help_texts_and_docs_that_list_the_formats_name_every_registered_one() -> None:
+    # `--help` cannot ask the registry without importing every format at start-up, so the lists
+    # are written out; this keeps them true when a format is registered
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from harness.cli import app
+
+    root = Path(__file__).resolve().parents[2]
+    runner = CliRunner()
+    places = {
+        "harness parse --help": runner.invoke(app, ["parse", "--help"], terminal_width=400).output,
+        "harness prompts lint --help": runner.invoke(app, ["prompts", "lint", "--help"], terminal_width=400).output,
+        "harness/prompts/yaml_template.py": (root / "harness" / "prompts" / "yaml_template.py").read_text(),
+        "README.md": (root / "README.md").read_text(),
+        "docs/prompts.md": (root / "docs" / "prompts.md").read_text(),
+    }
+    missing = {where: [name for name in format_names() if name not in text] for where, text in places.items()}
+    assert not any(missing.values()), {where: names for where, names in missing.items() if names}

@@ -84,3 +84,11 @@ def test_registration_refuses_duplicates_and_unknown_counts() -> None:
     with pytest.raises(ValueError, match="unregistered count"):
         register(stray)
     assert "stray_metric" not in metric_names()
+
+
+def test_docs_scoring_names_every_registered_metric() -> None:
+    # "adding a metric is one module plus docs": the docs half is checked here
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scoring.md").read_text(encoding="utf-8")
+    assert [name for name in metric_names() if f"`{name}`" not in text] == []
