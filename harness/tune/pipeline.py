@@ -9,14 +9,16 @@ from the steps already recorded.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import CassetteMissingError, InputError
-from ..llm.cassettes import CassetteRouter
+from ..llm.cassette_store import replaying
 from ..llm.client import EndpointSettings, ModelClient
 from ..llm.pricing import estimate_cost, load_prices
 from ..formats import get_format
@@ -102,15 +104,32 @@ class _Session:
 
     def __init__(self, options: TuneOptions) -> None:
         self.options = options
-        self.router = CassetteRouter(options.record_mode)
-        self.client = ModelClient(options.endpoint, replay=options.record_mode == "none")
+        self.replay = options.record_mode == "none"
+        self.client = ModelClient(options.endpoint, replay=self.replay)
         self.usage: dict[str, Usage] = {}
+        self._router: Any = None  # a vcrpy CassetteRouter, only when recording
+
+    @contextlib.contextmanager
+    def calls(self) -> Iterator[None]:
+        """Replaying: answers come from the cassette store, nothing is sent or patched (as in runs);
+        recording: the SDK sends and vcrpy records into each step's cassette."""
+        if self.replay:
+            yield
+            return
+        from ..llm.cassettes import CassetteRouter
+
+        self._router = CassetteRouter(self.options.record_mode)
+        with self._router.patched():
+            yield
+
+    def _cassette(self, path: Path) -> contextlib.AbstractContextManager[Any]:
+        return replaying(path) if self.replay else self._router.case(path)
 
     async def ask(self, step: str, messages: list[dict[str, str]], **overrides: Any) -> str:
         path = self.options.cassettes / (step if step.endswith(".json") else f"{step}.json")
         existed = path.exists()
         try:
-            with self.router.case(path):
+            with self._cassette(path):
                 result = await self.client.chat(messages, **overrides)
         except CassetteMissingError:
             if existed:
@@ -215,7 +234,7 @@ async def tune_async(options: TuneOptions) -> TuneResult:
     notes: list[str] = []
     session = _Session(options)
     try:
-        with session.router.patched():
+        with session.calls():
             domain, language = await _domain_and_language(session, texts, notes)
             persona, entity_types = await _persona_and_types(session, domain, texts, notes)
             rating_task = session.question("rating", steps.rating_prompt(domain, persona, texts))

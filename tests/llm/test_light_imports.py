@@ -53,6 +53,15 @@ def test_a_replayed_run_loads_no_sdk(tmp_path):
     assert loaded == []
 
 
+def test_a_replayed_tuning_loads_no_sdk(tmp_path):
+    # tuning replays its steps from the cassette store, as runs do; only recording loads vcrpy
+    argv = ["tune", "--suite", "suites/podcast.yaml", "--out", str(tmp_path / "auto.yaml"), "--selection", "top",
+            "--limit", "6", "--record-mode", "none"]
+    loaded, done = _loaded_after(f"from harness.cli import main\nprint('exit', main({argv!r}))")
+    assert "exit 0" in done.stdout, done.stdout + done.stderr
+    assert loaded == []
+
+
 def test_a_recording_run_does_load_the_sdk(tmp_path):
     """The check above can fail: recording sends through the SDK and vcrpy."""
     code = ("import os\nos.environ['OPENAI_API_KEY'] = 'sk-test-not-used'\n"
