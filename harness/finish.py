@@ -11,11 +11,12 @@ gate.json or re-runs the gate.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .artifacts import Baseline, CaseCheck, ComparisonSummary, RunSummary, Verdict
+from .artifacts import Baseline, CaseCheck, ComparisonSummary, EntityTypesUsed, RunSummary, Verdict
 from .atomicfile import atomic_write
 from .errors import InputError
 from .gate import gate_config, judge
@@ -69,10 +70,12 @@ def compare_to_baseline(suite: Any, rows: list[CaseResult]) -> dict[str, Compari
     }
 
 
-def summarize(suite: Any, run_id: str, rows: list[CaseResult], *, record_mode: str, wall_s: float) -> RunSummary:
-    """The run's summary, comparisons and gate configuration included."""
+def summarize(suite: Any, run_id: str, rows: list[CaseResult], *, record_mode: str, wall_s: float,
+              entity_types: Mapping[str, EntityTypesUsed]) -> RunSummary:
+    """The run's summary, comparisons and gate configuration included (`entity_types`: each
+    variant's, as it ran: `RunOutcome.entity_types`)."""
     summary = build_summary(suite=suite, run_id=run_id, results=rows, record_mode=record_mode, wall_s=wall_s,
-                            comparisons=compare_to_baseline(suite, rows))
+                            comparisons=compare_to_baseline(suite, rows), entity_types=entity_types)
     summary.gate_config = gate_config(suite)
     return summary
 
@@ -156,9 +159,10 @@ def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suit
 
 
 def finish_run(suite: Any, run_dir: Path, rows: list[CaseResult], *, record_mode: str, wall_s: float,
-               baseline: Path | None = None, fallback: bool = False) -> FinishedRun:
+               entity_types: Mapping[str, EntityTypesUsed], baseline: Path | None = None,
+               fallback: bool = False) -> FinishedRun:
     """Summary, verdict, reports and files of a run from its rows; summary.json is written last."""
-    summary = summarize(suite, run_dir.name, rows, record_mode=record_mode, wall_s=wall_s)
+    summary = summarize(suite, run_dir.name, rows, record_mode=record_mode, wall_s=wall_s, entity_types=entity_types)
     finished = refinish(run_dir, summary, rows, suite=suite, baseline=baseline, strict=baseline is not None,
                         fallback=fallback)
     # summary.json last: its presence marks the run as finished (an unfinished run is resumed)
@@ -171,7 +175,7 @@ def finish_outcome(outcome: Any, *, record_mode: str, baseline: Path | None = No
     """`finish_run` of a runner outcome (`harness run`): a run just made is always written, even when
     the `--baseline` it is to be gated against is unreadable (`--gate` then exits 2)."""
     return finish_run(outcome.suite, outcome.run_dir, outcome.results, record_mode=record_mode,
-                      wall_s=outcome.wall_s, baseline=baseline, fallback=True)
+                      wall_s=outcome.wall_s, entity_types=outcome.entity_types, baseline=baseline, fallback=True)
 
 
 __all__ = ["FinishedRun", "GateInputs", "compare_to_baseline", "finish_outcome", "finish_run", "refinish",

@@ -116,6 +116,10 @@ def merge_runs(
             raise InputError(f"{run_dir}: is one of the runs being merged")
         run_dir.mkdir(parents=True, exist_ok=True)
     write_results(run_dir / RESULTS, rows)
-    finished = finish_run(suite, run_dir, rows, record_mode=record_mode, wall_s=wall_s, baseline=baseline)
+    # each variant's entity types as its shards ran it (not the prompt as it reads now)
+    entity_types = {name: variant.entity_types for data in reversed(loaded)
+                    for name, variant in data.finished.variants.items() if variant.entity_types is not None}
+    finished = finish_run(suite, run_dir, rows, record_mode=record_mode, wall_s=wall_s, entity_types=entity_types,
+                          baseline=baseline)
     return MergeResult(run_dir=run_dir, summary=finished.summary, verdict=finished.verdict, rows=len(rows),
                        missing=missing)

@@ -155,7 +155,7 @@ class SuiteRun:
                     self.checks = case_checks(outcome.results, gate_config(self.suite))
                 return
             finished = finish_run(self.suite, outcome.run_dir, outcome.results, record_mode=mode,
-                                  wall_s=outcome.wall_s, baseline=baseline)
+                                  wall_s=outcome.wall_s, entity_types=outcome.entity_types, baseline=baseline)
             self.summary, self.verdict, self.checks = finished.summary, finished.verdict, finished.checks
         except HarnessError as exc:
             self.error = exc.message

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from .artifacts import EntityTypesUsed
 from .errors import CassetteMissingError, HarnessError, InputError, ModelCallError
 from .formats import AUTO, DEFAULT_FORMAT, get_format
 from .formats.base import DELIMITER_KEYS, resolve_delimiters
@@ -271,6 +272,8 @@ class RunOutcome:
     retries: int = 0
     notes: list[str] = field(default_factory=list)  # for the user: e.g. an unfinished run not resumed, and why
     lock: RunLock | None = field(default=None, repr=False)  # held with RunOptions.hold_lock
+    # the entity types each variant's prompt was filled with, as planned (summary.json reports them)
+    entity_types: dict[str, EntityTypesUsed] = field(default_factory=dict)
 
     def release(self) -> None:
         """Let other processes resume or rewrite this run folder."""
@@ -338,7 +341,9 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
     results_path = run_dir / RESULTS
     previous = {(r.variant, r.case_id): r for r in read_results(results_path)} if folder.reuse else {}
 
-    outcome = RunOutcome(suite=suite, run_dir=run_dir, results=[], notes=list(folder.notes))
+    outcome = RunOutcome(suite=suite, run_dir=run_dir, results=[], notes=list(folder.notes),
+                         entity_types={name: EntityTypesUsed.model_validate(plan.types.to_json())
+                                       for name, plan in plans.items() if plan.types is not None})
     done: dict[tuple[str, str], CaseResult] = {}
     todo: list[CaseRequest] = []
     for name in variants:

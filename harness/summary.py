@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from . import __version__
@@ -86,18 +87,6 @@ def ratios_to_baseline(variants: dict[str, VariantSummary], baseline: str) -> di
     return out
 
 
-def _entity_types(suite: Any, variant: str) -> EntityTypesUsed | None:
-    """The variant's effective entity types and their source; None when its prompt no longer loads."""
-    from .errors import InputError
-    from .prompts.entity_types import variant_entity_types
-    from .prompts.resolve import load_variant_prompt
-
-    try:
-        return EntityTypesUsed.model_validate(variant_entity_types(suite, variant, load_variant_prompt(suite, variant)).to_json())
-    except InputError:
-        return None
-
-
 def build_summary(
     *,
     suite: Any,
@@ -106,9 +95,12 @@ def build_summary(
     record_mode: str,
     wall_s: float,
     comparisons: dict[str, ComparisonSummary],
+    entity_types: Mapping[str, EntityTypesUsed],
 ) -> RunSummary:
     """The run's summary; `comparisons` (variant -> against the baseline variant) are computed by
-    the caller (`harness.finish.compare_to_baseline`), not here."""
+    the caller (`harness.finish.compare_to_baseline`), not here, and `entity_types` are the types
+    each variant was run with (the runner's plans; a merge takes them from its shards): a prompt
+    edited since is not re-read."""
     prices = load_prices(suite.root)
     present = [name for name in suite.variant_names() if any(r.variant == name for r in results)]
     variants: dict[str, VariantSummary] = {}
@@ -116,7 +108,7 @@ def build_summary(
         spec = suite.spec.variants[name]
         rows = [r for r in results if r.variant == name]
         variants[name] = variant_summary(rows, prompt=spec.prompt, model=spec.model or suite.spec.model.name,
-                                         prices=prices, entity_types=_entity_types(suite, name))
+                                         prices=prices, entity_types=entity_types.get(name))
     baseline = suite.baseline
     return RunSummary(
         harness_version=__version__,

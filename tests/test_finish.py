@@ -80,7 +80,8 @@ def test_an_unreadable_given_baseline_stops_a_merge_but_not_a_run(recorded, tmp_
     bad.write_text("[1]", encoding="utf-8")
     outcome = _replayed(recorded, tmp_path / "reports", "r")
     with pytest.raises(InputError, match="not a baseline file"):
-        finish_run(recorded, outcome.run_dir, outcome.results, record_mode="none", wall_s=0.0, baseline=bad)
+        finish_run(recorded, outcome.run_dir, outcome.results, record_mode="none", wall_s=0.0,
+                   entity_types=outcome.entity_types, baseline=bad)
     assert not (outcome.run_dir / SUMMARY).exists()
     finished = finish_outcome(outcome, record_mode="none", baseline=bad)
     assert (outcome.run_dir / SUMMARY).exists()

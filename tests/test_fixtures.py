@@ -63,7 +63,7 @@ def test_the_auto_tuned_podcast_variant_is_flagged_for_the_cases_it_shows(tmp_pa
     assert shown == {("auto", case) for case in expected}
     tuning = json.loads((REPO / "prompts" / "podcast" / "auto.tuning.json").read_text())
     assert set(tuning["examples_kept"]) == expected  # and the tuning report agrees
-    verdict = evaluate(summarize(suite, "t", outcome.results, record_mode="none", wall_s=0), outcome.results,
+    verdict = evaluate(summarize(suite, "t", outcome.results, record_mode="none", wall_s=0, entity_types=outcome.entity_types), outcome.results,
                        config=gate_config(suite))
     leak = [r for r in verdict.rules if r.rule == "leakage"]
     assert [(r.variant, r.status, r.value) for r in leak] == [("auto", "warn", 3.0)]

@@ -208,3 +208,24 @@ def test_record_takes_shard(suite, server, api_key, project, tmp_path, capsys):
     code, _, err = harness(capsys, "record", str(project), "--shard", "4/3")
     assert code == 2 and "--shard" in err
 
+
+
+def test_a_merge_reports_the_entity_types_its_shards_ran_with_not_the_suite_as_edited_since(recorded, tmp_path, capsys):
+    import yaml
+
+    from harness.runner import plan_variant
+    from harness.suites import load_suite
+
+    shards = [replay(recorded, tmp_path / "shards", f"shard-{i}", shard=(i, 2))[0] for i in (1, 2)]
+    ran = {name: v["entity_types"] for name, v in summary_of(shards[0].run_dir)["variants"].items()}
+    spec = yaml.safe_load(recorded.path.read_text(encoding="utf-8"))
+    spec["entity_types"] = ["edited_after_the_run"]
+    recorded.path.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    edited = load_suite(recorded.path)
+    now = {name: plan_variant(edited, name).types.to_json() for name in ran}
+    assert now != ran  # the edit changes what a re-read prompt would say
+    code, _, err = harness(capsys, "merge", *(str(s.run_dir) for s in shards), "--reports", str(tmp_path / "m"),
+                           "--run-id", "run", "--suite", str(recorded.path))
+    assert code == 0, err
+    merged = summary_of(tmp_path / "m" / "towns" / "run")
+    assert {name: v["entity_types"] for name, v in merged["variants"].items()} == ran
