@@ -83,14 +83,6 @@ class FormatReport(Value):
     completion: CompletionStatus = "missing"
     issues: list[FormatIssue] = Field(default_factory=list)
 
-    @property
-    def error_count(self) -> int:
-        """How many reasons make this answer count as having format errors (0 when clean); the
-        definition lives in harness.parsing.verdict."""
-        from harness.parsing.verdict import format_error_reasons  # lazy; verdict imports no model class
-
-        return len(format_error_reasons(self))
-
 
 class ExtractedGraph(Value):
     entities: list[Entity] = Field(default_factory=list)

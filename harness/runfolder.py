@@ -228,10 +228,6 @@ class RunLock:
             os.close(self._fd)  # closing the descriptor drops the lock
             self._fd = None
 
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
 
 Selection = dict[str, list[str]]
 

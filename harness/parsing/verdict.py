@@ -14,8 +14,8 @@ from typing import Protocol
 
 from harness.parsing.codes import CODES, is_error
 
-# Structural types instead of harness.model's classes: harness.model.FormatReport.error_count asks
-# this module, so importing harness.model here would close an import cycle.
+# Structural types instead of harness.model's classes: the verdict needs only these fields, and
+# parsing modules below harness.model stay free of it.
 
 
 class _Issue(Protocol):
