@@ -118,3 +118,18 @@ def test_the_keys_a_provider_may_send_are_redacted_from_what_the_client_keeps(mo
     monkeypatch.setenv("MY_KEY", "kd-suite-named-secret-0002")
     client = ModelClient(EndpointSettings(model="m", provider="keyed", api_key_env="MY_KEY"), replay=False)
     assert client.redactor.redact("kd-suite-named-secret-0002 kd-provider-own-secret-0001") == "[REDACTED] [REDACTED]"
+
+
+def test_an_environment_set_up_for_azure_is_pointed_to_model_provider(monkeypatch):
+    # Azure is chosen by the suite (model.provider: azure), no longer by AZURE_OPENAI_ENDPOINT alone:
+    # someone recording with the old setup gets told, not just "no API key"
+    for name in ("OPENAI_API_KEY", "AZURE_OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AZURE_OPENAI_ENDPOINT", "https://res.openai.azure.com")
+    with pytest.raises(InputError) as caught:
+        OpenAIProvider().api_key(EndpointSettings(model="m"), replay=False)
+    assert "set `model.provider: azure` in the suite" in caught.value.message
+    monkeypatch.delenv("AZURE_OPENAI_ENDPOINT")
+    with pytest.raises(InputError) as caught:
+        OpenAIProvider().api_key(EndpointSettings(model="m"), replay=False)
+    assert "azure" not in caught.value.message

@@ -87,5 +87,10 @@ class Provider(ABC):
         if key:
             return key
         if not replay:
-            raise InputError(f"no API key: set {settings.api_key_env} to record (replaying needs none)")
+            raise InputError(f"no API key: set {settings.api_key_env} to record (replaying needs none)"
+                             + self.missing_key_hint(settings))
         return REPLAY_KEY
+
+    def missing_key_hint(self, settings: EndpointSettings) -> str:
+        """More to say when no key is found (a provider may know the user meant another one)."""
+        return ""

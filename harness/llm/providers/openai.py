@@ -145,6 +145,13 @@ class OpenAIProvider(Provider):
     def read_answer(self, content: bytes, messages: list[Message], model: str) -> Answer:
         return read_completion(content, messages, model)
 
+    def missing_key_hint(self, settings: EndpointSettings) -> str:
+        # Azure is the suite's choice (model.provider), not the environment's: say so to someone
+        # whose environment is set up for Azure
+        if os.environ.get("AZURE_OPENAI_ENDPOINT") and not settings.base_url:
+            return "; AZURE_OPENAI_ENDPOINT is set: to call that Azure resource, set `model.provider: azure` in the suite"
+        return ""
+
     def make_client(self, settings: EndpointSettings, api_key: str, http_client: Any) -> Any:
         import openai
 
