@@ -192,11 +192,19 @@ class SuiteSpec(Value):
 class Suite:
     """A loaded suite: the validated spec plus resolved paths and gold cases."""
 
-    def __init__(self, spec: SuiteSpec, path: Path, root: Path, cases: list[GoldCase]) -> None:
+    def __init__(self, spec: SuiteSpec, path: Path, root: Path, cases: list[GoldCase], *,
+                 allow_outside_files: bool = False) -> None:
         self.spec = spec
         self.path = path
         self.root = root  # the project folder that relative paths in the suite start from
         self.cases = cases
+        # --allow-outside-chunks: chunk and prompt files may resolve outside `root`
+        self.allow_outside_files = allow_outside_files
+
+    def holds(self, file: Path) -> bool:
+        """Whether `file` may be read for this suite: inside the project folder (symlinks
+        followed), or anywhere with --allow-outside-chunks."""
+        return self.allow_outside_files or _inside(file, self.root)
 
     @property
     def name(self) -> str:
@@ -366,7 +374,7 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
             GoldCase(id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships,
                      annotated=case.annotated)
         )
-    return Suite(spec, path, root, cases)
+    return Suite(spec, path, root, cases, allow_outside_files=allow_outside_chunks)
 
 
 class GoldFile(Value):

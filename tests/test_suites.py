@@ -243,6 +243,26 @@ def test_outside_variant_prompts_load_when_explicitly_allowed(project: Path) -> 
     assert suite.spec.variants["default"].prompt == "../outside.txt"
 
 
+def test_a_bare_prompt_name_found_only_in_the_current_folder_outside_the_project_is_refused(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `prompt: extract` has no slash or suffix, so load_suite leaves it to the resolver, which tries
+    # suffixes (extract.txt) and also looks in the current folder: run from outside the project,
+    # that must not read an outside file
+    from harness.prompts.resolve import load_variant_prompt, resolve_variant_prompt
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "extract.txt").write_text("OUTSIDE {input_text}", encoding="utf-8")
+    monkeypatch.chdir(elsewhere)
+    path = write_suite(project, with_(variants={"default": {"prompt": "extract"}}))
+    with pytest.raises(InputError, match="outside the project folder .*--allow-outside-chunks"):
+        load_variant_prompt(load_suite(path), "default")
+    assert resolve_variant_prompt(load_suite(path, allow_outside_chunks=True), "default").found == "cwd"
+    # an environment override is the user's own choice
+    monkeypatch.setenv("HARNESS_PROMPT_DEFAULT", str(elsewhere / "extract.txt"))
+    assert load_variant_prompt(load_suite(path), "default").render({"input_text": "x"})[-1]["content"] == "OUTSIDE x"
+
+
 def test_builtin_and_inside_variant_prompts_load(project: Path) -> None:
     suite = load_suite(write_suite(project, with_(variants={"default": {"prompt": "prompts/p.txt"},
                                                             "builtin": {"prompt": "builtin:graphrag.extract_graph"}})))

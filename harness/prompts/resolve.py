@@ -150,7 +150,15 @@ def resolve_prompt(
 def resolve_variant_prompt(suite: Suite, variant: str, *, environ: Mapping[str, str] | None = None) -> ResolvedPrompt:
     """The prompt a suite's variant uses, honouring the environment overrides."""
     spec = suite.spec.variants[variant]
-    return resolve_prompt(spec.prompt, suite_path=suite.path, root=suite.root, variant=variant, environ=environ)
+    resolved = resolve_prompt(spec.prompt, suite_path=suite.path, root=suite.root, variant=variant, environ=environ)
+    # what the suite file names must stay in the project, as load_suite checks for paths: a bare
+    # name found only in the current folder is no exception (HARNESS_PROMPT_<VARIANT> and
+    # HARNESS_PROMPTS_DIR are the user's own choice, and may point anywhere)
+    from_environment = resolved.overridden_by is not None or resolved.found == "prompts-dir"
+    if resolved.path is not None and not from_environment and not suite.holds(resolved.path):
+        raise InputError(f"{suite.path}: variant '{variant}': prompt {spec.prompt!r} resolves to {resolved.path}, "
+                         f"outside the project folder {suite.root} (pass --allow-outside-chunks to read it anyway)")
+    return resolved
 
 
 def load_variant_prompt(suite: Suite, variant: str, *, environ: Mapping[str, str] | None = None) -> PromptTemplate:
