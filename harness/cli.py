@@ -342,7 +342,7 @@ def _reference_free_lines(rf) -> list[str]:
     def count(n: int, word: str) -> str:
         return f"{n} {word}{'' if n == 1 else 's'}"
 
-    lines = [f"reference-free: {count(rf.entities, 'entity').replace('entitys', 'entities')}, "
+    lines = [f"reference-free: {rf.entities} {'entity' if rf.entities == 1 else 'entities'}, "
              f"{rf.grounded} grounded in the chunk; {count(rf.relationships, 'relationship')}"]
     if rf.ungrounded:
         lines.append("  ungrounded: " + ", ".join(rf.ungrounded))
@@ -351,7 +351,7 @@ def _reference_free_lines(rf) -> list[str]:
                  + f"; {count(rf.duplicate_records, 'duplicate record')}, {count(rf.type_conflicts, 'type conflict')}")
     lines.append(f"  {rf.dangling} dangling, {count(rf.self_loops, 'self-loop')}, "
                  f"{count(rf.empty_descriptions, 'empty description')}, "
-                 f"{rf.strengths_out_of_scale} strength(s) out of scale")
+                 f"{count(rf.strengths_out_of_scale, 'strength')} out of scale")
     if rf.example_leaks is None:
         lines.append("  example leaks: n/a (no --examples)")
     else:

@@ -273,7 +273,7 @@ def test_score_plain_output_is_one_block(rf_files, capsys):
         "reference-free: 4 entities, 2 grounded in the chunk; 2 relationships",
         "  ungrounded: MARTIN SMITH, JOSE NUNEZ",
         "  type conformance 0.800; 1 duplicate record, 1 type conflict",
-        "  1 dangling, 1 self-loop, 2 empty descriptions, 1 strength(s) out of scale",
+        "  1 dangling, 1 self-loop, 2 empty descriptions, 1 strength out of scale",
         "  example leaks: 1 (MARTIN SMITH)",
     ]
     code, out, _ = run_cli(capsys, "score", "--gold", str(rf_files["gold"]), "--pred", str(rf_files["pred"]))
