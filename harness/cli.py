@@ -248,32 +248,116 @@ def parse_command(
 
 @app.command("score")
 def score_command(
-    gold: Annotated[Path, typer.Option("--gold", help="YAML file with one case: id, text or chunk, entities, relationships.")],
     pred: Annotated[str, typer.Option("--pred", help="Model output to score (file or -).")],
+    gold: Annotated[Optional[Path], typer.Option("--gold", help="YAML file with one case: id, text or chunk, entities, relationships.")] = None,
+    text: Annotated[Optional[str], typer.Option("--text", help="The chunk the output was extracted from (file or -; default: the gold case's text).")] = None,
+    entity_types: Annotated[Optional[str], typer.Option("--entity-types", help="The prompt's entity types, comma-separated, for type conformance.")] = None,
+    examples: Annotated[Optional[str], typer.Option("--examples", help="The prompt file (or builtin:<name>) whose example text names leaked entities.")] = None,
     format: FormatOpt = "auto",
     json_out: JsonOpt = False,
 ) -> None:
-    """Score one model output against one gold case."""
+    """Score one model output: reference-free figures against its chunk, and against a gold case with --gold."""
     from .parsing import parse
     from .scoring import rate_text, score_case, score_to_json
-    from .suites import load_gold_case
 
     _check_format(format)
-    case, matching = load_gold_case(gold)
+    if gold is None and text is None:
+        raise InputError("give --text CHUNK.txt (the chunk the output was extracted from), --gold GOLD.yaml, or both")
+    if pred == "-" and text == "-":
+        raise InputError("--pred and --text cannot both read standard input")
+    types = _entity_type_list(entity_types)
+    case = matching = None
+    if gold is not None:
+        from .suites import load_gold_case
+
+        case, matching = load_gold_case(gold)
+    chunk = _read_input(text) if text is not None else case.text  # type: ignore[union-attr]
+    example_text = _example_text(examples, format, types) if examples is not None else None
     result = parse(_read_input(pred), format)
-    score = score_case(case, result.graph, matching)
+    figures = _reference_free_of(result, chunk, types, matching, example_text)
+    score = score_case(case, result.graph, matching) if case is not None else None
     if json_out:
-        _emit_json(score_to_json(score))
+        from .scoring import reference_free_to_json
+
+        _emit_json({**(score_to_json(score) if score is not None else {}), "reference_free": reference_free_to_json(figures)})
         return
-    ent, rel = score.entities, score.relationships
-    typer.echo(f"entities:      P {rate_text(ent.precision)}  R {rate_text(ent.recall)}  F1 {rate_text(ent.f1)}  "
-               f"({ent.tp} of {ent.gold} gold, {ent.pred} predicted; {ent.exact} exact, {ent.fuzzy} fuzzy)")
-    typer.echo(f"relationships: P {rate_text(rel.precision)}  R {rate_text(rel.recall)}  F1 {rate_text(rel.f1)}  "
-               f"({rel.tp} of {rel.gold} gold, {rel.pred} predicted)")
-    if ent.missed:
-        typer.echo("missed entities: " + ", ".join(ent.missed))
-    if rel.missed:
-        typer.echo("missed relationships: " + ", ".join(" — ".join(pair) for pair in rel.missed))
+    if score is not None:
+        ent, rel = score.entities, score.relationships
+        typer.echo(f"entities:      P {rate_text(ent.precision)}  R {rate_text(ent.recall)}  F1 {rate_text(ent.f1)}  "
+                   f"({ent.tp} of {ent.gold} gold, {ent.pred} predicted; {ent.exact} exact, {ent.fuzzy} fuzzy)")
+        typer.echo(f"relationships: P {rate_text(rel.precision)}  R {rate_text(rel.recall)}  F1 {rate_text(rel.f1)}  "
+                   f"({rel.tp} of {rel.gold} gold, {rel.pred} predicted)")
+        if ent.missed:
+            typer.echo("missed entities: " + ", ".join(ent.missed))
+        if rel.missed:
+            typer.echo("missed relationships: " + ", ".join(" — ".join(pair) for pair in rel.missed))
+    for line in _reference_free_lines(figures):
+        typer.echo(line)
+
+
+def _entity_type_list(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    types = [t.strip() for t in value.split(",") if t.strip()]
+    if not types:
+        raise InputError("--entity-types: give the types comma-separated, e.g. person,organization,geo")
+    return types
+
+
+def _example_text(prompt: str, fmt: str, types: list[str] | None) -> str:
+    """The prompt's text with an empty chunk, filled as a run fills it: its own delimiters (else the
+    format's), its entity types (else --entity-types, else the defaults), its language (else English)."""
+    from .formats import AUTO, DEFAULT_FORMAT, get_format
+    from .formats.base import DELIMITER_KEYS, resolve_delimiters
+    from .prompts.entity_types import effective_entity_types
+    from .prompts.leakage import prompt_without_chunk
+    from .prompts.loading import load_prompt
+
+    template = load_prompt(Path(prompt))
+    output_format = get_format(template.format or DEFAULT_FORMAT if fmt == AUTO else fmt)
+    delimiters = resolve_delimiters(output_format, {key: getattr(template.meta, key) for key in DELIMITER_KEYS})
+    filled_types = effective_entity_types(template, variant=types, suite=None).values
+    return prompt_without_chunk(template, {
+        "entity_types": ",".join(filled_types),
+        **delimiters.as_variables(),
+        "language": template.meta.language or "English",
+    })
+
+
+def _reference_free_of(result, chunk: str, types: list[str] | None, matching, example_text: str | None):
+    from .scoring.reference_free import GRAPHRAG_STRENGTH_SCALE, reference_free
+
+    return reference_free(
+        result.graph, chunk, entity_types=types,
+        type_synonyms=matching.type_synonyms if matching is not None else None,
+        examples=example_text,
+        strength_scale=None if result.format == "lightrag" else GRAPHRAG_STRENGTH_SCALE,  # LightRAG asks for none
+    )
+
+
+def _reference_free_lines(rf) -> list[str]:
+    """The plain-text block of `harness score`: one figure family a line."""
+    from .scoring import rate_text
+
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}{'' if n == 1 else 's'}"
+
+    lines = [f"reference-free: {rf.entities} {'entity' if rf.entities == 1 else 'entities'}, "
+             f"{rf.grounded} grounded in the chunk; {count(rf.relationships, 'relationship')}"]
+    if rf.ungrounded:
+        lines.append("  ungrounded: " + ", ".join(rf.ungrounded))
+    lines.append(f"  type conformance {rate_text(rf.type_conformance)}"
+                 + (" (no --entity-types)" if rf.type_conformance is None and rf.conforming_records is None else "")
+                 + f"; {count(rf.duplicate_records, 'duplicate record')}, {count(rf.type_conflicts, 'type conflict')}")
+    lines.append(f"  {rf.dangling} dangling, {count(rf.self_loops, 'self-loop')}, "
+                 f"{count(rf.empty_descriptions, 'empty description')}, "
+                 f"{count(rf.strengths_out_of_scale, 'strength')} out of scale")
+    if rf.example_leaks is None:
+        lines.append("  example leaks: n/a (no --examples)")
+    else:
+        lines.append(f"  example leaks: {rf.example_leaks}"
+                     + (f" ({', '.join(rf.example_leak_names)})" if rf.example_leak_names else ""))
+    return lines
 
 
 @app.command("citations")

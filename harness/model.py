@@ -189,6 +189,29 @@ class Grounding(Value):
     rate: float | None  # None when nothing was predicted
 
 
+class ReferenceFreeScores(Value):
+    """What one answer says about itself and its chunk, no gold needed (docs/scoring.md,
+    "Reference-free figures"). The first twelve keys are `harness score --json`'s `reference_free`."""
+
+    entities: int  # distinct entities (by normalised name)
+    relationships: int  # distinct relationships (normalised endpoint pairs, undirected, self-loops out)
+    grounded: int  # distinct entities whose normalised name occurs in the chunk
+    ungrounded: list[str] = Field(default_factory=list)  # the others, as first predicted
+    type_conformance: float | None = None  # conforming / entity records; None without a type list
+    duplicate_records: int = 0  # entity records beyond the first per normalised name
+    type_conflicts: int = 0  # normalised names predicted with two or more canonical types
+    dangling: int = 0  # relationship records with an endpoint that is no predicted entity
+    self_loops: int = 0  # relationship records whose endpoints normalise to one name
+    example_leaks: int | None = None  # None unless the prompt's example text was given
+    example_leak_names: list[str] = Field(default_factory=list)
+    empty_descriptions: int = 0  # entity and relationship records with an empty or placeholder description
+    strengths_out_of_scale: int = 0  # relationship records whose strength is set and outside the scale
+    # the counts a pooled (micro) rate needs
+    entity_records: int = 0
+    relationship_records: int = 0
+    conforming_records: int | None = None  # None without a type list
+
+
 class CaseScore(Value):
     entities: EntityScores
     relationships: RelationshipScores

@@ -31,7 +31,7 @@ from .model import CaseResult, ExtractedGraph, FormatReport, GoldCase, Round, Us
 from .parsing import parse
 from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
-from .prompts.leakage import chunk_in_prompt, fold
+from .prompts.leakage import chunk_in_prompt, fold, prompt_without_chunk
 from .prompts.template import PromptMeta, PromptTemplate
 from .runfolder import RESULTS, RunFolder, RunLock, new_run_id, open_run_folder, read_results, selection_of, write_results
 from .scoring import score_case
@@ -68,8 +68,7 @@ class VariantPlan:
     def prompt_contains_chunk(self, case: GoldCase) -> bool:
         """Whether the prompt, without the case's chunk, already holds a passage of it (few-shot examples)."""
         if self._folded_prompt_without_chunk is None:  # only the chunk differs between cases
-            messages = self.template.render({**self.variables(case), "input_text": ""})
-            self._folded_prompt_without_chunk = fold("\n".join(m["content"] for m in messages))
+            self._folded_prompt_without_chunk = fold(prompt_without_chunk(self.template, self.variables(case)))
         return chunk_in_prompt(case.text, self._folded_prompt_without_chunk, folded=True)
 
 

@@ -187,3 +187,113 @@ def test_ctrl_c_says_how_to_resume(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(harness.suites, "load_suite", interrupted)
     assert main(["run", str(tmp_path / "s.yaml")]) == 130
     assert capsys.readouterr().err == "harness: interrupted; rerun the same command to resume\n"
+
+
+# ---------------------------------------------------------------- harness score: reference-free figures (issue 15)
+
+REFERENCE_FREE_KEYS = ["entities", "relationships", "grounded", "ungrounded", "type_conformance", "duplicate_records",
+                       "type_conflicts", "dangling", "self_loops", "example_leaks", "example_leak_names",
+                       "empty_descriptions"]
+RF_ANSWER = ('("entity"<|>JOSÉ NÚÑEZ<|>person<|>Mayor of Lowbridge)##("entity"<|>José Núñez<|>organization<|>n/a)##'
+             '("entity"<|>LOWBRIDGE<|>geo<|>A river town)##("entity"<|>MARTIN SMITH<|>person<|>Chair)##'
+             '("entity"<|>JOSE NUNEZ<|>person<|>Mayor)##'
+             '("relationship"<|>JOSÉ NÚÑEZ<|>LOWBRIDGE<|>Mayor of the town<|>8)##'
+             '("relationship"<|>LOWBRIDGE<|>José Núñez<|>Same link written back<|>12)##'
+             '("relationship"<|>JOSÉ NÚÑEZ<|>HARBOR TRUST<|>-<|>5)##'
+             '("relationship"<|>LOWBRIDGE<|>lowbridge<|>Itself<|>3)\n<|COMPLETE|>')
+RF_CHUNK = "José Núñez, mayor of Lowbridge, met the Harbor Trust."
+# A GraphRAG-style text prompt whose example names Martin Smith, as GraphRAG's default prompt does.
+RF_PROMPT = ("-Goal- Extract entities of types [{entity_types}].\n-Examples-\nText: Martin Smith, Chair of the "
+             "Central Institution, spoke.\nOutput:\n(\"entity\"{tuple_delimiter}MARTIN SMITH{tuple_delimiter}person"
+             "{tuple_delimiter}Chair){completion_delimiter}\n-Real Data-\nText: {input_text}\nOutput:\n")
+
+
+@pytest.fixture
+def rf_files(tmp_path) -> dict[str, Path]:
+    files = {"pred": tmp_path / "pred.txt", "text": tmp_path / "chunk.txt", "prompt": tmp_path / "prompt.txt",
+             "gold": tmp_path / "gold.yaml"}
+    files["pred"].write_text(RF_ANSWER, encoding="utf-8")
+    files["text"].write_text(RF_CHUNK, encoding="utf-8")
+    files["prompt"].write_text(RF_PROMPT, encoding="utf-8")
+    files["gold"].write_text(f"id: c1\ntext: {RF_CHUNK}\nentities:\n  - {{name: José Núñez, type: person}}\n"
+                             "  - {name: Lowbridge, type: geo}\nrelationships:\n  - {source: José Núñez, target: Lowbridge}\n",
+                             encoding="utf-8")
+    return files
+
+
+def test_score_without_gold_prints_only_the_reference_free_object(rf_files, capsys):
+    code, out, err = run_cli(capsys, "score", "--pred", str(rf_files["pred"]), "--text", str(rf_files["text"]),
+                             "--entity-types", "person, geo", "--examples", str(rf_files["prompt"]), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert list(data) == ["reference_free"]  # no gold: the gold-based part is absent, not zeros
+    assert list(data["reference_free"]) == REFERENCE_FREE_KEYS
+    assert data["reference_free"] == {
+        "entities": 4, "relationships": 2, "grounded": 2, "ungrounded": ["MARTIN SMITH", "JOSE NUNEZ"],
+        "type_conformance": 0.8, "duplicate_records": 1, "type_conflicts": 1, "dangling": 1, "self_loops": 1,
+        "example_leaks": 1, "example_leak_names": ["MARTIN SMITH"], "empty_descriptions": 2,
+    }
+
+
+def test_score_without_types_or_examples_gives_nulls(rf_files, capsys):
+    code, out, err = run_cli(capsys, "score", "--pred", str(rf_files["pred"]), "--text", str(rf_files["text"]), "--json")
+    assert code == 0, err
+    figures = json.loads(out)["reference_free"]
+    assert figures["type_conformance"] is None and figures["example_leaks"] is None and figures["example_leak_names"] == []
+
+
+def test_score_with_gold_keeps_todays_keys_and_adds_reference_free(rf_files, capsys):
+    code, out, err = run_cli(capsys, "score", "--gold", str(rf_files["gold"]), "--pred", str(rf_files["pred"]), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert list(data) == ["entities", "relationships", "grounding", "reference_free"]
+    assert list(data["reference_free"]) == REFERENCE_FREE_KEYS
+    assert data["reference_free"]["grounded"] == data["grounding"]["grounded"] == 2  # the gold case's text
+    # --text replaces the chunk of the reference-free figures only
+    other = rf_files["text"].parent / "other.txt"
+    other.write_text("Martin Smith and José Núñez.", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "score", "--gold", str(rf_files["gold"]), "--pred", str(rf_files["pred"]),
+                           "--text", str(other), "--json")
+    data = json.loads(out)
+    assert data["grounding"]["grounded"] == 2 and data["reference_free"]["ungrounded"] == ["LOWBRIDGE", "JOSE NUNEZ"]
+
+
+def test_score_with_a_builtin_prompt_as_examples(rf_files, capsys):
+    code, out, err = run_cli(capsys, "score", "--pred", str(rf_files["pred"]), "--text", str(rf_files["text"]),
+                             "--examples", "builtin:graphrag/extract_graph", "--json")
+    assert code == 0, err
+    assert json.loads(out)["reference_free"]["example_leaks"] == 0  # the built-in's examples name neither
+
+
+def test_score_plain_output_is_one_block(rf_files, capsys):
+    code, out, err = run_cli(capsys, "score", "--pred", str(rf_files["pred"]), "--text", str(rf_files["text"]),
+                             "--entity-types", "person,geo", "--examples", str(rf_files["prompt"]))
+    assert code == 0, err
+    assert out.splitlines() == [
+        "reference-free: 4 entities, 2 grounded in the chunk; 2 relationships",
+        "  ungrounded: MARTIN SMITH, JOSE NUNEZ",
+        "  type conformance 0.800; 1 duplicate record, 1 type conflict",
+        "  1 dangling, 1 self-loop, 2 empty descriptions, 1 strength out of scale",
+        "  example leaks: 1 (MARTIN SMITH)",
+    ]
+    code, out, _ = run_cli(capsys, "score", "--gold", str(rf_files["gold"]), "--pred", str(rf_files["pred"]))
+    assert out.startswith("entities:") and "reference-free: 4 entities" in out and "example leaks: n/a" in out
+
+
+@pytest.mark.parametrize("extra,message", [
+    ([], "give --text CHUNK.txt"),
+    (["--text", "missing.txt"], "missing.txt"),
+    (["--text", "{text}", "--entity-types", " , "], "--entity-types"),
+    (["--text", "{text}", "--examples", "nowhere.yaml"], "nowhere.yaml"),
+    (["--text", "{text}", "--format", "csv"], "--format"),
+])
+def test_score_bad_input_is_one_line_and_exit_2(rf_files, capsys, extra, message):
+    argv = ["score", "--pred", str(rf_files["pred"]), *[a.format(text=rf_files["text"]) for a in extra]]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_score_refuses_two_inputs_on_stdin(rf_files, capsys):
+    code, _, err = run_cli(capsys, "score", "--pred", "-", "--text", "-")
+    assert code == 2 and "standard input" in err

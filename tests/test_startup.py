@@ -49,8 +49,8 @@ def test_importing_loads_no_heavy_package(module, tmp_path):
     assert loaded == []
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["tune", "--help"], ["prompts", "lint", "--help"], ["version"]],
-                         ids=["help", "tune-help", "prompts-lint-help", "version"])
+@pytest.mark.parametrize("argv", [["--help"], ["tune", "--help"], ["prompts", "lint", "--help"], ["score", "--help"], ["version"]],
+                         ids=["help", "tune-help", "prompts-lint-help", "score-help", "version"])
 def test_light_commands_load_no_heavy_package(argv, tmp_path):
     code = f"from harness.cli import main\nprint('exit', main({argv!r}))"
     loaded, done = _loaded_after(code, tmp_path)

@@ -7,6 +7,8 @@ a hand-written example cut from a test document. The runner marks such rows and 
 
 from __future__ import annotations
 
+from .template import INPUT_VARIABLE, PromptTemplate
+
 WINDOW = 160  # characters of normalised text: long enough to be no coincidence, short enough for excerpts
 
 
@@ -26,3 +28,13 @@ def chunk_in_prompt(chunk: str, prompt: str, window: int = WINDOW, *, folded: bo
     step = window // 2
     starts = range(0, len(text) - window + 1, step)
     return any(text[i : i + window] in haystack for i in starts) or text[-window:] in haystack
+
+
+def prompt_without_chunk(template: PromptTemplate, variables: dict[str, str]) -> str:
+    """The prompt's text as sent with an empty chunk: its examples and instructions, as the runner
+    renders it for `VariantPlan.prompt_contains_chunk`. A variable the template needs and `variables`
+    leave out renders empty (a prompt file read alone has no suite to fill it)."""
+    values = {name: "" for name in template.required_variables()}
+    values.update(variables)
+    values[INPUT_VARIABLE] = ""
+    return "\n".join(message["content"] for message in template.render(values))

@@ -10,10 +10,12 @@ from .align import Match, align
 from .graph_stats import graph_stats, union_graph
 from .case_score import CaseDetail, explain_case, score_case
 from .normalize import canonical_type, normalize_name, normalize_text, normalize_type, type_table
+from .reference_free import REFERENCE_FREE_KEYS, reference_free, reference_free_to_json
 from .score_json import rate_text, score_to_json
 
 __all__ = [
     "CaseDetail",
+    "REFERENCE_FREE_KEYS",
     "Match",
     "aggregate",
     "align",
@@ -27,6 +29,8 @@ __all__ = [
     "normalize_text",
     "normalize_type",
     "rate_text",
+    "reference_free",
+    "reference_free_to_json",
     "score_case",
     "score_to_json",
     "type_table",

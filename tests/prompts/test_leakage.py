@@ -27,3 +27,12 @@ def test_a_prompt_that_only_shares_names_or_phrases_does_not_count() -> None:
 def test_a_short_chunk_counts_only_whole() -> None:
     assert chunk_in_prompt("Tomas Berg won the pie contest.", "Text: tomas berg won the pie contest. Output:")
     assert not chunk_in_prompt("Tomas Berg won the pie contest.", "Text: Tomas Berg won. Output:")
+
+
+def test_prompt_without_chunk_renders_an_empty_chunk_and_empty_unknown_variables():
+    from harness.prompts.leakage import prompt_without_chunk
+    from harness.prompts.template import PromptTemplate
+
+    template = PromptTemplate(user="Types: {entity_types}. Kind: {document_type}.\nText: {input_text}", system="Sys {language}")
+    text = prompt_without_chunk(template, {"entity_types": "person,geo", "language": "English", "input_text": "a chunk"})
+    assert text == "Sys English\nTypes: person,geo. Kind: .\nText: "

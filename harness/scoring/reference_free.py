@@ -1,0 +1,159 @@
+"""Reference-free figures of one answer: what it says about itself and its chunk, no gold needed.
+
+Every name goes through the scoring's own normalisation (`normalize.py`), so "grounded" here
+counts exactly what `case_score`'s grounding counts. Definitions (also in docs/scoring.md,
+"Reference-free figures"):
+
+- Records: entity records with a blank name and relationship records with a blank endpoint
+  are left out of everything, as scoring drops them.
+- `entities`: distinct normalised entity names. `relationships`: distinct unordered pairs of
+  normalised endpoints; a self-loop is not a relationship (it is counted in `self_loops`).
+  Dangling edges count (GraphRAG makes nodes of their endpoints).
+- `grounded`: distinct entities whose normalised name occurs in the normalised chunk as whole
+  tokens (`occurs_in`); `ungrounded`: the others, named as first predicted, in order.
+- `type_conformance`: entity records whose canonical type (through the synonyms) is the
+  canonical form of a listed type, over entity records; None without a list or without records.
+- `duplicate_records`: entity records beyond the first per normalised name.
+- `type_conflicts`: normalised names predicted with two or more distinct non-empty canonical types.
+- `dangling`: relationship records with an endpoint that is not a predicted entity's normalised name.
+- `self_loops`: relationship records whose two endpoints normalise to the same name.
+- `example_leaks`: distinct entities whose name occurs in the prompt's example text and not in
+  the chunk (None when no example text is given); `example_leak_names` names them.
+- `empty_descriptions`: entity and relationship records whose description `is_placeholder_description`.
+- `strengths_out_of_scale`: relationship records with a strength outside the inclusive scale
+  (0 when the prompt has no scale).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from ..model import ExtractedGraph, ReferenceFreeScores
+from ..parsing.fields import is_placeholder
+from .normalize import canonical_type, normalize_name, normalize_text, occurs_in, type_table
+
+# The `harness score --json` keys of `reference_free`, in their order.
+REFERENCE_FREE_KEYS = (
+    "entities", "relationships", "grounded", "ungrounded", "type_conformance", "duplicate_records",
+    "type_conflicts", "dangling", "self_loops", "example_leaks", "example_leak_names", "empty_descriptions",
+)
+
+# GraphRAG's extraction prompt asks for a strength "from 1 to 10"; LightRAG asks for none.
+GRAPHRAG_STRENGTH_SCALE: tuple[float, float] = (1.0, 10.0)
+
+# Descriptions that say nothing, compared case-folded, with `_` as a space, surrounding quotes,
+# brackets and a final full stop removed. Besides these: an empty description, one made only of
+# punctuation or symbols (`-`, `...`, `…`, `?`), and a prompt placeholder such as
+# `<entity_description>` (parsing's `is_placeholder`: letters, `_` and spaces in angle brackets).
+PLACEHOLDER_DESCRIPTIONS: frozenset[str] = frozenset({
+    "n/a", "na", "none", "null", "nil", "unknown", "tbd", "todo", "description", "no description",
+    "not available", "not applicable", "entity description", "relationship description",
+})
+
+_WRAPPERS = "\"'`“”‘’«»*()[]{} \t\n"
+
+
+def is_placeholder_description(description: str) -> bool:
+    """Whether a description is empty or a placeholder (see PLACEHOLDER_DESCRIPTIONS)."""
+    text = description.strip()
+    if not text or is_placeholder(text):
+        return True
+    if all(unicodedata.category(ch)[0] in "PSZ" for ch in text):
+        return True
+    key = " ".join(text.strip(_WRAPPERS).casefold().replace("_", " ").rstrip(".").split())
+    return not key or key in PLACEHOLDER_DESCRIPTIONS
+
+
+def reference_free(
+    graph: ExtractedGraph,
+    text: str,
+    *,
+    entity_types: Sequence[str] | None = None,
+    type_synonyms: dict[str, list[str]] | None = None,
+    examples: str | None = None,
+    strength_scale: tuple[float, float] | None = GRAPHRAG_STRENGTH_SCALE,
+) -> ReferenceFreeScores:
+    """The reference-free figures of one extracted graph against its chunk (module docstring).
+
+    `entity_types`: the prompt's effective type list (None or empty: an untyped prompt);
+    `examples`: the prompt's example text, the prompt rendered with an empty chunk (None: not
+    known, so no leak count); `strength_scale`: the inclusive range the prompt asks for (None:
+    the prompt asks for no strength).
+    """
+    types = type_table(type_synonyms or {})
+    text_key = normalize_text(text)
+
+    # ---- entity records
+    first_name: dict[str, str] = {}  # normalised name -> the name as first predicted (insertion order)
+    kinds: dict[str, set[str]] = {}
+    entity_records = duplicates = empty = 0
+    allowed = {canonical_type(t, types) for t in entity_types or () if t.strip()} or None
+    conforming = 0
+    for ent in graph.entities:
+        if not ent.name.strip():
+            continue
+        entity_records += 1
+        key = normalize_name(ent.name)
+        if key in first_name:
+            duplicates += 1
+        else:
+            first_name[key] = ent.name
+            kinds[key] = set()
+        kind = canonical_type(ent.type, types)
+        if kind:
+            kinds[key].add(kind)
+        if allowed is not None and kind in allowed:
+            conforming += 1
+        empty += is_placeholder_description(ent.description)
+
+    # ---- relationship records
+    pairs: set[tuple[str, str]] = set()
+    relationship_records = dangling = self_loops = out_of_scale = 0
+    for rel in graph.relationships:
+        if not rel.source.strip() or not rel.target.strip():
+            continue
+        relationship_records += 1
+        source, target = normalize_name(rel.source), normalize_name(rel.target)
+        if source not in first_name or target not in first_name:
+            dangling += 1
+        if source == target:
+            self_loops += 1
+        else:
+            pairs.add((source, target) if source <= target else (target, source))
+        empty += is_placeholder_description(rel.description)
+        if strength_scale is not None and rel.strength is not None:
+            low, high = strength_scale
+            out_of_scale += not (low <= rel.strength <= high)
+
+    # ---- grounding and example leaks, over distinct entities
+    grounded = {key: occurs_in(key, text_key) for key in first_name}
+    leaks: list[str] | None = None
+    if examples is not None:
+        examples_key = normalize_text(examples)
+        leaks = [first_name[key] for key in first_name if not grounded[key] and occurs_in(key, examples_key)]
+
+    return ReferenceFreeScores(
+        entities=len(first_name),
+        relationships=len(pairs),
+        grounded=sum(grounded.values()),
+        ungrounded=[first_name[key] for key, found in grounded.items() if not found],
+        type_conformance=None if allowed is None or not entity_records else conforming / entity_records,
+        duplicate_records=duplicates,
+        type_conflicts=sum(1 for found in kinds.values() if len(found) >= 2),
+        dangling=dangling,
+        self_loops=self_loops,
+        example_leaks=None if leaks is None else len(leaks),
+        example_leak_names=leaks or [],
+        empty_descriptions=empty,
+        strengths_out_of_scale=out_of_scale,
+        entity_records=entity_records,
+        relationship_records=relationship_records,
+        conforming_records=None if allowed is None else conforming,
+    )
+
+
+def reference_free_to_json(scores: ReferenceFreeScores) -> dict[str, object]:
+    """Exactly the `harness score --json` keys of `reference_free`, in their order."""
+    data = scores.model_dump()
+    return {key: data[key] for key in REFERENCE_FREE_KEYS}
