@@ -7,6 +7,8 @@ import json
 from harness.checks import check_citations, citation_issues
 from harness.cli import main
 
+from ..support.community_report import report_text as _report
+
 
 def codes(issues) -> list[str]:  # type: ignore[no-untyped-def]
     return [i.code if hasattr(i, "code") else i["code"] for i in issues]
@@ -19,18 +21,6 @@ def test_six_ids_before_more_are_too_many() -> None:
 
 def test_five_ids_before_more_are_fine() -> None:
     assert citation_issues("[Data: Relationships (20, 21, 22, 23, 24, +more)]") == []
-
-
-def _report(**over: object) -> str:
-    base: dict[str, object] = {
-        "title": "T",
-        "summary": "S [Data: Entities (1)]",
-        "rating": 5,
-        "rating_explanation": "Impact is moderate.",
-        "findings": [{"summary": f"s{i}", "explanation": f"e{i} [Data: Entities ({i})]"} for i in range(5)],
-    }
-    base.update(over)
-    return json.dumps(base)
 
 
 def test_citations_in_rating_explanation_are_read() -> None:

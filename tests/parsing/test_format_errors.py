@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from harness.cli import main
@@ -12,19 +10,9 @@ from harness.parsing import has_format_errors, parse
 from harness.runner import merge_rounds
 from harness.summary import format_summary
 
+from ..support.community_report import report_text as _report
+
 REFUSAL = "I'm sorry, but I can't help with extracting entities from this text.\n<|COMPLETE|>"
-
-
-def _report(**over: object) -> str:
-    base: dict[str, object] = {
-        "title": "Harbour Council",
-        "summary": "The council runs the harbour [Data: Entities (1)].",
-        "rating": 6.5,
-        "rating_explanation": "Moderate impact [Data: Entities (1)].",
-        "findings": [{"summary": f"Finding {i}", "explanation": f"Why {i} [Data: Entities ({i})]."} for i in range(5)],
-    }
-    base.update(over)
-    return json.dumps(base)
 
 
 def _row(result) -> CaseResult:  # type: ignore[no-untyped-def]
