@@ -32,7 +32,10 @@ def parse(
     if not tuple_delimiter:
         raise ValueError("tuple_delimiter must not be empty")
     try:
-        return _parse(text, format, tuple_delimiter, record_delimiter, completion_delimiter, round)
+        if not isinstance(text, str):
+            text = "" if text is None else str(text)
+        text = scrub_surrogates(text)  # the text policy: see harness/text.py
+        return run(text, format, tuple_delimiter, record_delimiter, completion_delimiter, round)
     except Exception as exc:  # the design's rule: nothing a model writes may raise
         tb = traceback.extract_tb(exc.__traceback__)
         where = f"{tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else "?"
@@ -54,11 +57,4 @@ def parse(
                 ],
             ),
         )
-
-
-def _parse(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResult:
-    if not isinstance(text, str):
-        text = "" if text is None else str(text)
-    text = scrub_surrogates(text)  # the text policy: see harness/text.py
-    return run(text, fmt, td, rd, cd, round)
 

@@ -23,7 +23,8 @@ from functools import lru_cache
 
 from ..model import CaseScore, EntityScores, ExtractedGraph, GoldCase, Grounding, MatchingConfig, RelationshipScores
 from .align import Match, align
-from .normalize import canonical_type, normalize_name, normalize_text, occurs_in, type_table
+from .normalize import canonical_type, normalize_name, type_table
+from .predicted import grounded_in, predicted_entities
 from ..metrics.ratios import f1, precision, ratio_or_none, recall
 
 Node = tuple[str, int | str]  # ("g", gold index) or ("p", normalised name of an unaligned node)
@@ -39,11 +40,6 @@ class CaseDetail:
     score: CaseScore
     matches: list[tuple[str, str, str, float]]  # (gold name, predicted name, "exact"|"fuzzy", similarity)
     dropped: dict[str, int] = field(default_factory=dict)
-
-
-@lru_cache(maxsize=1024)
-def _text_key(text: str) -> str:
-    return normalize_text(text)
 
 
 @lru_cache(maxsize=64)
@@ -72,25 +68,10 @@ def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig
     }
 
     # ---- predicted entities, de-duplicated by normalised name
-    pred_keys: list[str] = []
-    pred_names: list[str] = []
-    pred_types: list[str] = []
-    pred_pos: dict[str, int] = {}
-    for ent in graph.entities:
-        if not ent.name.strip():
-            dropped["blank_entities"] += 1
-            continue
-        key = normalize_name(ent.name)
-        j = pred_pos.get(key)
-        if j is None:
-            pred_pos[key] = len(pred_keys)
-            pred_keys.append(key)
-            pred_names.append(ent.name)
-            pred_types.append(ent.type)
-        else:
-            dropped["duplicate_entities"] += 1
-            if not pred_types[j].strip():
-                pred_types[j] = ent.type
+    predicted = predicted_entities(graph.entities)
+    pred_keys, pred_names, pred_types, pred_pos = predicted.keys, predicted.names, predicted.types, predicted.position
+    dropped["blank_entities"] = predicted.blanks
+    dropped["duplicate_entities"] = predicted.duplicates
 
     # ---- gold entities and their lookup keys
     gold_keys: list[list[str]] = []
@@ -139,8 +120,7 @@ def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig
     )
 
     # ---- grounding
-    text_key = _text_key(gold.text)
-    grounded = [occurs_in(key, text_key) for key in pred_keys]
+    grounded = grounded_in(pred_keys, gold.text)
     n_grounded = sum(grounded)
     grounding = Grounding(
         grounded=n_grounded,

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from ..model import ExtractedGraph, ReferenceFreeScores
 from ..parsing.fields import is_placeholder
 from .normalize import canonical_type, normalize_name, normalize_text, occurs_in, type_table
+from .predicted import grounded_in, predicted_entities
 
 # The `harness score --json` keys of `reference_free`, in their order.
 REFERENCE_FREE_KEYS = (
@@ -82,30 +83,23 @@ def reference_free(
     the prompt asks for no strength).
     """
     types = type_table(type_synonyms or {})
-    text_key = normalize_text(text)
 
-    # ---- entity records
-    first_name: dict[str, str] = {}  # normalised name -> the name as first predicted (insertion order)
-    kinds: dict[str, set[str]] = {}
-    entity_records = duplicates = empty = 0
+    # ---- entity records (de-duplicated as scoring does: harness.scoring.predicted)
+    predicted = predicted_entities(graph.entities)
+    first_name = dict(zip(predicted.keys, predicted.names))  # normalised name -> as first predicted
+    kinds: dict[str, set[str]] = {key: set() for key in predicted.keys}
+    empty = 0
     allowed = {canonical_type(t, types) for t in entity_types or () if t.strip()} or None
     conforming = 0
-    for ent in graph.entities:
-        if not ent.name.strip():
-            continue
-        entity_records += 1
-        key = normalize_name(ent.name)
-        if key in first_name:
-            duplicates += 1
-        else:
-            first_name[key] = ent.name
-            kinds[key] = set()
+    records = [ent for ent in graph.entities if ent.name.strip()]
+    for ent in records:
         kind = canonical_type(ent.type, types)
         if kind:
-            kinds[key].add(kind)
+            kinds[normalize_name(ent.name)].add(kind)
         if allowed is not None and kind in allowed:
             conforming += 1
         empty += is_placeholder_description(ent.description)
+    entity_records, duplicates = len(records), predicted.duplicates
 
     # ---- relationship records
     pairs: set[tuple[str, str]] = set()
@@ -127,7 +121,7 @@ def reference_free(
             out_of_scale += not (low <= rel.strength <= high)
 
     # ---- grounding and example leaks, over distinct entities
-    grounded = {key: occurs_in(key, text_key) for key in first_name}
+    grounded = dict(zip(predicted.keys, grounded_in(predicted.keys, text)))
     leaks: list[str] | None = None
     if examples is not None:
         examples_key = normalize_text(examples)
