@@ -107,11 +107,17 @@ def canonical_type(entity_type: str, table: dict[str, str]) -> str:
     return table.get(label, label)
 
 
+def _boundary(char: str) -> bool:
+    return char == " " or is_cjk(char)
+
+
 def occurs_in(name_key: str, text_key: str) -> bool:
     """Whether a normalised name occurs in normalised text as whole tokens.
 
     Token boundaries are required at an end of the name only when that end is not a CJK
-    character (CJK text has no spaces between words).
+    character (CJK text has no spaces between words); a CJK character next to a Latin or digit
+    end is a boundary too (`提到vitalik，` holds `vitalik`: Chinese text writes Latin names
+    without spaces around them).
     """
     if not name_key:
         return False
@@ -120,8 +126,8 @@ def occurs_in(name_key: str, text_key: str) -> bool:
     start = text_key.find(name_key)
     while start != -1:
         end = start + len(name_key)
-        left_ok = not need_left or start == 0 or text_key[start - 1] == " "
-        right_ok = not need_right or end == len(text_key) or text_key[end] == " "
+        left_ok = not need_left or start == 0 or _boundary(text_key[start - 1])
+        right_ok = not need_right or end == len(text_key) or _boundary(text_key[end])
         if left_ok and right_ok:
             return True
         start = text_key.find(name_key, start + 1)

@@ -77,6 +77,10 @@ def test_type_table_maps_synonyms_to_canonical() -> None:
         ("rx 7", "the krx 7 kinase", False),  # token boundary on the left
         ("kinase", "kinases kinase", True),  # second occurrence
         ("北京大学", "他在北京大学学习", True),  # CJK has no spaces
+        ("vitalik", "老师提到vitalik 但他", True),  # a Latin name inside Chinese text, no spaces
+        ("pos", "转向pos。此外", True),
+        ("eth", "转向ethereum", False),  # still a boundary on the Latin side
+        ("ethereum", "转向xethereum", False),
         ("", "anything", False),
     ],
 )
