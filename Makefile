@@ -28,6 +28,7 @@ test: install
 bench: install
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/parse_corpus.py
+	$(BIN)/python bench/reference_free_corpus.py
 	$(BIN)/python bench/tune_sampling.py
 	$(BIN)/python bench/tune.py
 	$(BIN)/python bench/limiter.py
