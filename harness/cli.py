@@ -460,12 +460,18 @@ def compare_command(
         return
     for key, comparison in output.items():
         typer.echo(f"{comparison.label_b}  vs  {comparison.label_a}  ({len(comparison.cases)} paired cases)")
+        spread = comparison.repeat_spread
+        if spread is not None:  # both runs repeated (--repeat N): per metric, beyond the repeat spread or not
+            typer.echo(f"  repeats: spread {spread.rule}")
         for name, delta in comparison.metrics.items():
             if delta.delta is None:
                 continue
+            verdict = spread.metrics[name].exceeds if spread is not None and name in spread.metrics else None
+            beyond = "" if spread is None else "  spread: " + ("n/a" if verdict is None else
+                                                              "exceeded" if verdict else "within")
             typer.echo(f"  {name:32s} {delta.macro_a:7.3f} -> {delta.macro_b:7.3f}  Δ {delta.delta:+.3f} "
                        f"[{delta.ci_low:+.3f}, {delta.ci_high:+.3f}]  p={delta.p_value:.3f}  "
-                       f"+{delta.improved}/-{delta.regressed}/={delta.unchanged}")
+                       f"+{delta.improved}/-{delta.regressed}/={delta.unchanged}{beyond}")
         for case in comparison.worst_regressions(5):
             lost = ", ".join(case.newly_missed_entities) or "—"
             typer.echo(f"  regressed: {case.case_id} (F1 change {case.f1_change:+.3f}); newly missed: {lost}")

@@ -190,3 +190,29 @@ def test_an_interrupted_recording_keeps_its_finished_samples(suite, api_key, tmp
     assert [(r.variant, r.sample) for r in again.results] == [
         ("default", 0), ("default", 1), ("default", 2), ("tuned", 0), ("tuned", 1), ("tuned", 2)]
     assert (suite.cassette_dir() / "tuned" / "sample-2" / "fair.json").exists()
+
+
+def test_the_command_line_records_and_runs_repeats_and_compare_gives_the_verdict_both_ways(suite, api_key, tmp_path,
+                                                                                            capsys):
+    from harness.cli import main
+
+    with FakeOpenAIServer(sampled_script(suite)) as server:
+        assert main(["record", str(suite.path), "--case", "fair", "--repeat", "3", "--base-url", server.base_url,
+                     "--reports", str(tmp_path / "rec")]) == 0
+    capsys.readouterr()
+    assert main(["run", str(suite.path), "--case", "fair", "--repeat", "3", "--reports", str(tmp_path / "run")]) == 0
+    out = capsys.readouterr().out
+    # the one console line: relationship recall, F1 and directed recall lie beyond the spread (worked above)
+    assert ("repeats: 3 samples per case; differences beyond the repeat spread: tuned vs default: "
+            "relationship_recall, relationship_f1, relationship_directed_recall") in out
+    run_dir = next((tmp_path / "run" / "towns").iterdir())
+    for a, b in (("default", "tuned"), ("tuned", "default")):  # the rule is symmetric
+        assert main(["compare", str(run_dir), str(run_dir), "--variant-a", a, "--variant-b", b]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        line = {name: next(x for x in lines if x.strip().startswith(name + " "))
+                for name in ("entity_recall", "relationship_recall")}
+        assert line["entity_recall"].endswith("spread: within")
+        assert line["relationship_recall"].endswith("spread: exceeded")
+    # without --repeat, the same cassettes give sample 0 only, and no spread is printed
+    assert main(["run", str(suite.path), "--case", "fair", "--reports", str(tmp_path / "single")]) == 0
+    assert "repeats:" not in capsys.readouterr().out
