@@ -144,6 +144,7 @@ class WorstRegression(Value):
 class ComparisonSummary(Artifact):
     """A comparison as written: `harness compare --json`, and summary.json's `comparisons.<variant>`."""
 
+    omit_if_none: ClassVar[tuple[str, ...]] = ("repeat_spread",)
     a: str
     b: str
     settings: ComparisonSettings
@@ -151,6 +152,9 @@ class ComparisonSummary(Artifact):
     metrics: dict[str, MetricDelta]
     worst_regressions: list[WorstRegression]
     case_diffs: list[CaseDiff]
+    # with repeated runs on both sides (`--repeat N`): per metric, whether the difference exceeds
+    # the repeat-to-repeat spread (docs/reports.md); absent without repeats
+    repeat_spread: SpreadVerdicts | None = None
 
     @model_validator(mode="after")
     def _name_metrics(self) -> ComparisonSummary:
@@ -178,6 +182,7 @@ class Comparison(Value):
     only_in_a: list[str] = []
     only_in_b: list[str] = []
     unscored: list[str] = []  # paired cases without a score on at least one side
+    repeat_spread: SpreadVerdicts | None = None  # both sides repeated (`--repeat N`): see SpreadVerdicts
 
     def worst_regressions(self, k: int = 10, metric: str | None = None) -> list[CaseDiff]:
         """The `k` cases that lost most (by `metric`'s delta, default entity F1 + relationship F1), worst first."""
@@ -243,6 +248,7 @@ class Comparison(Value):
                 for case in self.worst_regressions(worst)
             ],
             case_diffs=self.cases,
+            repeat_spread=self.repeat_spread,
         )
 
     def to_json(self, worst: int = 10) -> dict[str, Any]:
@@ -423,10 +429,49 @@ class EntityTypesUsed(Value):
     source: str
 
 
+# --------------------------------------------------------------------------- repeated runs
+
+
+class MetricSpread(Value):
+    """One metric across the samples of a repeated run: its micro value per sample (sample order)
+    and their spread; each figure is None where it is undefined (no sample had a value; the
+    standard deviation also needs two)."""
+
+    values: list[float | None]
+    min: float | None
+    median: float | None
+    max: float | None
+    std: float | None  # sample standard deviation (ddof=1)
+
+
+class RepeatSpread(Value):
+    """A variant run `--repeat N` times: N, and the spread of every registered metric."""
+
+    samples: int
+    metrics: dict[str, MetricSpread]
+
+
+class SpreadVerdict(Value):
+    """Whether the variant difference of one metric exceeds the repeat-to-repeat spread: the
+    ranges [min, max] of the two variants' per-sample values do not overlap (docs/reports.md).
+    None when a side has fewer than two samples or a sample without a value."""
+
+    a: MetricSpread
+    b: MetricSpread
+    exceeds: bool | None
+
+
+class SpreadVerdicts(Value):
+    """Per metric (registry order) the spread verdict of a comparison of two repeated runs."""
+
+    rule: str
+    metrics: dict[str, SpreadVerdict]
+
+
 class VariantSummary(Artifact):
     """One variant of a run: scores, graph, format, usage."""
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types",)
+    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types", "repeats")
     prompt: str
     model: str
     cases: int
@@ -438,6 +483,9 @@ class VariantSummary(Artifact):
     cost_usd: Number | None
     latency_total_s: Number
     entity_types: EntityTypesUsed | None = None  # None when the variant's prompt no longer loads
+    # the spread across samples of `--repeat N` (N > 1); with repeats, `metrics` pools every
+    # (case, sample) row and `cases` counts those rows (docs/reports.md); None without repeats
+    repeats: RepeatSpread | None = None
 
     def metric(self, name: str, average: Literal["micro", "macro"] = "micro") -> float | None:
         return self.metrics.get(name, average)

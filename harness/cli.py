@@ -41,6 +41,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 ShardOpt = Annotated[Optional[str], typer.Option("--shard", help="Run shard i of n (i/n, 1-based): the cases at positions i, i+n, ...; join shards with `harness merge`.")]
 GateOpt = Annotated[bool, typer.Option("--gate", help="Exit 1 when a variant breaks a threshold or regresses against the baseline.")]
 BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file or folder for --gate (default: <reports>/baselines/<suite>.json).")]
+RepeatOpt = Annotated[int, typer.Option("--repeat", min=1, help="Samples per case and variant: the same requests N times, each sample in its own cassette; the summary adds the spread across samples (docs/reports.md).")]
 OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk and variant prompt files that resolve outside the project folder (refused by default: both are sent to the model and written to cassettes and reports).")]
 
 
@@ -59,6 +60,7 @@ def _evaluate(
     shard: str | None = None,
     allow_outside_chunks: bool = False,
     baseline: Path | None = None,
+    repeat: int = 1,
 ) -> list:
     from .llm.record_modes import RECORD_MODES, default_record_mode
     from .reports.commands import parse_shard
@@ -105,6 +107,7 @@ def _evaluate(
             progress=True,
             shard=shard_of,
             hold_lock=True,
+            repeat=repeat,
         )
         outcome = run_suite(suite, options)
         try:
@@ -132,11 +135,13 @@ def run(
     gate: GateOpt = False,
     baseline: BaselineOpt = None,
     allow_outside_chunks: OutsideChunksOpt = False,
+    repeat: RepeatOpt = 1,
 ) -> None:
     """Evaluate suites: render, replay (or call), parse, score, report."""
     outcomes = _evaluate(suites, command="run", record_mode=record_mode, variants=variant, cases=case,
                          reports=reports, run_id=run_id, fresh=fresh, shard=shard,
-                         allow_outside_chunks=allow_outside_chunks, baseline=baseline if gate else None)
+                         allow_outside_chunks=allow_outside_chunks, baseline=baseline if gate else None,
+                         repeat=repeat)
     if gate:
         from .reports.commands import gate_outcomes
 
@@ -156,11 +161,12 @@ def record(
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible endpoint (overrides the suite and OPENAI_BASE_URL).")] = None,
     concurrency: Annotated[Optional[int], typer.Option("--concurrency", min=1, help="Most calls in flight.")] = None,
     allow_outside_chunks: OutsideChunksOpt = False,
+    repeat: RepeatOpt = 1,
 ) -> None:
     """Run against the live endpoint and write cassettes (needs an API key)."""
     _evaluate(suites, command="record", record_mode=record_mode, variants=variant, cases=case,
               reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency, shard=shard,
-              allow_outside_chunks=allow_outside_chunks)
+              allow_outside_chunks=allow_outside_chunks, repeat=repeat)
 
 
 def _read_input(source: str, *, limit: int | None = None) -> str:
@@ -454,12 +460,18 @@ def compare_command(
         return
     for key, comparison in output.items():
         typer.echo(f"{comparison.label_b}  vs  {comparison.label_a}  ({len(comparison.cases)} paired cases)")
+        spread = comparison.repeat_spread
+        if spread is not None:  # both runs repeated (--repeat N): per metric, beyond the repeat spread or not
+            typer.echo(f"  repeats: spread {spread.rule}")
         for name, delta in comparison.metrics.items():
             if delta.delta is None:
                 continue
+            verdict = spread.metrics[name].exceeds if spread is not None and name in spread.metrics else None
+            beyond = "" if spread is None else "  spread: " + ("n/a" if verdict is None else
+                                                              "exceeded" if verdict else "within")
             typer.echo(f"  {name:32s} {delta.macro_a:7.3f} -> {delta.macro_b:7.3f}  Δ {delta.delta:+.3f} "
                        f"[{delta.ci_low:+.3f}, {delta.ci_high:+.3f}]  p={delta.p_value:.3f}  "
-                       f"+{delta.improved}/-{delta.regressed}/={delta.unchanged}")
+                       f"+{delta.improved}/-{delta.regressed}/={delta.unchanged}{beyond}")
         for case in comparison.worst_regressions(5):
             lost = ", ".join(case.newly_missed_entities) or "—"
             typer.echo(f"  regressed: {case.case_id} (F1 change {case.f1_change:+.3f}); newly missed: {lost}")

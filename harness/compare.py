@@ -17,6 +17,12 @@ against run) and reports, for every metric, ``b - a``:
   bootstrap interval degenerates (two cases that both dropped 40 pt give [-40, -40]), while
   the exact sign-flip test cannot go below 2 / 2^n: with n < 6 it never reaches p < 0.05.
 
+With repeated runs (`--repeat N`, rows with `sample` > 0) a case's value of a metric is its
+mean over the samples that have one, the micro values pool every (case, sample) row, the
+per-case diffs (entities gained, lost, newly missed) are those of sample 0, and `repeat_spread`
+says per metric whether the difference exceeds the repeat-to-repeat spread
+(harness/scoring/repeat_spread.py).
+
 Metrics that may be undefined on a case (type accuracy, endpoint recall) use only the cases
 where both sides have a value. Cases present on one side only, or without a score on either
 side (model error), are listed and left out of the statistics. Paired cases are taken in
@@ -37,6 +43,7 @@ from .model import CaseResult, CaseScore, ExtractedGraph
 from .metrics import metric_names
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
+from .scoring.repeat_spread import spread_verdicts
 from .scoring.normalize import normalize_name, normalize_type
 from .scoring.significance import is_real_difference, min_paired_cases
 from .scoring.score_json import score_to_json
@@ -220,8 +227,21 @@ def graph_diff(a: ExtractedGraph, b: ExtractedGraph) -> GraphDiff:
     )
 
 
-def _case_diff(case_id: str, ra: CaseResult, rb: CaseResult, sa: CaseScore, sb: CaseScore) -> CaseDiff:
-    ma, mb = case_metrics(sa), case_metrics(sb)
+def _sample_mean(rows: list[CaseResult]) -> dict[str, float | None]:
+    """A case's value of every metric: its mean over the samples that have one (one sample: its value)."""
+    values = [case_metrics(row.score) for row in rows if row.score is not None]
+    out: dict[str, float | None] = {}
+    for name in metric_names():
+        known = [v[name] for v in values if v[name] is not None]
+        out[name] = sum(known) / len(known) if known else None  # type: ignore[arg-type]
+    return out
+
+
+def _case_diff(case_id: str, ra: CaseResult, rb: CaseResult, sa: CaseScore, sb: CaseScore,
+               samples_a: list[CaseResult], samples_b: list[CaseResult]) -> CaseDiff:
+    repeated = len(samples_a) > 1 or len(samples_b) > 1
+    ma = _sample_mean(samples_a) if repeated else case_metrics(sa)
+    mb = _sample_mean(samples_b) if repeated else case_metrics(sb)
     delta = {
         name: (None if ma[name] is None or mb[name] is None else mb[name] - ma[name])  # type: ignore[operator]
         for name in metric_names()
@@ -242,13 +262,15 @@ def _case_diff(case_id: str, ra: CaseResult, rb: CaseResult, sa: CaseScore, sb: 
 # --------------------------------------------------------------------------- compare
 
 
-def _index(rows: list[CaseResult], side: str) -> dict[str, CaseResult]:
-    out: dict[str, CaseResult] = {}
+def _index(rows: list[CaseResult], side: str) -> tuple[dict[str, CaseResult], dict[str, list[CaseResult]]]:
+    """Per case id: its first sample (sample 0 of a repeated run), and all its samples in order."""
+    samples: dict[str, dict[int, CaseResult]] = {}
     for row in rows:
-        if row.case_id in out:
+        if row.sample in samples.setdefault(row.case_id, {}):
             raise ValueError(f"case {row.case_id!r} appears twice in {side}; compare one variant of one run per side")
-        out[row.case_id] = row
-    return out
+        samples[row.case_id][row.sample] = row
+    ordered = {cid: [by_sample[k] for k in sorted(by_sample)] for cid, by_sample in samples.items()}
+    return {cid: rows_of[0] for cid, rows_of in ordered.items()}, ordered
 
 
 def _label(rows: list[CaseResult], fallback: str) -> str:
@@ -267,7 +289,7 @@ def compare(
     confidence: float = 0.95,
 ) -> Comparison:
     """Compare b against a (a is the baseline), case by case; see the module docstring."""
-    index_a, index_b = _index(a, "a"), _index(b, "b")
+    (index_a, samples_a), (index_b, samples_b) = _index(a, "a"), _index(b, "b")
     # Sorted by case id: the resampling must not depend on which side's row order came first.
     order = sorted(set(index_a) & set(index_b))
     unscored = [cid for cid in order if index_a[cid].score is None or index_b[cid].score is None]
@@ -276,11 +298,12 @@ def compare(
     scores_a = [index_a[cid].score for cid in paired]
     scores_b = [index_b[cid].score for cid in paired]
     cases = [
-        _case_diff(cid, index_a[cid], index_b[cid], sa, sb)  # type: ignore[arg-type]
+        _case_diff(cid, index_a[cid], index_b[cid], sa, sb, samples_a[cid], samples_b[cid])  # type: ignore[arg-type]
         for cid, sa, sb in zip(paired, scores_a, scores_b)
     ]
-    micro_a = aggregate(scores_a).metrics  # type: ignore[arg-type]
-    micro_b = aggregate(scores_b).metrics  # type: ignore[arg-type]
+    # micro: every (case, sample) row of the paired cases, pooled as the summary pools them
+    micro_a = aggregate([r.score for cid in paired for r in samples_a[cid] if r.score is not None]).metrics
+    micro_b = aggregate([r.score for cid in paired for r in samples_b[cid] if r.score is not None]).metrics
 
     # Metrics defined on the same cases are resampled together (same draws, one pass).
     values: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -332,7 +355,9 @@ def compare(
         confidence=confidence,
         metrics=metrics,
         cases=cases,
-        only_in_a=[row.case_id for row in a if row.case_id not in index_b],
-        only_in_b=[row.case_id for row in b if row.case_id not in index_a],
+        only_in_a=[row.case_id for row in a if row.case_id not in index_b and row.sample == index_a[row.case_id].sample],
+        only_in_b=[row.case_id for row in b if row.case_id not in index_a and row.sample == index_b[row.case_id].sample],
         unscored=unscored,
+        repeat_spread=spread_verdicts([r for cid in paired for r in samples_a[cid]],
+                                      [r for cid in paired for r in samples_b[cid]]),
     )

@@ -20,7 +20,7 @@ from .artifacts import Baseline, CaseCheck, ComparisonSummary, EntityTypesUsed, 
 from .atomicfile import atomic_write
 from .errors import InputError
 from .gate import gate_config, judge
-from .model import CaseResult
+from .model import CaseResult, first_samples
 from .runfolder import GATE, SUMMARY, default_baseline_path, read_baseline, write_artifact
 from .summary import build_summary
 
@@ -148,7 +148,9 @@ def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suit
             raise
         inputs = resolve_baseline(run_dir, summary.suite, None, strict=False)
         inputs.error = exc
-    judgement = judge(summary, rows, baseline=inputs.baseline, baseline_file=inputs.baseline_file, notes=inputs.notes)
+    # per-case rules judge each case once: sample 0 of a repeated run (`--repeat`); the
+    # thresholds judge the summary, which pools every sample
+    judgement = judge(summary, first_samples(rows), baseline=inputs.baseline, baseline_file=inputs.baseline_file, notes=inputs.notes)
     paths: list[Path] = []
     if reports:
         view = run_view(summary, rows, suite=suite, verdict=judgement.verdict, checks=judgement.checks)

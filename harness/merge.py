@@ -79,10 +79,10 @@ def merge_runs(
     if suite.name != suite_name:
         raise InputError(f"{suite.path}: suite '{suite.name}', but the runs are of '{suite_name}'")
 
-    merged: dict[tuple[str, str], tuple[CaseResult, Path]] = {}
+    merged: dict[tuple[str, str, int], tuple[CaseResult, Path]] = {}  # (variant, case, sample of --repeat)
     for data in loaded:
         for row in data.rows:
-            key = (row.variant, row.case_id)
+            key = (row.variant, row.case_id, row.sample)
             if key in merged:
                 first, where = merged[key]
                 if _strip_timings(first.model_dump()) != _strip_timings(row.model_dump()):
@@ -93,13 +93,14 @@ def merge_runs(
 
     variants = suite.variant_names()
     order = {(v, c.id): i for i, (v, c) in enumerate((v, c) for v in variants for c in suite.cases)}
-    unknown = [key for key in merged if key not in order]
+    unknown = [key[:2] for key in merged if key[:2] not in order]
     if unknown:
         variant, case = unknown[0]
         raise InputError(f"{suite.path}: case '{case}' of variant '{variant}' is in a shard but not in the suite")
-    rows = [row for _, (row, _) in sorted(merged.items(), key=lambda item: order[item[0]])]
-    present_variants = {v for v, _ in merged}
-    missing = [key for key in order if key[0] in present_variants and key not in merged]
+    rows = [row for _, (row, _) in sorted(merged.items(), key=lambda item: (order[item[0][:2]], item[0][2]))]
+    present_variants = {v for v, _, _ in merged}
+    present = {key[:2] for key in merged}
+    missing = [key for key in order if key[0] in present_variants and key not in present]
 
     modes = {data.finished.record_mode for data in loaded}
     record_mode = modes.pop() if len(modes) == 1 else "mixed"

@@ -6,9 +6,9 @@ version of the harness can be read back by the next (results.jsonl, summary.json
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 CompletionStatus = Literal["present", "missing", "misplaced"]
 
@@ -267,6 +267,22 @@ class CaseResult(Value):
     usage: Usage = Field(default_factory=Usage)
     latency_s: float = 0.0
     error: str | None = None
+    # which repeat of the case this row is (`--repeat N`: 0 .. N-1); left out of the file while 0,
+    # so a run without repeats writes the rows it always wrote
+    sample: int = Field(default=0, ge=0)
+
+    @model_serializer(mode="wrap")
+    def _leave_out_first_sample(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("sample") == 0:
+            del data["sample"]
+        return data
+
+
+def first_samples(rows: list[CaseResult]) -> list[CaseResult]:
+    """Sample 0 of each case: the rows per-case views (case tables, per-case gate rules,
+    baselines) show; with one sample per case that is every row."""
+    return [row for row in rows if row.sample == 0]
 
 
 # --------------------------------------------------------------------------- scoring aggregates

@@ -44,7 +44,7 @@ BASELINES = "baselines"  # <reports>/baselines/<suite>.json, beside the suites' 
 def read_results(path: Path) -> list[CaseResult]:
     """Rows of a results file; a torn last line (a killed run) is ignored, other damage is an error.
 
-    A run writes one row per case × variant; a file holding one twice has been edited or
+    A run writes one row per case × variant (× sample, with `--repeat`); a file holding one twice has been edited or
     concatenated, and every reader (resume, report, gate, compare, inspect, merge) would have to
     pick one arbitrarily, so it is refused here, once for all of them."""
     if not path.exists():
@@ -61,10 +61,11 @@ def read_results(path: Path) -> list[CaseResult]:
             if number >= len(lines) - 1:
                 break  # the line being written when the run was killed
             raise InputError(f"{path}:{number}: not a result row: {exc.errors()[0]['msg']}") from None
-        if (row.variant, row.case_id) in seen:
-            raise InputError(f"{path}:{number}: case '{row.case_id}' of variant '{row.variant}' appears twice "
-                             "(a run has one row per case × variant)")
-        seen.add((row.variant, row.case_id))
+        if (row.variant, row.case_id, row.sample) in seen:
+            sample = f" (sample {row.sample})" if row.sample else ""
+            raise InputError(f"{path}:{number}: case '{row.case_id}' of variant '{row.variant}'{sample} appears twice "
+                             "(a run has one row per case × variant × sample)")
+        seen.add((row.variant, row.case_id, row.sample))
         rows.append(row)
     return rows
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import shlex
 import sys
 import time
@@ -135,13 +136,32 @@ class CaseRequest:
     messages: list[dict[str, str]]
     payload: dict
     calls_digest: str  # results.jsonl's request_hash: the row is reused while it is unchanged
+    sample: int = 0  # which repeat (`--repeat N`): every sample sends the same requests
 
     @property
     def label(self) -> str:
-        return f"case '{self.case.id}' of variant '{self.plan.name}'"
+        sample = f"sample {self.sample} of " if self.sample else ""
+        return f"{sample}case '{self.case.id}' of variant '{self.plan.name}'"
 
     def cassette_path(self, suite: Suite) -> Path:
-        return suite.cassette_dir() / self.plan.name / f"{self.case.id}.json"
+        return cassette_path(suite, self.plan.name, self.case.id, self.sample)
+
+    def for_sample(self, sample: int) -> CaseRequest:
+        """The same request, as sample `sample` (its own cassette, its own row)."""
+        return dataclasses.replace(self, sample=sample)
+
+
+SAMPLE_FOLDER = "sample-{}"
+
+
+def cassette_path(suite: Suite, variant: str, case_id: str, sample: int = 0) -> Path:
+    """Where a case's cassette is: `<variant>/<case>.json` for sample 0 (the only one without
+    `--repeat`), `<variant>/sample-<k>/<case>.json` for sample k >= 1. Case ids cannot hold '/',
+    so a sample's folder never collides with a case's file."""
+    folder = suite.cassette_dir() / variant
+    if sample:
+        folder = folder / SAMPLE_FOLDER.format(sample)
+    return folder / f"{case_id}.json"
 
 
 def case_request(plan: VariantPlan, client: ModelClient, case: GoldCase) -> CaseRequest:
@@ -213,7 +233,8 @@ def _worst_completion(statuses: Iterable[str]) -> str:
     return "present" if statuses else "missing"
 
 
-def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[Round], digest: str) -> CaseResult:
+def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[Round], digest: str,
+                  sample: int = 0) -> CaseResult:
     graph, combined, per_round = merge_rounds(rounds, plan)
     usage = Usage()
     for rnd in rounds:
@@ -231,6 +252,7 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
         in_prompt_examples=plan.prompt_contains_chunk(case),
         usage=usage,
         latency_s=sum(r.latency_s for r in rounds),
+        sample=sample,
     )
 
 
@@ -255,6 +277,9 @@ class RunOptions:
     # outputs (summary.json marks the run finished) and calls `outcome.release()`: no other
     # process resumes a run in between. Otherwise the lock ends with the rows.
     hold_lock: bool = False
+    # samples per case and variant (`--repeat N`): the same requests N times, sample k answered
+    # by (or recorded into) its own cassette; 1 is a run without repeats
+    repeat: int = 1
 
 
 @dataclass
@@ -265,6 +290,8 @@ class RunOutcome:
     results: list[CaseResult] = field(repr=False)
     resumed: int = 0
     missing: list[tuple[str, str, str]] = field(default_factory=list)  # (variant, case, "missing"|"stale")
+    # the same for samples 1 .. N-1 of `--repeat N`: (variant, case, "missing"|"stale", sample)
+    missing_repeats: list[tuple[str, str, str, int]] = field(default_factory=list)
     failures: list[tuple[str, str, str]] = field(default_factory=list)  # (variant, case, message)
     wall_s: float = 0.0
     calls: int = 0
@@ -305,6 +332,8 @@ def _selected(suite: Suite, options: RunOptions) -> tuple[list[str], list[GoldCa
 
 async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
     started = time.perf_counter()
+    if options.repeat < 1:
+        raise InputError(f"--repeat: {options.repeat} must be at least 1")
     variants, cases = _selected(suite, options)
     plans = {name: plan_variant(suite, name) for name in variants}
     if options.progress:  # the run header (stdout: stderr is kept for the one-line errors)
@@ -338,24 +367,27 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
 
     run_dir = folder.path
     results_path = run_dir / RESULTS
-    previous = {(r.variant, r.case_id): r for r in read_results(results_path)} if folder.reuse else {}
+    previous = {(r.variant, r.case_id, r.sample): r for r in read_results(results_path)} if folder.reuse else {}
 
     outcome = RunOutcome(suite=suite, run_dir=run_dir, results=[], notes=list(folder.notes),
                          entity_types={name: EntityTypesUsed.model_validate(plan.types.to_json())
                                        for name, plan in plans.items() if plan.types is not None})
-    done: dict[tuple[str, str], CaseResult] = {}
+    done: dict[tuple[str, str, int], CaseResult] = {}
     todo: list[CaseRequest] = []
     for name in variants:
         plan = plans[name]
         for case in cases:
-            request = case_request(plan, client_of[name], case)
-            old = previous.get((name, case.id))
-            if old is not None and old.request_hash == request.calls_digest and old.error is None:
-                # the calls are the same; parse and score again in case gold or parser changed
-                done[(name, case.id)] = evaluate_case(suite, plan, case, old.rounds, request.calls_digest)
-                outcome.resumed += 1
-            else:
-                todo.append(request)
+            first = case_request(plan, client_of[name], case)
+            for sample in range(options.repeat):  # finished samples of an interrupted run are kept
+                request = first if sample == 0 else first.for_sample(sample)
+                old = previous.get((name, case.id, sample))
+                if old is not None and old.request_hash == request.calls_digest and old.error is None:
+                    # the calls are the same; parse and score again in case gold or parser changed
+                    done[(name, case.id, sample)] = evaluate_case(suite, plan, case, old.rounds,
+                                                                  request.calls_digest, sample)
+                    outcome.resumed += 1
+                else:
+                    todo.append(request)
     # keep what is still valid, in a fresh file, before appending new rows
     write_results(results_path, list(done.values()))
 
@@ -387,15 +419,20 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
                     with cassette_for(path):
                         rounds = await converse(client_of[plan.name], request)
                 except CassetteMissingError:
-                    outcome.missing.append((plan.name, case.id, "stale" if existed else "missing"))
+                    why = "stale" if existed else "missing"
+                    if request.sample:
+                        outcome.missing_repeats.append((plan.name, case.id, why, request.sample))
+                    else:
+                        outcome.missing.append((plan.name, case.id, why))
                     progress.step()
                     continue
                 except ModelCallError as exc:
-                    outcome.failures.append((plan.name, case.id, exc.message))
+                    where = f"sample {request.sample}: " if request.sample else ""
+                    outcome.failures.append((plan.name, case.id, where + exc.message))
                     progress.step()
                     continue
-                row = evaluate_case(suite, plan, case, rounds, request.calls_digest)
-                done[(plan.name, case.id)] = row
+                row = evaluate_case(suite, plan, case, rounds, request.calls_digest, request.sample)
+                done[(plan.name, case.id, request.sample)] = row
                 sink.write(row.model_dump_json() + "\n")
                 sink.flush()
                 progress.step()
@@ -410,8 +447,9 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
                 await client.close()
             progress.close()
 
+    # suite order: variant, then case, then sample
     order = {(v, c.id): i for i, (v, c) in enumerate((v, c) for v in variants for c in cases)}
-    outcome.results = sorted(done.values(), key=lambda r: order.get((r.variant, r.case_id), len(order)))
+    outcome.results = sorted(done.values(), key=lambda r: (order.get((r.variant, r.case_id), len(order)), r.sample))
     write_results(results_path, outcome.results)
     outcome.wall_s = time.perf_counter() - started
     return outcome
@@ -424,15 +462,28 @@ def run_suite(suite: Suite, options: RunOptions) -> RunOutcome:
 def check_outcome(outcome: RunOutcome) -> None:
     """Turn missing cassettes and failed calls into the documented exit codes."""
     suite = outcome.suite
+    if outcome.missing_repeats and not outcome.missing:
+        order = {(v, c.id): i for i, (v, c) in enumerate((v, c) for v in suite.variant_names() for c in suite.cases)}
+        repeats = sorted(outcome.missing_repeats, key=lambda m: (order.get((m[0], m[1]), len(order)), m[3]))
+        variant, case, why, sample = repeats[0]
+        more = f" (and {len(repeats) - 1} more)" if len(repeats) > 1 else ""
+        needed = max(m[3] for m in repeats) + 1
+        command = rerecord_command(suite, [(v, c, w) for v, c, w, _ in repeats], repeat=needed)
+        raise CassetteMissingError(
+            f"{suite.path}: cassette {why} for sample {sample} of case '{case}' of variant '{variant}'{more}; "
+            f"record the samples with: {command}"
+        )
     if outcome.missing:
         order = {(v, c.id): i for i, (v, c) in enumerate((v, c) for v in suite.variant_names() for c in suite.cases)}
         missing = sorted(outcome.missing, key=lambda m: order.get((m[0], m[1]), len(order)))
         variant, case, why = missing[0]
+        # samples of --repeat missing too: the command records them with the rest
+        repeat = max((m[3] for m in outcome.missing_repeats), default=0) + 1
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
         verb = "re-record them" if len(missing) > 1 else "record it"
         raise CassetteMissingError(
             f"{suite.path}: cassette {why} for case '{case}' of variant '{variant}'{more}; "
-            f"{verb} with: {rerecord_command(suite, missing)}"
+            f"{verb} with: {rerecord_command(suite, missing, repeat=repeat)}"
         )
     if outcome.failures:
         variant, case, message = outcome.failures[0]
@@ -440,13 +491,14 @@ def check_outcome(outcome: RunOutcome) -> None:
         raise ModelCallError(f"{suite.path}: case '{case}' of variant '{variant}': {message}{more}")
 
 
-def rerecord_command(suite: Suite, missing: list[tuple[str, str, str]]) -> str:
+def rerecord_command(suite: Suite, missing: list[tuple[str, str, str]], *, repeat: int = 1) -> str:
     """A shell command that records exactly these (variant, case, missing|stale) cassettes.
 
     `--variant` and `--case` select a grid, so variants that lack the same cases share one
     `harness record`; distinct groups are joined with `&&` rather than re-recording (and paying
     for) cases whose cassettes are fine. Stale cassettes need `rewrite`; missing ones `once`.
     The mode is always spelled out, since `record` defaults to `none` when CI is set.
+    `repeat` > 1 asks for that many samples (`--repeat`).
     """
     by_variant: dict[str, list[tuple[str, str]]] = {}
     for variant, case, why in missing:
@@ -468,6 +520,8 @@ def rerecord_command(suite: Suite, missing: list[tuple[str, str, str]]) -> str:
         if list(cases) != case_order:  # every case: no --case needed
             for case in cases:
                 argv += ["--case", case]
+        if repeat > 1:
+            argv += ["--repeat", str(repeat)]
         argv += ["--record-mode", "rewrite" if "stale" in modes[cases] else "once"]
         commands.append(" ".join(shlex.quote(a) for a in argv))
     return " && ".join(commands)

@@ -21,6 +21,7 @@ from .model import CaseResult, Usage
 from .parsing.verdict import has_format_errors
 from .metrics.registry import headline as headline_metrics
 from .scoring import aggregate, graph_stats
+from .scoring.repeat_spread import repeat_spread
 
 SCHEMA_VERSION = SUMMARY_SCHEMA_VERSION
 
@@ -50,6 +51,8 @@ def _ratio(value: float | None, base: float | None) -> float | None:
 
 def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: dict,
                     entity_types: EntityTypesUsed | None = None) -> VariantSummary:
+    """One variant's figures. With repeated runs (`--repeat N`) every (case, sample) row is pooled,
+    as if each sample were more cases, and `repeats` holds the spread across samples."""
     scores = [row.score for row in rows if row.score is not None]
     usage = Usage()
     for row in rows:
@@ -69,6 +72,7 @@ def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: 
         cost_usd=estimate_cost(usage, model, prices),
         latency_total_s=round(sum(row.latency_s for row in rows), 6),
         entity_types=entity_types,
+        repeats=repeat_spread(rows),
     )
 
 

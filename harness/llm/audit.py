@@ -18,9 +18,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..errors import CassetteMissingError, InputError
-from ..runner import case_request, clients_for, converse, plan_variant
+from ..runner import SAMPLE_FOLDER, CaseRequest, case_request, clients_for, converse, plan_variant
 from ..suites import Suite
 from .cassette_store import CassetteStore, replaying
+from .client import ModelClient
 from .providers.registry import get_provider
 from .redaction import Redactor, configured_secrets
 
@@ -89,8 +90,10 @@ def audit_suites(suites: list[Suite]) -> list[CassetteAuditFinding]:
     findings: list[CassetteAuditFinding] = []
     for suite in suites:
         folder = suite.cassette_dir()
-        expected = {folder / v / f"{c.id}.json" for v in suite.variant_names() for c in suite.cases}
         present = set(folder.rglob("*.json")) if folder.exists() else set()
+        samples = recorded_samples(suite, present)
+        expected = {folder / v / f"{c.id}.json" for v in suite.variant_names() for c in suite.cases}
+        expected |= set(samples.values())
         redactor = _key_redactor(suite)
         corrupt: set[Path] = set()
         for path in sorted(present):
@@ -100,33 +103,59 @@ def audit_suites(suites: list[Suite]) -> list[CassetteAuditFinding]:
         tuning = folder / "tune"  # written by `harness tune`, one cassette per tuning step
         for path in sorted(p for p in present - expected if tuning not in p.parents):
             findings.append(CassetteAuditFinding("orphan", str(path), "no case of the suite uses this cassette"))
-        findings.extend(asyncio.run(_match_requests(suite, corrupt)))
+        findings.extend(asyncio.run(_match_requests(suite, corrupt, samples)))
     return findings
 
 
-async def _match_requests(suite: Suite, corrupt: set[Path]) -> list[CassetteAuditFinding]:
-    """Per variant and case: the requests the case sends, against the recorded ones."""
+def recorded_samples(suite: Suite, present: set[Path]) -> dict[tuple[str, str, int], Path]:
+    """The cassettes of samples 1.. (`--repeat`) that exist: (variant, case, sample) -> path.
+
+    How many samples a suite is run with is a command-line choice, so the audit checks the
+    samples recorded and reports no sample as missing."""
+    folder = suite.cassette_dir()
+    names = {f"{case.id}.json": case.id for case in suite.cases}
+    folders = {folder / variant: variant for variant in suite.variant_names()}
+    found: dict[tuple[str, str, int], Path] = {}
+    for path in present:
+        variant, case_id = folders.get(path.parent.parent), names.get(path.name)
+        number = path.parent.name.removeprefix(SAMPLE_FOLDER.format(""))
+        if variant is None or case_id is None or not number.isdigit():
+            continue
+        if SAMPLE_FOLDER.format(int(number)) == path.parent.name and int(number) >= 1:  # sample-1, not sample-01
+            found[(variant, case_id, int(number))] = path
+    return found
+
+
+async def _match_requests(suite: Suite, corrupt: set[Path],
+                          samples: dict[tuple[str, str, int], Path]) -> list[CassetteAuditFinding]:
+    """Per variant, case and recorded sample: the requests the case sends, against the recorded ones."""
     plans = {name: plan_variant(suite, name) for name in suite.variant_names()}
     client_of = clients_for(plans, replay=True)
     findings: list[CassetteAuditFinding] = []
     for name, plan in plans.items():
         for case in suite.cases:
-            request = case_request(plan, client_of[name], case)
-            path = request.cassette_path(suite)
-            if path in corrupt:
-                continue
-            with replaying(path) as replay:
-                try:
-                    await converse(client_of[name], request)
-                except CassetteMissingError:
-                    if replay.store.exists:
-                        findings.append(CassetteAuditFinding("stale", str(path), "no longer matches the case's current requests"))
-                    else:
-                        findings.append(CassetteAuditFinding("missing", str(path), "not recorded"))
-                    continue
-            unused = replay.unused()
-            if unused:
-                shown = ", ".join(f"interactions[{r.index}]" for r in unused[:3]) + (" ..." if len(unused) > 3 else "")
-                findings.append(CassetteAuditFinding("unused", str(path),
-                                                     f"{len(unused)} recording(s) no current request asks for ({shown})"))
+            first = case_request(plan, client_of[name], case)
+            numbers = sorted(k for (v, c, k) in samples if v == name and c == case.id)
+            for request in [first, *(first.for_sample(k) for k in numbers)]:
+                findings.extend(await _match_one(client_of[name], request, request.cassette_path(suite), corrupt))
     return findings
+
+
+async def _match_one(client: ModelClient, request: CaseRequest, path: Path,
+                     corrupt: set[Path]) -> list[CassetteAuditFinding]:
+    """One cassette: stale, missing or with unused recordings (no finding when it matches)."""
+    if path in corrupt:
+        return []
+    with replaying(path) as replay:
+        try:
+            await converse(client, request)
+        except CassetteMissingError:
+            if replay.store.exists:
+                return [CassetteAuditFinding("stale", str(path), "no longer matches the case's current requests")]
+            return [CassetteAuditFinding("missing", str(path), "not recorded")]
+    unused = replay.unused()
+    if unused:
+        shown = ", ".join(f"interactions[{r.index}]" for r in unused[:3]) + (" ..." if len(unused) > 3 else "")
+        return [CassetteAuditFinding("unused", str(path),
+                                     f"{len(unused)} recording(s) no current request asks for ({shown})")]
+    return []

@@ -98,6 +98,7 @@ def baseline_update(
 ) -> None:
     """Accept a run: write <reports>/baselines/<suite>.json (atomically)."""
     from ..gate import make_baseline
+    from ..model import first_samples
     from ..runfolder import default_baseline_path, load_run, write_artifact
 
     data = load_run(run)
@@ -105,7 +106,8 @@ def baseline_update(
         raise InputError(f"{data.run_dir}: the run has no result rows")
     unscored = [f"{r.variant}/{r.case_id}" for r in data.rows if r.score is None]
     path = out or default_baseline_path(data.run_dir, data.suite_name)
-    write_artifact(path, make_baseline(data.finished, data.rows, run_dir=data.run_dir))
+    # a baseline holds one value per case: sample 0 of a repeated run
+    write_artifact(path, make_baseline(data.finished, first_samples(data.rows), run_dir=data.run_dir))
     typer.echo(f"baseline of {data.suite_name}: {path} (run {data.finished.run_id}, "
                f"{len(data.rows) - len(unscored)} case × variant values)")
     if unscored:

@@ -84,12 +84,30 @@ def gate_line(verdict: Verdict) -> str:
     return line
 
 
+def repeat_line(summary: RunSummary) -> str | None:
+    """One line for a run with repeats (`--repeat N`): per compared variant, the metrics whose
+    difference exceeds the repeat-to-repeat spread; None without repeats."""
+    counts = sorted({v.repeats.samples for v in summary.variants.values() if v.repeats is not None})
+    if not counts:
+        return None
+    parts = []
+    for name, comparison in summary.comparisons.items():
+        if comparison.repeat_spread is not None:
+            beyond = [m for m, v in comparison.repeat_spread.metrics.items() if v.exceeds]
+            parts.append(f"{name} vs {summary.baseline}: {', '.join(beyond) if beyond else 'none'}")
+    return (f"repeats: {'/'.join(str(n) for n in counts)} samples per case; differences beyond the repeat spread: "
+            + ("; ".join(parts) if parts else "no comparison with repeats on both sides"))
+
+
 def print_run_table(summary: RunSummary, run_dir: Path, verdict: Verdict | None = None,
                     console: Console | None = None) -> None:
     console = console or Console(width=140)
     console.print(run_table(summary))
     for line in annotation_lines(summary):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
+    repeats = repeat_line(summary)
+    if repeats is not None:
+        console.print(repeats, markup=False, highlight=False, soft_wrap=True)
     if verdict is not None:
         console.print(gate_line(verdict), markup=False, highlight=False, soft_wrap=True)
     console.print(f"reports: {run_dir}")

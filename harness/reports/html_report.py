@@ -12,6 +12,7 @@ from typing import Any
 
 from .markdown import RULE_NAMES, annotated_text, delta_text, pct, rule_value, usage_cells
 from .plots import PLOTS
+from .repeats import RULE_TEXT, has_repeats, points, rate, samples_text, spread_rows, verdict_text
 from ..metrics.registry import in_reports
 from .view import SIZE_KEYS, Column, ReportView
 
@@ -239,6 +240,19 @@ def figure(plots: dict[str, bytes], name: str) -> str:
     return f"<figure id='plot-{e(name)}'>{img(plots[name], title)}<figcaption>{e(title)}</figcaption></figure>"
 
 
+def repeats_html(view: ReportView) -> str:
+    """The spread of every metric across the samples of a repeated run."""
+    rows = ["<tr><th>metric</th><th>column</th><th>per sample</th><th>min</th><th>median</th><th>max</th>"
+            "<th>std</th><th>difference exceeds spread</th></tr>"]
+    for row in spread_rows(view):
+        s = row.spread
+        cells = [", ".join(rate(v) for v in s.values), rate(s.min), rate(s.median), rate(s.max), points(s.std)]
+        rows.append(f"<tr><td>{e(row.metric)}</td><td>{e(row.column)}</td>"
+                    + "".join(f"<td class='num'>{e(c)}</td>" for c in cells) + f"<td>{e(verdict_text(row))}</td></tr>")
+    return (f"<p class='muted'>{e(samples_text(view))}; the scores above pool every (case, sample). Per sample: its "
+            f"micro value. {e(RULE_TEXT[0].upper() + RULE_TEXT[1:])}.</p><table>" + "".join(rows) + "</table>")
+
+
 def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
     body = [f"<h1>{e(view.title)}</h1>"]
     if view.description:
@@ -260,6 +274,8 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
             scores_table(view),
         ]
         body += [figure(plots, "metrics"), figure(plots, "recall_scatter")]
+        if has_repeats(view):
+            body += ["<h2>Repeat spread</h2>", repeats_html(view)]
         body += ["<h2>Graph size</h2>", size_table(view)]
         settings = view.graph_settings()
         if settings:

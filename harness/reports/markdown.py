@@ -12,6 +12,7 @@ from typing import Any
 
 from ..artifacts import MetricDelta, VariantSummary, Verdict
 from ..metrics.registry import in_reports
+from .repeats import RULE_TEXT, has_repeats, points, rate, samples_text, spread_rows, verdict_text
 from .view import SIZE_KEYS, Column, ReportView
 
 MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
@@ -256,6 +257,19 @@ def cases_section(view: ReportView) -> list[str]:
     return lines
 
 
+def repeats_section(view: ReportView) -> list[str]:
+    """The spread of every metric across the samples of a repeated run."""
+    lines = [f"{samples_text(view)}; the scores above pool every (case, sample). Per sample: its micro value. "
+             f"{RULE_TEXT[0].upper()}{RULE_TEXT[1:]}.", "",
+             "| metric | column | per sample | min | median | max | std | difference exceeds spread |",
+             "|---|---|---:|---:|---:|---:|---:|---|"]
+    for row in spread_rows(view):
+        s = row.spread
+        lines.append(f"| {esc(row.metric)} | {esc(row.column)} | {', '.join(rate(v) for v in s.values)} | "
+                     f"{rate(s.min)} | {rate(s.median)} | {rate(s.max)} | {points(s.std)} | {verdict_text(row)} |")
+    return lines
+
+
 def render_markdown(view: ReportView) -> str:
     lines = [f"# {esc(view.title)}", ""]
     if view.description:
@@ -280,6 +294,7 @@ def render_markdown(view: ReportView) -> str:
         "",
         *scores_table(view),
         "",
+        *(["## Repeat spread", "", *repeats_section(view), ""] if has_repeats(view) else []),
         "## Graph size",
         "",
         *size_table(view),

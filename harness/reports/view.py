@@ -45,7 +45,9 @@ class Column:
         return self._index.get(case_id)
 
     def __post_init__(self) -> None:
-        self._index = {r.case_id: r for r in self.rows}
+        self._index: dict[str, CaseResult] = {}
+        for r in self.rows:  # a repeated run's case shows its first sample (rows are in sample order)
+            self._index.setdefault(r.case_id, r)
 
 
 @dataclass

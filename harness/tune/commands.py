@@ -96,6 +96,7 @@ def tune_command(
     model: Annotated[Optional[str], typer.Option("--model", help="Model for tuning calls (default: the suite's).")] = None,
     chunk_tokens: Annotated[int, typer.Option("--chunk-tokens", min=50, help="With --input: cut files into chunks of this many tokens.")] = DEFAULT_CHUNK_TOKENS,
     cassettes: Annotated[Optional[Path], typer.Option("--cassettes", help="Folder of tuning cassettes (default: fixtures/cassettes/<suite>/tune).")] = None,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Ask for the entity types N times (the same request; each sample its own cassette) and report how often each type recurs.")] = 1,
 ) -> None:
     """Generate a domain-tuned extraction prompt from sample chunks (calls recorded as cassettes)."""
     from ..llm.providers.registry import get_provider
@@ -144,7 +145,7 @@ def tune_command(
     result = tune(TuneOptions(
         texts=texts, names=names, out=out, cassettes=folder, endpoint=endpoint,
         record_mode=mode, domain=domain, language=language, persona=persona, selection=selection, limit=limit,
-        max_tokens=max_tokens, min_examples=min_examples, entity_types=types, format=output_format,
+        max_tokens=max_tokens, min_examples=min_examples, entity_types=types, format=output_format, repeat=repeat,
     ))
     report = result.report
     typer.echo(f"domain: {report['domain']}; language: {report['language']}; entity types: {', '.join(report['entity_types'])}")
@@ -155,6 +156,10 @@ def tune_command(
     for kind, path in result.paths.items():
         typer.echo(f"{kind}: {path} ({report['tokens'][kind]} tokens)")
     typer.echo(f"report: {result.report_path} and {result.report_path.with_suffix('.md')}")
+    stability = report.get("entity_type_stability")
+    if stability is not None:
+        typer.echo(f"entity types over {stability['samples']} samples: "
+                   + ", ".join(f"{t['type']} {t['samples']}/{stability['samples']}" for t in stability["types"]))
     for note in report["notes"]:
         typer.echo(f"note: {note}")
     if add_variant_name and loaded is not None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import CassetteMissingError, InputError
+from ..errors import CassetteMissingError, InputError, ModelCallError
 from ..llm.cassette_store import replaying
 from ..llm.client import EndpointSettings, ModelClient
 from ..llm.pricing import estimate_cost, load_prices
@@ -62,6 +62,9 @@ class TuneOptions:
     entity_types: list[str] | None = None  # given; otherwise discovered
     format: str = "graphrag"  # a format with a tune_base (graphrag, lightrag, json): which built-in template is tuned
     seed: int = 42
+    # type discovery asked this many times (`--repeat N`), the same request each time, sample k >= 1
+    # in `sample-<k>/entity_types.json`: how often each type recurs; the prompt uses sample 0's
+    repeat: int = 1
 
 
 @dataclass
@@ -138,7 +141,7 @@ class _Session:
                     "options or model); re-record with --record-mode rewrite") from None
             raise CassetteMissingError(
                 f"{path}: no recorded answer for this tuning step; record it with --record-mode once") from None
-        self.usage[path.stem] = result.usage
+        self.usage[path.relative_to(self.options.cassettes).with_suffix("").as_posix()] = result.usage
         return result.text
 
     async def question(self, step: str, prompt: str, **overrides: Any) -> str:
@@ -166,7 +169,28 @@ async def _domain_and_language(session: _Session, texts: list[str], notes: list[
     return found_domain, found_language
 
 
-async def _persona_and_types(session: _Session, domain: str, texts: list[str], notes: list[str]) -> tuple[str, list[str]]:
+TYPE_SAMPLE_STEP = "sample-{}/entity_types"
+
+
+async def _type_samples(session: _Session, prompt: str, notes: list[str]) -> list[list[str] | None]:
+    """Samples 1 .. N-1 of type discovery (`--repeat N`), each cleaned as sample 0 is; a sample
+    whose answer holds no list of types is None, with a note (it does not stop the tuning)."""
+
+    async def one(k: int) -> list[str] | None:
+        answer = await session.question(TYPE_SAMPLE_STEP.format(k), prompt, response_format={"type": "json_object"})
+        try:
+            return steps.clean_entity_types(answer)[0]
+        except ModelCallError as exc:
+            notes.append(f"entity types, sample {k}: {exc.message}")
+            return None
+
+    return list(await _all(*(one(k) for k in range(1, session.options.repeat))))
+
+
+async def _persona_and_types(session: _Session, domain: str, texts: list[str], notes: list[str],
+                             samples: list[list[str] | None]) -> tuple[str, list[str]]:
+    """The persona and the entity types (sample 0); with `--repeat N` the other samples of type
+    discovery are added to `samples`, after sample 0."""
     options = session.options
 
     async def persona() -> str:
@@ -177,14 +201,29 @@ async def _persona_and_types(session: _Session, domain: str, texts: list[str], n
     async def types() -> list[str]:
         if options.entity_types:
             return list(options.entity_types)
-        answer = await session.question("entity_types", steps.entity_types_prompt(domain, texts),
-                                        response_format={"type": "json_object"})
+        prompt = steps.entity_types_prompt(domain, texts)
+        answer, others = await _all(
+            session.question("entity_types", prompt, response_format={"type": "json_object"}),
+            _type_samples(session, prompt, notes))
         found, changes = steps.clean_entity_types(answer)
         notes.extend(f"entity types: {n}" for n in changes)
+        samples.extend([found, *others])
         return found
 
     found_persona, found_types = await _all(persona(), types())
     return found_persona, found_types
+
+
+def type_stability(samples: list[list[str] | None]) -> dict[str, Any]:
+    """How often each discovered type recurs across the N samples of type discovery: per type
+    (most frequent first, then in order of first appearance) the number of samples naming it."""
+    counts: dict[str, int] = {}
+    for found in samples:
+        for name in dict.fromkeys(found or []):
+            counts[name] = counts.get(name, 0) + 1
+    order = {name: i for i, name in enumerate(counts)}
+    ranked = sorted(counts, key=lambda name: (-counts[name], order[name]))
+    return {"samples": len(samples), "types": [{"type": name, "samples": counts[name]} for name in ranked]}
 
 
 async def _examples(session: _Session, chosen: list[int], *, domain: str, language: str, persona: str,
@@ -227,16 +266,21 @@ async def tune_async(options: TuneOptions) -> TuneResult:
         raise InputError("no chunks to tune from")
     if options.format not in FORMAT_BASES:
         raise InputError(f"--format: '{options.format}' is not one of {', '.join(FORMAT_BASES)}")
+    if options.repeat < 1:
+        raise InputError(f"--repeat: {options.repeat} must be at least 1")
+    if options.repeat > 1 and options.entity_types:
+        raise InputError("--repeat samples the discovery of entity types; it cannot be used with --entity-types")
     if len(set(options.names)) != len(options.names):
         raise InputError("two chunks have the same name; tuning cassettes are named by chunk")
     chosen = select(options.texts, options.selection, options.limit, seed=options.seed)
     texts = [options.texts[i] for i in chosen]
     notes: list[str] = []
+    type_samples: list[list[str] | None] = []
     session = _Session(options)
     try:
         with session.calls():
             domain, language = await _domain_and_language(session, texts, notes)
-            persona, entity_types = await _persona_and_types(session, domain, texts, notes)
+            persona, entity_types = await _persona_and_types(session, domain, texts, notes, type_samples)
             rating_task = session.question("rating", steps.rating_prompt(domain, persona, texts))
             (kept, rejected), rating_answer = await _all(
                 _examples(session, chosen, domain=domain, language=language, persona=persona, entity_types=entity_types),
@@ -308,6 +352,8 @@ async def tune_async(options: TuneOptions) -> TuneResult:
         "lint": [f.to_json() for findings in lint.values() for f in findings],
         "notes": notes,
     }
+    if options.repeat > 1:
+        report["entity_type_stability"] = type_stability(type_samples)
     report_path = write_tuning_report(report, options.out.with_name(f"{name}.tuning"))
     failing = [f for findings in lint.values() for f in findings if f.severity == "error"]
     if has_errors(failing):

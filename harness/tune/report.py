@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ..artifacts import Artifact, Number, read_artifact
 from ..atomicfile import atomic_write, atomic_write_json
@@ -24,8 +24,22 @@ class TuningUsage(Value):
     estimated_cost_usd: Number | None
 
 
+class TypeRecurrence(Value):
+    type: str
+    samples: int  # how many of the N samples of type discovery named it
+
+
+class TypeStability(Value):
+    """`harness tune --repeat N`: type discovery asked N times, and how often each type recurs."""
+
+    samples: int
+    types: list[TypeRecurrence]
+
+
 class TuningReport(Artifact):
     """`<name>.tuning.json`: what `harness tune` chose and why."""
+
+    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_type_stability",)
 
     name: str
     model: str
@@ -45,6 +59,7 @@ class TuningReport(Artifact):
     prompts: dict[str, str]  # prompt kind -> file written
     lint: list[dict[str, Any]]  # lint findings of the prompts written, as `harness lint --json` prints them
     notes: list[str]
+    entity_type_stability: TypeStability | None = None  # with --repeat N (N > 1) only
 
 
 def report_markdown(report: TuningReport) -> str:
@@ -71,6 +86,14 @@ def report_markdown(report: TuningReport) -> str:
         lines.append(f"| {chunk} | dropped | over the token budget of {tokens['budget']} |")
     for item in report.examples_rejected:
         lines.append(f"| {item.chunk} | rejected | {_cell(item.reason)} |")
+    stability = report.entity_type_stability
+    if stability is not None:
+        used = {t.lower() for t in report.entity_types}
+        lines += ["", "## Entity-type stability", "",
+                  f"Type discovery asked {stability.samples} times with the same request; the prompt uses the "
+                  "first answer's types.", "", "| type | recurs | in the prompt |", "| --- | ---: | --- |"]
+        lines += [f"| {_cell(t.type)} | {t.samples} of {stability.samples} | {'yes' if t.type.lower() in used else 'no'} |"
+                  for t in stability.types]
     lines += ["", "## Prompts", "", "| prompt | file | tokens without the chunk |", "| --- | --- | ---: |"]
     for kind, path in report.prompts.items():
         lines.append(f"| {kind} | `{Path(path).name}` | {tokens.get(kind, '')} |")

@@ -57,11 +57,29 @@ class Faults:
 @dataclass
 class Script:
     """Answers by conversation: the first user message names the case, and the number of
-    gleaning prompts sent so far picks the round. Loop checks answer from `loop`."""
+    gleaning prompts sent so far picks the round. Loop checks answer from `loop`.
+
+    `samples` answers a prompt differently each time a conversation starts with it, as a model
+    sampled at a temperature above 0 does (repeated runs): the k-th conversation gets the rounds
+    `samples[prompt][k]` (the last ones again once they run out); its gleaning follow-ups are told
+    apart by the first answer they carry, so the first rounds of a prompt's samples must differ."""
 
     rounds: dict[str, list[str]] = field(default_factory=dict)
     loop: dict[str, list[str]] = field(default_factory=dict)
     fallback: str | None = None
+    samples: dict[str, list[list[str]]] = field(default_factory=dict)
+    started: dict[str, int] = field(default_factory=dict)  # conversations begun per prompt of `samples`
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def _sampled(self, key: str, messages: list[dict[str, Any]], first_call: bool) -> list[str]:
+        sequences = self.samples[key]
+        if first_call:
+            with self._lock:
+                index = self.started.get(key, 0)
+                self.started[key] = index + 1
+            return sequences[min(index, len(sequences) - 1)]
+        first_answer = next(m.get("content", "") for m in messages if m.get("role") == "assistant")
+        return next(seq for seq in sequences if seq and seq[0] == first_answer)
 
     def __call__(self, body: dict[str, Any]) -> str:
         messages = body.get("messages", [])
@@ -69,7 +87,10 @@ class Script:
         if not users:
             return self.fallback or ""
         key = users[0]
-        answers = self.rounds.get(key)
+        if key in self.samples:
+            answers: list[str] | None = self._sampled(key, messages, len(users) == 1)
+        else:
+            answers = self.rounds.get(key)
         if answers is None:
             if self.fallback is not None:
                 return self.fallback
