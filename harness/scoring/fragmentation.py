@@ -11,7 +11,9 @@ entity records of every case, as one union-find, in this order:
 
 1. **Normalisation**: node keys whose `normalize_name` is equal (`SHERLOCK-HOLMES`, `THE BANK`/`BANK`).
 2. **Fuzzy**: normalised names whose `rapidfuzz.fuzz.ratio / 100` is at least the suite's
-   `matching.fuzzy_threshold`, the rule `align.py` applies to gold names.
+   `matching.fuzzy_threshold`, the rule `align.py` applies to gold names, except names that
+   differ only in digits (`APOLLO 11`/`APOLLO 12`): alignment pairs one prediction with one gold
+   entity, but joining is transitive, and numbered names would chain into one cluster.
 3. **Honorifics**: names equal once leading honorifics (`HONORIFICS`) are removed (`MR. HOLMES`/
    `HOLMES`), unless both are typed and share no type.
 4. **Person containment**: a person's name (type `PERSON_TYPES`, through the suite's synonyms)
@@ -56,6 +58,7 @@ HONORIFICS: frozenset[str] = frozenset({
 PERSON_TYPES: frozenset[str] = frozenset({"person", "people", "persons", "character", "human", "individual", "per"})
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_DIGITS = re.compile(r"\d")
 
 
 def graphrag_title(name: str) -> str:
@@ -131,7 +134,8 @@ def join_names(nodes: list[_Node], matching: MatchingConfig) -> _Joins:
         joins.union(first, i)
     keys = list(by_key)
     for a, b in _fuzzy_pairs(keys, matching.fuzzy_threshold):
-        joins.union(by_key[keys[a]], by_key[keys[b]])
+        if _DIGITS.sub("", keys[a]) != _DIGITS.sub("", keys[b]):  # APOLLO 11 / APOLLO 12 stay apart
+            joins.union(by_key[keys[a]], by_key[keys[b]])
     by_core: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for i, node in enumerate(nodes):
         by_core[_core(node.key)].append(i)
