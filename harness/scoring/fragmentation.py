@@ -50,7 +50,7 @@ from .case_score import explain_case
 from .normalize import canonical_type, normalize_name, type_table
 
 FRAGMENT_LIMIT = 20  # clusters and gold fragments listed per variant (20,000 cases stay small)
-_CHUNK = 512  # names compared at once by the fuzzy rule
+_CHUNK = 256  # names compared at once by the fuzzy rule (a block times its window of float32 scores)
 
 HONORIFICS: frozenset[str] = frozenset({
     "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "professor", "sir", "dame", "lord", "lady", "mme", "mlle",
@@ -118,7 +118,7 @@ def _fuzzy_pairs(keys: list[str], threshold: float) -> list[tuple[int, int]]:
         stop = int(np.searchsorted(lengths, len(keys[block[-1]]) * (2.0 - threshold) / threshold, side="right"))
         window = order[start:stop]
         scores = cdist([keys[i] for i in block], [keys[j] for j in window], scorer=fuzz.ratio,
-                       score_cutoff=cutoff, dtype=np.float64)
+                       score_cutoff=cutoff, dtype=np.float32, workers=-1)
         for r, c in zip(*np.nonzero(scores >= cutoff)):
             if c > r:  # the window starts with the block: each pair once
                 pairs.append((block[int(r)], window[int(c)]))
