@@ -193,3 +193,12 @@ def test_names_that_differ_only_in_digits_are_not_joined():
     # ratio("apollo 11", "apollo 12") = 2 * 8 / 18 = 0.89; ("surname001", "surname002") = 2 * 9 / 20 = 0.9
     rows = [row("c1", ("Surname001", "person"), ("Surname002", "person"), ("Surname003", "person"))]
     assert fragmentation(rows, matching=MatchingConfig(fuzzy_threshold=0.9)).clusters == 3
+
+
+def test_cluster_frame_lists_the_clusters():
+    frame = fragmentation(NO_GOLD).cluster_frame()
+    assert list(frame.columns) == ["names", "size", "cases"]
+    assert frame.to_dict("records") == [
+        {"names": "HOLMES / MR. HOLMES / SHERLOCK HOLMES", "size": 3, "cases": 2},
+        {"names": "BANK / THE BANK", "size": 2, "cases": 1},
+    ]
