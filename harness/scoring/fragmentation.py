@@ -25,8 +25,8 @@ entity records of every case, as one union-find, in this order:
    persons end with (`SMITH` of `JOHN SMITH` and `JANE SMITH`) is ambiguous and stays alone.
 
 With gold, each gold entity's identity across cases is its normalised name, joined with the
-entities of other cases whose name is one of its names or aliases (alias to alias does not
-join: `Smith` may be an alias of two people). The node keys the alignment (`explain_case`)
+entities of other cases whose name is one of its aliases (alias to alias does not join: `Smith`
+may be an alias of two people; within one case two gold entities are two things). The node keys the alignment (`explain_case`)
 matched to it, with every record of that case of the same normalised name, are its fragments.
 B-cubed items are the distinct (node key, gold identity) pairs; each item's predicted cluster is
 its node key (GraphRAG) or its node key's joined cluster, its gold cluster its gold identity.
@@ -139,10 +139,11 @@ def join_names(nodes: list[_Node], matching: MatchingConfig) -> _Joins:
     by_core: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for i, node in enumerate(nodes):
         by_core[_core(node.key)].append(i)
-    for members in by_core.values():
-        for i in members[1:]:
-            if _compatible(nodes[members[0]].types, nodes[i].types):
-                joins.union(members[0], i)
+    for members in by_core.values():  # a handful of titles each: every compatible pair
+        for n, i in enumerate(members):
+            for j in members[n + 1:]:
+                if _compatible(nodes[i].types, nodes[j].types):
+                    joins.union(i, j)
     persons = [i for i, node in enumerate(nodes) if node.types & PERSON_TYPES]
     longer: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for i in persons:
@@ -187,7 +188,8 @@ def _gold_identities(cases: list[GoldCase]) -> tuple[dict[tuple[str, int], int],
     for m, ref in enumerate(members):
         for alias in entity[ref].aliases:
             for other in by_name.get(normalize_name(alias), []):
-                joins.union(m, other)
+                if members[other][0] != ref[0]:  # two gold entities of one case are two things
+                    joins.union(m, other)
     roots: dict[int, int] = {}
     labels: list[str] = []
     identity: dict[tuple[str, int], int] = {}

@@ -202,3 +202,18 @@ def test_cluster_frame_lists_the_clusters():
         {"names": "HOLMES / MR. HOLMES / SHERLOCK HOLMES", "size": 3, "cases": 2},
         {"names": "BANK / THE BANK", "size": 2, "cases": 1},
     ]
+
+
+def test_honorific_joins_every_compatible_pair():
+    # DR. PEPPER the product stays apart; MR. PEPPER and PEPPER, both persons, join
+    rows = [row("c1", ("Dr. Pepper", "product"), ("Mr. Pepper", "person"), ("Pepper", "person"))]
+    assert [c.names for c in fragmentation(rows).top] == [["MR. PEPPER", "PEPPER"]]
+
+
+def test_an_alias_of_another_gold_entity_of_the_same_case_does_not_join_them():
+    # Mycroft is gold apart from Sherlock in one case, though Sherlock lists "Holmes" and Mycroft is named so
+    case = gold_case("c1", GoldEntity(name="Sherlock Holmes", type="person", aliases=["Holmes"]),
+                     GoldEntity(name="Holmes", type="person"))
+    rows = [row("c1", ("Sherlock Holmes", "person"), ("Holmes", "person"), gold=case)]
+    found = fragmentation(rows, {"c1": case}).gold
+    assert found is not None and (found.gold_entities, found.found, found.fragmented) == (2, 2, 0)
