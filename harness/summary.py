@@ -109,12 +109,13 @@ def build_summary(
     prices = load_prices(suite.root)
     present = [name for name in suite.variant_names() if any(r.variant == name for r in results)]
     variants: dict[str, VariantSummary] = {}
+    gold = {case.id: case for case in suite.cases}
     for name in present:
         spec = suite.spec.variants[name]
         rows = [r for r in results if r.variant == name]
         variants[name] = variant_summary(rows, prompt=spec.prompt, model=spec.model or suite.spec.model.name,
                                          prices=prices, entity_types=entity_types.get(name),
-                                         gold={case.id: case for case in suite.cases}, matching=suite.spec.matching)
+                                         gold=gold, matching=suite.spec.matching)
     baseline = suite.baseline
     return RunSummary(
         harness_version=__version__,
