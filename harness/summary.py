@@ -17,11 +17,13 @@ from typing import Any
 from . import __version__
 from .artifacts import SUMMARY_SCHEMA_VERSION, ComparisonSummary, EntityTypesUsed, FormatSummary, RunSummary, VariantSummary
 from .llm.pricing import estimate_cost, load_prices
-from .model import CaseResult, Usage
+from .model import CaseResult, GoldCase, MatchingConfig, Usage, first_samples
 from .parsing.verdict import has_format_errors
 from .metrics.registry import headline as headline_metrics
 from .scoring import aggregate, graph_stats
 from .scoring.repeat_spread import repeat_spread
+from .scoring.fragmentation import fragmentation
+from .scoring.gleaning import gleaning_yield
 
 SCHEMA_VERSION = SUMMARY_SCHEMA_VERSION
 
@@ -50,9 +52,11 @@ def _ratio(value: float | None, base: float | None) -> float | None:
 
 
 def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: dict,
-                    entity_types: EntityTypesUsed | None = None) -> VariantSummary:
-    """One variant's figures. With repeated runs (`--repeat N`) every (case, sample) row is pooled,
-    as if each sample were more cases, and `repeats` holds the spread across samples."""
+                    entity_types: EntityTypesUsed | None = None, gold: Mapping[str, GoldCase] | None = None,
+                    matching: MatchingConfig | None = None) -> VariantSummary:
+    """One variant's figures. With repeated runs (`--repeat N`) the metrics and the gleaning yield
+    pool every (case, sample) row, as if each sample were more cases, `repeats` holds the spread
+    across samples, and the union graph and its fragmentation are sample 0's."""
     scores = [row.score for row in rows if row.score is not None]
     usage = Usage()
     for row in rows:
@@ -65,7 +69,9 @@ def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: 
         model=model,
         cases=len(rows),
         metrics=aggregate(scores),
-        graph=graph_stats([row.graph for row in rows]),
+        # one union graph per run: with repeats, sample 0's (a union across samples would join
+        # graphs no single run builds, and count names of different samples as fragments)
+        graph=graph_stats([row.graph for row in first_samples(rows)]),
         format=format_summary(rows),
         records_from_gleaning=gleaned,
         usage=usage,
@@ -73,6 +79,8 @@ def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: 
         latency_total_s=round(sum(row.latency_s for row in rows), 6),
         entity_types=entity_types,
         repeats=repeat_spread(rows),
+        fragmentation=fragmentation(first_samples(rows), gold, matching),
+        gleaning=gleaning_yield(rows),
     )
 
 
@@ -108,11 +116,13 @@ def build_summary(
     prices = load_prices(suite.root)
     present = [name for name in suite.variant_names() if any(r.variant == name for r in results)]
     variants: dict[str, VariantSummary] = {}
+    gold = {case.id: case for case in suite.cases}
     for name in present:
         spec = suite.spec.variants[name]
         rows = [r for r in results if r.variant == name]
         variants[name] = variant_summary(rows, prompt=spec.prompt, model=spec.model or suite.spec.model.name,
-                                         prices=prices, entity_types=entity_types.get(name))
+                                         prices=prices, entity_types=entity_types.get(name),
+                                         gold=gold, matching=suite.spec.matching)
     baseline = suite.baseline
     return RunSummary(
         harness_version=__version__,
