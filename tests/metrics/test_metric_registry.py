@@ -26,11 +26,14 @@ def test_summary_order_is_declaration_order() -> None:
     assert metric_names() == (
         "entity_precision", "entity_recall", "entity_f1", "entity_strict_f1", "entity_type_accuracy",
         "relationship_precision", "relationship_recall", "relationship_f1", "relationship_directed_recall",
-        "relationship_endpoint_recall", "grounding_rate",
+        "relationship_endpoint_recall", "grounding_rate", "type_conformance", "distinct_entities",
+        "distinct_relationships", "duplicate_records", "type_conflicts", "dangling", "self_loops",
+        "example_leaks", "empty_descriptions", "strengths_out_of_scale",
     )
     assert [c.name for c in counts()][:2] == ["entity_tp", "entity_typed_tp"]
-    assert [c.name for c in counts()][-3:] == ["grounded", "ungrounded", "unverified"]
-    assert len(counts()) == 15
+    assert [c.name for c in counts()][12:17] == ["grounded", "ungrounded", "unverified", "conforming_records",
+                                                 "typed_entity_records"]
+    assert len(counts()) == 26
 
 
 def test_every_metric_pools_registered_counts_of_its_gold_kind() -> None:
@@ -51,10 +54,16 @@ def test_one_case_pooled_alone_gives_its_own_values() -> None:
 
 def test_views_of_the_registry() -> None:
     assert [m.name for m in headline()] == ["entity_recall", "relationship_recall", "entity_precision",
-                                            "relationship_precision", "entity_f1", "relationship_f1"]
-    assert [m.name for m in thresholded()] == ["entity_recall", "relationship_recall", "entity_f1", "relationship_f1"]
+                                            "relationship_precision", "entity_f1", "relationship_f1",
+                                            "grounding_rate", "type_conformance"]
+    reference_free = ["grounding_rate", "type_conformance", "distinct_entities", "distinct_relationships",
+                      "duplicate_records", "type_conflicts", "dangling", "self_loops", "example_leaks",
+                      "empty_descriptions", "strengths_out_of_scale"]
+    assert [m.name for m in thresholded()] == ["entity_recall", "relationship_recall", "entity_f1",
+                                               "relationship_f1", *reference_free]
     assert [m.name for m in in_reports()] == ["entity_recall", "entity_precision", "entity_f1", "entity_strict_f1",
-                                              "relationship_recall", "relationship_precision", "relationship_f1"]
+                                              "relationship_recall", "relationship_precision", "relationship_f1",
+                                              *reference_free]
     assert "entity_strict_f1" not in [m.name for m in in_bar_chart()]
     assert [m.column_label for m in key_figures()] == ["entity recall", "rel. recall"]
     assert get("entity_f1").axis_label == "Entity\nF1"  # type: ignore[union-attr]
