@@ -294,7 +294,8 @@ class RuleResult(Value):
     rule: Literal["threshold", "regression", "case_regression", "coverage", "leakage"]
     variant: str
     metric: str
-    op: Literal[">=", "<=", "drop <="]
+    # "drop <=": a regression rule of a higher-is-better metric; "rise <=": of a lower-is-better one
+    op: Literal[">=", "<=", "drop <=", "rise <="]
     value: float | None
     limit: float | None
     status: Status
@@ -359,7 +360,7 @@ class CaseCheck(Value):
     newly_missed_entities: list[str] = []
     newly_missed_relationships: list[list[str]] = []
     error: str | None = None
-    # per-case thresholds whose metric is undefined on this case (no gold of its kind)
+    # per-case thresholds whose metric is undefined on this case (no gold of its kind, no example text, ...)
     undefined: list[str] = []
     checked: int = 0  # per-case rules that had a value to check
 
@@ -373,7 +374,7 @@ class CaseCheck(Value):
         return not self.failures and bool(self.undefined) and self.checked == 0
 
     def skip_reason(self) -> str:
-        return "no gold to check against: " + ", ".join(self.undefined)
+        return "nothing to check against (no gold, or no value on this case): " + ", ".join(self.undefined)
 
     def message(self) -> str:
         return "; ".join(self.failures)

@@ -153,7 +153,7 @@ def test_cases_without_gold_are_skipped_and_the_gate_item_fails(recorded, projec
     done = pytest_run(recorded, "suites/", "-v", "-rs", "--harness-gate")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "6 skipped" in done.stdout and " passed" not in done.stdout.splitlines()[-1], done.stdout
-    assert "no gold to check against: entity recall n/a" in done.stdout
+    assert "nothing to check against (no gold, or no value on this case): entity recall n/a" in done.stdout
     assert "suites/towns.yaml::gate FAILED" in done.stdout
     assert "entity recall is n/a: no case has gold entities" in done.stdout
 
