@@ -61,7 +61,7 @@ from .artifacts import (
 from .errors import InputError
 from .metrics import get as get_metric
 from .metrics import gold_kind, metric_names, phrase
-from .metrics.registry import Metric, format_metric, key_figures, thresholded
+from .metrics.registry import Metric, format_metric, format_value, key_figures, thresholded
 from .model import CaseResult
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
@@ -151,7 +151,8 @@ def effective_thresholds(thresholds: Thresholds, variant: str) -> dict[str, floa
 
 
 def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"
+    """A share that is no registered metric (a format threshold) as the registry shows a rate."""
+    return format_value("rate", value)
 
 
 # --------------------------------------------------------------------------- absolute thresholds
@@ -361,8 +362,7 @@ def _metric_regression(variant: str, metric: str, base: dict[str, Any], mine: di
 
 
 def _entity_recall(rows: list[CaseResult]) -> str:
-    micro = aggregate([r.score for r in rows if r.score is not None]).get("entity_recall")
-    return "n/a" if micro is None else f"{micro * 100:.1f}%"
+    return format_metric("entity_recall", aggregate([r.score for r in rows if r.score is not None]).get("entity_recall"))
 
 
 def leakage_rules(rows: list[CaseResult]) -> list[RuleResult]:

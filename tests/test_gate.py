@@ -339,3 +339,98 @@ def test_threshold_failures_read_as_sentences(recorded, project, tmp_path):
     assert messages[("default", "entity_recall")] == "entity recall 50.0% is below the threshold 75.0%"
     assert messages[("tuned", "entity_recall")] == "entity recall 90.0% meets the threshold 75.0%"
     assert messages[("default", "format_errors")] == "share of cases with a format error 33.3% is above the limit 10.0%"
+
+
+# --------------------------------------------------------------------------- reference-free metrics (issue 15)
+
+
+def _rf_row(variant: str, case_id: str, **figures: Any) -> CaseResult:
+    """A scored row of a case without gold whose reference-free figures are given (0 unless set)."""
+    from harness.model import ExtractedGraph, GoldCase, ReferenceFreeScores
+    from harness.scoring import score_case
+
+    score = score_case(GoldCase(id=case_id, text="x"), ExtractedGraph())
+    score.reference_free = ReferenceFreeScores(**{"entities": 0, "relationships": 0, "grounded": 0, **figures})
+    return CaseResult(suite="s", variant=variant, case_id=case_id, score=score)
+
+
+def _rf_summary(rows: list[CaseResult]) -> RunSummary:
+    from harness.summary import variant_summary
+
+    names = list(dict.fromkeys(r.variant for r in rows))
+    variants = {v: variant_summary([r for r in rows if r.variant == v], prompt="p", model="m", prices={}) for v in names}
+    return RunSummary(harness_version="t", suite="s", suite_file="s.yaml", run_id="r", created_at="now",
+                      record_mode="none", baseline=names[0], variants=variants, ratios={}, comparisons={},
+                      timings={})
+
+
+def _config(**settings: Any):
+    from harness.artifacts import GateConfig
+    from harness.suites import Thresholds
+
+    return GateConfig(thresholds=Thresholds.model_validate(settings.get("thresholds", {})),
+                      regression=Regression.model_validate(settings.get("regression", {})))
+
+
+def test_count_thresholds_check_the_mean_per_case_and_each_case() -> None:
+    # v: leaks 0, 1, 2 (mean 1.0, total 3); dangling 0, 0, 4; distinct entities 3, 5, 1 (mean 3.0)
+    rows = [_rf_row("v", "a", example_leaks=0, dangling=0, entities=3),
+            _rf_row("v", "b", example_leaks=1, dangling=0, entities=5),
+            _rf_row("v", "c", example_leaks=2, dangling=4, entities=1)]
+    summary = _rf_summary(rows)
+    config = _config(thresholds={"example_leaks": 1, "dangling": 1, "distinct_entities": 3, "grounded_rate": 0.5})
+    judgement = judge(summary, rows, config=config)
+    rules = {r.metric: r for r in judgement.verdict.rules if r.rule == "threshold"}
+    assert rules["example_leaks"].status == "pass" and rules["example_leaks"].value == 1.0  # (0 + 1 + 2) / 3 <= 1
+    assert rules["example_leaks"].message == ("example leaks 1 per case over 3 cases (total 3) is within the limit 1")
+    assert rules["dangling"].status == "fail" and rules["dangling"].value == pytest.approx(4 / 3)  # 1.33 > 1
+    assert "dangling relationships 1.33 per case over 3 cases (total 4) is above the limit 1" in rules["dangling"].message
+    assert rules["distinct_entities"].status == "pass"  # (3 + 5 + 1) / 3 = 3 >= 3
+    # grounded_rate (the alias) is checked as grounding_rate: no entity predicted anywhere, so n/a, which fails
+    assert rules["grounding_rate"].status == "fail" and "n/a" in rules["grounding_rate"].message
+    assert judgement.verdict.status == "fail"
+    # per case: only c breaks the leak limit (2 > 1; b's 1 is within it); c also has 4 dangling > 1 and 1 entity < 3
+    checks = judgement.checks
+    assert checks[("v", "a")].passed and checks[("v", "b")].passed
+    assert checks[("v", "c")].failures == ["distinct entities 1 is below the threshold 3",  # thresholds: order
+                                          "dangling relationships 4 is above the limit 1",
+                                          "example leaks 2 is above the limit 1"]
+    assert checks[("v", "c")].undefined == ["grounding rate n/a"]  # nothing predicted: n/a, neither pass nor fail
+
+
+def test_a_count_threshold_with_no_value_fails_and_the_case_is_unchecked() -> None:
+    rows = [_rf_row("v", "a", example_leaks=None), _rf_row("v", "b", example_leaks=None)]  # no example text
+    judgement = judge(_rf_summary(rows), rows, config=_config(thresholds={"example_leaks": 0}))
+    rule = next(r for r in judgement.verdict.rules if r.metric == "example_leaks")
+    assert rule.status == "fail" and rule.value is None
+    assert rule.message.startswith("example leaks is n/a: no case of the variant has a value for it")
+    check = judgement.checks[("v", "a")]
+    assert check.passed and check.unchecked and check.undefined == ["example leaks n/a"]
+
+
+def test_a_rise_of_a_lower_is_better_count_is_a_regression() -> None:
+    # baseline: 1 dangling edge in each of 8 cases; now 3 in each (rise 2 per case, every case, p < 0.05)
+    base_rows = [_rf_row("v", f"c{i}", dangling=1, entities=4) for i in range(8)]
+    now_rows = [_rf_row("v", f"c{i}", dangling=3, entities=6) for i in range(8)]
+    baseline = make_baseline(_rf_summary(base_rows), base_rows, run_dir=Path("base"))
+    config = _config(regression={"metrics": ["dangling", "distinct_entities"], "max_drop": 0.5, "case_max_drop": 1})
+    verdict = judge(_rf_summary(now_rows), now_rows, baseline=baseline, config=config).verdict
+    rules = {(r.rule, r.metric): r for r in verdict.rules}
+    dangling = rules[("regression", "dangling")]
+    assert dangling.op == "rise <=" and dangling.value == 2.0 and dangling.limit == 0.5
+    assert dangling.status == "fail", dangling.message
+    assert dangling.message.startswith("dangling relationships rose 2 per case against the baseline over 8 paired cases")
+    per_case = rules[("case_regression", "dangling")]
+    assert per_case.status == "fail" and per_case.value == 2.0 and len(per_case.cases) == 8
+    assert "8 case(s) rose by more than 1: c0 (+2)" in per_case.message
+    # more distinct entities is better: a rise of 2 per case is no regression
+    assert rules[("regression", "distinct_entities")].status == "pass"
+    assert rules[("regression", "distinct_entities")].op == "drop <="
+    assert rules[("case_regression", "distinct_entities")].status == "pass"
+    checks = judge(_rf_summary(now_rows), now_rows, baseline=baseline, config=config).checks
+    assert checks[("v", "c0")].failures == ["dangling relationships rose 2 against the baseline (1 → 3), "
+                                           "more than the tolerated 1"]
+    # and the other way round: fewer dangling edges is no regression
+    back = judge(_rf_summary(base_rows), base_rows, baseline=make_baseline(_rf_summary(now_rows), now_rows,
+                 run_dir=Path("now")), config=config).verdict
+    assert {(r.rule, r.metric): r.status for r in back.rules}[("regression", "dangling")] == "pass"

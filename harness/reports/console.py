@@ -12,15 +12,12 @@ from rich.console import Console
 from rich.table import Table
 
 from ..artifacts import RunSummary, VariantSummary, Verdict
-from ..metrics.registry import Metric, console_columns, key_figures
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"
+from ..metrics.registry import Metric, console_columns, format_value, key_figures
 
 
 def _rate(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.0%}"
+    """A format share, rounded to whole percent (the registry's rate formatting)."""
+    return format_value("rate", value, digits=0)
 
 
 def usage_text(variant: VariantSummary) -> tuple[str, str]:
@@ -38,7 +35,7 @@ def annotation_lines(summary: RunSummary) -> list[str]:
         annotated = variant.metrics.annotated
         parts = [
             f"{m.phrase} over {annotated[m.gold]} of {variant.cases} annotated cases: "
-            f"{_pct(variant.metric(m.name))}"
+            f"{m.format(variant.metric(m.name))}"
             for m in key_figures()
             if m.gold is not None and m.gold in annotated and annotated[m.gold] < variant.cases
         ]

@@ -13,6 +13,7 @@ from typing import Any
 from .markdown import RULE_NAMES, annotated_text, delta_text, pct, row_label, rule_value, scores_legend, usage_cells
 from .plots import PLOTS
 from ..metrics.registry import Metric, in_reports
+from ..metrics.reference_free import reference_free_metrics
 from .view import SIZE_KEYS, Column, ReportView
 
 CSS = """
@@ -182,6 +183,21 @@ def _items(values: list[str], cls: str = "") -> str:
     return f"<ul class='items {cls}'>" + "".join(f"<li>{e(v)}</li>" for v in values) + "</ul>"
 
 
+def reference_free_html(score: Any) -> str:
+    """One case's reference-free figures (none in rows scored before they existed), with the
+    names behind the ungrounded and leaked counts."""
+    rf = score.reference_free
+    if rf is None:
+        return "<p class='muted'>reference-free figures: n/a (a row scored before they existed)</p>"
+    shown = [f"{metric.phrase} {metric.format(metric.value(score))}" for metric in reference_free_metrics()]
+    parts = [f"<p class='muted'>grounded {rf.grounded} of {rf.entities} entities · " + e(" · ".join(shown)) + "</p>"]
+    if rf.ungrounded:
+        parts.append("<b class='unmatched'>Ungrounded entities</b>" + _items(rf.ungrounded, "unmatched"))
+    if rf.example_leak_names:
+        parts.append("<b class='missed'>Leaked from the prompt's examples</b>" + _items(rf.example_leak_names, "missed"))
+    return "".join(parts)
+
+
 def case_html(view: ReportView, case_id: str, first: bool) -> str:
     gold = view.gold.get(case_id)
     # look up this case's checks by key: scanning every check per case was quadratic in the cases
@@ -225,6 +241,7 @@ def case_html(view: ReportView, case_id: str, first: bool) -> str:
             f"P {pct(s.relationships.precision)} R {pct(s.relationships.recall)} · format: {e(row.format_report.completion)} "
             f"completion, {len(row.format_report.issues)} issue(s)</p>"
         )
+        parts.append(reference_free_html(s))
         parts.append("<b>Extracted entities</b>" + _items([f"{x.name} ({x.type})" + (" [gleaned]" if x.round else "") for x in row.graph.entities]))
         parts.append("<b>Extracted relationships</b>" + _items(
             [f"{r.source} → {r.target}" + ("" if r.strength is None else f" ({r.strength:g})") for r in row.graph.relationships]))

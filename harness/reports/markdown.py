@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..artifacts import MetricDelta, VariantSummary, Verdict
-from ..metrics.registry import Metric, format_metric, get, in_reports
+from ..metrics.registry import Metric, format_metric, format_value, get, in_reports
 from .view import SIZE_KEYS, Column, ReportView
 
 MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
@@ -21,8 +21,9 @@ GATE_ICON = {"pass": "✅ PASS", "warn": "⚠️ PASS with warnings", "fail": "�
 
 
 def pct(value: float | None) -> str:
-    """A rate; None (undefined: no gold, no prediction) is "n/a", never a number."""
-    return "n/a" if value is None else f"{value:.1%}"
+    """A rate; None (undefined: no gold, no prediction) is "n/a", never a number (the registry's
+    rate formatting, `Metric.format`)."""
+    return format_value("rate", value)
 
 
 def annotated_text(data: VariantSummary) -> str:
