@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 from pydantic import Field, ValidationError, create_model, model_serializer, model_validator
 
 from .errors import InputError
+from .metrics.registry import get as get_metric
 from .metrics.registry import metrics as registered_metrics
 from .model import GraphStats, SuiteMetrics, Usage, Value
 from .scoring.significance import is_real_difference, min_paired_cases
@@ -192,10 +193,11 @@ class Comparison(Value):
         return sorted(losers, key=lambda case: (key(case), case.case_id))[:k]
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per metric (index), columns as in MetricDelta."""
+        """One row per metric (index), columns as in MetricDelta, then the metric's `kind` (rate or
+        count) and `higher_is_better` (which way `improved` and `regressed` count)."""
         import pandas as pd  # lazy: reading a summary needs no pandas
 
-        rows = [{"metric": name, **delta.model_dump()} for name, delta in self.metrics.items()]
+        rows = [{"metric": name, **delta.model_dump(), **_kind_columns(name)} for name, delta in self.metrics.items()]
         return pd.DataFrame(rows).set_index("metric")
 
     def case_frame(self) -> pd.DataFrame:
@@ -248,6 +250,13 @@ class Comparison(Value):
     def to_json(self, worst: int = 10) -> dict[str, Any]:
         """The `harness compare RUN_A RUN_B --json` document."""
         return self.summary(worst).model_dump()
+
+
+def _kind_columns(name: str) -> dict[str, Any]:
+    """A metric's kind and direction, as frame columns (None for a name the registry does not know)."""
+    metric = get_metric(name)
+    return {"kind": None if metric is None else metric.kind,
+            "higher_is_better": None if metric is None else metric.higher_is_better}
 
 
 class PairedStats(Value):
@@ -468,6 +477,17 @@ class RunSummary(Artifact):
     comparisons: dict[str, ComparisonSummary]  # variant -> against the baseline variant
     timings: dict[str, Number]
     gate_config: GateConfig | None = None  # absent in summaries written before the gate recorded it
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per variant and metric (a MultiIndex `variant`, `metric`): `micro`, `macro` and
+        `cases` (a count's micro is its total, its macro the mean per case), `kind` and
+        `higher_is_better`."""
+        import pandas as pd  # lazy: reading a summary needs no pandas
+
+        rows = [{"variant": name, "metric": metric, **agg.model_dump(), **_kind_columns(metric)}
+                for name, variant in self.variants.items() for metric, agg in variant.metrics.metrics.items()]
+        columns = ["variant", "metric", "micro", "macro", "cases", "kind", "higher_is_better"]
+        return pd.DataFrame(rows, columns=columns).set_index(["variant", "metric"])
 
 
 class _BaselineCaseValues(Value):

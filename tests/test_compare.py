@@ -376,7 +376,8 @@ def test_improved_and_regressed_follow_each_metrics_direction() -> None:
     assert dangling.delta == pytest.approx(1 / 3)  # (+2 - 1 + 0) / 3
     assert (dangling.micro_a, dangling.micro_b, dangling.micro_delta) == (2, 3, 1)  # totals
     frame = result.to_frame()
-    assert frame.loc["dangling", "regressed"] == 1
+    assert frame.loc["dangling", "regressed"] == 1 and frame.loc["dangling", "kind"] == "count"
+    assert not frame.loc["dangling", "higher_is_better"] and frame.loc["distinct_entities", "higher_is_better"]
     # c1 is the regressed dangling case: its rise is the regression, c2's fall the improvement
     assert result.cases[0].delta["dangling"] == 2 and result.cases[1].delta["dangling"] == -1
     assert (entities.improved, entities.regressed, entities.unchanged) == (1, 1, 1)
