@@ -189,7 +189,8 @@ def reference_free_html(score: Any) -> str:
     rf = score.reference_free
     if rf is None:
         return "<p class='muted'>reference-free figures: n/a (a row scored before they existed)</p>"
-    shown = [f"{metric.phrase} {metric.format(metric.value(score))}" for metric in reference_free_metrics()]
+    shown = [f"{metric.phrase} {metric.format(metric.value(score))}" for metric in reference_free_metrics()
+             if metric.name != "distinct_entities"]  # said first, with the grounded ones
     parts = [f"<p class='muted'>grounded {rf.grounded} of {rf.entities} entities · " + e(" · ".join(shown)) + "</p>"]
     if rf.ungrounded:
         parts.append("<b class='unmatched'>Ungrounded entities</b>" + _items(rf.ungrounded, "unmatched"))
