@@ -434,3 +434,30 @@ def test_a_rise_of_a_lower_is_better_count_is_a_regression() -> None:
     back = judge(_rf_summary(base_rows), base_rows, baseline=make_baseline(_rf_summary(now_rows), now_rows,
                  run_dir=Path("now")), config=config).verdict
     assert {(r.rule, r.metric): r.status for r in back.rules}[("regression", "dangling")] == "pass"
+
+
+def test_a_gold_free_suite_is_gated_on_reference_free_thresholds(recorded, project, tmp_path, capsys):
+    # towns without gold; distinct entities per case: default 3, 1, 1 (mean 5/3), tuned 4, 3, 2 (mean 3)
+    data = yaml.safe_load(project.read_text(encoding="utf-8"))
+    cases = [{"id": c["id"], "text": c["text"]} for c in data["cases"]]
+    set_suite(project, cases=cases, thresholds={"grounded_rate": 0.9, "example_leaks": 0, "distinct_entities": 2})
+    code, out, err = harness(capsys, "run", str(project), "--reports", str(reports(tmp_path)), "--run-id", "free",
+                             "--gate")
+    assert code == 1, (out, err)
+    assert "FAIL  default: distinct entities 1.67 per case over 3 cases (total 5) is below the threshold 2" in out
+    assert "PASS  tuned: distinct entities 3 per case over 3 cases (total 9) meets the threshold 2" in out
+    assert "PASS  tuned: grounding rate 100.0% meets the threshold 90.0%" in out  # the alias, under its name
+    assert "PASS  tuned: example leaks 0 per case over 3 cases (total 0) is within the limit 0" in out
+    run_dir = reports(tmp_path) / "towns" / "free"
+    gate = json.loads((run_dir / "gate.json").read_text(encoding="utf-8"))
+    assert {r["metric"] for r in gate["rules"] if r["rule"] == "threshold"} == {
+        "grounding_rate", "example_leaks", "distinct_entities"}
+    summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    assert summary["gate_config"]["thresholds"]["grounding_rate"] == 0.9
+    # the cases with fewer than 2 entities break the per-case rule (junit), the others pass
+    junit = (run_dir / "junit.xml").read_text(encoding="utf-8")
+    assert junit.count("distinct entities 1 is below the threshold 2") == 2  # default flood and fair
+    assert '<property name="distinct_entities" value="3" />' in junit
+    # the run reads back: `harness gate` on it gives the same verdict
+    code, again, _ = harness(capsys, "gate", str(run_dir))
+    assert code == 1 and "distinct entities 1.67 per case" in again
