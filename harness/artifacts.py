@@ -457,6 +457,11 @@ class VariantSummary(Artifact):
         """Cases annotated for `kind` (None in a summary written before this was counted)."""
         return self.metrics.annotated.get(kind)
 
+    @property
+    def has_gold(self) -> bool:
+        """Whether some case is annotated for a kind (true for a summary without the counts)."""
+        return not self.metrics.annotated or any(self.metrics.annotated.values())
+
 
 class RunSummary(Artifact):
     """One finished run of one suite (summary.json). Timings live only under keys ending in `_s`
