@@ -230,6 +230,8 @@ class CaseScore(Value):
     grounding: Grounding
     # what scoring set aside before counting: duplicate entities and edges, self-loops, ...
     dropped: dict[str, int] = Field(default_factory=dict)
+    # the reference-free figures (the runner computes them with the variant's prompt); None in
+    # rows written before they existed, and from `score_case` alone: such a case pools none of them
     reference_free: ReferenceFreeScores | None = None
 
 
@@ -302,9 +304,14 @@ def first_samples(rows: list[CaseResult]) -> list[CaseResult]:
 
 
 class MetricAggregate(Value):
-    """One metric over a suite: `micro` pools the counts of all cases, `macro` averages per-case values."""
+    """One metric over a suite: `micro` pools the counts of all cases, `macro` averages per-case values.
 
-    micro: float | None  # None when the pooled denominator is empty (type accuracy, endpoint recall)
+    For a count metric (harness.metrics.registry, `kind`) micro is the total over the cases that
+    have a value (an int) and macro the mean per case."""
+
+    # None when the pooled denominator is empty (type accuracy, endpoint recall) or no case has
+    # a value (a count); int | float: a total stays an int in summary.json
+    micro: int | float | None
     macro: float | None  # None when no case had a value
     cases: int  # cases that contributed a value to the macro mean
 
@@ -315,6 +322,9 @@ class SuiteMetrics(Value):
     cases: int
     metrics: dict[str, MetricAggregate] = Field(default_factory=dict)  # e.g. "entity_recall"
     counts: dict[str, int] = Field(default_factory=dict)  # summed per-case counts, e.g. "entity_tp"
+    # cases that pooled each count (a case pools a count when it has a value for it, and for a
+    # gold-based count when it is annotated for its kind); absent in older summaries
+    pooled: dict[str, int] = Field(default_factory=dict)
     # cases annotated with gold entities / relationships: the only ones gold-based metrics pool
     annotated: dict[str, int] = Field(default_factory=dict)  # {"entities": n, "relationships": m}
 

@@ -21,14 +21,14 @@ from pathlib import Path
 
 from .artifacts import EntityTypesUsed
 from .errors import CassetteMissingError, HarnessError, InputError, ModelCallError
-from .formats import AUTO, DEFAULT_FORMAT, get_format
+from .formats import AUTO, DEFAULT_FORMAT, format_names, get_format
 from .formats.base import DELIMITER_KEYS, resolve_delimiters
 from .llm.cassette_store import replaying
 from .llm.client import ModelClient, call_label
 from .llm.gleaning import extract_with_gleaning
 from .llm.providers.base import EndpointSettings
 from .llm.request_digest import request_hash
-from .model import CaseResult, ExtractedGraph, FormatReport, GoldCase, Round, Usage
+from .model import CaseResult, ExtractedGraph, FormatReport, GoldCase, MatchingConfig, ReferenceFreeScores, Round, Usage
 from .parsing import parse
 from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
@@ -36,6 +36,7 @@ from .prompts.leakage import chunk_in_prompt, fold, prompt_without_chunk
 from .prompts.template import PromptMeta, PromptTemplate
 from .runfolder import RESULTS, RunFolder, RunLock, new_run_id, open_run_folder, read_results, selection_of, write_results
 from .scoring import score_case
+from .scoring.reference_free import reference_free
 from .suites import ModelSettings, Suite, VariantSpec
 
 
@@ -53,6 +54,7 @@ class VariantPlan:
     format: str
     delimiters: dict[str, str]  # tuple_delimiter, record_delimiter, completion_delimiter (variant_delimiters)
     types: EffectiveTypes | None = None  # where entity_types came from (docs/prompts.md)
+    _prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
     _folded_prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def variables(self, case: GoldCase) -> dict[str, str]:
@@ -66,11 +68,32 @@ class VariantPlan:
     def render(self, case: GoldCase) -> list[dict[str, str]]:
         return self.template.render(self.variables(case), case=case.id)
 
+    def examples_text(self, case: GoldCase) -> str:
+        """The prompt as sent without the case's chunk: its instructions and few-shot examples
+        (the same for every case: only the chunk differs, so it is rendered once)."""
+        if self._prompt_without_chunk is None:
+            self._prompt_without_chunk = prompt_without_chunk(self.template, self.variables(case))
+        return self._prompt_without_chunk
+
     def prompt_contains_chunk(self, case: GoldCase) -> bool:
         """Whether the prompt, without the case's chunk, already holds a passage of it (few-shot examples)."""
-        if self._folded_prompt_without_chunk is None:  # only the chunk differs between cases
-            self._folded_prompt_without_chunk = fold(prompt_without_chunk(self.template, self.variables(case)))
+        if self._folded_prompt_without_chunk is None:
+            self._folded_prompt_without_chunk = fold(self.examples_text(case))
         return chunk_in_prompt(case.text, self._folded_prompt_without_chunk, folded=True)
+
+    def reference_free(self, case: GoldCase, graph: ExtractedGraph, read_format: str,
+                       matching: MatchingConfig) -> ReferenceFreeScores:
+        """The case's reference-free figures as this variant's prompt asks: its effective type list
+        (none: untyped), the suite's type synonyms, its example text and the strength scale of the
+        format its answer was read in (harness.formats, `strength_scale`)."""
+        scale_of = get_format(read_format if read_format in format_names() else DEFAULT_FORMAT)
+        return reference_free(
+            graph, case.text,
+            entity_types=[t for t in self.entity_types if t.strip()] or None,
+            type_synonyms=matching.type_synonyms,
+            examples=self.examples_text(case),
+            strength_scale=scale_of.strength_scale,
+        )
 
 
 def variant_delimiters(spec: VariantSpec, meta: PromptMeta, fmt: str) -> dict[str, str]:
@@ -239,6 +262,8 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
     usage = Usage()
     for rnd in rounds:
         usage = usage + rnd.usage
+    score = score_case(case, graph, suite.spec.matching)
+    score.reference_free = plan.reference_free(case, graph, combined.format, suite.spec.matching)
     return CaseResult(
         suite=suite.name,
         variant=plan.name,
@@ -248,7 +273,7 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
         graph=graph,
         format_report=combined,
         round_reports=per_round,
-        score=score_case(case, graph, suite.spec.matching),
+        score=score,
         in_prompt_examples=plan.prompt_contains_chunk(case),
         usage=usage,
         latency_s=sum(r.latency_s for r in rounds),

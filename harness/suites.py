@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, create_model, field_validator, model_validator
+from pydantic import AliasChoices, Field, ValidationError, create_model, field_validator, model_validator
 
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
@@ -16,7 +16,7 @@ from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not
 from .formats import AUTO, format_names
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
 from .metrics import metric_names
-from .metrics.registry import key_figures, thresholded
+from .metrics.registry import Metric, canonical, key_figures, thresholded
 from .yamlfile import format_loc, line_of, load_yaml, shown_key
 
 # Largest chunk file read (a chunk is a few thousand tokens; this is far above).
@@ -25,6 +25,15 @@ MAX_CHUNK_BYTES = MAX_INPUT_BYTES
 MAX_PATH_CHARS = 1024
 
 Share = Field(None, ge=0.0, le=1.0, allow_inf_nan=False)  # a threshold: a share between 0 and 1
+
+
+def _metric_threshold(metric: Metric) -> tuple[object, object]:
+    """The `thresholds:` field of a metric, validated by its kind: a rate's limit is a share in
+    0..1, a count's a number >= 0; its aliases are accepted as keys (and dumped under its name)."""
+    names = AliasChoices(metric.name, *metric.aliases) if metric.aliases else None
+    if metric.is_count:
+        return (int | float | None, Field(None, ge=0, allow_inf_nan=False, validation_alias=names))
+    return (float | None, Field(None, ge=0.0, le=1.0, allow_inf_nan=False, validation_alias=names))
 
 
 def check_base_url(url: str) -> str:
@@ -103,12 +112,12 @@ class VariantSpec(Value):
         return value
 
 
-# `thresholds:`: one share per thresholded metric of the registry (in headline order), then the
-# format thresholds, then per-variant overrides of the same keys
+# `thresholds:`: one limit per thresholded metric of the registry (in headline order; a share for
+# a rate, a number for a count), then the format thresholds, then per-variant overrides of the same keys
 Thresholds = create_model(
     "Thresholds",
     __base__=Value,
-    **{metric.name: (float | None, Share) for metric in thresholded()},  # type: ignore[call-overload]
+    **{metric.name: _metric_threshold(metric) for metric in thresholded()},  # type: ignore[call-overload]
     format_errors=(float | None, Share),  # highest tolerated share of cases with a format error
     completion_rate=(float | None, Share),  # lowest tolerated share of answers ending with the delimiter
     variants=(dict[str, "Thresholds"], Field(default_factory=dict)),
@@ -124,10 +133,12 @@ class Regression(Value):
     @field_validator("metrics")
     @classmethod
     def _known_metrics(cls, value: list[str]) -> list[str]:
-        for name in value:
+        """Registered names only; an alias (`grounded_rate`) is normalised to its metric's name."""
+        names = [canonical(name) for name in value]
+        for name, given in zip(names, value):
             if name not in metric_names():
-                raise ValueError(f"'{name}' is not a metric (one of {', '.join(metric_names())})")
-        return value
+                raise ValueError(f"'{given}' is not a metric (one of {', '.join(metric_names())})")
+        return list(dict.fromkeys(names))
 
 
 class CitationSettings(Value):

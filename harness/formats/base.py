@@ -131,6 +131,9 @@ class OutputFormat(ABC):
     json_mode: ClassVar[bool] = False
     # The built-in extraction template `harness tune` starts from (None: not tunable).
     tune_base: ClassVar[str | None] = None
+    # The inclusive range of relationship strengths this format's prompts ask for (GraphRAG: "from
+    # 1 to 10"); None: they ask for no strength. Reference-free scoring counts strengths outside it.
+    strength_scale: ClassVar[tuple[float, float] | None] = None
     # How one few-shot example is laid out in a prompt (slots {n}, {entity_types}, {text}, {output}).
     example_template: ClassVar[str] = (
         "Example {n}:\n"

@@ -41,6 +41,7 @@ class GraphRAGFormat(OutputFormat):
     )
     requires_completion_delimiter: ClassVar[bool] = True
     tune_base: ClassVar[str | None] = "graphrag/extract_graph"
+    strength_scale: ClassVar[tuple[float, float] | None] = (1.0, 10.0)  # "a whole number from 1 to 10"
 
     def read(self, text: str, delimiters: Delimiters, log: IssueLog, round: int, *, detected: bool) -> ReadOutcome:
         return read_delimited_answer(self.name, text, delimiters, log, round, layout=None, detected=detected)

@@ -35,6 +35,7 @@ class JsonGraphFormat(OutputFormat):
     requires_completion_delimiter: ClassVar[bool] = False
     json_mode: ClassVar[bool] = True
     tune_base: ClassVar[str | None] = "graphrag/extract_graph_json"
+    strength_scale: ClassVar[tuple[float, float] | None] = (1.0, 10.0)  # "a whole number from 1 to 10"
 
     def read(self, text: str, delimiters: Delimiters, log: IssueLog, round: int, *, detected: bool) -> ReadOutcome:
         def read_value(body: str) -> tuple[ParsedRecords, CommunityReport | None, Loaded | None]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from . import entities  # noqa: F401  isort: skip
 from . import relationships  # noqa: F401  isort: skip
 from . import grounding  # noqa: F401  isort: skip
+from . import reference_free  # noqa: F401  isort: skip
 from .registry import Count, Metric, counts, get, gold_kind, metric_names, metrics, phrase
 
 __all__ = ["Count", "Metric", "counts", "get", "gold_kind", "metric_names", "metrics", "phrase"]

@@ -14,4 +14,6 @@ register(Metric(
     value=lambda s: s.grounding.rate,
     micro=lambda c: ratio_or_none(c["grounded"], c["grounded"] + c["ungrounded"]),
     pools=("grounded", "ungrounded"), gold=None,
+    threshold=">=", headline_rank=7, report_rank=8, console="always", short_label="grounded",
+    aliases=("grounded_rate",),
 ))

@@ -8,11 +8,17 @@ keeps a list of metric names or labels.
 
 Order is declaration order (the key order of summary.json); `headline_rank` orders the headline
 figures (ratios to the baseline, suite thresholds), `report_rank` the rows of report tables.
+
+A metric's `kind` says what its value is: a `rate` (a share in 0..1, shown as a percentage; its
+micro average is a ratio of pooled counts) or a `count` (records per case, shown as a number; its
+micro is the total over the cases that have a value, its macro the mean per case). A count a case
+cannot give (no example text to find leaks in, no reference-free figures in an old row) is None
+for that case, which then pools nothing for it: `Pooled.total` is None when no case pooled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,6 +26,7 @@ from ..model import CaseScore
 
 GoldKind = Literal["entities", "relationships"]
 Direction = Literal[">=", "<="]
+Kind = Literal["rate", "count"]
 
 
 @dataclass(frozen=True)
@@ -27,10 +34,37 @@ class Count:
     """One per-case count pooled over a suite (summed into summary.json's `counts`)."""
 
     name: str
-    value: Callable[[CaseScore], int]
+    # None: the case has no such count (no example text to find leaks in, no type list, a row
+    # scored before reference-free figures existed) and pools nothing for it
+    value: Callable[[CaseScore], int | None]
     # counts of a gold kind pool only the cases annotated for it (a case without gold adds
-    # neither hits nor misses); None: every case pools
+    # neither hits nor misses); None: every case that has a value pools
     gold: GoldKind | None
+
+
+class Pooled(Mapping[str, int]):
+    """The pooled counts a metric's micro formula reads: `c[name]` is the total (0 when no case
+    pooled), `c.total(name)` the same but None when no case pooled, `c.cases(name)` how many did."""
+
+    def __init__(self, totals: Mapping[str, int], cases: Mapping[str, int] | None = None) -> None:
+        self._totals = dict(totals)
+        # without per-count case numbers (one case's counts), a count pooled iff it is present
+        self._cases = dict(cases) if cases is not None else {name: 1 for name in self._totals}
+
+    def __getitem__(self, name: str) -> int:
+        return self._totals[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._totals)
+
+    def __len__(self) -> int:
+        return len(self._totals)
+
+    def cases(self, name: str) -> int:
+        return self._cases.get(name, 0)
+
+    def total(self, name: str) -> int | None:
+        return self._totals[name] if self.cases(name) else None
 
 
 @dataclass(frozen=True)
@@ -41,7 +75,7 @@ class Metric:
     label: str  # as a report row or plot title: "Entity recall"
     phrase: str  # inside a sentence (gate messages): "entity recall"
     value: Callable[[CaseScore], float | None]  # the per-case value (None: undefined on this case)
-    micro: Callable[[Mapping[str, int]], float | None]  # from the pooled counts
+    micro: Callable[[Pooled], float | None]  # from the pooled counts
     pools: tuple[str, ...]  # the counts `micro` reads
     gold: GoldKind | None  # the gold it needs; None for a reference-free metric
     higher_is_better: bool = True
@@ -55,10 +89,44 @@ class Metric:
     # of each case in junit.xml and the pytest plugin
     key_figure: bool = False
     short_label: str = ""  # the console column's heading, when `phrase` is too long
+    kind: Kind = "rate"  # a share (0..1, shown as a percentage) or a count (module docstring)
+    # other names a suite may use for it (`thresholds:`, `regression.metrics`); normalised to `name`
+    aliases: tuple[str, ...] = ()
+    # a column of the console table besides the key figures: "always", or "without_gold" (only in
+    # the compact reference-free set of a suite that has no gold at all)
+    console: Literal["always", "without_gold"] | None = None
 
     @property
     def column_label(self) -> str:
         return self.short_label or self.phrase
+
+    @property
+    def is_count(self) -> bool:
+        return self.kind == "count"
+
+    def format(self, value: float | None, *, digits: int = 1) -> str:
+        """A value of this metric as shown everywhere: a rate as a percentage ("87.5%"), a count as
+        a number ("3", a mean per case "1.5"); None as "n/a"."""
+        return format_value(self.kind, value, digits=digits)
+
+    def format_change(self, delta: float | None) -> str:
+        """A difference of two values: "+4.2 pt" for a rate, "+1.5" for a count; None as "—"."""
+        if delta is None:
+            return "—"
+        if self.is_count:
+            return f"{delta:+.{_count_digits(delta)}f}"
+        return f"{delta * 100:+.1f} pt"
+
+    def format_size(self, amount: float) -> str:
+        """An unsigned amount of change (a tolerance, a drop): "5.0 pt" for a rate, "0.2" for a count."""
+        if self.is_count:
+            return f"{amount:.{_count_digits(amount)}f}"
+        return f"{amount * 100:.1f} pt"
+
+    def worse(self, before: float, after: float) -> float:
+        """How much worse `after` is than `before` in this metric's direction (negative: better):
+        a drop for a higher-is-better metric, a rise for a lower-is-better one."""
+        return before - after if self.higher_is_better else after - before
 
     @property
     def axis_label(self) -> str:
@@ -66,8 +134,23 @@ class Metric:
         return self.label.replace(" ", "\n", 1)
 
 
+def _count_digits(value: float) -> int:
+    """Whole numbers without decimals, others with two (a mean per case, a tolerance)."""
+    return 0 if float(value).is_integer() else 2
+
+
+def format_value(kind: Kind, value: float | None, *, digits: int = 1) -> str:
+    """`Metric.format` for a kind (also for values whose metric is not at hand)."""
+    if value is None:
+        return "n/a"
+    if kind == "count":
+        return f"{value:,.{_count_digits(value)}f}"
+    return f"{value:.{digits}%}"
+
+
 _METRICS: dict[str, Metric] = {}
 _COUNTS: dict[str, Count] = {}
+_ALIASES: dict[str, str] = {}
 
 
 def register_count(count: Count) -> Count:
@@ -79,12 +162,17 @@ def register_count(count: Count) -> Count:
 
 def register(metric: Metric) -> Metric:
     """Add a metric (its counts must be registered first); names are unique."""
-    if metric.name in _METRICS:
+    if metric.name in _METRICS or metric.name in _ALIASES:
         raise ValueError(f"metric {metric.name!r} is registered twice")
     unknown = [c for c in metric.pools if c not in _COUNTS]
     if unknown:
         raise ValueError(f"metric {metric.name!r} pools unregistered count(s) {', '.join(unknown)}")
+    taken = [a for a in metric.aliases if a in _METRICS or a in _ALIASES]
+    if taken:
+        raise ValueError(f"metric {metric.name!r}: alias {', '.join(taken)} is already a metric or an alias")
     _METRICS[metric.name] = metric
+    for alias in metric.aliases:
+        _ALIASES[alias] = metric.name
     return metric
 
 
@@ -102,17 +190,35 @@ def counts() -> tuple[Count, ...]:
 
 
 def get(name: str) -> Metric | None:
-    return _METRICS.get(name)
+    """A metric by its name or one of its aliases."""
+    return _METRICS.get(_ALIASES.get(name, name))
+
+
+def canonical(name: str) -> str:
+    """The registered name of a metric named by an alias (`grounded_rate` -> `grounding_rate`);
+    any other name unchanged."""
+    return _ALIASES.get(name, name)
+
+
+def aliases() -> dict[str, str]:
+    """alias -> registered name."""
+    return dict(_ALIASES)
+
+
+def format_metric(name: str, value: float | None, *, digits: int = 1) -> str:
+    """A value of the named metric as `Metric.format` shows it (an unknown name as a rate)."""
+    metric = get(name)
+    return format_value("rate", value, digits=digits) if metric is None else metric.format(value, digits=digits)
 
 
 def phrase(name: str) -> str:
     """A metric's name inside a sentence (any name: unknown ones are spelled out)."""
-    metric = _METRICS.get(name)
+    metric = get(name)
     return metric.phrase if metric is not None else name.replace("_", " ")
 
 
 def gold_kind(name: str) -> GoldKind | None:
-    metric = _METRICS.get(name)
+    metric = get(name)
     return None if metric is None else metric.gold
 
 
@@ -138,3 +244,11 @@ def in_bar_chart() -> tuple[Metric, ...]:
 
 def key_figures() -> tuple[Metric, ...]:
     return tuple(m for m in _METRICS.values() if m.key_figure)
+
+
+def console_columns(*, gold: bool) -> tuple[Metric, ...]:
+    """The metric columns of the console table: with gold, the key figures then the metrics shown
+    "always"; without any gold, every metric with a `console` setting, in declaration order."""
+    if gold:
+        return key_figures() + tuple(m for m in _METRICS.values() if m.console == "always" and not m.key_figure)
+    return tuple(m for m in _METRICS.values() if m.console is not None)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..artifacts import MetricDelta, VariantSummary, Verdict
-from ..metrics.registry import in_reports
-from .repeats import RULE_TEXT, has_repeats, points, rate, samples_text, spread_rows, verdict_text
+from ..metrics.registry import Metric, format_metric, format_value, get, in_reports
+from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
 from . import fragmentation_section, gleaning_section
 from .view import SIZE_KEYS, Column, ReportView
 
@@ -23,8 +23,9 @@ GATE_ICON = {"pass": "✅ PASS", "warn": "⚠️ PASS with warnings", "fail": "�
 
 
 def pct(value: float | None) -> str:
-    """A rate; None (undefined: no gold, no prediction) is "n/a", never a number."""
-    return "n/a" if value is None else f"{value:.1%}"
+    """A rate; None (undefined: no gold, no prediction) is "n/a", never a number (the registry's
+    rate formatting, `Metric.format`)."""
+    return format_value("rate", value)
 
 
 def annotated_text(data: VariantSummary) -> str:
@@ -63,18 +64,42 @@ def pairs(items: list[list[str]], limit: int = MAX_LIST) -> str:
     return names([" — ".join(p) for p in items], limit)
 
 
-def delta_text(delta: MetricDelta | None) -> str:
-    """`Δ +3.1 pt [−1.0, +7.2] p 0.031` with ▲/▼ when the difference is real (`compare.is_real_difference`,
-    the gate's rule: enough cases, interval excludes zero and a small p-value)."""
+def change(delta: float | None, metric: Metric | None) -> str:
+    """A difference without its unit: "+3.1" (points of a rate) or "+1.50" (a count per case)."""
+    if delta is None:
+        return "—"
+    return metric.format_change(delta) if metric is not None and metric.is_count else pt(delta)
+
+
+def delta_text(delta: MetricDelta | None, metric: Metric | None = None) -> str:
+    """`Δ +3.1 pt [−1.0, +7.2] p 0.031` (a count: `Δ +1.50 per case [...]`) with ▲/▼ when the
+    difference is real (`compare.is_real_difference`, the gate's rule: enough cases, interval
+    excludes zero and a small p-value); ▲ is a rise, which is worse for a lower-is-better metric."""
     if delta is None or delta.delta is None:
         return ""
+    metric = metric or get(delta.metric)
+    unit = " per case" if metric is not None and metric.is_count else " pt"
     low, high = delta.ci_low, delta.ci_high
-    interval = f" [{pt(low)}, {pt(high)}]" if low is not None and high is not None else ""
+    interval = f" [{change(low, metric)}, {change(high, metric)}]" if low is not None and high is not None else ""
     p_text = "" if delta.p_value is None else f" p {delta.p_value:.3f}"
     mark = ""
     if delta.significant:
         mark = " ▲" if delta.delta > 0 else " ▼"
-    return f"Δ {pt(delta.delta)} pt{interval}{p_text}{mark}"
+    return f"Δ {change(delta.delta, metric)}{unit}{interval}{p_text}{mark}"
+
+
+def row_label(metric: Metric) -> str:
+    """A report row's label; a count says which figure is which (a rate's are in the legend)."""
+    return f"{metric.label} (total · mean per case)" if metric.is_count else metric.label
+
+
+def scores_legend(ref_word: str) -> str:
+    """The sentence above the scores table (markdown; the HTML report escapes it)."""
+    return (f"**micro** (pooled counts) · macro (mean over cases); for a count, **total** over the cases that "
+            f"have a value · mean per case. n/a: no case has a value. Δ: macro difference against {ref_word}, in "
+            "percentage points (a count: per case), with a 95% paired bootstrap interval over cases and a sign-flip "
+            "permutation p-value; ▲/▼ when the difference is real: at least 6 paired cases, the interval excludes "
+            "zero and p < 0.05.")
 
 
 def header(view: ReportView) -> list[str]:
@@ -89,10 +114,10 @@ def scores_table(view: ReportView) -> list[str]:
     for metric in in_reports():
         cells = []
         for column in view.columns:
-            cell = f"**{pct(column.metric(metric.name))}** · {pct(column.metric(metric.name, 'macro'))}"
-            extra = delta_text(column.delta(metric.name))
+            cell = f"**{metric.format(column.metric(metric.name))}** · {metric.format(column.metric(metric.name, 'macro'))}"
+            extra = delta_text(column.delta(metric.name), metric)
             cells.append(cell + (f"<br>{extra}" if extra else ""))
-        lines.append(f"| {metric.label} | " + " | ".join(cells) + " |")
+        lines.append(f"| {row_label(metric)} | " + " | ".join(cells) + " |")
     lines.append("| cases | " + " | ".join(str(c.data.cases) for c in view.columns) + " |")
     lines.append("| annotated cases (entities / relationships) | "
                  + " | ".join(annotated_text(c.data) for c in view.columns) + " |")
@@ -121,19 +146,27 @@ def size_table(view: ReportView) -> list[str]:
 
 def rule_value(rule: Any) -> tuple[str, str]:
     """(value, limit) of a gate rule, as text."""
+    metric = get(rule.metric)
     if rule.rule == "threshold":
         op = "≥" if rule.op == ">=" else "≤"
-        return pct(rule.value), f"{op} {pct(rule.limit)}"
+        per_case = " per case" if metric is not None and metric.is_count else ""
+        return format_metric(rule.metric, rule.value) + per_case, f"{op} {format_metric(rule.metric, rule.limit)}"
+    worse = "rise" if rule.op == "rise <=" else "drop"
+
+    def size(amount: float) -> str:
+        return metric.format_size(amount) if metric is not None else f"{amount * 100:.1f} pt"
+
     if rule.rule == "regression":
-        value = "—" if rule.value is None else f"Δ {pt(rule.value)} pt"
+        unit = " per case" if metric is not None and metric.is_count else " pt"
+        value = "—" if rule.value is None else f"Δ {change(rule.value, metric)}{unit}"
         if rule.interval:
-            value += f" [{pt(rule.interval[0])}, {pt(rule.interval[1])}]"
+            value += f" [{change(rule.interval[0], metric)}, {change(rule.interval[1], metric)}]"
         if getattr(rule, "p_value", None) is not None:
             value += f" p {rule.p_value:.3f}"
-        return value, ("—" if rule.limit is None else f"drop ≤ {abs(rule.limit) * 100:.1f} pt")
+        return value, ("—" if rule.limit is None else f"{worse} ≤ {size(abs(rule.limit))}")
     if rule.rule == "case_regression":
-        return ("—" if rule.value is None else f"largest drop {rule.value * 100:.1f} pt",
-                f"drop ≤ {rule.limit * 100:.1f} pt" if rule.limit is not None else "—")
+        return ("—" if rule.value is None else f"largest {worse} {size(rule.value)}",
+                f"{worse} ≤ {size(rule.limit)}" if rule.limit is not None else "—")
     if rule.rule == "coverage":
         return f"{rule.value:.0f} cases", f"{rule.limit:.0f} in baseline"
     if rule.rule == "leakage":
@@ -170,7 +203,7 @@ def gate_section(verdict: Verdict | None) -> list[str]:
         lines += [""] + [f"- ⚠️ {esc(rule.variant)}: {esc(rule.message)}" for rule in leaks]
     failing_cases = [(rule, case) for rule in verdict.rules if rule.rule == "case_regression" for case in rule.cases]
     if failing_cases:
-        lines += ["", "Cases that dropped by more than `case_max_drop` against the baseline:", ""]
+        lines += ["", "Cases that got worse by more than `case_max_drop` against the baseline:", ""]
         for rule, case in failing_cases[:MAX_CASE_ROWS]:
             lost = []
             if case.newly_missed_entities:
@@ -178,7 +211,7 @@ def gate_section(verdict: Verdict | None) -> list[str]:
             if case.newly_missed_relationships:
                 lost.append("relationships: " + pairs(case.newly_missed_relationships))
             lines.append(f"- `{esc(rule.variant)}` / `{esc(case.case_id)}`: {esc(rule.metric)} "
-                         f"{pct(case.baseline)} → {pct(case.value)}"
+                         f"{format_metric(rule.metric, case.baseline)} → {format_metric(rule.metric, case.value)}"
                          + (f"; newly missed {'; '.join(lost)}" if lost else ""))
     return lines
 
@@ -230,22 +263,37 @@ def case_cell(view: ReportView, column: Column, case_id: str) -> str:
         return "❌ error"
     check = view.checks.get((column.variant, case_id))
     mark = "❌ " if check is not None and not check.passed else ""
+    if not has_gold(view):  # no recall anywhere: the grounding rate and the example leaks instead
+        return f"{mark}{pct(row.score.grounding.rate)} / {format_metric('example_leaks', _leaks(row.score))}"
     return f"{mark}{pct(row.score.entities.recall)} / {pct(row.score.relationships.recall)}"
+
+
+def _leaks(score: Any) -> int | None:
+    return None if score.reference_free is None else score.reference_free.example_leaks
+
+
+def has_gold(view: ReportView) -> bool:
+    """Whether any case of any column is annotated (a suite without gold shows reference-free cells)."""
+    return any(c.data.has_gold for c in view.columns) or not view.columns
 
 
 def cases_section(view: ReportView) -> list[str]:
     last = view.columns[-1] if view.columns else None
-    lines = ["<details><summary>Entity / relationship recall per case "
+    what = "Entity / relationship recall" if has_gold(view) else "Grounding rate / example leaks (no gold)"
+    lines = [f"<details><summary>{what} per case "
              f"({len(view.case_ids)} cases; ❌ breaks a per-case rule)</summary>", ""]
-    lines += ["| case | " + " | ".join(esc(c.name) for c in view.columns) + (f" | missed by {esc(last.name)} |" if last else " |"),
+    missed_by = "missed by" if has_gold(view) else "ungrounded in"
+    lines += ["| case | " + " | ".join(esc(c.name) for c in view.columns) + (f" | {missed_by} {esc(last.name)} |" if last else " |"),
               "|---|" + "---:|" * len(view.columns) + ("---|" if last else "")]
     for case_id in view.case_ids[:MAX_CASE_ROWS]:
         cells = [case_cell(view, c, case_id) for c in view.columns]
         missed = ""
         if last is not None:
             row = last.row(case_id)
-            if row is not None and row.score is not None:
+            if row is not None and row.score is not None and has_gold(view):
                 missed = names(row.score.entities.missed, 8) or "—"
+            elif row is not None and row.score is not None and row.score.reference_free is not None:
+                missed = names(row.score.reference_free.ungrounded, 8) or "—"
         lines.append(f"| {esc(case_id)} | " + " | ".join(cells) + (f" | {missed} |" if last else " |"))
     if len(view.case_ids) > MAX_CASE_ROWS:
         lines.append(f"\n{len(view.case_ids) - MAX_CASE_ROWS} more cases in report.html.")
@@ -265,9 +313,8 @@ def repeats_section(view: ReportView) -> list[str]:
              "| metric | column | per sample | min | median | max | std | difference exceeds spread |",
              "|---|---|---:|---:|---:|---:|---:|---|"]
     for row in spread_rows(view):
-        s = row.spread
-        lines.append(f"| {esc(row.metric)} | {esc(row.column)} | {', '.join(rate(v) for v in s.values)} | "
-                     f"{rate(s.min)} | {rate(s.median)} | {rate(s.max)} | {points(s.std)} | {verdict_text(row)} |")
+        cells = " | ".join(row.cells())
+        lines.append(f"| {esc(row.metric)} | {esc(row.column)} | {cells} | {verdict_text(row)} |")
     return lines
 
 
@@ -289,9 +336,7 @@ def render_markdown(view: ReportView) -> str:
     lines += [
         "## Scores",
         "",
-        f"**micro** (pooled counts) · macro (mean over cases). Δ: macro difference against {ref_word}, in "
-        "percentage points, with a 95% paired bootstrap interval over cases and a sign-flip permutation p-value; "
-        "▲/▼ when the difference is real: at least 6 paired cases, the interval excludes zero and p < 0.05.",
+        scores_legend(ref_word),
         "",
         *scores_table(view),
         "",

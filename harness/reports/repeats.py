@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..artifacts import MetricSpread
 from ..metrics import metrics as registered_metrics
+from ..metrics.registry import Metric
 from .view import ReportView
 
 RULE_TEXT = ("the difference exceeds the spread when the ranges [min, max] of the two columns' per-sample values "
@@ -20,20 +21,24 @@ RULE_TEXT = ("the difference exceeds the spread when the ranges [min, max] of th
 
 @dataclass(frozen=True)
 class SpreadRow:
-    metric: str  # the metric's label
+    spec: Metric  # formats the values by the metric's kind (a rate as %, a count as a number)
     column: str
     reference: bool  # the baseline variant or reference run: no verdict of its own
     spread: MetricSpread
     exceeds: bool | None  # None: no verdict (reference column, or the rule cannot judge)
 
 
-def rate(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"
+    @property
+    def metric(self) -> str:
+        return self.spec.label
 
-
-def points(value: float | None) -> str:
-    """A standard deviation of a rate, in percentage points."""
-    return "n/a" if value is None else f"{value * 100:.1f} pt"
+    def cells(self) -> list[str]:
+        """Per-sample values, min, median, max (in the metric's unit) and the standard deviation
+        (percentage points for a rate)."""
+        s = self.spread
+        std = "n/a" if s.std is None else self.spec.format_size(s.std)
+        return [", ".join(self.spec.format(v) for v in s.values), self.spec.format(s.min),
+                self.spec.format(s.median), self.spec.format(s.max), std]
 
 
 def verdict_text(row: SpreadRow) -> str:
@@ -61,6 +66,6 @@ def spread_rows(view: ReportView) -> list[SpreadRow]:
                 continue
             verdicts = column.comparison.repeat_spread if column.comparison is not None else None
             verdict = verdicts.metrics.get(metric.name) if verdicts is not None else None
-            rows.append(SpreadRow(metric.label, column.name, column.is_reference, repeats.metrics[metric.name],
+            rows.append(SpreadRow(metric, column.name, column.is_reference, repeats.metrics[metric.name],
                                   None if verdict is None else verdict.exceeds))
     return rows

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from ..metrics import counts as registered_counts
 from ..metrics import metrics as registered_metrics
+from ..metrics.registry import Pooled
 from ..model import CaseScore, MetricAggregate, SuiteMetrics
 
 
@@ -19,16 +20,21 @@ def case_metrics(score: CaseScore) -> dict[str, float | None]:
 
 
 def case_counts(score: CaseScore) -> dict[str, int]:
-    return {count.name: count.value(score) for count in registered_counts()}
+    """The counts this case has a value for (a count it cannot give, None, is left out)."""
+    values = {count.name: count.value(score) for count in registered_counts()}
+    return {name: value for name, value in values.items() if value is not None}
 
 
 def micro_metrics(c: Mapping[str, int]) -> dict[str, float | None]:
     """Every metric from pooled counts, with the same empty-set conventions as a single case.
 
     Entity counts must come from cases annotated with entities only, relationship counts from
-    cases annotated with relationships only (`aggregate` does this).
+    cases annotated with relationships only (`aggregate` does this). A plain mapping counts as
+    pooled by the counts it holds (one case's `case_counts`); missing counts read as 0, not pooled.
     """
-    return {metric.name: metric.micro(c) for metric in registered_metrics()}
+    pooled = c if isinstance(c, Pooled) else Pooled({**{k.name: 0 for k in registered_counts()}, **c},
+                                                    {name: 1 for name in c})
+    return {metric.name: metric.micro(pooled) for metric in registered_metrics()}
 
 
 def _mean(values: list[float]) -> float | None:
@@ -49,25 +55,32 @@ def aggregate(scores: list[CaseScore]) -> SuiteMetrics:
     """Micro and macro of every metric over the given cases (leave out cases that have no score).
 
     Gold-based metrics pool only the cases annotated for their kind (`annotated` counts them):
-    with none, micro and macro are None, never 1.0.
+    with none, micro and macro are None, never 1.0. Any count pools only the cases that have a
+    value for it (`pooled` counts them): a count metric no case has is None, never 0.
     """
-    pooled = {count.name: 0 for count in registered_counts()}
+    totals = {count.name: 0 for count in registered_counts()}
+    pooled_cases = {count.name: 0 for count in registered_counts()}
     per_case: dict[str, list[float]] = {metric.name: [] for metric in registered_metrics()}
     for score in scores:
         for count in registered_counts():
-            if _annotated(score, count.gold):
-                pooled[count.name] += count.value(score)
+            if not _annotated(score, count.gold):
+                continue
+            value = count.value(score)
+            if value is not None:
+                totals[count.name] += value
+                pooled_cases[count.name] += 1
         for name, value in case_metrics(score).items():
             if value is not None:
                 per_case[name].append(value)
-    micro = micro_metrics(pooled)
+    micro = micro_metrics(Pooled(totals, pooled_cases))
     return SuiteMetrics(
         cases=len(scores),
         metrics={
             name: MetricAggregate(micro=micro[name], macro=_mean(values), cases=len(values))
             for name, values in per_case.items()
         },
-        counts=pooled,
+        counts=totals,
+        pooled=pooled_cases,
         annotated={
             "entities": sum(1 for score in scores if score.entities.annotated),
             "relationships": sum(1 for score in scores if score.relationships.annotated),
