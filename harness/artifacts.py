@@ -612,6 +612,12 @@ class RunSummary(Artifact):
         columns = ["variant", "metric", "micro", "macro", "cases", "kind", "higher_is_better"]
         return pd.DataFrame(rows, columns=columns).set_index(["variant", "metric"])
 
+    @property
+    def has_gold(self) -> bool:
+        """Whether any case of any variant is annotated (a summary without the counts counts as gold):
+        without gold, the console shows the reference-free set and regression defaults to it."""
+        return any(variant.has_gold for variant in self.variants.values()) or not self.variants
+
 
 class _BaselineCaseValues(Value):
     def value(self, metric: str) -> float | None:

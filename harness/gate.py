@@ -14,7 +14,8 @@ Every rule is listed in the verdict with its value, its limit and a status:
   `format_errors` (share of cases with a format error, value <= limit) and `completion_rate`
   (share of answers that end with the completion delimiter, value >= limit). A threshold whose
   value is n/a fails: undefined is not a pass.
-- **regression** (per variant present in both, per metric of `regression.metrics`): the macro
+- **regression** (per variant present in both, per metric of `regression.metrics`; unset: the key
+  figures when the run has gold, the compact reference-free set when no case is annotated): the macro
   delta run - baseline over the paired cases, with the statistics `harness compare` prints
   (`compare.paired_statistics`). "Worse" follows the metric's direction: a drop for a
   higher-is-better metric, a rise for a lower-is-better count (`dangling`, `example_leaks`, ...),
@@ -61,7 +62,7 @@ from .artifacts import (
 from .errors import InputError
 from .metrics import get as get_metric
 from .metrics import gold_kind, metric_names, phrase
-from .metrics.registry import Metric, format_metric, format_value, key_figures, thresholded
+from .metrics.registry import Metric, console_columns, format_metric, format_value, key_figures, thresholded
 from .model import CaseResult
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
@@ -246,12 +247,27 @@ def case_values(rows: list[CaseResult]) -> CaseValues:
 # --------------------------------------------------------------------------- regression
 
 
+def regression_metrics(regression: Regression, *, has_gold: bool) -> list[str]:
+    """The metrics the regression rules watch: the suite's `regression.metrics`, or by default the
+    key figures when the run has gold and the compact reference-free set when no case is annotated
+    (gold-based metrics would only fail there: no paired case has a value)."""
+    if regression.metrics is not None:
+        return list(regression.metrics)
+    return [m.name for m in console_columns(gold=False)] if not has_gold else [m.name for m in key_figures()]
+
+
+def rows_have_gold(rows: list[CaseResult]) -> bool:
+    """Whether some scored row is annotated for entities or relationships (`RunSummary.has_gold` of rows)."""
+    scored = [row.score for row in rows if row.score is not None]
+    return not scored or any(s.entities.annotated or s.relationships.annotated for s in scored)
+
+
 def regression_rules(summary: RunSummary, current: CaseValues, baseline: Baseline,
                      regression: Regression) -> list[RuleResult]:
     """Regression, case_regression and coverage rules of every variant; `current` is `case_values(rows)`."""
     max_drop = float(regression.max_drop)
     case_max_drop = float(regression.case_max_drop)
-    metrics = list(regression.metrics or [m.name for m in key_figures()])
+    metrics = regression_metrics(regression, has_gold=summary.has_gold)
     rules: list[RuleResult] = []
     for name in summary.variants:
         if name not in baseline.cases:
@@ -437,7 +453,7 @@ def case_checks(
     current = case_values(rows) if current is None else current
     regression = config.regression
     case_max_drop = float(regression.case_max_drop)
-    metrics = [m for m in (regression.metrics or []) if m in metric_names()]
+    metrics = [m for m in regression_metrics(regression, has_gold=rows_have_gold(rows)) if m in metric_names()]
     base_cases = baseline.cases if baseline is not None else {}
     out: dict[tuple[str, str], CaseCheck] = {}
     for row in rows:

@@ -16,7 +16,7 @@ from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not
 from .formats import AUTO, format_names
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
 from .metrics import metric_names
-from .metrics.registry import Metric, canonical, key_figures, thresholded
+from .metrics.registry import Metric, canonical, thresholded
 from .yamlfile import format_loc, line_of, load_yaml, shown_key
 
 # Largest chunk file read (a chunk is a few thousand tokens; this is far above).
@@ -128,12 +128,16 @@ Thresholds.model_rebuild(_types_namespace={"Thresholds": Thresholds})
 class Regression(Value):
     max_drop: float = Field(0.05, ge=0.0, le=1.0, allow_inf_nan=False)
     case_max_drop: float = Field(0.20, ge=0.0, le=1.0, allow_inf_nan=False)
-    metrics: list[str] = Field(default_factory=lambda: [m.name for m in key_figures()])  # the key figures
+    # None: what the run measures (`gate.regression_metrics`): the key figures when some case has
+    # gold, the compact reference-free set (grounded, types ok, duplicates, dangling, leaks) when none has
+    metrics: list[str] | None = None
 
     @field_validator("metrics")
     @classmethod
-    def _known_metrics(cls, value: list[str]) -> list[str]:
+    def _known_metrics(cls, value: list[str] | None) -> list[str] | None:
         """Registered names only; an alias (`grounded_rate`) is normalised to its metric's name."""
+        if value is None:
+            return None
         names = [canonical(name) for name in value]
         for name, given in zip(names, value):
             if name not in metric_names():

@@ -461,3 +461,25 @@ def test_a_gold_free_suite_is_gated_on_reference_free_thresholds(recorded, proje
     # the run reads back: `harness gate` on it gives the same verdict
     code, again, _ = harness(capsys, "gate", str(run_dir))
     assert code == 1 and "distinct entities 1.67 per case" in again
+
+
+def test_a_gold_free_suite_regresses_on_the_reference_free_set_by_default(recorded, project, tmp_path, capsys):
+    # no gold and no `regression.metrics`: the default is what the run can stand on (grounded, types
+    # ok, duplicates, dangling, leaks), not entity/relationship recall, which no case can have
+    data = yaml.safe_load(project.read_text(encoding="utf-8"))
+    set_suite(project, cases=[{"id": c["id"], "text": c["text"]} for c in data["cases"]], thresholds={})
+    assert harness(capsys, "run", str(project), "--reports", str(reports(tmp_path)), "--run-id", "one")[0] == 0
+    run_dir = reports(tmp_path) / "towns" / "one"
+    assert harness(capsys, "baseline", "update", str(run_dir))[0] == 0
+    code, out, err = harness(capsys, "gate", str(run_dir))
+    assert code == 0, (out, err)
+    gate = json.loads((run_dir / "gate.json").read_text(encoding="utf-8"))
+    watched = {r["metric"] for r in gate["rules"] if r["rule"] == "regression" and r["variant"] == "tuned"}
+    assert watched == {"grounding_rate", "type_conformance", "duplicate_records", "dangling", "example_leaks"}
+    assert "recall" not in out
+    # an explicit list is the suite's choice, gold-based or not: recall then fails (undefined is no pass)
+    set_suite(project, cases=[{"id": c["id"], "text": c["text"]} for c in data["cases"]], thresholds={},
+              regression={"metrics": ["entity_recall"]})
+    assert harness(capsys, "run", str(project), "--reports", str(reports(tmp_path)), "--run-id", "two")[0] == 0
+    code, out, _ = harness(capsys, "gate", str(reports(tmp_path) / "towns" / "two"))
+    assert code == 1 and "entity recall cannot be compared with the baseline" in out

@@ -51,11 +51,6 @@ def _count(value: int, ratio: float | None, is_base: bool) -> str:
     return f"{value:,} ({ratio:.2f}×)"
 
 
-def has_gold(summary: RunSummary) -> bool:
-    """Whether any case of any variant is annotated (a summary without the counts counts as gold)."""
-    return any(variant.has_gold for variant in summary.variants.values()) or not summary.variants
-
-
 def _cell(metric: Metric, variant: VariantSummary, ratio: float | None, is_base: bool) -> str:
     text = metric.format(variant.metric(metric.name))
     return text if is_base or ratio is None else f"{text} ({ratio:.2f}×)"
@@ -63,7 +58,7 @@ def _cell(metric: Metric, variant: VariantSummary, ratio: float | None, is_base:
 
 def run_table(summary: RunSummary) -> Table:
     baseline = summary.baseline
-    gold = has_gold(summary)
+    gold = summary.has_gold
     averages = "recall is micro-averaged" if gold else "no gold: reference-free figures; counts are totals over cases"
     table = Table(title=f"{summary.suite} — baseline: {baseline} ({averages})", title_justify="left")
     figures = console_columns(gold=gold)
