@@ -331,13 +331,16 @@ def _example_text(prompt: str, fmt: str, types: list[str] | None) -> str:
 
 
 def _reference_free_of(result, chunk: str, types: list[str] | None, matching, example_text: str | None):
-    from .scoring.reference_free import GRAPHRAG_STRENGTH_SCALE, reference_free
+    from .formats import DEFAULT_FORMAT, format_names, get_format
+    from .scoring.reference_free import reference_free
 
+    # the scale the format's prompt asks for, as in runs (GraphRAG 1..10; LightRAG none)
+    scale = get_format(result.format if result.format in format_names() else DEFAULT_FORMAT).strength_scale
     return reference_free(
         result.graph, chunk, entity_types=types,
         type_synonyms=matching.type_synonyms if matching is not None else None,
         examples=example_text,
-        strength_scale=None if result.format == "lightrag" else GRAPHRAG_STRENGTH_SCALE,  # LightRAG asks for none
+        strength_scale=scale,
     )
 
 
