@@ -423,10 +423,77 @@ class EntityTypesUsed(Value):
     source: str
 
 
+# ---- entity fragmentation and gleaning yield (docs/scoring.md, "Entity fragmentation", "Gleaning yield")
+
+
+class GleaningRound(Value):
+    """One answer position (0 = first answer, k = k-th gleaning) pooled over a variant's cases:
+    what that answer added to the answers before it."""
+
+    round: int
+    cases: int  # cases that had this answer (and reference-free figures)
+    entities: int  # new distinct entities
+    relationships: int  # new distinct relationships
+    grounded: int  # new entities whose name occurs in the chunk
+    grounding_rate: float | None  # grounded / new entities; None when nothing new
+    example_leaks: int | None  # None when no case knew its prompt's examples
+    leak_rate: float | None  # leaks / new entities of the cases that knew their examples; None without
+
+
+class NameCluster(Artifact):
+    """Node keys (GraphRAG titles) that name one thing: joined by the harness, or matched to one gold entity."""
+
+    omit_if_none: ClassVar[tuple[str, ...]] = ("gold",)
+
+    names: list[str]  # the node keys, in most cases first, then alphabetical
+    cases: int  # cases in which at least one of them was predicted
+    gold: str | None = None  # the gold entity they were matched to (gold fragments only)
+
+
+class BCubed(Value):
+    """B-cubed precision, recall and F1 of a clustering of items against gold clusters; None over no item."""
+
+    precision: float | None
+    recall: float | None
+    f1: float | None
+
+
+class GoldFragmentation(Value):
+    """How many node keys one gold entity became across a variant's cases (annotated cases only)."""
+
+    gold_entities: int  # gold identities across the annotated cases
+    found: int  # of them, matched in at least one case
+    fragmented: int  # found under two or more node keys
+    mean_names: float | None  # node keys per found gold entity; None when none was found
+    items: int  # B-cubed items: distinct (node key, gold entity) pairs the alignment made
+    graphrag: BCubed  # every node key its own cluster, as GraphRAG merges (exact title)
+    joined: BCubed  # node keys clustered by the harness's joining
+    worst: list[NameCluster] = []  # the most fragmented gold entities, at most FRAGMENT_LIMIT
+
+
+class Fragmentation(Value):
+    """Entity names of a variant's union graph that GraphRAG keeps apart and the scoring's
+    normalisation, fuzzy matching and person-name containment would join."""
+
+    nodes: int  # distinct node keys (GraphRAG titles) of the entity records
+    clusters: int  # clusters after joining
+    joined_clusters: int  # clusters of two or more node keys
+    fragmentation_rate: float | None  # (nodes - clusters) / nodes: surplus nodes; None without nodes
+    top: list[NameCluster] = []  # clusters of two or more node keys, largest first, at most FRAGMENT_LIMIT
+    gold: GoldFragmentation | None = None  # None without annotated cases
+
+    def cluster_frame(self) -> pd.DataFrame:
+        """One row per listed cluster: `names` (joined with " / "), `size`, `cases`."""
+        import pandas as pd  # lazy: reading a summary needs no pandas
+
+        return pd.DataFrame([{"names": " / ".join(c.names), "size": len(c.names), "cases": c.cases}
+                             for c in self.top], columns=["names", "size", "cases"])
+
+
 class VariantSummary(Artifact):
     """One variant of a run: scores, graph, format, usage."""
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types",)
+    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types", "fragmentation")
     prompt: str
     model: str
     cases: int
@@ -438,6 +505,8 @@ class VariantSummary(Artifact):
     cost_usd: Number | None
     latency_total_s: Number
     entity_types: EntityTypesUsed | None = None  # None when the variant's prompt no longer loads
+    fragmentation: Fragmentation | None = None  # None in summaries written before it was computed
+    gleaning: list[GleaningRound] = []  # per answer position; empty without reference-free figures
 
     def metric(self, name: str, average: Literal["micro", "macro"] = "micro") -> float | None:
         return self.metrics.get(name, average)
@@ -495,8 +564,9 @@ class Baseline(RunSummary):
 
 __all__ = [
     "BASELINE_SCHEMA_VERSION", "GATE_SCHEMA_VERSION", "SUMMARY_SCHEMA_VERSION", "Artifact", "Baseline",
-    "BaselineCase", "CaseCheck", "CaseDiff", "Comparison", "ComparisonSummary", "EntityTypesUsed",
-    "FormatSummary", "GateConfig", "GraphDiff", "MetricDelta", "PairedStats", "RuleCase", "RuleResult",
+    "BCubed", "BaselineCase", "CaseCheck", "CaseDiff", "Comparison", "ComparisonSummary", "EntityTypesUsed",
+    "FormatSummary", "Fragmentation", "GateConfig", "GleaningRound", "GoldFragmentation", "GraphDiff", "MetricDelta",
+    "NameCluster", "PairedStats", "RuleCase", "RuleResult",
     "RunSummary", "Status", "VariantSummary", "Verdict", "read_artifact",
 ]
 

@@ -189,6 +189,17 @@ class Grounding(Value):
     rate: float | None  # None when nothing was predicted
 
 
+class RoundYield(Value):
+    """What one answer of a case added to the answers before it (docs/scoring.md, "Gleaning yield")."""
+
+    round: int  # 0 = the first answer, k = the k-th gleaning answer
+    index: int  # the records' `round`: the call index (loop checks take the indices in between)
+    entities: int  # distinct normalised names no earlier answer of the case had
+    relationships: int  # distinct unordered endpoint pairs no earlier answer had (self-loops out)
+    grounded: int  # of the new entities, those whose name occurs in the chunk
+    example_leaks: int | None = None  # of the new entities, leaked from the examples; None without examples
+
+
 class ReferenceFreeScores(Value):
     """What one answer says about itself and its chunk, no gold needed (docs/scoring.md,
     "Reference-free figures"). The first twelve keys are `harness score --json`'s `reference_free`."""
@@ -210,6 +221,7 @@ class ReferenceFreeScores(Value):
     entity_records: int = 0
     relationship_records: int = 0
     conforming_records: int | None = None  # None without a type list
+    rounds: list[RoundYield] = Field(default_factory=list)  # per answer: what it added (gleaning yield)
 
 
 class CaseScore(Value):

@@ -17,10 +17,12 @@ from typing import Any
 from . import __version__
 from .artifacts import SUMMARY_SCHEMA_VERSION, ComparisonSummary, EntityTypesUsed, FormatSummary, RunSummary, VariantSummary
 from .llm.pricing import estimate_cost, load_prices
-from .model import CaseResult, Usage
+from .model import CaseResult, GoldCase, MatchingConfig, Usage
 from .parsing.verdict import has_format_errors
 from .metrics.registry import headline as headline_metrics
 from .scoring import aggregate, graph_stats
+from .scoring.fragmentation import fragmentation
+from .scoring.gleaning import gleaning_yield
 
 SCHEMA_VERSION = SUMMARY_SCHEMA_VERSION
 
@@ -49,7 +51,8 @@ def _ratio(value: float | None, base: float | None) -> float | None:
 
 
 def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: dict,
-                    entity_types: EntityTypesUsed | None = None) -> VariantSummary:
+                    entity_types: EntityTypesUsed | None = None, gold: Mapping[str, GoldCase] | None = None,
+                    matching: MatchingConfig | None = None) -> VariantSummary:
     scores = [row.score for row in rows if row.score is not None]
     usage = Usage()
     for row in rows:
@@ -69,6 +72,8 @@ def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: 
         cost_usd=estimate_cost(usage, model, prices),
         latency_total_s=round(sum(row.latency_s for row in rows), 6),
         entity_types=entity_types,
+        fragmentation=fragmentation(rows, gold, matching),
+        gleaning=gleaning_yield(rows),
     )
 
 
@@ -108,7 +113,8 @@ def build_summary(
         spec = suite.spec.variants[name]
         rows = [r for r in results if r.variant == name]
         variants[name] = variant_summary(rows, prompt=spec.prompt, model=spec.model or suite.spec.model.name,
-                                         prices=prices, entity_types=entity_types.get(name))
+                                         prices=prices, entity_types=entity_types.get(name),
+                                         gold={case.id: case for case in suite.cases}, matching=suite.spec.matching)
     baseline = suite.baseline
     return RunSummary(
         harness_version=__version__,

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from ..artifacts import RunSummary, VariantSummary, Verdict
 from ..metrics.registry import key_figures
+from . import fragmentation_section, gleaning_section
 
 
 def _pct(value: float | None) -> str:
@@ -89,6 +90,8 @@ def print_run_table(summary: RunSummary, run_dir: Path, verdict: Verdict | None 
     console = console or Console(width=140)
     console.print(run_table(summary))
     for line in annotation_lines(summary):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    for line in [*fragmentation_section.console_lines(summary), *gleaning_section.console_lines(summary)]:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     if verdict is not None:
         console.print(gate_line(verdict), markup=False, highlight=False, soft_wrap=True)

@@ -13,6 +13,7 @@ from typing import Any
 from .markdown import RULE_NAMES, annotated_text, delta_text, pct, rule_value, usage_cells
 from .plots import PLOTS
 from ..metrics.registry import in_reports
+from . import fragmentation_section, gleaning_section
 from .view import SIZE_KEYS, Column, ReportView
 
 CSS = """
@@ -266,6 +267,7 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
             body.append(f"<p class='muted'>Communities: {e(settings.algorithm)} ({e(settings.library)} "
                         f"{e(settings.library_version)}, seed {settings.seed}, resolution {settings.resolution}).</p>")
         body.append(figure(plots, "graph_size"))
+        body += [fragmentation_section.html_block(view), gleaning_section.html_block(view)]
         if view.kind == "run":
             body += ["<h2>Gate</h2>", gate_html(view)]
         body += ["<h2>Worst regressions</h2>", regressions_html(view), "<h2>Format issues</h2>", format_html(view),

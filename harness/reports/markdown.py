@@ -12,6 +12,7 @@ from typing import Any
 
 from ..artifacts import MetricDelta, VariantSummary, Verdict
 from ..metrics.registry import in_reports
+from . import fragmentation_section, gleaning_section
 from .view import SIZE_KEYS, Column, ReportView
 
 MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
@@ -284,6 +285,7 @@ def render_markdown(view: ReportView) -> str:
         "",
         *size_table(view),
         "",
+        *fragmentation_section.markdown_lines(view, esc), *gleaning_section.markdown_lines(view, esc),
     ]
     if view.kind == "run":
         lines += ["## Gate", "", *gate_section(view.verdict), ""]

@@ -22,6 +22,10 @@ counts exactly what `case_score`'s grounding counts. Definitions (also in docs/s
 - `empty_descriptions`: entity and relationship records whose description `is_placeholder_description`.
 - `strengths_out_of_scale`: relationship records with a strength outside the inclusive scale
   (0 when the prompt has no scale).
+- `rounds` (gleaning yield, not a `harness score --json` key): per answer of the case, in order
+  (the first answer, then each gleaning answer), the distinct entities and relationships no
+  earlier answer had, and how many of those new entities are grounded and example leaks, by the
+  definitions above. A name repeated by a later answer is a duplicate record, never new again.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from ..model import ExtractedGraph, ReferenceFreeScores
+from ..model import ExtractedGraph, ReferenceFreeScores, RoundYield
 from ..parsing.fields import is_placeholder
 from .normalize import canonical_type, normalize_name, normalize_text, occurs_in, type_table
 from .predicted import grounded_in, predicted_entities
@@ -74,13 +78,16 @@ def reference_free(
     type_synonyms: dict[str, list[str]] | None = None,
     examples: str | None = None,
     strength_scale: tuple[float, float] | None = GRAPHRAG_STRENGTH_SCALE,
+    rounds: Sequence[int] | None = None,
 ) -> ReferenceFreeScores:
     """The reference-free figures of one extracted graph against its chunk (module docstring).
 
     `entity_types`: the prompt's effective type list (None or empty: an untyped prompt);
     `examples`: the prompt's example text, the prompt rendered with an empty chunk (None: not
     known, so no leak count); `strength_scale`: the inclusive range the prompt asks for (None:
-    the prompt asks for no strength).
+    the prompt asks for no strength); `rounds`: the `round` of each of the case's answers in order
+    (`Round.index` of the extraction and gleaning calls, loop checks left out), so an answer that
+    added nothing still counts as a round (None: the rounds the records name, and round 0).
     """
     types = type_table(type_synonyms or {})
 
@@ -122,10 +129,11 @@ def reference_free(
 
     # ---- grounding and example leaks, over distinct entities
     grounded = dict(zip(predicted.keys, grounded_in(predicted.keys, text)))
-    leaks: list[str] | None = None
+    leaked: dict[str, bool] | None = None
     if examples is not None:
         examples_key = normalize_text(examples)
-        leaks = [first_name[key] for key in first_name if not grounded[key] and occurs_in(key, examples_key)]
+        leaked = {key: not grounded[key] and occurs_in(key, examples_key) for key in first_name}
+    leaks = None if leaked is None else [first_name[key] for key, found in leaked.items() if found]
 
     return ReferenceFreeScores(
         entities=len(first_name),
@@ -144,7 +152,53 @@ def reference_free(
         entity_records=entity_records,
         relationship_records=relationship_records,
         conforming_records=None if allowed is None else conforming,
+        rounds=round_yields(graph, grounded, leaked, rounds),
     )
+
+
+def round_yields(
+    graph: ExtractedGraph,
+    grounded: dict[str, bool],
+    leaked: dict[str, bool] | None,
+    rounds: Sequence[int] | None = None,
+) -> list[RoundYield]:
+    """What each answer added to the answers before it (module docstring, `rounds`).
+
+    `grounded` and `leaked` map every predicted entity's normalised name to whether it is grounded
+    in the chunk / leaked from the examples (`leaked` None: no example text). A record whose round
+    is not in `rounds` makes its round an answer too, after the listed ones.
+    """
+    named = {ent.round for ent in graph.entities if ent.name.strip()}
+    named |= {rel.round for rel in graph.relationships if rel.source.strip() and rel.target.strip()}
+    order = list(dict.fromkeys(rounds)) if rounds is not None else sorted(named | {0})
+    order += sorted(named - set(order))
+    seen: set[str] = set()
+    seen_pairs: set[tuple[str, str]] = set()
+    out: list[RoundYield] = []
+    for ordinal, index in enumerate(order):
+        new = list(dict.fromkeys(
+            key for key in (normalize_name(e.name) for e in graph.entities if e.round == index and e.name.strip())
+            if key not in seen
+        ))
+        seen.update(new)
+        pairs: set[tuple[str, str]] = set()
+        for rel in graph.relationships:
+            if rel.round != index or not rel.source.strip() or not rel.target.strip():
+                continue
+            source, target = normalize_name(rel.source), normalize_name(rel.target)
+            pair = (source, target) if source <= target else (target, source)
+            if source != target and pair not in seen_pairs:
+                pairs.add(pair)
+        seen_pairs |= pairs
+        out.append(RoundYield(
+            round=ordinal,
+            index=index,
+            entities=len(new),
+            relationships=len(pairs),
+            grounded=sum(grounded[key] for key in new),
+            example_leaks=None if leaked is None else sum(leaked[key] for key in new),
+        ))
+    return out
 
 
 def reference_free_to_json(scores: ReferenceFreeScores) -> dict[str, object]:

@@ -1,0 +1,195 @@
+"""Entity fragmentation (issue 15): GraphRAG's node key, the joining rules, gold fragments and
+B-cubed, every number worked out by hand (docs/scoring.md, "Entity fragmentation")."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from rapidfuzz import fuzz
+
+from harness.model import CaseResult, Entity, ExtractedGraph, GoldCase, GoldEntity, MatchingConfig
+from harness.scoring import score_case
+from harness.scoring.fragmentation import FRAGMENT_LIMIT, _fuzzy_pairs, fragmentation, graphrag_title
+
+
+def row(case_id: str, *entities: tuple[str, str], gold: GoldCase | None = None) -> CaseResult:
+    graph = ExtractedGraph(entities=[Entity(name=name, type=kind) for name, kind in entities])
+    score = score_case(gold, graph) if gold is not None else None
+    return CaseResult(suite="s", variant="v", case_id=case_id, graph=graph, score=score)
+
+
+def gold_case(case_id: str, *entities: GoldEntity) -> GoldCase:
+    return GoldCase(id=case_id, text="(chunk)", entities=list(entities))
+
+
+def test_graphrag_title_is_upper_cased_stripped_unescaped_without_control_characters():
+    assert graphrag_title("  Sherlock Holmes ") == "SHERLOCK HOLMES"
+    assert graphrag_title("José Núñez") == "JOSÉ NÚÑEZ"  # accents kept
+    assert graphrag_title("AT&amp;T") == "AT&T"
+    assert graphrag_title("Bell\x07 Labs") == "BELL LABS"
+    assert graphrag_title("Straße") == "STRASSE"  # str.upper, as GraphRAG calls it
+
+
+# Without gold: 14 titles.
+#   THE BANK, BANK               -> one cluster (normalisation drops the article)
+#   MR. HOLMES, HOLMES           -> one cluster (honorific), joined with SHERLOCK HOLMES (person containment)
+#   SMITH                        -> alone: JOHN SMITH and JANE SMITH both end with it (ambiguous)
+#   ENGLAND / BANK OF ENGLAND, PARIS / PARIS HILTON -> apart (not persons; a leading part)
+#   JOSÉ NÚÑEZ (two spellings of case, one title) and JOSE NUNEZ -> apart (accents kept, ratio 0.7)
+# clusters = 14 - 2 (three Holmes titles become one) - 1 (the bank) = 11; surplus = 3 / 14
+NO_GOLD = [
+    row("c1", ("Sherlock Holmes", "person"), ("Bank of England", "organization"), ("England", "geo"),
+        ("José Núñez", "person")),
+    row("c2", ("Holmes", "PERSON"), ("Mr. Holmes", "person"), ("JOSÉ NÚÑEZ", "person"), ("Jose Nunez", "person")),
+    row("c3", ("Paris", "geo"), ("Paris Hilton", "person"), ("John Smith", "person"), ("Jane Smith", "person"),
+        ("Smith", "person"), ("The Bank", "organization"), ("Bank", "organization")),
+]
+
+
+def test_clusters_without_gold():
+    frag = fragmentation(NO_GOLD)
+    assert frag.nodes == 14
+    assert frag.clusters == 11
+    assert frag.joined_clusters == 2
+    assert frag.fragmentation_rate == pytest.approx(3 / 14, abs=1e-6)
+    assert [c.names for c in frag.top] == [["HOLMES", "MR. HOLMES", "SHERLOCK HOLMES"], ["BANK", "THE BANK"]]
+    assert [c.cases for c in frag.top] == [2, 1]  # c1 and c2; c3
+    assert frag.gold is None
+
+
+def test_containment_needs_a_person_type_through_the_synonyms():
+    rows = [row("c1", ("Sherlock Holmes", "figure"), ("Holmes", "figure"))]
+    assert fragmentation(rows).joined_clusters == 0  # "figure" is no person type
+    synonyms = MatchingConfig(type_synonyms={"person": ["figure"]})
+    assert [c.names for c in fragmentation(rows, matching=synonyms).top] == [["HOLMES", "SHERLOCK HOLMES"]]
+
+
+def test_a_trailing_part_of_another_type_is_not_joined():
+    rows = [row("c1", ("New York", "geo"), ("York", "geo"), ("Desmethyl montanine", "compound"),
+                ("Montanine", "compound"))]
+    assert fragmentation(rows).clusters == 4
+
+
+def test_honorifics_do_not_join_names_typed_apart():
+    rows = [row("c1", ("Dr. Pepper", "product"), ("Pepper", "person"))]
+    assert fragmentation(rows).clusters == 2
+    rows = [row("c1", ("Dr. Watson", "person"), ("Watson", ""))]  # an untyped record does not conflict
+    assert fragmentation(rows).clusters == 1
+
+
+def test_fuzzy_joins_follow_the_suite_threshold():
+    # ratio("acme corporation", "acme corporations") = 2 * 16 / (16 + 17) = 0.9697
+    rows = [row("c1", ("Acme Corporation", "organization")), row("c2", ("Acme Corporations", "organization"))]
+    assert fragmentation(rows, matching=MatchingConfig(fuzzy_threshold=0.9)).clusters == 1
+    assert fragmentation(rows, matching=MatchingConfig(fuzzy_threshold=0.98)).clusters == 2
+
+
+def test_fuzzy_pairs_match_a_brute_force_comparison_across_blocks():
+    rng = random.Random(7)
+    keys = sorted({"".join(rng.choice("abc ") for _ in range(rng.randint(3, 9))).strip() or "a" for _ in range(1500)})
+    expected = {(i, j) for i in range(len(keys)) for j in range(i + 1, len(keys))
+                if fuzz.ratio(keys[i], keys[j]) >= 90.0 - 1e-9}
+    found = {tuple(sorted(pair)) for pair in _fuzzy_pairs(keys, 0.9)}
+    assert len(keys) > 512  # more than one block
+    assert found == expected
+
+
+def test_an_empty_variant_has_no_rate():
+    frag = fragmentation([row("c1")])
+    assert (frag.nodes, frag.clusters, frag.fragmentation_rate, frag.top) == (0, 0, None, [])
+
+
+def test_the_listed_clusters_are_bounded():
+    rows = [row(f"c{i}", (f"Person{i:03d} Surname{i:03d}", "person"), (f"Surname{i:03d}", "person"))
+            for i in range(FRAGMENT_LIMIT + 5)]
+    frag = fragmentation(rows)
+    assert frag.joined_clusters == FRAGMENT_LIMIT + 5
+    assert len(frag.top) == FRAGMENT_LIMIT
+
+
+# With gold: one gold entity found as three names across three cases.
+#   identities: Sherlock Holmes (c1, c3 by name; c2's "Holmes" is c1's alias), John Watson (c1, c3), Lestrade
+HOLMES = GoldEntity(name="Sherlock Holmes", type="person", aliases=["Holmes", "Mr. Holmes"])
+WATSON = GoldEntity(name="John Watson", type="person", aliases=["Watson", "Dr. Watson"])
+GOLD = {
+    "c1": gold_case("c1", HOLMES, WATSON),
+    "c2": gold_case("c2", GoldEntity(name="Holmes", type="person"), GoldEntity(name="Lestrade", type="person")),
+    "c3": gold_case("c3", GoldEntity(name="Sherlock Holmes", type="person", aliases=["Mr. Holmes"]),
+                    GoldEntity(name="John Watson", type="person")),
+}
+WITH_GOLD = [
+    row("c1", ("SHERLOCK HOLMES", "person"), ("Dr. Watson", "person"), gold=GOLD["c1"]),
+    row("c2", ("Holmes", "person"), ("Lestrade", "person"), gold=GOLD["c2"]),
+    row("c3", ("Mr. Holmes", "person"), ("John Watson", "person"), gold=GOLD["c3"]),
+]
+
+
+def test_a_gold_entity_found_as_three_names_in_three_cases():
+    frag = fragmentation(WITH_GOLD, GOLD)
+    gold = frag.gold
+    assert gold is not None
+    assert gold.gold_entities == 3  # Holmes, Watson, Lestrade
+    assert gold.found == 3
+    assert gold.fragmented == 2  # Holmes (3 titles), Watson (2)
+    assert gold.mean_names == pytest.approx((3 + 2 + 1) / 3)
+    assert gold.items == 6
+    assert [(c.gold, c.names, c.cases) for c in gold.worst] == [
+        ("Sherlock Holmes", ["HOLMES", "MR. HOLMES", "SHERLOCK HOLMES"], 3),
+        ("John Watson", ["DR. WATSON", "JOHN WATSON"], 2),
+    ]
+    # GraphRAG: every title its own cluster, so every item is precise (P = 1); recall per item:
+    # Holmes' three items 1/3 each, Watson's two 1/2 each, Lestrade 1: (1 + 1 + 1) / 6 = 0.5
+    assert (gold.graphrag.precision, gold.graphrag.recall) == (1.0, 0.5)
+    assert gold.graphrag.f1 == pytest.approx(2 * 1.0 * 0.5 / 1.5, abs=1e-6)
+    # joined: {HOLMES, MR. HOLMES, SHERLOCK HOLMES}, {DR. WATSON, JOHN WATSON}, {LESTRADE}: all pure and complete
+    assert (gold.joined.precision, gold.joined.recall, gold.joined.f1) == (1.0, 1.0, 1.0)
+    assert (frag.nodes, frag.clusters) == (6, 3)
+
+
+def test_bcubed_when_one_title_stands_for_two_gold_entities():
+    # SMITH is John Smith's alias in c1 and Jane Smith's in c2 (alias to alias does not join them);
+    # c3 finds John Smith by name. Items: (SMITH, John), (SMITH, Jane), (JOHN SMITH, John).
+    gold = {
+        "c1": gold_case("c1", GoldEntity(name="John Smith", type="person", aliases=["Smith"])),
+        "c2": gold_case("c2", GoldEntity(name="Jane Smith", type="person", aliases=["Smith"])),
+        "c3": gold_case("c3", GoldEntity(name="John Smith", type="person")),
+    }
+    rows = [row("c1", ("Smith", "person"), gold=gold["c1"]), row("c2", ("Smith", "person"), gold=gold["c2"]),
+            row("c3", ("John Smith", "person"), gold=gold["c3"])]
+    found = fragmentation(rows, gold).gold
+    assert found is not None
+    assert (found.gold_entities, found.found, found.fragmented, found.items) == (2, 2, 1, 3)
+    assert found.mean_names == pytest.approx(1.5)  # John: SMITH, JOHN SMITH; Jane: SMITH
+    # GraphRAG clusters {SMITH: 2 items}, {JOHN SMITH: 1}.
+    # P = (1/2 + 1/2 + 1) / 3 = 2/3; R: John's two items 1/2 each, Jane's 1: (1/2 + 1/2 + 1) / 3 = 2/3
+    assert found.graphrag.precision == pytest.approx(2 / 3, abs=1e-6)
+    assert found.graphrag.recall == pytest.approx(2 / 3, abs=1e-6)
+    assert found.graphrag.f1 == pytest.approx(2 / 3, abs=1e-6)
+    # joined: SMITH ends only JOHN SMITH here, so one cluster of all three items.
+    # P = (2/3 + 2/3 + 1/3) / 3 = 5/9; R = 1; F1 = 2 * 5/9 / (5/9 + 1) = 10/14
+    assert found.joined.precision == pytest.approx(5 / 9, abs=1e-6)
+    assert found.joined.recall == 1.0
+    assert found.joined.f1 == pytest.approx(10 / 14, abs=1e-6)
+
+
+def test_cases_without_entity_gold_have_no_gold_part():
+    draft = GoldCase(id="c1", text="(chunk)", entities=[HOLMES], annotated=False)
+    rows = [row("c1", ("Holmes", "person"), gold=draft)]
+    assert fragmentation(rows, {"c1": draft}).gold is None
+    # a case that failed (no score) is left out of the gold part too
+    failed = CaseResult(suite="s", variant="v", case_id="c1", graph=ExtractedGraph(entities=[Entity(name="Holmes")]))
+    assert fragmentation([failed], {"c1": GOLD["c1"]}).gold is None
+
+
+def test_every_record_of_the_matched_name_is_a_fragment():
+    # scoring de-duplicates "Sherlock-Holmes" and "Sherlock Holmes" (one normalised name); GraphRAG keeps two titles
+    rows = [row("c1", ("Sherlock Holmes", "person"), ("Sherlock-Holmes", "person"), gold=GOLD["c1"])]
+    found = fragmentation(rows, {"c1": GOLD["c1"]}).gold
+    assert found is not None and found.worst[0].names == ["SHERLOCK HOLMES", "SHERLOCK-HOLMES"]
+
+
+def test_names_that_differ_only_in_digits_are_not_joined():
+    # ratio("apollo 11", "apollo 12") = 2 * 8 / 18 = 0.89; ("surname001", "surname002") = 2 * 9 / 20 = 0.9
+    rows = [row("c1", ("Surname001", "person"), ("Surname002", "person"), ("Surname003", "person"))]
+    assert fragmentation(rows, matching=MatchingConfig(fuzzy_threshold=0.9)).clusters == 3
