@@ -229,3 +229,11 @@ def test_cli_import_lightrag(harness_cli, tmp_path: Path, monkeypatch: pytest.Mo
     assert "not a literal" in captured.err
     data = yaml.safe_load((tmp_path / "suites" / "lr.yaml").read_text())
     assert data["variants"]["project"]["prompt"] == "prompts/lr/extract_graph.yaml"
+
+
+def test_import_writes_reference_free_thresholds(tmp_path: Path) -> None:
+    out, _ = import_setup(new_setup(tmp_path / "setup"), tmp_path)
+    limits = load_suite(out).spec.thresholds
+    # both variants are filled with the setup's ENTITY_TYPES, so type conformance is suite-wide
+    assert (limits.grounding_rate, limits.example_leaks, limits.dangling, limits.type_conformance) == (0.85, 0, 0, 0.9)
+    assert limits.variants == {}
