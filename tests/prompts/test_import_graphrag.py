@@ -299,6 +299,8 @@ def test_cli_import(harness_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert harness_cli(["import", "graphrag", str(root)]) == 0
     out = capsys.readouterr().out
     assert "wrote suites/my-project.yaml: 2 variant(s) (project, default), 3 case(s) with empty gold" in out
+    assert ("thresholds (reference-free starting points, no gold needed): grounded_rate: 0.85, example_leaks: 0, "
+            "dangling: 0, type_conformance: 0.9") in out
     assert load_suite(tmp_path / "suites" / "my-project.yaml").name == "my-project"
     # never overwrite silently
     assert harness_cli(["import", "graphrag", str(root)]) == 2
