@@ -10,7 +10,9 @@ against run) and reports, for every metric, ``b - a``:
 - a two-sided **paired sign-flip permutation p-value** for "mean difference is 0": exact
   (all 2^n sign patterns) when 2^n <= resamples, otherwise Monte Carlo with the usual
   ``(1 + hits) / (1 + resamples)``;
-- counts of cases improved, regressed and unchanged, and the micro (pooled) values;
+- counts of cases improved, regressed and unchanged (in the metric's direction: for a
+  lower-is-better count such as `dangling`, a rise is a regression), and the micro (pooled)
+  values (a count metric's micro is its total);
 - **significant**: whether the difference is real by the one rule the gate and the reports
   share (`is_real_difference`): at least `min_paired_cases` paired cases, a bootstrap interval
   that excludes zero *and* a permutation p-value below 1 - confidence. With few cases the
@@ -34,6 +36,7 @@ from deepdiff import DeepDiff
 
 from .artifacts import CaseDiff, Comparison, GraphDiff, MetricDelta, PairedStats
 from .model import CaseResult, CaseScore, ExtractedGraph
+from .metrics import get as get_metric
 from .metrics import metric_names
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
@@ -307,6 +310,8 @@ def compare(
         n = int(diff.size)
         mi_a, mi_b = micro_a[name].micro, micro_b[name].micro
         low, high, p_value = stats.get(name, (None, None, None))
+        metric = get_metric(name)
+        sign = 1.0 if metric is None or metric.higher_is_better else -1.0
         metrics[name] = MetricDelta(
             metric=name,
             n=n,
@@ -316,8 +321,9 @@ def compare(
             ci_low=low,
             ci_high=high,
             p_value=p_value,
-            improved=int(np.count_nonzero(diff > _TOL)),
-            regressed=int(np.count_nonzero(diff < -_TOL)),
+            # direction-aware: for a lower-is-better metric (a count of defects) a rise is a regression
+            improved=int(np.count_nonzero(diff * sign > _TOL)),
+            regressed=int(np.count_nonzero(diff * sign < -_TOL)),
             unchanged=int(np.count_nonzero(np.abs(diff) <= _TOL)),
             micro_a=mi_a,
             micro_b=mi_b,

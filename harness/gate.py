@@ -4,15 +4,22 @@ The gate reads a finished run (its summary.json and results.jsonl) and, when the
 suite's accepted baseline (`reports/baselines/<suite>.json`, written by `harness baseline update`).
 Every rule is listed in the verdict with its value, its limit and a status:
 
-- **threshold** (per variant; `thresholds.variants.<v>` overrides the suite-level values):
-  `entity_recall`, `relationship_recall`, `entity_f1`, `relationship_f1` (micro averages over
-  the cases annotated for their kind, value >= limit), `format_errors` (share of cases with a
-  format error, value <= limit) and `completion_rate` (share of answers that end with the
-  completion delimiter, value >= limit). A gold-based threshold with no annotated case to stand
-  on fails: undefined is not a pass.
+- **threshold** (per variant; `thresholds.variants.<v>` overrides the suite-level values): every
+  thresholded metric of the registry in its direction (`Metric.threshold`): a rate's micro
+  average (gold-based ones over the cases annotated for their kind: `entity_recall`,
+  `relationship_recall`, `entity_f1`, `relationship_f1`; reference-free `grounding_rate`, alias
+  `grounded_rate`, and `type_conformance`), a count's mean per case over the cases that have a
+  value (`example_leaks`, `dangling`, ... `<=`; `distinct_entities`, `distinct_relationships`
+  `>=`), so a count limit means the same for a suite of any size and for each case;
+  `format_errors` (share of cases with a format error, value <= limit) and `completion_rate`
+  (share of answers that end with the completion delimiter, value >= limit). A threshold whose
+  value is n/a fails: undefined is not a pass.
 - **regression** (per variant present in both, per metric of `regression.metrics`): the macro
   delta run - baseline over the paired cases, with the statistics `harness compare` prints
-  (`compare.paired_statistics`). A drop larger than `regression.max_drop` that is real by
+  (`compare.paired_statistics`). "Worse" follows the metric's direction: a drop for a
+  higher-is-better metric, a rise for a lower-is-better count (`dangling`, `example_leaks`, ...),
+  and the tolerances are in the metric's unit (points of a rate, records per case of a count).
+  A change for the worse larger than `regression.max_drop` that is real by
   `compare.is_real_difference` (at least 6 paired cases, 95% interval excludes zero and p < 0.05)
   fails; a larger drop that is not is noise and warns; anything else passes. A gold-based
   metric without a paired annotated case fails.
@@ -25,9 +32,9 @@ Every rule is listed in the verdict with its value, its limit and a status:
   scores measure copying, not extraction. The rule lists them.
 
 Per-case rules (used by junit.xml and the pytest plugin, not by the verdict): a case × variant
-breaks a rule when one of its own scores is below the variant's `entity_recall`,
-`relationship_recall`, `entity_f1` or `relationship_f1` threshold, when it has no score (the model
-call or parse failed), or when it dropped by more than `case_max_drop` against the baseline.
+breaks a rule when one of its own values misses the variant's threshold on that metric (any
+thresholded metric, rates and counts alike, in the metric's direction), when it has no score (the
+model call or parse failed), or when it got worse by more than `case_max_drop` against the baseline.
 
 Exit codes: 0 every rule passed or warned; 1 a rule failed; 2 bad input (InputError).
 """
@@ -52,8 +59,9 @@ from .artifacts import (
     Verdict,
 )
 from .errors import InputError
+from .metrics import get as get_metric
 from .metrics import gold_kind, metric_names, phrase
-from .metrics.registry import key_figures, thresholded
+from .metrics.registry import Metric, format_metric, format_value, key_figures, thresholded
 from .model import CaseResult
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
@@ -81,13 +89,25 @@ def case_threshold_names() -> tuple[str, ...]:
     return tuple(m.name for m in thresholded())
 
 
-def below_or_above(value: float, limit: float, op: str) -> tuple[bool, str]:
-    """(passes, sentence part): "is below the threshold 50.0%", "meets the threshold 50.0%" ..."""
+def _op(name: str) -> str:
+    metric = get_metric(name)
+    return ">=" if metric is None or metric.threshold is None else metric.threshold
+
+
+def below_or_above(value: float, limit: float, op: str, shown: str | None = None) -> tuple[bool, str]:
+    """(passes, sentence part): "is below the threshold 50.0%", "meets the threshold 50.0%" ...;
+    `shown` is the limit as text (default: a percentage)."""
+    shown = _pct(limit) if shown is None else shown
     if op == ">=":
         ok = value >= limit - _TOL
-        return ok, f"{'meets' if ok else 'is below'} the threshold {_pct(limit)}"
+        return ok, f"{'meets' if ok else 'is below'} the threshold {shown}"
     ok = value <= limit + _TOL
-    return ok, f"{'is within' if ok else 'is above'} the limit {_pct(limit)}"
+    return ok, f"{'is within' if ok else 'is above'} the limit {shown}"
+
+
+def threshold_average(metric: Metric | None) -> str:
+    """Which average a suite threshold is checked on: a rate's micro, a count's mean per case."""
+    return "macro" if metric is not None and metric.is_count else "micro"
 
 
 @dataclass
@@ -131,11 +151,8 @@ def effective_thresholds(thresholds: Thresholds, variant: str) -> dict[str, floa
 
 
 def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"
-
-
-def _pt(value: float | None) -> str:
-    return "—" if value is None else f"{value * 100:+.1f} pt"
+    """A share that is no registered metric (a format threshold) as the registry shows a rate."""
+    return format_value("rate", value)
 
 
 # --------------------------------------------------------------------------- absolute thresholds
@@ -143,8 +160,22 @@ def _pt(value: float | None) -> str:
 
 def _variant_value(variant: VariantSummary, key: str, measures: str) -> float | None:
     if measures == "metric":
-        return variant.metric(key)
+        return variant.metric(key, threshold_average(get_metric(key)))  # type: ignore[arg-type]
     return getattr(variant.format, measures)
+
+
+def _shown(key: str, value: float | None, measures: str) -> str:
+    """A threshold's value or limit as text: kind-aware for a metric, a percentage for a format share."""
+    return format_metric(key, value) if measures == "metric" else _pct(value)
+
+
+def _count_coverage(variant: VariantSummary, key: str) -> str:
+    """" per case over 4 of 6 cases (total 7)" for a count threshold: what the mean stands on."""
+    agg = variant.metrics.metrics.get(key)
+    if agg is None:
+        return ""
+    over = f"{agg.cases} of {variant.cases} cases" if agg.cases != variant.cases else f"{agg.cases} cases"
+    return f" per case over {over} (total {format_metric(key, agg.micro)})"
 
 
 def coverage_text(variant: VariantSummary, kind: str) -> str:
@@ -163,6 +194,8 @@ def threshold_rules(summary: RunSummary, thresholds: Thresholds) -> list[RuleRes
             measures, op, text = table[key]
             value = _variant_value(variant, key, measures)
             kind = gold_kind(key) if measures == "metric" else None
+            shown_limit = _shown(key, limit, measures)
+            metric = get_metric(key) if measures == "metric" else None
             if value is None and kind is not None:
                 # undefined is not perfect: a gold-based threshold with nothing to stand on fails
                 status: Status = "fail"
@@ -170,14 +203,21 @@ def threshold_rules(summary: RunSummary, thresholds: Thresholds) -> list[RuleRes
                 why = (f"no case has gold {kind}" if not annotated else f"no prediction to measure over "
                        f"the {annotated} case(s) with gold {kind}")
                 message = (f"{text} is n/a: {why} (0 of {variant.cases} cases count), so the threshold "
-                           f"{_pct(limit)} cannot be met; annotate the cases (docs/scoring.md)")
+                           f"{shown_limit} cannot be met; annotate the cases (docs/scoring.md)")
+            elif value is None and metric is not None:
+                status = "fail"  # undefined is not perfect: no case has a value to check
+                message = (f"{text} is n/a: no case of the variant has a value for it (docs/scoring.md, "
+                           f"reference-free metrics), so the {'threshold' if op == '>=' else 'limit'} "
+                           f"{shown_limit} cannot be met")
             elif value is None:
                 status = "fail"  # undefined is not perfect: no case to measure the share over
-                message = f"{text} is n/a: the variant has no case to measure it over, so the limit {_pct(limit)} cannot be met"
+                message = f"{text} is n/a: the variant has no case to measure it over, so the limit {shown_limit} cannot be met"
             else:
-                ok, verdict = below_or_above(value, float(limit), op)
+                ok, verdict = below_or_above(value, float(limit), op, shown_limit)
                 status = "pass" if ok else "fail"
-                message = f"{text} {_pct(value)}{coverage_text(variant, kind) if kind else ''} {verdict}"
+                where = (coverage_text(variant, kind) if kind
+                         else _count_coverage(variant, key) if metric is not None and metric.is_count else "")
+                message = f"{text} {_shown(key, value, measures)}{where} {verdict}"
             rules.append(RuleResult(rule="threshold", variant=name, metric=key, op=op, value=value,  # type: ignore[arg-type]
                                     limit=float(limit), status=status, message=message))
     return rules
@@ -209,9 +249,6 @@ def case_values(rows: list[CaseResult]) -> CaseValues:
 def regression_rules(summary: RunSummary, current: CaseValues, baseline: Baseline,
                      regression: Regression) -> list[RuleResult]:
     """Regression, case_regression and coverage rules of every variant; `current` is `case_values(rows)`."""
-    from .compare import paired_statistics  # lazy: numpy only when there is a baseline to compare with
-    from .scoring.significance import min_paired_cases
-
     max_drop = float(regression.max_drop)
     case_max_drop = float(regression.case_max_drop)
     metrics = list(regression.metrics or [m.name for m in key_figures()])
@@ -238,77 +275,94 @@ def regression_rules(summary: RunSummary, current: CaseValues, baseline: Baselin
                 rules.append(RuleResult(rule="regression", variant=name, metric=metric, op="drop <=", value=None,
                                         limit=max_drop, status="skip", message=f"{metric}: not a per-case metric"))
                 continue
-            pairs = [(cid, base[cid].value(metric), mine[cid].value(metric)) for cid in paired]
-            pairs = [(cid, a, b) for cid, a, b in pairs if a is not None and b is not None]
-            if not pairs:
-                if gold_kind(metric) is not None:  # undefined is not a pass
-                    rules.append(RuleResult(
-                        rule="regression", variant=name, metric=metric, op="drop <=", value=None, limit=-max_drop,
-                        status="fail",
-                        message=f"{phrase(metric)} cannot be compared with the baseline: no paired case has a value "
-                        f"on both sides (no case annotated with gold {gold_kind(metric)}), so no drop can be ruled out"))
-                else:
-                    rules.append(RuleResult(rule="regression", variant=name, metric=metric, op="drop <=", value=None,
-                                            limit=-max_drop, status="skip",
-                                            message=f"{phrase(metric)}: no paired case has a value"))
-                continue
-            va = [a for _, a, _ in pairs]
-            vb = [b for _, _, b in pairs]
-            stats = paired_statistics(va, vb)
-            delta = stats.delta
-            interval = f"95% interval [{_pt(stats.ci_low)}, {_pt(stats.ci_high)}], p = {stats.p_value:.3f}"
-            change = (f"{phrase(metric)} {'fell' if delta < -_TOL else 'rose' if delta > _TOL else 'held'} "
-                      f"{abs(delta) * 100:.1f} pt against the baseline over {len(pairs)} paired cases ({interval})")
-            if -delta > max_drop + _TOL:
-                if stats.significant:
-                    status: Status = "fail"
-                    why = f"more than the tolerated {max_drop * 100:.1f} pt, and not chance"
-                elif len(pairs) < min_paired_cases():
-                    status = "warn"
-                    why = (f"more than the tolerated {max_drop * 100:.1f} pt, but {len(pairs)} cases cannot tell "
-                           f"a drop from chance (at least {min_paired_cases()} are needed), so it counts as noise")
-                else:
-                    status = "warn"
-                    why = f"more than the tolerated {max_drop * 100:.1f} pt, but not distinguishable from noise"
-            else:
-                status, why = "pass", f"within the tolerated drop of {max_drop * 100:.1f} pt"
-            rules.append(RuleResult(rule="regression", variant=name, metric=metric, op="drop <=", value=delta,
-                                    limit=-max_drop, status=status, message=f"{change}: {why}",
-                                    interval=[stats.ci_low, stats.ci_high], p_value=stats.p_value))
+            rules += _metric_regression(name, metric, base, mine, paired, max_drop, case_max_drop)
+    return rules
 
-            drops = sorted(((a - b, cid) for cid, a, b in pairs), key=lambda t: (-t[0], t[1]))
-            worst = drops[0][0]
-            offending = []
-            for drop, cid in drops:
-                if drop <= case_max_drop + _TOL:
-                    break
-                offending.append(RuleCase(
-                    case_id=cid,
-                    baseline=base[cid].value(metric),
-                    value=mine[cid].value(metric),
-                    drop=drop,
-                    newly_missed_entities=newly(mine[cid].missed_entities, base[cid].missed_entities),
-                    newly_missed_relationships=newly(mine[cid].missed_relationships, base[cid].missed_relationships),
-                ))
-            if offending:
-                listed = ", ".join(f"{c.case_id} ({_pt(-(c.drop or 0.0))})" for c in offending[:5])
-                more = f" and {len(offending) - 5} more" if len(offending) > 5 else ""
-                message = (f"{phrase(metric)} per case: {len(offending)} case(s) dropped by more than "
-                           f"{case_max_drop * 100:.1f} pt: {listed}{more}")
-                status = "fail"
-            else:
-                message = (f"{phrase(metric)} per case: the largest drop, {max(worst, 0.0) * 100:.1f} pt, is within "
-                           f"the tolerated {case_max_drop * 100:.1f} pt")
-                status = "pass"
-            rules.append(RuleResult(rule="case_regression", variant=name, metric=metric, op="drop <=",
-                                    value=max(worst, 0.0), limit=case_max_drop, status=status, message=message,
-                                    cases=offending))
+
+def _metric_regression(variant: str, metric: str, base: dict[str, Any], mine: dict[str, Any], paired: list[str],
+                       max_drop: float, case_max_drop: float) -> list[RuleResult]:
+    """The regression and case_regression rules of one metric of one variant, in its direction:
+    worse is a drop for a higher-is-better metric and a rise for a lower-is-better one."""
+    from .compare import paired_statistics
+    from .scoring.significance import min_paired_cases
+
+    spec = get_metric(metric)
+    assert spec is not None  # the caller checked the name
+    lower = not spec.higher_is_better
+    op = "rise <=" if lower else "drop <="
+    worse_word, change_word = ("rise", "rose") if lower else ("drop", "dropped")
+    size, change = spec.format_size, spec.format_change
+    pairs = [(cid, base[cid].value(metric), mine[cid].value(metric)) for cid in paired]
+    pairs = [(cid, a, b) for cid, a, b in pairs if a is not None and b is not None]
+    limit = max_drop if lower else -max_drop
+    if not pairs:
+        if gold_kind(metric) is not None:  # undefined is not a pass
+            return [RuleResult(
+                rule="regression", variant=variant, metric=metric, op=op, value=None, limit=limit,
+                status="fail",
+                message=f"{phrase(metric)} cannot be compared with the baseline: no paired case has a value "
+                f"on both sides (no case annotated with gold {gold_kind(metric)}), so no drop can be ruled out")]
+        return [RuleResult(rule="regression", variant=variant, metric=metric, op=op, value=None,
+                           limit=limit, status="skip", message=f"{phrase(metric)}: no paired case has a value")]
+    stats = paired_statistics([a for _, a, _ in pairs], [b for _, _, b in pairs])
+    delta = stats.delta
+    worse = -delta if spec.higher_is_better else delta
+    interval = f"95% interval [{change(stats.ci_low)}, {change(stats.ci_high)}], p = {stats.p_value:.3f}"
+    moved = "rose" if delta > _TOL else "fell" if delta < -_TOL else "held"
+    per_case = " per case" if spec.is_count else ""
+    text = (f"{phrase(metric)} {moved} {size(abs(delta))}{per_case} against the baseline over {len(pairs)} "
+            f"paired cases ({interval})")
+    tolerated = f"the tolerated {size(max_drop)}"
+    if worse > max_drop + _TOL:
+        if stats.significant:
+            status: Status = "fail"
+            why = f"more than {tolerated}, and not chance"
+        elif len(pairs) < min_paired_cases():
+            status = "warn"
+            why = (f"more than {tolerated}, but {len(pairs)} cases cannot tell a {worse_word} from chance "
+                   f"(at least {min_paired_cases()} are needed), so it counts as noise")
+        else:
+            status = "warn"
+            why = f"more than {tolerated}, but not distinguishable from noise"
+    else:
+        status, why = "pass", f"within the tolerated {worse_word} of {size(max_drop)}"
+    rules = [RuleResult(rule="regression", variant=variant, metric=metric, op=op, value=delta, limit=limit,
+                        status=status, message=f"{text}: {why}", interval=[stats.ci_low, stats.ci_high],
+                        p_value=stats.p_value)]
+
+    drops = sorted(((spec.worse(a, b), cid) for cid, a, b in pairs), key=lambda t: (-t[0], t[1]))
+    largest = drops[0][0]
+    offending = []
+    for drop, cid in drops:
+        if drop <= case_max_drop + _TOL:
+            break
+        offending.append(RuleCase(
+            case_id=cid,
+            baseline=base[cid].value(metric),
+            value=mine[cid].value(metric),
+            drop=drop,
+            newly_missed_entities=newly(mine[cid].missed_entities, base[cid].missed_entities),
+            newly_missed_relationships=newly(mine[cid].missed_relationships, base[cid].missed_relationships),
+        ))
+    if offending:
+        sign = 1.0 if lower else -1.0
+        listed = ", ".join(f"{c.case_id} ({change(sign * (c.drop or 0.0))})" for c in offending[:5])
+        more = f" and {len(offending) - 5} more" if len(offending) > 5 else ""
+        message = (f"{phrase(metric)} per case: {len(offending)} case(s) {change_word} by more than "
+                   f"{size(case_max_drop)}: {listed}{more}")
+        status = "fail"
+    else:
+        message = (f"{phrase(metric)} per case: the largest {worse_word}, {size(max(largest, 0.0))}, is within "
+                   f"the tolerated {size(case_max_drop)}")
+        status = "pass"
+    rules.append(RuleResult(rule="case_regression", variant=variant, metric=metric, op=op,
+                            value=max(largest, 0.0), limit=case_max_drop, status=status, message=message,
+                            cases=offending))
     return rules
 
 
 def _entity_recall(rows: list[CaseResult]) -> str:
-    micro = aggregate([r.score for r in rows if r.score is not None]).get("entity_recall")
-    return "n/a" if micro is None else f"{micro * 100:.1f}%"
+    return format_metric("entity_recall", aggregate([r.score for r in rows if r.score is not None]).get("entity_recall"))
 
 
 def leakage_rules(rows: list[CaseResult]) -> list[RuleResult]:
@@ -396,11 +450,14 @@ def case_checks(
             )
             continue
         values = current[row.variant][row.case_id]
-        failures = [
-            f"{phrase(key)} {_pct(values.value(key))} is below the threshold {_pct(limit)}"
-            for key, limit in limits.items()
-            if values.value(key) is not None and values.value(key) < limit - _TOL
-        ]
+        failures = []
+        for key, limit in limits.items():
+            value = values.value(key)
+            if value is None:
+                continue
+            ok, verdict = below_or_above(value, float(limit), _op(key), format_metric(key, limit))
+            if not ok:
+                failures.append(f"{phrase(key)} {format_metric(key, value)} {verdict}")
         check = CaseCheck(
             variant=row.variant,
             case_id=row.case_id,
@@ -416,9 +473,12 @@ def case_checks(
                 a, b = base.value(metric), values.value(metric)
                 if a is not None and b is not None:
                     check.checked += 1
-                if a is not None and b is not None and a - b > case_max_drop + _TOL:
-                    check.failures.append(f"{phrase(metric)} fell {(a - b) * 100:.1f} pt against the baseline "
-                                          f"({_pct(a)} → {_pct(b)}), more than the tolerated {case_max_drop * 100:.1f} pt")
+                spec = get_metric(metric)
+                if a is not None and b is not None and spec is not None and spec.worse(a, b) > case_max_drop + _TOL:
+                    moved = "fell" if spec.higher_is_better else "rose"
+                    check.failures.append(f"{phrase(metric)} {moved} {spec.format_size(abs(a - b))} against the "
+                                          f"baseline ({spec.format(a)} → {spec.format(b)}), more than the tolerated "
+                                          f"{spec.format_size(case_max_drop)}")
                     check.newly_missed_entities = newly(check.missed_entities, base.missed_entities)
                     check.newly_missed_relationships = newly(check.missed_relationships, base.missed_relationships)
         out[(row.variant, row.case_id)] = check

@@ -235,9 +235,14 @@ class CaseItem(pytest.Item):
             raise CaseFailure(f"{head}: no result (the run produced no row for this case)")
         row = next((r for r in run.outcome.results if (r.variant, r.case_id) == key), None)
         if row is not None and row.score is not None:
-            from .metrics.registry import key_figures  # here: a pytest run that collects no suite loads none of it
+            # here: a pytest run that collects no suite loads none of it
+            from .gate import effective_thresholds
+            from .metrics.registry import get, key_figures
 
-            for metric in key_figures():
+            # the key figures, then every other metric the variant has a threshold on (a count too)
+            limits = effective_thresholds(run.suite.spec.thresholds, self.variant)
+            shown = [*key_figures(), *(m for name in limits if (m := get(name)) is not None)]
+            for metric in dict.fromkeys(shown):
                 self.user_properties.append((metric.name, metric.value(row.score)))
         if not check.passed:
             details = check.details()

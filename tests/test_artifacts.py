@@ -138,3 +138,16 @@ def test_golden_files_validate_against_the_generated_schemas() -> None:
     for path in (REPO / "reports" / "baselines").glob("*.json"):
         jsonschema.validate(json.loads(path.read_text(encoding="utf-8")), schemas["baseline.schema.json"],
                             cls=jsonschema.Draft202012Validator)
+
+
+def test_summary_frame_has_a_row_per_variant_and_metric_with_its_kind() -> None:
+    summary = RunSummary.model_validate(_timings_as_numbers(json.loads(
+        (GOLDEN / "podcast" / "summary.json").read_text(encoding="utf-8"))))
+    frame = summary.to_frame()
+    assert frame.index.names == ["variant", "metric"]
+    assert len(frame) == len(summary.variants) * len(summary.variants["default"].metrics.metrics)
+    row = frame.loc[("tuned", "distinct_entities")]
+    agg = summary.variants["tuned"].metrics.metrics["distinct_entities"]
+    assert (row["micro"], row["macro"], row["cases"]) == (agg.micro, agg.macro, agg.cases)
+    assert row["kind"] == "count" and not frame.loc[("tuned", "dangling"), "higher_is_better"]
+    assert frame.loc[("default", "grounding_rate"), "kind"] == "rate"

@@ -147,10 +147,13 @@ def test_swapping_flips_every_delta_and_nothing_else() -> None:
     for name in metric_names():
         x, y = ab["metrics"][name], ba["metrics"][name]
         assert y["n"] == x["n"]
+        if x["n"] == 0:  # no case has a value (rows scored without reference-free figures): nothing to flip
+            assert x["delta"] is y["delta"] is None and x["micro_a"] is y["micro_b"] is None
+            continue
         assert (y["macro_a"], y["macro_b"]) == (x["macro_b"], x["macro_a"])
         assert (y["micro_a"], y["micro_b"]) == (x["micro_b"], x["micro_a"])
         assert y["delta"] == -x["delta"]
-        assert y["micro_delta"] == -x["micro_delta"]
+        assert y["micro_delta"] == (None if x["micro_delta"] is None else -x["micro_delta"])
         assert (y["ci_low"], y["ci_high"]) == (-x["ci_high"], -x["ci_low"])
         assert y["p_value"] == x["p_value"]
         assert (y["improved"], y["regressed"], y["unchanged"]) == (x["regressed"], x["improved"], x["unchanged"])
@@ -193,6 +196,9 @@ def test_swap_symmetry_on_random_runs_and_shuffled_rows() -> None:
     ba = compare(b[::-1], a)  # row order does not matter: pairs are taken in case-id order
     for name in metric_names():
         x, y = ab.metrics[name], ba.metrics[name]
+        if x.n == 0:  # undefined on every case (no reference-free figures in these rows)
+            assert y.n == 0 and x.delta is y.delta is None
+            continue
         assert y.delta == -x.delta
         assert (y.ci_low, y.ci_high) == (-x.ci_high, -x.ci_low)
         assert y.p_value == x.p_value
@@ -350,3 +356,32 @@ def test_graph_diff_of_untrusted_names(names_a: list[str], names_b: list[str], e
     expected = {tuple(sorted((normalize_name(s), normalize_name(t)))) for s, t in edges
                 if s.strip() and t.strip() and normalize_name(s) != normalize_name(t)}
     assert len(diff.relationships_gained) == len(expected)
+
+
+def test_improved_and_regressed_follow_each_metrics_direction() -> None:
+    from harness.model import ExtractedGraph, GoldCase, ReferenceFreeScores
+    from harness.scoring import score_case
+
+    def row(case_id: str, dangling: int, entities: int) -> CaseResult:
+        score = score_case(GoldCase(id=case_id, text="x"), ExtractedGraph())
+        score.reference_free = ReferenceFreeScores(entities=entities, relationships=0, grounded=0, dangling=dangling)
+        return CaseResult(suite="s", variant="v", case_id=case_id, score=score)
+
+    # dangling a -> b: 1 -> 3 (worse), 1 -> 0 (better), 0 -> 0; distinct entities: 1 -> 2 (better), 1 -> 0, 1 -> 1
+    a = [row("c1", 1, 1), row("c2", 1, 1), row("c3", 0, 1)]
+    b = [row("c1", 3, 2), row("c2", 0, 0), row("c3", 0, 1)]
+    result = compare(a, b)
+    dangling, entities = result.metrics["dangling"], result.metrics["distinct_entities"]
+    assert (dangling.improved, dangling.regressed, dangling.unchanged) == (1, 1, 1)
+    assert dangling.delta == pytest.approx(1 / 3)  # (+2 - 1 + 0) / 3
+    assert (dangling.micro_a, dangling.micro_b, dangling.micro_delta) == (2, 3, 1)  # totals
+    frame = result.to_frame()
+    assert frame.loc["dangling", "regressed"] == 1 and frame.loc["dangling", "kind"] == "count"
+    assert not frame.loc["dangling", "higher_is_better"] and frame.loc["distinct_entities", "higher_is_better"]
+    # c1 is the regressed dangling case: its rise is the regression, c2's fall the improvement
+    assert result.cases[0].delta["dangling"] == 2 and result.cases[1].delta["dangling"] == -1
+    assert (entities.improved, entities.regressed, entities.unchanged) == (1, 1, 1)
+    # rows without reference-free figures pair nothing for these metrics
+    old = [CaseResult(suite="s", variant="v", case_id=r.case_id,
+                      score=r.score.model_copy(update={"reference_free": None})) for r in a]
+    assert compare(old, b).metrics["dangling"].n == 0 and compare(old, b).metrics["dangling"].delta is None

@@ -275,9 +275,11 @@ def test_a_suite_without_gold_fails_the_gate_and_shows_no_recall(recorded, proje
     code = main(["run", str(project), "--reports", str(reports(tmp_path)), "--run-id", "nogold", "--gate"])
     out, err = capsys.readouterr()
     assert code == 1, (out, err)
-    assert "100.0%" not in out and not RECALL_FIGURE.search(out), out
-    rows = [line.split("│") for line in out.splitlines() if line.startswith("│ default") or line.startswith("│ tuned")]
-    assert len(rows) == 2 and all(cells[2].strip() == cells[3].strip() == "n/a" for cells in rows), out
+    assert not RECALL_FIGURE.search(out), out
+    # no gold at all: the console shows the compact reference-free columns, no recall column
+    header = next(line for line in out.splitlines() if "variant" in line and "grounded" in line)
+    assert [c.strip() for c in header.split("┃")[2:7]] == ["grounded", "types ok", "duplicates", "dangling", "leaks"]
+    assert "recall" not in header
     assert "gate: PASS" not in out
     assert "entity recall over 0 of 3 annotated cases: n/a" in out
     assert "FAIL  default: entity recall is n/a" in out and "no case has gold entities" in out
@@ -291,11 +293,12 @@ def test_a_suite_without_gold_fails_the_gate_and_shows_no_recall(recorded, proje
     html = (run_dir / "report.html").read_text(encoding="utf-8")
     junit = (run_dir / "junit.xml").read_text(encoding="utf-8")
     for text in (md, html):
-        assert "n/a" in text and "100.0%" not in text
+        assert "n/a" in text and not RECALL_FIGURE.search(text.replace("Entity recall", "entity recall"))
     assert "| Entity recall | **n/a** · n/a |" in md
-    assert 'name="entity_recall" value="n/a"' in junit and 'value="1.000000"' not in junit
+    for name in ("entity_recall", "relationship_recall", "entity_f1", "relationship_f1"):
+        assert f'name="{name}" value="n/a"' in junit and f'name="{name}" value="1.000000"' not in junit
     code, out, _ = harness(capsys, "gate", str(run_dir))
-    assert code == 1 and "100.0%" not in out
+    assert code == 1 and not RECALL_FIGURE.search(out)
 
 
 # --------------------------------------------------------------------------- gate and compare agree (issue 12.6)
@@ -336,3 +339,125 @@ def test_threshold_failures_read_as_sentences(recorded, project, tmp_path):
     assert messages[("default", "entity_recall")] == "entity recall 50.0% is below the threshold 75.0%"
     assert messages[("tuned", "entity_recall")] == "entity recall 90.0% meets the threshold 75.0%"
     assert messages[("default", "format_errors")] == "share of cases with a format error 33.3% is above the limit 10.0%"
+
+
+# --------------------------------------------------------------------------- reference-free metrics (issue 15)
+
+
+def _rf_row(variant: str, case_id: str, **figures: Any) -> CaseResult:
+    """A scored row of a case without gold whose reference-free figures are given (0 unless set)."""
+    from harness.model import ExtractedGraph, GoldCase, ReferenceFreeScores
+    from harness.scoring import score_case
+
+    score = score_case(GoldCase(id=case_id, text="x"), ExtractedGraph())
+    score.reference_free = ReferenceFreeScores(**{"entities": 0, "relationships": 0, "grounded": 0, **figures})
+    return CaseResult(suite="s", variant=variant, case_id=case_id, score=score)
+
+
+def _rf_summary(rows: list[CaseResult]) -> RunSummary:
+    from harness.summary import variant_summary
+
+    names = list(dict.fromkeys(r.variant for r in rows))
+    variants = {v: variant_summary([r for r in rows if r.variant == v], prompt="p", model="m", prices={}) for v in names}
+    return RunSummary(harness_version="t", suite="s", suite_file="s.yaml", run_id="r", created_at="now",
+                      record_mode="none", baseline=names[0], variants=variants, ratios={}, comparisons={},
+                      timings={})
+
+
+def _config(**settings: Any):
+    from harness.artifacts import GateConfig
+    from harness.suites import Thresholds
+
+    return GateConfig(thresholds=Thresholds.model_validate(settings.get("thresholds", {})),
+                      regression=Regression.model_validate(settings.get("regression", {})))
+
+
+def test_count_thresholds_check_the_mean_per_case_and_each_case() -> None:
+    # v: leaks 0, 1, 2 (mean 1.0, total 3); dangling 0, 0, 4; distinct entities 3, 5, 1 (mean 3.0)
+    rows = [_rf_row("v", "a", example_leaks=0, dangling=0, entities=3),
+            _rf_row("v", "b", example_leaks=1, dangling=0, entities=5),
+            _rf_row("v", "c", example_leaks=2, dangling=4, entities=1)]
+    summary = _rf_summary(rows)
+    config = _config(thresholds={"example_leaks": 1, "dangling": 1, "distinct_entities": 3, "grounded_rate": 0.5})
+    judgement = judge(summary, rows, config=config)
+    rules = {r.metric: r for r in judgement.verdict.rules if r.rule == "threshold"}
+    assert rules["example_leaks"].status == "pass" and rules["example_leaks"].value == 1.0  # (0 + 1 + 2) / 3 <= 1
+    assert rules["example_leaks"].message == ("example leaks 1 per case over 3 cases (total 3) is within the limit 1")
+    assert rules["dangling"].status == "fail" and rules["dangling"].value == pytest.approx(4 / 3)  # 1.33 > 1
+    assert "dangling relationships 1.33 per case over 3 cases (total 4) is above the limit 1" in rules["dangling"].message
+    assert rules["distinct_entities"].status == "pass"  # (3 + 5 + 1) / 3 = 3 >= 3
+    # grounded_rate (the alias) is checked as grounding_rate: no entity predicted anywhere, so n/a, which fails
+    assert rules["grounding_rate"].status == "fail" and "n/a" in rules["grounding_rate"].message
+    assert judgement.verdict.status == "fail"
+    # per case: only c breaks the leak limit (2 > 1; b's 1 is within it); c also has 4 dangling > 1 and 1 entity < 3
+    checks = judgement.checks
+    assert checks[("v", "a")].passed and checks[("v", "b")].passed
+    assert checks[("v", "c")].failures == ["distinct entities 1 is below the threshold 3",  # thresholds: order
+                                          "dangling relationships 4 is above the limit 1",
+                                          "example leaks 2 is above the limit 1"]
+    assert checks[("v", "c")].undefined == ["grounding rate n/a"]  # nothing predicted: n/a, neither pass nor fail
+
+
+def test_a_count_threshold_with_no_value_fails_and_the_case_is_unchecked() -> None:
+    rows = [_rf_row("v", "a", example_leaks=None), _rf_row("v", "b", example_leaks=None)]  # no example text
+    judgement = judge(_rf_summary(rows), rows, config=_config(thresholds={"example_leaks": 0}))
+    rule = next(r for r in judgement.verdict.rules if r.metric == "example_leaks")
+    assert rule.status == "fail" and rule.value is None
+    assert rule.message.startswith("example leaks is n/a: no case of the variant has a value for it")
+    check = judgement.checks[("v", "a")]
+    assert check.passed and check.unchecked and check.undefined == ["example leaks n/a"]
+
+
+def test_a_rise_of_a_lower_is_better_count_is_a_regression() -> None:
+    # baseline: 1 dangling edge in each of 8 cases; now 3 in each (rise 2 per case, every case, p < 0.05)
+    base_rows = [_rf_row("v", f"c{i}", dangling=1, entities=4) for i in range(8)]
+    now_rows = [_rf_row("v", f"c{i}", dangling=3, entities=6) for i in range(8)]
+    baseline = make_baseline(_rf_summary(base_rows), base_rows, run_dir=Path("base"))
+    config = _config(regression={"metrics": ["dangling", "distinct_entities"], "max_drop": 0.5, "case_max_drop": 1})
+    verdict = judge(_rf_summary(now_rows), now_rows, baseline=baseline, config=config).verdict
+    rules = {(r.rule, r.metric): r for r in verdict.rules}
+    dangling = rules[("regression", "dangling")]
+    assert dangling.op == "rise <=" and dangling.value == 2.0 and dangling.limit == 0.5
+    assert dangling.status == "fail", dangling.message
+    assert dangling.message.startswith("dangling relationships rose 2 per case against the baseline over 8 paired cases")
+    per_case = rules[("case_regression", "dangling")]
+    assert per_case.status == "fail" and per_case.value == 2.0 and len(per_case.cases) == 8
+    assert "8 case(s) rose by more than 1: c0 (+2)" in per_case.message
+    # more distinct entities is better: a rise of 2 per case is no regression
+    assert rules[("regression", "distinct_entities")].status == "pass"
+    assert rules[("regression", "distinct_entities")].op == "drop <="
+    assert rules[("case_regression", "distinct_entities")].status == "pass"
+    checks = judge(_rf_summary(now_rows), now_rows, baseline=baseline, config=config).checks
+    assert checks[("v", "c0")].failures == ["dangling relationships rose 2 against the baseline (1 → 3), "
+                                           "more than the tolerated 1"]
+    # and the other way round: fewer dangling edges is no regression
+    back = judge(_rf_summary(base_rows), base_rows, baseline=make_baseline(_rf_summary(now_rows), now_rows,
+                 run_dir=Path("now")), config=config).verdict
+    assert {(r.rule, r.metric): r.status for r in back.rules}[("regression", "dangling")] == "pass"
+
+
+def test_a_gold_free_suite_is_gated_on_reference_free_thresholds(recorded, project, tmp_path, capsys):
+    # towns without gold; distinct entities per case: default 3, 1, 1 (mean 5/3), tuned 4, 3, 2 (mean 3)
+    data = yaml.safe_load(project.read_text(encoding="utf-8"))
+    cases = [{"id": c["id"], "text": c["text"]} for c in data["cases"]]
+    set_suite(project, cases=cases, thresholds={"grounded_rate": 0.9, "example_leaks": 0, "distinct_entities": 2})
+    code, out, err = harness(capsys, "run", str(project), "--reports", str(reports(tmp_path)), "--run-id", "free",
+                             "--gate")
+    assert code == 1, (out, err)
+    assert "FAIL  default: distinct entities 1.67 per case over 3 cases (total 5) is below the threshold 2" in out
+    assert "PASS  tuned: distinct entities 3 per case over 3 cases (total 9) meets the threshold 2" in out
+    assert "PASS  tuned: grounding rate 100.0% meets the threshold 90.0%" in out  # the alias, under its name
+    assert "PASS  tuned: example leaks 0 per case over 3 cases (total 0) is within the limit 0" in out
+    run_dir = reports(tmp_path) / "towns" / "free"
+    gate = json.loads((run_dir / "gate.json").read_text(encoding="utf-8"))
+    assert {r["metric"] for r in gate["rules"] if r["rule"] == "threshold"} == {
+        "grounding_rate", "example_leaks", "distinct_entities"}
+    summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    assert summary["gate_config"]["thresholds"]["grounding_rate"] == 0.9
+    # the cases with fewer than 2 entities break the per-case rule (junit), the others pass
+    junit = (run_dir / "junit.xml").read_text(encoding="utf-8")
+    assert junit.count("distinct entities 1 is below the threshold 2") == 2  # default flood and fair
+    assert '<property name="distinct_entities" value="3" />' in junit
+    # the run reads back: `harness gate` on it gives the same verdict
+    code, again, _ = harness(capsys, "gate", str(run_dir))
+    assert code == 1 and "distinct entities 1.67 per case" in again

@@ -153,7 +153,7 @@ def test_cases_without_gold_are_skipped_and_the_gate_item_fails(recorded, projec
     done = pytest_run(recorded, "suites/", "-v", "-rs", "--harness-gate")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "6 skipped" in done.stdout and " passed" not in done.stdout.splitlines()[-1], done.stdout
-    assert "no gold to check against: entity recall n/a" in done.stdout
+    assert "nothing to check against (no gold, or no value on this case): entity recall n/a" in done.stdout
     assert "suites/towns.yaml::gate FAILED" in done.stdout
     assert "entity recall is n/a: no case has gold entities" in done.stdout
 
@@ -166,3 +166,22 @@ def test_an_incomplete_run_names_one_command_for_every_missing_cassette(recorded
     assert re.search(r"gate not evaluated: the run is incomplete .*; record every missing or stale cassette with "
                      r"`harness record \S*suites/towns\.yaml --variant tuned --case flood --case fair "
                      r"--record-mode once`", done.stdout), done.stdout
+
+
+def test_a_count_threshold_fails_cases_and_its_values_are_properties(recorded):
+    import yaml
+
+    from .reports.helpers import set_suite
+
+    suite_file = recorded / "suites" / "towns.yaml"
+    thresholds = yaml.safe_load(suite_file.read_text(encoding="utf-8"))["thresholds"]
+    # distinct entities per case: default 3, 1, 1; tuned 4, 3, 2 (mayor, flood, fair)
+    set_suite(suite_file, thresholds={**thresholds, "distinct_entities": 4, "grounded_rate": 0.9})
+    done = pytest_run(recorded, "suites/", "-v", "--junitxml", "out.xml")
+    out = done.stdout
+    assert "5 failed, 1 passed" in out, out + done.stderr  # only tuned mayor has 4 entities (and recall >= 50%)
+    assert "towns / tuned / fair: distinct entities 2 is below the threshold 4" in out
+    assert "towns / tuned / mayor" not in out.split("FAILURES")[-1]
+    xml = (recorded / "out.xml").read_text(encoding="utf-8")
+    # each case records the key figures and the metrics its variant has thresholds on
+    assert '<property name="distinct_entities" value="4"' in xml and '<property name="grounding_rate" value="1.0"' in xml

@@ -288,3 +288,56 @@ def test_each_call_is_built_and_hashed_once_and_each_prompt_rendered_once(suite,
     assert counts["render"] == cases * variants
     assert counts["build"] == calls  # each call's body once
     assert counts["hash"] == calls  # each call's hash once, where the cassette store is asked
+
+
+# --------------------------------------------------------------------------- reference-free figures per case (issue 15)
+
+
+def test_each_case_gets_reference_free_figures_as_its_variant_prompt_asks(suite):
+    from harness.model import Round
+    from harness.runner import evaluate_case, plan_variant
+
+    plan = plan_variant(suite, "default")  # types person, organization, geo, event; GraphRAG format (1 to 10)
+    case = next(c for c in suite.cases if c.id == "mayor")
+    answer = ('("entity"<|>ANA RUIZ<|>person<|>Mayor)##("entity"<|>ENGLISH<|>TYPE<|>DESC)##'
+              '("entity"<|>Ana Ruiz<|>organization<|>n/a)##'
+              '("relationship"<|>ANA RUIZ<|>LOWBRIDGE<|>mayor of<|>12)\n<|COMPLETE|>')
+    row = evaluate_case(suite, plan, case, [Round(index=0, kind="extract", output=answer)], "h")
+    rf = row.score.reference_free
+    # the prompt without the chunk says "in English" (its language), a word the chunk does not have
+    assert "in English." in plan.examples_text(case) and case.text not in plan.examples_text(case)
+    assert (rf.entities, rf.grounded, rf.ungrounded) == (2, 1, ["ENGLISH"])  # ana ruiz (twice), english
+    assert (rf.example_leaks, rf.example_leak_names) == (1, ["ENGLISH"])
+    assert rf.type_conformance == pytest.approx(2 / 3)  # person, TYPE (not listed), organization
+    assert (rf.duplicate_records, rf.type_conflicts) == (1, 1)  # Ana Ruiz again, as an organization
+    assert (rf.relationships, rf.dangling, rf.self_loops) == (1, 1, 0)  # LOWBRIDGE is no predicted entity
+    assert (rf.strengths_out_of_scale, rf.empty_descriptions) == (1, 1)  # 12 > 10; "n/a"
+    assert plan.examples_text(case) is plan.examples_text(suite.cases[1])  # rendered once per plan
+
+
+def test_untyped_and_lightrag_prompts_have_no_type_list_and_no_strength_scale(project):
+    import yaml as _yaml
+
+    from harness.formats import get_format
+    from harness.model import Round
+    from harness.runner import evaluate_case, plan_variant
+    from harness.scoring.reference_free import GRAPHRAG_STRENGTH_SCALE
+
+    root = project.parent.parent
+    (root / "prompts" / "plain.txt").write_text("List the entities.\nText: {input_text}\nOutput:", encoding="utf-8")
+    data = _yaml.safe_load(project.read_text())
+    data["variants"] = {"plain": {"prompt": "prompts/plain.txt", "format": "lightrag"}}
+    data["baseline"] = "plain"
+    project.write_text(_yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    suite = load_suite(project)
+    plan = plan_variant(suite, "plain")
+    assert plan.entity_types == []  # the prompt carries no types and uses no {entity_types}
+    answer = ("entity<|#|>ANA RUIZ<|#|>person<|#|>Mayor\n"
+              "relation<|#|>ANA RUIZ<|#|>LOWBRIDGE<|#|>mayor<|#|>mayor of\n<|COMPLETE|>")
+    row = evaluate_case(suite, plan, suite.cases[0], [Round(index=0, kind="extract", output=answer)], "h")
+    rf = row.score.reference_free
+    assert rf.type_conformance is None and rf.conforming_records is None  # untyped: n/a, not 0 or 1
+    assert rf.example_leaks == 0  # the example text is known (the prompt), and names nothing predicted
+    # the scale sits on the format registry; LightRAG's prompt asks for no strength
+    assert get_format("graphrag").strength_scale == get_format("json").strength_scale == GRAPHRAG_STRENGTH_SCALE
+    assert get_format("lightrag").strength_scale is None and rf.strengths_out_of_scale == 0

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ..model import CaseScore, ReferenceFreeScores
 from .ratios import ratio_or_none
-from .registry import Count, Direction, Metric, Pooled, register, register_count
+from .registry import Count, Direction, Metric, Pooled, metrics, register, register_count
 
 
 def _figure(read: Callable[[ReferenceFreeScores], int | None]) -> Callable[[CaseScore], int | None]:
@@ -70,3 +70,11 @@ for _rank, (_name, _label, _phrase, _read, _op, _column) in enumerate(_COUNTS):
         higher_is_better=_op == ">=", threshold=_op, report_rank=10 + _rank, kind="count",
         console="without_gold" if _column else None, short_label=_column or "",
     ))
+
+
+def reference_free_metrics() -> tuple[Metric, ...]:
+    """The metrics read from `CaseScore.reference_free` (this module's), in declaration order."""
+    return tuple(m for m in metrics() if m.name in _NAMES)
+
+
+_NAMES = frozenset({"type_conformance", *(row[0] for row in _COUNTS)})

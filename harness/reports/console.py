@@ -1,4 +1,8 @@
-"""The table `harness run` prints per suite: a row per variant, with ratios to the baseline."""
+"""The table `harness run` prints per suite: a row per variant, with ratios to the baseline.
+
+With gold, the key figures (entity and relationship recall) and the grounding rate; a suite with
+no gold at all (no case annotated) gets the compact reference-free set instead: grounded %, type
+conformance, duplicate records, dangling relationships, example leaks (totals over the cases)."""
 
 from __future__ import annotations
 
@@ -8,16 +12,13 @@ from rich.console import Console
 from rich.table import Table
 
 from ..artifacts import RunSummary, VariantSummary, Verdict
-from ..metrics.registry import key_figures
+from ..metrics.registry import Metric, console_columns, format_value, key_figures
 from . import fragmentation_section, gleaning_section
 
 
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"
-
-
 def _rate(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.0%}"
+    """A format share, rounded to whole percent (the registry's rate formatting)."""
+    return format_value("rate", value, digits=0)
 
 
 def usage_text(variant: VariantSummary) -> tuple[str, str]:
@@ -35,7 +36,7 @@ def annotation_lines(summary: RunSummary) -> list[str]:
         annotated = variant.metrics.annotated
         parts = [
             f"{m.phrase} over {annotated[m.gold]} of {variant.cases} annotated cases: "
-            f"{_pct(variant.metric(m.name))}"
+            f"{m.format(variant.metric(m.name))}"
             for m in key_figures()
             if m.gold is not None and m.gold in annotated and annotated[m.gold] < variant.cases
         ]
@@ -50,10 +51,23 @@ def _count(value: int, ratio: float | None, is_base: bool) -> str:
     return f"{value:,} ({ratio:.2f}×)"
 
 
+def has_gold(summary: RunSummary) -> bool:
+    """Whether any case of any variant is annotated (a summary without the counts counts as gold)."""
+    return any(not variant.metrics.annotated or any(variant.metrics.annotated.values())
+               for variant in summary.variants.values()) or not summary.variants
+
+
+def _cell(metric: Metric, variant: VariantSummary, ratio: float | None, is_base: bool) -> str:
+    text = metric.format(variant.metric(metric.name))
+    return text if is_base or ratio is None else f"{text} ({ratio:.2f}×)"
+
+
 def run_table(summary: RunSummary) -> Table:
     baseline = summary.baseline
-    table = Table(title=f"{summary.suite} — baseline: {baseline} (recall is micro-averaged)", title_justify="left")
-    figures = key_figures()
+    gold = has_gold(summary)
+    averages = "recall is micro-averaged" if gold else "no gold: reference-free figures; counts are totals over cases"
+    table = Table(title=f"{summary.suite} — baseline: {baseline} ({averages})", title_justify="left")
+    figures = console_columns(gold=gold)
     for column in ("variant", *(m.column_label for m in figures), "entities", "relationships", "communities", "format errors",
                    "tokens", "cost"):
         table.add_column(column, justify="left" if column == "variant" else "right")
@@ -64,8 +78,7 @@ def run_table(summary: RunSummary) -> Table:
         fmt = variant.format
         table.add_row(
             name + (" (baseline)" if is_base else ""),
-            *(_pct(variant.metric(m.name)) + ("" if is_base or ratio.get(m.name) is None else f" ({ratio[m.name]:.2f}×)")
-              for m in figures),
+            *(_cell(m, variant, ratio.get(m.name), is_base) for m in figures),
             _count(graph.nodes, ratio.get("entities"), is_base),
             _count(graph.edges, ratio.get("relationships"), is_base),
             _count(graph.communities, ratio.get("communities"), is_base),

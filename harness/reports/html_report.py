@@ -10,9 +10,10 @@ import base64
 from html import escape
 from typing import Any
 
-from .markdown import RULE_NAMES, annotated_text, delta_text, pct, rule_value, usage_cells
+from .markdown import RULE_NAMES, annotated_text, delta_text, pct, row_label, rule_value, scores_legend, usage_cells
 from .plots import PLOTS
-from ..metrics.registry import in_reports
+from ..metrics.registry import Metric, in_reports
+from ..metrics.reference_free import reference_free_metrics
 from . import fragmentation_section, gleaning_section
 from .view import SIZE_KEYS, Column, ReportView
 
@@ -73,11 +74,18 @@ def table_head(view: ReportView, first: str = "") -> str:
     return "<tr><th>" + e(first) + "</th>" + "".join(column_heading(view, c) for c in view.columns) + "</tr>"
 
 
-def delta_html(delta: dict[str, Any] | None) -> str:
-    text = delta_text(delta)
+def delta_html(delta: Any, metric: Metric | None = None) -> str:
+    """The delta line of a cell, green when the real difference is for the better and red when for
+    the worse (a rise of a lower-is-better count is worse)."""
+    text = delta_text(delta, metric)
     if not text:
         return ""
-    cls = "up" if text.endswith("▲") else "down" if text.endswith("▼") else ""
+    better = metric is None or metric.higher_is_better
+    cls = ""
+    if text.endswith("▲"):
+        cls = "up" if better else "down"
+    elif text.endswith("▼"):
+        cls = "down" if better else "up"
     return f"<span class='delta {cls}'>{e(text)}</span>"
 
 
@@ -85,10 +93,11 @@ def scores_table(view: ReportView) -> str:
     rows = [table_head(view, "metric")]
     for metric in in_reports():
         cells = "".join(
-            f"<td class='num'><b>{pct(c.metric(metric.name))}</b> · {pct(c.metric(metric.name, 'macro'))}{delta_html(c.delta(metric.name))}</td>"
+            f"<td class='num'><b>{e(metric.format(c.metric(metric.name)))}</b> · "
+            f"{e(metric.format(c.metric(metric.name, 'macro')))}{delta_html(c.delta(metric.name), metric)}</td>"
             for c in view.columns
         )
-        rows.append(f"<tr><td>{e(metric.label)}</td>{cells}</tr>")
+        rows.append(f"<tr><td>{e(row_label(metric))}</td>{cells}</tr>")
     rows.append("<tr><td>cases</td>" + "".join(f"<td class='num'>{c.data.cases}</td>" for c in view.columns) + "</tr>")
     rows.append("<tr><td>annotated cases (entities / relationships)</td>"
                 + "".join(f"<td class='num'>{e(annotated_text(c.data))}</td>" for c in view.columns) + "</tr>")
@@ -175,6 +184,22 @@ def _items(values: list[str], cls: str = "") -> str:
     return f"<ul class='items {cls}'>" + "".join(f"<li>{e(v)}</li>" for v in values) + "</ul>"
 
 
+def reference_free_html(score: Any) -> str:
+    """One case's reference-free figures (none in rows scored before they existed), with the
+    names behind the ungrounded and leaked counts."""
+    rf = score.reference_free
+    if rf is None:
+        return "<p class='muted'>reference-free figures: n/a (a row scored before they existed)</p>"
+    shown = [f"{metric.phrase} {metric.format(metric.value(score))}" for metric in reference_free_metrics()
+             if metric.name != "distinct_entities"]  # said first, with the grounded ones
+    parts = [f"<p class='muted'>grounded {rf.grounded} of {rf.entities} entities · " + e(" · ".join(shown)) + "</p>"]
+    if rf.ungrounded:
+        parts.append("<b class='unmatched'>Ungrounded entities</b>" + _items(rf.ungrounded, "unmatched"))
+    if rf.example_leak_names:
+        parts.append("<b class='missed'>Leaked from the prompt's examples</b>" + _items(rf.example_leak_names, "missed"))
+    return "".join(parts)
+
+
 def case_html(view: ReportView, case_id: str, first: bool) -> str:
     gold = view.gold.get(case_id)
     # look up this case's checks by key: scanning every check per case was quadratic in the cases
@@ -218,6 +243,7 @@ def case_html(view: ReportView, case_id: str, first: bool) -> str:
             f"P {pct(s.relationships.precision)} R {pct(s.relationships.recall)} · format: {e(row.format_report.completion)} "
             f"completion, {len(row.format_report.issues)} issue(s)</p>"
         )
+        parts.append(reference_free_html(s))
         parts.append("<b>Extracted entities</b>" + _items([f"{x.name} ({x.type})" + (" [gleaned]" if x.round else "") for x in row.graph.entities]))
         parts.append("<b>Extracted relationships</b>" + _items(
             [f"{r.source} → {r.target}" + ("" if r.strength is None else f" ({r.strength:g})") for r in row.graph.relationships]))
@@ -253,14 +279,15 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
         body.append("<p>No result rows.</p>")
     else:
         ref_word = "the reference run" if view.kind == "comparison" else "the baseline variant"
+        legend = e(scores_legend(ref_word))
+        for bold in ("micro", "total"):
+            legend = legend.replace(f"**{bold}**", f"<b>{bold}</b>")
         body += [
             "<h2>Scores</h2>",
-            f"<p class='muted'><b>micro</b> (pooled counts) · macro (mean over cases). Δ: macro difference against "
-            f"{e(ref_word)} in percentage points, with a 95% paired bootstrap interval over cases and a sign-flip permutation "
-            f"p-value; ▲/▼ when the difference is real: at least 6 paired cases, the interval excludes zero and p &lt; 0.05.</p>",
+            f"<p class='muted'>{legend}</p>",
             scores_table(view),
         ]
-        body += [figure(plots, "metrics"), figure(plots, "recall_scatter")]
+        body += [figure(plots, "metrics"), figure(plots, "recall_scatter"), figure(plots, "grounding")]
         body += ["<h2>Graph size</h2>", size_table(view)]
         settings = view.graph_settings()
         if settings:

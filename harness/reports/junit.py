@@ -1,8 +1,9 @@
 """junit.xml: one test case per suite case × variant; a failure when the case breaks a per-case rule.
 
 `classname` is `<suite>.<variant>`, `name` the case id. A case without a score (its model call or
-parse failed) is an `<error>`; a case with no gold for any per-case rule is `<skipped>` (its
-metrics are "n/a", which is neither a pass nor a failure). The failure message names the broken rules and its text names what
+parse failed) is an `<error>`; a case with no value for any per-case rule (no gold, no example
+text, ...) is `<skipped>` (its metrics are "n/a", which is neither a pass nor a failure). Its
+properties are the per-case values of every thresholded metric (a count as a whole number). The failure message names the broken rules and its text names what
 the case missed. There are no `time` attributes: the file is reproducible byte for byte.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree as ET
 
-from ..metrics.registry import thresholded
+from ..metrics.registry import Metric, thresholded
 from .view import ReportView
 
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -19,6 +20,15 @@ _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 def _clean(text: str) -> str:
     return _INVALID_XML.sub("\ufffd", text)
+
+
+def _property(metric: Metric, value: float | None) -> str:
+    """A per-case value as a property: a rate with six decimals, a count as a whole number; n/a."""
+    if value is None:
+        return "n/a"
+    if metric.is_count and float(value).is_integer():
+        return str(int(value))
+    return f"{value:.6f}"
 
 
 def render_junit(view: ReportView, suite_file: str = "") -> str:
@@ -52,8 +62,7 @@ def render_junit(view: ReportView, suite_file: str = "") -> str:
             if row.score is not None:
                 props = ET.SubElement(case_el, "properties")
                 for metric in thresholded():  # the metrics the per-case rules check
-                    value = metric.value(row.score)
-                    ET.SubElement(props, "property", name=metric.name, value="n/a" if value is None else f"{value:.6f}")
+                    ET.SubElement(props, "property", name=metric.name, value=_property(metric, metric.value(row.score)))
     for key, value in counts.items():
         suite_el.set(key, str(value))
     for key in totals:

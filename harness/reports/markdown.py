@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..artifacts import MetricDelta, VariantSummary, Verdict
-from ..metrics.registry import in_reports
+from ..metrics.registry import Metric, format_metric, format_value, get, in_reports
 from . import fragmentation_section, gleaning_section
 from .view import SIZE_KEYS, Column, ReportView
 
@@ -22,8 +22,9 @@ GATE_ICON = {"pass": "✅ PASS", "warn": "⚠️ PASS with warnings", "fail": "�
 
 
 def pct(value: float | None) -> str:
-    """A rate; None (undefined: no gold, no prediction) is "n/a", never a number."""
-    return "n/a" if value is None else f"{value:.1%}"
+    """A rate; None (undefined: no gold, no prediction) is "n/a", never a number (the registry's
+    rate formatting, `Metric.format`)."""
+    return format_value("rate", value)
 
 
 def annotated_text(data: VariantSummary) -> str:
@@ -62,18 +63,42 @@ def pairs(items: list[list[str]], limit: int = MAX_LIST) -> str:
     return names([" — ".join(p) for p in items], limit)
 
 
-def delta_text(delta: MetricDelta | None) -> str:
-    """`Δ +3.1 pt [−1.0, +7.2] p 0.031` with ▲/▼ when the difference is real (`compare.is_real_difference`,
-    the gate's rule: enough cases, interval excludes zero and a small p-value)."""
+def change(delta: float | None, metric: Metric | None) -> str:
+    """A difference without its unit: "+3.1" (points of a rate) or "+1.50" (a count per case)."""
+    if delta is None:
+        return "—"
+    return metric.format_change(delta) if metric is not None and metric.is_count else pt(delta)
+
+
+def delta_text(delta: MetricDelta | None, metric: Metric | None = None) -> str:
+    """`Δ +3.1 pt [−1.0, +7.2] p 0.031` (a count: `Δ +1.50 per case [...]`) with ▲/▼ when the
+    difference is real (`compare.is_real_difference`, the gate's rule: enough cases, interval
+    excludes zero and a small p-value); ▲ is a rise, which is worse for a lower-is-better metric."""
     if delta is None or delta.delta is None:
         return ""
+    metric = metric or get(delta.metric)
+    unit = " per case" if metric is not None and metric.is_count else " pt"
     low, high = delta.ci_low, delta.ci_high
-    interval = f" [{pt(low)}, {pt(high)}]" if low is not None and high is not None else ""
+    interval = f" [{change(low, metric)}, {change(high, metric)}]" if low is not None and high is not None else ""
     p_text = "" if delta.p_value is None else f" p {delta.p_value:.3f}"
     mark = ""
     if delta.significant:
         mark = " ▲" if delta.delta > 0 else " ▼"
-    return f"Δ {pt(delta.delta)} pt{interval}{p_text}{mark}"
+    return f"Δ {change(delta.delta, metric)}{unit}{interval}{p_text}{mark}"
+
+
+def row_label(metric: Metric) -> str:
+    """A report row's label; a count says which figure is which (a rate's are in the legend)."""
+    return f"{metric.label} (total · mean per case)" if metric.is_count else metric.label
+
+
+def scores_legend(ref_word: str) -> str:
+    """The sentence above the scores table (markdown; the HTML report escapes it)."""
+    return (f"**micro** (pooled counts) · macro (mean over cases); for a count, **total** over the cases that "
+            f"have a value · mean per case. n/a: no case has a value. Δ: macro difference against {ref_word}, in "
+            "percentage points (a count: per case), with a 95% paired bootstrap interval over cases and a sign-flip "
+            "permutation p-value; ▲/▼ when the difference is real: at least 6 paired cases, the interval excludes "
+            "zero and p < 0.05.")
 
 
 def header(view: ReportView) -> list[str]:
@@ -88,10 +113,10 @@ def scores_table(view: ReportView) -> list[str]:
     for metric in in_reports():
         cells = []
         for column in view.columns:
-            cell = f"**{pct(column.metric(metric.name))}** · {pct(column.metric(metric.name, 'macro'))}"
-            extra = delta_text(column.delta(metric.name))
+            cell = f"**{metric.format(column.metric(metric.name))}** · {metric.format(column.metric(metric.name, 'macro'))}"
+            extra = delta_text(column.delta(metric.name), metric)
             cells.append(cell + (f"<br>{extra}" if extra else ""))
-        lines.append(f"| {metric.label} | " + " | ".join(cells) + " |")
+        lines.append(f"| {row_label(metric)} | " + " | ".join(cells) + " |")
     lines.append("| cases | " + " | ".join(str(c.data.cases) for c in view.columns) + " |")
     lines.append("| annotated cases (entities / relationships) | "
                  + " | ".join(annotated_text(c.data) for c in view.columns) + " |")
@@ -120,19 +145,27 @@ def size_table(view: ReportView) -> list[str]:
 
 def rule_value(rule: Any) -> tuple[str, str]:
     """(value, limit) of a gate rule, as text."""
+    metric = get(rule.metric)
     if rule.rule == "threshold":
         op = "≥" if rule.op == ">=" else "≤"
-        return pct(rule.value), f"{op} {pct(rule.limit)}"
+        per_case = " per case" if metric is not None and metric.is_count else ""
+        return format_metric(rule.metric, rule.value) + per_case, f"{op} {format_metric(rule.metric, rule.limit)}"
+    worse = "rise" if rule.op == "rise <=" else "drop"
+
+    def size(amount: float) -> str:
+        return metric.format_size(amount) if metric is not None else f"{amount * 100:.1f} pt"
+
     if rule.rule == "regression":
-        value = "—" if rule.value is None else f"Δ {pt(rule.value)} pt"
+        unit = " per case" if metric is not None and metric.is_count else " pt"
+        value = "—" if rule.value is None else f"Δ {change(rule.value, metric)}{unit}"
         if rule.interval:
-            value += f" [{pt(rule.interval[0])}, {pt(rule.interval[1])}]"
+            value += f" [{change(rule.interval[0], metric)}, {change(rule.interval[1], metric)}]"
         if getattr(rule, "p_value", None) is not None:
             value += f" p {rule.p_value:.3f}"
-        return value, ("—" if rule.limit is None else f"drop ≤ {abs(rule.limit) * 100:.1f} pt")
+        return value, ("—" if rule.limit is None else f"{worse} ≤ {size(abs(rule.limit))}")
     if rule.rule == "case_regression":
-        return ("—" if rule.value is None else f"largest drop {rule.value * 100:.1f} pt",
-                f"drop ≤ {rule.limit * 100:.1f} pt" if rule.limit is not None else "—")
+        return ("—" if rule.value is None else f"largest {worse} {size(rule.value)}",
+                f"{worse} ≤ {size(rule.limit)}" if rule.limit is not None else "—")
     if rule.rule == "coverage":
         return f"{rule.value:.0f} cases", f"{rule.limit:.0f} in baseline"
     if rule.rule == "leakage":
@@ -169,7 +202,7 @@ def gate_section(verdict: Verdict | None) -> list[str]:
         lines += [""] + [f"- ⚠️ {esc(rule.variant)}: {esc(rule.message)}" for rule in leaks]
     failing_cases = [(rule, case) for rule in verdict.rules if rule.rule == "case_regression" for case in rule.cases]
     if failing_cases:
-        lines += ["", "Cases that dropped by more than `case_max_drop` against the baseline:", ""]
+        lines += ["", "Cases that got worse by more than `case_max_drop` against the baseline:", ""]
         for rule, case in failing_cases[:MAX_CASE_ROWS]:
             lost = []
             if case.newly_missed_entities:
@@ -177,7 +210,7 @@ def gate_section(verdict: Verdict | None) -> list[str]:
             if case.newly_missed_relationships:
                 lost.append("relationships: " + pairs(case.newly_missed_relationships))
             lines.append(f"- `{esc(rule.variant)}` / `{esc(case.case_id)}`: {esc(rule.metric)} "
-                         f"{pct(case.baseline)} → {pct(case.value)}"
+                         f"{format_metric(rule.metric, case.baseline)} → {format_metric(rule.metric, case.value)}"
                          + (f"; newly missed {'; '.join(lost)}" if lost else ""))
     return lines
 
@@ -275,9 +308,7 @@ def render_markdown(view: ReportView) -> str:
     lines += [
         "## Scores",
         "",
-        f"**micro** (pooled counts) · macro (mean over cases). Δ: macro difference against {ref_word}, in "
-        "percentage points, with a 95% paired bootstrap interval over cases and a sign-flip permutation p-value; "
-        "▲/▼ when the difference is real: at least 6 paired cases, the interval excludes zero and p < 0.05.",
+        scores_legend(ref_word),
         "",
         *scores_table(view),
         "",

@@ -4,6 +4,8 @@
   ("n/a" where a metric is undefined: no case annotated for it);
 - `recall_scatter`: per-case entity and relationship recall of each compared column (y) against
   its reference (x), with the diagonal: points below it are cases that got worse;
+- `grounding`: grounded and ungrounded predicted entities per column, stacked (pooled over
+  cases: distinct entities per case whose name occurs in the chunk, and the others);
 - `graph_size`: entities, relationships and communities per column;
 - `format_issues`: format issues by code per column.
 
@@ -112,6 +114,32 @@ def recall_scatter(view: ReportView) -> bytes:
     return _png(fig)
 
 
+def grounding_plot(view: ReportView) -> bytes:
+    """Grounded (bottom) and ungrounded (on top) entities per column, each bar labelled with the
+    grounding rate; "n/a" for a column with no predicted entity."""
+    fig = _figure(10, 3.8)
+    ax = fig.add_subplot(1, 1, 1)
+    xs = list(range(len(view.columns)))
+    grounded = [column.data.metrics.counts.get("grounded", 0) for column in view.columns]
+    ungrounded = [column.data.metrics.counts.get("ungrounded", 0) for column in view.columns]
+    ax.bar(xs, grounded, width=0.6, color=PALETTE[2], label="grounded (name occurs in the chunk)")
+    ax.bar(xs, ungrounded, width=0.6, bottom=grounded, color=PALETTE[3], label="ungrounded")
+    top = max([g + u for g, u in zip(grounded, ungrounded)] or [1]) or 1
+    for x, g, u in zip(xs, grounded, ungrounded):
+        text = "n/a" if g + u == 0 else f"{g:,} of {g + u:,}\n{g / (g + u):.1%}"
+        ax.text(x, g + u + top * 0.01, text, ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([_short(c.name, 24) for c in view.columns], fontsize=8)
+    ax.set_ylim(0, top * 1.3)
+    ax.set_ylabel("predicted entities (per case, summed)")
+    ax.set_title("Grounded vs ungrounded entities per variant", fontsize=11)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    return _png(fig)
+
+
 def graph_size_plot(view: ReportView) -> bytes:
     fig = _figure(10, 3.8)
     ax = fig.add_subplot(1, 1, 1)
@@ -169,6 +197,7 @@ def format_issues_plot(view: ReportView) -> bytes:
 PLOTS = {
     "metrics": ("Scores per variant", metrics_plot),
     "recall_scatter": ("Per-case recall against the reference", recall_scatter),
+    "grounding": ("Grounded vs ungrounded entities", grounding_plot),
     "graph_size": ("Graph size", graph_size_plot),
     "format_issues": ("Format issues by code", format_issues_plot),
 }

@@ -101,3 +101,46 @@ def test_docs_scoring_names_every_registered_metric() -> None:
 
     text = (Path(__file__).resolve().parents[2] / "docs" / "scoring.md").read_text(encoding="utf-8")
     assert [name for name in metric_names() if f"`{name}`" not in text] == []
+
+
+def test_kinds_directions_and_formatting() -> None:
+    from harness.metrics.registry import console_columns, format_metric
+
+    counts_ = [m.name for m in metrics() if m.is_count]
+    assert counts_ == ["distinct_entities", "distinct_relationships", "duplicate_records", "type_conflicts",
+                       "dangling", "self_loops", "example_leaks", "empty_descriptions", "strengths_out_of_scale"]
+    assert all(m.kind == "rate" for m in metrics() if m.name not in counts_)
+    lower = [m.name for m in metrics() if not m.higher_is_better]
+    assert lower == counts_[2:] and all(get(n).threshold == "<=" for n in lower)  # type: ignore[union-attr]
+    assert get("distinct_entities").threshold == ">=" and get("type_conformance").threshold == ">="  # type: ignore[union-attr]
+    # one formatting for every report: a rate as a percentage, a count as a number, None as n/a
+    assert format_metric("grounding_rate", 0.875) == "87.5%"
+    assert format_metric("dangling", 3) == "3" and format_metric("dangling", 1.5) == "1.50"
+    assert format_metric("dangling", 1234) == "1,234" and format_metric("example_leaks", None) == "n/a"
+    assert get("dangling").format_change(0.5) == "+0.50" and get("entity_f1").format_change(-0.042) == "-4.2 pt"  # type: ignore[union-attr]
+    assert get("dangling").worse(1, 3) == 2 and get("entity_f1").worse(0.8, 0.5) == pytest.approx(0.3)  # type: ignore[union-attr]
+    assert [m.column_label for m in console_columns(gold=False)] == ["grounded", "types ok", "duplicates", "dangling",
+                                                                     "leaks"]
+    assert [m.name for m in console_columns(gold=True)] == ["entity_recall", "relationship_recall", "grounding_rate"]
+
+
+def test_grounded_rate_is_an_alias_of_grounding_rate() -> None:
+    from harness.metrics.registry import aliases, canonical
+
+    assert aliases() == {"grounded_rate": "grounding_rate"}
+    assert canonical("grounded_rate") == "grounding_rate" and canonical("dangling") == "dangling"
+    assert get("grounded_rate") is get("grounding_rate") and phrase("grounded_rate") == "grounding rate"
+    limits = Thresholds.model_validate({"grounded_rate": 0.9, "example_leaks": 0})
+    assert limits.model_dump(exclude_none=True) == {"grounding_rate": 0.9, "example_leaks": 0, "variants": {}}
+    assert Regression(metrics=["grounded_rate", "dangling", "grounding_rate"]).metrics == ["grounding_rate", "dangling"]
+    with pytest.raises(ValueError, match="registered twice|already a metric"):
+        register(Metric("grounded_rate", "x", "x", value=lambda s: None, micro=lambda c: None,
+                        pools=("grounded",), gold=None))
+
+
+def test_thresholds_are_validated_by_kind() -> None:
+    assert Thresholds(dangling=2.5).dangling == 2.5 and Thresholds(distinct_entities=40).distinct_entities == 40
+    for bad in ({"grounding_rate": 1.5}, {"type_conformance": -0.1}, {"example_leaks": -1},
+                {"dangling": float("inf")}):
+        with pytest.raises(ValueError):
+            Thresholds.model_validate(bad)

@@ -21,7 +21,7 @@ from harness.suites import load_suite
 from .helpers import REPO, harness, record_cassettes, replay, strip_volatile, summary_of
 
 OUTPUTS = {"results.jsonl", "summary.json", "report.md", "report.html", "junit.xml", "gate.json", "plots"}
-PLOTS = {"metrics.png", "recall_scatter.png", "graph_size.png", "format_issues.png"}
+PLOTS = {"metrics.png", "recall_scatter.png", "grounding.png", "graph_size.png", "format_issues.png"}
 
 
 @pytest.fixture
@@ -220,7 +220,7 @@ def test_report_html_is_self_contained(run):
     html = (outcome.run_dir / "report.html").read_text(encoding="utf-8")
     assets = _Assets()
     assets.feed(html)
-    assert len(assets.images) == 4
+    assert len(assets.images) == 5  # metrics, recall scatter, grounding, graph size, format issues
     assert all(src.startswith("data:image/png;base64,") for src in assets.images)
     assert not [u for u in assets.loaded if u.lower().startswith(("http:", "https:", "//"))]
     assert not [u for u in assets.loaded if not u.startswith(("data:", "#"))]
@@ -328,3 +328,51 @@ def test_tokens_and_cost_per_variant_in_console_markdown_and_html(run):
     console = Console(width=200, record=True)
     console.print(run_table(summary))
     assert f"{tokens} (est.)" in console.export_text()
+
+
+# --------------------------------------------------------------------------- reference-free figures (issue 15)
+
+
+def _console_text(summary) -> str:
+    from rich.console import Console
+
+    from harness.reports.console import run_table
+
+    console = Console(width=220, record=True)
+    console.print(run_table(summary))
+    return console.export_text()
+
+
+def _header(text: str) -> list[str]:
+    line = next(line for line in text.splitlines() if "variant" in line)
+    return [cell.strip() for cell in line.split("┃")[1:-1]]
+
+
+def test_console_shows_grounding_with_gold_and_the_compact_set_without(run):
+    outcome, summary = run
+    with_gold = _console_text(summary)
+    assert _header(with_gold)[:4] == ["variant", "entity recall", "rel. recall", "grounded"]
+    # every towns answer names only things of its chunk: 5 entities for default, 9 for tuned, all grounded
+    assert summary.variants["default"].metrics.counts["grounded"] == 5
+    assert summary.variants["tuned"].metrics.counts["grounded"] == 9
+    assert "100.0% (1.00×)" in with_gold
+    # the same run as a suite with no gold at all: the compact reference-free set, no recall column
+    for variant in summary.variants.values():
+        variant.metrics.annotated = {"entities": 0, "relationships": 0}
+    without = _console_text(summary)
+    assert _header(without)[:6] == ["variant", "grounded", "types ok", "duplicates", "dangling", "leaks"]
+    assert "recall" not in " ".join(_header(without)) and "no gold: reference-free figures" in without
+    tuned = next(line for line in without.splitlines() if line.startswith("│ tuned"))
+    assert [cell.strip() for cell in tuned.split("│")[2:7]] == ["100.0% (1.00×)", "100.0% (1.00×)", "0", "0", "0"]
+
+
+def test_reports_have_the_grounding_plot_and_count_rows(run):
+    outcome, summary = run
+    html = (outcome.run_dir / "report.html").read_text(encoding="utf-8")
+    md = (outcome.run_dir / "report.md").read_text(encoding="utf-8")
+    assert "id='plot-grounding'" in html and (outcome.run_dir / "plots" / "grounding.png").stat().st_size > 0
+    # a count row is labelled, its cells are the total · the mean per case: default 3 + 1 + 1 = 5, 5/3 per case
+    row = next(line for line in md.splitlines() if line.startswith("| Distinct entities"))
+    assert row.startswith("| Distinct entities (total · mean per case) | **5** · 1.67 | **9** · 3<br>Δ +1.33 per case")
+    assert "| Grounding rate | **100.0%** · 100.0% |" in md
+    assert "<td>Dangling relationships (total · mean per case)</td>" in html

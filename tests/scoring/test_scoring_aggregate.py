@@ -135,3 +135,51 @@ def test_cases_without_gold_never_change_gold_based_aggregates(annotated: list[t
         if name != "grounding_rate":
             assert after.metrics[name] == before.metrics[name], name
     assert after.annotated["entities"] == before.annotated["entities"] == sum(1 for gold, _ in annotated if gold)
+
+
+# --------------------------------------------------------------------------- reference-free metrics
+
+
+def with_figures(score: CaseScore, **figures: object) -> CaseScore:
+    """`score` with reference-free figures (the runner's job); unset ones are 0 / empty."""
+    from harness.model import ReferenceFreeScores
+
+    base = {"entities": 0, "relationships": 0, "grounded": 0}
+    return score.model_copy(update={"reference_free": ReferenceFreeScores(**{**base, **figures})})
+
+
+def test_reference_free_counts_pool_only_the_cases_that_have_them() -> None:
+    # the worked example of docs/scoring.md, "Reference-free metrics"
+    a = with_figures(scored([], [("A", "x")], text="A"), example_leaks=2, duplicate_records=1,
+                     entity_records=5, conforming_records=4, type_conformance=0.8, entities=4)
+    b = with_figures(scored([], [("B", "x")], text="B"), example_leaks=None, duplicate_records=3,
+                     entity_records=2, conforming_records=2, type_conformance=1.0, entities=2)
+    c = scored([], [("C", "x")], text="C")  # an old row: no reference-free figures at all
+    m = aggregate([a, b, c])
+    leaks = m.metrics["example_leaks"]
+    assert (leaks.micro, leaks.macro, leaks.cases) == (2, 2.0, 1)  # A only: B has no example text, C nothing
+    assert m.pooled["example_leaks"] == 1
+    dup = m.metrics["duplicate_records"]
+    assert (dup.micro, dup.macro, dup.cases) == (4, 2.0, 2)  # 1 + 3; (1 + 3) / 2; C adds nothing
+    assert isinstance(dup.micro, int)  # a total stays an int in summary.json
+    conf = m.metrics["type_conformance"]
+    assert conf.micro == pytest.approx(6 / 7)  # (4 + 2) / (5 + 2)
+    assert conf.macro == pytest.approx(0.9)  # (0.8 + 1.0) / 2
+    assert conf.cases == 2
+    ents = m.metrics["distinct_entities"]
+    assert (ents.micro, ents.macro, ents.cases) == (6, 3.0, 2)  # 4 + 2
+    # grounding comes from scoring itself: every case pools it, C too
+    assert m.metrics["grounding_rate"].cases == 3 and m.metrics["grounding_rate"].micro == 1.0
+
+
+def test_a_count_no_case_has_is_na_never_zero() -> None:
+    untyped = with_figures(scored([], [("A", "x")], text="A"), entity_records=1)  # no type list: conforming None
+    m = aggregate([untyped, scored([], [("B", "x")], text="B")])
+    assert m.metrics["example_leaks"].micro is None and m.metrics["example_leaks"].macro is None
+    assert m.metrics["example_leaks"].cases == 0
+    assert m.metrics["type_conformance"].micro is None and m.metrics["type_conformance"].cases == 0
+    # a count the one case with figures has is its value, 0 included; the old row adds nothing
+    assert (m.metrics["dangling"].micro, m.metrics["dangling"].cases) == (0, 1)
+    none = aggregate([scored([], [("A", "x")], text="A")])
+    assert all(none.metrics[name].micro is None for name in ("distinct_entities", "dangling", "self_loops"))
+    assert none.counts["dangling"] == 0 and none.pooled["dangling"] == 0
