@@ -160,14 +160,41 @@ def test_gate_applies_the_imported_thresholds(imported: ImportedRun) -> None:
     assert statuses == {
         ("default", "grounding_rate"): ("pass", pytest.approx(58 / 66)),  # 87.9% >= 85%
         ("default", "type_conformance"): ("pass", pytest.approx(64 / 68)),  # 94.1% >= 90%
-        ("default", "example_leaks"): ("fail", 2),  # ASHCOMBE, COLDHARBOUR & FINCH > 0
-        ("default", "dangling"): ("fail", 3),  # STRONGROOM, MEDWAY BRICKFIELDS, CAPTAIN ASHWORTH > 0
+        # a count threshold checks the mean per case: 2 leaks (ASHCOMBE, COLDHARBOUR & FINCH) / 8 cases > 0
+        ("default", "example_leaks"): ("fail", pytest.approx(2 / 8)),
+        ("default", "dangling"): ("fail", pytest.approx(3 / 8)),  # STRONGROOM, MEDWAY BRICKFIELDS, CAPTAIN ASHWORTH
         ("project", "grounding_rate"): ("pass", pytest.approx(62 / 63)),
         ("project", "type_conformance"): ("pass", 1.0),
-        ("project", "example_leaks"): ("fail", 1),  # SCOTLAND YARD > 0
-        ("project", "dangling"): ("fail", 1),  # CONSTABLES > 0
+        ("project", "example_leaks"): ("fail", pytest.approx(1 / 8)),  # SCOTLAND YARD
+        ("project", "dangling"): ("fail", pytest.approx(1 / 8)),  # CONSTABLES
     }
     assert "gate: FAIL" in imported.out
+    assert "example leaks 0.25 per case over 8 cases (total 2) is above the limit 0" in imported.out
+
+
+def test_junit_fails_each_case_that_breaks_an_imported_threshold(imported: ImportedRun) -> None:
+    """Per case the same limits apply: grounded >= 85%, types >= 90%, no leak, no dangling edge."""
+    import xml.etree.ElementTree as ET
+
+    tree = ET.parse(imported.suite_file.parent.parent / "reports" / NAME / "e2e" / "junit.xml")
+    failed = {(case.get("classname").split(".")[-1], case.get("name"))
+              for case in tree.iter("testcase") if case.find("failure") is not None}
+    assert failed == {
+        ("default", "01-a-caller-at-baker-street"),  # types 7/8 = 87.5%, 1 dangling
+        ("default", "02-the-strongroom"),  # 1 leak
+        ("default", "03-blue-clay"),  # types 6/7 = 85.7%
+        ("default", "04-the-pawnbroker"),  # 1 leak
+        ("default", "05-the-nephew"),  # 1 dangling
+        ("default", "07-the-crown-and-anchor"),  # grounded 8/10 = 80%
+        ("default", "08-the-explanation"),  # types 6/7, 1 dangling
+        ("project", "03-blue-clay"),  # 1 leak
+        ("project", "07-the-crown-and-anchor"),  # 1 dangling
+    }  # default 06 passes: grounded 8/9 = 88.9%, types 9/9, nothing leaked or dangling
+
+
+def test_console_shows_the_gold_free_columns(imported: ImportedRun) -> None:
+    assert "no gold: reference-free figures" in imported.out
+    assert "MR. HOLMES / HOLMES / SHERLOCK HOLMES" in imported.out
 
 
 # --------------------------------------------------------------------------- default vs tuned
@@ -188,7 +215,15 @@ def test_comparison_tuned_against_default(imported: ImportedRun) -> None:
     assert conformance.delta == pytest.approx((1 - 7 / 8 + 1 - 6 / 7 + 1 - 9 / 10 + 1 - 6 / 7) / 8)  # +6.4 pt
     dangling = comparison.metrics["dangling"]
     assert dangling.delta == pytest.approx((-1 - 1 + 1 - 1) / 8)  # 01, 05, 08 lose theirs; 07 gains CONSTABLES
-    assert comparison.metrics["example_leaks"].delta == pytest.approx((-1 - 1 + 1) / 8)
+    # fewer is better for a count: a case that lost a dangling edge improved
+    assert (dangling.improved, dangling.regressed, dangling.unchanged) == (3, 1, 4)
+    # four non-zero differences of 1: only sign patterns summing to 0 (6 of 16) are less extreme
+    assert dangling.p_value == pytest.approx(10 / 16) and not dangling.significant
+    leaks = comparison.metrics["example_leaks"]
+    assert leaks.delta == pytest.approx((-1 - 1 + 1) / 8)  # 02 and 04 lose theirs, 03 gains SCOTLAND YARD
+    assert (leaks.improved, leaks.regressed, leaks.unchanged) == (2, 1, 5)
+    duplicates = comparison.metrics["duplicate_records"]
+    assert (duplicates.micro_delta, duplicates.improved, duplicates.regressed) == (-2, 2, 0)  # 01 and 05
 
 
 def test_fragmentation_is_what_tuning_did_not_fix(imported: ImportedRun) -> None:
