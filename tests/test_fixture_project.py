@@ -39,7 +39,7 @@ from harness.cli import main
 from harness.runfolder import GATE, read_summary
 from harness.suites import load_suite
 
-from .support.fixture_project import NAME, import_fixture_project
+from .support.fixture_project import NAME, REPO, RESPONSES, import_fixture_project
 
 CASES = ["01-a-caller-at-baker-street", "02-the-strongroom", "03-blue-clay", "04-the-pawnbroker",
          "05-the-nephew", "06-instructions-for-watson", "07-the-crown-and-anchor", "08-the-explanation"]
@@ -99,6 +99,9 @@ def test_import_writes_empty_gold_and_reference_free_thresholds(imported: Import
 def test_replay_needs_no_key_and_scores_every_case(imported: ImportedRun) -> None:
     assert sorted((r["variant"], r["case_id"]) for r in imported.rows) == sorted(
         (v, c) for v in ("project", "default") for c in CASES)
+    for row in imported.rows:  # the cassettes hold exactly the team's answers, first answer then gleaning
+        written = yaml.safe_load((REPO / RESPONSES / row["variant"] / f"{row['case_id']}.yaml").read_text(encoding="utf-8"))
+        assert [r["output"] for r in row["rounds"] if r["kind"] != "loop"] == [str(a) for a in written["rounds"]]
     assert all(r["score"]["reference_free"] is not None for r in imported.rows)
     assert imported.summary.variants["project"].entity_types.source == "prompt"  # prompt-tune wrote its types in
     assert imported.summary.variants["default"].entity_types.values == ["organization", "person", "geo", "event"]
