@@ -82,9 +82,10 @@ class MetricDelta(Value):
     improved: int
     regressed: int
     unchanged: int
-    micro_a: float | None
-    micro_b: float | None
-    micro_delta: float | None
+    # a count metric's micro is its total: an int, kept as one (Number)
+    micro_a: Number | None
+    micro_b: Number | None
+    micro_delta: Number | None
     significant: bool = False  # is_real_difference: enough cases, interval excludes zero, p < 1 - confidence
 
 
@@ -524,6 +525,11 @@ class VariantSummary(Artifact):
     def annotated(self, kind: str) -> int | None:
         """Cases annotated for `kind` (None in a summary written before this was counted)."""
         return self.metrics.annotated.get(kind)
+
+    @property
+    def has_gold(self) -> bool:
+        """Whether some case is annotated for a kind (true for a summary without the counts)."""
+        return not self.metrics.annotated or any(self.metrics.annotated.values())
 
 
 class RunSummary(Artifact):

@@ -53,8 +53,7 @@ def _count(value: int, ratio: float | None, is_base: bool) -> str:
 
 def has_gold(summary: RunSummary) -> bool:
     """Whether any case of any variant is annotated (a summary without the counts counts as gold)."""
-    return any(not variant.metrics.annotated or any(variant.metrics.annotated.values())
-               for variant in summary.variants.values()) or not summary.variants
+    return any(variant.has_gold for variant in summary.variants.values()) or not summary.variants
 
 
 def _cell(metric: Metric, variant: VariantSummary, ratio: float | None, is_base: bool) -> str:

@@ -376,3 +376,17 @@ def test_reports_have_the_grounding_plot_and_count_rows(run):
     assert row.startswith("| Distinct entities (total · mean per case) | **5** · 1.67 | **9** · 3<br>Δ +1.33 per case")
     assert "| Grounding rate | **100.0%** · 100.0% |" in md
     assert "<td>Dangling relationships (total · mean per case)</td>" in html
+
+
+def test_markdown_cases_of_a_suite_without_gold_show_grounding_and_leaks(run):
+    from harness.reports.markdown import render_markdown
+    from harness.reports.view import run_view
+
+    outcome, summary = run
+    for variant in summary.variants.values():
+        variant.metrics.annotated = {"entities": 0, "relationships": 0}
+    md = render_markdown(run_view(summary, outcome.results))
+    assert "<details><summary>Grounding rate / example leaks (no gold) per case" in md
+    assert "| case | default | tuned | ungrounded in tuned |" in md
+    # every towns entity is in its chunk and the towns prompt names none of them: 100% grounded, 0 leaks
+    assert "| mayor | 100.0% / 0 | 100.0% / 0 | — |" in md
