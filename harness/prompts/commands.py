@@ -281,7 +281,11 @@ def _finish(draft: Any, out: Path, force: bool, lint_results: dict[str, list[Any
                f"{len(draft.cases)} case(s) with empty gold")
     for path in written[1:]:
         typer.echo(f"wrote {path}")
-    typer.echo(f"next: fill in the gold of each case, then: harness record {out}")
+    if draft.thresholds:
+        limits = ", ".join(f"{k}: {v}" for k, v in draft.thresholds.items() if k != "variants")
+        typer.echo(f"thresholds (reference-free starting points, no gold needed): {limits}")
+    typer.echo(f"next: harness record {out}, then harness run {out} --gate; "
+               "fill in the gold of each case to score recall and precision too")
 
 
 def _default_out(out: Path | None, name: str | None, root: Path) -> tuple[Path, str]:

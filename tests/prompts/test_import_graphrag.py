@@ -299,6 +299,8 @@ def test_cli_import(harness_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert harness_cli(["import", "graphrag", str(root)]) == 0
     out = capsys.readouterr().out
     assert "wrote suites/my-project.yaml: 2 variant(s) (project, default), 3 case(s) with empty gold" in out
+    assert ("thresholds (reference-free starting points, no gold needed): grounded_rate: 0.85, example_leaks: 0, "
+            "dangling: 0, type_conformance: 0.9") in out
     assert load_suite(tmp_path / "suites" / "my-project.yaml").name == "my-project"
     # never overwrite silently
     assert harness_cli(["import", "graphrag", str(root)]) == 2
@@ -416,3 +418,64 @@ def test_structured_input_without_its_text_column_is_named(tmp_path: Path) -> No
                                {"news.csv": CSV})
     draft = graphrag_draft(read_graphrag_project(root, environ={}), tmp_path / "suites" / "c.yaml")
     assert any("news.csv" in w and "'content'" in w and "id, headline, body" in w for w in draft.warnings)
+
+
+# --------------------------------------------------------------------------- thresholds written on import
+
+TUNED = (
+    "-Goal-\nFind the entities of a detective story.\n"
+    "- entity_type: One of the following types: [person, location, object]\n"
+    "Format each entity as (\"entity\"{tuple_delimiter}<name>{tuple_delimiter}<type>{tuple_delimiter}<description>)\n"
+    "Use **{record_delimiter}** as the list delimiter. When finished, output {completion_delimiter}.\n"
+    "-Examples-\nExample 1:\ntext:\nInspector Marsh found the key in Dover.\n------------------------\noutput:\n"
+    "(\"entity\"{tuple_delimiter}INSPECTOR MARSH{tuple_delimiter}person{tuple_delimiter}Finds the key)\n"
+    "{record_delimiter}\n(\"entity\"{tuple_delimiter}KEY{tuple_delimiter}object{tuple_delimiter}The key found)\n"
+    "{record_delimiter}\n(\"entity\"{tuple_delimiter}DOVER{tuple_delimiter}location{tuple_delimiter}Where it was found)\n"
+    "{record_delimiter}\n(\"relationship\"{tuple_delimiter}INSPECTOR MARSH{tuple_delimiter}KEY{tuple_delimiter}"
+    "Marsh found the key{tuple_delimiter}8)\n{completion_delimiter}\n"
+    "-Real Data-\ntext: {input_text}\noutput:\n"
+)
+UNTYPED = (
+    "Find every named thing in the text and the links between them.\n"
+    "Write (\"entity\"{tuple_delimiter}<name>{tuple_delimiter}<kind>{tuple_delimiter}<description>) records, "
+    "separated by {record_delimiter}, and end with {completion_delimiter}.\nText: {input_text}\nOutput:\n"
+)
+
+
+def _project_with_prompt(root: Path, prompt: str) -> Path:
+    _files(root, {"extract_graph.txt": prompt}, {"doc.txt": INPUTS["mayor.txt"]})
+    (root / "settings.yaml").write_text(
+        "models:\n  default_chat_model: {type: openai_chat, model: gpt-4o-mini}\n"
+        "extract_graph:\n  prompt: prompts/extract_graph.txt\n  entity_types: [organization, person, geo, event]\n",
+        encoding="utf-8")
+    return root
+
+
+def test_import_writes_reference_free_thresholds(tmp_path: Path) -> None:
+    _, out = import_project("v2", tmp_path)
+    suite = load_suite(out)
+    limits = suite.spec.thresholds
+    assert (limits.grounding_rate, limits.example_leaks, limits.dangling, limits.type_conformance) == (0.85, 0, 0, 0.9)
+    assert "starting points that need no gold" in out.read_text()
+
+
+def test_an_untyped_project_prompt_gets_no_type_conformance_threshold(tmp_path: Path) -> None:
+    root = _project_with_prompt(tmp_path / "graphrag", UNTYPED)
+    draft = graphrag_draft(read_graphrag_project(root, environ={}), tmp_path / "suites" / "u.yaml")
+    # its prompt names no type list, so its type conformance would be n/a and fail any limit
+    assert draft.thresholds == {"grounded_rate": 0.85, "example_leaks": 0, "dangling": 0,
+                                "variants": {"default": {"type_conformance": 0.9}}}
+    write_draft(draft, tmp_path / "suites" / "u.yaml")
+    suite = load_suite(tmp_path / "suites" / "u.yaml")
+    assert suite.spec.thresholds.type_conformance is None
+    assert suite.spec.thresholds.variants["default"].type_conformance == 0.9
+
+
+def test_a_prompt_tune_prompt_is_linted_against_the_types_it_carries(tmp_path: Path) -> None:
+    root = _project_with_prompt(tmp_path / "graphrag", TUNED)
+    findings = lint_project_prompts(read_graphrag_project(root, environ={}))["extract_graph"]
+    # the settings' types (organization, person, geo, event) do not reach this prompt: GraphRAG has
+    # nothing to fill, so its examples' location and object are not "undeclared"
+    assert [f.code for f in findings if f.severity == "error"] == []
+    draft = graphrag_draft(read_graphrag_project(root, environ={}), tmp_path / "suites" / "t.yaml")
+    assert draft.thresholds["type_conformance"] == 0.9  # typed: it carries [person, location, object]

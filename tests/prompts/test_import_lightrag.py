@@ -229,3 +229,22 @@ def test_cli_import_lightrag(harness_cli, tmp_path: Path, monkeypatch: pytest.Mo
     assert "not a literal" in captured.err
     data = yaml.safe_load((tmp_path / "suites" / "lr.yaml").read_text())
     assert data["variants"]["project"]["prompt"] == "prompts/lr/extract_graph.yaml"
+
+
+def test_import_writes_reference_free_thresholds(tmp_path: Path) -> None:
+    out, _ = import_setup(new_setup(tmp_path / "setup"), tmp_path)
+    limits = load_suite(out).spec.thresholds
+    # both variants are filled with the setup's ENTITY_TYPES, so type conformance is suite-wide
+    assert (limits.grounding_rate, limits.example_leaks, limits.dangling, limits.type_conformance) == (0.85, 0, 0, 0.9)
+    assert limits.variants == {}
+
+
+def test_an_untyped_lightrag_prompt_gets_no_type_conformance_threshold(tmp_path: Path) -> None:
+    root = new_setup(tmp_path / "setup")
+    # the setup's prompt no longer names any types: its answers' type conformance would be n/a
+    (root / "prompt.py").write_text(NEW_PROMPT_PY.replace("1. Entities of the types [{entity_types}], one per line:",
+                                                          "1. Entities, one per line:"))
+    out, _ = import_setup(root, tmp_path)
+    limits = load_suite(out).spec.thresholds
+    assert limits.type_conformance is None
+    assert {name: v.type_conformance for name, v in limits.variants.items()} == {"default": 0.9}

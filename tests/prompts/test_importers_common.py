@@ -43,3 +43,38 @@ def test_chunk_cases_takes_at_most_max_cases_and_skips_empty_files(tmp_path):
     assert [case["chunk"] for case in draft.cases] == ["input/a.txt", "input/c.txt"]
     assert any("b.txt: skipped, it is empty" in w for w in draft.warnings)
     assert any("4 input files found; the suite takes the first 3" in w for w in draft.warnings)
+
+
+# --------------------------------------------------------------------------- thresholds written on import
+
+
+def test_reference_free_thresholds_type_conformance_follows_the_typed_variants():
+    from harness.prompts.importers.common import reference_free_thresholds
+
+    base = {"grounded_rate": 0.85, "example_leaks": 0, "dangling": 0}
+    assert reference_free_thresholds({"project": True, "default": True}) == {**base, "type_conformance": 0.9}
+    # an untyped prompt's conformance is n/a, which never passes: only the typed variant gets the limit
+    assert reference_free_thresholds({"project": False, "default": True}) == {
+        **base, "variants": {"default": {"type_conformance": 0.9}}}
+    assert reference_free_thresholds({"project": False}) == base
+
+
+def test_draft_writes_the_thresholds_with_their_comment_before_the_cases(tmp_path):
+    import yaml
+
+    from harness.suites import load_suite
+
+    draft = SuiteDraft(name="s", description="d", notes="n", language="English", entity_types=["person"],
+                       model={"name": "gpt-4o-mini"}, variants={"default": {"prompt": "builtin:graphrag.extract_graph"}},
+                       baseline="default", cases=[{"id": "c", "text": "Ana Ruiz spoke.", "entities": [], "relationships": []}],
+                       thresholds={"grounded_rate": 0.85, "example_leaks": 0})
+    text = draft.to_yaml()
+    comment = text.index("# Reference-free thresholds written by `harness import`")
+    assert comment < text.index("thresholds:") < text.index("cases:")
+    assert yaml.safe_load(text)["thresholds"] == {"grounded_rate": 0.85, "example_leaks": 0}
+    (tmp_path / "suites").mkdir()
+    (tmp_path / "suites" / "s.yaml").write_text(text, encoding="utf-8")
+    limits = load_suite(tmp_path / "suites" / "s.yaml").spec.thresholds
+    assert (limits.grounding_rate, limits.example_leaks) == (0.85, 0)  # the alias lands on grounding_rate
+    draft.thresholds = {}
+    assert "thresholds" not in yaml.safe_load(draft.to_yaml())

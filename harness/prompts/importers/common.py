@@ -19,6 +19,21 @@ from ...names import safe_name
 from ...suites import project_root
 
 DEFAULT_MAX_CASES = 10
+
+# Reference-free limits written into every imported suite, so it is gated on something real before
+# any gold exists (docs/prompts.md, "Thresholds written on import"). Starting points, not verdicts:
+# - grounded_rate 0.85: share of distinct entities whose name occurs in their chunk; the shipped
+#   example suites score 0.89 to 0.99, and below 0.85 more than one name in seven is not in the text;
+# - example_leaks 0: a name copied from the prompt's own examples is never a finding;
+# - dangling 0: an edge to an undeclared entity becomes a GraphRAG node with no description;
+# - type_conformance 0.9 (only for variants whose prompt has a type list): records outside the list
+#   are dropped or mislabelled downstream.
+IMPORT_THRESHOLDS: dict[str, float] = {"grounded_rate": 0.85, "example_leaks": 0, "dangling": 0}
+TYPE_CONFORMANCE_THRESHOLD = 0.9
+THRESHOLDS_COMMENT = (
+    "# Reference-free thresholds written by `harness import`: starting points that need no gold\n"
+    "# (docs/prompts.md, \"Thresholds written on import\"). Tighten or loosen them once you have seen a run.\n"
+)
 SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "site-packages", "__pycache__", ".tox", "build", "dist"}
 
 
@@ -87,6 +102,7 @@ class SuiteDraft:
     cases: list[dict[str, Any]] = field(default_factory=list)
     files: dict[Path, str] = field(default_factory=dict)  # path -> content, written with the suite
     warnings: list[str] = field(default_factory=list)
+    thresholds: dict[str, Any] = field(default_factory=dict)  # written under `thresholds:`, with a comment
 
     def to_yaml(self) -> str:
         data: dict[str, Any] = {
@@ -98,13 +114,29 @@ class SuiteDraft:
             "model": self.model,
             "variants": self.variants,
             "baseline": self.baseline,
-            "cases": self.cases,
         }
         header = (
             "# Written by `harness import`. Fill in the gold entities and relationships of every case\n"
-            "# before trusting the scores; an empty gold list scores nothing.\n"
+            "# before trusting the gold scores; an empty gold list scores nothing.\n"
         )
-        return header + dump_yaml(data)
+        text = header + dump_yaml(data)
+        if self.thresholds:
+            text += THRESHOLDS_COMMENT + dump_yaml({"thresholds": self.thresholds})
+        return text + dump_yaml({"cases": self.cases})
+
+
+def reference_free_thresholds(typed: Mapping[str, bool]) -> dict[str, Any]:
+    """The `thresholds:` of an imported suite (IMPORT_THRESHOLDS), given which variants' prompts
+    have a type list (variant -> typed). `type_conformance` is suite-wide when every variant is
+    typed, set per variant when only some are (an untyped prompt's conformance is n/a, which never
+    passes), and left out when none is."""
+    thresholds: dict[str, Any] = dict(IMPORT_THRESHOLDS)
+    if typed and all(typed.values()):
+        thresholds["type_conformance"] = TYPE_CONFORMANCE_THRESHOLD
+    elif any(typed.values()):
+        thresholds["variants"] = {name: {"type_conformance": TYPE_CONFORMANCE_THRESHOLD}
+                                  for name, has_types in typed.items() if has_types}
+    return thresholds
 
 
 class _Dumper(yaml.SafeDumper):

@@ -31,7 +31,7 @@ from typing import Any
 from ...errors import InputError
 from ...yamlfile import Location, line_of, parse_yaml
 from ..builtin import PREFIX
-from ..entity_types import DEFAULT_ENTITY_TYPES
+from ..entity_types import DEFAULT_ENTITY_TYPES, effective_entity_types
 from .common import (
     DEFAULT_MAX_CASES,
     SuiteDraft,
@@ -41,6 +41,7 @@ from .common import (
     find_files,
     project_file_reference,
     read_dotenv,
+    reference_free_thresholds,
     relative_path,
     substitute_env,
 )
@@ -250,6 +251,11 @@ def graphrag_draft(
     )
     if extract is None:
         draft.warnings.append("no extraction prompt found in the settings or prompts/; the suite has only the built-in default")
+    # the built-in default is filled with the settings' types; the project's prompt may carry its own
+    typed = {name: True for name in variants}
+    if extract is not None:
+        typed["project"] = bool(extraction_types(extract, project.entity_types))
+    draft.thresholds = reference_free_thresholds(typed)
     if project.input_dir is not None and project.input.file_type != "text":
         documents = read_documents(project.input_dir, project.input, draft.warnings)
         if len(documents) > where.max_cases:
@@ -267,6 +273,20 @@ def graphrag_draft(
             files = find_files(project.input_dir, re.compile(DEFAULT_PATTERN))
     chunk_cases(files, where, draft)
     return draft
+
+
+def extraction_types(path: Path, settings_types: list[str]) -> list[str]:
+    """The entity types an extraction prompt is filled with in GraphRAG: its own, when it carries
+    them (`graphrag prompt-tune` writes them into the text), else the settings' (see
+    prompts/entity_types.py). A prompt that cannot be read counts as filled from the settings: the
+    written suite then fails to load and says why."""
+    from ..loading import load_prompt
+
+    try:
+        template = load_prompt(path, strict=False)
+    except InputError:
+        return list(settings_types)
+    return effective_entity_types(template, variant=None, suite=settings_types).values
 
 
 def lint_project_prompts(project: GraphRAGProject) -> dict[str, list[Any]]:
@@ -293,7 +313,7 @@ def lint_project_prompts(project: GraphRAGProject) -> dict[str, list[Any]]:
             path,
             variables=variables,
             format=KIND_FORMATS[kind],
-            entity_types=project.entity_types if kind == "extract_graph" else None,
+            entity_types=extraction_types(path, project.entity_types) if kind == "extract_graph" else None,
             ignore=ignore,
             **settings,
         )

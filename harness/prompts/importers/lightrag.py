@@ -37,6 +37,7 @@ from .common import (
     dump_yaml,
     find_files,
     read_dotenv,
+    reference_free_thresholds,
     relative_path,
 )
 
@@ -296,6 +297,22 @@ def _unescape(text: str) -> str:
     return text.replace("{{", "{").replace("}}", "}")
 
 
+def _template_types(draft: SuiteDraft, project: LightRAGProject) -> list[str]:
+    """The entity types the imported template is filled with: the setup's, through {entity_types},
+    unless its text never uses them (then the types written in it, if any)."""
+    from ..entity_types import effective_entity_types
+    from ..yaml_template import load_yaml_text
+
+    for path, content in draft.files.items():
+        if path.suffix == ".yaml":
+            try:
+                template = load_yaml_text(content, str(path), strict=False)
+            except InputError:
+                return list(project.entity_types)  # the written suite fails to load and says why
+            return effective_entity_types(template, variant=None, suite=project.entity_types).values
+    return list(project.entity_types)
+
+
 def lightrag_draft(
     project: LightRAGProject, out: Path, *, name: str | None = None, max_cases: int = DEFAULT_MAX_CASES
 ) -> SuiteDraft:
@@ -340,6 +357,8 @@ def lightrag_draft(
         + (f" (prompts: {relative_path(project.prompt_file, where.root)})" if project.prompt_file else "")
         + ". Gold is empty: list the entities and relationships of every case before trusting scores."
     )
+    draft.thresholds = reference_free_thresholds(
+        {name: name != "project" or bool(_template_types(draft, project)) for name in variants})
     files = find_files(project.input_dir, re.compile(r".*"), suffixes=(".txt", ".md")) if project.input_dir else []
     chunk_cases(files, where, draft)
     return draft

@@ -1,0 +1,258 @@
+"""An imported GraphRAG project with no gold, end to end: `harness import graphrag` on the invented
+project fixtures/projects/graphrag-detective, then `harness run --gate` replaying the team's
+hand-written answers (no network, no key). The suite is gated on the reference-free thresholds the
+import wrote, and the default vs tuned comparison says what to do next.
+
+Every expected figure below is worked out by hand from the answers in
+fixtures/responses/graphrag-detective/ (the table is also in the fixture's README.md):
+
+| case | default: entities / grounded / records / conforming / dup / conflicts / dangling / self-loops / leaks / relationships | project (prompt-tune prompt): same columns |
+|---|---|---|
+| 01 | 7 / 6 (DR. WATSON) / 8 / 7 (VANTRY DIAMOND object) / 1 / 1 (PELLINGHAM HALL geo+organization) / 1 (STRONGROOM) / 0 / 0 / 6 | 7 / 7 / 7 / 7 / 0 / 0 / 0 / 0 / 0 / 5 |
+| 02 | 8 / 7 (ASHCOMBE) / 8 / 8 / 0 / 0 / 0 / 0 / 1 (ASHCOMBE) / 5 | 8 / 8 / 8 / 8 / 0 / 0 / 0 / 0 / 0 / 5 |
+| 03 | 7 / 6 (SCOTLAND YARD) / 7 / 6 (BLUE CLAY evidence) / 0 / 0 / 0 / 0 / 0 / 5 | 7 / 6 (SCOTLAND YARD) / 7 / 7 / 0 / 0 / 0 / 0 / 1 (SCOTLAND YARD) / 5 |
+| 04 | 10 / 9 (COLDHARBOUR & FINCH) / 10 / 10 / 0 / 0 / 0 / 0 / 1 (COLDHARBOUR & FINCH) / 6 | 9 / 9 / 9 / 9 / 0 / 0 / 0 / 0 / 0 / 5 |
+| 05 | 8 / 7 (GAMBLING DEBT) / 9 / 9 / 1 / 1 (CROWN AND ANCHOR) / 1 (MEDWAY BRICKFIELDS) / 0 / 0 / 7 | 8 / 8 / 8 / 8 / 0 / 0 / 0 / 0 / 0 / 7 |
+| 06 | 9 / 8 (ROCHESTER STATION) / 9 / 9 / 0 / 0 / 0 / 0 / 0 / 6 | 8 / 8 / 8 / 8 / 0 / 0 / 0 / 0 / 0 / 6 |
+| 07 | 10 / 8 (ARREST OF CAPTAIN ASHWORTH, DUTCH EMBASSY) / 10 / 9 (VANTRY DIAMOND) / 0 / 0 / 0 / 0 / 0 / 7 | 8 / 8 / 8 / 8 / 0 / 0 / 1 (CONSTABLES) / 0 / 0 / 6 |
+| 08 | 7 / 7 / 7 / 6 (THIRD KEY object) / 0 / 0 / 1 (CAPTAIN ASHWORTH) / 1 (NED ROOK) / 0 / 5 | 8 / 8 / 8 / 8 / 0 / 0 / 0 / 0 / 0 / 6 |
+| sum | 66 / 58 / 68 / 64 / 2 / 2 / 3 / 1 / 2 / 47 | 63 / 62 / 63 / 63 / 0 / 0 / 1 / 0 / 1 / 45 |
+
+The default's types are the settings' [organization, person, geo, event]; the project's prompt
+carries prompt-tune's [person, location, organization, object, event]. Default 06 has one `N/A`
+description (empty_descriptions 1); no strength is outside 1..10.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness.artifacts import RunSummary, Verdict
+from harness.cli import main
+from harness.runfolder import GATE, read_summary
+from harness.suites import load_suite
+
+from .support.fixture_project import NAME, REPO, RESPONSES, import_fixture_project
+
+CASES = ["01-a-caller-at-baker-street", "02-the-strongroom", "03-blue-clay", "04-the-pawnbroker",
+         "05-the-nephew", "06-instructions-for-watson", "07-the-crown-and-anchor", "08-the-explanation"]
+
+
+@dataclass
+class ImportedRun:
+    suite_file: Path
+    exit_code: int
+    out: str
+    summary: RunSummary
+    verdict: Verdict
+    rows: list[dict]
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> ImportedRun:
+    """Import the project into a fresh harness project and replay it with the gate on, once."""
+    root = tmp_path_factory.mktemp("user-project")
+    mp = pytest.MonkeyPatch()
+    mp.delenv("OPENAI_API_KEY", raising=False)  # replay needs no key
+    mp.chdir(root)
+    try:
+        suite_file = import_fixture_project(root)
+        buffer = io.StringIO()
+        with redirect_stdout(buffer):
+            code = main(["run", str(suite_file), "--record-mode", "none", "--gate",
+                         "--reports", str(root / "reports"), "--run-id", "e2e"])
+    finally:
+        mp.undo()
+    run_dir = root / "reports" / NAME / "e2e"
+    verdict = Verdict.model_validate_json((run_dir / GATE).read_text(encoding="utf-8"))
+    rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    return ImportedRun(suite_file, code, buffer.getvalue(), read_summary(run_dir), verdict, rows)
+
+
+# --------------------------------------------------------------------------- the import
+
+
+def test_import_writes_empty_gold_and_reference_free_thresholds(imported: ImportedRun) -> None:
+    text = imported.suite_file.read_text(encoding="utf-8")
+    assert "# Reference-free thresholds written by `harness import`: starting points" in text
+    data = yaml.safe_load(text)
+    assert data["thresholds"] == {"grounded_rate": 0.85, "example_leaks": 0, "dangling": 0, "type_conformance": 0.9}
+    assert data["variants"] == {
+        "project": {"prompt": "fixtures/projects/graphrag-detective/prompts/extract_graph.txt", "format": "graphrag"},
+        "default": {"prompt": "builtin:graphrag.extract_graph", "format": "graphrag"},
+    }
+    assert data["baseline"] == "default" and data["model"]["max_gleanings"] == 1  # the settings' max_gleanings
+    assert [c["id"] for c in data["cases"]] == CASES
+    assert all(c["entities"] == [] and c["relationships"] == [] for c in data["cases"])
+    suite = load_suite(imported.suite_file)
+    limits = suite.spec.thresholds
+    assert (limits.grounding_rate, limits.example_leaks, limits.dangling, limits.type_conformance) == (0.85, 0, 0, 0.9)
+
+
+def test_replay_needs_no_key_and_scores_every_case(imported: ImportedRun) -> None:
+    assert sorted((r["variant"], r["case_id"]) for r in imported.rows) == sorted(
+        (v, c) for v in ("project", "default") for c in CASES)
+    for row in imported.rows:  # the cassettes hold exactly the team's answers, first answer then gleaning
+        written = yaml.safe_load((REPO / RESPONSES / row["variant"] / f"{row['case_id']}.yaml").read_text(encoding="utf-8"))
+        assert [r["output"] for r in row["rounds"] if r["kind"] != "loop"] == [str(a) for a in written["rounds"]]
+    assert all(r["score"]["reference_free"] is not None for r in imported.rows)
+    assert imported.summary.variants["project"].entity_types.source == "prompt"  # prompt-tune wrote its types in
+    assert imported.summary.variants["default"].entity_types.values == ["organization", "person", "geo", "event"]
+
+
+# --------------------------------------------------------------------------- the figures, by hand
+
+
+def figure(run: ImportedRun, variant: str, name: str) -> tuple[float | None, float | None]:
+    metrics = run.summary.variants[variant].metrics
+    return metrics.get(name, "micro"), metrics.get(name, "macro")
+
+
+def test_default_prompt_reference_free_figures(imported: ImportedRun) -> None:
+    micro, macro = figure(imported, "default", "grounding_rate")
+    assert micro == pytest.approx(58 / 66)  # 0.879
+    # per case 6/7, 7/8, 6/7, 9/10, 7/8, 8/9, 8/10, 7/7 -> 7.053175 / 8
+    assert macro == pytest.approx((6 / 7 + 7 / 8 + 6 / 7 + 9 / 10 + 7 / 8 + 8 / 9 + 8 / 10 + 1) / 8)  # 0.8816
+    micro, macro = figure(imported, "default", "type_conformance")
+    assert micro == pytest.approx(64 / 68)  # 0.941: object, evidence, object, object are not in the list
+    assert macro == pytest.approx((7 / 8 + 1 + 6 / 7 + 1 + 1 + 1 + 9 / 10 + 6 / 7) / 8)  # 0.9362
+    # counts: micro is the total over the 8 cases, macro the mean per case
+    expected = {"distinct_entities": 66, "distinct_relationships": 47, "duplicate_records": 2, "type_conflicts": 2,
+                "dangling": 3, "self_loops": 1, "example_leaks": 2, "empty_descriptions": 1,
+                "strengths_out_of_scale": 0}
+    for name, total in expected.items():
+        assert figure(imported, "default", name) == (pytest.approx(total), pytest.approx(total / 8)), name
+
+
+def test_tuned_prompt_reference_free_figures(imported: ImportedRun) -> None:
+    micro, macro = figure(imported, "project", "grounding_rate")
+    assert micro == pytest.approx(62 / 63)  # 0.984: only SCOTLAND YARD in 03 is not in its chunk
+    assert macro == pytest.approx((7 + 6 / 7) / 8)  # 0.9821
+    assert figure(imported, "project", "type_conformance") == (pytest.approx(1.0), pytest.approx(1.0))  # 63 / 63
+    expected = {"distinct_entities": 63, "distinct_relationships": 45, "duplicate_records": 0, "type_conflicts": 0,
+                "dangling": 1, "self_loops": 0, "example_leaks": 1, "empty_descriptions": 0,
+                "strengths_out_of_scale": 0}
+    for name, total in expected.items():
+        assert figure(imported, "project", name) == (pytest.approx(total), pytest.approx(total / 8)), name
+
+
+def test_leaked_names_come_from_each_prompts_own_examples(imported: ImportedRun) -> None:
+    leaks = {(r["variant"], r["case_id"]): r["score"]["reference_free"]["example_leak_names"] for r in imported.rows}
+    # the built-in default's examples name Ashcombe and Coldharbour & Finch
+    assert {k: v for k, v in leaks.items() if v and k[0] == "default"} == {
+        ("default", "02-the-strongroom"): ["ASHCOMBE"], ("default", "04-the-pawnbroker"): ["COLDHARBOUR & FINCH"]}
+    # prompt-tune built its examples from the corpus: Scotland Yard is in them, and 03 only says "the Yard"
+    assert {k: v for k, v in leaks.items() if v and k[0] == "project"} == {
+        ("project", "03-blue-clay"): ["SCOTLAND YARD"]}
+
+
+# --------------------------------------------------------------------------- the gate
+
+
+def test_gate_applies_the_imported_thresholds(imported: ImportedRun) -> None:
+    assert imported.exit_code == 1  # a threshold failed
+    assert imported.verdict.status == "fail"
+    statuses = {(r.variant, r.metric): (r.status, r.value) for r in imported.verdict.rules if r.rule == "threshold"}
+    assert statuses == {
+        ("default", "grounding_rate"): ("pass", pytest.approx(58 / 66)),  # 87.9% >= 85%
+        ("default", "type_conformance"): ("pass", pytest.approx(64 / 68)),  # 94.1% >= 90%
+        # a count threshold checks the mean per case: 2 leaks (ASHCOMBE, COLDHARBOUR & FINCH) / 8 cases > 0
+        ("default", "example_leaks"): ("fail", pytest.approx(2 / 8)),
+        ("default", "dangling"): ("fail", pytest.approx(3 / 8)),  # STRONGROOM, MEDWAY BRICKFIELDS, CAPTAIN ASHWORTH
+        ("project", "grounding_rate"): ("pass", pytest.approx(62 / 63)),
+        ("project", "type_conformance"): ("pass", 1.0),
+        ("project", "example_leaks"): ("fail", pytest.approx(1 / 8)),  # SCOTLAND YARD
+        ("project", "dangling"): ("fail", pytest.approx(1 / 8)),  # CONSTABLES
+    }
+    assert "gate: FAIL" in imported.out
+    assert "example leaks 0.25 per case over 8 cases (total 2) is above the limit 0" in imported.out
+
+
+def test_junit_fails_each_case_that_breaks_an_imported_threshold(imported: ImportedRun) -> None:
+    """Per case the same limits apply: grounded >= 85%, types >= 90%, no leak, no dangling edge."""
+    import xml.etree.ElementTree as ET
+
+    tree = ET.parse(imported.suite_file.parent.parent / "reports" / NAME / "e2e" / "junit.xml")
+    failed = {(case.get("classname").split(".")[-1], case.get("name"))
+              for case in tree.iter("testcase") if case.find("failure") is not None}
+    assert failed == {
+        ("default", "01-a-caller-at-baker-street"),  # types 7/8 = 87.5%, 1 dangling
+        ("default", "02-the-strongroom"),  # 1 leak
+        ("default", "03-blue-clay"),  # types 6/7 = 85.7%
+        ("default", "04-the-pawnbroker"),  # 1 leak
+        ("default", "05-the-nephew"),  # 1 dangling
+        ("default", "07-the-crown-and-anchor"),  # grounded 8/10 = 80%
+        ("default", "08-the-explanation"),  # types 6/7, 1 dangling
+        ("project", "03-blue-clay"),  # 1 leak
+        ("project", "07-the-crown-and-anchor"),  # 1 dangling
+    }  # default 06 passes: grounded 8/9 = 88.9%, types 9/9, nothing leaked or dangling
+
+
+def test_console_shows_the_gold_free_columns(imported: ImportedRun) -> None:
+    assert "no gold: reference-free figures" in imported.out
+    assert "MR. HOLMES / HOLMES / SHERLOCK HOLMES" in imported.out
+
+
+# --------------------------------------------------------------------------- default vs tuned
+
+
+def test_comparison_tuned_against_default(imported: ImportedRun) -> None:
+    comparison = imported.summary.comparisons["project"]
+    assert (comparison.a, comparison.b, comparison.cases.paired) == ("default", "project", 8)
+    grounding = comparison.metrics["grounding_rate"]
+    # per-case differences project - default: 1/7, 1/8, 0, 1/10, 1/8, 1/9, 2/10, 0
+    assert grounding.delta == pytest.approx((1 / 7 + 1 / 8 + 1 / 10 + 1 / 8 + 1 / 9 + 2 / 10) / 8)  # +10.0 pt
+    assert (grounding.improved, grounding.regressed, grounding.unchanged) == (6, 0, 2)
+    # exact sign-flip test over 2^8 patterns: only "all six non-zero differences the same sign"
+    # (x 2^2 patterns of the two zeros) is as extreme: 2 * 4 / 256
+    assert grounding.p_value == pytest.approx(8 / 256)
+    assert grounding.significant
+    conformance = comparison.metrics["type_conformance"]
+    assert conformance.delta == pytest.approx((1 - 7 / 8 + 1 - 6 / 7 + 1 - 9 / 10 + 1 - 6 / 7) / 8)  # +6.4 pt
+    dangling = comparison.metrics["dangling"]
+    assert dangling.delta == pytest.approx((-1 - 1 + 1 - 1) / 8)  # 01, 05, 08 lose theirs; 07 gains CONSTABLES
+    # fewer is better for a count: a case that lost a dangling edge improved
+    assert (dangling.improved, dangling.regressed, dangling.unchanged) == (3, 1, 4)
+    # four non-zero differences of 1: only sign patterns summing to 0 (6 of 16) are less extreme
+    assert dangling.p_value == pytest.approx(10 / 16) and not dangling.significant
+    leaks = comparison.metrics["example_leaks"]
+    assert leaks.delta == pytest.approx((-1 - 1 + 1) / 8)  # 02 and 04 lose theirs, 03 gains SCOTLAND YARD
+    assert (leaks.improved, leaks.regressed, leaks.unchanged) == (2, 1, 5)
+    duplicates = comparison.metrics["duplicate_records"]
+    assert (duplicates.micro_delta, duplicates.improved, duplicates.regressed) == (-2, 2, 0)  # 01 and 05
+
+
+def test_fragmentation_is_what_tuning_did_not_fix(imported: ImportedRun) -> None:
+    """Both prompts write Holmes as the passage does: three GraphRAG nodes for one man."""
+    holmes = ["MR. HOLMES", "HOLMES", "SHERLOCK HOLMES"]
+    default = imported.summary.variants["default"].fragmentation
+    tuned = imported.summary.variants["project"].fragmentation
+    assert default is not None and tuned is not None
+    # default: 43 distinct names become 40 (Holmes 3 -> 1 over cases 01-04 and 06-08, DR. WATSON /
+    # WATSON 2 -> 1 over 01 and 06); tuned: 38 -> 36 (Holmes only). Neither joins INSPECTOR MARSH with
+    # (INSPECTOR) ADELINE MARSH, nor CAPTAIN / CAPTAIN ASHWORTH / CAPTAIN JULIAN ASHWORTH / J. ASHWORTH.
+    assert (default.nodes, default.clusters, default.joined_clusters) == (43, 40, 2)
+    assert [(c.names, c.cases) for c in default.top] == [(holmes, 7), (["DR. WATSON", "WATSON"], 2)]
+    assert (tuned.nodes, tuned.clusters, tuned.joined_clusters) == (38, 36, 1)
+    assert [(c.names, c.cases) for c in tuned.top] == [(holmes, 7)]
+    assert tuned.fragmentation_rate == pytest.approx(2 / 38, abs=1e-6)  # summary.json keeps 6 decimals
+    assert "MR. HOLMES / HOLMES / SHERLOCK HOLMES" in imported.out
+
+
+def test_gleaning_invents_on_the_default_and_finds_on_the_tuned(imported: ImportedRun) -> None:
+    default = {g.round: g for g in imported.summary.variants["default"].gleaning}
+    tuned = {g.round: g for g in imported.summary.variants["project"].gleaning}
+    # default gleaning adds DR. WATSON, SCOTLAND YARD, COLDHARBOUR & FINCH, ALDGATE, ROCHESTER STATION,
+    # DUTCH EMBASSY: only ALDGATE is in its chunk, COLDHARBOUR & FINCH is the built-in examples'
+    assert (default[1].entities, default[1].grounded, default[1].example_leaks) == (6, 1, 1)
+    assert default[1].grounding_rate == pytest.approx(1 / 6, abs=1e-6)
+    assert (default[0].entities, default[0].grounded) == (66 - 6, 58 - 1)  # 57 / 60 = 95%
+    # tuned gleaning adds only BENGAL LANCERS (05), which its first answer missed and the chunk names
+    assert (tuned[1].entities, tuned[1].grounded, tuned[1].example_leaks) == (1, 1, 0)
