@@ -15,14 +15,20 @@ entity records of every case, as one union-find, in this order:
    differ only in digits (`APOLLO 11`/`APOLLO 12`): alignment pairs one prediction with one gold
    entity, but joining is transitive, and numbered names would chain into one cluster.
 3. **Honorifics**: names equal once leading honorifics (`HONORIFICS`) are removed (`MR. HOLMES`/
-   `HOLMES`), unless both are typed and share no type.
+   `HOLMES`), unless both are typed and share no type. A person's name also loses leading ranks
+   and titles (`RANKS`: `INSPECTOR MARSH`/`MARSH`); other names keep them (`GENERAL ELECTRIC`).
 4. **Person containment**: a person's name (type `PERSON_TYPES`, through the suite's synonyms)
-   whose tokens, honorifics removed, are the trailing tokens of exactly one other person's name
-   cluster (`HOLMES` -> `SHERLOCK HOLMES`). Steps 1-3 do not join `HOLMES` with `SHERLOCK
-   HOLMES` (ratio 0.57). Containment is kept to persons because for other types a trailing
-   part names something else (`YORK`/`NEW YORK`, `ENGLAND`/`BANK OF ENGLAND`); a leading part is
-   never joined (`PARIS`/`PARIS HILTON`, `BANK`/`BANK OF ENGLAND`); a surname two different
-   persons end with (`SMITH` of `JOHN SMITH` and `JANE SMITH`) is ambiguous and stays alone.
+   whose tokens, honorifics and ranks removed, are the trailing tokens of exactly one other
+   person's name cluster (`HOLMES` -> `SHERLOCK HOLMES`, `INSPECTOR MARSH` -> `ADELINE MARSH`), or
+   match it with initials (`J. ASHWORTH` -> `JULIAN ASHWORTH`: same number of tokens, the same
+   last token, each one-letter token the initial of the other's). Steps 1-3 do not join `HOLMES`
+   with `SHERLOCK HOLMES` (ratio 0.57). Containment is kept to persons because for other types a
+   trailing part names something else (`YORK`/`NEW YORK`, `ENGLAND`/`BANK OF ENGLAND`); a leading
+   part is never joined (`PARIS`/`PARIS HILTON`, `BANK`/`BANK OF ENGLAND`); a surname two
+   different persons end with (`SMITH` of `JOHN SMITH` and `JANE SMITH`) is ambiguous and stays
+   alone, unless the short name's honorific or rank is carried by exactly one of them (`CAPTAIN
+   ASHWORTH` -> `CAPTAIN JULIAN ASHWORTH`, not `LADY CECILY ASHWORTH`). Every step-4 decision is
+   taken on the clusters of steps 1-3, so the result does not depend on the order of names.
 
 With gold, each gold entity's identity across cases is its normalised name, joined with the
 entities of other cases whose name is one of its aliases (alias to alias does not join: `Smith`
@@ -54,6 +60,14 @@ _CHUNK = 256  # names compared at once by the fuzzy rule (a block times its wind
 
 HONORIFICS: frozenset[str] = frozenset({
     "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "professor", "sir", "dame", "lord", "lady", "mme", "mlle",
+})
+# Ranks and titles that stand before a person's name; removed from persons' names only.
+RANKS: frozenset[str] = frozenset({
+    "inspector", "detective", "sergeant", "sgt", "constable", "officer", "superintendent", "chief",
+    "captain", "capt", "colonel", "col", "major", "lieutenant", "lt", "general", "gen", "admiral", "commander",
+    "judge", "justice", "senator", "sen", "president", "minister", "governor", "mayor", "ambassador",
+    "father", "fr", "reverend", "rev", "bishop", "rabbi", "imam", "saint", "st",
+    "king", "queen", "prince", "princess", "duke", "duchess", "earl", "count", "countess", "baron", "baroness",
 })
 PERSON_TYPES: frozenset[str] = frozenset({"person", "people", "persons", "character", "human", "individual", "per"})
 
@@ -92,11 +106,33 @@ class _Node:
     cases: set[str] = field(default_factory=set)
 
 
-def _core(key: str) -> tuple[str, ...]:
+def _core(key: str, person: bool = False) -> tuple[str, ...]:
+    return _titled(key, person)[0]
+
+
+def _titled(key: str, person: bool) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The name without its leading honorifics (and, for a person, ranks), and what was removed."""
     tokens = key.split()
-    while len(tokens) > 1 and tokens[0] in HONORIFICS:
+    strip = HONORIFICS | RANKS if person else HONORIFICS
+    removed: set[str] = set()
+    while len(tokens) > 1 and tokens[0] in strip:
+        removed.add(tokens[0])
         tokens = tokens[1:]
-    return tuple(tokens)
+    return tuple(tokens), frozenset(removed)
+
+
+def _initials_of(short: tuple[str, ...], full: tuple[str, ...]) -> bool:
+    """`J ASHWORTH` of `JULIAN ASHWORTH`: same length, the same last token, and every other token
+    equal or a one-letter initial of the other's (at least one initial)."""
+    if len(short) != len(full) or len(short) < 2 or short == full or short[-1] != full[-1]:
+        return False
+    initial = False
+    for s, f in zip(short[:-1], full[:-1]):
+        if len(s) == 1 and len(f) > 1 and f.startswith(s):
+            initial = True
+        elif s != f:
+            return False
+    return initial
 
 
 def _compatible(a: set[str], b: set[str]) -> bool:
@@ -136,21 +172,33 @@ def join_names(nodes: list[_Node], matching: MatchingConfig) -> _Joins:
     for a, b in _fuzzy_pairs(keys, matching.fuzzy_threshold):
         if _DIGITS.sub("", keys[a]) != _DIGITS.sub("", keys[b]):  # APOLLO 11 / APOLLO 12 stay apart
             joins.union(by_key[keys[a]], by_key[keys[b]])
+    persons = [i for i, node in enumerate(nodes) if node.types & PERSON_TYPES]
+    person_set = set(persons)
     by_core: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for i, node in enumerate(nodes):
-        by_core[_core(node.key)].append(i)
+        by_core[_core(node.key, i in person_set)].append(i)
     for members in by_core.values():  # a handful of titles each: every compatible pair
         for n, i in enumerate(members):
             for j in members[n + 1:]:
                 if _compatible(nodes[i].types, nodes[j].types):
                     joins.union(i, j)
-    persons = [i for i, node in enumerate(nodes) if node.types & PERSON_TYPES]
-    longer: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    titled = {i: _titled(nodes[i].key, True) for i in persons}
+    longer: dict[tuple[str, ...], list[int]] = defaultdict(list)  # trailing tokens -> longer names
+    by_surname: dict[tuple[int, str], list[int]] = defaultdict(list)  # (tokens, last token) -> names
     for i in persons:
-        core = _core(nodes[i].key)
+        core = titled[i][0]
         for k in range(1, len(core)):
             longer[core[k:]].append(i)
-    found = {i: {joins.find(j) for j in longer.get(_core(nodes[i].key), [])} for i in persons}
+        by_surname[(len(core), core[-1])].append(i)
+    found: dict[int, set[int]] = {}
+    for i in persons:
+        core, titles = titled[i]
+        candidates = longer.get(core, []) + [
+            j for j in by_surname[(len(core), core[-1])] if _initials_of(core, titled[j][0])]
+        roots = {joins.find(j) for j in candidates}
+        if len(roots) > 1 and titles:  # a surname of two people: the one who shares the title
+            roots = {joins.find(j) for j in candidates if titled[j][1] & titles} or roots
+        found[i] = roots
     for i, roots in found.items():
         if len(roots) == 1:
             joins.union(i, roots.pop())

@@ -217,3 +217,41 @@ def test_an_alias_of_another_gold_entity_of_the_same_case_does_not_join_them():
     rows = [row("c1", ("Sherlock Holmes", "person"), ("Holmes", "person"), gold=case)]
     found = fragmentation(rows, {"c1": case}).gold
     assert found is not None and (found.gold_entities, found.found, found.fragmented) == (2, 2, 0)
+
+
+# --------------------------------------------------------------------------- ranks, titles, initials
+
+
+def _clusters_of(*names: tuple[str, str]) -> list[list[str]]:
+    """The joined clusters of two or more titles, from one case per (name, type)."""
+    rows = [row(f"c{i}", (name, kind)) for i, (name, kind) in enumerate(names)]
+    result = fragmentation(rows, None, MatchingConfig())
+    assert result is not None
+    return sorted(sorted(c.names) for c in result.top)
+
+
+def test_a_rank_is_removed_from_a_persons_name_only():
+    # INSPECTOR MARSH (a person) -> MARSH, which ends ADELINE MARSH: one cluster;
+    # GENERAL ELECTRIC (an organization) keeps its first word: no join with ELECTRIC
+    assert _clusters_of(("INSPECTOR MARSH", "person"), ("ADELINE MARSH", "person"),
+                        ("GENERAL ELECTRIC", "organization"), ("ELECTRIC", "organization")) == [
+        ["ADELINE MARSH", "INSPECTOR MARSH"]]
+
+
+def test_a_shared_rank_settles_a_surname_two_persons_end_with():
+    # ASHWORTH ends JULIAN and CECILY ASHWORTH: CAPTAIN ASHWORTH takes the one who is a captain; a
+    # bare ASHWORTH is CAPTAIN ASHWORTH once the rank is removed (rule 3), so it follows it; MR. SMITH,
+    # between JOHN and JANE SMITH, neither of them a mister, stays alone
+    clusters = _clusters_of(("CAPTAIN ASHWORTH", "person"), ("CAPTAIN JULIAN ASHWORTH", "person"),
+                            ("LADY CECILY ASHWORTH", "person"), ("ASHWORTH", "person"),
+                            ("MR. SMITH", "person"), ("JOHN SMITH", "person"), ("JANE SMITH", "person"))
+    assert clusters == [["ASHWORTH", "CAPTAIN ASHWORTH", "CAPTAIN JULIAN ASHWORTH"]]
+
+
+def test_an_initial_joins_the_one_person_it_abbreviates():
+    # J. ASHWORTH -> JULIAN ASHWORTH (j is julian's initial, not cecily's); J. SMITH stays alone
+    # between JOHN and JANE SMITH; J. R. TOLKIEN -> JOHN RONALD TOLKIEN (two initials)
+    clusters = _clusters_of(("J. ASHWORTH", "person"), ("JULIAN ASHWORTH", "person"),
+                            ("CECILY ASHWORTH", "person"), ("J. SMITH", "person"), ("JOHN SMITH", "person"),
+                            ("JANE SMITH", "person"), ("J. R. TOLKIEN", "person"), ("JOHN RONALD TOLKIEN", "person"))
+    assert clusters == [["J. ASHWORTH", "JULIAN ASHWORTH"], ["J. R. TOLKIEN", "JOHN RONALD TOLKIEN"]]
