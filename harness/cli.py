@@ -472,12 +472,26 @@ def compare_command(
             verdict = spread.metrics[name].exceeds if spread is not None and name in spread.metrics else None
             beyond = "" if spread is None else "  spread: " + ("n/a" if verdict is None else
                                                               "exceeded" if verdict else "within")
-            typer.echo(f"  {name:32s} {delta.macro_a:7.3f} -> {delta.macro_b:7.3f}  Δ {delta.delta:+.3f} "
-                       f"[{delta.ci_low:+.3f}, {delta.ci_high:+.3f}]  p={delta.p_value:.3f}  "
-                       f"+{delta.improved}/-{delta.regressed}/={delta.unchanged}{beyond}")
+            typer.echo(f"  {name:24s} {_compare_line(name, delta)}{beyond}")
         for case in comparison.worst_regressions(5):
             lost = ", ".join(case.newly_missed_entities) or "—"
             typer.echo(f"  regressed: {case.case_id} (F1 change {case.f1_change:+.3f}); newly missed: {lost}")
+
+
+def _compare_line(name: str, delta) -> str:
+    """One metric of `harness compare`: macro a -> b in the metric's unit (a rate in %, a count per
+    case), the change with its interval, p, whether it is real, and cases better/worse/same in the
+    metric's direction (fewer dangling edges is better)."""
+    from .metrics import get as get_metric
+
+    spec = get_metric(name)
+    assert spec is not None  # compare reports registered metrics only
+    unit = " per case" if spec.is_count else ""
+    real = "  real" if delta.significant else ""
+    return (f"{spec.format(delta.macro_a):>7} -> {spec.format(delta.macro_b):>7}{unit}  "
+            f"Δ {spec.format_change(delta.delta)} [{spec.format_change(delta.ci_low)}, "
+            f"{spec.format_change(delta.ci_high)}]  p={delta.p_value:.3f}{real}  "
+            f"better {delta.improved} · worse {delta.regressed} · same {delta.unchanged}")
 
 
 cassettes_app = typer.Typer(help="Inspect recorded cassettes.", no_args_is_help=True)

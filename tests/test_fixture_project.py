@@ -261,3 +261,18 @@ def test_gleaning_invents_on_the_default_and_finds_on_the_tuned(imported: Import
     assert (default[0].entities, default[0].grounded) == (66 - 6, 58 - 1)  # 57 / 60 = 95%
     # tuned gleaning adds only BENGAL LANCERS (05), which its first answer missed and the chunk names
     assert (tuned[1].entities, tuned[1].grounded, tuned[1].example_leaks) == (1, 1, 0)
+
+
+def test_harness_compare_prints_each_metric_in_its_unit_and_direction(imported: ImportedRun, capsys) -> None:
+    """`harness compare` on the imported run: a rate in percent and points, a count per case, and
+    better/worse in the metric's direction (fewer dangling edges is better)."""
+    run_dir = imported.suite_file.parent.parent / "reports" / NAME / "e2e"
+    capsys.readouterr()
+    assert main(["compare", str(run_dir), str(run_dir), "--variant-a", "default", "--variant-b", "project"]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")}
+    # grounding per case, macro: 88.2% -> 98.2%, +10.0 pt, real (p = 8/256 = 0.031, 6 better, none worse)
+    assert "88.2% ->   98.2%  Δ +10.0 pt [" in lines["grounding_rate"]
+    assert "p=0.031  real  better 6 · worse 0 · same 2" in lines["grounding_rate"]
+    # dangling: 3/8 -> 1/8 per case; cases 01, 05 and 08 lose theirs, 07 gains one
+    assert "0.38 ->    0.12 per case  Δ -0.25 [" in lines["dangling"]
+    assert lines["dangling"].endswith("better 3 · worse 1 · same 4")
