@@ -38,6 +38,15 @@ def _png(fig) -> bytes:
     return buffer.getvalue()
 
 
+def _bar_chart_png(fig, ax) -> bytes:
+    """A bar chart's common finish: horizontal grid lines behind the bars, the legend outside."""
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    return _png(fig)
+
+
 def _short(name: str, width: int = 28) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
 
@@ -66,11 +75,7 @@ def metrics_plot(view: ReportView) -> bytes:
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("macro mean over cases")
     ax.set_title("Scores per variant (whiskers: 95% bootstrap interval over cases)", fontsize=11)
-    ax.grid(axis="y", alpha=0.3)
-    ax.set_axisbelow(True)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
-    return _png(fig)
+    return _bar_chart_png(fig, ax)
 
 
 def recall_scatter(view: ReportView) -> bytes:
@@ -133,11 +138,7 @@ def grounding_plot(view: ReportView) -> bytes:
     ax.set_ylim(0, top * 1.3)
     ax.set_ylabel("predicted entities (per case, summed)")
     ax.set_title("Grounded vs ungrounded entities per variant", fontsize=11)
-    ax.grid(axis="y", alpha=0.3)
-    ax.set_axisbelow(True)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
-    return _png(fig)
+    return _bar_chart_png(fig, ax)
 
 
 def graph_size_plot(view: ReportView) -> bytes:
@@ -159,11 +160,7 @@ def graph_size_plot(view: ReportView) -> bytes:
     ax.set_xticklabels([label for label, _ in SIZE_KEYS])
     ax.set_ylim(0, top * 1.3)
     ax.set_title("Graph size per variant (union graph over cases; ratios against the reference)", fontsize=11)
-    ax.grid(axis="y", alpha=0.3)
-    ax.set_axisbelow(True)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
-    return _png(fig)
+    return _bar_chart_png(fig, ax)
 
 
 def format_issues_plot(view: ReportView) -> bytes:
