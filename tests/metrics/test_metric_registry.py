@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness.gate import regression_metrics
 from harness.metrics import Count, Metric, counts, get, gold_kind, metric_names, metrics, phrase
 from harness.metrics.registry import headline, in_bar_chart, in_reports, key_figures, register, register_count, thresholded
 from harness.model import Entity, ExtractedGraph, GoldCase, GoldEntity, GoldRelationship, Relationship
@@ -80,7 +81,12 @@ def test_suite_settings_follow_the_registry() -> None:
     with pytest.raises(ValueError, match="is not a metric"):
         Regression(metrics=["entity_recal"])
     assert Regression(metrics=["grounding_rate"]).metrics == ["grounding_rate"]
-    assert Regression().metrics == [m.name for m in key_figures()] == ["entity_recall", "relationship_recall"]
+    # unset: the gate picks by what the run has (the key figures with gold, the compact set without)
+    assert Regression().metrics is None
+    assert regression_metrics(Regression(), has_gold=True) == [m.name for m in key_figures()] == [
+        "entity_recall", "relationship_recall"]
+    assert regression_metrics(Regression(), has_gold=False) == [
+        "grounding_rate", "type_conformance", "duplicate_records", "dangling", "example_leaks"]
 
 
 def test_registration_refuses_duplicates_and_unknown_counts() -> None:
