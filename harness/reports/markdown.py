@@ -263,7 +263,7 @@ def case_cell(view: ReportView, column: Column, case_id: str) -> str:
         return "❌ error"
     check = view.checks.get((column.variant, case_id))
     mark = "❌ " if check is not None and not check.passed else ""
-    if not has_gold(view):  # no recall anywhere: the grounding rate and the example leaks instead
+    if not view.has_gold:  # no recall anywhere: the grounding rate and the example leaks instead
         return f"{mark}{pct(row.score.grounding.rate)} / {format_metric('example_leaks', _leaks(row.score))}"
     return f"{mark}{pct(row.score.entities.recall)} / {pct(row.score.relationships.recall)}"
 
@@ -272,17 +272,12 @@ def _leaks(score: Any) -> int | None:
     return None if score.reference_free is None else score.reference_free.example_leaks
 
 
-def has_gold(view: ReportView) -> bool:
-    """Whether any case of any column is annotated (a suite without gold shows reference-free cells)."""
-    return any(c.data.has_gold for c in view.columns) or not view.columns
-
-
 def cases_section(view: ReportView) -> list[str]:
     last = view.columns[-1] if view.columns else None
-    what = "Entity / relationship recall" if has_gold(view) else "Grounding rate / example leaks (no gold)"
+    what = "Entity / relationship recall" if view.has_gold else "Grounding rate / example leaks (no gold)"
     lines = [f"<details><summary>{what} per case "
              f"({len(view.case_ids)} cases; ❌ breaks a per-case rule)</summary>", ""]
-    missed_by = "missed by" if has_gold(view) else "ungrounded in"
+    missed_by = "missed by" if view.has_gold else "ungrounded in"
     lines += ["| case | " + " | ".join(esc(c.name) for c in view.columns) + (f" | {missed_by} {esc(last.name)} |" if last else " |"),
               "|---|" + "---:|" * len(view.columns) + ("---|" if last else "")]
     for case_id in view.case_ids[:MAX_CASE_ROWS]:
@@ -290,7 +285,7 @@ def cases_section(view: ReportView) -> list[str]:
         missed = ""
         if last is not None:
             row = last.row(case_id)
-            if row is not None and row.score is not None and has_gold(view):
+            if row is not None and row.score is not None and view.has_gold:
                 missed = names(row.score.entities.missed, 8) or "—"
             elif row is not None and row.score is not None and row.score.reference_free is not None:
                 missed = names(row.score.reference_free.ungrounded, 8) or "—"

@@ -1,9 +1,11 @@
 """The report's plots, as PNG bytes (matplotlib's Agg canvas: no display, no global pyplot state).
 
 - `metrics`: headline metrics per column, bars at the macro mean with 95% bootstrap whiskers
-  ("n/a" where a metric is undefined: no case annotated for it);
+  ("n/a" where a metric is undefined: no case annotated for it); without any gold, the
+  reference-free rates (grounding rate, type conformance) instead;
 - `recall_scatter`: per-case entity and relationship recall of each compared column (y) against
-  its reference (x), with the diagonal: points below it are cases that got worse;
+  its reference (x), with the diagonal: points below it are cases that got worse; without any
+  gold, the per-case grounding rate and type conformance;
 - `grounding`: grounded and ungrounded predicted entities per column, stacked (pooled over
   cases: distinct entities per case whose name occurs in the chunk, and the others);
 - `graph_size`: entities, relationships and communities per column;
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import io
 
-from ..metrics.registry import in_bar_chart, key_figures
+from ..metrics.registry import Metric, console_columns, in_bar_chart, key_figures
 from .view import SIZE_KEYS, ReportView, macro_interval
 
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"]
@@ -51,14 +53,23 @@ def _short(name: str, width: int = 28) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
+def _plotted(view: ReportView, with_gold: tuple[Metric, ...]) -> tuple[Metric, ...]:
+    """The metrics a 0-1 plot shows: `with_gold` when the run has gold, else the reference-free
+    rates of the compact set (grounding rate, type conformance): recall would be n/a throughout."""
+    if view.has_gold:
+        return with_gold
+    return tuple(m for m in console_columns(gold=False) if not m.is_count)
+
+
 def metrics_plot(view: ReportView) -> bytes:
     fig = _figure(10, 4.2)
+    shown = _plotted(view, in_bar_chart())
     ax = fig.add_subplot(1, 1, 1)
     n = max(1, len(view.columns))
     width = 0.8 / n
     for j, column in enumerate(view.columns):
         means, lows, highs, xs = [], [], [], []
-        for i, metric in enumerate(in_bar_chart()):
+        for i, metric in enumerate(shown):
             stats = macro_interval(column.rows, metric.name)
             if stats is None:  # undefined (no annotated case): say so rather than draw a bar of 0 or 1
                 ax.text(i - 0.4 + width * (j + 0.5), 0.02, "n/a", ha="center", va="bottom", fontsize=7, rotation=90)
@@ -70,8 +81,8 @@ def metrics_plot(view: ReportView) -> bytes:
             highs.append(max(0.0, high - mean))
         ax.bar(xs, means, width=width * 0.95, color=PALETTE[j % len(PALETTE)], label=_short(column.name, 40),
                yerr=[lows, highs], capsize=3, error_kw={"elinewidth": 1, "ecolor": "#222222"})
-    ax.set_xticks(range(len(in_bar_chart())))
-    ax.set_xticklabels([m.axis_label for m in in_bar_chart()], fontsize=9)
+    ax.set_xticks(range(len(shown)))
+    ax.set_xticklabels([m.axis_label for m in shown], fontsize=9)
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("macro mean over cases")
     ax.set_title("Scores per variant (whiskers: 95% bootstrap interval over cases)", fontsize=11)
@@ -81,8 +92,9 @@ def metrics_plot(view: ReportView) -> bytes:
 def recall_scatter(view: ReportView) -> bytes:
     fig = _figure(10, 4.6)
     compared = view.compared()
-    for k, metric in enumerate(key_figures()):
-        ax = fig.add_subplot(1, 2, k + 1)
+    shown = _plotted(view, key_figures())
+    for k, metric in enumerate(shown):
+        ax = fig.add_subplot(1, len(shown), k + 1)
         ax.plot([0, 1], [0, 1], color="#888888", linestyle="--", linewidth=1, label="no change")
         ax.fill_between([0, 1], [0, 0], [0, 1], color="#C44E52", alpha=0.05)
         for j, column in enumerate(compared):
@@ -193,7 +205,7 @@ def format_issues_plot(view: ReportView) -> bytes:
 
 PLOTS = {
     "metrics": ("Scores per variant", metrics_plot),
-    "recall_scatter": ("Per-case recall against the reference", recall_scatter),
+    "recall_scatter": ("Per case against the reference", recall_scatter),
     "grounding": ("Grounded vs ungrounded entities", grounding_plot),
     "graph_size": ("Graph size", graph_size_plot),
     "format_issues": ("Format issues by code", format_issues_plot),

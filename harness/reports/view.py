@@ -81,6 +81,12 @@ class ReportView:
     def compared(self) -> list[Column]:
         return [c for c in self.columns if c.reference is not None]
 
+    @property
+    def has_gold(self) -> bool:
+        """Whether any case of any column is annotated (without gold, reports show reference-free
+        figures where they would show recall)."""
+        return any(c.data.has_gold for c in self.columns) or not self.columns
+
     def graph_settings(self) -> Any | None:
         """The community-detection settings (a GraphStats) of the first column."""
         return self.columns[0].data.graph if self.columns else None

@@ -390,3 +390,21 @@ def test_markdown_cases_of_a_suite_without_gold_show_grounding_and_leaks(run):
     assert "| case | default | tuned | ungrounded in tuned |" in md
     # every towns entity is in its chunk and the towns prompt names none of them: 100% grounded, 0 leaks
     assert "| mayor | 100.0% / 0 | 100.0% / 0 | — |" in md
+
+
+def test_plots_of_a_suite_without_gold_show_the_reference_free_rates(run):
+    # recall is n/a on every case of a gold-free run: the bar chart and the per-case scatter plot
+    # grounding rate and type conformance instead (rates, so the 0-1 axes still hold)
+    from harness.reports.plots import _plotted
+    from harness.reports.view import run_view
+    from harness.metrics.registry import in_bar_chart, key_figures
+
+    outcome, summary = run
+    assert [m.name for m in _plotted(run_view(summary, outcome.results), key_figures())] == [
+        "entity_recall", "relationship_recall"]
+    for variant in summary.variants.values():
+        variant.metrics.annotated = {"entities": 0, "relationships": 0}
+    view = run_view(summary, outcome.results)
+    assert not view.has_gold
+    for with_gold in (in_bar_chart(), key_figures()):
+        assert [m.name for m in _plotted(view, with_gold)] == ["grounding_rate", "type_conformance"]
