@@ -36,6 +36,16 @@ class Relationship(Value):
     strength: float | None = None
     keywords: str = ""
     round: int = 0
+    # the predicate of a triple (`(Philz, founded in, Berkeley)`: "founded in"); "" for formats
+    # that write none (GraphRAG, LightRAG), and then left out of what is written
+    type: str = ""
+
+    @model_serializer(mode="wrap")
+    def _leave_out_empty_type(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("type") == "":
+            del data["type"]
+        return data
 
 
 class Claim(Value):
@@ -111,6 +121,7 @@ class GoldRelationship(Value):
     target: str
     description: str = ""
     directed: bool = False
+    type: str = ""  # the predicate, when the gold is typed ("" : endpoints only); see docs/scoring.md
 
 
 class GoldCase(Value):
@@ -143,6 +154,24 @@ class MatchingConfig(Value):
     # canonical type -> other names that mean the same, e.g. {location: [geo, place]}
     type_synonyms: dict[str, list[str]] = Field(default_factory=dict)
     directed: bool = False  # relationships are undirected by default
+    # canonical predicate -> other spellings that mean the same, e.g. {founded_by: [founder, "founded by"]}
+    predicate_synonyms: dict[str, list[str]] = Field(default_factory=dict)
+
+
+class OntologyRelation(Value):
+    """One relation of an ontology: its predicate and, optionally, the entity types it joins."""
+
+    name: str
+    domain: str | None = None  # the subject's type
+    range: str | None = None  # the object's type
+
+
+class Ontology(Value):
+    """What a suite's extraction may produce (`ontology:`): entity types and relations."""
+
+    name: str = ""
+    entity_types: list[str] = Field(default_factory=list)
+    relations: list[OntologyRelation] = Field(default_factory=list)
 
 
 class EntityScores(Value):

@@ -11,7 +11,7 @@ from pydantic import AliasChoices, Field, ValidationError, create_model, field_v
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
 from .llm.providers.registry import PROVIDERS
-from .model import GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Value
+from .model import GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Ontology, Value
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
 from .formats import AUTO, format_names
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
@@ -183,6 +183,7 @@ class SuiteSpec(Value):
     thresholds: Thresholds = Field(default_factory=Thresholds)
     regression: Regression = Field(default_factory=Regression)
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
+    ontology: Ontology | None = None  # entity types and relations the extraction may use (docs/scoring.md)
     citations: CitationSettings = Field(default_factory=CitationSettings)
     cases: list[CaseSpec] = Field(min_length=1)
 
