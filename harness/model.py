@@ -209,6 +209,32 @@ class RelationshipScores(Value):
     annotated: bool = True  # the case has relationship gold
 
 
+class TypedRelationshipScores(Value):
+    """Relationships matched on endpoints and predicate (docs/scoring.md, "Typed relationships"):
+    only for a case whose gold is typed (every gold relationship has a `type`)."""
+
+    precision: float | None  # None as in EntityScores
+    recall: float | None
+    f1: float | None
+    tp: int  # gold (edge, predicate) pairs found with that predicate
+    gold: int  # distinct gold (edge, canonical predicate) pairs
+    pred: int  # distinct predicted (edge, canonical predicate) pairs
+    missed: list[list[str]] = Field(default_factory=list)  # [source, predicate, target]
+    unmatched: list[list[str]] = Field(default_factory=list)
+
+
+class OntologyScores(Value):
+    """Predicted relationships against the suite's ontology, no gold needed (docs/scoring.md,
+    "Ontology conformance"). Counted over relationship records with both endpoints non-blank."""
+
+    records: int  # relationship records
+    conforming: int  # records whose canonical predicate is an ontology relation
+    conformance: float | None  # conforming / records; None without records
+    checked: int = 0  # conforming records whose relation declares a domain or a range
+    domain_range_ok: int = 0  # of those, records whose endpoint types match what is declared
+    domain_range: float | None = None  # domain_range_ok / checked; None when nothing was checked
+
+
 class Grounding(Value):
     """Predicted entity names found verbatim (after normalisation) in the chunk."""
 
@@ -262,6 +288,10 @@ class CaseScore(Value):
     # the reference-free figures (the runner computes them with the variant's prompt); None in
     # rows written before they existed, and from `score_case` alone: such a case pools none of them
     reference_free: ReferenceFreeScores | None = None
+    # relationships matched with their predicate; None unless the case's gold is typed
+    typed: TypedRelationshipScores | None = None
+    # predicted relationships against the suite's ontology; None for a suite without one
+    ontology: OntologyScores | None = None
 
 
 # --------------------------------------------------------------------------- runs

@@ -36,6 +36,7 @@ from .prompts.leakage import chunk_in_prompt, fold, prompt_without_chunk
 from .prompts.template import PromptMeta, PromptTemplate
 from .runfolder import RESULTS, RunFolder, RunLock, new_run_id, open_run_folder, read_results, selection_of, write_results
 from .scoring import score_case
+from .scoring.ontology import ontology_types
 from .scoring.reference_free import reference_free
 from .suites import ModelSettings, Suite, VariantSpec
 
@@ -54,6 +55,9 @@ class VariantPlan:
     format: str
     delimiters: dict[str, str]  # tuple_delimiter, record_delimiter, completion_delimiter (variant_delimiters)
     types: EffectiveTypes | None = None  # where entity_types came from (docs/prompts.md)
+    # the types type conformance checks against: the suite ontology's (`ontology_types`) when it
+    # has one, else None and the prompt's `entity_types` (docs/scoring.md, "Ontology conformance")
+    conformance_types: list[str] | None = None
     _prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
     _folded_prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -84,12 +88,12 @@ class VariantPlan:
     def reference_free(self, case: GoldCase, graph: ExtractedGraph, read_format: str,
                        matching: MatchingConfig) -> ReferenceFreeScores:
         """The case's reference-free figures as this variant's prompt asks: its effective type list
-        (none: untyped), the suite's type synonyms, its example text and the strength scale of the
+        (none: untyped; the suite ontology's types when it has one), the suite's type synonyms, its example text and the strength scale of the
         format its answer was read in (harness.formats, `strength_scale`)."""
         scale_of = get_format(read_format if read_format in format_names() else DEFAULT_FORMAT)
         return reference_free(
             graph, case.text,
-            entity_types=[t for t in self.entity_types if t.strip()] or None,
+            entity_types=self.conformance_types or [t for t in self.entity_types if t.strip()] or None,
             type_synonyms=matching.type_synonyms,
             examples=self.examples_text(case),
             strength_scale=scale_of.strength_scale,
@@ -130,6 +134,7 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         format=output_format,
         delimiters=variant_delimiters(spec, template.meta, output_format),
         types=types,
+        conformance_types=ontology_types(suite.spec.ontology) if suite.spec.ontology is not None else None,
     )
 
 
@@ -262,7 +267,7 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
     usage = Usage()
     for rnd in rounds:
         usage = usage + rnd.usage
-    score = score_case(case, graph, suite.spec.matching)
+    score = score_case(case, graph, suite.spec.matching, suite.spec.ontology)
     score.reference_free = plan.reference_free(case, graph, combined.format, suite.spec.matching)
     return CaseResult(
         suite=suite.name,

@@ -9,8 +9,10 @@ from __future__ import annotations
 # importing a family registers it; this order is the order of summary.json (keep it)
 from . import entities  # noqa: F401  isort: skip
 from . import relationships  # noqa: F401  isort: skip
+from . import typed_relationships  # noqa: F401  isort: skip
 from . import grounding  # noqa: F401  isort: skip
 from . import reference_free  # noqa: F401  isort: skip
+from . import ontology  # noqa: F401  isort: skip
 from .registry import Count, Metric, counts, get, gold_kind, metric_names, metrics, phrase
 
 __all__ = ["Count", "Metric", "counts", "get", "gold_kind", "metric_names", "metrics", "phrase"]

@@ -1,4 +1,6 @@
-"""Relationship metrics: precision, recall, F1, directed recall and endpoint recall, with their counts."""
+"""Relationship metrics in the endpoints mode (an edge is its two endpoints, whatever its predicate):
+precision, recall, F1, directed recall and endpoint recall, with their counts. The typed mode, where
+the predicate must match too, is `typed_relationships.py`; labels say which mode a figure is in."""
 
 from __future__ import annotations
 
@@ -24,28 +26,28 @@ for _name, _value in (
     register_count(Count(_name, _value, "relationships"))
 
 register(Metric(
-    "relationship_precision", "Relationship precision", "relationship precision",
+    "relationship_precision", "Relationship precision (endpoints)", "relationship precision (endpoints)",
     value=lambda s: s.relationships.precision,
     micro=lambda c: precision(c["relationship_tp"], c["relationship_pred"], c["relationship_gold"]),
     pools=("relationship_tp", "relationship_pred", "relationship_gold"), gold="relationships",
     headline_rank=4, report_rank=6, bar_chart=True,
 ))
 register(Metric(
-    "relationship_recall", "Relationship recall", "relationship recall",
+    "relationship_recall", "Relationship recall (endpoints)", "relationship recall (endpoints)",
     value=lambda s: s.relationships.recall,
     micro=lambda c: recall(c["relationship_tp"], c["relationship_gold"]),
     pools=("relationship_tp", "relationship_gold"), gold="relationships",
-    threshold=">=", headline_rank=2, report_rank=5, bar_chart=True, key_figure=True, short_label="rel. recall",
+    threshold=">=", headline_rank=2, report_rank=5, bar_chart=True, key_figure=True, short_label="rel. recall (endpoints)",
 ))
 register(Metric(
-    "relationship_f1", "Relationship F1", "relationship F1",
+    "relationship_f1", "Relationship F1 (endpoints)", "relationship F1 (endpoints)",
     value=lambda s: s.relationships.f1,
     micro=lambda c: f1(c["relationship_tp"], c["relationship_pred"], c["relationship_gold"]),
     pools=("relationship_tp", "relationship_pred", "relationship_gold"), gold="relationships",
     threshold=">=", headline_rank=6, report_rank=7, bar_chart=True,
 ))
 register(Metric(
-    "relationship_directed_recall", "Relationship directed recall", "relationship directed recall",
+    "relationship_directed_recall", "Relationship directed recall (endpoints)", "relationship directed recall (endpoints)",
     value=lambda s: s.relationships.directed_recall,
     micro=lambda c: recall(c["relationship_directed_tp"], c["relationship_gold"]),
     pools=("relationship_directed_tp", "relationship_gold"), gold="relationships",

@@ -14,16 +14,33 @@ Conventions (also in docs/scoring.md):
 - Edges are undirected unless `MatchingConfig.directed`; a gold edge marked `directed: true`
   only matches a prediction in its direction. Directed recall always asks for the gold
   direction; endpoint recall is over gold edges whose two endpoints were found as entities.
+- Typed relationships (`CaseScore.typed`, only when every gold relationship of the case has a
+  `type`): an edge is its mapped endpoints plus its canonical predicate (`normalize_predicate`,
+  then the suite's `predicate_synonyms`), de-duplicated on that; direction as above. A gold
+  edge with two predicates is two typed gold edges. Cases with untyped or partly typed gold
+  get None (they pool nothing for the typed metrics).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..model import CaseScore, EntityScores, ExtractedGraph, GoldCase, Grounding, MatchingConfig, RelationshipScores
+from ..model import (
+    CaseScore,
+    EntityScores,
+    ExtractedGraph,
+    GoldCase,
+    Grounding,
+    MatchingConfig,
+    Ontology,
+    RelationshipScores,
+    TypedRelationshipScores,
+)
 from .align import Match, align
-from .normalize import canonical_type, normalize_name, type_table
+from .normalize import canonical_predicate, canonical_type, normalize_name, predicate_table, type_table
+from .ontology import ontology_scores
 from .predicted import grounded_in, predicted_entities
 from ..metrics.ratios import f1, precision, ratio_or_none, recall
 
@@ -47,10 +64,30 @@ def _types(items: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, str]:
     return type_table({k: list(v) for k, v in items})
 
 
-def score_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig | None = None) -> CaseScore:
-    """Score one extracted graph against its gold case, with what was set aside before counting."""
+@lru_cache(maxsize=64)
+def _predicates(items: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, str]:
+    return predicate_table({k: list(v) for k, v in items})
+
+
+def predicates_of(matching: MatchingConfig) -> dict[str, str]:
+    """The suite's predicate table (normalised spelling -> canonical), cached per synonym table."""
+    return _predicates(tuple((k, tuple(v)) for k, v in matching.predicate_synonyms.items()))
+
+
+def has_typed_gold(gold: GoldCase) -> bool:
+    """Whether the case's gold is typed: annotated with relationships, at least one, all with a `type`."""
+    return gold.has_relationship_gold and bool(gold.relationships) and all(r.type.strip() for r in gold.relationships)
+
+
+def score_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig | None = None,
+               ontology: Ontology | None = None) -> CaseScore:
+    """Score one extracted graph against its gold case, with what was set aside before counting
+    (and against the suite's ontology when it has one: `CaseScore.ontology`)."""
     detail = explain_case(gold, graph, matching)
-    return detail.score.model_copy(update={"dropped": dict(sorted(detail.dropped.items()))})
+    update: dict[str, object] = {"dropped": dict(sorted(detail.dropped.items()))}
+    if ontology is not None:
+        update["ontology"] = ontology_scores(graph, ontology, matching or _DEFAULT)
+    return detail.score.model_copy(update=update)
 
 
 def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig | None = None) -> CaseDetail:
@@ -130,13 +167,13 @@ def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig
     )
 
     # ---- relationships
-    def pred_node(name: str) -> Node:
+    def pred_node(name: str, count: bool = True) -> Node:
         key = normalize_name(name)
         j = pred_pos.get(key)
         if j is not None:
             g = gold_of.get(j)
             return ("p", key) if g is None else ("g", g)
-        dropped["undeclared_endpoints"] += 1
+        dropped["undeclared_endpoints"] += count
         g = by_name.get(key, by_alias.get(key))
         return ("p", key) if g is None else ("g", g)
 
@@ -218,11 +255,69 @@ def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig
         annotated=has_edges,
     )
 
+    typed = _typed(gold, graph, cfg, pred_node, gold_node, edge_key) if has_typed_gold(gold) else None
+
     detail_matches = [
         (gold.entities[mt.gold].name, pred_names[mt.pred], mt.kind, mt.similarity) for mt in matches
     ]
     return CaseDetail(
-        score=CaseScore(entities=entities, relationships=relationships, grounding=grounding),
+        score=CaseScore(entities=entities, relationships=relationships, grounding=grounding, typed=typed),
         matches=detail_matches,
         dropped=dropped,
+    )
+
+
+TypedEdge = tuple[Edge, str]
+
+
+def _typed(
+    gold: GoldCase,
+    graph: ExtractedGraph,
+    cfg: MatchingConfig,
+    pred_node: Callable[[str, bool], Node],
+    gold_node: Callable[[str], Node],
+    edge_key: Callable[[Node, Node], Edge],
+) -> TypedRelationshipScores:
+    """Relationships matched on endpoints and canonical predicate (module docstring). Endpoints map
+    exactly as for the endpoint scores; blank edges, self-loops and duplicates are left out alike."""
+    table = predicates_of(cfg)
+
+    pred_dirs: dict[TypedEdge, set[Edge]] = {}
+    pred_names: dict[TypedEdge, list[str]] = {}
+    for rel in graph.relationships:
+        if not rel.source.strip() or not rel.target.strip():
+            continue
+        s, t = pred_node(rel.source, False), pred_node(rel.target, False)
+        if s == t:
+            continue
+        key = (edge_key(s, t), canonical_predicate(rel.type, table))
+        pred_names.setdefault(key, [rel.source, rel.type, rel.target])
+        pred_dirs.setdefault(key, set()).add((s, t))
+
+    gold_names: dict[TypedEdge, list[str]] = {}
+    required: dict[TypedEdge, set[Edge]] = {}
+    for grel in gold.relationships:
+        s, t = gold_node(grel.source), gold_node(grel.target)
+        if s == t:
+            continue
+        key = (edge_key(s, t), canonical_predicate(grel.type, table))
+        gold_names.setdefault(key, [grel.source, grel.type, grel.target])
+        required.setdefault(key, set())
+        if grel.directed:
+            required[key].add((s, t))
+
+    hit = {
+        key for key in gold_names
+        if key in pred_dirs and (not required[key] or bool(required[key] & pred_dirs[key]))
+    }
+    tp, n_gold, n_pred = len(hit), len(gold_names), len(pred_names)
+    return TypedRelationshipScores(
+        precision=precision(tp, n_pred, n_gold),
+        recall=recall(tp, n_gold),
+        f1=f1(tp, n_pred, n_gold),
+        tp=tp,
+        gold=n_gold,
+        pred=n_pred,
+        missed=[names for key, names in gold_names.items() if key not in hit],
+        unmatched=[names for key, names in pred_names.items() if key not in hit],
     )

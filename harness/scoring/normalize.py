@@ -16,6 +16,12 @@ Steps, in order:
 
 If steps 4-5 leave nothing (a name that is only punctuation), the case-folded stripped
 text is used instead, so a non-empty name never normalises to "".
+
+`normalize_predicate` is the comparison key of a relationship's predicate (typed matching,
+ontology conformance): camelCase is split into words (``birthPlace`` -> ``birth place``,
+``HTTPServer`` -> ``http server``), then HTML unescape, NFKC and case-fold as above; ``_``,
+``-`` and every other punctuation character become spaces, and whitespace is collapsed
+(``founded_by`` == ``Founded-By`` == ``foundedBy`` == ``founded  by``). No article is dropped.
 """
 
 from __future__ import annotations
@@ -86,6 +92,33 @@ def normalize_text(text: str) -> str:
 def normalize_type(entity_type: str) -> str:
     """An entity type label: folded, punctuation and underscores as spaces (``GEO`` == ``geo``)."""
     return " ".join(_fold(entity_type).replace("_", " ").translate(_TABLE).split())
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+@lru_cache(maxsize=16_384)
+def normalize_predicate(predicate: str) -> str:
+    """A relationship's predicate as compared (module docstring): ``foundedBy`` == ``founded_by``."""
+    split = _CAMEL.sub(" ", html.unescape(predicate))
+    return " ".join(_fold(split).replace("_", " ").translate(_TABLE).split())
+
+
+def predicate_table(predicate_synonyms: dict[str, list[str]]) -> dict[str, str]:
+    """Normalised predicate -> normalised canonical predicate, from a suite's `predicate_synonyms`
+    (``{canonical: [synonyms]}``); a spelling listed under two canonicals keeps the first."""
+    table: dict[str, str] = {}
+    for canonical, synonyms in predicate_synonyms.items():
+        canon = normalize_predicate(canonical)
+        table.setdefault(canon, canon)
+        for synonym in synonyms:
+            table.setdefault(normalize_predicate(synonym), canon)
+    return table
+
+
+def canonical_predicate(predicate: str, table: dict[str, str]) -> str:
+    key = normalize_predicate(predicate)
+    return table.get(key, key)
 
 
 def type_table(type_synonyms: dict[str, list[str]]) -> dict[str, str]:

@@ -27,14 +27,18 @@ def test_summary_order_is_declaration_order() -> None:
     assert metric_names() == (
         "entity_precision", "entity_recall", "entity_f1", "entity_strict_f1", "entity_type_accuracy",
         "relationship_precision", "relationship_recall", "relationship_f1", "relationship_directed_recall",
-        "relationship_endpoint_recall", "grounding_rate", "type_conformance", "distinct_entities",
+        "relationship_endpoint_recall", "relationship_typed_precision", "relationship_typed_recall",
+        "relationship_typed_f1", "grounding_rate", "type_conformance", "distinct_entities",
         "distinct_relationships", "duplicate_records", "type_conflicts", "dangling", "self_loops",
-        "example_leaks", "empty_descriptions", "strengths_out_of_scale",
+        "example_leaks", "empty_descriptions", "strengths_out_of_scale", "ontology_conformance",
+        "domain_range_conformance",
     )
     assert [c.name for c in counts()][:2] == ["entity_tp", "entity_typed_tp"]
-    assert [c.name for c in counts()][12:17] == ["grounded", "ungrounded", "unverified", "conforming_records",
+    assert [c.name for c in counts()][12:15] == ["relationship_typed_tp", "relationship_typed_gold",
+                                                 "relationship_typed_pred"]
+    assert [c.name for c in counts()][15:20] == ["grounded", "ungrounded", "unverified", "conforming_records",
                                                  "typed_entity_records"]
-    assert len(counts()) == 26
+    assert len(counts()) == 33
 
 
 def test_every_metric_pools_registered_counts_of_its_gold_kind() -> None:
@@ -60,13 +64,18 @@ def test_views_of_the_registry() -> None:
     reference_free = ["grounding_rate", "type_conformance", "distinct_entities", "distinct_relationships",
                       "duplicate_records", "type_conflicts", "dangling", "self_loops", "example_leaks",
                       "empty_descriptions", "strengths_out_of_scale"]
+    # metrics without a headline rank follow in declaration order
     assert [m.name for m in thresholded()] == ["entity_recall", "relationship_recall", "entity_f1",
-                                               "relationship_f1", *reference_free]
+                                               "relationship_f1", *reference_free[:2], "relationship_typed_recall",
+                                               "relationship_typed_f1", *reference_free[2:], "ontology_conformance",
+                                               "domain_range_conformance"]
     assert [m.name for m in in_reports()] == ["entity_recall", "entity_precision", "entity_f1", "entity_strict_f1",
                                               "relationship_recall", "relationship_precision", "relationship_f1",
-                                              *reference_free]
+                                              "relationship_typed_precision", "relationship_typed_recall",
+                                              "relationship_typed_f1", *reference_free[:2], "ontology_conformance",
+                                              "domain_range_conformance", *reference_free[2:]]
     assert "entity_strict_f1" not in [m.name for m in in_bar_chart()]
-    assert [m.column_label for m in key_figures()] == ["entity recall", "rel. recall"]
+    assert [m.column_label for m in key_figures()] == ["entity recall", "rel. recall (endpoints)"]
     assert get("entity_f1").axis_label == "Entity\nF1"  # type: ignore[union-attr]
     assert gold_kind("grounding_rate") is None and gold_kind("entity_f1") == "entities"
     assert phrase("entity_f1") == "entity F1" and phrase("not_a_metric") == "not a metric"
