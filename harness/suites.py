@@ -17,6 +17,7 @@ from .formats import AUTO, format_names
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
 from .metrics import metric_names
 from .metrics.registry import Metric, canonical, thresholded
+from .scoring.normalize import canonical_predicate, canonical_type, normalize_predicate, predicate_table, type_table
 from .yamlfile import format_loc, line_of, load_yaml, shown_key
 
 # Largest chunk file read (a chunk is a few thousand tokens; this is far above).
@@ -316,6 +317,86 @@ def _schema_error(path: Path, lines: dict, exc: ValidationError) -> InputError:
     return _fail(path, lines, loc, message)
 
 
+def _ontology_file(relative: str, path: Path, root: Path, lines: dict, *, allow_outside: bool) -> dict:
+    """`ontology: FILE` (JSON or YAML, an `Ontology` mapping): its data, validated, with errors naming
+    that file and line; the file resolves like a chunk (inside the project folder unless allowed)."""
+    where = ("ontology",)
+    if "\x00" in relative or len(relative) > MAX_PATH_CHARS or not relative.strip():
+        raise _fail(path, lines, where, f"not a usable file name: {shown_path(relative)}")
+    try:
+        found = resolve_path(relative, path, root)
+        exists, inside = found.is_file(), _inside(found, root)
+    except (OSError, ValueError) as exc:
+        raise _fail(path, lines, where, f"cannot use ontology path {shown_path(relative)}: {exc}") from None
+    if not exists:
+        raise _fail(path, lines, where, f"ontology file not found: {shown_path(relative)}")
+    if not inside and not allow_outside:
+        raise _fail(path, lines, where, f"ontology {shown_path(relative)} resolves outside the project folder {root} "
+                                        "(pass --allow-outside-chunks to read it anyway)")
+    data, file_lines = load_yaml(found)
+    if not isinstance(data, dict):
+        raise InputError(f"{found}: an ontology is a mapping with `entity_types` and `relations`")
+    try:
+        Ontology.model_validate(data)
+    except ValidationError as exc:
+        raise _schema_error(found, file_lines, exc) from None
+    return data
+
+
+def matching_problem(matching: MatchingConfig) -> tuple[tuple, str] | None:
+    """The first problem of a `matching:` block's `predicate_synonyms` (location under `matching`,
+    message): a spelling with no letters or digits, or one listed under two canonical predicates."""
+    owner: dict[str, str] = {}
+    for canonical in matching.predicate_synonyms:
+        if not normalize_predicate(canonical):
+            return ("predicate_synonyms", canonical), f"predicate '{shown_key(canonical)}' has no letters or digits"
+        owner.setdefault(normalize_predicate(canonical), canonical)
+    for canonical, synonyms in matching.predicate_synonyms.items():
+        for index, synonym in enumerate(synonyms):
+            key = normalize_predicate(synonym)
+            where = ("predicate_synonyms", canonical, index)
+            if not key:
+                return where, f"predicate '{shown_key(synonym)}' has no letters or digits"
+            first = owner.setdefault(key, canonical)
+            if first != canonical:
+                return where, f"'{shown_key(synonym)}' already means '{shown_key(first)}'"
+    return None
+
+
+def ontology_problem(ontology: Ontology, matching: MatchingConfig) -> tuple[tuple, str] | None:
+    """The first problem of an ontology (location under `ontology`, message): a blank or repeated
+    entity type or relation (after normalisation and synonyms), or a domain or range that is not
+    one of its entity types when it lists any."""
+    types = type_table(matching.type_synonyms)
+    known: dict[str, int] = {}
+    for index, name in enumerate(ontology.entity_types):
+        key = canonical_type(name, types)
+        if not key:
+            return ("entity_types", index), "an entity type is blank"
+        if key in known:
+            return ("entity_types", index), f"entity type '{shown_key(name)}' is listed twice"
+        known[key] = index
+    predicates = predicate_table(matching.predicate_synonyms)
+    seen: set[str] = set()
+    for index, relation in enumerate(ontology.relations):
+        key = canonical_predicate(relation.name, predicates)
+        if not key:
+            return ("relations", index, "name"), "a relation's name has no letters or digits"
+        if key in seen:
+            return ("relations", index, "name"), f"relation '{shown_key(relation.name)}' is listed twice"
+        seen.add(key)
+        for end in ("domain", "range"):
+            value = getattr(relation, end)
+            if value is None:
+                continue
+            if not canonical_type(value, types):
+                return ("relations", index, end), f"the {end} is blank (leave it out when any type will do)"
+            if known and canonical_type(value, types) not in known:
+                return ("relations", index, end), (f"'{shown_key(value)}' is not one of the ontology's entity types "
+                                                   f"{ontology.entity_types}")
+    return None
+
+
 def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite:
     """Load and validate a suite file; every problem raises InputError naming file and line.
 
@@ -325,12 +406,22 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
     data, lines = load_yaml(path)
     if not isinstance(data, dict):
         raise InputError(f"{path}: a suite is a YAML mapping with at least `name`, `variants` and `cases`")
+    root = project_root(path)
+    if isinstance(data.get("ontology"), str):
+        data = {**data, "ontology": _ontology_file(data["ontology"], path, root, lines,
+                                                   allow_outside=allow_outside_chunks)}
     try:
         spec = SuiteSpec.model_validate(data)
     except ValidationError as exc:
         raise _schema_error(path, lines, exc) from None
 
-    root = project_root(path)
+    problem = matching_problem(spec.matching)
+    if problem is not None:
+        raise _fail(path, lines, ("matching", *problem[0]), problem[1])
+    if spec.ontology is not None:
+        problem = ontology_problem(spec.ontology, spec.matching)
+        if problem is not None:
+            raise _fail(path, lines, ("ontology", *problem[0]), problem[1])
     if spec.baseline is not None and spec.baseline not in spec.variants:
         raise _fail(path, lines, ("baseline",), f"baseline '{spec.baseline}' is not one of the variants {sorted(spec.variants)}")
     for name in spec.thresholds.variants:
@@ -386,6 +477,9 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
                         path, lines, (*loc, "relationships", r_index, end),
                         f"'{name}' is not an entity of case '{case.id}'",
                     )
+            if rel.type.strip() and not normalize_predicate(rel.type):
+                raise _fail(path, lines, (*loc, "relationships", r_index, "type"),
+                            f"predicate '{shown_key(rel.type)}' has no letters or digits")
         cases.append(
             GoldCase(id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships,
                      annotated=case.annotated)
@@ -415,6 +509,9 @@ def load_gold_case(path: str | Path, *, allow_outside_chunks: bool = False) -> t
         gold = GoldFile.model_validate(data)
     except ValidationError as exc:
         raise _schema_error(path, lines, exc) from None
+    problem = matching_problem(gold.matching)
+    if problem is not None:
+        raise _fail(path, lines, ("matching", *problem[0]), problem[1])
     if gold.chunk is not None:
         try:
             text = read_chunk(gold.chunk, path, project_root(path), allow_outside=allow_outside_chunks)
@@ -427,6 +524,8 @@ def load_gold_case(path: str | Path, *, allow_outside_chunks: bool = False) -> t
         for end in ("source", "target"):
             if getattr(rel, end) not in known:
                 raise _fail(path, lines, ("relationships", index, end), f"'{getattr(rel, end)}' is not one of the entities")
+        if rel.type.strip() and not normalize_predicate(rel.type):
+            raise _fail(path, lines, ("relationships", index, "type"), f"predicate '{shown_key(rel.type)}' has no letters or digits")
     case = GoldCase(id=gold.id, text=text, chunk=gold.chunk, entities=gold.entities, relationships=gold.relationships,
                     annotated=gold.annotated)
     return case, gold.matching
