@@ -293,6 +293,16 @@ class CaseScore(Value):
     # predicted relationships against the suite's ontology; None for a suite without one
     ontology: OntologyScores | None = None
 
+    @model_serializer(mode="wrap")
+    def _leave_out_absent_figures(self, handler: Any) -> Any:
+        """`typed` and `ontology` are left out of results.jsonl when None (most suites have neither)."""
+        data = handler(self)
+        if isinstance(data, dict):
+            for key in ("typed", "ontology"):
+                if data.get(key, 0) is None:
+                    del data[key]
+        return data
+
 
 # --------------------------------------------------------------------------- runs
 
