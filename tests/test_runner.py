@@ -341,3 +341,29 @@ def test_untyped_and_lightrag_prompts_have_no_type_list_and_no_strength_scale(pr
     # the scale sits on the format registry; LightRAG's prompt asks for no strength
     assert get_format("graphrag").strength_scale == get_format("json").strength_scale == GRAPHRAG_STRENGTH_SCALE
     assert get_format("lightrag").strength_scale is None and rf.strengths_out_of_scale == 0
+
+
+def test_a_suite_ontology_gives_type_conformance_its_types_and_scores_each_case(project):
+    import yaml as _yaml
+
+    from harness.model import Round
+    from harness.runner import evaluate_case, plan_variant
+
+    data = _yaml.safe_load(project.read_text())
+    # no entity_types: the types its relations join are the ontology's types
+    data["ontology"] = {"relations": [{"name": "mayorOf", "domain": "person", "range": "geo"}]}
+    project.write_text(_yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    suite = load_suite(project)
+    plan = plan_variant(suite, "default")
+    # the ontology's types (its relation's domain and range); the prompt still renders with its own
+    assert plan.conformance_types == ["person", "geo"]
+    assert plan.entity_types == ["person", "organization", "geo", "event"]
+    case = next(c for c in suite.cases if c.id == "mayor")
+    answer = ('("entity"<|>ANA RUIZ<|>person<|>Mayor)##("entity"<|>LOWBRIDGE<|>organization<|>Town)##'
+              '("relationship"<|>ANA RUIZ<|>LOWBRIDGE<|>mayor of<|>7)\n<|COMPLETE|>')
+    row = evaluate_case(suite, plan, case, [Round(index=0, kind="extract", output=answer)], "h")
+    # person is an ontology type, organization is not -> 1 of 2 records (the prompt's list would give 2/2)
+    assert row.score.reference_free.type_conformance == 0.5
+    # a GraphRAG relationship has no predicate: 1 record, none conforming -> 0.0, nothing checked
+    onto = row.score.ontology
+    assert onto is not None and (onto.records, onto.conforming, onto.conformance, onto.domain_range) == (1, 0, 0.0, None)
