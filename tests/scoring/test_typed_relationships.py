@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from harness.model import Entity, ExtractedGraph, GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Relationship
-from harness.scoring import score_case
+from harness.scoring import score_case, score_to_json
 from harness.scoring.case_score import has_typed_gold
 from harness.scoring.normalize import canonical_predicate, normalize_predicate, predicate_table
 
@@ -134,3 +134,12 @@ def test_nothing_predicted_leaves_precision_undefined() -> None:
     # tp 0, gold 1, pred 0: P undefined (None), R = 0/1, F1 = 0/(0+1) = 0
     assert score.typed is not None
     assert (score.typed.precision, score.typed.recall, score.typed.f1) == (None, 0.0, 0.0)
+
+
+def test_score_json_adds_the_typed_figures_only_for_typed_gold() -> None:
+    graph = predicted(("Philz Coffee", "located in", "Berkeley"))
+    typed = score_to_json(score_case(gold(("Philz Coffee", "founded in", "Berkeley")), graph))
+    assert list(typed) == ["entities", "relationships", "grounding", "relationships_typed"]
+    assert typed["relationships_typed"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "tp": 0, "gold": 1, "pred": 1,
+                                            "missed": [["Philz Coffee", "founded in", "Berkeley"]]}
+    assert "relationships_typed" not in score_to_json(score_case(gold(("Philz Coffee", "", "Berkeley")), graph))
