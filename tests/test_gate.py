@@ -89,7 +89,7 @@ def test_run_with_gate_exits_1_with_the_failing_rule(recorded, project, tmp_path
     capsys.readouterr()
     assert gate_outcomes(outcomes) == 1
     out = capsys.readouterr().out
-    assert "FAIL  default: relationship recall 16.7% is below the threshold 90.0%" in out
+    assert "FAIL  default: relationship recall (endpoints) 16.7% is below the threshold 90.0%" in out
     set_suite(project, thresholds={"relationship_recall": 0.1})
     outcomes = _evaluate([project], command="run", record_mode="none", variants=None, cases=None,
                          reports=reports(tmp_path), run_id="gated2", fresh=True)
@@ -104,7 +104,7 @@ def test_cli_run_gate_option(recorded, project, tmp_path, capsys):
     code = main(["run", str(project), "--reports", str(reports(tmp_path)), "--gate"])
     out, err = capsys.readouterr()
     assert code == 1, err
-    assert "FAIL  default: relationship recall 16.7% is below the threshold 90.0%" in out
+    assert "FAIL  default: relationship recall (endpoints) 16.7% is below the threshold 90.0%" in out
     set_suite(project, thresholds={"relationship_recall": 0.1})
     assert main(["run", str(project), "--reports", str(reports(tmp_path)), "--gate", "--fresh"]) == 0
 

@@ -351,7 +351,7 @@ def _header(text: str) -> list[str]:
 def test_console_shows_grounding_with_gold_and_the_compact_set_without(run):
     outcome, summary = run
     with_gold = _console_text(summary)
-    assert _header(with_gold)[:4] == ["variant", "entity recall", "rel. recall", "grounded"]
+    assert _header(with_gold)[:4] == ["variant", "entity recall", "rel. recall (endpoints)", "grounded"]
     # every towns answer names only things of its chunk: 5 entities for default, 9 for tuned, all grounded
     assert summary.variants["default"].metrics.counts["grounded"] == 5
     assert summary.variants["tuned"].metrics.counts["grounded"] == 9
