@@ -90,3 +90,11 @@ def test_ontology_types_add_domains_and_ranges_once() -> None:
     onto = Ontology(entity_types=["company"], relations=[OntologyRelation(name="r", domain="company", range="city")])
     assert ontology_types(onto) == ["company", "city"]
     assert ontology_types(ONTOLOGY) == ["company", "person", "city"]
+
+
+def test_a_blank_range_is_not_declared() -> None:
+    onto = Ontology(relations=[OntologyRelation(name="docked on", domain="spacecraft", range="")])
+    g = graph(("Soyuz", "docked on", "1 May 2001"), types={"Soyuz": "spacecraft", "1 May 2001": "date"})
+    scores = ontology_scores(g, onto, MatchingConfig())
+    # conforms; checked on its domain only (spacecraft == spacecraft) -> 1/1
+    assert (scores.conformance, scores.checked, scores.domain_range) == (1.0, 1, 1.0)
