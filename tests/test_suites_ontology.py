@@ -44,17 +44,24 @@ def test_an_ontology_file_loads(project: Path, suffix: str) -> None:
 @pytest.mark.parametrize(
     ("ontology", "needles"),
     [
-        ({"entity_types": ["company", "Company"]}, ("ontology.entity_types[1]", "listed twice")),
-        ({"relations": [{"name": "founded_by"}, {"name": "foundedBy"}]}, ("ontology.relations[1].name", "listed twice")),
+        ({"entity_types": ["company", " "]}, ("ontology.entity_types[1]", "blank")),
         ({"relations": [{"name": "--"}]}, ("ontology.relations[0].name", "no letters or digits")),
-        ({"entity_types": ["company"], "relations": [{"name": "r", "range": "city"}]},
-         ("ontology.relations[0].range", "'city' is not one of the ontology's entity types")),
         ({"relations": [{"label": "r"}]}, ("ontology.relations[0]", "missing required key 'name'")),
         ({"relations": "foundedBy"}, ("ontology.relations",)),
     ],
 )
 def test_bad_ontologies_are_one_line_errors(project: Path, ontology: dict[str, Any], needles: tuple[str, ...]) -> None:
     refused(project, with_(ontology=ontology), *needles)
+
+
+def test_published_ontologies_load_as_they_are(project: Path) -> None:
+    # Text2KGBench's astronaut ontology lists Place twice and gives datatype ranges (string, Date)
+    onto = {"entity_types": ["Astronaut", "Place", "Place"],
+            "relations": [{"name": "birthPlace", "domain": "Astronaut", "range": "Place"},
+                          {"name": "birthDate", "domain": "Astronaut", "range": "Date"},
+                          {"name": "title", "domain": "Astronaut", "range": "string"}]}
+    suite = load_suite(write_suite(project, with_(ontology=onto)))
+    assert suite.spec.ontology is not None and len(suite.spec.ontology.relations) == 3
 
 
 def test_a_blank_domain_or_range_is_not_declared(project: Path) -> None:
@@ -108,7 +115,7 @@ def test_a_gold_predicate_without_letters_is_refused(project: Path) -> None:
 
 
 def test_the_cli_exits_2_on_a_bad_ontology(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = write_suite(project, with_(ontology={"relations": [{"name": "r"}, {"name": "R"}]}))
+    path = write_suite(project, with_(ontology={"relations": [{"name": "r"}, {"name": "?"}]}))
     code = main(["run", str(path)])
     err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1 and "listed twice" in err and "Traceback" not in err
+    assert code == 2 and err.count("\n") == 1 and "no letters or digits" in err and "Traceback" not in err

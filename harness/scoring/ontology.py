@@ -26,11 +26,13 @@ from .predicted import predicted_entities
 
 
 def ontology_types(ontology: Ontology) -> list[str]:
-    """The ontology's entity types, with the types its relations name as domain or range added
-    after them (an ontology that lists none still says which types it joins), without repeats."""
+    """The types type conformance checks against: the ontology's `entity_types`, or, when it lists
+    none, the types its relations name as domain or range (it still says which types it joins);
+    in order, without repeats."""
     named = [*ontology.entity_types]
-    for relation in ontology.relations:
-        named.extend(t for t in (relation.domain, relation.range) if t)
+    if not any(t.strip() for t in named):
+        for relation in ontology.relations:
+            named.extend(t for t in (relation.domain, relation.range) if t)
     return list(dict.fromkeys(t for t in named if t.strip()))
 
 

@@ -86,9 +86,15 @@ def test_score_case_fills_ontology_only_when_given() -> None:
     assert scored.ontology is not None and scored.ontology.conformance == 1.0
 
 
-def test_ontology_types_add_domains_and_ranges_once() -> None:
-    onto = Ontology(entity_types=["company"], relations=[OntologyRelation(name="r", domain="company", range="city")])
-    assert ontology_types(onto) == ["company", "city"]
+def test_ontology_types_are_its_entity_types_else_its_domains_and_ranges() -> None:
+    # entity types listed: they are the list (a datatype range such as Date is no entity type)
+    onto = Ontology(entity_types=["company", "company"],
+                    relations=[OntologyRelation(name="r", domain="company", range="Date")])
+    assert ontology_types(onto) == ["company"]
+    # none listed: the domains and ranges, in order, once each
+    bare = Ontology(relations=[OntologyRelation(name="r", domain="company", range="city"),
+                               OntologyRelation(name="s", domain="city", range="")])
+    assert ontology_types(bare) == ["company", "city"]
     assert ontology_types(ONTOLOGY) == ["company", "person", "city"]
 
 
@@ -98,3 +104,13 @@ def test_a_blank_range_is_not_declared() -> None:
     scores = ontology_scores(g, onto, MatchingConfig())
     # conforms; checked on its domain only (spacecraft == spacecraft) -> 1/1
     assert (scores.conformance, scores.checked, scores.domain_range) == (1.0, 1, 1.0)
+
+
+def test_repeated_relation_names_match_either_declaration() -> None:
+    onto = Ontology(relations=[OntologyRelation(name="part of", domain="city", range="country"),
+                               OntologyRelation(name="partOf", domain="company", range="company")])
+    g = graph(("Lyon", "part of", "France"), ("Acme EU", "part of", "Acme"),
+              types={"Lyon": "city", "France": "country", "Acme EU": "company", "Acme": "country"})
+    scores = ontology_scores(g, onto, MatchingConfig())
+    # both conform; Lyon -> France fits the first declaration, Acme EU -> Acme (country) neither -> 1/2
+    assert (scores.conforming, scores.checked, scores.domain_range_ok) == (2, 2, 1)
