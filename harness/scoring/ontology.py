@@ -12,9 +12,11 @@ Definitions (also in docs/scoring.md, "Ontology conformance"):
   right when its subject's type matches the domain and its object's type the range (each only where
   declared). An endpoint's type is the predicted entity's (its first non-empty type, by normalised
   name, as scoring de-duplicates); types compare after `normalize_type` and the suite's
-  `type_synonyms`. An endpoint the answer gives no type for does not match. When two ontology
-  relations share a name, matching either is enough (and if either declares neither a domain nor a
-  range, the record is not checked).
+  `type_synonyms`. A record is checked only when the answer types every endpoint a declaration
+  constrains: plain triples (`(s, p, o)`, no types) leave domain/range n/a rather than 0, and an
+  answer that omits types already loses type conformance. When two ontology relations share a
+  name, matching either is enough (and if either declares neither a domain nor a range, the record
+  is not checked).
 """
 
 from __future__ import annotations
@@ -61,9 +63,11 @@ def ontology_scores(graph: ExtractedGraph, ontology: Ontology, matching: Matchin
         constrained = [(d, r) for d, r in declared if d or r]
         if not constrained or len(constrained) < len(declared):  # a declaration without either: nothing to check
             continue
-        checked += 1
         subject = type_of.get(normalize_name(rel.source), "")
         obj = type_of.get(normalize_name(rel.target), "")
+        if any((d and not subject) or (r and not obj) for d, r in constrained):
+            continue  # an endpoint the answer gives no type for: nothing to compare (module docstring)
+        checked += 1
         right += any(
             (not d or subject == d) and (not r or obj == r) for d, r in constrained
         )

@@ -67,9 +67,17 @@ def test_synonyms_reach_the_ontology() -> None:
 
 
 def test_untyped_endpoints_and_untyped_predicates() -> None:
-    # a triple without entity types: conforms on its predicate, fails domain/range (types unknown)
+    # a triple without entity types: conforms on its predicate; domain/range has nothing to compare -> n/a
     scores = ontology_scores(graph(("Philz", "foundedBy", "Phil Jaber")), ONTOLOGY, MatchingConfig())
-    assert (scores.conformance, scores.checked, scores.domain_range) == (1.0, 1, 0.0)
+    assert (scores.conformance, scores.checked, scores.domain_range) == (1.0, 0, None)
+    # one endpoint typed, the other constrained and untyped: not checked either
+    half = ontology_scores(graph(("Philz", "foundedBy", "Phil Jaber"), types={"Philz": "company"}), ONTOLOGY,
+                           MatchingConfig())
+    assert half.checked == 0
+    # a blank range constrains only the subject: typing the subject is enough to be checked
+    onto = Ontology(relations=[OntologyRelation(name="docked on", domain="spacecraft", range="")])
+    docked = ontology_scores(graph(("Soyuz", "docked on", "1 May"), types={"Soyuz": "module"}), onto, MatchingConfig())
+    assert (docked.checked, docked.domain_range) == (1, 0.0)  # module != spacecraft
     # a GraphRAG relationship has no predicate: it never conforms
     untyped = ExtractedGraph(entities=[Entity(name="Philz")], relationships=[Relationship(source="Philz", target="Jacob")])
     assert ontology_scores(untyped, ONTOLOGY, MatchingConfig()).conformance == 0.0
