@@ -88,3 +88,23 @@ def parenthesised_triples(text: str) -> bool:
 def call_triples(text: str) -> bool:
     """Some line opens with `predicate(subject, object)` (Text2KGBench's triples)."""
     return "(" in text and "," in text and _CALL_TRIPLE.search(text) is not None
+
+
+_TRIPLET_LIST_KEY = re.compile(r"[\"'](?:triplets|triples)[\"']\s*:", re.I)
+_SUBJECT_KEY = re.compile(r"[\"'](?:subject|head)[\"']\s*:", re.I)
+_PREDICATE_KEY = re.compile(r"[\"'](?:predicate|relation)[\"']\s*:", re.I)
+_LIST_OF_TRIPLES = re.compile(r"\[\s*\[\s*[\"'][^\"'\n]*[\"']\s*,\s*[\"'][^\"'\n]*[\"']\s*,\s*[\"']")
+
+
+def json_triples(text: str) -> bool:
+    """JSON triples: a `triplets`/`triples` list, items keyed subject/head and predicate/relation,
+    or `[["s", "p", "o"], ...]`; not a JSON graph (entities, relationships, nodes, edges...)."""
+    if "[" not in text and "{" not in text:
+        return False
+    if JSON_GRAPH_KEYS.search(text) is not None:
+        return False
+    return (
+        _TRIPLET_LIST_KEY.search(text) is not None
+        or (_SUBJECT_KEY.search(text) is not None and _PREDICATE_KEY.search(text) is not None)
+        or _LIST_OF_TRIPLES.search(text) is not None
+    )

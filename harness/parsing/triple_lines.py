@@ -34,6 +34,7 @@ class Line(Enum):
     PROSE = "prose"  # no triple: left to read_lines to report
     TRIPLES = "triples"  # one or more triples, read or dropped
     CUT = "cut"  # the line's last triple is not closed (an answer cut off, if it is the last line)
+    LAYOUT = "layout"  # part of the triples' layout (a table's header or rule): neither triple nor prose
 
 
 LineReader = Callable[[str, TripleSink, IssueLog], Line]
