@@ -1,7 +1,7 @@
 """Triples as a markdown table whose header names a subject, a predicate and an object column
 (case-insensitive; synonyms head / relation, relationship / tail), with optional subject-type and
-object-type columns. Rows are read under the header; a row without the cells its columns need is
-dropped (`triple-parts`), one with an empty part too (`triple-part-empty`)."""
+object-type columns. Rows are read under the header; a row without the cells its subject, predicate and
+object columns need is dropped (`triple-parts`), one with an empty part too (`triple-part-empty`)."""
 
 from __future__ import annotations
 
@@ -79,15 +79,16 @@ class TableReader:
             return Line.LAYOUT
         if self.columns is None:
             return Line.PROSE  # another table
-        need = max(self.columns.values()) + 1
-        if len(row) < need:
-            sink.drop("triple-parts", line, log, f"A table row had {len(row)} cells; its columns need {need}. It was dropped.")
-            return Line.TRIPLES
         col = self.columns
-        triple = Triple(
-            row[col["subject"]], row[col["predicate"]], row[col["object"]],
-            row[col["subject_type"]] if "subject_type" in col else "",
-            row[col["object_type"]] if "object_type" in col else "",
-        )
+        need = max(col["subject"], col["predicate"], col["object"]) + 1  # type cells are optional
+        if len(row) < need:
+            sink.drop("triple-parts", line, log, f"A table row had {len(row)} cells; its subject, predicate and object need {need}. It was dropped.")
+            return Line.TRIPLES
+
+        def optional(role: str) -> str:
+            return row[col[role]] if role in col and col[role] < len(row) else ""
+
+        triple = Triple(row[col["subject"]], row[col["predicate"]], row[col["object"]],
+                        optional("subject_type"), optional("object_type"))
         sink.keep(triple, line, log)
         return Line.TRIPLES
