@@ -28,7 +28,8 @@ def _detect(ctx: DetectionContext) -> bool:
 class JsonTriplesFormat(OutputFormat):
     name: ClassVar[str] = "json_triples"
     delimited: ClassVar[bool] = False
-    variables: ClassVar[tuple[str, ...]] = TRIPLE_VARIABLES
+    # LlamaIndex's dynamic and schema extractors list the allowed entity types
+    variables: ClassVar[tuple[str, ...]] = (*TRIPLE_VARIABLES, "entity_types")
     codes: ClassVar[frozenset[str]] = WHOLE_OUTPUT_CODES | COMPLETION_CODES | JSON_CODES | TRIPLE_CODES
     # Before the JSON graph's rule (90), which would read a triple's subject and object but lose its predicate.
     detection_rules: ClassVar[tuple[DetectionRule, ...]] = (DetectionRule(85, _detect),)

@@ -14,8 +14,10 @@ from harness.parsing.triples import TripleSink
 TRIPLE_FORMAT_CODES: frozenset[str] = (
     WHOLE_OUTPUT_CODES | COMPLETION_CODES | TRIPLE_CODES | frozenset({"record-closer"})
 )
-# The variables a triple prompt is filled with: the text, and the entity types a prompt may list.
-TRIPLE_VARIABLES = ("input_text", "entity_types", "language")
+# The variables a triple prompt is expected to use (lint warns about the others it is given but
+# leaves unused): the text only, as LlamaIndex's KG_TRIPLET_EXTRACT_TMPL and Text2KGBench's
+# prompts (which list an ontology instead of entity types).
+TRIPLE_VARIABLES = ("input_text",)
 
 
 def read_triple_lines(name: str, text: str, delimiters: Delimiters, log: IssueLog, round: int,

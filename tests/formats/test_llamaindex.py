@@ -106,3 +106,14 @@ def test_harness_parse_reads_the_fixture(tmp_path) -> None:
     assert len(data["relationships"]) == 7 and data["format_report"]["records_dropped"] == 3
     assert data["relationships"][0] == {"source": "Philz", "target": "coffee shop", "description": "",
                                         "strength": None, "keywords": "", "type": "is"}
+
+
+def test_a_llamaindex_style_prompt_lints_clean(tmp_path) -> None:
+    # LlamaIndex's KG_TRIPLET_EXTRACT_TMPL uses the text only: no entity types, no language
+    prompt = tmp_path / "kg.txt"
+    prompt.write_text("Extract up to 10 knowledge triplets in the form of (subject, predicate, object).\n"
+                      "Text: Alice is Bob's mother.\nTriplets:\n(Alice, is mother of, Bob)\n"
+                      "Text: {input_text}\nTriplets:\n", encoding="utf-8")
+    out = CliRunner().invoke(app, ["prompts", "lint", str(prompt), "--format", "llamaindex"])
+    assert out.exit_code == 0, out.output
+    assert "0 error(s), 0 warning(s)" in out.output
