@@ -77,7 +77,7 @@ _PAREN_TRIPLE = re.compile(
     _LINE_HEAD + r"\((?![\"'“]?(?:entity|relationship|relation|content_keywords)[\"'”]?\s*,)[^\n,]*,[^\n,]*,[^\n]*\)",
     re.M | re.I,
 )
-_CALL_TRIPLE = re.compile(_LINE_HEAD + r"[^\W\d][\w.:\-]*\([^\n,()]*,[^\n]*\)", re.M)
+_CALL_TRIPLE = re.compile(_LINE_HEAD + r"[^\W\d](?:[\w.:\-]|\\_)*\([^\n,()]*,[^\n]*\)", re.M)
 
 
 def parenthesised_triples(text: str) -> bool:

@@ -16,15 +16,25 @@ from enum import Enum
 
 from harness.model import CompletionStatus
 from harness.parsing.issues_log import IssueLog
-from harness.parsing.triples import Triple, TripleSink, is_note, says_nothing, split_parts, strip_decoration, unquote
+from harness.parsing.triples import (
+    Triple,
+    TripleSink,
+    is_note,
+    regroup_by_spacing,
+    says_nothing,
+    split_parts,
+    strip_decoration,
+    unquote,
+)
 
 # LlamaIndex's default_parse_triplets_fn drops a triple whose part is longer than this (in UTF-8 bytes).
 LLAMAINDEX_MAX_BYTES = 128
 # "Triplet 1: (" / "Test Output: director(": a short label before the first triple of a line.
 _LABEL = re.compile(r"^[^\W\d][\w ]{0,30}:\s*")
 _SEPARATORS = re.compile(r"[\s,;]*")
-# `predicate(`: a name written straight against its parenthesis, as Text2KGBench's prompts do.
-_CALL = re.compile(r"[^\W\d][\w.:\-]*\(")
+# `predicate(`: a name written straight against its parenthesis, as Text2KGBench's prompts do
+# (markdown-escaped underscores allowed: models write `production\_company(`).
+_CALL = re.compile(r"[^\W\d](?:[\w.:\-]|\\_)*\(")
 _RECORD_TAG = re.compile(r"^[\"'“]?(?:entity|relationship|relation|content_keywords)[\"'”]?$", re.I)
 
 
@@ -122,6 +132,7 @@ def read_parenthesised(line: str, sink: TripleSink, log: IssueLog) -> Line:
         if end < 0:
             cut = True
             log.note("record-closer", raw, "A triple was not closed by ')'; it was read up to the end of the line.")
+        parts = _regrouped(parts, 3, raw, log)
         if len(parts) == 3:
             triple = Triple(parts[0], parts[1], parts[2])
             if sink.keep(triple, raw, log):
@@ -153,8 +164,11 @@ def _compare_with_llamaindex(line: str, kept: list[Triple], log: IssueLog) -> No
 
 def read_call(line: str, sink: TripleSink, log: IssueLog) -> Line:
     """Text2KGBench's `predicate(subject, object)`, several on a line if separated by commas or
-    semicolons, arguments quoted or not (a quoted argument may hold commas). A call without
-    exactly two arguments is dropped (`triple-parts`)."""
+    semicolons, arguments quoted or not (a quoted argument may hold commas); `\\_` in a predicate
+    (markdown's escape) is read as `_`. More than two arguments: the commas written tight are the
+    separator when exactly one is (`triple-split-by-spacing`), else the first comma is, the rest
+    of the commas belong to the object (`triple-split-at-first-comma`), as Text2KGBench reads
+    them. A call with one argument is dropped (`triple-parts`)."""
     body = _body(line, log)
     call = _CALL.match(body)
     if call is None:
@@ -165,12 +179,18 @@ def read_call(line: str, sink: TripleSink, log: IssueLog) -> Line:
     pos = 0
     cut = False
     while call is not None:
-        predicate = body[call.start() : call.end() - 1]
+        predicate = body[call.start() : call.end() - 1].replace("\\_", "_")
         parts, end = split_parts(body[call.end():], ",", ")")
         raw = body[call.start() : call.end() + end] if end >= 0 else body[call.start():]
         if end < 0:
             cut = True
             log.note("record-closer", raw, "A triple was not closed by ')'; it was read up to the end of the line.")
+        parts = _regrouped(parts, 2, raw, log)
+        if len(parts) > 2:
+            # `deathPlace(John Adams, Quincy, Massachusetts)`: the object holds the commas, as
+            # Text2KGBench's own parser reads it (its subjects are the sentence's topic entity)
+            log.note("triple-split-at-first-comma", raw)
+            parts = [parts[0], ",".join(parts[1:])]
         if len(parts) == 2:
             sink.keep(Triple(parts[0], predicate, parts[1]), raw, log)
         else:
@@ -180,6 +200,15 @@ def read_call(line: str, sink: TripleSink, log: IssueLog) -> Line:
         pos = _SEPARATORS.match(body, call.end() + end).end()  # type: ignore[union-attr]
         call = _CALL.match(body, pos)
     return Line.CUT if cut else Line.TRIPLES
+
+
+def _regrouped(parts: list[str], wanted: int, raw: str, log: IssueLog) -> list[str]:
+    """`parts`, or, when there are too many and their spacing shows the separators, regrouped."""
+    regrouped = regroup_by_spacing(parts, wanted)
+    if regrouped is None:
+        return parts
+    log.note("triple-split-by-spacing", raw)
+    return regrouped
 
 
 def _parts_message(count: int, wanted: int, expected: str) -> str:

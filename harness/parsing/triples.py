@@ -54,9 +54,23 @@ def unquote(part: str) -> str:
     part = part.strip()
     while part.startswith("**") and part.endswith("**") and len(part) >= 4:
         part = part[2:-2].strip()
-    if len(part) >= 2 and part[0] in QUOTES and part[-1] == QUOTES[part[0]]:
-        part = part[1:-1].strip()
+    if len(part) >= 2 and part[0] in QUOTES and part[-1] == QUOTES[part[0]] and QUOTES[part[0]] not in part[1:-1]:
+        part = part[1:-1].strip()  # not `"Ahri'ahn" or "Arion"`: two quoted strings, kept as written
     return part
+
+
+def regroup_by_spacing(parts: list[str], wanted: int) -> list[str] | None:
+    """Parts split on more commas than a triple has, regrouped when the layout shows which commas
+    separate: exactly `wanted - 1` commas written tight (`rel(The Flame of Love,Chinatown, New York
+    City)`, the way Text2KGBench's examples write them) while every other comma is followed by a
+    space. None when the layout does not say (all commas alike)."""
+    if len(parts) <= wanted:
+        return None
+    tight = [i for i in range(1, len(parts)) if parts[i][:1] not in ("", " ", "\t")]
+    if len(tight) != wanted - 1:
+        return None
+    bounds = [0, *tight, len(parts)]
+    return [",".join(parts[a:b]) for a, b in zip(bounds, bounds[1:])]
 
 
 def _closes(text: str, i: int, seps: str) -> bool:

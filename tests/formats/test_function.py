@@ -43,17 +43,31 @@ def test_calls_become_typed_relationships_between_their_arguments() -> None:
 
 
 def test_every_unreadable_call_is_dropped_with_its_reason() -> None:
-    answer = "director(Avatar)\nstarring(Avatar, Sam, Zoe)\nauthor(, Tolkien)\ndirector(Up, Pete Docter)\n"
+    answer = "director(Avatar)\nauthor(, Tolkien)\ncost(Toy Story, )\ndirector(Up, Pete Docter)\n"
     result = parse(answer, "function")
     dropped = [(i.code, i.excerpt) for i in result.format_report.issues if i.dropped]
     assert dropped == [
         ("triple-parts", "director(Avatar)"),  # one argument
-        ("triple-parts", "starring(Avatar, Sam, Zoe)"),  # three: which comma splits is unknown
         ("triple-part-empty", "author(, Tolkien)"),
+        ("triple-part-empty", "cost(Toy Story, )"),  # as real Text2KGBench answers leave unknown objects
     ]
     # 4 calls seen, 1 kept, 3 dropped
     report = result.format_report
     assert (report.records_seen, report.records_parsed, report.records_dropped) == (4, 1, 3)
+
+
+def test_unquoted_commas_go_to_the_object_unless_spacing_shows_the_separator() -> None:
+    # the first comma separates, as Text2KGBench's own parser reads these calls
+    result = parse("deathPlace(John Adams, Quincy, Massachusetts)", "function")
+    assert [(r.source, r.target) for r in result.graph.relationships] == [("John Adams", "Quincy, Massachusetts")]
+    assert [i.code for i in result.format_report.issues] == ["triple-split-at-first-comma"]
+    # one tight comma (as in the prompts' `rel(S,O)`) among spaced ones: it is the separator
+    result = parse("narrative_location(Tesla, Inc.,Palo Alto, California)", "function")
+    assert [(r.source, r.target) for r in result.graph.relationships] == [("Tesla, Inc.", "Palo Alto, California")]
+    assert [i.code for i in result.format_report.issues] == ["triple-split-by-spacing"]
+    # markdown-escaped underscores in the predicate, as Vicuna writes them
+    escaped = parse("* production\\_company(The First, Paramount Pictures)", "function")
+    assert [r.type for r in escaped.graph.relationships] == ["production_company"]
 
 
 def test_prose_notes_and_nothing_found_have_their_own_codes() -> None:
