@@ -72,22 +72,34 @@ def is_lightrag_new(text: str) -> bool:
 
 # A line that opens with a triple: optional numbering or bullet, an optional short label
 # ("Triplet 1:"), then `(part, part, ...)` or `predicate(part, part)`; not a GraphRAG record tag.
-_LINE_HEAD = r"^[ \t]*(?:(?:\d{1,3}[.)]|[-*•+])[ \t]+)?(?:[^\W\d][\w ]{0,30}:[ \t]*)?"
+_LINE_HEAD = r"[ \t]*(?:(?:\d{1,3}[.)]|[-*•+])[ \t]+)?(?:[^\W\d][\w ]{0,30}:[ \t]*)?"
 _PAREN_TRIPLE = re.compile(
-    _LINE_HEAD + r"\((?![\"'“]?(?:entity|relationship|relation|content_keywords)[\"'”]?\s*,)[^\n,]*,[^\n,]*,[^\n]*\)",
-    re.M | re.I,
+    _LINE_HEAD + r"\((?![\"'“]?(?:entity|relationship|relation|content_keywords)[\"'”]?\s*,)[^,]*,[^,]*,.*\)", re.I
 )
-_CALL_TRIPLE = re.compile(_LINE_HEAD + r"[^\W\d](?:[\w.:\-]|\\_)*\([^\n,()]*,[^\n]*\)", re.M)
+_CALL_TRIPLE = re.compile(_LINE_HEAD + r"[^\W\d](?:[\w.:\-]|\\_)*\([^,()]*,.*\)")
+# Triples start early (after at most a short preamble): the lines searched for the first one.
+_TRIPLE_LINES_SEARCHED = 400
+
+
+def _some_line_opens_with(text: str, pattern: re.Pattern[str]) -> bool:
+    """Some line (among the first few hundred) holding `(` and `,` matches `pattern` at its start.
+    Line by line rather than one multi-line search: the regex then runs only where it may match."""
+    if "(" not in text or "," not in text:
+        return False
+    for line in text.split("\n", _TRIPLE_LINES_SEARCHED)[:_TRIPLE_LINES_SEARCHED]:
+        if "(" in line and "," in line and pattern.match(line) is not None:
+            return True
+    return False
 
 
 def parenthesised_triples(text: str) -> bool:
     """Some line opens with `(subject, predicate, object)` (LlamaIndex's triples)."""
-    return "(" in text and "," in text and _PAREN_TRIPLE.search(text) is not None
+    return _some_line_opens_with(text, _PAREN_TRIPLE)
 
 
 def call_triples(text: str) -> bool:
     """Some line opens with `predicate(subject, object)` (Text2KGBench's triples)."""
-    return "(" in text and "," in text and _CALL_TRIPLE.search(text) is not None
+    return _some_line_opens_with(text, _CALL_TRIPLE)
 
 
 _TRIPLET_LIST_KEY = re.compile(r"[\"'](?:triplets|triples)[\"']\s*:", re.I)

@@ -18,7 +18,7 @@ SUBJECT_TYPE_HEADERS = frozenset({"subject type", "head type", "subj type"})
 OBJECT_TYPE_HEADERS = frozenset({"object type", "tail type", "obj type"})
 _RULE_CELL = re.compile(r"^:?-{2,}:?$")
 _SPLIT = re.compile(r"(?<!\\)\|")
-_TABLE_LINE = re.compile(r"^[ \t]*\|([^\n]*)$", re.M)
+_LINES_SEARCHED = 400  # a header comes early, after at most a short preamble
 
 
 def cells(line: str) -> list[str]:
@@ -49,14 +49,18 @@ def header_columns(row: list[str]) -> dict[str, int] | None:
 
 
 def has_triple_table(text: str) -> bool:
-    """Some table line (among the first 50) is a subject / predicate / object header."""
+    """Some table line (among the first 50, in the first 400 lines) is a subject / predicate /
+    object header."""
     if "|" not in text:
         return False
-    for n, m in enumerate(_TABLE_LINE.finditer(text)):
-        if n >= 50:
-            break
-        if header_columns(cells(m.group(0))) is not None:
-            return True
+    seen = 0
+    for line in text.split("\n", _LINES_SEARCHED)[:_LINES_SEARCHED]:
+        if line.lstrip().startswith("|"):
+            if header_columns(cells(line)) is not None:
+                return True
+            seen += 1
+            if seen >= 50:
+                break
     return False
 
 
