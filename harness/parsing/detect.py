@@ -72,7 +72,7 @@ def is_lightrag_new(text: str) -> bool:
 
 # A line that opens with a triple: optional numbering or bullet, an optional short label
 # ("Triplet 1:"), then `(part, part, ...)` or `predicate(part, part)`; not a GraphRAG record tag.
-_LINE_HEAD = r"[ \t]*(?:(?:\d{1,3}[.)]|[-*•+])[ \t]+)?(?:[^\W\d][\w ]{0,30}:[ \t]*)?"
+_LINE_HEAD = r"[ \t]*(?:(?:\d{1,3}[.)]|[-*•+])[ \t]+)?(?:[^\W\d](?:[\w ]|\\_){0,30}:[ \t]*)?"
 _PAREN_TRIPLE = re.compile(
     _LINE_HEAD + r"\((?![\"'“]?(?:entity|relationship|relation|content_keywords)[\"'”]?\s*,)[^,]*,[^,]*,.*\)", re.I
 )

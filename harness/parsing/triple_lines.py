@@ -30,7 +30,7 @@ from harness.parsing.triples import (
 # LlamaIndex's default_parse_triplets_fn drops a triple whose part is longer than this (in UTF-8 bytes).
 LLAMAINDEX_MAX_BYTES = 128
 # "Triplet 1: (" / "Test Output: director(": a short label before the first triple of a line.
-_LABEL = re.compile(r"^[^\W\d][\w ]{0,30}:\s*")
+_LABEL = re.compile(r"^[^\W\d](?:[\w ]|\\_){0,30}:\s*")  # also `triple\_1:`
 _SEPARATORS = re.compile(r"[\s,;]*")
 # `predicate(`: a name written straight against its parenthesis, as Text2KGBench's prompts do
 # (markdown-escaped underscores allowed: models write `production\_company(`).
@@ -192,7 +192,8 @@ def read_call(line: str, sink: TripleSink, log: IssueLog) -> Line:
             log.note("triple-split-at-first-comma", raw)
             parts = [parts[0], ",".join(parts[1:])]
         if len(parts) == 2:
-            sink.keep(Triple(parts[0], predicate, parts[1]), raw, log)
+            subject, obj = (part.replace("\\_", "_") for part in parts)  # `fictional\_character`
+            sink.keep(Triple(subject, predicate, obj), raw, log)
         else:
             sink.drop("triple-parts", raw, log, _parts_message(len(parts), 2, "subject and object"))
         if end < 0:

@@ -66,8 +66,10 @@ def test_unquoted_commas_go_to_the_object_unless_spacing_shows_the_separator() -
     assert [(r.source, r.target) for r in result.graph.relationships] == [("Tesla, Inc.", "Palo Alto, California")]
     assert [i.code for i in result.format_report.issues] == ["triple-split-by-spacing"]
     # markdown-escaped underscores in the predicate, as Vicuna writes them
-    escaped = parse("* production\\_company(The First, Paramount Pictures)", "function")
-    assert [r.type for r in escaped.graph.relationships] == ["production_company"]
+    escaped = parse("* production\\_company(The First, Paramount Pictures)\n"
+                    "triple\\_2: characters(Bird, fictional\\_character)", "function")
+    assert [(r.type, r.target) for r in escaped.graph.relationships] == [
+        ("production_company", "Paramount Pictures"), ("characters", "fictional_character")]
 
 
 def test_prose_notes_and_nothing_found_have_their_own_codes() -> None:
