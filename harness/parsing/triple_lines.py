@@ -121,8 +121,9 @@ def read_parenthesised(line: str, sink: TripleSink, log: IssueLog) -> Line:
     if not body.startswith("("):
         return Line.PROSE
     first_parts, _end = split_parts(body[1:], ",", ")")
-    if _RECORD_TAG.match(first_parts[0].strip()):
-        return Line.PROSE  # a GraphRAG record written with commas: not a triple
+    if len(first_parts) < 2 or _RECORD_TAG.match(first_parts[0].strip()):
+        # "(Some dates are approximate.)" is an aside; ("entity", ...) a GraphRAG record: not triples
+        return Line.PROSE
     pos = 0
     kept: list[Triple] = []
     cut = False

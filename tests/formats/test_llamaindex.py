@@ -71,6 +71,11 @@ def test_a_part_over_128_bytes_is_kept_and_noted_as_lost_by_llamaindex() -> None
     assert [i.code for i in noted] == ["triple-recovered"]
 
 
+def test_a_parenthesised_aside_is_prose_not_a_dropped_triple() -> None:
+    result = parse("(Philz, founded in, Berkeley)\n(Dates are approximate.)", "llamaindex")
+    assert [i.code for i in result.format_report.issues] == ["closing-note"]
+
+
 def test_a_graphrag_record_written_with_commas_is_not_a_triple() -> None:
     result = parse('("entity", "Philz", "organization", "A coffee company")', "llamaindex")
     assert result.graph.relationships == []
