@@ -185,7 +185,7 @@ def _read_input(source: str, *, limit: int | None = None) -> str:
         raise InputError(f"{name}: not UTF-8 text (byte {exc.start})") from None
 
 
-FormatOpt = Annotated[str, typer.Option("--format", help="auto, graphrag, lightrag, json, claims or report.")]
+FormatOpt = Annotated[str, typer.Option("--format", help="auto, graphrag, lightrag, json, claims, report, llamaindex, function, json_triples or triple_table.")]
 TupleOpt = Annotated[str, typer.Option("--tuple-delimiter", help="Field delimiter of delimited output.")]
 RecordOpt = Annotated[str, typer.Option("--record-delimiter", help="Record delimiter of delimited output.")]
 CompletionOpt = Annotated[str, typer.Option("--completion-delimiter", help="Completion delimiter.")]
@@ -283,10 +283,17 @@ def score_command(
     figures = _reference_free_of(result, chunk, types, matching, example_text)
     score = score_case(case, result.graph, matching) if case is not None else None
     if json_out:
+        from .parsing.parse_result_json import parse_summary
         from .scoring import reference_free_to_json
 
-        _emit_json({**(score_to_json(score) if score is not None else {}), "reference_free": reference_free_to_json(figures)})
+        _emit_json({**(score_to_json(score) if score is not None else {}), "reference_free": reference_free_to_json(figures),
+                    "parse": parse_summary(result)})
         return
+    from .parsing.parse_result_json import parse_problem_line
+
+    problem = parse_problem_line(result)  # first: a 0 below may mean "nothing was read"
+    if problem is not None:
+        typer.echo(problem)
     if score is not None:
         ent, rel = score.entities, score.relationships
         typer.echo(f"entities:      P {rate_text(ent.precision)}  R {rate_text(ent.recall)}  F1 {rate_text(ent.f1)}  "

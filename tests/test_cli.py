@@ -226,7 +226,7 @@ def test_score_without_gold_prints_only_the_reference_free_object(rf_files, caps
                              "--entity-types", "person, geo", "--examples", str(rf_files["prompt"]), "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert list(data) == ["reference_free"]  # no gold: the gold-based part is absent, not zeros
+    assert list(data) == ["reference_free", "parse"]  # no gold: the gold-based part is absent, not zeros
     assert list(data["reference_free"]) == REFERENCE_FREE_KEYS
     assert data["reference_free"] == {
         "entities": 4, "relationships": 2, "grounded": 2, "ungrounded": ["MARTIN SMITH", "JOSE NUNEZ"],
@@ -246,7 +246,7 @@ def test_score_with_gold_keeps_todays_keys_and_adds_reference_free(rf_files, cap
     code, out, err = run_cli(capsys, "score", "--gold", str(rf_files["gold"]), "--pred", str(rf_files["pred"]), "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert list(data) == ["entities", "relationships", "grounding", "reference_free"]
+    assert list(data) == ["entities", "relationships", "grounding", "reference_free", "parse"]
     assert list(data["reference_free"]) == REFERENCE_FREE_KEYS
     assert data["reference_free"]["grounded"] == data["grounding"]["grounded"] == 2  # the gold case's text
     # --text replaces the chunk of the reference-free figures only

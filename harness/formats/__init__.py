@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from harness.formats.base import DetectionContext, DetectionRule, OutputFormat
 from harness.formats.claims import ClaimsFormat
+from harness.formats.function import FunctionFormat
 from harness.formats.graphrag import GraphRAGFormat
 from harness.formats.json_graph import JsonGraphFormat
+from harness.formats.json_triples import JsonTriplesFormat
 from harness.formats.lightrag import LightRAGFormat
+from harness.formats.llamaindex import LlamaIndexFormat
 from harness.formats.report import ReportFormat
+from harness.formats.triple_table import TripleTableFormat
 
 # Registration order: the order formats are listed in, and ties between detection rules.
 _REGISTERED: tuple[OutputFormat, ...] = (
@@ -22,6 +26,10 @@ _REGISTERED: tuple[OutputFormat, ...] = (
     JsonGraphFormat(),
     ClaimsFormat(),
     ReportFormat(),
+    LlamaIndexFormat(),
+    FunctionFormat(),
+    JsonTriplesFormat(),
+    TripleTableFormat(),
 )
 _BY_NAME: dict[str, OutputFormat] = {f.name: f for f in _REGISTERED}
 AUTO = "auto"

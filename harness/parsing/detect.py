@@ -68,3 +68,55 @@ def is_lightrag_new(text: str) -> bool:
         if m.start() > 20000:
             break
     return False
+
+
+# A line that opens with a triple: optional numbering or bullet, an optional short label
+# ("Triplet 1:"), then `(part, part, ...)` or `predicate(part, part)`; not a GraphRAG record tag.
+_LINE_HEAD = r"[ \t]*(?:(?:\d{1,3}[.)]|[-*•+])[ \t]+)?(?:[^\W\d](?:[\w ]|\\_){0,30}:[ \t]*)?"
+_PAREN_TRIPLE = re.compile(
+    _LINE_HEAD + r"\((?![\"'“]?(?:entity|relationship|relation|content_keywords)[\"'”]?\s*,)[^,]*,[^,]*,.*\)", re.I
+)
+_CALL_TRIPLE = re.compile(_LINE_HEAD + r"[^\W\d](?:[\w.:\-]|\\_)*\([^,()]*,.*\)")
+# Triples start early (after at most a short preamble): the lines searched for the first one.
+_TRIPLE_LINES_SEARCHED = 400
+
+
+def _some_line_opens_with(text: str, pattern: re.Pattern[str]) -> bool:
+    """Some line (among the first few hundred) holding `(` and `,` matches `pattern` at its start.
+    Line by line rather than one multi-line search: the regex then runs only where it may match."""
+    if "(" not in text or "," not in text:
+        return False
+    for line in text.split("\n", _TRIPLE_LINES_SEARCHED)[:_TRIPLE_LINES_SEARCHED]:
+        if "(" in line and "," in line and pattern.match(line) is not None:
+            return True
+    return False
+
+
+def parenthesised_triples(text: str) -> bool:
+    """Some line opens with `(subject, predicate, object)` (LlamaIndex's triples)."""
+    return _some_line_opens_with(text, _PAREN_TRIPLE)
+
+
+def call_triples(text: str) -> bool:
+    """Some line opens with `predicate(subject, object)` (Text2KGBench's triples)."""
+    return _some_line_opens_with(text, _CALL_TRIPLE)
+
+
+_TRIPLET_LIST_KEY = re.compile(r"[\"'](?:triplets|triples)[\"']\s*:", re.I)
+_SUBJECT_KEY = re.compile(r"[\"'](?:subject|head)[\"']\s*:", re.I)
+_PREDICATE_KEY = re.compile(r"[\"'](?:predicate|relation)[\"']\s*:", re.I)
+_LIST_OF_TRIPLES = re.compile(r"\[\s*\[\s*[\"'][^\"'\n]*[\"']\s*,\s*[\"'][^\"'\n]*[\"']\s*,\s*[\"']")
+
+
+def json_triples(text: str) -> bool:
+    """JSON triples: a `triplets`/`triples` list, items keyed subject/head and predicate/relation,
+    or `[["s", "p", "o"], ...]`; not a JSON graph (entities, relationships, nodes, edges...)."""
+    if "[" not in text and "{" not in text:
+        return False
+    if JSON_GRAPH_KEYS.search(text) is not None:
+        return False
+    return (
+        _TRIPLET_LIST_KEY.search(text) is not None
+        or (_SUBJECT_KEY.search(text) is not None and _PREDICATE_KEY.search(text) is not None)
+        or _LIST_OF_TRIPLES.search(text) is not None
+    )

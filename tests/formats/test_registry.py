@@ -43,7 +43,8 @@ def test_every_code_a_format_may_emit_is_documented_and_every_code_belongs_somew
     assert emitted | CITATION_CODES | QUERY_CODES == set(CODES)
 
 
-@pytest.mark.parametrize("name", ["graphrag", "lightrag", "json", "claims", "report"])
+@pytest.mark.parametrize("name", ["graphrag", "lightrag", "json", "claims", "report",
+                                  "llamaindex", "function", "json_triples", "triple_table"])
 def test_written_examples_are_recognised_and_parse_back_clean(name: str) -> None:
     fmt = get_format(name)
     delimiters = fmt.default_delimiters()
@@ -68,6 +69,10 @@ def test_written_examples_are_recognised_and_parse_back_clean(name: str) -> None
         ("json", '```json\n{"entities": [{"name": "<entity_name>"}, {"name": "A",}], "relationships": [{"source": "A"}'),
         ("claims", "(A<|>B<|>T<|>MAYBE<|>yesterday<|>NONE<|>d)\n<|COMPLETE|>"),
         ("report", 'Here: {"title": 3, "rating": "11", "findings": {"1": "x"}, "extra": 1}'),
+        ("llamaindex", "Triplets:\n1. (A, \"b, c\", D)\n(A, B)\n(A, , C)\n(A, x, B\nNote: done\n<|COMPLETE|>"),
+        ("function", "Test Output: p(A, B), q(A)\nr(, B)\ns(A, B\nNote: done"),
+        ("json_triples", '```json\n[["A", "p", "B"], ["A"], {"x": 1}, {"subject": "A", "predicate": "", "object": "B"}, [1, [2]]'),
+        ("triple_table", "Here:\n| subject | predicate | object |\n|---|---|---|\n| A | p |\n| A | | B |\nNote: done"),
     ],
 )
 def test_messy_answers_emit_only_the_formats_codes(name: str, answer: str) -> None:

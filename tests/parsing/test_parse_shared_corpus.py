@@ -47,3 +47,11 @@ def test_shared_corpus_reports_parse(shared_corpus_rows: list[dict[str, Any]]) -
     rows = [r for r in shared_corpus_rows if r["call"] == "community_report"]
     parsed = sum(1 for r in rows if parse(r["output"] or "", "report").graph.report is not None)
     assert parsed >= 0.99 * len(rows)
+
+
+def test_shared_corpus_no_answer_is_taken_for_triples(shared_corpus_rows: list[dict[str, Any]]) -> None:
+    # the corpus holds GraphRAG, LightRAG, JSON-graph, claim and report answers only: the triple
+    # formats' detection rules must not take any of them
+    triple_formats = {"llamaindex", "function", "json_triples", "triple_table"}
+    taken = [row["id"] for row in shared_corpus_rows if parse(row.get("output") or "").format in triple_formats]
+    assert taken == []

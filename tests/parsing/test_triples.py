@@ -1,0 +1,66 @@
+"""The helpers every triple format shares: splitting parts on the commas a person sees, quotes,
+the sink that turns triples into entities and typed relationships, and the detection tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.formats import detect_format
+from harness.parsing.issues_log import IssueLog
+from harness.parsing.triples import Triple, TripleSink, says_nothing, split_parts, unquote
+
+
+@pytest.mark.parametrize(
+    ("text", "parts", "end"),
+    [
+        ("a, b, c)", ["a", " b", " c"], 8),
+        ('"Tesla, Inc.", makes, Optimus) rest', ['"Tesla, Inc."', " makes", " Optimus"], 30),
+        ("Philz's, is, cafe)", ["Philz's", " is", " cafe"], 18),  # an apostrophe is not a quote
+        ("'Philz's', is, cafe)", ["'Philz's'", " is", " cafe"], 20),  # a quote closes only before a separator
+        ("coffee (and tea), x, y)", ["coffee (and tea)", " x", " y"], 23),  # brackets nest
+        ("a, b, c", ["a", " b", " c"], -1),  # no closer: cut off
+    ],
+)
+def test_split_parts(text: str, parts: list[str], end: int) -> None:
+    assert split_parts(text, ",", ")") == (parts, end)
+
+
+def test_unquote_and_nothing_found() -> None:
+    assert unquote(' "Tesla, Inc." ') == "Tesla, Inc."
+    assert unquote("**Philz**") == "Philz"
+    assert unquote("“Philz”") == "Philz"
+    assert unquote("'Philz") == "'Philz"  # unbalanced: kept as written
+    assert says_nothing("No triples found.") and says_nothing("None") and says_nothing("There are no relations in the text.")
+    assert not says_nothing("Nobody founded Philz.") and not says_nothing("(Philz, is, cafe)")
+
+
+def test_sink_merges_entities_and_keeps_the_first_type_given() -> None:
+    sink = TripleSink(round=1)
+    log = IssueLog(1)
+    assert sink.keep(Triple("Philz", "founded in", "Berkeley", "", "LOCATION"), "", log)
+    assert sink.keep(Triple("Philz", "is in", "Berkeley", "ORG", "CITY"), "", log)  # Berkeley keeps LOCATION
+    assert not sink.keep(Triple("Philz", " ", "x"), "(Philz, , x)", log)
+    records = sink.records
+    assert [(e.name, e.type, e.round) for e in records.entities] == [("Philz", "ORG", 1), ("Berkeley", "LOCATION", 1)]
+    assert [r.type for r in records.relationships] == ["founded in", "is in"]
+    assert (records.seen, records.parsed, log.dropped_count) == (3, 2, 1)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ('("entity"<|>PHILZ<|>organization<|>A coffee company)\n##\n("relationship"<|>PHILZ<|>BERKELEY<|>founded in<|>8)\n<|COMPLETE|>', "graphrag"),
+        ("entity<|#|>Philz<|#|>organization<|#|>A coffee company\nrelation<|#|>Philz<|#|>Berkeley<|#|>founded<|#|>founded in\n<|COMPLETE|>", "lightrag"),
+        ('{"entities": [{"name": "Philz", "type": "org"}], "relationships": [{"source": "Philz", "target": "Berkeley", "relation": "in"}]}', "json"),
+        ('{"title": "Philz", "summary": "s", "rating": 5, "rating_explanation": "r", "findings": []}', "report"),
+        ("(PHILZ<|>BERKELEY<|>LOCATION<|>TRUE<|>1982-01-01<|>NONE<|>Founded there<|>Philz was founded)\n<|COMPLETE|>", "claims"),
+        # a GraphRAG answer written with commas instead of its delimiter is not LlamaIndex's
+        ('("entity", "Philz", "organization", "A coffee company")', "graphrag"),
+        ("(Philz, founded in, Berkeley)\n(Philz, sells, coffee)", "llamaindex"),
+        ("founded_in(Philz, Berkeley)\nsells(Philz, coffee)", "function"),
+        ('[{"subject": "Philz", "predicate": "founded in", "object": "Berkeley"}]', "json_triples"),
+        ("| subject | predicate | object |\n|---|---|---|\n| Philz | founded in | Berkeley |", "triple_table"),
+    ],
+)
+def test_detection_both_ways(answer: str, expected: str) -> None:
+    assert detect_format(answer) == expected
