@@ -15,7 +15,7 @@ from .plots import PLOTS
 from ..metrics.registry import Metric, in_reports
 from ..metrics.reference_free import reference_free_metrics
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
-from . import fragmentation_section, gleaning_section
+from . import fragmentation_section, gleaning_section, outputs_section
 from .view import SIZE_KEYS, Column, ReportView
 
 CSS = """
@@ -296,6 +296,7 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
         for bold in ("micro", "total"):
             legend = legend.replace(f"**{bold}**", f"<b>{bold}</b>")
         body += [
+            outputs_section.html_block(view),
             "<h2>Scores</h2>",
             f"<p class='muted'>{legend}</p>",
             scores_table(view),
