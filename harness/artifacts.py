@@ -599,6 +599,9 @@ class ConventionsSummary(Value):
     variant: str
     cases: int  # the test sentences the figures are averaged over
     metrics: dict[str, float | None]
+    # rows whose own `triples` were scored (Text2KGBench's responses files carry them) instead of
+    # the triples parsed from their answer
+    rows_with_triples: int = 0
 
 
 class RunSummary(Artifact):

@@ -39,6 +39,9 @@ class OutputRow:
     line: int
     id: str
     text: str
+    # the row's own `triples` ([[subject, relation, object], ...]), as Text2KGBench's responses files
+    # carry them: what its run_eval.py scores, so its conventions use them instead of the parse
+    triples: list[tuple[str, str, str]] | None = None
 
 
 @dataclass
@@ -86,8 +89,17 @@ def read_outputs(path: Path) -> list[OutputRow]:
             raise InputError(f"{where}: the row needs a string `id` (a case id)")
         if not isinstance(answer, str):
             raise InputError(f"{where}: the row needs a string `output` (or `response`)")
-        rows.append(OutputRow(number, case_id, answer))
+        rows.append(OutputRow(number, case_id, answer, _triples(row.get("triples"), where)))
     return rows
+
+
+def _triples(value: object, where: str) -> list[tuple[str, str, str]] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(
+            isinstance(t, list) and len(t) == 3 and all(isinstance(part, str) for part in t) for t in value):
+        raise InputError(f"{where}: `triples` must be a list of [subject, relation, object] strings")
+    return [(t[0], t[1], t[2]) for t in value]
 
 
 def match_cases(path: Path, rows: list[OutputRow], cases: list[GoldCase]) -> OutputsFile:
@@ -154,8 +166,10 @@ def plan_outputs(suite: Suite, name: str, fmt: str | None, outputs: Path) -> tup
     return view, plan
 
 
-def text2kgbench_figures(suite: Suite, results: list[CaseResult], answered: set[str]) -> dict[str, float | None]:
-    """Text2KGBench's averages over every case of the suite (a case not in `answered` counts zero)."""
+def text2kgbench_figures(suite: Suite, results: list[CaseResult],
+                         answered: dict[str, OutputRow]) -> dict[str, float | None]:
+    """Text2KGBench's averages over every case of the suite (a case not in `answered` counts zero);
+    a row's own `triples` are scored when it has them, else the triples parsed from its answer."""
     from .scoring.conventions import text2kgbench as t2k
 
     ontology = suite.spec.ontology
@@ -168,7 +182,13 @@ def text2kgbench_figures(suite: Suite, results: list[CaseResult], answered: set[
     for case in suite.cases:
         gold = [(r.source, r.type, r.target) for r in case.relationships]
         graph = graphs.get(case.id, ExtractedGraph())
-        predicted = [(r.source, r.type, r.target) for r in graph.relationships] if case.id in answered else None
+        row = answered.get(case.id)
+        if row is None:
+            predicted = None
+        elif row.triples is not None:
+            predicted = row.triples
+        else:
+            predicted = [(r.source, r.type, r.target) for r in graph.relationships]
         figures.append(t2k.sentence_figures(case.text, gold, predicted, relations=relations,
                                             concepts=ontology.entity_types))
     return t2k.average(figures, len(suite.cases))
@@ -204,7 +224,7 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
     matched = match_cases(outputs, read_outputs(outputs), suite.cases)
     view, plan = plan_outputs(suite, name, fmt, outputs)
     if conventions == "text2kgbench" and suite.spec.ontology is None:
-        text2kgbench_figures(suite, [], set())  # raises: the ontology is needed
+        text2kgbench_figures(suite, [], {})  # raises: the ontology is needed
     results = []
     for case in suite.cases:
         row = matched.by_case.get(case.id)
@@ -222,8 +242,10 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
         figures: dict[str, float | None]
         extra = None
         if conventions == "text2kgbench":
-            figures = text2kgbench_figures(suite, results, set(matched.by_case))
-            extra = ConventionsSummary(name=conventions, variant=name, cases=len(suite.cases), metrics=figures)
+            figures = text2kgbench_figures(suite, results, matched.by_case)
+            given = sum(1 for row in matched.by_case.values() if row.triples is not None)
+            extra = ConventionsSummary(name=conventions, variant=name, cases=len(suite.cases), metrics=figures,
+                                       rows_with_triples=given)
         types_used = {name: EntityTypesUsed.model_validate(plan.types.to_json())} if plan.types is not None else {}
         finished = finish_run(view, folder.path, results, record_mode="none", wall_s=time.perf_counter() - started,
                               entity_types=types_used, baseline=baseline, fallback=True, outputs=block, conventions=extra)

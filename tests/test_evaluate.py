@@ -88,7 +88,7 @@ def test_text2kgbench_conventions_by_hand(project, capsys):
                                  "rel_halluc": 0.125, "sub_halluc": 0.125, "obj_halluc": 0.25}
     summary = json.loads((project / "reports" / "astronauts" / "t2k" / "summary.json").read_text())
     assert summary["conventions"] == {"name": "text2kgbench", "variant": "vicuna", "cases": 4,
-                                      "metrics": result["metrics"]}
+                                      "metrics": result["metrics"], "rows_with_triples": 0}
     assert summary["outputs"]["missing_cases"] == ["s4"]
     assert "case 's4' has no row; contributes zero to every figure" in err
     report = (project / "reports" / "astronauts" / "t2k" / "report.md").read_text()
@@ -130,6 +130,24 @@ def test_harness_conventions_by_hand_and_the_run_folder(project, capsys):
         assert f"harness: note: {note}" in err
 
 
+def test_a_rows_own_triples_are_what_text2kgbench_scores(project, capsys):
+    # Text2KGBench's responses files carry the triples its authors read from each answer, and
+    # run_eval.py scores those: s2's row now says (Buzz Aldrin, almaMater, MIT), right and grounded
+    rows = [dict(ROWS[0]), {**ROWS[1], "triples": [["Buzz Aldrin", "almaMater", "MIT"]]}, *ROWS[2:]]
+    (project / "vicuna.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, out, err = evaluate(capsys, project, "--conventions", "text2kgbench", "--json", "--run-id", "own-triples")
+    assert code == 0, err
+    # s2 becomes P = R = F1 = 1, conformance 1, hallucinations 0 (s1, s3, s4 as before):
+    # P = R = F1 = (1+1+0+0)/4 = 0.5; onto_conf (1+1+1+0)/4 = 0.75; rel_halluc 0; sub_halluc 0;
+    # obj_halluc (0.5+0+0+0)/4 = 0.125
+    assert json.loads(out)["metrics"] == {"precision": 0.5, "recall": 0.5, "f1": 0.5, "onto_conf": 0.75,
+                                          "rel_halluc": 0.0, "sub_halluc": 0.0, "obj_halluc": 0.125}
+    summary = json.loads((project / "reports" / "astronauts" / "own-triples" / "summary.json").read_text())
+    assert summary["conventions"]["rows_with_triples"] == 1
+    # the harness's own figures still read the answer: s2's relationship is still missed
+    assert summary["variants"]["vicuna"]["metrics"]["metrics"]["relationship_recall"]["micro"] == pytest.approx(0.25)
+
+
 def test_variant_name_and_gate(project, capsys):
     code, out, err = evaluate(capsys, project, "--variant", "alpaca", "--gate", "--run-id", "g")
     assert code == 0, err
@@ -153,6 +171,7 @@ def test_plain_output_prints_the_conventions_line(project, capsys):
     ('["s1", "x"]\n', "vicuna.jsonl:1: a row is a JSON object"),
     ('{"output": "x"}\n', "vicuna.jsonl:1: the row needs a string `id`"),
     ('{"id": "s1", "output": 3}\n', "vicuna.jsonl:1: the row needs a string `output` (or `response`)"),
+    ('{"id": "s1", "output": "x", "triples": [["a", "b"]]}\n', "vicuna.jsonl:1: `triples` must be a list of"),
 ])
 def test_malformed_rows_are_one_line_errors(project, capsys, content, message):
     (project / "vicuna.jsonl").write_text(content, encoding="utf-8")
