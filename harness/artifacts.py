@@ -587,7 +587,7 @@ class OutputsSummary(Value):
     conventions: str  # harness or text2kgbench (`--conventions`)
     rows: int  # rows read
     unknown_ids: list[str] = Field(default_factory=list)  # rows whose id is not a case (not scored)
-    duplicate_ids: list[str] = Field(default_factory=list)  # ids given again (the first row is scored)
+    duplicate_ids: list[str] = Field(default_factory=list)  # ids given again (the last row is scored)
     missing_cases: list[str] = Field(default_factory=list)  # cases without a row (scored as an empty answer)
 
 

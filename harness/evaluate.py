@@ -4,7 +4,7 @@ Each row of the outputs file (`{"id": CASE_ID, "output": TEXT}`, or `response` f
 one case's answer. It goes through the runner's own parse and score (`runner.evaluate_case`) as a
 one-round answer of one variant, and the run ends in `finish.finish_run` like any other: a normal
 run folder with results.jsonl, summary.json, reports and the gate. Rows whose id is not a case and
-ids given twice are reported and left out (the first row of an id counts); a case without a row is
+ids given twice are reported (the last row of an id counts, as in Text2KGBench's run_eval.py); a case without a row is
 scored as an empty answer. `--conventions text2kgbench` adds Text2KGBench's figures
 (harness.scoring.conventions.text2kgbench) to the summary, where a case without a row counts zero.
 """
@@ -52,15 +52,15 @@ class OutputsFile:
     rows: list[OutputRow]
     by_case: dict[str, OutputRow] = field(default_factory=dict)  # the first row of each case id
     unknown: list[OutputRow] = field(default_factory=list)
-    duplicates: list[OutputRow] = field(default_factory=list)
+    duplicates: list[OutputRow] = field(default_factory=list)  # rows a later row of their id replaced
     missing: list[str] = field(default_factory=list)  # case ids without a row
 
     def notes(self, *, conventions: str) -> list[str]:
         """One line per problem, for stderr and the JSON."""
         lines = [f"{self.path}:{row.line}: id '{row.id}' is not a case of the suite; row not scored"
                  for row in self.unknown]
-        lines += [f"{self.path}:{row.line}: id '{row.id}' given again (first at line {self.by_case[row.id].line}); "
-                  "only the first row is scored" for row in self.duplicates]
+        lines += [f"{self.path}:{row.line}: id '{row.id}' given again at line {self.by_case[row.id].line}; "
+                  "only the last row is scored" for row in self.duplicates]
         counted = ("contributes zero to every figure" if conventions == "text2kgbench"
                    else "scored as an empty answer")
         lines += [f"{self.path}: case '{case}' has no row; {counted}" for case in self.missing]
@@ -103,15 +103,17 @@ def _triples(value: object, where: str) -> list[tuple[str, str, str]] | None:
 
 
 def match_cases(path: Path, rows: list[OutputRow], cases: list[GoldCase]) -> OutputsFile:
+    """Rows by case; of an id given more than once the last row counts, as in Text2KGBench's
+    run_eval.py (which reads the rows into a dict by id), and the earlier ones are reported."""
     known = {case.id for case in cases}
     matched = OutputsFile(path, rows)
     for row in rows:
         if row.id not in known:
             matched.unknown.append(row)
-        elif row.id in matched.by_case:
-            matched.duplicates.append(row)
-        else:
-            matched.by_case[row.id] = row
+            continue
+        if row.id in matched.by_case:
+            matched.duplicates.append(matched.by_case[row.id])
+        matched.by_case[row.id] = row
     matched.missing = [case.id for case in cases if case.id not in matched.by_case]
     return matched
 

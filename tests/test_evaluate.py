@@ -42,12 +42,13 @@ cases:
 """
 
 # Text2KGBench's `rel(sub, obj)` answers: s1 right plus an object not in the sentence; s2 a
-# hallucinated subject and a relation outside the ontology (and `response` for `output`); s1 again
-# (ignored); s3 an empty answer; s9 not a case; s4 has no row.
+# hallucinated subject and a relation outside the ontology (and `response` for `output`); s1 given
+# first with another answer (replaced by the later row, as in run_eval.py); s3 an empty answer; s9
+# not a case; s4 has no row.
 ROWS = [
-    {"id": "s1", "output": 'birthPlace(Alan Bean, "Wheeler, Texas")\nalmaMater(Alan Bean, UT Austin)'},
-    {"id": "s2", "response": "almaMater(Edwin Smith, MIT)\nmember(Buzz Aldrin, NASA)"},
     {"id": "s1", "output": "birthPlace(Alan Bean, Houston)"},
+    {"id": "s2", "response": "almaMater(Edwin Smith, MIT)\nmember(Buzz Aldrin, NASA)"},
+    {"id": "s1", "output": 'birthPlace(Alan Bean, "Wheeler, Texas")\nalmaMater(Alan Bean, UT Austin)'},
     {"id": "s3", "output": ""},
     {"id": "s9", "output": "birthPlace(Nobody, Nowhere)"},
 ]
@@ -123,7 +124,7 @@ def test_harness_conventions_by_hand_and_the_run_folder(project, capsys):
                                   "unknown_ids": ["s9"], "duplicate_ids": ["s1"], "missing_cases": ["s4"]}
     assert result["notes"] == [
         f"{project / 'vicuna.jsonl'}:5: id 's9' is not a case of the suite; row not scored",
-        f"{project / 'vicuna.jsonl'}:3: id 's1' given again (first at line 1); only the first row is scored",
+        f"{project / 'vicuna.jsonl'}:1: id 's1' given again at line 3; only the last row is scored",
         f"{project / 'vicuna.jsonl'}: case 's4' has no row; scored as an empty answer",
     ]
     for note in result["notes"]:
@@ -133,7 +134,7 @@ def test_harness_conventions_by_hand_and_the_run_folder(project, capsys):
 def test_a_rows_own_triples_are_what_text2kgbench_scores(project, capsys):
     # Text2KGBench's responses files carry the triples its authors read from each answer, and
     # run_eval.py scores those: s2's row now says (Buzz Aldrin, almaMater, MIT), right and grounded
-    rows = [dict(ROWS[0]), {**ROWS[1], "triples": [["Buzz Aldrin", "almaMater", "MIT"]]}, *ROWS[2:]]
+    rows = [ROWS[0], {**ROWS[1], "triples": [["Buzz Aldrin", "almaMater", "MIT"]]}, *ROWS[2:]]
     (project / "vicuna.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     code, out, err = evaluate(capsys, project, "--conventions", "text2kgbench", "--json", "--run-id", "own-triples")
     assert code == 0, err

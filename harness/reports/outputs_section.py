@@ -26,7 +26,7 @@ def _facts(view: ReportView) -> list[str]:
     if outputs.unknown_ids:
         facts.append("Rows whose id is not a case (not scored): " + ", ".join(outputs.unknown_ids))
     if outputs.duplicate_ids:
-        facts.append("Ids given again (only the first row scored): " + ", ".join(outputs.duplicate_ids))
+        facts.append("Ids given again (only the last row scored): " + ", ".join(outputs.duplicate_ids))
     return facts
 
 
