@@ -295,8 +295,9 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
         legend = e(scores_legend(ref_word))
         for bold in ("micro", "total"):
             legend = legend.replace(f"**{bold}**", f"<b>{bold}</b>")
+        outputs_block = outputs_section.html_block(view)  # only for a run of `harness evaluate`
         body += [
-            outputs_section.html_block(view),
+            *([outputs_block] if outputs_block else []),
             "<h2>Scores</h2>",
             f"<p class='muted'>{legend}</p>",
             scores_table(view),
