@@ -580,11 +580,35 @@ class VariantSummary(Artifact):
         return not self.metrics.annotated or any(self.metrics.annotated.values())
 
 
+class OutputsSummary(Value):
+    """What `harness evaluate` scored: answers another pipeline wrote, one row per case."""
+
+    file: str  # the outputs file as given
+    conventions: str  # harness or text2kgbench (`--conventions`)
+    rows: int  # rows read
+    unknown_ids: list[str] = Field(default_factory=list)  # rows whose id is not a case (not scored)
+    duplicate_ids: list[str] = Field(default_factory=list)  # ids given again (the last row is scored)
+    missing_cases: list[str] = Field(default_factory=list)  # cases without a row (scored as an empty answer)
+
+
+class ConventionsSummary(Value):
+    """Another evaluation's figures of a run (`harness evaluate --conventions NAME`), computed as
+    that evaluation does (harness.scoring.conventions), beside the harness's own."""
+
+    name: str
+    variant: str
+    cases: int  # the test sentences the figures are averaged over
+    metrics: dict[str, float | None]
+    # rows whose own `triples` were scored (Text2KGBench's responses files carry them) instead of
+    # the triples parsed from their answer
+    rows_with_triples: int = 0
+
+
 class RunSummary(Artifact):
     """One finished run of one suite (summary.json). Timings live only under keys ending in `_s`
     (and `created_at`): every other value is reproduced byte for byte by a replayed run."""
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config",)
+    omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions")
     schema_version: Literal[1] = SUMMARY_SCHEMA_VERSION
     harness_version: str
     suite: str
@@ -600,6 +624,8 @@ class RunSummary(Artifact):
     comparisons: dict[str, ComparisonSummary]  # variant -> against the baseline variant
     timings: dict[str, Number]
     gate_config: GateConfig | None = None  # absent in summaries written before the gate recorded it
+    outputs: OutputsSummary | None = None  # a run of `harness evaluate` (absent otherwise)
+    conventions: ConventionsSummary | None = None  # `harness evaluate --conventions text2kgbench`
 
     def to_frame(self) -> pd.DataFrame:
         """One row per variant and metric (a MultiIndex `variant`, `metric`): `micro`, `macro` and

@@ -308,6 +308,44 @@ def score_command(
         typer.echo(line)
 
 
+@app.command("evaluate")
+def evaluate_command(
+    suite: Annotated[Path, typer.Argument(help="The suite whose cases the outputs answer.")],
+    outputs: Annotated[Path, typer.Option("--outputs", help="JSONL: one {\"id\": CASE_ID, \"output\": TEXT} a line (or `response` for `output`).")],
+    variant: Annotated[Optional[str], typer.Option("--variant", help="Name of the variant the outputs are (default: the file's name); a suite variant's name uses its prompt's format and examples.")] = None,
+    format: Annotated[Optional[str], typer.Option("--format", help="Format the outputs are parsed in (default: the variant's, else auto).")] = None,
+    conventions: Annotated[str, typer.Option("--conventions", help="harness (default) or text2kgbench: also score exactly as Text2KGBench's run_eval.py (docs/benchmarks.md).")] = "harness",
+    reports: ReportsOpt = Path("reports"),
+    run_id: RunIdOpt = None,
+    gate: GateOpt = False,
+    baseline: BaselineOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Score answers another pipeline produced (no model, no cassettes) into a normal run folder."""
+    from .evaluate import evaluate_outputs
+    from .reports.console import print_run_table
+    from .suites import load_suite
+
+    if run_id is not None:
+        check_name(run_id, "--run-id", "run id")
+    loaded = load_suite(suite)
+    result = evaluate_outputs(loaded, outputs, variant=variant, fmt=format, conventions=conventions,
+                              reports_dir=reports, run_id=run_id, baseline=baseline)
+    for note in result.notes:
+        typer.echo(f"harness: note: {note}", err=True)
+    if json_out:
+        _emit_json(result.to_json())
+    else:
+        print_run_table(result.finished.summary, result.finished.run_dir, result.finished.verdict)
+        if result.conventions != "harness":
+            from .scoring import rate_text
+
+            typer.echo(f"{result.conventions} conventions, {result.cases} sentences: " + "  ".join(
+                f"{name} {rate_text(value)}" for name, value in result.metrics.items()))
+    if gate:
+        raise typer.Exit(result.finished.gate_exit_code())
+
+
 def _entity_type_list(value: str | None) -> list[str] | None:
     if value is None:
         return None

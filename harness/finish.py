@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .artifacts import Baseline, CaseCheck, ComparisonSummary, EntityTypesUsed, RunSummary, Verdict
+from .artifacts import (Baseline, CaseCheck, ComparisonSummary, ConventionsSummary, EntityTypesUsed, OutputsSummary,
+                        RunSummary, Verdict)
 from .atomicfile import atomic_write
 from .errors import InputError
 from .gate import gate_config, judge
@@ -162,9 +163,12 @@ def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suit
 
 def finish_run(suite: Any, run_dir: Path, rows: list[CaseResult], *, record_mode: str, wall_s: float,
                entity_types: Mapping[str, EntityTypesUsed], baseline: Path | None = None,
-               fallback: bool = False) -> FinishedRun:
-    """Summary, verdict, reports and files of a run from its rows; summary.json is written last."""
+               fallback: bool = False, outputs: OutputsSummary | None = None,
+               conventions: ConventionsSummary | None = None) -> FinishedRun:
+    """Summary, verdict, reports and files of a run from its rows; summary.json is written last.
+    `outputs` and `conventions`: the blocks of a `harness evaluate` run (harness.evaluate)."""
     summary = summarize(suite, run_dir.name, rows, record_mode=record_mode, wall_s=wall_s, entity_types=entity_types)
+    summary.outputs, summary.conventions = outputs, conventions
     finished = refinish(run_dir, summary, rows, suite=suite, baseline=baseline, strict=baseline is not None,
                         fallback=fallback)
     # summary.json last: its presence marks the run as finished (an unfinished run is resumed)

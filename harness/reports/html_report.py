@@ -15,7 +15,7 @@ from .plots import PLOTS
 from ..metrics.registry import Metric, in_reports
 from ..metrics.reference_free import reference_free_metrics
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
-from . import fragmentation_section, gleaning_section
+from . import fragmentation_section, gleaning_section, outputs_section
 from .view import SIZE_KEYS, Column, ReportView
 
 CSS = """
@@ -295,7 +295,9 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
         legend = e(scores_legend(ref_word))
         for bold in ("micro", "total"):
             legend = legend.replace(f"**{bold}**", f"<b>{bold}</b>")
+        outputs_block = outputs_section.html_block(view)  # only for a run of `harness evaluate`
         body += [
+            *([outputs_block] if outputs_block else []),
             "<h2>Scores</h2>",
             f"<p class='muted'>{legend}</p>",
             scores_table(view),

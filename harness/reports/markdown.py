@@ -13,7 +13,7 @@ from typing import Any
 from ..artifacts import MetricDelta, VariantSummary, Verdict
 from ..metrics.registry import Metric, format_metric, format_value, get, in_reports
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
-from . import fragmentation_section, gleaning_section
+from . import fragmentation_section, gleaning_section, outputs_section
 from .view import SIZE_KEYS, Column, ReportView
 
 MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
@@ -329,6 +329,7 @@ def render_markdown(view: ReportView) -> str:
         return "\n".join(lines + ["No result rows.", ""])
     ref_word = "the reference run" if view.kind == "comparison" else "the baseline variant"
     lines += [
+        *outputs_section.markdown_lines(view, esc),
         "## Scores",
         "",
         scores_legend(ref_word),

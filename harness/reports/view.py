@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..artifacts import CaseCheck, ComparisonSummary, MetricDelta, RunSummary, VariantSummary, Verdict
+from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, MetricDelta, OutputsSummary, RunSummary,
+                         VariantSummary, Verdict)
 from ..gate import effective_thresholds
 from ..metrics import get as get_metric
 from ..model import CaseResult, GoldCase
@@ -64,6 +65,8 @@ class ReportView:
     gold: dict[str, GoldCase] = field(default_factory=dict)
     case_ids: list[str] = field(default_factory=list)
     case_max_drop: float | None = None
+    outputs: OutputsSummary | None = None  # a run of `harness evaluate` (outputs_section.py)
+    conventions: ConventionsSummary | None = None
 
     def column(self, name: str) -> Column:
         return next(c for c in self.columns if c.name == name)
@@ -144,6 +147,8 @@ def run_view(
         gold=gold,
         case_ids=case_order(rows, gold),
         case_max_drop=None if config is None else config.regression.case_max_drop,
+        outputs=summary.outputs,
+        conventions=summary.conventions,
     )
 
 

@@ -1,0 +1,263 @@
+"""`harness evaluate`: score answers another pipeline produced, with no model and no cassettes.
+
+Each row of the outputs file (`{"id": CASE_ID, "output": TEXT}`, or `response` for `output`) is
+one case's answer. It goes through the runner's own parse and score (`runner.evaluate_case`) as a
+one-round answer of one variant, and the run ends in `finish.finish_run` like any other: a normal
+run folder with results.jsonl, summary.json, reports and the gate. Rows whose id is not a case and
+ids given twice are reported (the last row of an id counts, as in Text2KGBench's run_eval.py); a case without a row is
+scored as an empty answer. `--conventions text2kgbench` adds Text2KGBench's figures
+(harness.scoring.conventions.text2kgbench) to the summary, where a case without a row counts zero.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .artifacts import ConventionsSummary, EntityTypesUsed, OutputsSummary
+from .errors import InputError
+from .finish import FinishedRun, finish_run
+from .formats import AUTO, DEFAULT_FORMAT, format_names
+from .inputfiles import MAX_RUN_FILE_BYTES, parse_json, read_bytes
+from .llm.providers.base import EndpointSettings
+from .llm.request_digest import request_hash
+from .metrics.registry import metrics as registered_metrics
+from .model import CaseResult, ExtractedGraph, GoldCase, Round
+from .names import check_name, safe_name
+from .prompts.template import PromptTemplate
+from .runfolder import RESULTS, open_run_folder, selection_of, write_results
+from .runner import VariantPlan, endpoint_settings, evaluate_case, plan_variant, variant_delimiters
+from .scoring.conventions import CONVENTIONS
+from .suites import Suite, VariantSpec
+
+DEFAULT_VARIANT = "outputs"  # the variant's name when the file's name gives none
+
+
+@dataclass(frozen=True)
+class OutputRow:
+    line: int
+    id: str
+    text: str
+    # the row's own `triples` ([[subject, relation, object], ...]), as Text2KGBench's responses files
+    # carry them: what its run_eval.py scores, so its conventions use them instead of the parse
+    triples: list[tuple[str, str, str]] | None = None
+
+
+@dataclass
+class OutputsFile:
+    """The rows of an outputs file matched against a suite's cases."""
+
+    path: Path
+    rows: list[OutputRow]
+    by_case: dict[str, OutputRow] = field(default_factory=dict)  # the first row of each case id
+    unknown: list[OutputRow] = field(default_factory=list)
+    duplicates: list[OutputRow] = field(default_factory=list)  # rows a later row of their id replaced
+    missing: list[str] = field(default_factory=list)  # case ids without a row
+
+    def notes(self, *, conventions: str) -> list[str]:
+        """One line per problem, for stderr and the JSON."""
+        lines = [f"{self.path}:{row.line}: id '{row.id}' is not a case of the suite; row not scored"
+                 for row in self.unknown]
+        lines += [f"{self.path}:{row.line}: id '{row.id}' given again at line {self.by_case[row.id].line}; "
+                  "only the last row is scored" for row in self.duplicates]
+        counted = ("contributes zero to every figure" if conventions == "text2kgbench"
+                   else "scored as an empty answer")
+        lines += [f"{self.path}: case '{case}' has no row; {counted}" for case in self.missing]
+        return lines
+
+
+def read_outputs(path: Path) -> list[OutputRow]:
+    """Every non-blank line as a row; a line that is not a JSON object with a string `id` and a
+    string `output` (or `response`) is bad input naming file:line."""
+    data = read_bytes(path, limit=MAX_RUN_FILE_BYTES)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    rows: list[OutputRow] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        row = parse_json(line, where)
+        if not isinstance(row, dict):
+            raise InputError(f"{where}: a row is a JSON object {{\"id\": CASE_ID, \"output\": TEXT}}")
+        case_id = row.get("id")
+        answer = row.get("output", row.get("response"))
+        if not isinstance(case_id, str) or not case_id:
+            raise InputError(f"{where}: the row needs a string `id` (a case id)")
+        if not isinstance(answer, str):
+            raise InputError(f"{where}: the row needs a string `output` (or `response`)")
+        rows.append(OutputRow(number, case_id, answer, _triples(row.get("triples"), where)))
+    return rows
+
+
+def _triples(value: object, where: str) -> list[tuple[str, str, str]] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(
+            isinstance(t, list) and len(t) == 3 and all(isinstance(part, str) for part in t) for t in value):
+        raise InputError(f"{where}: `triples` must be a list of [subject, relation, object] strings")
+    return [(t[0], t[1], t[2]) for t in value]
+
+
+def match_cases(path: Path, rows: list[OutputRow], cases: list[GoldCase]) -> OutputsFile:
+    """Rows by case; of an id given more than once the last row counts, as in Text2KGBench's
+    run_eval.py (which reads the rows into a dict by id), and the earlier ones are reported."""
+    known = {case.id for case in cases}
+    matched = OutputsFile(path, rows)
+    for row in rows:
+        if row.id not in known:
+            matched.unknown.append(row)
+            continue
+        if row.id in matched.by_case:
+            matched.duplicates.append(matched.by_case[row.id])
+        matched.by_case[row.id] = row
+    matched.missing = [case.id for case in cases if case.id not in matched.by_case]
+    return matched
+
+
+def variant_name(given: str | None, outputs: Path) -> str:
+    """`--variant`, else the file's name without its extension made a safe name, else 'outputs'."""
+    if given is not None:
+        return check_name(given, "--variant", "variant name")
+    return safe_name(outputs.name.split(".")[0], fallback=DEFAULT_VARIANT)
+
+
+class OutputsPlan(VariantPlan):
+    """A variant whose prompt is not known (answers of another pipeline): no example text, so
+    example leaks are n/a, and no chunk can be in it."""
+
+    def examples_text(self, case: GoldCase) -> str:
+        return None  # type: ignore[return-value]  # reference_free reads None as "no prompt given": n/a
+
+    def prompt_contains_chunk(self, case: GoldCase) -> bool:
+        return False
+
+
+def _suite_view(suite: Suite, name: str, spec: VariantSpec) -> Suite:
+    """The suite with one variant, the evaluated one (the summary, gate and reports see only it)."""
+    thresholds = suite.spec.thresholds.model_copy(
+        update={"variants": {k: v for k, v in suite.spec.thresholds.variants.items() if k == name}})
+    view = suite.spec.model_copy(update={"variants": {name: spec}, "baseline": None, "thresholds": thresholds})
+    return Suite(view, suite.path, suite.root, suite.cases, allow_outside_files=suite.allow_outside_files)
+
+
+def plan_outputs(suite: Suite, name: str, fmt: str | None, outputs: Path) -> tuple[Suite, VariantPlan]:
+    """A variant of the suite's name: its prompt's format, delimiters, entity types and examples
+    (`--format` overriding the format). Another name: no prompt, `--format` (default auto), the
+    format's delimiters, the ontology's entity types (else the suite's)."""
+    if name in suite.spec.variants:
+        spec = suite.spec.variants[name]
+        if fmt is not None:
+            spec = spec.model_copy(update={"format": fmt})
+        view = _suite_view(suite, name, spec)
+        return view, plan_variant(view, name)
+    spec = VariantSpec(prompt=f"(outputs of another pipeline: {outputs})", format=fmt or AUTO)
+    view = _suite_view(suite, name, spec)
+    ontology = suite.spec.ontology
+    types = list(ontology.entity_types) if ontology is not None and ontology.entity_types else list(suite.spec.entity_types)
+    template = PromptTemplate(user="{input_text}", source="<outputs>", format=spec.format or DEFAULT_FORMAT)
+    endpoint: EndpointSettings = endpoint_settings(suite.spec.model)
+    plan = OutputsPlan(
+        name=name, spec=spec, template=template, entity_types=types, language=suite.spec.language,
+        endpoint=endpoint, max_gleanings=0, format=spec.format or AUTO,
+        delimiters=variant_delimiters(spec, template.meta, spec.format or AUTO),
+    )
+    return view, plan
+
+
+def text2kgbench_figures(suite: Suite, results: list[CaseResult],
+                         answered: dict[str, OutputRow]) -> dict[str, float | None]:
+    """Text2KGBench's averages over every case of the suite (a case not in `answered` counts zero);
+    a row's own `triples` are scored when it has them, else the triples parsed from its answer."""
+    from .scoring.conventions import text2kgbench as t2k
+
+    ontology = suite.spec.ontology
+    if ontology is None:
+        raise InputError(f"{suite.path}: --conventions text2kgbench needs the suite's `ontology:` "
+                         "(its relations and concept labels)")
+    relations = [relation.name for relation in ontology.relations]
+    graphs = {row.case_id: row.graph for row in results}
+    figures = []
+    for case in suite.cases:
+        gold = [(r.source, r.type, r.target) for r in case.relationships]
+        graph = graphs.get(case.id, ExtractedGraph())
+        row = answered.get(case.id)
+        if row is None:
+            predicted = None
+        elif row.triples is not None:
+            predicted = row.triples
+        else:
+            predicted = [(r.source, r.type, r.target) for r in graph.relationships]
+        figures.append(t2k.sentence_figures(case.text, gold, predicted, relations=relations,
+                                            concepts=ontology.entity_types))
+    return t2k.average(figures, len(suite.cases))
+
+
+@dataclass
+class Evaluation:
+    """What `harness evaluate` prints: the run written, and the figures under the conventions asked."""
+
+    finished: FinishedRun
+    suite: str
+    variant: str
+    conventions: str
+    cases: int
+    metrics: dict[str, float | None]
+    notes: list[str]
+
+    def to_json(self) -> dict:
+        return {"suite": self.suite, "variant": self.variant, "conventions": self.conventions, "cases": self.cases,
+                "metrics": self.metrics, "notes": self.notes}
+
+
+def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None, fmt: str | None = None,
+                     conventions: str = "harness", reports_dir: Path = Path("reports"),
+                     run_id: str | None = None, baseline: Path | None = None) -> Evaluation:
+    """Score the outputs file against the suite into a new run folder (`run_id`: that folder, started over)."""
+    started = time.perf_counter()
+    if conventions not in CONVENTIONS:
+        raise InputError(f"--conventions: '{conventions}' is not one of {', '.join(CONVENTIONS)}")
+    if fmt is not None and fmt not in (AUTO, *format_names()):
+        raise InputError(f"--format: '{fmt}' is not one of {', '.join((AUTO, *format_names()))}")
+    name = variant_name(variant, outputs)
+    matched = match_cases(outputs, read_outputs(outputs), suite.cases)
+    view, plan = plan_outputs(suite, name, fmt, outputs)
+    if conventions == "text2kgbench" and suite.spec.ontology is None:
+        text2kgbench_figures(suite, [], {})  # raises: the ontology is needed
+    results = []
+    for case in suite.cases:
+        row = matched.by_case.get(case.id)
+        text = row.text if row is not None else ""
+        rounds = [Round(index=0, kind="extract", output=text)]
+        results.append(evaluate_case(view, plan, case, rounds, request_hash({"output": text})))
+    folder = open_run_folder(reports_dir, suite.name, selection_of([name], [c.id for c in suite.cases]),
+                             run_id=run_id, fresh=True)
+    try:
+        write_results(folder.path / RESULTS, results)
+        notes = matched.notes(conventions=conventions)
+        block = OutputsSummary(file=str(outputs), conventions=conventions, rows=len(matched.rows),
+                               unknown_ids=[r.id for r in matched.unknown],
+                               duplicate_ids=[r.id for r in matched.duplicates], missing_cases=matched.missing)
+        figures: dict[str, float | None]
+        extra = None
+        if conventions == "text2kgbench":
+            figures = text2kgbench_figures(suite, results, matched.by_case)
+            given = sum(1 for row in matched.by_case.values() if row.triples is not None)
+            extra = ConventionsSummary(name=conventions, variant=name, cases=len(suite.cases), metrics=figures,
+                                       rows_with_triples=given)
+        types_used = {name: EntityTypesUsed.model_validate(plan.types.to_json())} if plan.types is not None else {}
+        finished = finish_run(view, folder.path, results, record_mode="none", wall_s=time.perf_counter() - started,
+                              entity_types=types_used, baseline=baseline, fallback=True, outputs=block, conventions=extra)
+    finally:
+        folder.lock.release()
+    if conventions == "harness":
+        summary = finished.summary.variants[name]
+        figures = {metric.name: summary.metric(metric.name) for metric in registered_metrics()}
+    return Evaluation(finished, suite.name, name, conventions, len(suite.cases), figures, notes)
+
+
+__all__ = ["DEFAULT_VARIANT", "Evaluation", "OutputRow", "OutputsFile", "OutputsPlan", "evaluate_outputs",
+           "match_cases", "plan_outputs", "read_outputs", "text2kgbench_figures", "variant_name"]

@@ -1,0 +1,194 @@
+"""`harness evaluate`: another pipeline's answers scored into a normal run folder, under the
+harness's conventions and Text2KGBench's, on a Text2KGBench-style fixture worked by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+
+SUITE = """\
+name: astronauts
+variants:
+  benchmark:
+    prompt: builtin:graphrag.extract_graph
+ontology:
+  name: astronaut
+  entity_types: [Person, City, Country, University]
+  relations:
+    - {name: birthPlace, domain: Person, range: City}
+    - {name: almaMater, domain: Person, range: University}
+    - {name: country, domain: City, range: Country}
+cases:
+  - id: s1
+    text: "Alan Bean was born in Wheeler, Texas."
+    entities: [{name: Alan_Bean}, {name: "Wheeler,_Texas"}]
+    relationships: [{source: Alan_Bean, target: "Wheeler,_Texas", type: birthPlace, directed: true}]
+  - id: s2
+    text: "Buzz Aldrin graduated from MIT."
+    entities: [{name: Buzz_Aldrin}, {name: MIT}]
+    relationships: [{source: Buzz_Aldrin, target: MIT, type: almaMater, directed: true}]
+  - id: s3
+    text: "Pete Conrad was born in Philadelphia."
+    entities: [{name: Pete_Conrad}, {name: Philadelphia}]
+    relationships: [{source: Pete_Conrad, target: Philadelphia, type: birthPlace, directed: true}]
+  - id: s4
+    text: "Gordon Cooper was born in Shawnee, Oklahoma."
+    entities: [{name: Gordon_Cooper}, {name: "Shawnee,_Oklahoma"}]
+    relationships: [{source: Gordon_Cooper, target: "Shawnee,_Oklahoma", type: birthPlace, directed: true}]
+"""
+
+# Text2KGBench's `rel(sub, obj)` answers: s1 right plus an object not in the sentence; s2 a
+# hallucinated subject and a relation outside the ontology (and `response` for `output`); s1 given
+# first with another answer (replaced by the later row, as in run_eval.py); s3 an empty answer; s9
+# not a case; s4 has no row.
+ROWS = [
+    {"id": "s1", "output": "birthPlace(Alan Bean, Houston)"},
+    {"id": "s2", "response": "almaMater(Edwin Smith, MIT)\nmember(Buzz Aldrin, NASA)"},
+    {"id": "s1", "output": 'birthPlace(Alan Bean, "Wheeler, Texas")\nalmaMater(Alan Bean, UT Austin)'},
+    {"id": "s3", "output": ""},
+    {"id": "s9", "output": "birthPlace(Nobody, Nowhere)"},
+]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "suites").mkdir()
+    (tmp_path / "suites" / "astronauts.yaml").write_text(SUITE, encoding="utf-8")
+    (tmp_path / "vicuna.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
+    return tmp_path
+
+
+def evaluate(capsys, project: Path, *args: str) -> tuple[int, str, str]:
+    code = main(["evaluate", str(project / "suites" / "astronauts.yaml"), "--outputs", str(project / "vicuna.jsonl"),
+                 "--reports", str(project / "reports"), *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_text2kgbench_conventions_by_hand(project, capsys):
+    code, out, err = evaluate(capsys, project, "--conventions", "text2kgbench", "--json", "--run-id", "t2k")
+    assert code == 0, err
+    result = json.loads(out)
+    assert {k: result[k] for k in ("suite", "variant", "conventions", "cases")} == {
+        "suite": "astronauts", "variant": "vicuna", "conventions": "text2kgbench", "cases": 4}
+    # Per sentence (P, R, F1, onto_conf, rel_halluc, sub_halluc, obj_halluc):
+    # s1: gold relations {birthPlace}: almaMater set aside; "alanbean|birthplace|wheeler,texas" is the
+    #     gold triple without underscores -> P 1/1, R 1/1, F1 1; both relations in the ontology -> 1, 0;
+    #     subjects "alanbean" found twice -> 0/2; objects "wheeler,texa" found, "utaustin" not -> 1/2
+    # s2: kept (Edwin Smith, almaMater, MIT) != gold Buzz_Aldrin... -> 0, 0, 0; member not in the
+    #     ontology -> 1/2, 1/2; "edwinsmith" not in the sentence -> 1/2; "nasa" not in it -> 1/2
+    # s3: empty answer: nothing predicted -> 0, 0, 0; conformance 1, 0; hallucinations 0, 0
+    # s4: no row: zero everywhere, conformance included
+    # averages over 4 sentences: P = R = F1 = (1+0+0+0)/4 = 0.25; onto_conf (1+0.5+1+0)/4 = 0.625;
+    # rel_halluc (0+0.5+0+0)/4 = 0.125; sub_halluc (0+0.5+0+0)/4 = 0.125; obj_halluc (0.5+0.5+0+0)/4 = 0.25
+    assert result["metrics"] == {"precision": 0.25, "recall": 0.25, "f1": 0.25, "onto_conf": 0.625,
+                                 "rel_halluc": 0.125, "sub_halluc": 0.125, "obj_halluc": 0.25}
+    summary = json.loads((project / "reports" / "astronauts" / "t2k" / "summary.json").read_text())
+    assert summary["conventions"] == {"name": "text2kgbench", "variant": "vicuna", "cases": 4,
+                                      "metrics": result["metrics"], "rows_with_triples": 0}
+    assert summary["outputs"]["missing_cases"] == ["s4"]
+    assert "case 's4' has no row; contributes zero to every figure" in err
+    report = (project / "reports" / "astronauts" / "t2k" / "report.md").read_text()
+    assert "text2kgbench" in report and "0.625" in report
+
+
+def test_harness_conventions_by_hand_and_the_run_folder(project, capsys):
+    code, out, err = evaluate(capsys, project, "--json", "--run-id", "own")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["conventions"] == "harness" and result["cases"] == 4
+    metrics = result["metrics"]
+    # entities: predicted Alan Bean, Wheeler, Texas, UT Austin (s1), Edwin Smith, MIT, Buzz Aldrin,
+    # NASA (s2), none for s3 and s4 = 7; gold 2 per case = 8; names match after underscores fold to
+    # spaces: Alan Bean, Wheeler Texas, MIT, Buzz Aldrin = 4 -> precision 4/7, recall 4/8
+    assert metrics["entity_precision"] == pytest.approx(4 / 7)
+    assert metrics["entity_recall"] == pytest.approx(0.5)
+    # relationships on endpoints: predicted 2 + 2 = 4, gold 4, only (Alan Bean, Wheeler Texas) -> 1/4, 1/4
+    assert metrics["relationship_precision"] == pytest.approx(0.25)
+    assert metrics["relationship_recall"] == pytest.approx(0.25)
+    assert metrics["example_leaks"] is None  # the prompt of another pipeline is not known: n/a
+    run = project / "reports" / "astronauts" / "own"
+    assert {"results.jsonl", "summary.json", "gate.json", "report.md", "report.html", "junit.xml"} <= {
+        p.name for p in run.iterdir()}
+    rows = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
+    assert [(r["variant"], r["case_id"]) for r in rows] == [("vicuna", c) for c in ("s1", "s2", "s3", "s4")]
+    assert rows[0]["graph"]["relationships"][0]["type"] == "birthPlace"
+    assert rows[3]["rounds"][0]["output"] == ""  # no row: scored as an empty answer
+    summary = json.loads((run / "summary.json").read_text())
+    assert list(summary["variants"]) == ["vicuna"] and "conventions" not in summary
+    assert summary["outputs"] == {"file": str(project / "vicuna.jsonl"), "conventions": "harness", "rows": 5,
+                                  "unknown_ids": ["s9"], "duplicate_ids": ["s1"], "missing_cases": ["s4"]}
+    assert result["notes"] == [
+        f"{project / 'vicuna.jsonl'}:5: id 's9' is not a case of the suite; row not scored",
+        f"{project / 'vicuna.jsonl'}:1: id 's1' given again at line 3; only the last row is scored",
+        f"{project / 'vicuna.jsonl'}: case 's4' has no row; scored as an empty answer",
+    ]
+    for note in result["notes"]:
+        assert f"harness: note: {note}" in err
+
+
+def test_a_rows_own_triples_are_what_text2kgbench_scores(project, capsys):
+    # Text2KGBench's responses files carry the triples its authors read from each answer, and
+    # run_eval.py scores those: s2's row now says (Buzz Aldrin, almaMater, MIT), right and grounded
+    rows = [ROWS[0], {**ROWS[1], "triples": [["Buzz Aldrin", "almaMater", "MIT"]]}, *ROWS[2:]]
+    (project / "vicuna.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, out, err = evaluate(capsys, project, "--conventions", "text2kgbench", "--json", "--run-id", "own-triples")
+    assert code == 0, err
+    # s2 becomes P = R = F1 = 1, conformance 1, hallucinations 0 (s1, s3, s4 as before):
+    # P = R = F1 = (1+1+0+0)/4 = 0.5; onto_conf (1+1+1+0)/4 = 0.75; rel_halluc 0; sub_halluc 0;
+    # obj_halluc (0.5+0+0+0)/4 = 0.125
+    assert json.loads(out)["metrics"] == {"precision": 0.5, "recall": 0.5, "f1": 0.5, "onto_conf": 0.75,
+                                          "rel_halluc": 0.0, "sub_halluc": 0.0, "obj_halluc": 0.125}
+    summary = json.loads((project / "reports" / "astronauts" / "own-triples" / "summary.json").read_text())
+    assert summary["conventions"]["rows_with_triples"] == 1
+    # the harness's own figures still read the answer: s2's relationship is still missed
+    assert summary["variants"]["vicuna"]["metrics"]["metrics"]["relationship_recall"]["micro"] == pytest.approx(0.25)
+
+
+def test_variant_name_and_gate(project, capsys):
+    code, out, err = evaluate(capsys, project, "--variant", "alpaca", "--gate", "--run-id", "g")
+    assert code == 0, err
+    assert "alpaca" in out and "gate: PASS" in out
+    # a suite variant's name: that variant's prompt and format (GraphRAG's), so the function-style
+    # answers do not parse as records there, unless --format says how to read them
+    code, out, err = evaluate(capsys, project, "--variant", "benchmark", "--format", "function", "--json")
+    assert code == 0, err
+    assert json.loads(out)["metrics"]["relationship_recall"] == pytest.approx(0.25)
+
+
+def test_plain_output_prints_the_conventions_line(project, capsys):
+    code, out, err = evaluate(capsys, project, "--conventions", "text2kgbench")
+    assert code == 0, err
+    assert ("text2kgbench conventions, 4 sentences: precision 0.250  recall 0.250  f1 0.250  onto_conf 0.625  "
+            "rel_halluc 0.125  sub_halluc 0.125  obj_halluc 0.250") in out
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ('{"id": "s1", "output": "x"}\n{"id": "s2", "output": \n', "vicuna.jsonl:2: not JSON"),
+    ('["s1", "x"]\n', "vicuna.jsonl:1: a row is a JSON object"),
+    ('{"output": "x"}\n', "vicuna.jsonl:1: the row needs a string `id`"),
+    ('{"id": "s1", "output": 3}\n', "vicuna.jsonl:1: the row needs a string `output` (or `response`)"),
+    ('{"id": "s1", "output": "x", "triples": [["a", "b"]]}\n', "vicuna.jsonl:1: `triples` must be a list of"),
+])
+def test_malformed_rows_are_one_line_errors(project, capsys, content, message):
+    (project / "vicuna.jsonl").write_text(content, encoding="utf-8")
+    code, out, err = evaluate(capsys, project)
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_bad_options_are_one_line_errors(project, capsys):
+    code, _, err = evaluate(capsys, project, "--conventions", "webnlg")
+    assert code == 2 and "--conventions: 'webnlg' is not one of harness, text2kgbench" in err
+    code, _, err = evaluate(capsys, project, "--format", "nope")
+    assert code == 2 and "--format: 'nope' is not one of" in err
+    code, _, err = evaluate(capsys, project, "--variant", "a/b")
+    assert code == 2 and "--variant" in err
+    suite = project / "suites" / "astronauts.yaml"
+    suite.write_text(SUITE.split("ontology:")[0] + "cases:" + SUITE.split("cases:")[1], encoding="utf-8")
+    code, _, err = evaluate(capsys, project, "--conventions", "text2kgbench")
+    assert code == 2 and "--conventions text2kgbench needs the suite's `ontology:`" in err
