@@ -380,12 +380,14 @@ def _reference_free_of(result, chunk: str, types: list[str] | None, matching, ex
     from .scoring.reference_free import reference_free
 
     # the scale the format's prompt asks for, as in runs (GraphRAG 1..10; LightRAG none)
-    scale = get_format(result.format if result.format in format_names() else DEFAULT_FORMAT).strength_scale
+    fmt = get_format(result.format if result.format in format_names() else DEFAULT_FORMAT)
     return reference_free(
         result.graph, chunk, entity_types=types,
         type_synonyms=matching.type_synonyms if matching is not None else None,
         examples=example_text,
-        strength_scale=scale,
+        strength_scale=fmt.strength_scale,
+        descriptions=fmt.writes_descriptions,
+        types_optional=fmt.types_optional,
     )
 
 
@@ -393,8 +395,8 @@ def _reference_free_lines(rf) -> list[str]:
     """The plain-text block of `harness score`: one figure family a line."""
     from .scoring import rate_text
 
-    def count(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
+    def count(n: int | None, word: str) -> str:
+        return f"{word}s n/a" if n is None else f"{n} {word}{'' if n == 1 else 's'}"
 
     lines = [f"reference-free: {rf.entities} {'entity' if rf.entities == 1 else 'entities'}, "
              f"{rf.grounded} grounded in the chunk; {count(rf.relationships, 'relationship')}"]

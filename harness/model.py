@@ -270,7 +270,9 @@ class ReferenceFreeScores(Value):
     self_loops: int = 0  # relationship records whose endpoints normalise to one name
     example_leaks: int | None = None  # None unless the prompt's example text was given
     example_leak_names: list[str] = Field(default_factory=list)
-    empty_descriptions: int = 0  # entity and relationship records with an empty or placeholder description
+    # entity and relationship records with an empty or placeholder description; None when the format
+    # writes no descriptions (triples)
+    empty_descriptions: int | None = 0
     strengths_out_of_scale: int = 0  # relationship records whose strength is set and outside the scale
     # the counts a pooled (micro) rate needs
     entity_records: int = 0

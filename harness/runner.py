@@ -90,13 +90,15 @@ class VariantPlan:
         """The case's reference-free figures as this variant's prompt asks: its effective type list
         (none: untyped; the suite ontology's types when it has one), the suite's type synonyms, its example text and the strength scale of the
         format its answer was read in (harness.formats, `strength_scale`)."""
-        scale_of = get_format(read_format if read_format in format_names() else DEFAULT_FORMAT)
+        fmt = get_format(read_format if read_format in format_names() else DEFAULT_FORMAT)
         return reference_free(
             graph, case.text,
             entity_types=self.conformance_types or [t for t in self.entity_types if t.strip()] or None,
             type_synonyms=matching.type_synonyms,
             examples=self.examples_text(case),
-            strength_scale=scale_of.strength_scale,
+            strength_scale=fmt.strength_scale,
+            descriptions=fmt.writes_descriptions,
+            types_optional=fmt.types_optional,
         )
 
 

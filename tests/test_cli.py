@@ -297,3 +297,16 @@ def test_score_bad_input_is_one_line_and_exit_2(rf_files, capsys, extra, message
 def test_score_refuses_two_inputs_on_stdin(rf_files, capsys):
     code, _, err = run_cli(capsys, "score", "--pred", "-", "--text", "-")
     assert code == 2 and "standard input" in err
+
+
+def test_score_of_llamaindex_triples_leaves_descriptions_and_untyped_conformance_na(tmp_path, capsys):
+    pred, text = tmp_path / "pred.txt", tmp_path / "chunk.txt"
+    pred.write_text("(Philz, founded in, Berkeley)\n(Philz, sells, coffee)\n", encoding="utf-8")
+    text.write_text("Philz, which sells coffee, was founded in Berkeley.", encoding="utf-8")
+    code, out, err = run_cli(capsys, "score", "--pred", str(pred), "--text", str(text),
+                             "--entity-types", "organization,geo", "--json")
+    assert code == 0, err
+    rf = json.loads(out)["reference_free"]
+    # 3 distinct entities, all in the chunk; the triples give no type and no description
+    assert (rf["entities"], rf["grounded"], rf["relationships"]) == (3, 3, 2)
+    assert rf["type_conformance"] is None and rf["empty_descriptions"] is None

@@ -134,6 +134,13 @@ class OutputFormat(ABC):
     # The inclusive range of relationship strengths this format's prompts ask for (GraphRAG: "from
     # 1 to 10"); None: they ask for no strength. Reference-free scoring counts strengths outside it.
     strength_scale: ClassVar[tuple[float, float] | None] = None
+    # Whether answers in this format carry descriptions; without them, reference-free scoring's
+    # empty-description count is n/a (a triple has nothing to leave empty).
+    writes_descriptions: ClassVar[bool] = True
+    # Whether entity types are optional in this format (triples: `(s, p, o)` has none, a
+    # DynamicLLM row may have them): an answer that types no entity has no type conformance (n/a),
+    # where a GraphRAG record with an empty type is a record off the list.
+    types_optional: ClassVar[bool] = False
     # How one few-shot example is laid out in a prompt (slots {n}, {entity_types}, {text}, {output}).
     example_template: ClassVar[str] = (
         "Example {n}:\n"

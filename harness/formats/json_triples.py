@@ -34,6 +34,8 @@ class JsonTriplesFormat(OutputFormat):
     # Before the JSON graph's rule (90), which would read a triple's subject and object but lose its predicate.
     detection_rules: ClassVar[tuple[DetectionRule, ...]] = (DetectionRule(85, _detect),)
     requires_completion_delimiter: ClassVar[bool] = False
+    writes_descriptions: ClassVar[bool] = False  # triples carry none
+    types_optional: ClassVar[bool] = True
 
     def read(self, text: str, delimiters: Delimiters, log: IssueLog, round: int, *, detected: bool) -> ReadOutcome:
         def read_value(body: str) -> tuple[ParsedRecords, CommunityReport | None, Loaded | None]:

@@ -26,6 +26,8 @@ class TripleTableFormat(OutputFormat):
     codes: ClassVar[frozenset[str]] = TRIPLE_FORMAT_CODES
     detection_rules: ClassVar[tuple[DetectionRule, ...]] = (DetectionRule(78, _detect),)
     requires_completion_delimiter: ClassVar[bool] = False
+    writes_descriptions: ClassVar[bool] = False  # triples carry none
+    types_optional: ClassVar[bool] = True
 
     def read(self, text: str, delimiters: Delimiters, log: IssueLog, round: int, *, detected: bool) -> ReadOutcome:
         return read_triple_lines(self.name, text, delimiters, log, round, TableReader())

@@ -19,7 +19,10 @@ counts exactly what `case_score`'s grounding counts. Definitions (also in docs/s
 - `self_loops`: relationship records whose two endpoints normalise to the same name.
 - `example_leaks`: distinct entities whose name occurs in the prompt's example text and not in
   the chunk (None when no example text is given); `example_leak_names` names them.
-- `empty_descriptions`: entity and relationship records whose description `is_placeholder_description`.
+- `empty_descriptions`: entity and relationship records whose description `is_placeholder_description`
+  (None when the format writes no descriptions: triples).
+- `types_optional` (triple formats): an answer none of whose entity records carries a type has no
+  type conformance (None), rather than 0.
 - `strengths_out_of_scale`: relationship records with a strength outside the inclusive scale
   (0 when the prompt has no scale).
 - `rounds` (gleaning yield, not a `harness score --json` key): per answer of the case, in order
@@ -79,6 +82,8 @@ def reference_free(
     examples: str | None = None,
     strength_scale: tuple[float, float] | None = GRAPHRAG_STRENGTH_SCALE,
     rounds: Sequence[int] | None = None,
+    descriptions: bool = True,
+    types_optional: bool = False,
 ) -> ReferenceFreeScores:
     """The reference-free figures of one extracted graph against its chunk (module docstring).
 
@@ -87,7 +92,8 @@ def reference_free(
     known, so no leak count); `strength_scale`: the inclusive range the prompt asks for (None:
     the prompt asks for no strength); `rounds`: the `round` of each of the case's answers in order
     (`Round.index` of the extraction and gleaning calls, loop checks left out), so an answer that
-    added nothing still counts as a round (None: the rounds the records name, and round 0).
+    added nothing still counts as a round (None: the rounds the records name, and round 0);
+    `descriptions`, `types_optional`: the format's `writes_descriptions` and `types_optional`.
     """
     types = type_table(type_synonyms or {})
 
@@ -135,6 +141,8 @@ def reference_free(
         leaked = {key: not grounded[key] and occurs_in(key, examples_key) for key in first_name}
     leaks = None if leaked is None else [first_name[key] for key, found in leaked.items() if found]
 
+    if types_optional and not any(ent.type.strip() for ent in records):
+        allowed = None  # an answer that types nothing (plain triples): conformance is n/a, not 0
     return ReferenceFreeScores(
         entities=len(first_name),
         relationships=len(pairs),
@@ -147,7 +155,7 @@ def reference_free(
         self_loops=self_loops,
         example_leaks=None if leaks is None else len(leaks),
         example_leak_names=leaks or [],
-        empty_descriptions=empty,
+        empty_descriptions=empty if descriptions else None,
         strengths_out_of_scale=out_of_scale,
         entity_records=entity_records,
         relationship_records=relationship_records,

@@ -220,3 +220,27 @@ def test_grounding_agrees_with_the_shipped_golden_results(suite):
         assert rf.entities == row["score"]["entities"]["pred"], row["case_id"]
         checked += 1
     assert checked
+
+
+# --------------------------------------------------------------------------- formats without types or descriptions
+
+
+def test_an_answer_of_plain_triples_has_no_type_conformance_and_no_empty_description_count() -> None:
+    # `(Philz, founded in, Berkeley)` read as triples: two entities with no type, one relationship,
+    # no description anywhere. A triple format writes no descriptions (n/a, not "3 empty") and its
+    # types are optional: an answer that types nothing has no conformance (n/a, not 0 of 2)
+    graph = ExtractedGraph(entities=[Entity(name="Philz"), Entity(name="Berkeley")],
+                           relationships=[Relationship(source="Philz", target="Berkeley", type="founded in")])
+    plain = reference_free(graph, "Philz was founded in Berkeley.", entity_types=["organization", "geo"],
+                           descriptions=False, types_optional=True)
+    assert plain.type_conformance is None and plain.conforming_records is None
+    assert plain.empty_descriptions is None
+    assert reference_free_to_json(plain)["empty_descriptions"] is None
+    # the same records read as GraphRAG's (types and descriptions required): 0 of 2 conform, 3 empty
+    strict = reference_free(graph, "Philz was founded in Berkeley.", entity_types=["organization", "geo"])
+    assert (strict.type_conformance, strict.empty_descriptions) == (0.0, 3)
+    # one typed triple entity is enough for conformance to stand on: 1 conforming of 2 records
+    typed = ExtractedGraph(entities=[Entity(name="Philz", type="organization"), Entity(name="Berkeley")],
+                           relationships=graph.relationships)
+    assert reference_free(typed, "Philz was founded in Berkeley.", entity_types=["organization", "geo"],
+                          descriptions=False, types_optional=True).type_conformance == 0.5
