@@ -113,22 +113,49 @@ def concept_labels(ontology: dict[str, Any]) -> dict[str, str]:
     return {str(c.get("qid", c["label"])): c["label"] for c in ontology["concepts"]}
 
 
-def ontology_block(data: OntologySet) -> dict[str, Any]:
-    """The suite's `ontology:` (harness.model.Ontology): concept labels as entity types; relations
-    by label with domain and range as concept labels. A range that is no concept (DBpedia's
-    `string`, `Date`, `number`) is kept as written; an empty one is left out."""
+def _type_key(label: str) -> str:
+    """How the harness compares entity type labels (lower case, punctuation as spaces)."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", label.lower()).split())
+
+
+def _predicate_key(label: str) -> str:
+    """How the harness compares predicates: as a type label, camelCase split (`birthPlace` == `birth place`)."""
+    return _type_key(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", label))
+
+
+def ontology_block(data: OntologySet, warnings: list[str]) -> dict[str, Any]:
+    """The suite's `ontology:` (harness.model.Ontology): concept labels as entity types (each once);
+    relations by label (each once), with domain and range as concept labels. A domain or range
+    that names no concept (DBpedia's datatypes `string`, `Date`, classes left out of the concept
+    list, Wikidata qids without a concept) is left out, which the harness reads as "any type"."""
+    by_key: dict[str, str] = {}
+    for label in concept_labels(data.ontology).values():
+        by_key.setdefault(_type_key(label), label)
     labels = concept_labels(data.ontology)
     relations: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    dropped: set[str] = set()
     for relation in data.ontology["relations"]:
+        key = _predicate_key(relation["label"])
+        if not key or key in seen:
+            continue
+        seen.add(key)
         entry: dict[str, Any] = {"name": relation["label"]}
         for end in ("domain", "range"):
             value = relation.get(end)
             if isinstance(value, str) and value.strip():
-                entry[end] = labels.get(value, value)
+                concept = by_key.get(_type_key(labels.get(value, value)))
+                if concept is not None:
+                    entry[end] = concept
+                else:
+                    dropped.add(value)
         relations.append(entry)
+    if dropped:
+        warnings.append(f"{data.ontology_path}: domain/range {', '.join(sorted(dropped))} name no concept of the "
+                        "ontology; left out (any type will do)")
     return {
         "name": str(data.ontology.get("title") or data.key),
-        "entity_types": list(dict.fromkeys(labels.values())),
+        "entity_types": list(by_key.values()),
         "relations": relations,
     }
 
@@ -245,7 +272,7 @@ def text2kgbench_drafts(data_dir: Path, out_dir: Path, *, model: str = DEFAULT_M
         out = out_dir / f"{data.key}.yaml"
         root = suite_root(out)
         prompt_path = root / "prompts" / "text2kgbench" / f"{data.key}.yaml"
-        ontology = ontology_block(data)
+        ontology = ontology_block(data, warnings)
         draft = SuiteDraft(
             name=data.key,
             description=f"Text2KGBench {data_dir.resolve().name}: {ontology['name']} ({data.key}), test sentences",
