@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from harness.formats.base import DetectionContext, DetectionRule, OutputFormat
 from harness.formats.claims import ClaimsFormat
+from harness.formats.function import FunctionFormat
 from harness.formats.graphrag import GraphRAGFormat
 from harness.formats.json_graph import JsonGraphFormat
 from harness.formats.lightrag import LightRAGFormat
+from harness.formats.llamaindex import LlamaIndexFormat
 from harness.formats.report import ReportFormat
 
 # Registration order: the order formats are listed in, and ties between detection rules.
@@ -22,6 +24,8 @@ _REGISTERED: tuple[OutputFormat, ...] = (
     JsonGraphFormat(),
     ClaimsFormat(),
     ReportFormat(),
+    LlamaIndexFormat(),
+    FunctionFormat(),
 )
 _BY_NAME: dict[str, OutputFormat] = {f.name: f for f in _REGISTERED}
 AUTO = "auto"

@@ -65,6 +65,12 @@ CODES: dict[str, tuple[str, bool]] = {
     "json-invalid": ("No JSON value could be read from the answer.", True),
     "json-item-invalid": ("A JSON item was neither an entity nor a relationship (or lacked its names).", True),
     "json-multiple": ("More than one JSON value was found; they were merged.", False),
+    # ---------------------------------------------------------------- triples
+    "triple-parts": ("A triple had the wrong number of parts (not subject, predicate, object; or a call without two arguments), or a part holding commas was not quoted so the split is ambiguous.", True),
+    "triple-part-empty": ("A triple's subject, predicate or object was empty.", True),
+    "triple-recovered": ("A triple LlamaIndex's own parser would drop or split otherwise (commas or brackets inside a part, a part over 128 bytes, several triples on a line) was read as a person sees it.", False),
+    "note-paragraph": ("A 'Note:' (or 'Explanation:') paragraph beside the triples was ignored.", False),
+    "no-triples": ("The answer says there is nothing to extract ('No triples found.'): a valid extraction that found nothing.", False),
     # ---------------------------------------------------------------- community reports
     "report-not-object": ("The report JSON is not an object.", True),
     "report-missing-field": ("A required report field (title, summary, rating, rating_explanation, findings) is missing.", False),
@@ -108,6 +114,9 @@ CLAIM_CODES: frozenset[str] = frozenset(
 )
 JSON_CODES: frozenset[str] = frozenset(
     {"json-repaired", "json-truncated", "json-too-complex", "json-invalid", "json-item-invalid", "json-multiple"}
+)
+TRIPLE_CODES: frozenset[str] = frozenset(
+    {"triple-parts", "triple-part-empty", "triple-recovered", "note-paragraph", "no-triples"}
 )
 REPORT_CODES: frozenset[str] = frozenset(
     {"report-not-object", "report-missing-field", "report-field-type", "report-rating-invalid", "report-rating-range", "report-findings-count", "report-finding-invalid", "report-extra-field"}

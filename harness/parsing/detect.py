@@ -68,3 +68,23 @@ def is_lightrag_new(text: str) -> bool:
         if m.start() > 20000:
             break
     return False
+
+
+# A line that opens with a triple: optional numbering or bullet, an optional short label
+# ("Triplet 1:"), then `(part, part, ...)` or `predicate(part, part)`; not a GraphRAG record tag.
+_LINE_HEAD = r"^[ \t]*(?:(?:\d{1,3}[.)]|[-*•+])[ \t]+)?(?:[^\W\d][\w ]{0,30}:[ \t]*)?"
+_PAREN_TRIPLE = re.compile(
+    _LINE_HEAD + r"\((?![\"'“]?(?:entity|relationship|relation|content_keywords)[\"'”]?\s*,)[^\n,]*,[^\n,]*,[^\n]*\)",
+    re.M | re.I,
+)
+_CALL_TRIPLE = re.compile(_LINE_HEAD + r"[^\W\d][\w.:\-]*\([^\n,()]*,[^\n]*\)", re.M)
+
+
+def parenthesised_triples(text: str) -> bool:
+    """Some line opens with `(subject, predicate, object)` (LlamaIndex's triples)."""
+    return "(" in text and "," in text and _PAREN_TRIPLE.search(text) is not None
+
+
+def call_triples(text: str) -> bool:
+    """Some line opens with `predicate(subject, object)` (Text2KGBench's triples)."""
+    return "(" in text and "," in text and _CALL_TRIPLE.search(text) is not None

@@ -52,6 +52,10 @@ class IssueLog:
         self._dropped.append(item)
         self._order.append(item)
 
+    def has(self, code: str) -> bool:
+        """Whether an issue with this code was recorded."""
+        return code in self._counts or any(i.code == code for i in self._dropped)
+
     @property
     def dropped_count(self) -> int:
         return len(self._dropped)

@@ -21,6 +21,7 @@ def parse_result_to_json(result: ParseResult) -> dict[str, Any]:
                 "description": r.description,
                 "strength": r.strength,
                 "keywords": r.keywords,
+                **({"type": r.type} if r.type else {}),  # a triple's predicate (left out when empty)
             }
             for r in g.relationships
         ],

@@ -48,7 +48,7 @@ def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResu
             log.note("empty-output", text)
         elif is_refusal(stripped):
             log.note("refusal", stripped)
-        elif not chosen.single_object:
+        elif not chosen.single_object and not log.has("no-triples"):
             log.note("no-records", stripped)
     return _result(outcome.format, graph, report, outcome.completion, log)
 
