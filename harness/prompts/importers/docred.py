@@ -141,8 +141,10 @@ def _mention_name(doc: dict[str, Any], mention: dict[str, Any]) -> str:
 
 
 def document_case(doc: dict[str, Any], index: int, relations: dict[str, str], types: set[str] | None,
-                  warnings: list[str], source: Path) -> dict[str, Any]:
-    """One case: the rebuilt text, gold entities (vertexSet) and typed relationships (labels)."""
+                  clashes: list[str]) -> dict[str, Any]:
+    """One case: the rebuilt text, gold entities (vertexSet) and typed relationships (labels). An
+    entity whose every name another entity of the document already uses is named `<name> [<index>]`
+    (and listed in `clashes`): a suite lists a name once per case."""
     text = " ".join(detokenize(sentence) for sentence in doc["sents"] if sentence)
     title = doc.get("title") if isinstance(doc.get("title"), str) else ""
     case_id = f"{index:04d}-{safe_name(title, fallback='doc')[:80]}"
@@ -155,8 +157,7 @@ def document_case(doc: dict[str, Any], index: int, relations: dict[str, str], ty
             primary[i] = free[0]
         else:
             primary[i] = f"{mention_names[i][0]} [{i}]"
-            warnings.append(f"{source}: {case_id}: vertexSet[{i}] has only names other entities use; "
-                            f"named {primary[i]!r}")
+            clashes.append(f"{case_id}: vertexSet[{i}] as {primary[i]!r}")
     names = GoldNames()
     taken_by_primary = set(primary.values())
     for i in kept:
@@ -208,7 +209,12 @@ def docred_draft(file: Path, out: Path, *, name: str, rel_info: Path | None = No
     chosen = documents[:limit] if limit is not None else documents
     wanted = set(types) if types else None
     warnings: list[str] = []
-    cases = [document_case(doc, i, relations, wanted, warnings, file) for i, doc in enumerate(chosen)]
+    clashes: list[str] = []
+    cases = [document_case(doc, i, relations, wanted, clashes) for i, doc in enumerate(chosen)]
+    if clashes:
+        warnings.append(f"{file}: {len(clashes)} entit{'y' if len(clashes) == 1 else 'ies'} share every name with "
+                        f"another entity of their document and are named '<name> [<vertexSet index>]' "
+                        f"({'; '.join(clashes[:3])}{'; ...' if len(clashes) > 3 else ''})")
     present = list(dict.fromkeys(e.get("type", "") for case in cases for e in case["entities"] if e.get("type")))
     if wanted is not None:
         for missing in sorted(wanted - set(present)):
