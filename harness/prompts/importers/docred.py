@@ -9,8 +9,10 @@ end]}` (token span of its sentence). `rel_info.json` maps P-ids to names (`"P17"
   `'s` ..., none after `(` or an opening quote, none around a hyphen (`two - year` -> `two-year`).
 - Each vertexSet entry is a gold entity: its first mention as name, the other mentions' names as
   aliases, the first mention's type. Mention names are rebuilt from their tokens the same way, so
-  they read as in the text. A name that another entity already uses is not repeated (suites list a
-  name once per case): the entity takes its next mention's name, and an alias used elsewhere is dropped.
+  they read as in the text. Suites list a name once per case, so names come before aliases: an
+  entity whose first name an earlier entity already has takes its next mention's name (or, with
+  none left, `<name> [<vertexSet index>]`, with a warning), and an alias that is some entity's
+  name, or an earlier entity's alias, is dropped.
 - Each label is a typed, directed gold relationship `h -> t`, its type the name from rel_info
   (else the P-id). The labels are taken as complete (`annotated: true`); that holds for
   Re-DocRED, while DocRED's own labels miss many true relations (docs/benchmarks.md).
