@@ -194,3 +194,20 @@ def test_real_redocred_copy_dev_file_keeps_every_label(harness_cli, tmp_path, mo
     # Re-DocRED's labels are distinct (h, t, r) triples: every one becomes a gold relationship
     assert sum(len(c.relationships) for c in suite.cases) == labels
     assert suite.cases[0].text.startswith('Wilfried "Willi" Schneider (born 13 March 1963 in Mediaș, Transylvania)')
+
+
+def test_the_hugging_face_export_with_label_columns_is_read(harness_cli, tmp_path, monkeypatch, capsys) -> None:
+    columns = {"head": [0, 2], "tail": [1, 1], "relation_id": ["P159", "P36"],
+               "relation_text": ["headquarters location", "capital"], "evidence": [[0], [1]]}
+    data, _ = write_files(tmp_path / "docred", [{**DOC_2, "labels": columns}])
+    monkeypatch.chdir(tmp_path)
+    assert harness_cli(["import", "docred", str(data)]) == 0
+    suite = load_suite(Path("suites/dev.yaml"))
+    # without --rel-info the names come from relation_text, and the ontology lists the same names
+    assert [(r.source, r.type, r.target) for r in suite.cases[0].relationships] == [
+        ("Acme Corp", "headquarters location", "Paris"), ("France", "capital", "Paris")]
+    assert suite.spec.ontology is not None
+    assert [r.name for r in suite.spec.ontology.relations] == ["capital", "headquarters location"]  # P36 before P159
+    data.write_text(json.dumps([{**DOC_2, "labels": {**columns, "tail": [1]}}]), encoding="utf-8")
+    assert harness_cli(["import", "docred", str(data), "--force"]) == 2
+    assert "`labels` as columns needs lists `head`, `tail`, `relation_id` of one length" in capsys.readouterr().err

@@ -16,6 +16,8 @@ end]}` (token span of its sentence). `rel_info.json` maps P-ids to names (`"P17"
 - Each label is a typed, directed gold relationship `h -> t`, its type the name from rel_info
   (else the P-id). The labels are taken as complete (`annotated: true`); that holds for
   Re-DocRED, while DocRED's own labels miss many true relations (docs/benchmarks.md).
+- The Hugging Face `docred` export, whose `labels` are columns (`head`, `tail`, `relation_id`,
+  `relation_text`), is read too; there `relation_text` names a relation rel_info does not.
 - `types` keeps only entities of those types, and the labels between kept entities; `limit` the
   first N documents. DocRED's test file has no labels and is refused.
 """
@@ -96,6 +98,8 @@ def _check_document(path: Path, index: int, doc: Any) -> None:
             where = f"vertexSet[{v_index}][{m_index}]"
             if not isinstance(mention, dict) or not isinstance(mention.get("name"), str) or not isinstance(mention.get("type"), str):
                 raise _fail(path, index, doc, f"{where} needs a string `name` and `type`")
+    if isinstance(doc.get("labels"), dict):
+        doc["labels"] = _columns_to_rows(path, index, doc)
     if "labels" not in doc:
         raise _fail(path, index, doc, "no `labels` (DocRED's test file is unlabelled: import dev or train, "
                                       "or Re-DocRED's test_revised.json)")
@@ -110,6 +114,23 @@ def _check_document(path: Path, index: int, doc: Any) -> None:
             if not 0 <= label[end] < len(vertex_set):
                 raise _fail(path, index, doc, f"labels[{l_index}].{end} = {label[end]} is not an index of vertexSet "
                                               f"(0..{len(vertex_set) - 1})")
+
+
+def _columns_to_rows(path: Path, index: int, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The Hugging Face `docred` export's labels, `{"head": [...], "tail": [...], "relation_id": [...],
+    "relation_text": [...]}`, as DocRED's rows `{"h", "t", "r", "name"}`."""
+    columns = doc["labels"]
+    heads, tails, ids = columns.get("head"), columns.get("tail"), columns.get("relation_id")
+    texts = columns.get("relation_text") or [None] * len(ids or [])
+    if not all(isinstance(c, list) for c in (heads, tails, ids, texts)) or not len(heads) == len(tails) == len(ids) == len(texts):
+        raise _fail(path, index, doc, "`labels` as columns needs lists `head`, `tail`, `relation_id` of one length")
+    rows = []
+    for h, t, r, name in zip(heads, tails, ids, texts):
+        row: dict[str, Any] = {"h": h, "t": t, "r": r}
+        if isinstance(name, str) and name.strip():
+            row["name"] = name
+        rows.append(row)
+    return rows
 
 
 def read_docred(path: Path) -> list[dict[str, Any]]:
@@ -169,7 +190,7 @@ def document_case(doc: dict[str, Any], index: int, relations: dict[str, str], ty
     for label in doc["labels"]:
         if label["h"] in primary and label["t"] in primary:
             relationship = {"source": primary[label["h"]], "target": primary[label["t"]],
-                            "type": relations.get(label["r"], label["r"]), "directed": True}
+                            "type": relation_name(label, relations), "directed": True}
             if relationship not in relationships:
                 relationships.append(relationship)
     return {"id": case_id, "text": text, "annotated": True, "entities": names.entities, "relationships": relationships}
@@ -222,13 +243,13 @@ def docred_draft(file: Path, out: Path, *, name: str, rel_info: Path | None = No
         for missing in sorted(wanted - set(present)):
             warnings.append(f"--types: no entity of type {missing!r} in the imported documents")
     entity_types = [t for t in DOCRED_TYPES if t in present] + [t for t in present if t not in DOCRED_TYPES]
-    used = list(dict.fromkeys(l["r"] for doc in chosen for l in doc["labels"]))
-    relation_names = list(dict.fromkeys(relations.values())) if relations else sorted(used, key=_pid_order)
-    if relations:
-        unknown = [r for r in used if r not in relations]
-        if unknown:
-            warnings.append(f"{rel_info}: no name for {', '.join(unknown[:5])}; kept as P-ids")
-            relation_names += unknown
+    # every relation of rel_info, then those the labels name otherwise (HF's relation_text, or the P-id)
+    labels = sorted({l["r"]: l for doc in chosen for l in doc["labels"]}.values(), key=lambda l: _pid_order(l["r"]))
+    relation_names = list(dict.fromkeys([*relations.values(), *(relation_name(l, relations) for l in labels)]))
+    unknown = [l["r"] for l in labels if relations and l["r"] not in relations and not l.get("name")]
+    if unknown:
+        warnings.append(f"{rel_info}: no name for {', '.join(unknown[:5])}{', ...' if len(unknown) > 5 else ''}; "
+                        "kept as P-ids")
     root = suite_root(out)
     prompt_path = root / "prompts" / name / "extract_triples.yaml"
     draft = SuiteDraft(
@@ -258,6 +279,11 @@ def docred_draft(file: Path, out: Path, *, name: str, rel_info: Path | None = No
     draft.files[prompt_path] = ("# Written by `harness import docred`: extraction into the DocRED relations.\n"
                                 + dump_yaml(prompt_template(relation_names, draft.entity_types)))
     return draft
+
+
+def relation_name(label: dict[str, Any], relations: dict[str, str]) -> str:
+    """A label's predicate: its rel_info name, else the name the file gives it, else its P-id."""
+    return relations.get(label["r"]) or label.get("name") or label["r"]
 
 
 def _pid_order(pid: str) -> tuple[int, str]:
