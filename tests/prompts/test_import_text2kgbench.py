@@ -27,6 +27,7 @@ MOVIE_ONTOLOGY = {
         {"pid": "P577", "label": "publication date", "domain": "Q11424", "range": ""},
         {"pid": "P840", "label": "narrative location", "domain": "Q11424", "range": "Q999"},  # no such concept
         {"pid": "P57", "label": "director", "domain": "Q11424", "range": "Q5"},  # listed twice in the file
+        {"pid": "P136", "label": "genre", "domain": "Q5", "range": "Q483394"},  # again, with another domain
     ],
 }
 MOVIE_TESTS = [
@@ -126,7 +127,7 @@ def test_the_ontology_maps_qids_to_labels_and_keeps_each_relation_once(harness_c
     assert movie.ontology.name == "Movie Ontology"
     assert movie.ontology.entity_types == ["human", "film", "genre"] == movie.entity_types
     assert [(r.name, r.domain, r.range) for r in movie.ontology.relations] == [
-        ("director", "film", "human"), ("genre", "film", "genre"),
+        ("director", "film", "human"), ("genre", None, "genre"),  # two domains: either will do
         ("publication date", "film", None),  # an empty range: any type
         ("narrative location", "film", None)]  # Q999 is no concept of the ontology
     astronaut = load_suite(Path("suites/2_astronaut.yaml")).spec

@@ -125,21 +125,20 @@ def _predicate_key(label: str) -> str:
 
 def ontology_block(data: OntologySet, warnings: list[str]) -> dict[str, Any]:
     """The suite's `ontology:` (harness.model.Ontology): concept labels as entity types (each once);
-    relations by label (each once), with domain and range as concept labels. A domain or range
+    relations by label (each once; a relation listed twice with different domains or ranges keeps
+    neither), with domain and range as concept labels. A domain or range
     that names no concept (DBpedia's datatypes `string`, `Date`, classes left out of the concept
     list, Wikidata qids without a concept) is left out, which the harness reads as "any type"."""
     by_key: dict[str, str] = {}
     for label in concept_labels(data.ontology).values():
         by_key.setdefault(_type_key(label), label)
     labels = concept_labels(data.ontology)
-    relations: list[dict[str, Any]] = []
-    seen: set[str] = set()
+    relations: dict[str, dict[str, Any]] = {}  # predicate key -> entry, in file order
     dropped: set[str] = set()
     for relation in data.ontology["relations"]:
         key = _predicate_key(relation["label"])
-        if not key or key in seen:
+        if not key:
             continue
-        seen.add(key)
         entry: dict[str, Any] = {"name": relation["label"]}
         for end in ("domain", "range"):
             value = relation.get(end)
@@ -149,14 +148,17 @@ def ontology_block(data: OntologySet, warnings: list[str]) -> dict[str, Any]:
                     entry[end] = concept
                 else:
                     dropped.add(value)
-        relations.append(entry)
+        first = relations.setdefault(key, entry)
+        for end in ("domain", "range"):
+            if first is not entry and first.get(end) != entry.get(end):
+                first.pop(end, None)  # listed twice with two domains (or ranges): either will do
     if dropped:
         warnings.append(f"{data.ontology_path}: domain/range {', '.join(sorted(dropped))} name no concept of the "
                         "ontology; left out (any type will do)")
     return {
         "name": str(data.ontology.get("title") or data.key),
         "entity_types": list(by_key.values()),
-        "relations": relations,
+        "relations": list(relations.values()),
     }
 
 
