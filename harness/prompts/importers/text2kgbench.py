@@ -115,7 +115,7 @@ def concept_labels(ontology: dict[str, Any]) -> dict[str, str]:
 
 def _type_key(label: str) -> str:
     """How the harness compares entity type labels (lower case, punctuation as spaces)."""
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", label.lower()).split())
+    return " ".join(re.sub(r"[\W_]+", " ", label.casefold()).split())
 
 
 def _predicate_key(label: str) -> str:
