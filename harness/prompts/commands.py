@@ -350,6 +350,10 @@ def _write_benchmark(drafts: list[tuple[Path, Any]], force: bool) -> None:
     from ..suites import load_suite
     from .importers import write_draft
 
+    existing = [p for out, draft in drafts for p in (out, *draft.files) if p.exists()]
+    if existing and not force:  # checked for every suite first: nothing is written half-way
+        shown = ", ".join(str(p) for p in existing[:3])
+        raise InputError(f"{shown}: already exists (use --force to overwrite)")
     for out, draft in drafts:
         written = write_draft(draft, out, force=force)
         try:

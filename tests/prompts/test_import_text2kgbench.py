@@ -173,8 +173,10 @@ def test_the_prompt_is_text2kgbenchs_with_the_ontology_and_a_train_example(harne
 def test_an_existing_suite_is_kept_unless_forced(harness_cli, tmp_path, monkeypatch, capsys) -> None:
     assert _import(harness_cli, tmp_path, monkeypatch) == 0
     data = tmp_path / "data" / "wikidata_tekgen"
+    Path("suites/1_movie.yaml").unlink()  # one suite missing, the other there: nothing is written
     assert harness_cli(["import", "text2kgbench", str(data)]) == 2
-    assert "already exists" in capsys.readouterr().err
+    assert "suites/2_astronaut.yaml" in capsys.readouterr().err
+    assert not Path("suites/1_movie.yaml").exists()
     assert harness_cli(["import", "text2kgbench", str(data), "--force", "--out", "suites"]) == 0
 
 
