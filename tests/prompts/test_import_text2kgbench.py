@@ -223,3 +223,24 @@ def test_real_text2kgbench_copy_dbpedia_webnlg_imports_every_ontology(harness_cl
         ("Alan_Shepard", "almaMater", '"NWC, M.A. 1957"'), ("Alan_Shepard", "birthPlace", "New_Hampshire"),
         ("Alan_Shepard", "dateOfRetirement", '"1974-08-01"')]
     assert yaml.safe_load((tmp_path / "suites" / "9_astronaut.yaml").read_text())["ontology"]["name"] == "Astronaut Ontology"
+
+
+def test_the_unseen_sentences_folder_uses_its_parents_ontologies(harness_cli, tmp_path, monkeypatch, capsys) -> None:
+    data = write_data(tmp_path / "data" / "wikidata_tekgen")
+    unseen = data / "unseen_sentences"
+    _jsonl(unseen / "test" / "ont_1_movie_unseen_test.jsonl",
+           [{"id": "ont_1_movie_unseen_test_1", "sent": "Yutaka Abe is the director of the film Your name."}])
+    _jsonl(unseen / "ground_truth" / "ont_1_movie_unseen_ground_truth.jsonl",
+           [{"id": "ont_1_movie_unseen_test_1", "sent": "Yutaka Abe is the director of the film Your name.",
+             "triples": [{"sub": "Your name", "rel": "director", "obj": "Yutaka Abe"}]}])
+    monkeypatch.chdir(tmp_path)
+    assert harness_cli(["import", "text2kgbench", str(unseen)]) == 0
+    captured = capsys.readouterr()
+    # only 1_movie has unseen sentences here; 2_astronaut is skipped with a warning
+    assert "wrote suites/1_movie_unseen.yaml: 1 case(s), 1 gold relationship(s)" in captured.out
+    assert "2_astronaut_ontology.json: skipped, test/ont_2_astronaut_unseen_test.jsonl is missing" in captured.err
+    suite = load_suite(Path("suites/1_movie_unseen.yaml"))
+    assert [(r.source, r.type, r.target) for r in suite.cases[0].relationships] == [("Your name", "director", "Yutaka Abe")]
+    assert suite.spec.ontology is not None and suite.spec.ontology.name == "Movie Ontology"
+    # the prompt's example still comes from the parent's train file
+    assert "director(She and Her Cat, Makoto Shinkai)" in plan_variant(suite, "text2kgbench").render(suite.cases[0])[-1]["content"]

@@ -1,6 +1,7 @@
 """Import Text2KGBench (github.com/cenguix/Text2KGBench): one suite per ontology of a data folder.
 
-DATA_DIR is the benchmark's `data/dbpedia_webnlg` or `data/wikidata_tekgen`. Its files:
+DATA_DIR is the benchmark's `data/dbpedia_webnlg` or `data/wikidata_tekgen` (or the latter's
+`unseen_sentences`, see read_text2kgbench). Its files:
 
 - `ontologies/<key>_ontology.json`: `{"title", "id", "concepts": [{"qid", "label"}],
   "relations": [{"pid", "label", "domain", "range"}]}`; domain and range are concept qids
@@ -44,7 +45,8 @@ INSTRUCTION = ("Given the following ontology and sentences, please extract the t
 class OntologySet:
     """One ontology of a Text2KGBench data folder with its test sentences, gold and train rows."""
 
-    key: str  # `9_astronaut`: the file names' middle part, and the suite's name
+    key: str  # `9_astronaut`: the file names' middle part
+    suite: str  # the suite's name: the key, with `_unseen` for the unseen sentences
     ontology_path: Path
     ontology: dict[str, Any]
     test_path: Path
@@ -72,25 +74,33 @@ def _check_ontology(path: Path, data: Any) -> dict[str, Any]:
 
 
 def read_text2kgbench(data_dir: Path, warnings: list[str]) -> list[OntologySet]:
-    """The ontologies of a data folder that have test sentences and ground truth, by number."""
-    folder = data_dir / "ontologies"
+    """The ontologies of a data folder that have test sentences and ground truth, by number.
+
+    `wikidata_tekgen/unseen_sentences` works too: its ontologies and train files are its parent's,
+    its files `ont_<key>_unseen_test.jsonl` and `ont_<key>_unseen_ground_truth.jsonl`."""
+    unseen = not (data_dir / "ontologies").is_dir() and (data_dir.parent / "ontologies").is_dir() \
+        and (data_dir / "test").is_dir()
+    home = data_dir.parent if unseen else data_dir  # where ontologies/ and train/ are
+    folder = home / "ontologies"
     if not folder.is_dir():
         raise InputError(f"{data_dir}: no ontologies/ folder (give the benchmark's data/dbpedia_webnlg "
                          "or data/wikidata_tekgen folder)")
+    part = "_unseen" if unseen else ""
     found: list[OntologySet] = []
     for path in sorted(folder.glob("*_ontology.json")):
         match = ONTOLOGY_FILE.match(path.name)
         assert match is not None  # the glob's own pattern
         key = match["key"]
-        test_path = data_dir / "test" / f"ont_{key}_test.jsonl"
-        truth_path = data_dir / "ground_truth" / f"ont_{key}_ground_truth.jsonl"
+        test_path = data_dir / "test" / f"ont_{key}{part}_test.jsonl"
+        truth_path = data_dir / "ground_truth" / f"ont_{key}{part}_ground_truth.jsonl"
         missing = [p for p in (test_path, truth_path) if not p.is_file()]
         if missing:
             warnings.append(f"{path}: skipped, {relative_path(missing[0], data_dir)} is missing")
             continue
-        train_path = data_dir / "train" / f"ont_{key}_train.jsonl"
+        train_path = home / "train" / f"ont_{key}_train.jsonl"
         found.append(OntologySet(
             key=key,
+            suite=f"{key}{part}",
             ontology_path=path,
             ontology=_check_ontology(path, read_json_file(path, "ontology")),
             test_path=test_path,
@@ -100,7 +110,7 @@ def read_text2kgbench(data_dir: Path, warnings: list[str]) -> list[OntologySet]:
             train=read_jsonl_file(train_path, "train sentences") if train_path.is_file() else [],
         ))
     if not found:
-        raise InputError(f"{folder}: no <key>_ontology.json with test/ and ground_truth/ files next to it")
+        raise InputError(f"{data_dir}: no ontology of {folder} has its test/ and ground_truth/ files here")
     found.sort(key=lambda s: (int(s.key.split("_")[0]) if s.key.split("_")[0].isdigit() else 10**9, s.key))
     return found
 
@@ -269,15 +279,15 @@ def text2kgbench_drafts(data_dir: Path, out_dir: Path, *, model: str = DEFAULT_M
     sets = read_text2kgbench(data_dir, warnings)
     drafts: list[tuple[Path, SuiteDraft]] = []
     for data in sets:
-        if not is_safe_name(data.key):
-            raise InputError(f"{data.ontology_path}: {shown(data.key)} cannot be a suite name")
-        out = out_dir / f"{data.key}.yaml"
+        if not is_safe_name(data.suite):
+            raise InputError(f"{data.ontology_path}: {shown(data.suite)} cannot be a suite name")
+        out = out_dir / f"{data.suite}.yaml"
         root = suite_root(out)
-        prompt_path = root / "prompts" / "text2kgbench" / f"{data.key}.yaml"
+        prompt_path = root / "prompts" / "text2kgbench" / f"{data.suite}.yaml"
         ontology = ontology_block(data, warnings)
         draft = SuiteDraft(
-            name=data.key,
-            description=f"Text2KGBench {data_dir.resolve().name}: {ontology['name']} ({data.key}), test sentences",
+            name=data.suite,
+            description=f"Text2KGBench {data_dir.resolve().name}: {ontology['name']} ({data.suite}), test sentences",
             notes=(f"Imported by `harness import text2kgbench` from {data_dir}: gold triples from "
                    f"{relative_path(data.truth_path, data_dir)}, ontology from {relative_path(data.ontology_path, data_dir)}. "
                    "Text2KGBench is CC BY-SA 4.0 (Mihindukulasooriya et al., ISWC 2023); see docs/benchmarks.md."),
@@ -293,7 +303,7 @@ def text2kgbench_drafts(data_dir: Path, out_dir: Path, *, model: str = DEFAULT_M
         )
         draft.cases = _cases(data, warnings)
         if not draft.cases:
-            warnings.append(f"{data.test_path}: no test sentence with ground truth; suite {data.key} not written")
+            warnings.append(f"{data.test_path}: no test sentence with ground truth; suite {data.suite} not written")
             continue
         draft.files[prompt_path] = (
             f"# Written by `harness import text2kgbench` from {data.ontology_path.name}: the benchmark's prompt\n"
