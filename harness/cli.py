@@ -583,7 +583,7 @@ def _register_subcommands() -> None:
     from .prompts.commands import import_app, prompts_app
 
     app.add_typer(prompts_app, name="prompts", help="Check and render prompt files.")
-    app.add_typer(import_app, name="import", help="Turn GraphRAG or LightRAG projects into suites.")
+    app.add_typer(import_app, name="import", help="Turn GraphRAG or LightRAG projects, or benchmarks (Text2KGBench, DocRED), into suites.")
 
 
 from .reports.commands import register as _register_report_commands  # noqa: E402

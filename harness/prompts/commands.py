@@ -1,4 +1,5 @@
-"""`harness prompts ...` (lint, render, export, list, show) and `harness import ...` (graphrag, lightrag).
+"""`harness prompts ...` (lint, render, export, list, show) and `harness import ...` (graphrag, lightrag;
+the benchmarks text2kgbench and docred).
 
 Errors in what the user gave are InputError (one line on stderr, exit 2); lint findings at
 error severity exit 1.
@@ -339,6 +340,73 @@ import_graphrag = import_app.command(
 import_lightrag = import_app.command(
     "lightrag", help="Turn a LightRAG setup's PROMPTS, entity types and inputs into a suite skeleton."
 )(_import_command(_draft_lightrag, "LightRAG setup folder (holding prompt.py, .env, inputs/)."))
+
+
+# --------------------------------------------------------------------------- import: benchmarks with gold
+
+
+def _write_benchmark(drafts: list[tuple[Path, Any]], force: bool) -> None:
+    """Write benchmark suites (gold included) and check that each loads; one line per suite."""
+    from ..suites import load_suite
+    from .importers import write_draft
+
+    existing = [p for out, draft in drafts for p in (out, *draft.files) if p.exists()]
+    if existing and not force:  # checked for every suite first: nothing is written half-way
+        shown = ", ".join(str(p) for p in existing[:3])
+        raise InputError(f"{shown}: already exists (use --force to overwrite)")
+    for out, draft in drafts:
+        written = write_draft(draft, out, force=force)
+        try:
+            load_suite(out)
+        except InputError as exc:
+            raise InputError(f"{out}: written, but it does not load yet: {exc.message}") from None
+        relationships = sum(len(case["relationships"]) for case in draft.cases)
+        typer.echo(f"wrote {out}: {len(draft.cases)} case(s), {relationships} gold relationship(s), "
+                   f"ontology of {len((draft.ontology or {}).get('relations', []))} relation(s)")
+        for path in written[1:]:
+            typer.echo(f"wrote {path}")
+    for out, draft in drafts[:1]:
+        for warning in draft.warnings:
+            sys.stderr.write(f"harness: warning: {warning}\n")
+    if drafts:
+        typer.echo(f"next: harness record {drafts[0][0]}, then harness run {drafts[0][0]}; "
+                   "or score another pipeline's answers with harness evaluate")
+
+
+@import_app.command("text2kgbench", help="Turn a Text2KGBench data folder into one suite per ontology, with its gold triples.")
+def import_text2kgbench(
+    data_dir: Annotated[Path, typer.Argument(help="The benchmark's data/dbpedia_webnlg or data/wikidata_tekgen folder.", show_default=False)],
+    out: Annotated[Path, typer.Option("--out", help="Folder the suites are written to (one <ontology>.yaml each).")] = Path("suites"),
+    model: Annotated[str, typer.Option("--model", help="Model name written into the suites.")] = "gpt-4o-mini",
+    force: ForceOpt = False,
+) -> None:
+    from .importers.text2kgbench import text2kgbench_drafts
+
+    if not data_dir.is_dir():
+        raise InputError(f"{data_dir}: no such folder")
+    _write_benchmark(text2kgbench_drafts(data_dir, out, model=model), force)
+
+
+@import_app.command("docred", help="Turn a DocRED or Re-DocRED file into a suite: one case per document, with its gold.")
+def import_docred(
+    file: Annotated[Path, typer.Argument(help="A DocRED or Re-DocRED JSON file (dev.json, test_revised.json, ...).", show_default=False)],
+    rel_info: Annotated[Optional[Path], typer.Option("--rel-info", help="DocRED's rel_info.json: predicate names for the P-ids.")] = None,
+    types: Annotated[Optional[str], typer.Option("--types", help="Keep only entities of these types, comma separated (PER,ORG,LOC,TIME,NUM,MISC).")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Import only the first N documents.")] = None,
+    out: OutOpt = None,
+    name: Annotated[Optional[str], typer.Option("--name", help="Suite name (default: the file's name).")] = None,
+    model: Annotated[str, typer.Option("--model", help="Model name written into the suite.")] = "gpt-4o-mini",
+    force: ForceOpt = False,
+) -> None:
+    from ..names import safe_name
+    from .importers.docred import docred_draft
+
+    if not file.is_file():
+        raise InputError(f"{file}: no such file")
+    suite_name = safe_name(name or (out.stem if out is not None else file.stem), fallback="docred")
+    target = out or Path("suites") / f"{suite_name}.yaml"
+    draft = docred_draft(file, target, name=suite_name, rel_info=rel_info, types=_split(types), limit=limit, model=model)
+    _write_benchmark([(target, draft)], force)
 
 
 def _lint_lightrag(draft: Any) -> dict[str, list[Any]]:

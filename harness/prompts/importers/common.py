@@ -103,6 +103,9 @@ class SuiteDraft:
     files: dict[Path, str] = field(default_factory=dict)  # path -> content, written with the suite
     warnings: list[str] = field(default_factory=list)
     thresholds: dict[str, Any] = field(default_factory=dict)  # written under `thresholds:`, with a comment
+    matching: dict[str, Any] = field(default_factory=dict)  # written under `matching:` when not empty
+    ontology: dict[str, Any] | None = None  # written under `ontology:` (harness.model.Ontology)
+    header: str | None = None  # the comment at the top; None: the "fill in the gold" one
 
     def to_yaml(self) -> str:
         data: dict[str, Any] = {
@@ -115,7 +118,11 @@ class SuiteDraft:
             "variants": self.variants,
             "baseline": self.baseline,
         }
-        header = (
+        if self.matching:
+            data["matching"] = self.matching
+        if self.ontology is not None:
+            data["ontology"] = self.ontology
+        header = self.header if self.header is not None else (
             "# Written by `harness import`. Fill in the gold entities and relationships of every case\n"
             "# before trusting the gold scores; an empty gold list scores nothing.\n"
         )
