@@ -89,6 +89,9 @@ class Metric:
     # of each case in junit.xml and the pytest plugin
     key_figure: bool = False
     short_label: str = ""  # the console column's heading, when `phrase` is too long
+    # a metric only some suites can have (typed gold, an ontology): report tables leave its row
+    # out when no column has a value, instead of a row of n/a in every suite without them
+    only_where_defined: bool = False
     kind: Kind = "rate"  # a share (0..1, shown as a percentage) or a count (module docstring)
     # other names a suite may use for it (`thresholds:`, `regression.metrics`); normalised to `name`
     aliases: tuple[str, ...] = ()

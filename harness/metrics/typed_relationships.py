@@ -28,19 +28,19 @@ register(Metric(
     value=_typed(lambda t: t.precision),
     micro=lambda c: precision(c["relationship_typed_tp"], c["relationship_typed_pred"], c["relationship_typed_gold"]),
     pools=("relationship_typed_tp", "relationship_typed_pred", "relationship_typed_gold"), gold="relationships",
-    report_rank=8,
+    report_rank=8, only_where_defined=True,
 ))
 register(Metric(
     "relationship_typed_recall", "Relationship recall (typed)", "relationship recall (typed)",
     value=_typed(lambda t: t.recall),
     micro=lambda c: recall(c["relationship_typed_tp"], c["relationship_typed_gold"]),
     pools=("relationship_typed_tp", "relationship_typed_gold"), gold="relationships",
-    threshold=">=", report_rank=8,
+    threshold=">=", report_rank=8, only_where_defined=True,
 ))
 register(Metric(
     "relationship_typed_f1", "Relationship F1 (typed)", "relationship F1 (typed)",
     value=_typed(lambda t: t.f1),
     micro=lambda c: f1(c["relationship_typed_tp"], c["relationship_typed_pred"], c["relationship_typed_gold"]),
     pools=("relationship_typed_tp", "relationship_typed_pred", "relationship_typed_gold"), gold="relationships",
-    threshold=">=", report_rank=8,
+    threshold=">=", report_rank=8, only_where_defined=True,
 ))

@@ -12,7 +12,7 @@ from typing import Any
 
 from .markdown import RULE_NAMES, annotated_text, delta_text, pct, row_label, rule_value, scores_legend, usage_cells
 from .plots import PLOTS
-from ..metrics.registry import Metric, in_reports
+from ..metrics.registry import Metric
 from ..metrics.reference_free import reference_free_metrics
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
 from . import fragmentation_section, gleaning_section, outputs_section
@@ -92,7 +92,7 @@ def delta_html(delta: Any, metric: Metric | None = None) -> str:
 
 def scores_table(view: ReportView) -> str:
     rows = [table_head(view, "metric")]
-    for metric in in_reports():
+    for metric in view.reported_metrics():
         cells = "".join(
             f"<td class='num'><b>{e(metric.format(c.metric(metric.name)))}</b> · "
             f"{e(metric.format(c.metric(metric.name, 'macro')))}{delta_html(c.delta(metric.name), metric)}</td>"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..artifacts import MetricDelta, VariantSummary, Verdict
-from ..metrics.registry import Metric, format_metric, format_value, get, in_reports
+from ..metrics.registry import Metric, format_metric, format_value, get
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
 from . import fragmentation_section, gleaning_section, outputs_section
 from .view import SIZE_KEYS, Column, ReportView
@@ -111,7 +111,7 @@ def header(view: ReportView) -> list[str]:
 
 def scores_table(view: ReportView) -> list[str]:
     lines = header(view)
-    for metric in in_reports():
+    for metric in view.reported_metrics():
         cells = []
         for column in view.columns:
             cell = f"**{metric.format(column.metric(metric.name))}** · {metric.format(column.metric(metric.name, 'macro'))}"

@@ -17,6 +17,7 @@ from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, Metri
                          VariantSummary, Verdict)
 from ..gate import effective_thresholds
 from ..metrics import get as get_metric
+from ..metrics.registry import Metric, in_reports
 from ..model import CaseResult, GoldCase
 
 SIZE_KEYS = (("entities", "nodes"), ("relationships", "edges"), ("communities", "communities"))
@@ -83,6 +84,12 @@ class ReportView:
 
     def compared(self) -> list[Column]:
         return [c for c in self.columns if c.reference is not None]
+
+    def reported_metrics(self) -> tuple[Metric, ...]:
+        """The rows of the report tables: every reported metric, except one that only some suites
+        can have (`only_where_defined`: typed gold, an ontology) when no column has a value."""
+        return tuple(m for m in in_reports() if not m.only_where_defined or any(
+            c.metric(m.name) is not None or c.metric(m.name, "macro") is not None for c in self.columns))
 
     @property
     def has_gold(self) -> bool:

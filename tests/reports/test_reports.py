@@ -408,3 +408,21 @@ def test_plots_of_a_suite_without_gold_show_the_reference_free_rates(run):
     assert not view.has_gold
     for with_gold in (in_bar_chart(), key_figures()):
         assert [m.name for m in _plotted(view, with_gold)] == ["grounding_rate", "type_conformance"]
+
+
+def test_report_tables_leave_out_typed_and_ontology_rows_no_column_has(run):
+    # the towns suite has neither typed gold nor an ontology: no row of n/a for them; once a column
+    # has a typed F1 (as a typed-gold suite would), its row is back, n/a for the other column
+    from harness.model import MetricAggregate
+    from harness.reports.markdown import render_markdown
+    from harness.reports.view import run_view
+
+    outcome, summary = run
+    md = render_markdown(run_view(summary, outcome.results))
+    assert "Relationship F1 (typed)" not in md and "Ontology conformance" not in md
+    assert "| Relationship F1 (endpoints) |" in md
+    summary.variants["tuned"].metrics.metrics["relationship_typed_f1"] = MetricAggregate(micro=0.5, macro=0.5, cases=1)
+    md = render_markdown(run_view(summary, outcome.results))
+    row = next(line for line in md.splitlines() if line.startswith("| Relationship F1 (typed) |"))
+    assert row.startswith("| Relationship F1 (typed) | **n/a** · n/a | **50.0%** · 50.0%")
+    assert "Ontology conformance" not in md
