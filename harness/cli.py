@@ -299,11 +299,18 @@ def score_command(
         typer.echo(f"entities:      P {rate_text(ent.precision)}  R {rate_text(ent.recall)}  F1 {rate_text(ent.f1)}  "
                    f"({ent.tp} of {ent.gold} gold, {ent.pred} predicted; {ent.exact} exact, {ent.fuzzy} fuzzy)")
         typer.echo(f"relationships: P {rate_text(rel.precision)}  R {rate_text(rel.recall)}  F1 {rate_text(rel.f1)}  "
-                   f"({rel.tp} of {rel.gold} gold, {rel.pred} predicted)")
+                   f"({rel.tp} of {rel.gold} gold, {rel.pred} predicted; endpoints only)")
+        typed = score.typed
+        if typed is not None:  # typed gold: the predicate must match too
+            typer.echo(f"  typed:       P {rate_text(typed.precision)}  R {rate_text(typed.recall)}  "
+                       f"F1 {rate_text(typed.f1)}  ({typed.tp} of {typed.gold} gold, {typed.pred} predicted; "
+                       "endpoints and predicate)")
         if ent.missed:
             typer.echo("missed entities: " + ", ".join(ent.missed))
         if rel.missed:
             typer.echo("missed relationships: " + ", ".join(" — ".join(pair) for pair in rel.missed))
+        if typed is not None and typed.missed:
+            typer.echo("missed typed relationships: " + ", ".join(f"({s}, {p}, {o})" for s, p, o in typed.missed))
     for line in _reference_free_lines(figures):
         typer.echo(line)
 

@@ -310,3 +310,16 @@ def test_score_of_llamaindex_triples_leaves_descriptions_and_untyped_conformance
     # 3 distinct entities, all in the chunk; the triples give no type and no description
     assert (rf["entities"], rf["grounded"], rf["relationships"]) == (3, 3, 2)
     assert rf["type_conformance"] is None and rf["empty_descriptions"] is None
+
+
+def test_plain_score_says_which_mode_each_relationship_figure_is_in(tmp_path, capsys):
+    # gold: (Philz, founded_in, Berkeley); the answer gets the endpoints right and the predicate wrong
+    gold, pred = tmp_path / "gold.yaml", tmp_path / "pred.txt"
+    gold.write_text("id: c1\ntext: Philz was founded in Berkeley.\nentities: [{name: Philz}, {name: Berkeley}]\n"
+                    "relationships: [{source: Philz, target: Berkeley, type: founded_in}]\n", encoding="utf-8")
+    pred.write_text("(Philz, located in, Berkeley)\n", encoding="utf-8")
+    code, out, err = run_cli(capsys, "score", "--gold", str(gold), "--pred", str(pred))
+    assert code == 0, err
+    assert "relationships: P 1.000  R 1.000  F1 1.000  (1 of 1 gold, 1 predicted; endpoints only)" in out
+    assert "  typed:       P 0.000  R 0.000  F1 0.000  (0 of 1 gold, 1 predicted; endpoints and predicate)" in out
+    assert "missed typed relationships: (Philz, founded_in, Berkeley)" in out  # as the gold writes it
