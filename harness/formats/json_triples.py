@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 from typing import ClassVar
 
-from harness.formats.base import DetectionContext, DetectionRule, Delimiters, ExampleRecords, OutputFormat, ReadOutcome
+from harness.formats.base import DetectionContext, DetectionRule, Delimiters, ExampleRecords, ReadOutcome
 from harness.formats.reading import read_json_answer
-from harness.formats.triple_common import TRIPLE_VARIABLES, example_predicate
+from harness.formats.triple_common import TRIPLE_VARIABLES, TripleFormat, example_predicate
 from harness.model import CommunityReport
 from harness.parsing.codes import COMPLETION_CODES, JSON_CODES, TRIPLE_CODES, WHOLE_OUTPUT_CODES
 from harness.parsing.delimited import ParsedRecords
@@ -25,17 +25,13 @@ def _detect(ctx: DetectionContext) -> bool:
     return json_triples(ctx.text)
 
 
-class JsonTriplesFormat(OutputFormat):
+class JsonTriplesFormat(TripleFormat):
     name: ClassVar[str] = "json_triples"
-    delimited: ClassVar[bool] = False
     # LlamaIndex's dynamic and schema extractors list the allowed entity types
     variables: ClassVar[tuple[str, ...]] = (*TRIPLE_VARIABLES, "entity_types")
     codes: ClassVar[frozenset[str]] = WHOLE_OUTPUT_CODES | COMPLETION_CODES | JSON_CODES | TRIPLE_CODES
     # Before the JSON graph's rule (90), which would read a triple's subject and object but lose its predicate.
     detection_rules: ClassVar[tuple[DetectionRule, ...]] = (DetectionRule(85, _detect),)
-    requires_completion_delimiter: ClassVar[bool] = False
-    writes_descriptions: ClassVar[bool] = False  # triples carry none
-    types_optional: ClassVar[bool] = True
 
     def read(self, text: str, delimiters: Delimiters, log: IssueLog, round: int, *, detected: bool) -> ReadOutcome:
         def read_value(body: str) -> tuple[ParsedRecords, CommunityReport | None, Loaded | None]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from harness.formats.base import DetectionContext, DetectionRule, Delimiters, ExampleRecords, OutputFormat, ReadOutcome
-from harness.formats.triple_common import TRIPLE_FORMAT_CODES, TRIPLE_VARIABLES, example_part, example_predicate, read_triple_lines
+from harness.formats.base import DetectionContext, DetectionRule, Delimiters, ExampleRecords, ReadOutcome
+from harness.formats.triple_common import TripleFormat, example_part, example_predicate, read_triple_lines
 from harness.parsing.detect import parenthesised_triples
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.triple_lines import read_parenthesised
@@ -21,15 +21,9 @@ def _detect(ctx: DetectionContext) -> bool:
     return not ctx.has_td and parenthesised_triples(ctx.text)
 
 
-class LlamaIndexFormat(OutputFormat):
+class LlamaIndexFormat(TripleFormat):
     name: ClassVar[str] = "llamaindex"
-    delimited: ClassVar[bool] = False
-    variables: ClassVar[tuple[str, ...]] = TRIPLE_VARIABLES
-    codes: ClassVar[frozenset[str]] = TRIPLE_FORMAT_CODES
     detection_rules: ClassVar[tuple[DetectionRule, ...]] = (DetectionRule(74, _detect),)
-    requires_completion_delimiter: ClassVar[bool] = False
-    writes_descriptions: ClassVar[bool] = False  # triples carry none
-    types_optional: ClassVar[bool] = True
 
     def read(self, text: str, delimiters: Delimiters, log: IssueLog, round: int, *, detected: bool) -> ReadOutcome:
         return read_triple_lines(self.name, text, delimiters, log, round, read_parenthesised)

@@ -1,9 +1,13 @@
-"""What the line-based triple formats (llamaindex, function) share: their reading procedure
-(completion marks optional, then line by line), their codes and the predicate an example writes."""
+"""What the triple formats share: `TripleFormat` (no delimiters, no descriptions, optional types,
+no completion delimiter required), and for the line-based ones (llamaindex, function) their reading
+procedure (completion marks optional, then line by line), their codes and the predicate an example
+writes."""
 
 from __future__ import annotations
 
-from harness.formats.base import Delimiters, ReadOutcome
+from typing import ClassVar
+
+from harness.formats.base import Delimiters, OutputFormat, ReadOutcome
 from harness.parsing.codes import COMPLETION_CODES, TRIPLE_CODES, WHOLE_OUTPUT_CODES
 from harness.parsing.completion import find_marks, settle_completion
 from harness.parsing.issues_log import IssueLog
@@ -18,6 +22,18 @@ TRIPLE_FORMAT_CODES: frozenset[str] = (
 # leaves unused): the text only, as LlamaIndex's KG_TRIPLET_EXTRACT_TMPL and Text2KGBench's
 # prompts (which list an ontology instead of entity types).
 TRIPLE_VARIABLES = ("input_text",)
+
+
+class TripleFormat(OutputFormat):
+    """A format whose answers are (subject, predicate, object) triples: entities are the subjects
+    and objects, each triple a relationship whose `type` is the predicate."""
+
+    delimited: ClassVar[bool] = False
+    variables: ClassVar[tuple[str, ...]] = TRIPLE_VARIABLES
+    codes: ClassVar[frozenset[str]] = TRIPLE_FORMAT_CODES
+    requires_completion_delimiter: ClassVar[bool] = False
+    writes_descriptions: ClassVar[bool] = False  # a triple carries none
+    types_optional: ClassVar[bool] = True  # `(s, p, o)` has no types; some JSON shapes do
 
 
 def read_triple_lines(name: str, text: str, delimiters: Delimiters, log: IssueLog, round: int,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from harness.formats.base import DetectionContext, DetectionRule, Delimiters, ExampleRecords, OutputFormat, ReadOutcome
-from harness.formats.triple_common import TRIPLE_FORMAT_CODES, TRIPLE_VARIABLES, example_predicate, read_triple_lines
+from harness.formats.base import DetectionContext, DetectionRule, Delimiters, ExampleRecords, ReadOutcome
+from harness.formats.triple_common import TripleFormat, example_predicate, read_triple_lines
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.triple_table import TableReader, has_triple_table
 
@@ -19,15 +19,9 @@ def _cell(value: str) -> str:
     return value.replace("|", "\\|").replace("\n", " ")
 
 
-class TripleTableFormat(OutputFormat):
+class TripleTableFormat(TripleFormat):
     name: ClassVar[str] = "triple_table"
-    delimited: ClassVar[bool] = False
-    variables: ClassVar[tuple[str, ...]] = TRIPLE_VARIABLES
-    codes: ClassVar[frozenset[str]] = TRIPLE_FORMAT_CODES
     detection_rules: ClassVar[tuple[DetectionRule, ...]] = (DetectionRule(78, _detect),)
-    requires_completion_delimiter: ClassVar[bool] = False
-    writes_descriptions: ClassVar[bool] = False  # triples carry none
-    types_optional: ClassVar[bool] = True
 
     def read(self, text: str, delimiters: Delimiters, log: IssueLog, round: int, *, detected: bool) -> ReadOutcome:
         return read_triple_lines(self.name, text, delimiters, log, round, TableReader())
