@@ -29,6 +29,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 ARTICLES: frozenset[str] = frozenset({"the", "a", "an", "el", "la", "los", "las"})
@@ -107,12 +108,18 @@ def normalize_predicate(predicate: str) -> str:
 def predicate_table(predicate_synonyms: dict[str, list[str]]) -> dict[str, str]:
     """Normalised predicate -> normalised canonical predicate, from a suite's `predicate_synonyms`
     (``{canonical: [synonyms]}``); a spelling listed under two canonicals keeps the first."""
+    return _synonym_table(predicate_synonyms, normalize_predicate)
+
+
+def _synonym_table(synonyms: dict[str, list[str]], normalize: Callable[[str], str]) -> dict[str, str]:
+    """normalize(spelling) -> normalize(canonical) for every canonical and its synonyms; the first
+    listing of a spelling wins (file order), so the table is deterministic."""
     table: dict[str, str] = {}
-    for canonical, synonyms in predicate_synonyms.items():
-        canon = normalize_predicate(canonical)
+    for canonical, others in synonyms.items():
+        canon = normalize(canonical)
         table.setdefault(canon, canon)
-        for synonym in synonyms:
-            table.setdefault(normalize_predicate(synonym), canon)
+        for other in others:
+            table.setdefault(normalize(other), canon)
     return table
 
 
@@ -126,13 +133,7 @@ def type_table(type_synonyms: dict[str, list[str]]) -> dict[str, str]:
 
     A label listed under two canonicals keeps the first (in file order), so the table is deterministic.
     """
-    table: dict[str, str] = {}
-    for canonical, synonyms in type_synonyms.items():
-        canon = normalize_type(canonical)
-        table.setdefault(canon, canon)
-        for synonym in synonyms:
-            table.setdefault(normalize_type(synonym), canon)
-    return table
+    return _synonym_table(type_synonyms, normalize_type)
 
 
 def canonical_type(entity_type: str, table: dict[str, str]) -> str:
