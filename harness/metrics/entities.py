@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .ratios import f1, precision, ratio_or_none, recall
-from .registry import Count, Metric, register, register_count
+from .ratios import f1, ratio_or_none
+from .registry import Count, Metric, register, register_count, register_prf
 
 for _name, _value in (
     ("entity_tp", lambda s: s.entities.tp),
@@ -15,27 +15,13 @@ for _name, _value in (
 ):
     register_count(Count(_name, _value, "entities"))
 
-register(Metric(
-    "entity_precision", "Entity precision", "entity precision",
-    value=lambda s: s.entities.precision,
-    micro=lambda c: precision(c["entity_tp"], c["entity_pred"], c["entity_gold"]),
-    pools=("entity_tp", "entity_pred", "entity_gold"), gold="entities",
-    headline_rank=3, report_rank=2, bar_chart=True,
-))
-register(Metric(
-    "entity_recall", "Entity recall", "entity recall",
-    value=lambda s: s.entities.recall,
-    micro=lambda c: recall(c["entity_tp"], c["entity_gold"]),
-    pools=("entity_tp", "entity_gold"), gold="entities",
-    threshold=">=", headline_rank=1, report_rank=1, bar_chart=True, key_figure=True,
-))
-register(Metric(
-    "entity_f1", "Entity F1", "entity F1",
-    value=lambda s: s.entities.f1,
-    micro=lambda c: f1(c["entity_tp"], c["entity_pred"], c["entity_gold"]),
-    pools=("entity_tp", "entity_pred", "entity_gold"), gold="entities",
-    threshold=">=", headline_rank=5, report_rank=3, bar_chart=True,
-))
+register_prf(
+    "entity", "Entity {}", "entity {}", scores=lambda s: s.entities,
+    tp="entity_tp", pred="entity_pred", gold_count="entity_gold", gold="entities",
+    precision=dict(headline_rank=3, report_rank=2, bar_chart=True),
+    recall=dict(threshold=">=", headline_rank=1, report_rank=1, bar_chart=True, key_figure=True),
+    f1=dict(threshold=">=", headline_rank=5, report_rank=3, bar_chart=True),
+)
 register(Metric(
     "entity_strict_f1", "Entity strict (typed) F1", "entity strict f1",
     value=lambda s: s.entities.strict_f1,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ..model import CaseScore
 
@@ -177,6 +177,30 @@ def register(metric: Metric) -> Metric:
     for alias in metric.aliases:
         _ALIASES[alias] = metric.name
     return metric
+
+
+def register_prf(prefix: str, label: str, phrase: str, *, scores: Callable[[CaseScore], Any],
+                 tp: str, pred: str, gold_count: str, gold: GoldKind,
+                 precision: Mapping[str, Any], recall: Mapping[str, Any], f1: Mapping[str, Any]) -> None:
+    """Register `<prefix>_precision`, `_recall` and `_f1` (in that order) of one family of matches:
+    per case read from `scores(case)` (None: the case has none), micro from the pooled counts `tp`,
+    `pred` and `gold_count`. `label`/`phrase` hold `{}` for the metric word ("Relationship {}
+    (endpoints)"); `precision`, `recall` and `f1` are each metric's own flags (ranks, threshold...)."""
+    from .ratios import f1 as f1_of
+    from .ratios import precision as precision_of
+    from .ratios import recall as recall_of
+
+    def read(attr: str) -> Callable[[CaseScore], float | None]:
+        return lambda s: None if (found := scores(s)) is None else getattr(found, attr)
+
+    rows = (
+        ("precision", "precision", lambda c: precision_of(c[tp], c[pred], c[gold_count]), (tp, pred, gold_count), precision),
+        ("recall", "recall", lambda c: recall_of(c[tp], c[gold_count]), (tp, gold_count), recall),
+        ("f1", "F1", lambda c: f1_of(c[tp], c[pred], c[gold_count]), (tp, pred, gold_count), f1),
+    )
+    for attr, word, micro, pools, flags in rows:
+        register(Metric(f"{prefix}_{attr}", label.format(word), phrase.format(word), value=read(attr), micro=micro,
+                        pools=pools, gold=gold, **flags))
 
 
 def metrics() -> tuple[Metric, ...]:

@@ -5,8 +5,8 @@ the predicate must match too, is `typed_relationships.py`; labels say which mode
 from __future__ import annotations
 
 from ..model import CaseScore
-from .ratios import f1, precision, ratio_or_none, recall
-from .registry import Count, Metric, register, register_count
+from .ratios import ratio_or_none, recall
+from .registry import Count, Metric, register, register_count, register_prf
 
 
 def _endpoint_tp(score: CaseScore) -> int:
@@ -25,27 +25,14 @@ for _name, _value in (
 ):
     register_count(Count(_name, _value, "relationships"))
 
-register(Metric(
-    "relationship_precision", "Relationship precision (endpoints)", "relationship precision (endpoints)",
-    value=lambda s: s.relationships.precision,
-    micro=lambda c: precision(c["relationship_tp"], c["relationship_pred"], c["relationship_gold"]),
-    pools=("relationship_tp", "relationship_pred", "relationship_gold"), gold="relationships",
-    headline_rank=4, report_rank=6, bar_chart=True,
-))
-register(Metric(
-    "relationship_recall", "Relationship recall (endpoints)", "relationship recall (endpoints)",
-    value=lambda s: s.relationships.recall,
-    micro=lambda c: recall(c["relationship_tp"], c["relationship_gold"]),
-    pools=("relationship_tp", "relationship_gold"), gold="relationships",
-    threshold=">=", headline_rank=2, report_rank=5, bar_chart=True, key_figure=True, short_label="rel. recall (endpoints)",
-))
-register(Metric(
-    "relationship_f1", "Relationship F1 (endpoints)", "relationship F1 (endpoints)",
-    value=lambda s: s.relationships.f1,
-    micro=lambda c: f1(c["relationship_tp"], c["relationship_pred"], c["relationship_gold"]),
-    pools=("relationship_tp", "relationship_pred", "relationship_gold"), gold="relationships",
-    threshold=">=", headline_rank=6, report_rank=7, bar_chart=True,
-))
+register_prf(
+    "relationship", "Relationship {} (endpoints)", "relationship {} (endpoints)", scores=lambda s: s.relationships,
+    tp="relationship_tp", pred="relationship_pred", gold_count="relationship_gold", gold="relationships",
+    precision=dict(headline_rank=4, report_rank=6, bar_chart=True),
+    recall=dict(threshold=">=", headline_rank=2, report_rank=5, bar_chart=True, key_figure=True,
+                short_label="rel. recall (endpoints)"),
+    f1=dict(threshold=">=", headline_rank=6, report_rank=7, bar_chart=True),
+)
 register(Metric(
     "relationship_directed_recall", "Relationship directed recall (endpoints)", "relationship directed recall (endpoints)",
     value=lambda s: s.relationships.directed_recall,

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..model import CaseScore, TypedRelationshipScores
-from .ratios import f1, precision, recall
-from .registry import Count, Metric, register, register_count
+from .registry import Count, register_count, register_prf
 
 
 def _typed(read: Callable[[TypedRelationshipScores], int | float | None]) -> Callable[[CaseScore], int | float | None]:
@@ -23,24 +22,11 @@ for _name, _read in (
 ):
     register_count(Count(_name, _typed(_read), "relationships"))  # type: ignore[arg-type]
 
-register(Metric(
-    "relationship_typed_precision", "Relationship precision (typed)", "relationship precision (typed)",
-    value=_typed(lambda t: t.precision),
-    micro=lambda c: precision(c["relationship_typed_tp"], c["relationship_typed_pred"], c["relationship_typed_gold"]),
-    pools=("relationship_typed_tp", "relationship_typed_pred", "relationship_typed_gold"), gold="relationships",
-    report_rank=8, only_where_defined=True,
-))
-register(Metric(
-    "relationship_typed_recall", "Relationship recall (typed)", "relationship recall (typed)",
-    value=_typed(lambda t: t.recall),
-    micro=lambda c: recall(c["relationship_typed_tp"], c["relationship_typed_gold"]),
-    pools=("relationship_typed_tp", "relationship_typed_gold"), gold="relationships",
-    threshold=">=", report_rank=8, only_where_defined=True,
-))
-register(Metric(
-    "relationship_typed_f1", "Relationship F1 (typed)", "relationship F1 (typed)",
-    value=_typed(lambda t: t.f1),
-    micro=lambda c: f1(c["relationship_typed_tp"], c["relationship_typed_pred"], c["relationship_typed_gold"]),
-    pools=("relationship_typed_tp", "relationship_typed_pred", "relationship_typed_gold"), gold="relationships",
-    threshold=">=", report_rank=8, only_where_defined=True,
-))
+register_prf(
+    "relationship_typed", "Relationship {} (typed)", "relationship {} (typed)", scores=lambda s: s.typed,
+    tp="relationship_typed_tp", pred="relationship_typed_pred", gold_count="relationship_typed_gold",
+    gold="relationships",
+    precision=dict(report_rank=8, only_where_defined=True),
+    recall=dict(threshold=">=", report_rank=8, only_where_defined=True),
+    f1=dict(threshold=">=", report_rank=8, only_where_defined=True),
+)
