@@ -86,10 +86,12 @@ class VariantPlan:
         return chunk_in_prompt(case.text, self._folded_prompt_without_chunk, folded=True)
 
     def reference_free(self, case: GoldCase, graph: ExtractedGraph, read_format: str,
-                       matching: MatchingConfig) -> ReferenceFreeScores:
+                       matching: MatchingConfig, answers: list[int] | None = None) -> ReferenceFreeScores:
         """The case's reference-free figures as this variant's prompt asks: its effective type list
-        (none: untyped; the suite ontology's types when it has one), the suite's type synonyms, its example text and the strength scale of the
-        format its answer was read in (harness.formats, `strength_scale`)."""
+        (none: untyped; the suite ontology's types when it has one), the suite's type synonyms, its
+        example text and the strength scale of the format its answer was read in (harness.formats,
+        `strength_scale`). `answers`: the call index of each answer (extraction and gleaning, loop
+        checks left out), so the gleaning yield counts an answer that added nothing."""
         fmt = get_format(read_format if read_format in format_names() else DEFAULT_FORMAT)
         return reference_free(
             graph, case.text,
@@ -98,6 +100,7 @@ class VariantPlan:
             examples=self.examples_text(case),
             strength_scale=fmt.strength_scale,
             descriptions=fmt.writes_descriptions,
+            rounds=answers,
             types_optional=fmt.types_optional,
         )
 
@@ -270,7 +273,8 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
     for rnd in rounds:
         usage = usage + rnd.usage
     score = score_case(case, graph, suite.spec.matching, suite.spec.ontology)
-    score.reference_free = plan.reference_free(case, graph, combined.format, suite.spec.matching)
+    score.reference_free = plan.reference_free(case, graph, combined.format, suite.spec.matching,
+                                               answers=[rnd.index for rnd in rounds if rnd.kind != "loop"])
     return CaseResult(
         suite=suite.name,
         variant=plan.name,

@@ -30,12 +30,6 @@ class _Pool:
     leak_cases: int = 0
 
 
-def _positions(row: CaseResult) -> dict[int, int]:
-    """Record round (call index) -> answer position, from the case's stored rounds."""
-    answers = [rnd.index for rnd in row.rounds if rnd.kind != "loop"]
-    return {index: position for position, index in enumerate(answers)}
-
-
 def gleaning_yield(rows: Iterable[CaseResult]) -> list[GleaningRound]:
     """Per answer position, pooled over the cases with reference-free figures; [] when none has them."""
     pools: dict[int, _Pool] = {}
@@ -43,20 +37,11 @@ def gleaning_yield(rows: Iterable[CaseResult]) -> list[GleaningRound]:
         scores = row.score.reference_free if row.score is not None else None
         if scores is None:
             continue
-        positions = _positions(row)
-        had = set(positions.values())
-        by_position = {}
+        # one RoundYield per answer of the case, an answer that added nothing included (the runner
+        # gives reference_free the case's answers)
         for found in scores.rounds:
-            position = positions.get(found.index, found.round)
-            by_position[position] = found
-            had.add(position)
-        for position in had:
-            pool = pools.setdefault(position, _Pool())
+            pool = pools.setdefault(found.round, _Pool())
             pool.cases += 1
-            found = by_position.get(position)
-            if found is None:  # an answer with no record: nothing new, nothing leaked
-                pool.leak_cases += scores.example_leaks is not None
-                continue
             pool.entities += found.entities
             pool.relationships += found.relationships
             pool.grounded += found.grounded

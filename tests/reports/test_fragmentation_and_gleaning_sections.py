@@ -29,7 +29,8 @@ def _row(variant: str, case_id: str, names: list[tuple[str, int]], calls: int) -
     graph = ExtractedGraph(entities=[Entity(name=n, type="person", description="d", round=r) for n, r in names])
     gold = GOLD[case_id]
     score = score_case(gold, graph)
-    score = score.model_copy(update={"reference_free": reference_free(graph, gold.text, examples=EXAMPLES)})
+    score = score.model_copy(update={"reference_free": reference_free(graph, gold.text, examples=EXAMPLES,
+                                                                      rounds=list(range(calls)))})
     rounds = [Round(index=0, kind="extract", output="")]
     rounds += [Round(index=i, kind="continue", output="") for i in range(1, calls)]
     return CaseResult(suite="s", variant=variant, case_id=case_id, graph=graph, score=score, rounds=rounds)

@@ -74,10 +74,12 @@ def test_accents_and_case_across_rounds():
 def _row(case_id: str, graph: ExtractedGraph, text: str, calls: list[tuple[int, str]], *,
          examples: str | None = None, scored: bool = True, free: bool = True) -> CaseResult:
     score = None
+    answers = [i for i, kind in calls if kind != "loop"]
     if scored:
         score = score_case(GoldCase(id=case_id, text=text), graph)
-        if free:  # as the runner computes it, without the answer list: the summary maps indices itself
-            score = score.model_copy(update={"reference_free": reference_free(graph, text, examples=examples)})
+        if free:  # as the runner computes it: with the case's answers, loop checks left out
+            score = score.model_copy(update={"reference_free": reference_free(graph, text, examples=examples,
+                                                                              rounds=answers)})
     rounds = [Round(index=i, kind=kind, output="") for i, kind in calls]  # type: ignore[arg-type]
     return CaseResult(suite="s", variant="v", case_id=case_id, graph=graph, score=score, rounds=rounds)
 
