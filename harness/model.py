@@ -124,6 +124,22 @@ class GoldRelationship(Value):
     type: str = ""  # the predicate, when the gold is typed ("" : endpoints only); see docs/scoring.md
 
 
+class GoldClaim(Value):
+    """A claim a claims extraction should find (gold of an `extract_claims` case)."""
+
+    subject: str
+    object: str = ""  # "" or NONE: the claim has no object
+    type: str = ""
+    status: str = ""  # TRUE, FALSE or SUSPECTED; "" : any
+
+
+# Suite kinds: which indexing prompt a suite evaluates (docs/suites.md, "Suite kinds"). Every case
+# of a suite has its kind's inputs; `text` is always what fills the prompt's input
+# (`{input_text}`: the chunk; a report case's community context tables; a summary case's
+# description list as the engine writes it).
+SuiteKind = Literal["extract_graph", "summarize_descriptions", "community_report", "extract_claims"]
+
+
 class GoldCase(Value):
     id: str
     text: str
@@ -134,6 +150,16 @@ class GoldCase(Value):
     # `harness import` writes it); True: both lists are complete, so an empty one means "none
     # here"; False: a draft, no gold-based metric at all. See docs/scoring.md.
     annotated: bool | None = None
+    # summarize_descriptions: the entity (or "A, B" relationship) and its descriptions
+    entity_name: str | None = None
+    descriptions: list[str] = Field(default_factory=list)
+    max_length: int | None = None  # words, GraphRAG's {max_length}
+    # extract_claims: the entities claims are about and what claims to look for
+    entity_specs: list[str] = Field(default_factory=list)
+    claim_description: str | None = None
+    # optional gold of the other kinds: facts a summary or report should state; expected claims
+    facts: list[str] = Field(default_factory=list)
+    claims: list[GoldClaim] = Field(default_factory=list)
 
     @property
     def has_entity_gold(self) -> bool:
@@ -281,6 +307,56 @@ class ReferenceFreeScores(Value):
     rounds: list[RoundYield] = Field(default_factory=list)  # per answer: what it added (gleaning yield)
 
 
+class SummaryScore(Value):
+    """One description summary against its case's descriptions (docs/scoring.md, "Description
+    summaries"). Owned by harness/scoring/summary_score.py."""
+
+    words: int
+    max_length: int | None = None
+    within_length: bool | None = None  # None when the case sets no max_length
+    names_entity: bool
+    third_person: bool
+    first_or_second_person: list[str] = Field(default_factory=list)  # the pronouns that break it
+    description_facts: int  # distinct facts of the description list
+    facts_kept: int  # of those, covered by the summary
+    summary_facts: int  # facts the summary states
+    facts_added: int  # of those, supported by no description
+    gold_facts: int = 0
+    gold_facts_found: int = 0
+
+
+class ReportScore(Value):
+    """One community report against its case's context (docs/scoring.md, "Community reports").
+    Owned by harness/scoring/report_score.py."""
+
+    schema_ok: bool
+    schema_problems: list[str] = Field(default_factory=list)
+    rating: float | None = None
+    rating_in_range: bool | None = None
+    findings: int = 0
+    findings_in_range: bool = False  # 5 to 10 findings
+    findings_cited: int = 0  # findings that cite at least one context record
+    citations: int = 0  # record ids cited
+    citations_invalid: int = 0  # ids not in the context, unknown datasets, more than five ids without +more
+    context_entities: int = 0
+    entities_covered: int = 0  # context entities the report names
+    gold_facts: int = 0
+    gold_facts_found: int = 0
+
+
+class ClaimsScore(Value):
+    """One claims extraction against its case (docs/scoring.md, "Claims"). Owned by
+    harness/scoring/claims_score.py."""
+
+    claims: int = 0  # claim records parsed
+    well_formed: int = 0  # with all eight fields
+    bad_status: int = 0  # status not TRUE, FALSE or SUSPECTED
+    bad_dates: int = 0  # a start or end date that is neither ISO-8601 nor NONE
+    subjects_in_specs: int = 0  # claims whose subject is one of the case's entity specs
+    gold_claims: int = 0
+    gold_claims_found: int = 0
+
+
 class CaseScore(Value):
     entities: EntityScores
     relationships: RelationshipScores
@@ -294,13 +370,17 @@ class CaseScore(Value):
     typed: TypedRelationshipScores | None = None
     # predicted relationships against the suite's ontology; None for a suite without one
     ontology: OntologyScores | None = None
+    # the figures of the other suite kinds (harness.model.SuiteKind); None in extraction suites
+    summary: SummaryScore | None = None
+    report: ReportScore | None = None
+    claims: ClaimsScore | None = None
 
     @model_serializer(mode="wrap")
     def _leave_out_absent_figures(self, handler: Any) -> Any:
-        """`typed` and `ontology` are left out of results.jsonl when None (most suites have neither)."""
+        """Optional figures are left out of results.jsonl when None (most suites have none)."""
         data = handler(self)
         if isinstance(data, dict):
-            for key in ("typed", "ontology"):
+            for key in ("typed", "ontology", "summary", "report", "claims"):
                 if data.get(key, 0) is None:
                     del data[key]
         return data

@@ -11,7 +11,7 @@ from pydantic import AliasChoices, Field, ValidationError, create_model, field_v
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
 from .llm.providers.registry import PROVIDERS
-from .model import GoldCase, GoldEntity, GoldRelationship, MatchingConfig, Ontology, Value
+from .model import GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, SuiteKind, Value
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
 from .formats import AUTO, format_names
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
@@ -157,6 +157,14 @@ class CaseSpec(Value):
     entities: list[GoldEntity] = Field(default_factory=list)
     relationships: list[GoldRelationship] = Field(default_factory=list)
     annotated: bool | None = None  # true: the lists are complete, empty ones too (docs/scoring.md)
+    # inputs and gold of the other suite kinds: see harness.model.GoldCase
+    entity_name: str | None = None
+    descriptions: list[str] = Field(default_factory=list)
+    max_length: int | None = Field(None, ge=1)
+    entity_specs: list[str] = Field(default_factory=list)
+    claim_description: str | None = None
+    facts: list[str] = Field(default_factory=list)
+    claims: list[GoldClaim] = Field(default_factory=list)
 
     @field_validator("id")
     @classmethod
@@ -174,6 +182,7 @@ class CaseSpec(Value):
 
 class SuiteSpec(Value):
     name: str
+    kind: SuiteKind = "extract_graph"  # which indexing prompt the suite evaluates (docs/suites.md)
     description: str = ""
     notes: str = ""
     language: str = "English"
@@ -462,7 +471,9 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
                             f"predicate '{shown_key(rel.type)}' has no letters or digits")
         cases.append(
             GoldCase(id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships,
-                     annotated=case.annotated)
+                     annotated=case.annotated, entity_name=case.entity_name, descriptions=case.descriptions,
+                     max_length=case.max_length, entity_specs=case.entity_specs,
+                     claim_description=case.claim_description, facts=case.facts, claims=case.claims)
         )
     return Suite(spec, path, root, cases, allow_outside_files=allow_outside_chunks)
 
