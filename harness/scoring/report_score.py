@@ -8,6 +8,7 @@ the `report` format read from it. Nothing here needs gold except the facts (`cas
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from harness.checks.citations import (
@@ -19,6 +20,9 @@ from harness.checks.citations import (
     report_parts,
 )
 from harness.formats.report import MAX_FINDINGS, MIN_FINDINGS, report_object_from_text, report_schema_issues
+from harness.parsing.cleanup import clean
+from harness.parsing.issues_log import IssueLog
+from harness.parsing.json_output import load_json
 from harness.model import CommunityReport, ExtractedGraph, GoldCase, ReportScore
 from harness.scoring.content_words import facts_found
 from harness.scoring.normalize import normalize_name, normalize_text
@@ -28,6 +32,7 @@ GRAPH_DATASETS: tuple[str, ...] = ("Entities", "Relationships", "Claims", "Repor
 TEXT_UNIT_DATASETS: tuple[str, ...] = ("Sources", "Reports")
 
 RATING_RANGE = (0.0, 10.0)
+_POSSESSIVE = re.compile(r"['\u2019]s\b")
 
 # Schema problems: the report object lacks a field or holds one of the wrong type. The rating's
 # range and the number of findings are figures of their own; extra fields are tolerated (GraphRAG
@@ -69,11 +74,22 @@ def score_report(case: GoldCase, text: str, graph: ExtractedGraph, *, datasets: 
 
 
 def _schema(text: str, report: CommunityReport | None) -> tuple[bool, list[str]]:
+    """Schema problems of the answer's report object; a report cut off mid-way (the reader closes
+    the JSON to recover what it can) is one too, whatever the recovered object holds."""
     obj = report_object_from_text(text)
     if obj is None or report is None:
         return False, ["no report object in the answer"]
     problems = [i.message for i in report_schema_issues(obj) if i.code in _SCHEMA_CODES]
+    if _cut_off(text):
+        problems.insert(0, "the answer was cut off; its JSON was closed to read it")
     return not problems, problems
+
+
+def _cut_off(text: str) -> bool:
+    log = IssueLog()
+    cleaned, _ = clean(text, log)
+    load_json(cleaned, log)
+    return log.has("json-truncated")
 
 
 class _Cites:
@@ -115,8 +131,9 @@ def _report_text(report: CommunityReport) -> str:
 
 
 def _covered(names: Sequence[str], body: str) -> int:
-    """Context entities the report names: the normalised name as whole words of the normalised text."""
+    """Context entities the report names: the normalised name as whole words of the normalised
+    text, a possessive 's taken off first ("Tessellate's" names TESSELLATE)."""
     if not names:
         return 0
-    padded = f" {normalize_text(body)} "
+    padded = f" {normalize_text(_POSSESSIVE.sub('', body))} "
     return sum(1 for name in names if f" {normalize_name(name)} " in padded)
