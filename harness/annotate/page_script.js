@@ -150,16 +150,24 @@
     render();
   }
 
-  function addSelected() {
-    const c = cases[current];
+  // the last text selected in the chunk, kept while the reviewer types the new entity's type
+  let lastSelection = null;
+  function chunkSelection() {
     const sel = window.getSelection();
     const box = $("chunk");
-    if (!sel || sel.rangeCount === 0 || !box.contains(sel.anchorNode) || !box.contains(sel.focusNode)) {
-      $("message").textContent = "select text in the chunk first";
-      return;
-    }
-    const text = sel.toString().trim();
+    if (!sel || sel.rangeCount === 0 || !box.contains(sel.anchorNode) || !box.contains(sel.focusNode)) return "";
+    return sel.toString().trim();
+  }
+  document.addEventListener("selectionchange", () => {
+    const text = chunkSelection();
+    if (text) lastSelection = { index: current, text: text };
+  });
+
+  function addSelected() {
+    const c = cases[current];
+    const text = chunkSelection() || (lastSelection && lastSelection.index === current ? lastSelection.text : "");
     if (!text) { $("message").textContent = "select text in the chunk first"; return; }
+    lastSelection = null;
     const known = c.ents.find((e) => e.name === text || e.aliases.includes(text));
     if (known) { known.status = "accepted"; }
     else {
