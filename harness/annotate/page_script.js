@@ -225,9 +225,10 @@
     return out;
   }
 
-  // JSON is YAML (flow style); characters a YAML reader refuses unescaped are written as \u escapes.
+  // JSON is YAML (flow style); characters a YAML reader refuses raw (DEL, C1 controls, U+FFFE/F) or
+  // reads as line breaks (NEL, U+2028, U+2029: folded to a space in a quoted scalar) are \u escapes.
   function toYaml(value) {
-    const json = JSON.stringify(value, null, 1).replace(/[\u007f-\u0084\u0086-\u009f\ufffe\uffff]/g,
+    const json = JSON.stringify(value, null, 1).replace(/[\u007f-\u009f\u2028\u2029\ufffe\uffff]/g,
       (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
     return "# reviewed gold from harness annotate --review; apply it with:\n" +
            "#   harness annotate SUITE --apply THIS_FILE\n" + json + "\n";

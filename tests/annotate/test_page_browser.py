@@ -166,3 +166,32 @@ def test_untrusted_chunk_and_answer_render_inert(tmp_path, monkeypatch):
         assert page.evaluate("window.__pwned") is None
         assert page.locator("a[href^='javascript:']").count() == 0
         browser.close()
+
+
+def test_the_downloaded_yaml_reads_back_whatever_the_names_hold(tmp_path):
+    """The page writes JSON (YAML's flow style) with the characters YAML readers refuse raw
+    (C1 controls, DEL, U+FFFE/U+FFFF) or reads as line breaks (NEL, U+2028/9) as escapes: every name reads back equal through load_yaml."""
+    from harness.annotate.gold_file import GoldFileCase, ProposedEntity, read_gold_file
+    from harness.annotate.page import page_data, render_page
+    from harness.model import GoldCase
+
+    names = ["a: b # c", "quote \" and \\ back", "tab\there", "next\x85line", "del\x7f", "emoji 😀 é",
+             "- dash", "'single'", "yes", "null", "\ufffe odd", "{flow}", "&anchor *alias !tag", "para\u2028sep\u2029end"]
+    proposal = GoldFileCase(id="c", review="pending",
+                            entities=[ProposedEntity(name=n, grounded=True) for n in names])
+    page_path = tmp_path / "page.html"
+    page_path.write_text(render_page(page_data("s", [GoldCase(id="c", text="text")], {"c": proposal}, [])),
+                         encoding="utf-8")
+    with sync_api.sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page(accept_downloads=True)
+        page.goto(page_path.as_uri())
+        page.wait_for_function("window.annotateReady === true")
+        page.keyboard.press("g")
+        with page.expect_download() as info:
+            page.locator("#download").click()
+        target = tmp_path / "reviewed.yaml"
+        info.value.save_as(target)
+        browser.close()
+    (case,) = read_gold_file(target).cases
+    assert [e.name for e in case.entities] == names
