@@ -1,7 +1,7 @@
 """`--apply REVIEWED.yaml`: a reviewed gold file (from the review page, or written by hand) merged
 into the suite's gold side file, and the run re-scored against it.
 
-The reviewed file has the side file's shape (`gold_file.GoldFile`): `reviewer`, `reviewed` and
+The reviewed file has the side file's shape (`gold_file.GoldSideFile`): `reviewer`, `reviewed` and
 `cases`, each with `id`, `entities`, `relationships`. It is validated like a suite (one-line
 errors naming file, line and key, exit 2); every case id must be a case of the suite. Each case
 it lists becomes `review: done` and `annotated: true` (the reviewed lists are complete: an empty
@@ -16,10 +16,10 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..model import CaseResult, GoldCase, MatchingConfig, Ontology
-from .gold_file import GoldFile, GoldFileCase, read_gold_file
+from .gold_file import GoldSideFile, GoldFileCase, read_gold_file
 
 
-def reviewed_cases(reviewed: GoldFile, suite_ids: list[str], path: Path) -> list[GoldFileCase]:
+def reviewed_cases(reviewed: GoldSideFile, suite_ids: list[str], path: Path) -> list[GoldFileCase]:
     """The reviewed file's cases as done gold; a case id the suite lacks is an error naming it."""
     known = set(suite_ids)
     cases = []
@@ -35,14 +35,14 @@ def reviewed_cases(reviewed: GoldFile, suite_ids: list[str], path: Path) -> list
     return cases
 
 
-def merged(side: GoldFile, done: list[GoldFileCase], order: list[str]) -> GoldFile:
+def merged(side: GoldSideFile, done: list[GoldFileCase], order: list[str]) -> GoldSideFile:
     """The side file with `done` in place of (or beside) its cases, in suite order."""
     by_id = {case.id: case for case in side.cases}
     by_id.update({case.id: case for case in done})
     return side.model_copy(update={"cases": [by_id[i] for i in order if i in by_id]})
 
 
-def read_reviewed(path: Path) -> GoldFile:
+def read_reviewed(path: Path) -> GoldSideFile:
     if not path.is_file():
         raise InputError(f"{path}: no such reviewed gold file")
     return read_gold_file(path)

@@ -61,11 +61,17 @@ def _write_gold(suite, gold) -> None:
         raise
 
 
+def _run_reference(suite, run_dir: Path) -> str:
+    """The run folder as the side file keeps it: relative to the project folder when inside it."""
+    resolved, root = run_dir.resolve(), suite.root.resolve()
+    return str(resolved.relative_to(root)) if resolved.is_relative_to(root) else str(resolved)
+
+
 def _read_side(suite):
-    from .gold_file import GoldFile, read_gold_file
+    from .gold_file import GoldSideFile, read_gold_file
 
     side = _side_path(suite)
-    return read_gold_file(side) if side.exists() else GoldFile(suite=suite.name)
+    return read_gold_file(side) if side.exists() else GoldSideFile(suite=suite.name)
 
 
 def _check_cases(suite, cases: list[str] | None) -> list[str]:
@@ -116,7 +122,7 @@ def propose(suite, run_path: Path, variants: list[str] | None, cases: list[str] 
     order = [case.id for case in suite.cases]
     gold = side.model_copy(update={
         "suite": suite.name,
-        "proposed_from": ProposedFrom(run=str(run.run_dir), variants=chosen, samples="0"),
+        "proposed_from": ProposedFrom(run=_run_reference(suite, run.run_dir), variants=chosen, sample=0),
         "cases": [by_id[i] for i in order if i in by_id]})
     if proposed:
         _write_gold(suite, gold)
@@ -165,7 +171,7 @@ def apply(suite, reviewed_path: Path, run_path: Path | None) -> None:
     fresh = load_suite(suite.path, allow_outside_chunks=suite.allow_outside_files)
     pending = sum(1 for case in fresh.cases if case.pending)
     typer.echo(f"{len(done)} case(s) reviewed into {_side_path(fresh)}; {pending} case(s) still pending")
-    run_given = run_path or (Path(side.proposed_from.run) if side.proposed_from and side.proposed_from.run else None)
+    run_given = run_path or (suite.root / side.proposed_from.run if side.proposed_from and side.proposed_from.run else None)
     if run_given is None or not run_given.exists():
         typer.echo(f"recall against the reviewed gold: give the run with --from RUN, or run: harness run {suite.path}")
         return

@@ -51,12 +51,12 @@ class GoldFileCase(Value):
 
 
 class ProposedFrom(Value):
-    run: str = ""  # the run folder the proposals came from
+    run: str = ""  # the run folder the proposals came from (relative to the project folder when inside it)
     variants: list[str] = Field(default_factory=list)
-    samples: str = "0"  # which samples of a repeated run were read ("0": the first)
+    sample: int = 0  # the sample of a `--repeat` run that was read (always the first)
 
 
-class GoldFile(Value):
+class GoldSideFile(Value):
     """The whole side file (also the shape of a reviewed file from the review page)."""
 
     suite: str | None = None
@@ -79,13 +79,13 @@ def _fail(path: Path, lines: dict, loc: tuple, message: str) -> InputError:
     return InputError(text.replace("\r", "\\r").replace("\n", "\\n"))
 
 
-def validate_gold_file(data: object, path: Path, lines: dict) -> GoldFile:
+def validate_gold_file(data: object, path: Path, lines: dict) -> GoldSideFile:
     """A gold file's data, validated: schema, case ids, no name listed twice in a case, every
     relationship endpoint an entity of its case. Errors are one line naming file, line and key."""
     if not isinstance(data, dict):
         raise InputError(f"{path}: a gold file is a mapping with `cases` (a list of cases with `id`, `entities`, `relationships`)")
     try:
-        gold = GoldFile.model_validate(data)
+        gold = GoldSideFile.model_validate(data)
     except ValidationError as exc:
         error = exc.errors()[0]
         loc = tuple(error["loc"])
@@ -123,12 +123,12 @@ def validate_gold_file(data: object, path: Path, lines: dict) -> GoldFile:
     return gold
 
 
-def read_gold_file(path: Path) -> GoldFile:
+def read_gold_file(path: Path) -> GoldSideFile:
     data, lines = load_yaml(path)
     return validate_gold_file(data, path, lines)
 
 
-def write_gold_file(path: Path, gold: GoldFile, *, header: str = "") -> None:
+def write_gold_file(path: Path, gold: GoldSideFile, *, header: str = "") -> None:
     """The side file as YAML (block style, keys in model order, unset values left out)."""
     import yaml
 
