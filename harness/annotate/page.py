@@ -26,7 +26,7 @@ header input{width:10em} main{padding:8px 12px}
 mark{background:#fff3b0;border-radius:2px} mark.accepted{background:#b7f0c1} mark.rejected{background:none}
 table{border-collapse:collapse;width:100%;margin-top:6px} td,th{border-bottom:1px solid #eaeef2;padding:2px 4px;text-align:left;vertical-align:top}
 tr.accepted td.state{color:#1a7f37;font-weight:600} tr.rejected{opacity:.45} tr.rejected td.state{color:#cf222e}
-td.warn{color:#9a6700} input.name{width:14em} input.type{width:8em} input.alias{width:8em}
+td.warn{color:#9a6700} td:last-child{white-space:nowrap} input.name{width:14em} input.type{width:8em} input.alias{width:8em}
 #yaml-preview{white-space:pre-wrap;max-height:12em;overflow:auto;background:#f6f8fa;font-size:12px}
 kbd{border:1px solid #d0d7de;border-bottom-width:2px;border-radius:3px;padding:0 3px;font-size:12px}
 """
