@@ -84,3 +84,30 @@ def test_a_missing_side_file_is_named_at_the_suite_line(tmp_path):
     (tmp_path / "tiny.gold.yaml").unlink()
     with pytest.raises(InputError, match=r"tiny.yaml:10: gold_file: gold file not found: tiny.gold.yaml"):
         load_suite(path)
+
+
+def test_review_fields_written_in_the_suite_itself_are_read_too(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(SUITE.replace("gold_file: tiny.gold.yaml\n", "").replace(
+        "    entities: [{name: Ana Ruiz}]\n",
+        "    entities: [{name: Ana Ruiz}]\n    review: pending\n    reviewer: Rosa\n    reviewed: '2026-11-24'\n"),
+        encoding="utf-8")
+    one = load_suite(path).cases[0]
+    assert (one.review, one.reviewer, one.reviewed, one.has_entity_gold) == ("pending", "Rosa", "2026-11-24", False)
+
+
+def test_the_written_side_file_reads_back_equal(tmp_path):
+    from harness.annotate.gold_file import (GoldFileCase, GoldSideFile, ProposedEntity, ProposedFrom,
+                                            ProposedRelationship, read_gold_file, write_gold_file)
+
+    gold = GoldSideFile(suite="tiny", proposed_from=ProposedFrom(run="reports/tiny/r1", variants=["v"]), cases=[
+        GoldFileCase(id="two", review="pending", entities=[
+            ProposedEntity(name="Lowbridge", type="location", aliases=["Low: bridge # x"], found_by=["v"],
+                           grounded=True, type_votes={"location": 1}),
+            ProposedEntity(name="yes", found_by=["v"], grounded=False)],
+            relationships=[ProposedRelationship(source="Lowbridge", target="yes", type="near", found_by=["v"])]),
+        GoldFileCase(id="one", review="done", annotated=True, reviewer="Ana", reviewed="2026-11-24")])
+    target = tmp_path / "tiny.gold.yaml"
+    write_gold_file(target, gold, header="# a header\n")
+    assert target.read_text(encoding="utf-8").startswith("# a header\nsuite: tiny\n")
+    assert read_gold_file(target) == gold
