@@ -608,6 +608,15 @@ def _register_tune() -> None:
 _register_tune()
 
 
+def _register_annotate() -> None:
+    from .annotate.command import annotate_command
+
+    app.command("annotate")(annotate_command)
+
+
+_register_annotate()
+
+
 @app.command("version")
 def version() -> None:
     """Print the harness version."""

@@ -139,6 +139,9 @@ class GoldClaim(Value):
 # description list as the engine writes it).
 SuiteKind = Literal["extract_graph", "summarize_descriptions", "community_report", "extract_claims"]
 
+# the review state of a case's gold (`harness annotate`): pending (proposed, not gold yet) or done
+ReviewState = Literal["pending", "done"]
+
 
 class GoldCase(Value):
     id: str
@@ -160,13 +163,26 @@ class GoldCase(Value):
     # optional gold of the other kinds: facts a summary or report should state; expected claims
     facts: list[str] = Field(default_factory=list)
     claims: list[GoldClaim] = Field(default_factory=list)
+    # `harness annotate` (docs/annotate.md): "pending" gold was proposed from a run and is no gold
+    # until reviewed, so a proposal never grades the model it came from; "done": reviewed
+    review: ReviewState | None = None
+    reviewer: str | None = None
+    reviewed: str | None = None  # the review's date, as the reviewer gave it
+
+    @property
+    def pending(self) -> bool:
+        return self.review == "pending"
 
     @property
     def has_entity_gold(self) -> bool:
+        if self.pending:
+            return False
         return bool(self.entities) if self.annotated is None else self.annotated
 
     @property
     def has_relationship_gold(self) -> bool:
+        if self.pending:
+            return False
         return bool(self.relationships) if self.annotated is None else self.annotated
 
 
