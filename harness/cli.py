@@ -451,23 +451,27 @@ def citations_command(
 
 @app.command("audit-cache")
 def audit_cache_command(
-    folder: Annotated[Path, typer.Argument(help="A GraphRAG cache folder or a LightRAG kv_store_llm_response_cache.json.")],
-    json_out: JsonOpt = False,
+    folder: Annotated[Path, typer.Argument(help="A GraphRAG cache folder (0.x to 3.x) or a LightRAG kv_store_llm_response_cache.json (or a folder holding them).")],
+    engine: Annotated[Optional[str], typer.Option("--engine", help="Force the engine and version instead of reading it from the layout: graphrag-0.x, graphrag-1.x, graphrag-2.x, graphrag-3.x or lightrag.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON row per entry (JSON lines), then one line of totals.")] = False,
 ) -> None:
-    """Parse every cached model answer and show what a naive GraphRAG-style parse silently loses."""
-    from .parsing import audit_cache
+    """Classify every cached call by kind, read it with its kind's parser, and show what the engine's own parser kept and lost."""
+    from .cache_audit import ENGINES, audit_cache
+    from .cache_audit.totals import render
 
+    if engine is not None and engine not in ENGINES:
+        raise InputError(f"--engine: '{engine}' is not one of {', '.join(ENGINES)}")
     if not folder.exists():
         raise InputError(f"{folder}: not found")
-    rows = 0
-    for row in audit_cache(str(folder)):
-        rows += 1
-        if json_out:
-            sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
-        else:
-            typer.echo(json.dumps(row, ensure_ascii=False)[:300])
-    if not json_out:
-        typer.echo(f"{rows} cached answer(s)")
+    result = audit_cache(folder, engine=engine)
+    if json_out:
+        for row in result.rows:
+            sys.stdout.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps({"totals": result.totals.to_json(), "skipped": dict(result.skipped.reasons)},
+                                    ensure_ascii=False) + "\n")
+        return
+    for line in render(result.rows, result.totals, result.skipped.line(), str(folder)):
+        typer.echo(line)
 
 
 def _load_run_rows(path: Path) -> tuple[list, str]:
