@@ -84,7 +84,7 @@ def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _name_hints(rel: str) -> tuple[str, ...]:
+def path_hints(rel: str) -> tuple[str, ...]:
     """Lower-case hints from a GraphRAG cache path: each folder, and the file name's call name
     (`extract-continuation-0` of `extract-continuation-0-chat-v2-<md5>` or of
     `chat_extract-continuation-0_<sha>_v2`)."""
@@ -119,7 +119,7 @@ def graphrag_entry(rel: str, data: Any, engine: str | None = None) -> CacheEntry
         return None
     result = data["result"]
     version = engine or _graphrag_version(rel, data, result)
-    hints = _name_hints(rel)
+    hints = path_hints(rel)
     response = result.get("response") if isinstance(result, dict) and isinstance(result.get("response"), dict) else result
     vectors = _vectors(response)
     if vectors is not None:
