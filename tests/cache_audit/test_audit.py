@@ -95,8 +95,8 @@ def test_totals_per_model_match_the_hand_count(caches: Path) -> None:
 def test_skipped_files_are_counted_not_reported(caches: Path) -> None:
     result = audit_cache(caches)
     # .git holds HEAD, objects/ab/cdef0123 and description.json: 3 files; notes.bin is binary;
-    # stats.json is JSON but no cache entry
-    assert dict(result.skipped.reasons) == {"in .git/": 3, "binary": 1, "JSON that is no cache entry": 1}
+    # stats.json is JSON but no cache entry; README.md is not JSON
+    assert dict(result.skipped.reasons) == {"in .git/": 3, "binary": 1, "JSON that is no cache entry": 1, "not JSON": 1}
     assert not any(".git" in r.id for r in result.rows)
 
 

@@ -12,7 +12,7 @@ def test_table_has_totals_per_kind_and_model_and_no_json(caches: Path, capsys) -
     assert main(["audit-cache", str(caches)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].endswith("29 cache entries (graphrag-0.x 7, graphrag-2.x 7, graphrag-3.x 7, lightrag 8)")
-    assert lines[1] == "skipped 5 file(s): 3 in .git/, 1 JSON that is no cache entry, 1 binary"
+    assert lines[1] == "skipped 6 file(s): 3 in .git/, 1 JSON that is no cache entry, 1 binary, 1 not JSON"
     assert lines[3].split()[:2] == ["kind", "entries"]
     totals = [line for line in lines if line.startswith("total ")]
     assert len(totals) == 2  # one under the kind table, one under the model table
