@@ -11,6 +11,7 @@ from harness.cache_audit.classify import classify
 from harness.cache_audit.discovery import Skipped, discover
 from harness.cache_audit.entry import ENGINES, CacheEntry, EntryAudit
 from harness.cache_audit.kind_checks import audit_entry
+from harness.cache_audit.seams import count_seams
 from harness.cache_audit.totals import AuditTotals, total
 
 
@@ -38,6 +39,7 @@ def audit_cache(path: str | os.PathLike[str], *, engine: str | None = None) -> C
     else:
         settle_fnllm_versions(entries)
     rows = [audit_entry(entry, classify(entry)) for entry in entries]
+    count_seams(list(zip(entries, rows)))
     return CacheAudit(rows, total(rows), skipped)
 
 

@@ -29,6 +29,7 @@ class CacheEntry:
     layout: str  # how the entry was stored, e.g. "graphrag-0.x json (result, input, parameters)"
     answer: str | None
     request: str | None = None
+    conversation: str | None = None  # the first user message of the call's conversation (GraphRAG 0.x-2.x)
     model: str | None = None
     hints: tuple[str, ...] = ()
     cache_type: str | None = None  # LightRAG's own cache_type, when stored
@@ -69,6 +70,9 @@ class EntryAudit:
     engine_weight_fallbacks: int | None = None
     recovered_entities: int | None = None
     recovered_relationships: int | None = None
+    # records GraphRAG loses where it glues this answer and its gleanings into one text before
+    # parsing (set on the first answer of a conversation; None when not modelled)
+    seam_lost: int | None = None
 
     @property
     def lost_silently(self) -> int | None:
@@ -100,5 +104,6 @@ class EntryAudit:
                 "entities": self.recovered_entities, "relationships": self.recovered_relationships,
             },
             "lost_silently": self.lost_silently,
+            "seam_lost": self.seam_lost,
             "weight_fallbacks": self.engine_weight_fallbacks,
         }

@@ -80,6 +80,15 @@ def _last_user_message(messages: Any) -> str | None:
     return None
 
 
+def _first_user_message(messages: Any) -> str | None:
+    if not isinstance(messages, list):
+        return None
+    for message in messages:
+        if isinstance(message, dict) and message.get("role") == "user" and isinstance(message.get("content"), str):
+            return message["content"]
+    return None
+
+
 def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -143,17 +152,20 @@ def graphrag_entry(rel: str, data: Any, engine: str | None = None) -> CacheEntry
         if answer is None:
             return None
     inp = data.get("input")
+    conversation: str | None = None
     if isinstance(inp, str):  # 0.x: the prompt (or the continuation / loop prompt) itself
         request = inp
+        conversation = _first_user_message(data.get("history")) or inp
     elif isinstance(inp, dict):  # fnllm: {"messages", "parameters"}
         request = _last_user_message(inp.get("messages"))
+        conversation = _first_user_message(inp.get("messages"))
         if model is None and isinstance(inp.get("parameters"), dict):
             model = inp["parameters"].get("model")
     if model is None and isinstance(data.get("parameters"), dict):
         model = data["parameters"].get("model")
     return CacheEntry(
         id=rel, engine=version, layout=_layout_name(version, data, result), answer=answer,
-        request=request, model=_str_or_none(model), hints=hints,
+        request=request, conversation=conversation, model=_str_or_none(model), hints=hints,
     )
 
 

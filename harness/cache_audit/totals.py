@@ -27,12 +27,14 @@ class Totals:
     recovered_entities: int = 0
     recovered_relationships: int = 0
     lost_silently: int = 0
+    seam_lost: int = 0
     weight_fallbacks: int = 0
 
     def add(self, row: EntryAudit) -> None:
         self.entries += 1
         self.parsed_ok += row.ok
         self.with_problems += bool(row.problems or row.findings)
+        self.seam_lost += row.seam_lost or 0
         if row.engine_entities is not None:
             self.engine_entities += row.engine_entities
             self.engine_relationships += row.engine_relationships or 0
@@ -46,7 +48,7 @@ class Totals:
             "entries": self.entries, "parsed_ok": self.parsed_ok, "with_problems": self.with_problems,
             "engine_kept": {"entities": self.engine_entities, "relationships": self.engine_relationships},
             "recovered": {"entities": self.recovered_entities, "relationships": self.recovered_relationships},
-            "lost_silently": self.lost_silently, "weight_fallbacks": self.weight_fallbacks,
+            "lost_silently": self.lost_silently, "seam_lost": self.seam_lost, "weight_fallbacks": self.weight_fallbacks,
         }
 
 
@@ -79,7 +81,8 @@ def total(rows: Iterable[EntryAudit]) -> AuditTotals:
     return out
 
 
-_HEAD = ("entries", "parsed ok", "engine kept E/R", "we recover E/R", "lost silently", "weight fallbacks", "with problems")
+_HEAD = ("entries", "parsed ok", "engine kept E/R", "we recover E/R", "lost silently", "lost at seams", "weight fallbacks",
+         "with problems")
 
 
 def _cells(t: Totals) -> tuple[str, ...]:
@@ -90,6 +93,7 @@ def _cells(t: Totals) -> tuple[str, ...]:
         f"{t.engine_entities}/{t.engine_relationships}" if extraction else dash,
         f"{t.recovered_entities}/{t.recovered_relationships}" if extraction else dash,
         str(t.lost_silently) if extraction else dash,
+        str(t.seam_lost) if extraction else dash,
         str(t.weight_fallbacks) if extraction else dash,
         str(t.with_problems),
     )
@@ -107,7 +111,7 @@ def _table(title: str, groups: dict[str, Totals], overall: Totals) -> list[str]:
 def worst(rows: Iterable[EntryAudit], limit: int = WORST) -> list[EntryAudit]:
     """The entries most worth a look: most records lost by the engine, then most problems."""
     flagged = [r for r in rows if r.problems or r.findings]
-    flagged.sort(key=lambda r: (-(r.lost_silently or 0), r.ok, -len(r.problems), -(r.engine_weight_fallbacks or 0), r.id))
+    flagged.sort(key=lambda r: (-(r.lost_silently or 0) - (r.seam_lost or 0), r.ok, -len(r.problems), -(r.engine_weight_fallbacks or 0), r.id))
     return flagged[:limit]
 
 
