@@ -219,7 +219,10 @@ def parse_command(
     from .parsing import has_format_errors, parse, parse_result_to_json
 
     if format not in QUERY_FORMATS:
-        _check_format(format)
+        from .formats import AUTO, format_names
+
+        if format not in (AUTO, *format_names()):
+            raise InputError(f"--format: '{format}' is not one of {', '.join((AUTO, *format_names(), *QUERY_FORMATS))}")
     if format != "summary" and (entity or max_words != 500):
         raise InputError("--entity and --max-words go with --format summary")
     if format != "map" and context is not None:
