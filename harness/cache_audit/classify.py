@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from harness.cache_audit.entry import CacheEntry
 
 _LOOP_ANSWER = re.compile(r"^\W*(y|n|yes|no)\W*$", re.I)
-_LOOP_REQUEST = ("answer y if there are still", "answer yes | no", "single letter y or n",
-                 "answer yes or no", "still entities or relationships that need to be added")
+_LOOP_REQUEST = ("answer y if there are still", "answer yes | no", "answer yes {tuple_delimiter} no", "answer y or n",
+                 "single letter y or n", "answer yes or no", "still entities or relationships that need to be added",
+                 "if there are still entities that need to be added")
 _CONTINUE_REQUEST = ("many entities were missed", "many entities and relationships were missed",
                      "were missed in the last extraction", "identify and extract any **missed",
                      "add them below using the same format")

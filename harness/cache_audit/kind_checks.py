@@ -118,21 +118,26 @@ def _claims(entry: CacheEntry, audit: EntryAudit) -> None:
                     "issues": _issue_codes(result.format_report.issues)}
 
 
-def engine_loop_reading(engine: str, answer: str) -> bool:
-    """Whether the engine reads this loop answer as "yes, glean again": GraphRAG 0.x compares
-    with "YES", 1.x to 3.x with "Y" (exact, no stripping); LightRAG lower-cases and strips
-    quotes and spaces, then compares with "yes"."""
-    if engine == "graphrag-0.x":
-        return answer == "YES"
+_ASKS_YES = re.compile(r"\bYES\b")
+
+
+def engine_loop_reading(engine: str, answer: str, request: str | None = None) -> bool:
+    """Whether the engine reads this loop answer as "yes, glean again". GraphRAG compares the
+    answer exactly (no stripping) with "YES" up to 1.0.x, whose loop prompt asks for YES or NO,
+    and with "Y" from 1.1 (the prompt asks for Y or N): the stored loop prompt says which; without
+    it (3.x) "Y", and "YES" for 0.x. LightRAG lower-cases and strips quotes and spaces, then
+    compares with "yes"."""
     if engine == "lightrag":
         return answer.strip().strip('"').strip("'").lower() == "yes"
-    return answer == "Y"
+    if request:
+        return answer == ("YES" if _ASKS_YES.search(request) else "Y")
+    return answer == ("YES" if engine == "graphrag-0.x" else "Y")
 
 
 def _loop(entry: CacheEntry, audit: EntryAudit) -> None:
     answer = entry.answer or ""
     meant_yes = answer.strip().strip("\"'.!").lower() in ("y", "yes")
-    read_yes = engine_loop_reading(entry.engine, answer)
+    read_yes = engine_loop_reading(entry.engine, answer, entry.request)
     if not shape_kind(answer).kind == "loop":
         audit.problems.append("loop-not-y-n: the loop answer is not a bare Y or N")
     elif meant_yes and not read_yes:

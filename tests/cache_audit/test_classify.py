@@ -22,6 +22,8 @@ def test_call_name_beats_folder_and_answer() -> None:
 def test_request_text_names_loop_continuation_and_summary() -> None:
     loop = "It appears some entities and relationships may have still been missed. Answer Y if there are still ..."
     assert classify(_graphrag(answer="N", request=loop)).source == "request"
+    loop_1_0 = "It appears some entities may have still been missed.  Answer YES {tuple_delimiter} NO if there are still entities that need to be added.\n"
+    assert classify(_graphrag(answer="NO", request=loop_1_0)).kind == "loop"
     assert classify(_graphrag(answer="(x)", request="MANY entities were missed in the last extraction.")).kind == "continuation"
     summary = "generating a comprehensive summary of the data provided below.\nEntities: \"A\"\nDescription List: []"
     assert classify(_graphrag(answer="A is a thing.", request=summary)).kind == "summary"

@@ -37,6 +37,14 @@ def test_loop_answers_as_each_engine_reads_them(engine: str, answer: str, reads_
     assert engine_loop_reading(engine, answer) is reads_yes
 
 
+def test_the_stored_loop_prompt_says_which_answer_means_yes() -> None:
+    # GraphRAG 1.0.x (fnllm layout) still asked for YES or NO; 1.1 and later for Y or N
+    asks_yes = "It appears some entities may have still been missed.  Answer YES {tuple_delimiter} NO if there are still entities that need to be added.\n"
+    asks_y = "It appears some entities may have still been missed.  Answer Y or N if there are still entities that need to be added.\n"
+    assert engine_loop_reading("graphrag-1.x", "YES", asks_yes) and not engine_loop_reading("graphrag-1.x", "Y", asks_yes)
+    assert engine_loop_reading("graphrag-1.x", "Y", asks_y) and not engine_loop_reading("graphrag-1.x", "YES", asks_y)
+
+
 def test_loop_problems() -> None:
     assert _audit("loop", "N").ok
     assert _audit("loop", "Y\n").problems[0].startswith("loop-misread")
