@@ -44,3 +44,22 @@ def test_bad_engine_and_missing_folder_are_exit_2(tmp_path: Path, capsys) -> Non
 def test_an_empty_folder_says_so(tmp_path: Path, capsys) -> None:
     assert main(["audit-cache", str(tmp_path)]) == 0
     assert capsys.readouterr().out.splitlines() == [f"{tmp_path}: 0 cache entries (none)"]
+
+
+def test_audit_and_query_checks_stay_light(tmp_path: Path) -> None:
+    """audit-cache and the query formats of parse load no SDK and none of the heavy libraries
+    (a fresh interpreter, as tests/test_startup.py does)."""
+    import os
+    import subprocess
+    import sys
+
+    heavy = ("openai", "vcr", "httpx", "pandas", "matplotlib", "scipy", "networkx")
+    answer = tmp_path / "map.json"
+    answer.write_text('{"points": []}')
+    caches = Path(__file__).resolve().parents[1] / "fixtures" / "caches"
+    code = (f"from harness.cli import main\nmain(['audit-cache', {str(caches)!r}])\n"
+            f"main(['parse', {str(answer)!r}, '--format', 'map'])\nimport sys\n"
+            f"print(sorted(m for m in {heavy!r} if m in sys.modules))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PYTHON"))}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stderr
