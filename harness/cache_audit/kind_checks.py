@@ -45,7 +45,9 @@ def _extraction(entry: CacheEntry, audit: EntryAudit) -> None:
     audit.engine_weight_fallbacks = kept.weight_fallbacks
     lost = audit.lost_silently or 0
     if lost:
-        how = "drops with a format warning in its log" if entry.engine == "lightrag" else "drops without a word"
+        # LightRAG >= 1.4.8 logs a warning for a record of the wrong field count; GraphRAG and the
+        # older LightRAG parser drop records without a word
+        how = "drops with a format warning in its log" if name == "lightrag>=1.4.8" else "drops without a word"
         audit.findings.append(f"engine-lost: {lost} record(s) we recover that {name} {how}")
     if kept.weight_fallbacks:
         audit.findings.append(f"weight-fallback: {kept.weight_fallbacks} weight(s) set to 1.0 by {name}")
