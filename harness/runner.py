@@ -382,6 +382,8 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
     plans = {name: plan_variant(suite, name) for name in variants}
     if options.progress:  # the run header (stdout: stderr is kept for the one-line errors)
         for name, plan in plans.items():
+            if not plan.kind.extraction_figures:
+                continue  # entity types fill no summary or report prompt
             types = plan.types.describe() if plan.types else ", ".join(plan.entity_types)
             sys.stdout.write(f"{suite.name}/{name}: entity types {types}\n")
     folder = open_run_folder(options.reports_dir, suite.name, selection_of(variants, [c.id for c in cases]),

@@ -11,11 +11,11 @@ suite kind goes").
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .model import CaseScore, ExtractedGraph, GoldCase, MatchingConfig, Ontology, Round, SuiteKind
+from .model import CaseResult, CaseScore, ExtractedGraph, GoldCase, MatchingConfig, Ontology, Round, SuiteKind
 from .scoring.summary_score import DEFAULT_MAX_LENGTH, entity_names, score_summary
 
 # GraphRAG's defaults for what a case may leave out (config/defaults.py, 2.x and 3.x)
@@ -184,3 +184,16 @@ def case_problem(kind: str, case: Any) -> tuple[tuple[str | int, ...], str] | No
             if not text.strip():
                 return ("descriptions", index), "a description is blank"
     return None
+
+
+def rows_kind(rows: Iterable[CaseResult]) -> str:
+    """The suite kind of a run's rows (`RunSummary.suite_kind` of rows): the kind whose figures
+    the scored rows hold."""
+    for row in rows:
+        score = row.score
+        if score is not None:
+            for kind, figures in (("summarize_descriptions", score.summary), ("community_report", score.report),
+                                  ("extract_claims", score.claims)):
+                if figures is not None:
+                    return kind
+    return "extract_graph"

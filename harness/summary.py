@@ -138,4 +138,5 @@ def build_summary(
         ratios=ratios_to_baseline(variants, baseline),
         comparisons=comparisons,
         timings={"wall_s": round(wall_s, 6)},
+        kind=None if suite.spec.kind == "extract_graph" else suite.spec.kind,
     )

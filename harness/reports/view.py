@@ -18,6 +18,7 @@ from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, Metri
 from ..gate import effective_thresholds
 from ..metrics import get as get_metric
 from ..metrics.registry import Metric, in_reports
+from ..suite_kinds import rows_kind
 from ..model import CaseResult, GoldCase
 
 SIZE_KEYS = (("entities", "nodes"), ("relationships", "edges"), ("communities", "communities"))
@@ -90,6 +91,11 @@ class ReportView:
         can have (`only_where_defined`: typed gold, an ontology) when no column has a value."""
         return tuple(m for m in in_reports() if not m.only_where_defined or any(
             c.metric(m.name) is not None or c.metric(m.name, "macro") is not None for c in self.columns))
+
+    @property
+    def suite_kind(self) -> str:
+        """The suite kind of the rows shown (harness.suite_kinds): which figures lead."""
+        return rows_kind(row for column in self.columns for row in column.rows)
 
     @property
     def has_gold(self) -> bool:
