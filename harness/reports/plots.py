@@ -95,6 +95,8 @@ def recall_scatter(view: ReportView) -> bytes:
     fig = _figure(10, 4.6)
     compared = view.compared()
     shown = _plotted(view, key_figures())
+    if not view.builds_graph:
+        shown = shown[:2]  # another suite kind: its two leading figures (yes/no figures scatter on corners)
     for k, metric in enumerate(shown):
         ax = fig.add_subplot(1, len(shown), k + 1)
         ax.plot([0, 1], [0, 1], color="#888888", linestyle="--", linewidth=1, label="no change")
@@ -218,4 +220,6 @@ def render_plots(view: ReportView) -> dict[str, bytes]:
     """name -> PNG bytes, in report order (none for a run without rows)."""
     if not view.columns:
         return {}
-    return {name: make(view) for name, (_, make) in PLOTS.items()}
+    # grounding and graph size are figures of extraction answers: a summary or report run has neither
+    skipped = () if view.builds_graph else ("grounding", "graph_size")
+    return {name: make(view) for name, (_, make) in PLOTS.items() if name not in skipped}
