@@ -151,6 +151,10 @@ def kind_spec(kind: str) -> KindSpec:
     return KINDS[kind]
 
 
+def _a(kind: str) -> str:
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+
+
 def _given(case: Any, name: str) -> bool:
     value = getattr(case, name)
     return value is not None and value != [] and value != ""
@@ -162,17 +166,17 @@ def case_problem(kind: str, case: Any) -> tuple[tuple[str | int, ...], str] | No
     spec = KINDS[kind]
     source = case.chunk is not None or case.text is not None
     if spec.needs_source and not source:
-        return (), f"a {kind} case needs `chunk` (a file) or `text` (inline)"
+        return (), f"{_a(kind)} case needs `chunk` (a file) or `text` (inline)"
     if not spec.needs_source and source:
         where = "chunk" if case.chunk is not None else "text"
-        return (where,), (f"a {kind} case gives `entity_name` and `descriptions`, not `{where}` (the description "
+        return (where,), (f"{_a(kind)} case gives `entity_name` and `descriptions`, not `{where}` (the description "
                           "list is written into the prompt as GraphRAG writes it)")
     for name in KIND_INPUTS:
         if name not in spec.inputs and _given(case, name):
-            return (name,), f"`{name}` is not an input of a {kind} case"
+            return (name,), f"`{name}` is not an input of {_a(kind)} case"
     for name in KIND_GOLD:
         if name not in spec.gold and _given(case, name):
-            return (name,), f"`{name}` is not gold of a {kind} case"
+            return (name,), f"`{name}` is not gold of {_a(kind)} case"
     if kind == "summarize_descriptions":
         if not _given(case, "entity_name") or not all(n.strip() for n in case.entity_names()):
             return ("entity_name",) if case.entity_name is not None else (), \
