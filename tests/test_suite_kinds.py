@@ -1,0 +1,104 @@
+"""Suite kinds end to end: the shipped summary suite replays from its cassettes with GraphRAG's
+own prompt filled as GraphRAG fills it, one call per case, and its figures lead every output."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from harness.runner import plan_variant
+from harness.suite_kinds import KINDS, rows_kind
+from harness.suites import load_suite
+
+from .conftest import REPO
+from .reports.helpers import harness
+
+SUITE = REPO / "suites" / "podcast-summaries.yaml"
+
+# GraphRAG v3.1.2 packages/graphrag/graphrag/prompts/index/summarize_descriptions.py (MIT,
+# Copyright (c) Microsoft Corporation), the same text since v2.0.0
+GRAPHRAG_SUMMARIZE_PROMPT = """
+You are a helpful assistant responsible for generating a comprehensive summary of the data provided below.
+Given one or more entities, and a list of descriptions, all related to the same entity or group of entities.
+Please concatenate all of these into a single, comprehensive description. Make sure to include information collected from all the descriptions.
+If the provided descriptions are contradictory, please resolve the contradictions and provide a single, coherent summary.
+Make sure it is written in third person, and include the entity names so we have the full context.
+Limit the final description length to {max_length} words.
+
+#######
+-Data-
+Entities: {entity_name}
+Description List: {description_list}
+#######
+Output:
+"""
+
+
+def test_the_default_variant_sends_graphrags_prompt_as_graphrag_fills_it() -> None:
+    suite = load_suite(SUITE)
+    plan = plan_variant(suite, "default")
+    by_id = {case.id: case for case in suite.cases}
+    for case_id, entity_id, limit in (("stratocore", "STRATOCORE", 500),
+                                      ("whitfield-northgate", ["DANA WHITFIELD", "NORTHGATE ROBOTICS"], 60)):
+        case = by_id[case_id]
+        # GraphRAG: prompt.format(entity_name=json.dumps(id), description_list=json.dumps(sorted(...)), max_length=...)
+        expected = GRAPHRAG_SUMMARIZE_PROMPT.format(
+            entity_name=json.dumps(entity_id, ensure_ascii=False),
+            description_list=json.dumps(sorted(case.descriptions), ensure_ascii=False), max_length=limit)
+        assert plan.render(case) == [{"role": "user", "content": expected}]
+    assert (plan.format, plan.max_gleanings) == ("summary", 0)  # the suite's model says nothing; no gleaning
+
+
+def test_an_extraction_plan_fills_what_it_always_filled() -> None:
+    suite = load_suite(REPO / "suites" / "podcast.yaml")
+    plan = plan_variant(suite, "default")
+    case = suite.cases[0]
+    assert plan.variables(case) == {
+        "input_text": case.text, "entity_types": "organization,person,geo,event", "tuple_delimiter": "<|>",
+        "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>", "language": "English"}
+    assert plan.max_gleanings == 1 and plan.kind is KINDS["extract_graph"]
+
+
+def test_the_shipped_summary_suite_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    code, out, err = harness(capsys, "run", str(SUITE), "--record-mode", "none", "--gate", "--reports", str(tmp_path))
+    assert code == 0, err
+    assert "facts kept" in out and "3rd person" in out and "entity recall" not in out and "communities" not in out
+    run_dir = next((tmp_path / "podcast-summaries").iterdir())
+    summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    assert summary["kind"] == "summarize_descriptions"
+    default, tuned = (summary["variants"][v]["metrics"]["metrics"] for v in ("default", "tuned"))
+    # default keeps 4+3+4+4+4+2+1 = 22 of 4+3+4+4+4+4+1 = 24 description facts (ferrovia-pay drops 2)
+    assert default["facts_kept"]["micro"] == pytest.approx(22 / 24)
+    # tuned: stratocore keeps 1 of 4: 21 of 24; harcastle-bank adds 1 of its 4 summary facts: 1 of 15
+    assert tuned["facts_kept"]["micro"] == pytest.approx(21 / 24)
+    assert tuned["facts_added"]["micro"] == pytest.approx(1 / 15)
+    # default: dana-whitfield is 61 words over its 40, stratocore says "we": 6 of 7 each
+    assert default["within_length"]["micro"] == pytest.approx(6 / 7)
+    assert default["third_person"]["micro"] == pytest.approx(6 / 7)
+    assert default["gold_facts_recall"]["micro"] == 1.0  # dana-whitfield's two gold facts
+    assert default["entity_recall"]["micro"] is None and default["grounding_rate"]["micro"] is None
+    rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 14 and all(len(row["rounds"]) == 1 for row in rows)
+    assert all("summary" in row["score"] and row["score"]["reference_free"] is None for row in rows)
+    report = (run_dir / "report.md").read_text(encoding="utf-8")
+    assert "| Description facts kept |" in report and "Entity recall" not in report and "## Graph size" not in report
+    assert "dropped: Cloud provider that lost its Eastmarch region" in report
+    junit = ET.parse(run_dir / "junit.xml").getroot()
+    names = {p.get("name") for p in junit.iter("property")}
+    assert "facts_kept" in names and "entity_recall" not in names
+
+
+def test_a_runs_kind_is_read_from_its_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.runner import RunOptions, run_suite
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    summaries = run_suite(load_suite(SUITE), RunOptions(record_mode="none", reports_dir=tmp_path, cases=["estrava"]))
+    assert rows_kind(summaries.results) == "summarize_descriptions"
+    extraction = run_suite(load_suite(REPO / "suites" / "podcast.yaml"),
+                           RunOptions(record_mode="none", reports_dir=tmp_path, cases=["series-a-funding"]))
+    assert rows_kind(extraction.results) == "extract_graph"
