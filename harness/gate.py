@@ -62,11 +62,11 @@ from .artifacts import (
 from .errors import InputError
 from .metrics import get as get_metric
 from .metrics import gold_kind, metric_names, phrase
-from .suite_kinds import rows_kind
 from .metrics.registry import Metric, console_columns, format_metric, format_value, key_figures, thresholded
 from .model import CaseResult
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
+from .suite_kinds import rows_kind
 from .suites import Regression, Thresholds
 
 _TOL = 1e-9
