@@ -32,9 +32,9 @@ KEEP_SHARE = 0.5
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _TOKEN = re.compile(f"[{_CJK}]|[^\\W_{_CJK}]+(?:['’][^\\W_{_CJK}]+)*")
-# sentence ends (Latin and CJK) and semicolons; a full stop between digits (2.5) or after a single
-# capital (an initial: "J. Smith") does not end a sentence
-_SPLIT = re.compile(r"(?<=[.!?;])(?<!\b[A-Z]\.)(?<!\d\.(?=\d))\s+|[。！？；;\n]+")
+# sentence ends followed by a space (so not the point of 2.5), CJK sentence ends, semicolons and
+# line breaks; a full stop after a single capital (an initial: "J. Smith") ends no sentence
+_SPLIT = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)\s+|[。！？；;\n]+")
 
 STOPWORDS: frozenset[str] = frozenset("""
 a about above after again against all also an and any are as at be because been before being below
