@@ -102,3 +102,31 @@ def test_a_runs_kind_is_read_from_its_rows(tmp_path: Path, monkeypatch: pytest.M
     extraction = run_suite(load_suite(REPO / "suites" / "podcast.yaml"),
                            RunOptions(record_mode="none", reports_dir=tmp_path, cases=["series-a-funding"]))
     assert rows_kind(extraction.results) == "extract_graph"
+
+
+def test_report_and_claims_prompts_are_filled_as_graphrag_fills_them() -> None:
+    from dataclasses import dataclass, field
+
+    from harness.model import GoldCase
+
+    @dataclass
+    class Plan:
+        entity_types: list[str] = field(default_factory=lambda: ["organization", "person"])
+        delimiters: dict[str, str] = field(default_factory=lambda: {
+            "tuple_delimiter": "<|>", "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"})
+        language: str = "English"
+
+    report = KINDS["community_report"]
+    context = "-----Entities-----\nid,entity,description\n1,ACME,makes rockets"
+    # GraphRAG 2.x/3.x: {input_text} the context, {max_report_length} community_reports.max_length (2000)
+    assert report.variables(Plan(), GoldCase(id="r", text=context)) == {
+        "input_text": context, "max_report_length": "2000", "language": "English"}
+    assert (report.answer_format, report.gleans) == ("report", False)
+    claims = KINDS["extract_claims"]
+    filled = claims.variables(Plan(), GoldCase(id="c", text="Acme sued Bo."))
+    # GraphRAG formats the entity types list itself; extract_claims.description's default
+    assert filled["entity_specs"] == "['organization', 'person']" and filled["entity_types"] == "organization,person"
+    assert filled["claim_description"] == "Any claims or facts that could be relevant to information discovery."
+    given = claims.variables(Plan(), GoldCase(id="c", text="t", entity_specs=["ACME"], claim_description="lawsuits"))
+    assert (given["entity_specs"], given["claim_description"]) == ("['ACME']", "lawsuits")
+    assert (claims.answer_format, claims.gleans) == ("claims", True)
