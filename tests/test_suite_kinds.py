@@ -130,3 +130,24 @@ def test_report_and_claims_prompts_are_filled_as_graphrag_fills_them() -> None:
     given = claims.variables(Plan(), GoldCase(id="c", text="t", entity_specs=["ACME"], claim_description="lawsuits"))
     assert (given["entity_specs"], given["claim_description"]) == ("['ACME']", "lawsuits")
     assert (claims.answer_format, claims.gleans) == ("claims", True)
+
+
+def test_summary_thresholds_gate_the_run_and_each_case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.finish import summarize
+    from harness.gate import gate_config, judge
+    from harness.runner import RunOptions, run_suite
+    from harness.suites import Thresholds
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    suite = load_suite(SUITE)
+    suite.spec = suite.spec.model_copy(update={"thresholds": Thresholds(within_length=1.0, gold_facts_recall=0.5)})
+    outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path))
+    summary = summarize(suite, "t", outcome.results, record_mode="none", wall_s=0, entity_types=outcome.entity_types)
+    judgement = judge(summary, outcome.results, config=gate_config(suite))
+    rules = {(r.variant, r.metric): r.status for r in judgement.verdict.rules if r.rule == "threshold"}
+    # default: 6 of 7 within their limit (dana-whitfield: 61 words over 40); tuned: 7 of 7
+    assert rules[("default", "within_length")] == "fail" and rules[("tuned", "within_length")] == "pass"
+    assert rules[("default", "gold_facts_recall")] == "pass"  # dana-whitfield's 2 gold facts, both found
+    assert judgement.verdict.status == "fail"
+    failing = sorted(key for key, check in judgement.checks.items() if not check.passed)
+    assert failing == [("default", "dana-whitfield")]  # the case over its limit, and only it
