@@ -129,7 +129,7 @@ def _claims_score(given: ScoreInput, base: CaseScore) -> CaseScore:
 
 KINDS: Mapping[str, KindSpec] = {
     spec.name: spec for spec in (
-        KindSpec("extract_graph", needs_source=True, inputs=(), gold=("entities", "relationships"),
+        KindSpec("extract_graph", needs_source=True, inputs=(), gold=("entities", "relationships", "annotated"),
                  variables=_extraction_variables, answer_format=None, gleans=True, score=_extraction_score,
                  extraction_figures=True),
         KindSpec("summarize_descriptions", needs_source=False, inputs=("entity_name", "descriptions", "max_length"),
@@ -144,7 +144,7 @@ KINDS: Mapping[str, KindSpec] = {
 }
 # every input and gold field some kind uses; a case may give only its own kind's
 KIND_INPUTS = ("entity_name", "descriptions", "max_length", "entity_specs", "claim_description")
-KIND_GOLD = ("entities", "relationships", "facts", "claims")
+KIND_GOLD = ("entities", "relationships", "annotated", "facts", "claims")  # `annotated`: of entity/relationship gold
 
 
 def kind_spec(kind: str) -> KindSpec:

@@ -321,6 +321,7 @@ def test_summary_cases_are_validated(project: Path, case: dict[str, Any], needle
     ("community_report", {"text": "x", "relationships": [{"source": "a", "target": "b"}]},
      ("cases[0].relationships", "not gold of a community_report")),
     ("community_report", {"text": "x", "claims": [{"subject": "A"}]}, ("cases[0].claims", "not gold")),
+    ("community_report", {"text": "x", "annotated": True}, ("cases[0].annotated", "not gold of a community_report")),
     ("extract_claims", {"text": "x", "facts": ["f"]}, ("cases[0].facts", "not gold of an extract_claims")),
     ("extract_claims", {"text": "x", "entity_name": "A"}, ("cases[0].entity_name", "not an input")),
 ])
