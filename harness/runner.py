@@ -65,8 +65,10 @@ class VariantPlan:
     _folded_prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def variables(self, case: GoldCase) -> dict[str, str]:
-        """What the prompt is filled with, as the engine fills it for the suite's kind."""
-        return self.kind.variables(self, case)
+        """What the prompt is filled with, as the engine fills it for the suite's kind: the case's
+        and the variant's values, then the engine's defaults for what the template declares not."""
+        engine = {k: v for k, v in self.kind.engine_defaults.items() if k not in self.template.defaults}
+        return {**engine, **self.kind.variables(self, case)}
 
     def render(self, case: GoldCase) -> list[dict[str, str]]:
         return self.template.render(self.variables(case), case=case.id)

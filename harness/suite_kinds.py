@@ -54,7 +54,10 @@ class KindSpec:
     needs_source: bool
     inputs: tuple[str, ...]  # inputs it may give besides the source
     gold: tuple[str, ...]  # gold lists it may give
-    variables: Callable[[Plan, GoldCase], dict[str, str]]
+    variables: Callable[[Plan, GoldCase], dict[str, str]]  # what the case and the variant give
+    # what the engine fills when neither the case nor the template says (its settings' defaults):
+    # a template's declared value (`variables:` of a YAML template) wins over these
+    engine_defaults: Mapping[str, str]
     # the format answers are read in when neither the variant nor its template names one (None:
     # the harness's default, GraphRAG tuples)
     answer_format: str | None
@@ -82,20 +85,21 @@ def description_list(descriptions: list[str]) -> str:
 
 
 def _summary_variables(plan: Plan, case: GoldCase) -> dict[str, str]:
+    given = {"max_length": str(case.max_length)} if case.max_length is not None else {}
     return {"input_text": case.text, "description_list": case.text, "entity_name": entity_name_variable(case),
-            "max_length": str(case.max_length or DEFAULT_MAX_LENGTH), "language": plan.language}
+            **given, "language": plan.language}
 
 
 def _report_variables(plan: Plan, case: GoldCase) -> dict[str, str]:
-    return {"input_text": case.text, "max_report_length": str(DEFAULT_REPORT_LENGTH), "language": plan.language}
+    return {"input_text": case.text, "language": plan.language}
 
 
 def _claims_variables(plan: Plan, case: GoldCase) -> dict[str, str]:
     specs = case.entity_specs or plan.entity_types
+    given = {"claim_description": case.claim_description} if case.claim_description else {}
     return {"input_text": case.text, "entity_types": ",".join(specs),
             "entity_specs": str(list(specs)),  # GraphRAG formats the list itself into the prompt
-            "claim_description": case.claim_description or DEFAULT_CLAIM_DESCRIPTION,
-            **plan.delimiters, "language": plan.language}
+            **given, **plan.delimiters, "language": plan.language}
 
 
 def _extraction_score(given: ScoreInput, base: CaseScore) -> CaseScore:
@@ -130,15 +134,18 @@ def _claims_score(given: ScoreInput, base: CaseScore) -> CaseScore:
 KINDS: Mapping[str, KindSpec] = {
     spec.name: spec for spec in (
         KindSpec("extract_graph", needs_source=True, inputs=(), gold=("entities", "relationships", "annotated"),
-                 variables=_extraction_variables, answer_format=None, gleans=True, score=_extraction_score,
+                 variables=_extraction_variables, engine_defaults={}, answer_format=None, gleans=True, score=_extraction_score,
                  extraction_figures=True),
         KindSpec("summarize_descriptions", needs_source=False, inputs=("entity_name", "descriptions", "max_length"),
-                 gold=("facts",), variables=_summary_variables, answer_format="summary", gleans=False,
+                 gold=("facts",), variables=_summary_variables,
+                 engine_defaults={"max_length": str(DEFAULT_MAX_LENGTH)}, answer_format="summary", gleans=False,
                  score=_summary_score),
         KindSpec("community_report", needs_source=True, inputs=(), gold=("facts",),
-                 variables=_report_variables, answer_format="report", gleans=False, score=_report_score),
+                 variables=_report_variables, engine_defaults={"max_report_length": str(DEFAULT_REPORT_LENGTH)},
+                 answer_format="report", gleans=False, score=_report_score),
         KindSpec("extract_claims", needs_source=True, inputs=("entity_specs", "claim_description"),
-                 gold=("claims",), variables=_claims_variables, answer_format="claims", gleans=True,
+                 gold=("claims",), variables=_claims_variables,
+                 engine_defaults={"claim_description": DEFAULT_CLAIM_DESCRIPTION}, answer_format="claims", gleans=True,
                  score=_claims_score),
     )
 }

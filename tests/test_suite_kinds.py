@@ -104,6 +104,22 @@ def test_a_runs_kind_is_read_from_its_rows(tmp_path: Path, monkeypatch: pytest.M
     assert rows_kind(extraction.results) == "extract_graph"
 
 
+def test_engine_defaults_give_way_to_what_the_template_declares() -> None:
+    from harness.prompts.template import PromptTemplate
+
+    suite = load_suite(SUITE)
+    plan = plan_variant(suite, "default")
+    estrava = next(case for case in suite.cases if case.id == "estrava")  # gives no max_length
+    plan.template = PromptTemplate(user="{entity_name}: {input_text} in {max_length}", format="summary")
+    assert plan.variables(estrava)["max_length"] == "500"  # GraphRAG's default: the template declares none
+    plan.template = PromptTemplate(user="{entity_name}: {input_text} in {max_length}", format="summary",
+                                   defaults={"max_length": "120"})
+    assert "max_length" not in plan.variables(estrava)  # the template's own 120 fills it
+    assert plan.render(estrava)[0]["content"].endswith(" in 120")
+    dana = next(case for case in suite.cases if case.id == "dana-whitfield")
+    assert plan.variables(dana)["max_length"] == "40"  # the case's own limit wins over both
+
+
 def test_report_and_claims_prompts_are_filled_as_graphrag_fills_them() -> None:
     from dataclasses import dataclass, field
 
@@ -119,14 +135,15 @@ def test_report_and_claims_prompts_are_filled_as_graphrag_fills_them() -> None:
     report = KINDS["community_report"]
     context = "-----Entities-----\nid,entity,description\n1,ACME,makes rockets"
     # GraphRAG 2.x/3.x: {input_text} the context, {max_report_length} community_reports.max_length (2000)
-    assert report.variables(Plan(), GoldCase(id="r", text=context)) == {
-        "input_text": context, "max_report_length": "2000", "language": "English"}
+    assert report.variables(Plan(), GoldCase(id="r", text=context)) == {"input_text": context, "language": "English"}
+    assert report.engine_defaults == {"max_report_length": "2000"}
     assert (report.answer_format, report.gleans) == ("report", False)
     claims = KINDS["extract_claims"]
     filled = claims.variables(Plan(), GoldCase(id="c", text="Acme sued Bo."))
     # GraphRAG formats the entity types list itself; extract_claims.description's default
     assert filled["entity_specs"] == "['organization', 'person']" and filled["entity_types"] == "organization,person"
-    assert filled["claim_description"] == "Any claims or facts that could be relevant to information discovery."
+    assert "claim_description" not in filled and claims.engine_defaults == {
+        "claim_description": "Any claims or facts that could be relevant to information discovery."}
     given = claims.variables(Plan(), GoldCase(id="c", text="t", entity_specs=["ACME"], claim_description="lawsuits"))
     assert (given["entity_specs"], given["claim_description"]) == ("['ACME']", "lawsuits")
     assert (claims.answer_format, claims.gleans) == ("claims", True)
