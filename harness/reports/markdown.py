@@ -285,7 +285,12 @@ def cases_section(view: ReportView) -> list[str]:
         what = "Entity / relationship recall" if view.has_gold else "Grounding rate / example leaks (no gold)"
     lines = [f"<details><summary>{what} per case "
              f"({len(view.case_ids)} cases; ❌ breaks a per-case rule)</summary>", ""]
-    missed_by = "facts dropped / added by" if not view.builds_graph else "missed by" if view.has_gold else "ungrounded in"
+    if view.suite_kind == "summarize_descriptions":
+        missed_by = "facts dropped / added by"
+    elif not view.builds_graph:  # reports, claims: what the format found wrong
+        missed_by = "format issues in"
+    else:
+        missed_by = "missed by" if view.has_gold else "ungrounded in"
     lines += ["| case | " + " | ".join(esc(c.name) for c in view.columns) + (f" | {missed_by} {esc(last.name)} |" if last else " |"),
               "|---|" + "---:|" * len(view.columns) + ("---|" if last else "")]
     for case_id in view.case_ids[:MAX_CASE_ROWS]:
@@ -298,6 +303,8 @@ def cases_section(view: ReportView) -> list[str]:
                 missed = "; ".join(part for part in (
                     f"dropped: {names(found.dropped_facts, 3)}" if found.dropped_facts else "",
                     f"added: {names(found.added_facts, 3)}" if found.added_facts else "") if part) or "—"
+            elif row is not None and row.score is not None and not view.builds_graph:
+                missed = names(sorted({issue.code for issue in row.format_report.issues}), 8) or "—"
             elif row is not None and row.score is not None and view.has_gold:
                 missed = names(row.score.entities.missed, 8) or "—"
             elif row is not None and row.score is not None and row.score.reference_free is not None:

@@ -220,6 +220,9 @@ def render_plots(view: ReportView) -> dict[str, bytes]:
     """name -> PNG bytes, in report order (none for a run without rows)."""
     if not view.columns:
         return {}
-    # grounding and graph size are figures of extraction answers: a summary or report run has neither
-    skipped = () if view.builds_graph else ("grounding", "graph_size")
+    # grounding and graph size are figures of extraction answers: a summary or report run has neither,
+    # and a kind without key figures has no scores to plot
+    skipped: tuple[str, ...] = () if view.builds_graph else ("grounding", "graph_size")
+    if not view.builds_graph and not _plotted(view, key_figures()):
+        skipped += ("metrics", "recall_scatter")
     return {name: make(view) for name, (_, make) in PLOTS.items() if name not in skipped}
