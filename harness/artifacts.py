@@ -19,7 +19,7 @@ from pydantic import Field, ValidationError, create_model, model_serializer, mod
 from .errors import InputError
 from .metrics.registry import get as get_metric
 from .metrics.registry import metrics as registered_metrics
-from .model import GraphStats, SuiteMetrics, Usage, Value
+from .model import GraphStats, SuiteKind, SuiteMetrics, Usage, Value
 from .scoring.significance import is_real_difference, min_paired_cases
 from .suites import Regression, Thresholds
 
@@ -608,7 +608,7 @@ class RunSummary(Artifact):
     """One finished run of one suite (summary.json). Timings live only under keys ending in `_s`
     (and `created_at`): every other value is reproduced byte for byte by a replayed run."""
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions", "pending_review")
+    omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions", "pending_review", "kind")
     schema_version: Literal[1] = SUMMARY_SCHEMA_VERSION
     harness_version: str
     suite: str
@@ -629,6 +629,8 @@ class RunSummary(Artifact):
     # cases of the run whose gold was proposed by `harness annotate` and is not reviewed yet: left
     # out of every gold-based metric (absent when there are none)
     pending_review: int | None = None
+    # the suite's kind (docs/suites.md, "Suite kinds"); None (left out) for an extraction suite
+    kind: SuiteKind | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per variant and metric (a MultiIndex `variant`, `metric`): `micro`, `macro` and
@@ -640,6 +642,11 @@ class RunSummary(Artifact):
                 for name, variant in self.variants.items() for metric, agg in variant.metrics.metrics.items()]
         columns = ["variant", "metric", "micro", "macro", "cases", "kind", "higher_is_better"]
         return pd.DataFrame(rows, columns=columns).set_index(["variant", "metric"])
+
+    @property
+    def suite_kind(self) -> str:
+        """The suite's kind: the figures its console, reports and gate lead with."""
+        return self.kind or "extract_graph"
 
     @property
     def has_gold(self) -> bool:

@@ -66,6 +66,7 @@ from .metrics.registry import Metric, console_columns, format_metric, format_val
 from .model import CaseResult
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
+from .suite_kinds import rows_kind
 from .suites import Regression, Thresholds
 
 _TOL = 1e-9
@@ -247,12 +248,15 @@ def case_values(rows: list[CaseResult]) -> CaseValues:
 # --------------------------------------------------------------------------- regression
 
 
-def regression_metrics(regression: Regression, *, has_gold: bool) -> list[str]:
+def regression_metrics(regression: Regression, *, has_gold: bool, kind: str = "extract_graph") -> list[str]:
     """The metrics the regression rules watch: the suite's `regression.metrics`, or by default the
     key figures when the run has gold and the compact reference-free set when no case is annotated
-    (gold-based metrics would only fail there: no paired case has a value)."""
+    (gold-based metrics would only fail there: no paired case has a value); a suite of another
+    kind watches its kind's key figures."""
     if regression.metrics is not None:
         return list(regression.metrics)
+    if kind != "extract_graph":
+        return [m.name for m in key_figures(kind)]
     return [m.name for m in console_columns(gold=False)] if not has_gold else [m.name for m in key_figures()]
 
 
@@ -267,7 +271,7 @@ def regression_rules(summary: RunSummary, current: CaseValues, baseline: Baselin
     """Regression, case_regression and coverage rules of every variant; `current` is `case_values(rows)`."""
     max_drop = float(regression.max_drop)
     case_max_drop = float(regression.case_max_drop)
-    metrics = regression_metrics(regression, has_gold=summary.has_gold)
+    metrics = regression_metrics(regression, has_gold=summary.has_gold, kind=summary.suite_kind)
     rules: list[RuleResult] = []
     for name in summary.variants:
         if name not in baseline.cases:
@@ -453,7 +457,8 @@ def case_checks(
     current = case_values(rows) if current is None else current
     regression = config.regression
     case_max_drop = float(regression.case_max_drop)
-    metrics = [m for m in regression_metrics(regression, has_gold=rows_have_gold(rows)) if m in metric_names()]
+    metrics = [m for m in regression_metrics(regression, has_gold=rows_have_gold(rows), kind=rows_kind(rows))
+               if m in metric_names()]
     base_cases = baseline.cases if baseline is not None else {}
     out: dict[tuple[str, str], CaseCheck] = {}
     for row in rows:

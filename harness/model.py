@@ -327,9 +327,9 @@ class SummaryScore(Value):
     """One description summary against its case's descriptions (docs/scoring.md, "Description
     summaries"). Owned by harness/scoring/summary_score.py."""
 
-    words: int
-    max_length: int | None = None
-    within_length: bool | None = None  # None when the case sets no max_length
+    words: int  # CJK characters count one word each
+    max_length: int | None = None  # the limit the prompt was filled with: the case's, else GraphRAG's 500
+    within_length: bool | None = None  # None only without a limit
     names_entity: bool
     third_person: bool
     first_or_second_person: list[str] = Field(default_factory=list)  # the pronouns that break it
@@ -339,6 +339,8 @@ class SummaryScore(Value):
     facts_added: int  # of those, supported by no description
     gold_facts: int = 0
     gold_facts_found: int = 0
+    dropped_facts: list[str] = Field(default_factory=list)  # description facts the summary does not keep
+    added_facts: list[str] = Field(default_factory=list)  # summary facts no description supports
 
 
 class ReportScore(Value):

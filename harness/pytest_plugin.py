@@ -241,7 +241,7 @@ class CaseItem(pytest.Item):
 
             # the key figures, then every other metric the variant has a threshold on (a count too)
             limits = effective_thresholds(run.suite.spec.thresholds, self.variant)
-            shown = [*key_figures(), *(m for name in limits if (m := get(name)) is not None)]
+            shown = [*key_figures(run.suite.spec.kind), *(m for name in limits if (m := get(name)) is not None)]
             for metric in dict.fromkeys(shown):
                 self.user_properties.append((metric.name, metric.value(row.score)))
         if not check.passed:

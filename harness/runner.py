@@ -38,6 +38,7 @@ from .runfolder import RESULTS, RunFolder, RunLock, new_run_id, open_run_folder,
 from .scoring import score_case
 from .scoring.ontology import ontology_types
 from .scoring.reference_free import reference_free
+from .suite_kinds import KINDS, KindSpec, ScoreInput
 from .suites import ModelSettings, Suite, VariantSpec
 
 
@@ -58,16 +59,16 @@ class VariantPlan:
     # the types type conformance checks against: the suite ontology's (`ontology_types`) when it
     # has one, else None and the prompt's `entity_types` (docs/scoring.md, "Ontology conformance")
     conformance_types: list[str] | None = None
+    # the suite's kind (harness.suite_kinds): the variables its prompt is filled with and its scoring
+    kind: KindSpec = field(default_factory=lambda: KINDS["extract_graph"])
     _prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
     _folded_prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def variables(self, case: GoldCase) -> dict[str, str]:
-        return {
-            "input_text": case.text,
-            "entity_types": ",".join(self.entity_types),
-            **self.delimiters,
-            "language": self.language,
-        }
+        """What the prompt is filled with, as the engine fills it for the suite's kind: the case's
+        and the variant's values, then the engine's defaults for what the template declares not."""
+        engine = {k: v for k, v in self.kind.engine_defaults.items() if k not in self.template.defaults}
+        return {**engine, **self.kind.variables(self, case)}
 
     def render(self, case: GoldCase) -> list[dict[str, str]]:
         return self.template.render(self.variables(case), case=case.id)
@@ -127,7 +128,9 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
     template = load_variant_prompt(suite, name)  # honours HARNESS_PROMPT_<VARIANT>, HARNESS_PROMPTS_DIR
     endpoint = endpoint_settings(model, model_name=spec.model)
     types = variant_entity_types(suite, name, template)
-    output_format = spec.format or template.format or DEFAULT_FORMAT
+    kind = KINDS[suite.spec.kind]
+    # the variant's format, else the kind's (summaries, reports, claims), else the template's
+    output_format = spec.format or kind.answer_format or template.format or DEFAULT_FORMAT
     return VariantPlan(
         name=name,
         spec=spec,
@@ -135,11 +138,13 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         entity_types=types.values,
         language=spec.language or suite.spec.language,
         endpoint=endpoint,
-        max_gleanings=model.max_gleanings,
+        # GraphRAG gleans extraction and claims only: a summary or a report is one call
+        max_gleanings=model.max_gleanings if kind.gleans else 0,
         format=output_format,
         delimiters=variant_delimiters(spec, template.meta, output_format),
         types=types,
         conformance_types=ontology_types(suite.spec.ontology) if suite.spec.ontology is not None else None,
+        kind=kind,
     )
 
 
@@ -266,15 +271,27 @@ def _worst_completion(statuses: Iterable[str]) -> str:
     return "present" if statuses else "missing"
 
 
+def suite_citation_datasets(suite: Suite) -> list[str] | None:
+    """The datasets a suite's answers may cite when the suite says (`citations: {datasets: ...}`);
+    None: the suite kind's own (a graph community report cites Entities, Relationships, Claims and
+    Reports, GraphRAG's graph context)."""
+    return list(suite.spec.citations.datasets) if "citations" in suite.spec.model_fields_set else None
+
+
 def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[Round], digest: str,
                   sample: int = 0) -> CaseResult:
     graph, combined, per_round = merge_rounds(rounds, plan)
     usage = Usage()
     for rnd in rounds:
         usage = usage + rnd.usage
-    score = score_case(case, graph, suite.spec.matching, suite.spec.ontology)
-    score.reference_free = plan.reference_free(case, graph, combined.format, suite.spec.matching,
-                                               answers=[rnd.index for rnd in rounds if rnd.kind != "loop"])
+    extraction = plan.kind.extraction_figures
+    score = score_case(case, graph, suite.spec.matching, suite.spec.ontology if extraction else None)
+    if extraction:  # other kinds' answers hold no graph: grounding, types, leaks... are n/a, not 0
+        score.reference_free = plan.reference_free(case, graph, combined.format, suite.spec.matching,
+                                                   answers=[rnd.index for rnd in rounds if rnd.kind != "loop"])
+    score = plan.kind.score(ScoreInput(case=case, graph=graph, rounds=rounds, matching=suite.spec.matching,
+                                       ontology=suite.spec.ontology, language=plan.language,
+                                       datasets=suite_citation_datasets(suite)), score)
     return CaseResult(
         suite=suite.name,
         variant=plan.name,
@@ -374,6 +391,8 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
     plans = {name: plan_variant(suite, name) for name in variants}
     if options.progress:  # the run header (stdout: stderr is kept for the one-line errors)
         for name, plan in plans.items():
+            if not plan.kind.extraction_figures:
+                continue  # entity types fill no summary or report prompt
             types = plan.types.describe() if plan.types else ", ".join(plan.entity_types)
             sys.stdout.write(f"{suite.name}/{name}: entity types {types}\n")
     folder = open_run_folder(options.reports_dir, suite.name, selection_of(variants, [c.id for c in cases]),

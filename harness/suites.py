@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -18,6 +19,7 @@ from .prompts.entity_types import DEFAULT_ENTITY_TYPES
 from .metrics import metric_names
 from .metrics.registry import Metric, canonical, thresholded
 from .scoring.normalize import normalize_predicate, normalize_type
+from .suite_kinds import case_problem, description_list
 from .yamlfile import format_loc, line_of, load_yaml, shown_key
 
 # Largest chunk file read (a chunk is a few thousand tokens; this is far above).
@@ -158,7 +160,7 @@ class CaseSpec(Value):
     relationships: list[GoldRelationship] = Field(default_factory=list)
     annotated: bool | None = None  # true: the lists are complete, empty ones too (docs/scoring.md)
     # inputs and gold of the other suite kinds: see harness.model.GoldCase
-    entity_name: str | None = None
+    entity_name: str | list[str] | None = None  # a relationship's summary: [source, target]
     descriptions: list[str] = Field(default_factory=list)
     max_length: int | None = Field(None, ge=1)
     entity_specs: list[str] = Field(default_factory=list)
@@ -178,9 +180,29 @@ class CaseSpec(Value):
 
     @model_validator(mode="after")
     def _one_source(self) -> CaseSpec:
-        if (self.chunk is None) == (self.text is None):
+        # whether a source is needed at all depends on the suite's kind (suite_kinds.case_problem)
+        if self.chunk is not None and self.text is not None:
             raise ValueError("give exactly one of `chunk` (a file) or `text` (inline)")
         return self
+
+    @field_validator("entity_name")
+    @classmethod
+    def _one_or_two_names(cls, value: str | list[str] | None) -> str | list[str] | None:
+        if isinstance(value, list) and len(value) != 2:
+            raise ValueError("a relationship's entity_name is a pair: [source, target]")
+        return value
+
+    def entity_names(self) -> list[str]:
+        """The entity a summary case is about, or both ends of a relationship."""
+        if self.entity_name is None:
+            return []
+        return list(self.entity_name) if isinstance(self.entity_name, list) else [self.entity_name]
+
+    def gold_entity_name(self) -> str | None:
+        """`GoldCase.entity_name`: the name, or a pair as the JSON list GraphRAG writes."""
+        if isinstance(self.entity_name, list):
+            return json.dumps(self.entity_name, ensure_ascii=False)
+        return self.entity_name
 
 
 class SuiteSpec(Value):
@@ -450,7 +472,12 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
         if case.id in seen:
             raise _fail(path, lines, (*loc, "id"), f"duplicate case id '{case.id}' (first at case {seen[case.id]})")
         seen[case.id] = index
-        if case.chunk is not None:
+        problem = case_problem(spec.kind, case)
+        if problem is not None:
+            raise _fail(path, lines, (*loc, *problem[0]), problem[1])
+        if spec.kind == "summarize_descriptions":
+            text = description_list(case.descriptions)  # `text` fills the prompt's input, as GraphRAG writes it
+        elif case.chunk is not None:
             try:
                 text = read_chunk(case.chunk, path, root, allow_outside=allow_outside_chunks)
             except ValueError as exc:
@@ -478,7 +505,7 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
                             f"predicate '{shown_key(rel.type)}' has no letters or digits")
         cases.append(
             GoldCase(id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships,
-                     annotated=case.annotated, entity_name=case.entity_name, descriptions=case.descriptions,
+                     annotated=case.annotated, entity_name=case.gold_entity_name(), descriptions=case.descriptions,
                      max_length=case.max_length, entity_specs=case.entity_specs,
                      claim_description=case.claim_description, facts=case.facts, claims=case.claims,
                      review=case.review, reviewer=case.reviewer, reviewed=case.reviewed)

@@ -139,6 +139,7 @@ def build_summary(
         comparisons=comparisons,
         timings={"wall_s": round(wall_s, 6)},
         pending_review=pending_review(suite.cases, results),
+        kind=None if suite.spec.kind == "extract_graph" else suite.spec.kind,
     )
 
 

@@ -168,8 +168,12 @@ def test_compare_json(recorded, capsys):
 def test_shipped_suites_validate():
     for path in sorted((REPO / "suites").glob("*.yaml")):
         suite = load_suite(path)
-        assert len(suite.cases) >= 12
         assert "written by hand" in suite.spec.notes
+        if suite.spec.kind == "summarize_descriptions":
+            # an entity of an extraction suite's world with what several chunks say of it (GraphRAG summarises 2+)
+            assert len(suite.cases) >= 6 and all(len(case.descriptions) >= 2 for case in suite.cases)
+            continue
+        assert len(suite.cases) >= 12
         for case in suite.cases:
             words = len(case.text.split())
             assert 150 <= words <= 400, f"{path.name}:{case.id} has {words} words"

@@ -267,3 +267,84 @@ def test_builtin_and_inside_variant_prompts_load(project: Path) -> None:
     suite = load_suite(write_suite(project, with_(variants={"default": {"prompt": "prompts/p.txt"},
                                                             "builtin": {"prompt": "builtin:graphrag.extract_graph"}})))
     assert suite.variant_names() == ["default", "builtin"]
+
+
+# ------------------------------------------------------------------ suite kinds (docs/suites.md, "Suite kinds")
+
+def kind_suite(kind: str, **case: Any) -> dict[str, Any]:
+    data = copy.deepcopy(BASE)
+    data["kind"] = kind
+    data["cases"] = [{"id": "a", **case}]
+    return data
+
+
+def test_a_summary_case_gets_the_description_list_as_graphrag_writes_it(project: Path) -> None:
+    suite = load_suite(write_suite(project, kind_suite("summarize_descriptions", entity_name="ANA",
+                                                       descriptions=["b second", "a first"])))
+    case = suite.cases[0]
+    # GraphRAG 1.x-3.x: json.dumps(sorted(descriptions), ensure_ascii=False)
+    assert case.text == '["a first", "b second"]'
+    assert case.entity_name == "ANA" and case.descriptions == ["b second", "a first"]
+
+
+def test_a_relationship_summary_names_its_pair_as_graphrag_writes_it(project: Path) -> None:
+    suite = load_suite(write_suite(project, kind_suite("summarize_descriptions", entity_name=["ANA", "BO"],
+                                                       descriptions=["Ana met Bo"])))
+    assert suite.cases[0].entity_name == '["ANA", "BO"]'
+
+
+@pytest.mark.parametrize(("case", "needles"), [
+    ({"descriptions": ["x"]}, ("cases[0]", "needs `entity_name`")),
+    ({"entity_name": "  ", "descriptions": ["x"]}, ("cases[0].entity_name", "needs `entity_name`")),
+    ({"entity_name": "ANA"}, ("cases[0]", "non-empty `descriptions`")),
+    ({"entity_name": "ANA", "descriptions": []}, ("cases[0].descriptions", "non-empty `descriptions`")),
+    ({"entity_name": "ANA", "descriptions": ["x", " "]}, ("cases[0].descriptions[1]", "a description is blank")),
+    ({"entity_name": "ANA", "descriptions": ["x"], "text": "x"}, ("cases[0].text", "not `text`")),
+    ({"entity_name": "ANA", "descriptions": ["x"], "chunk": "fixtures/chunks/a.txt"}, ("cases[0].chunk", "not `chunk`")),
+    ({"entity_name": "ANA", "descriptions": ["x"], "entities": [{"name": "ANA"}]},
+     ("cases[0].entities", "`entities` is not gold of a summarize_descriptions case")),
+    ({"entity_name": "ANA", "descriptions": ["x"], "claims": [{"subject": "ANA"}]}, ("cases[0].claims", "not gold")),
+    ({"entity_name": "ANA", "descriptions": ["x"], "entity_specs": ["person"]},
+     ("cases[0].entity_specs", "not an input of a summarize_descriptions case")),
+    ({"entity_name": ["ANA"], "descriptions": ["x"]}, ("cases[0].entity_name", "[source, target]")),
+])
+def test_summary_cases_are_validated(project: Path, case: dict[str, Any], needles: tuple[str, ...]) -> None:
+    refused(project, kind_suite("summarize_descriptions", **case), *needles)
+
+
+@pytest.mark.parametrize(("kind", "case", "needles"), [
+    ("extract_graph", {}, ("cases[0]", "needs `chunk`")),
+    ("extract_graph", {"text": "x", "descriptions": ["d"]}, ("cases[0].descriptions", "not an input of an extract_graph")),
+    ("extract_graph", {"text": "x", "facts": ["f"]}, ("cases[0].facts", "not gold of an extract_graph")),
+    ("extract_graph", {"text": "x", "max_length": 50}, ("cases[0].max_length", "not an input")),
+    ("community_report", {}, ("cases[0]", "needs `chunk`")),
+    ("community_report", {"text": "x", "relationships": [{"source": "a", "target": "b"}]},
+     ("cases[0].relationships", "not gold of a community_report")),
+    ("community_report", {"text": "x", "claims": [{"subject": "A"}]}, ("cases[0].claims", "not gold")),
+    ("community_report", {"text": "x", "annotated": True}, ("cases[0].annotated", "not gold of a community_report")),
+    ("extract_claims", {"text": "x", "facts": ["f"]}, ("cases[0].facts", "not gold of an extract_claims")),
+    ("extract_claims", {"text": "x", "entity_name": "A"}, ("cases[0].entity_name", "not an input")),
+])
+def test_cases_of_the_other_kinds_are_validated(project: Path, kind: str, case: dict[str, Any],
+                                                needles: tuple[str, ...]) -> None:
+    refused(project, kind_suite(kind, **case), *needles)
+
+
+def test_report_and_claims_cases_load_with_their_inputs(project: Path) -> None:
+    report = load_suite(write_suite(project, kind_suite("community_report", text="-----Entities-----\nid,entity",
+                                                        facts=["A leads"])))
+    assert report.spec.kind == "community_report" and report.cases[0].facts == ["A leads"]
+    claims = load_suite(write_suite(project, kind_suite("extract_claims", chunk="fixtures/chunks/a.txt",
+                                                        entity_specs=["ANA"], claim_description="moves",
+                                                        claims=[{"subject": "ANA", "type": "MOVE"}])))
+    assert claims.cases[0].text == "Ana met Bo in Lisbon." and claims.cases[0].entity_specs == ["ANA"]
+
+
+def test_an_unknown_kind_is_refused(project: Path) -> None:
+    refused(project, with_(kind="summaries"), "kind", "summarize_descriptions")
+
+
+def test_summary_thresholds_validate(project: Path) -> None:
+    suite = load_suite(write_suite(project, with_(thresholds={"facts_kept": 0.8, "within_length": 1.0})))
+    assert suite.spec.thresholds.facts_kept == 0.8  # type: ignore[attr-defined]
+    refused(project, with_(thresholds={"facts_kept": 1.5}), "thresholds.facts_kept")

@@ -17,6 +17,7 @@ from harness.formats.json_triples import JsonTriplesFormat
 from harness.formats.lightrag import LightRAGFormat
 from harness.formats.llamaindex import LlamaIndexFormat
 from harness.formats.report import ReportFormat
+from harness.formats.summary import SummaryFormat
 from harness.formats.triple_table import TripleTableFormat
 
 # Registration order: the order formats are listed in, and ties between detection rules.
@@ -30,6 +31,7 @@ _REGISTERED: tuple[OutputFormat, ...] = (
     FunctionFormat(),
     JsonTriplesFormat(),
     TripleTableFormat(),
+    SummaryFormat(),  # never detected: chosen by the template or the suite kind
 )
 _BY_NAME: dict[str, OutputFormat] = {f.name: f for f in _REGISTERED}
 AUTO = "auto"

@@ -12,6 +12,10 @@ from ..model import CaseScore, ClaimsScore
 from .ratios import ratio_or_none
 from .registry import Count, Metric, register, register_count
 
+KIND = "extract_claims"
+# The columns a claims suite's console table shows (its key figures)
+KEY_FIGURES: tuple[str, ...] = ("claims_well_formed", "claim_status_valid", "claim_dates_valid", "claim_recall")
+
 
 def _cl(read: Callable[[ClaimsScore], int | None]) -> Callable[[CaseScore], int | None]:
     """A per-case count of the claims figures; None for a case that is not a claims case."""
@@ -66,12 +70,12 @@ for _name, _label, _phrase, _num, _den, _n, _d, _short in (
         _name, _label, _phrase, value=_per_case(_n, _d),
         micro=(lambda num, den: lambda c: ratio_or_none(c[num], c[den]))(_num, _den), pools=(_num, _den),
         gold=None, threshold=">=", report_rank=30, only_where_defined=True, short_label=_short,
+        suite_kind=KIND, key_figure=_name in KEY_FIGURES,
     ))
 
 register(Metric(
     "claims_extracted", "Claims extracted", "claims extracted",
     value=_cl(lambda c: c.claims), micro=lambda c: c.total("claim_records"), pools=("claim_records",),  # type: ignore[arg-type]
     gold=None, threshold=">=", report_rank=31, only_where_defined=True, kind="count", short_label="claims",
+    suite_kind=KIND,
 ))
-
-KEY_FIGURES: tuple[str, ...] = ("claims_well_formed", "claim_status_valid", "claim_dates_valid", "claim_recall")

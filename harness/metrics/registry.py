@@ -98,6 +98,9 @@ class Metric:
     # a column of the console table besides the key figures: "always", or "without_gold" (only in
     # the compact reference-free set of a suite that has no gold at all)
     console: Literal["always", "without_gold"] | None = None
+    # the suite kind whose figure it is (harness.model.SuiteKind): key figures, console columns,
+    # plots and junit properties of a suite are its own kind's; a suite of another kind has None
+    suite_kind: str = "extract_graph"
 
     @property
     def column_label(self) -> str:
@@ -269,13 +272,22 @@ def in_bar_chart() -> tuple[Metric, ...]:
     return tuple(m for m in in_reports() if m.bar_chart)
 
 
-def key_figures() -> tuple[Metric, ...]:
-    return tuple(m for m in _METRICS.values() if m.key_figure)
+def key_figures(kind: str = "extract_graph") -> tuple[Metric, ...]:
+    """The key figures of a suite kind (extraction: entity and relationship recall)."""
+    return tuple(m for m in _METRICS.values() if m.key_figure and m.suite_kind == kind)
 
 
-def console_columns(*, gold: bool) -> tuple[Metric, ...]:
+def of_kind(kind: str, found: tuple[Metric, ...]) -> tuple[Metric, ...]:
+    """The metrics of `found` that are figures of a suite kind."""
+    return tuple(m for m in found if m.suite_kind == kind)
+
+
+def console_columns(*, gold: bool, kind: str = "extract_graph") -> tuple[Metric, ...]:
     """The metric columns of the console table: with gold, the key figures then the metrics shown
-    "always"; without any gold, every metric with a `console` setting, in declaration order."""
-    if gold:
-        return key_figures() + tuple(m for m in _METRICS.values() if m.console == "always" and not m.key_figure)
-    return tuple(m for m in _METRICS.values() if m.console is not None)
+    "always"; without any gold, every metric with a `console` setting, in declaration order.
+    Another kind than extraction shows its own key figures and "always" metrics, gold or not (its
+    figures need no gold; entity/relationship gold is not part of it)."""
+    mine = of_kind(kind, tuple(_METRICS.values()))
+    if gold or kind != "extract_graph":
+        return key_figures(kind) + tuple(m for m in mine if m.console == "always" and not m.key_figure)
+    return tuple(m for m in mine if m.console is not None)

@@ -13,6 +13,11 @@ from ..model import CaseScore, ReportScore
 from .ratios import ratio_or_none
 from .registry import Count, Metric, register, register_count
 
+KIND = "community_report"
+# The columns a report suite's console table shows (its key figures)
+KEY_FIGURES: tuple[str, ...] = ("report_schema_valid", "report_citation_validity", "report_findings_cited",
+                                "report_entity_coverage")
+
 
 def _rep(read: Callable[[ReportScore], int | float | None]) -> Callable[[CaseScore], int | float | None]:
     """A per-case value of the report figures; None for a case that is not a report."""
@@ -68,6 +73,7 @@ def _rate(name: str, label: str, phrase: str, num: str, den: str,
         name, label, phrase, value=value,
         micro=lambda c: ratio_or_none(c[num], c[den]), pools=(num, den), gold=None,
         threshold=">=", report_rank=rank, only_where_defined=True, short_label=short,
+        suite_kind=KIND, key_figure=name in KEY_FIGURES,
     ))
 
 
@@ -90,10 +96,5 @@ register(Metric(
     "report_overlong_references", "Overlong references", "references with more than five ids",
     value=_rep(lambda r: r.overlong_references), micro=lambda c: c.total("report_overlong_references"),
     pools=("report_overlong_references",), gold=None, higher_is_better=False, threshold="<=",
-    report_rank=27, only_where_defined=True, kind="count", short_label=">5 ids",
+    report_rank=27, only_where_defined=True, kind="count", short_label=">5 ids", suite_kind=KIND,
 ))
-
-# The columns a report suite's console table shows (the lead's kind-aware console picks them;
-# `key_figure` would add them to every suite's table)
-KEY_FIGURES: tuple[str, ...] = ("report_schema_valid", "report_citation_validity", "report_findings_cited",
-                                "report_entity_coverage")

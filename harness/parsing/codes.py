@@ -97,6 +97,8 @@ CODES: dict[str, tuple[str, bool]] = {
     "summary-too-long": ("A description summary exceeds its word limit.", False),
     "summary-missing-entity": ("A description summary does not name the entity it summarises.", False),
     "summary-empty": ("A description summary is empty.", False),
+    # ---------------------------------------------------------------- description summaries (format `summary`)
+    "summary-not-prose": ("A description summary answer is JSON or extraction records instead of prose.", False),
 }
 
 
@@ -137,7 +139,7 @@ ERROR_CODES: frozenset[str] = frozenset(
     {
         "empty-output", "refusal", "no-records", "internal-error",
         "report-missing-field", "report-field-type", "report-rating-invalid", "report-rating-range",
-        "report-findings-count", "report-finding-invalid",
+        "report-findings-count", "report-finding-invalid", "summary-not-prose",
     }
 )
 

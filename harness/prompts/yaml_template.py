@@ -2,7 +2,7 @@
 
     name: podcast-extract            # metadata: name, version, description
     version: "2"
-    format: graphrag                 # graphrag | lightrag | json | claims | report | llamaindex | function | json_triples | triple_table
+    format: graphrag                 # graphrag | lightrag | json | claims | report | llamaindex | function | json_triples | triple_table | summary
     language: English                # defaults for {language}, {entity_types} and the delimiters
     entity_types: [person, organization]
     tuple_delimiter: "<|>"

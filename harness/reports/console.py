@@ -2,7 +2,9 @@
 
 With gold, the key figures (entity and relationship recall) and the grounding rate; a suite with
 no gold at all (no case annotated) gets the compact reference-free set instead: grounded %, type
-conformance, duplicate records, dangling relationships, example leaks (totals over the cases)."""
+conformance, duplicate records, dangling relationships, example leaks (totals over the cases).
+A suite of another kind (harness.suite_kinds: description summaries, reports, claims) shows its
+kind's key figures and no graph columns: its answers build no graph."""
 
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ def annotation_lines(summary: RunSummary) -> list[str]:
         parts = [
             f"{m.phrase} over {annotated[m.gold]} of {variant.cases} annotated cases: "
             f"{m.format(variant.metric(m.name))}"
-            for m in key_figures()
+            for m in key_figures(summary.suite_kind)
             if m.gold is not None and m.gold in annotated and annotated[m.gold] < variant.cases
         ]
         if parts:
@@ -62,11 +64,18 @@ def _cell(metric: Metric, variant: VariantSummary, ratio: float | None, is_base:
 def run_table(summary: RunSummary) -> Table:
     baseline = summary.baseline
     gold = summary.has_gold
-    averages = "recall is micro-averaged" if gold else "no gold: reference-free figures; counts are totals over cases"
+    kind = summary.suite_kind
+    graph_columns = kind == "extract_graph"
+    if not graph_columns:
+        averages = f"{kind.replace('_', ' ')}: shares pooled over cases"
+    elif gold:
+        averages = "recall is micro-averaged"
+    else:
+        averages = "no gold: reference-free figures; counts are totals over cases"
     table = Table(title=f"{summary.suite} — baseline: {baseline} ({averages})", title_justify="left")
-    figures = console_columns(gold=gold)
-    for column in ("variant", *(m.column_label for m in figures), "entities", "relationships", "communities", "format errors",
-                   "tokens", "cost"):
+    figures = console_columns(gold=gold, kind=kind)
+    graph_heads = ("entities", "relationships", "communities") if graph_columns else ()
+    for column in ("variant", *(m.column_label for m in figures), *graph_heads, "format errors", "tokens", "cost"):
         table.add_column(column, justify="left" if column == "variant" else "right")
     for name, variant in summary.variants.items():
         ratio = summary.ratios.get(name, {})
@@ -76,9 +85,9 @@ def run_table(summary: RunSummary) -> Table:
         table.add_row(
             name + (" (baseline)" if is_base else ""),
             *(_cell(m, variant, ratio.get(m.name), is_base) for m in figures),
-            _count(graph.nodes, ratio.get("entities"), is_base),
-            _count(graph.edges, ratio.get("relationships"), is_base),
-            _count(graph.communities, ratio.get("communities"), is_base),
+            *((_count(graph.nodes, ratio.get("entities"), is_base),
+               _count(graph.edges, ratio.get("relationships"), is_base),
+               _count(graph.communities, ratio.get("communities"), is_base)) if graph_columns else ()),
             f"{fmt.cases_with_errors}/{variant.cases} ({_rate(fmt.format_error_rate)})",
             *usage_text(variant),
         )

@@ -12,7 +12,7 @@ from typing import Any
 
 from .markdown import RULE_NAMES, annotated_text, delta_text, pct, row_label, rule_value, scores_legend, usage_cells
 from .plots import PLOTS
-from ..metrics.registry import Metric
+from ..metrics.registry import Metric, key_figures
 from ..metrics.reference_free import reference_free_metrics
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
 from . import fragmentation_section, gleaning_section, outputs_section
@@ -100,8 +100,9 @@ def scores_table(view: ReportView) -> str:
         )
         rows.append(f"<tr><td>{e(row_label(metric))}</td>{cells}</tr>")
     rows.append("<tr><td>cases</td>" + "".join(f"<td class='num'>{c.data.cases}</td>" for c in view.columns) + "</tr>")
-    rows.append("<tr><td>annotated cases (entities / relationships)</td>"
-                + "".join(f"<td class='num'>{e(annotated_text(c.data))}</td>" for c in view.columns) + "</tr>")
+    if view.builds_graph:
+        rows.append("<tr><td>annotated cases (entities / relationships)</td>"
+                    + "".join(f"<td class='num'>{e(annotated_text(c.data))}</td>" for c in view.columns) + "</tr>")
     rows.append("<tr><td>tokens</td>" + "".join(f"<td class='num'>{e(usage_cells(c.data)[0])}</td>" for c in view.columns) + "</tr>")
     rows.append("<tr><td>cost (USD)</td>" + "".join(f"<td class='num'>{e(usage_cells(c.data)[1])}</td>" for c in view.columns) + "</tr>")
     return "<table>" + "".join(rows) + "</table>"
@@ -170,7 +171,9 @@ def format_html(view: ReportView) -> str:
     rows.append("<tr><td>cases with a format error</td>" + "".join(
         f"<td class='num'>{f.cases_with_errors}/{c.data.cases} ({pct(f.format_error_rate)})</td>"
         for f, c in zip(fmt, view.columns)) + "</tr>")
-    rows.append("<tr><td>completion delimiter present</td>" + "".join(f"<td class='num'>{pct(f.completion_rate)}</td>" for f in fmt) + "</tr>")
+    if view.builds_graph:
+        rows.append("<tr><td>completion delimiter present</td>"
+                    + "".join(f"<td class='num'>{pct(f.completion_rate)}</td>" for f in fmt) + "</tr>")
     rows.append("<tr><td>records parsed / seen (dropped)</td>" + "".join(
         f"<td class='num'>{f.records_parsed}/{f.records_seen} ({f.records_dropped})</td>" for f in fmt) + "</tr>")
     for code in sorted({code for f in fmt for code in f.issues_by_code}):
@@ -201,6 +204,22 @@ def reference_free_html(score: Any) -> str:
     return "".join(parts)
 
 
+def summary_html(row: Any) -> str:
+    """One description summary: the answer and its figures, with the facts behind them."""
+    found = row.score.summary
+    answer = next((r.output for r in row.rounds if r.kind != "loop"), "")
+    person = ", ".join(found.first_or_second_person) or "none"
+    return "".join([
+        f"<pre class='chunk'>{e(answer)}</pre>",
+        f"<p class='muted'>{found.words} words (limit {found.max_length}) · names the entity: "
+        f"{'yes' if found.names_entity else 'no'} · first/second person: {e(person)} · facts kept "
+        f"{found.facts_kept} of {found.description_facts} · facts added {found.facts_added} of {found.summary_facts}"
+        + (f" · gold facts found {found.gold_facts_found} of {found.gold_facts}" if found.gold_facts else "") + "</p>",
+        "<b class='missed'>Description facts dropped</b>" + _items(found.dropped_facts, "missed"),
+        "<b class='unmatched'>Facts in no description</b>" + _items(found.added_facts, "unmatched"),
+    ])
+
+
 def case_html(view: ReportView, case_id: str, first: bool) -> str:
     gold = view.gold.get(case_id)
     # look up this case's checks by key: scanning every check per case was quadratic in the cases
@@ -210,14 +229,19 @@ def case_html(view: ReportView, case_id: str, first: bool) -> str:
     summary_bits = []
     for column in view.columns:
         row = column.row(case_id)
-        if row is not None and row.score is not None:
+        if row is not None and row.score is not None and not view.builds_graph:
+            summary_bits.append(f"{column.name}: " + " / ".join(
+                m.format(m.value(row.score)) for m in key_figures(view.suite_kind)[:2]))
+        elif row is not None and row.score is not None:
             summary_bits.append(f"{column.name}: {pct(row.score.entities.recall)} / {pct(row.score.relationships.recall)}")
         elif row is not None:
             summary_bits.append(f"{column.name}: error")
     head = f"{'✗ ' if failing else ''}{case_id} — " + "; ".join(summary_bits)
     parts = [f"<details class='case{' failing' if failing else ''}' id='case-{e(case_id)}'{' open' if first else ''}>"
              f"<summary>{e(head)}</summary>"]
-    if gold is not None:
+    if gold is not None and gold.entity_name is not None and not view.builds_graph:
+        parts.append(f"<h3>{e(gold.entity_name)}: descriptions</h3>" + _items(gold.descriptions))
+    elif gold is not None:
         parts.append(f"<h3>Chunk{' (' + e(gold.chunk) + ')' if gold.chunk else ''}</h3><pre class='chunk'>{e(gold.text)}</pre>")
         parts.append("<div class='grid'><div><h3>Gold entities</h3>" + _items(
             [f"{g.name} ({g.type})" + (f" — aka {', '.join(g.aliases)}" if g.aliases else "") for g in gold.entities])
@@ -239,6 +263,9 @@ def case_html(view: ReportView, case_id: str, first: bool) -> str:
             parts.append(f"<p class='missed'>no score: {e(row.error or 'failed')}</p></div>")
             continue
         s = row.score
+        if s.summary is not None:
+            parts.append(summary_html(row) + "</div>")
+            continue
         parts.append(
             f"<p class='muted'>entities P {pct(s.entities.precision)} R {pct(s.entities.recall)} · relationships "
             f"P {pct(s.relationships.precision)} R {pct(s.relationships.recall)} · format: {e(row.format_report.completion)} "
@@ -305,17 +332,19 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
         body += [figure(plots, "metrics"), figure(plots, "recall_scatter"), figure(plots, "grounding")]
         if has_repeats(view):
             body += ["<h2>Repeat spread</h2>", repeats_html(view)]
-        body += ["<h2>Graph size</h2>", size_table(view)]
-        settings = view.graph_settings()
-        if settings:
-            body.append(f"<p class='muted'>Communities: {e(settings.algorithm)} ({e(settings.library)} "
-                        f"{e(settings.library_version)}, seed {settings.seed}, resolution {settings.resolution}).</p>")
-        body.append(figure(plots, "graph_size"))
-        body += [fragmentation_section.html_block(view), gleaning_section.html_block(view)]
+        if view.builds_graph:  # summaries and reports build no graph
+            body += ["<h2>Graph size</h2>", size_table(view)]
+            settings = view.graph_settings()
+            if settings:
+                body.append(f"<p class='muted'>Communities: {e(settings.algorithm)} ({e(settings.library)} "
+                            f"{e(settings.library_version)}, seed {settings.seed}, resolution {settings.resolution}).</p>")
+            body.append(figure(plots, "graph_size"))
+            body += [fragmentation_section.html_block(view), gleaning_section.html_block(view)]
         if view.kind == "run":
             body += ["<h2>Gate</h2>", gate_html(view)]
-        body += ["<h2>Worst regressions</h2>", regressions_html(view), "<h2>Format issues</h2>", format_html(view),
-                 figure(plots, "format_issues")]
+        if view.builds_graph:
+            body += ["<h2>Worst regressions</h2>", regressions_html(view)]
+        body += ["<h2>Format issues</h2>", format_html(view), figure(plots, "format_issues")]
         body.append(f"<h2>Cases ({len(view.case_ids)})</h2>")
         body += [case_html(view, case_id, i == 0) for i, case_id in enumerate(view.case_ids)]
     return (

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree as ET
 
-from ..metrics.registry import Metric, thresholded
+from ..metrics.registry import Metric, of_kind, thresholded
 from .view import ReportView
 
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -61,7 +61,7 @@ def render_junit(view: ReportView, suite_file: str = "") -> str:
                 ET.SubElement(case_el, "skipped", message=_clean(check.skip_reason()))
             if row.score is not None:
                 props = ET.SubElement(case_el, "properties")
-                for metric in thresholded():  # the metrics the per-case rules check
+                for metric in of_kind(view.suite_kind, thresholded()):  # the metrics the per-case rules check
                     ET.SubElement(props, "property", name=metric.name, value=_property(metric, metric.value(row.score)))
     for key, value in counts.items():
         suite_el.set(key, str(value))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..artifacts import MetricDelta, VariantSummary, Verdict
-from ..metrics.registry import Metric, format_metric, format_value, get
+from ..metrics.registry import Metric, format_metric, format_value, get, key_figures
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
 from . import fragmentation_section, gleaning_section, outputs_section
 from .view import SIZE_KEYS, Column, ReportView
@@ -119,8 +119,9 @@ def scores_table(view: ReportView) -> list[str]:
             cells.append(cell + (f"<br>{extra}" if extra else ""))
         lines.append(f"| {row_label(metric)} | " + " | ".join(cells) + " |")
     lines.append("| cases | " + " | ".join(str(c.data.cases) for c in view.columns) + " |")
-    lines.append("| annotated cases (entities / relationships) | "
-                 + " | ".join(annotated_text(c.data) for c in view.columns) + " |")
+    if view.builds_graph:
+        lines.append("| annotated cases (entities / relationships) | "
+                     + " | ".join(annotated_text(c.data) for c in view.columns) + " |")
     lines.append("| tokens | " + " | ".join(usage_cells(c.data)[0] for c in view.columns) + " |")
     lines.append("| cost (USD) | " + " | ".join(usage_cells(c.data)[1] for c in view.columns) + " |")
     return lines
@@ -244,7 +245,8 @@ def format_table(view: ReportView) -> list[str]:
     fmt = [c.data.format for c in view.columns]
     lines.append("| cases with a format error | " + " | ".join(
         f"{f.cases_with_errors}/{c.data.cases} ({pct(f.format_error_rate)})" for f, c in zip(fmt, view.columns)) + " |")
-    lines.append("| completion delimiter present | " + " | ".join(pct(f.completion_rate) for f in fmt) + " |")
+    if view.builds_graph:  # a summary or a report has no completion delimiter to look for
+        lines.append("| completion delimiter present | " + " | ".join(pct(f.completion_rate) for f in fmt) + " |")
     lines.append("| records parsed / seen (dropped) | " + " | ".join(
         f"{f.records_parsed}/{f.records_seen} ({f.records_dropped})" for f in fmt) + " |")
     codes = sorted({code for f in fmt for code in f.issues_by_code})
@@ -263,6 +265,8 @@ def case_cell(view: ReportView, column: Column, case_id: str) -> str:
         return "❌ error"
     check = view.checks.get((column.variant, case_id))
     mark = "❌ " if check is not None and not check.passed else ""
+    if not view.builds_graph:  # another suite kind: its first two key figures
+        return mark + " / ".join(m.format(m.value(row.score)) for m in key_figures(view.suite_kind)[:2])
     if not view.has_gold:  # no recall anywhere: the grounding rate and the example leaks instead
         return f"{mark}{pct(row.score.grounding.rate)} / {format_metric('example_leaks', _leaks(row.score))}"
     return f"{mark}{pct(row.score.entities.recall)} / {pct(row.score.relationships.recall)}"
@@ -274,10 +278,19 @@ def _leaks(score: Any) -> int | None:
 
 def cases_section(view: ReportView) -> list[str]:
     last = view.columns[-1] if view.columns else None
-    what = "Entity / relationship recall" if view.has_gold else "Grounding rate / example leaks (no gold)"
+    kind_figures = key_figures(view.suite_kind)[:2]
+    if not view.builds_graph:
+        what = " / ".join(m.label for m in kind_figures)
+    else:
+        what = "Entity / relationship recall" if view.has_gold else "Grounding rate / example leaks (no gold)"
     lines = [f"<details><summary>{what} per case "
              f"({len(view.case_ids)} cases; ❌ breaks a per-case rule)</summary>", ""]
-    missed_by = "missed by" if view.has_gold else "ungrounded in"
+    if view.suite_kind == "summarize_descriptions":
+        missed_by = "facts dropped / added by"
+    elif not view.builds_graph:  # reports, claims: what the format found wrong
+        missed_by = "format issues in"
+    else:
+        missed_by = "missed by" if view.has_gold else "ungrounded in"
     lines += ["| case | " + " | ".join(esc(c.name) for c in view.columns) + (f" | {missed_by} {esc(last.name)} |" if last else " |"),
               "|---|" + "---:|" * len(view.columns) + ("---|" if last else "")]
     for case_id in view.case_ids[:MAX_CASE_ROWS]:
@@ -285,7 +298,14 @@ def cases_section(view: ReportView) -> list[str]:
         missed = ""
         if last is not None:
             row = last.row(case_id)
-            if row is not None and row.score is not None and view.has_gold:
+            if row is not None and row.score is not None and row.score.summary is not None:
+                found = row.score.summary
+                missed = "; ".join(part for part in (
+                    f"dropped: {names(found.dropped_facts, 3)}" if found.dropped_facts else "",
+                    f"added: {names(found.added_facts, 3)}" if found.added_facts else "") if part) or "—"
+            elif row is not None and row.score is not None and not view.builds_graph:
+                missed = names(sorted({issue.code for issue in row.format_report.issues}), 8) or "—"
+            elif row is not None and row.score is not None and view.has_gold:
                 missed = names(row.score.entities.missed, 8) or "—"
             elif row is not None and row.score is not None and row.score.reference_free is not None:
                 missed = names(row.score.reference_free.ungrounded, 8) or "—"
@@ -337,18 +357,20 @@ def render_markdown(view: ReportView) -> str:
         *scores_table(view),
         "",
         *(["## Repeat spread", "", *repeats_section(view), ""] if has_repeats(view) else []),
-        "## Graph size",
-        "",
-        *size_table(view),
-        "",
-        *fragmentation_section.markdown_lines(view, esc), *gleaning_section.markdown_lines(view, esc),
     ]
+    if view.builds_graph:
+        lines += [
+            "## Graph size",
+            "",
+            *size_table(view),
+            "",
+            *fragmentation_section.markdown_lines(view, esc), *gleaning_section.markdown_lines(view, esc),
+        ]
     if view.kind == "run":
         lines += ["## Gate", "", *gate_section(view.verdict), ""]
+    if view.builds_graph:
+        lines += ["## Worst regressions", "", *regressions_section(view)]
     lines += [
-        "## Worst regressions",
-        "",
-        *regressions_section(view),
         "## Format issues",
         "",
         *format_table(view),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import io
 
-from ..metrics.registry import Metric, console_columns, in_bar_chart, key_figures
+from ..metrics.registry import Metric, console_columns, in_bar_chart, key_figures, of_kind
 from .view import SIZE_KEYS, ReportView, macro_interval
 
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"]
@@ -56,8 +56,10 @@ def _short(name: str, width: int = 28) -> str:
 def _plotted(view: ReportView, with_gold: tuple[Metric, ...]) -> tuple[Metric, ...]:
     """The metrics a 0-1 plot shows: `with_gold` when the run has gold, else the reference-free
     rates of the compact set (grounding rate, type conformance): recall would be n/a throughout."""
+    if view.suite_kind != "extract_graph":  # another suite kind: its own rates, gold or not
+        return tuple(m for m in console_columns(gold=True, kind=view.suite_kind) if not m.is_count)
     if view.has_gold:
-        return with_gold
+        return of_kind(view.suite_kind, with_gold)
     return tuple(m for m in console_columns(gold=False) if not m.is_count)
 
 
@@ -93,6 +95,8 @@ def recall_scatter(view: ReportView) -> bytes:
     fig = _figure(10, 4.6)
     compared = view.compared()
     shown = _plotted(view, key_figures())
+    if not view.builds_graph:
+        shown = shown[:2]  # another suite kind: its two leading figures (yes/no figures scatter on corners)
     for k, metric in enumerate(shown):
         ax = fig.add_subplot(1, len(shown), k + 1)
         ax.plot([0, 1], [0, 1], color="#888888", linestyle="--", linewidth=1, label="no change")
@@ -216,4 +220,9 @@ def render_plots(view: ReportView) -> dict[str, bytes]:
     """name -> PNG bytes, in report order (none for a run without rows)."""
     if not view.columns:
         return {}
-    return {name: make(view) for name, (_, make) in PLOTS.items()}
+    # grounding and graph size are figures of extraction answers: a summary or report run has neither,
+    # and a kind without key figures has no scores to plot
+    skipped: tuple[str, ...] = () if view.builds_graph else ("grounding", "graph_size")
+    if not view.builds_graph and not _plotted(view, key_figures()):
+        skipped += ("metrics", "recall_scatter")
+    return {name: make(view) for name, (_, make) in PLOTS.items() if name not in skipped}

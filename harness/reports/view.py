@@ -18,6 +18,7 @@ from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, Metri
 from ..gate import effective_thresholds
 from ..metrics import get as get_metric
 from ..metrics.registry import Metric, in_reports
+from ..suite_kinds import rows_kind
 from ..model import CaseResult, GoldCase
 
 SIZE_KEYS = (("entities", "nodes"), ("relationships", "edges"), ("communities", "communities"))
@@ -88,8 +89,20 @@ class ReportView:
     def reported_metrics(self) -> tuple[Metric, ...]:
         """The rows of the report tables: every reported metric, except one that only some suites
         can have (`only_where_defined`: typed gold, an ontology) when no column has a value."""
-        return tuple(m for m in in_reports() if not m.only_where_defined or any(
-            c.metric(m.name) is not None or c.metric(m.name, "macro") is not None for c in self.columns))
+        kind = self.suite_kind  # a suite of one kind reports its kind's figures only
+        return tuple(m for m in in_reports() if m.suite_kind == kind and (not m.only_where_defined or any(
+            c.metric(m.name) is not None or c.metric(m.name, "macro") is not None for c in self.columns)))
+
+    @property
+    def builds_graph(self) -> bool:
+        """Whether the run's answers build a graph (extraction): graph size, fragmentation,
+        gleaning and F1 regressions are sections of such runs only."""
+        return self.suite_kind == "extract_graph"
+
+    @property
+    def suite_kind(self) -> str:
+        """The suite kind of the rows shown (harness.suite_kinds): which figures lead."""
+        return rows_kind(row for column in self.columns for row in column.rows)
 
     @property
     def has_gold(self) -> bool:

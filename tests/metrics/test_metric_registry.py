@@ -28,6 +28,10 @@ def _score(entities_gold: list[str], entities_pred: list[str], edges_gold: list[
     return score_case(case, graph)
 
 
+# the description-summary metrics (harness/metrics/summaries.py), in declaration order
+SUMMARIES = ["facts_kept", "facts_added", "within_length", "names_entity", "third_person"]
+
+
 def test_summary_order_is_declaration_order() -> None:
     # summary.json is compared byte for byte: this order is part of its format
     assert metric_names() == (
@@ -37,14 +41,14 @@ def test_summary_order_is_declaration_order() -> None:
         "relationship_typed_f1", "grounding_rate", "type_conformance", "distinct_entities",
         "distinct_relationships", "duplicate_records", "type_conflicts", "dangling", "self_loops",
         "example_leaks", "empty_descriptions", "strengths_out_of_scale", "ontology_conformance",
-        "domain_range_conformance", *REPORTS, *CLAIMS,
+        "domain_range_conformance", *SUMMARIES, "summary_words", "gold_facts_recall", *REPORTS, *CLAIMS,
     )
     assert [c.name for c in counts()][:2] == ["entity_tp", "entity_typed_tp"]
     assert [c.name for c in counts()][12:15] == ["relationship_typed_tp", "relationship_typed_gold",
                                                  "relationship_typed_pred"]
     assert [c.name for c in counts()][15:20] == ["grounded", "ungrounded", "unverified", "conforming_records",
                                                  "typed_entity_records"]
-    assert len(counts()) == 33 + 14 + 8  # + the report and claims families
+    assert len(counts()) == 33 + 11 + 14 + 8  # + the summaries (9 counts, 2 gold-fact counts), report and claims families
 
 
 def test_every_metric_pools_registered_counts_of_its_gold_kind() -> None:
@@ -74,12 +78,13 @@ def test_views_of_the_registry() -> None:
     assert [m.name for m in thresholded()] == ["entity_recall", "relationship_recall", "entity_f1",
                                                "relationship_f1", *reference_free[:2], "relationship_typed_recall",
                                                "relationship_typed_f1", *reference_free[2:], "ontology_conformance",
-                                               "domain_range_conformance", *REPORTS, *CLAIMS]
+                                               "domain_range_conformance", *SUMMARIES, "gold_facts_recall", *REPORTS, *CLAIMS]
     assert [m.name for m in in_reports()] == ["entity_recall", "entity_precision", "entity_f1", "entity_strict_f1",
                                               "relationship_recall", "relationship_precision", "relationship_f1",
                                               "relationship_typed_precision", "relationship_typed_recall",
                                               "relationship_typed_f1", *reference_free[:2], "ontology_conformance",
-                                              "domain_range_conformance", *reference_free[2:], *REPORTS, *CLAIMS]
+                                              "domain_range_conformance", *reference_free[2:], *SUMMARIES,
+                                              "summary_words", "gold_facts_recall", *REPORTS, *CLAIMS]
     assert "entity_strict_f1" not in [m.name for m in in_bar_chart()]
     assert [m.column_label for m in key_figures()] == ["entity recall", "rel. recall (endpoints)"]
     assert get("entity_f1").axis_label == "Entity\nF1"  # type: ignore[union-attr]
@@ -130,10 +135,11 @@ def test_kinds_directions_and_formatting() -> None:
     counts_ = [m.name for m in metrics() if m.is_count]
     assert counts_ == ["distinct_entities", "distinct_relationships", "duplicate_records", "type_conflicts",
                        "dangling", "self_loops", "example_leaks", "empty_descriptions", "strengths_out_of_scale",
-                       "report_overlong_references", "claims_extracted"]
+                       "summary_words", "report_overlong_references", "claims_extracted"]
     assert all(m.kind == "rate" for m in metrics() if m.name not in counts_)
     lower = [m.name for m in metrics() if not m.higher_is_better]
-    assert lower == counts_[2:-1] and all(get(n).threshold == "<=" for n in lower)  # type: ignore[union-attr]
+    assert lower == [*counts_[2:-3], "facts_added", "summary_words", "report_overlong_references"]
+    assert all(get(n).threshold == "<=" for n in lower if n != "summary_words") and get("summary_words").threshold is None  # type: ignore[union-attr]
     assert get("distinct_entities").threshold == ">=" and get("type_conformance").threshold == ">="  # type: ignore[union-attr]
     # one formatting for every report: a rate as a percentage, a count as a number, None as n/a
     assert format_metric("grounding_rate", 0.875) == "87.5%"

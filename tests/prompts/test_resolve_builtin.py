@@ -106,6 +106,7 @@ def test_catalogue() -> None:
         "graphrag/extract_graph",
         "graphrag/extract_graph_json",
         "graphrag/extract_graph_untyped",
+        "graphrag/summarize_descriptions",
         "lightrag/extract_graph",
     ]
     extract = load_builtin("graphrag/extract_graph")
@@ -116,6 +117,7 @@ def test_catalogue() -> None:
         "graphrag/extract_graph": "graphrag",
         "graphrag/extract_graph_json": "json",
         "graphrag/extract_graph_untyped": "graphrag",
+        "graphrag/summarize_descriptions": "summary",
         "lightrag/extract_graph": "lightrag",
     }
 
