@@ -69,13 +69,13 @@ for _name, _label, _phrase, _num, _den, _n, _d, _short in (
     register(Metric(
         _name, _label, _phrase, value=_per_case(_n, _d),
         micro=(lambda num, den: lambda c: ratio_or_none(c[num], c[den]))(_num, _den), pools=(_num, _den),
-        gold=None, threshold=">=", report_rank=30, only_where_defined=True, short_label=_short,
+        gold=None, threshold=">=", report_rank=50, only_where_defined=True, short_label=_short,
         suite_kind=KIND, key_figure=_name in KEY_FIGURES,
     ))
 
 register(Metric(
     "claims_extracted", "Claims extracted", "claims extracted",
     value=_cl(lambda c: c.claims), micro=lambda c: c.total("claim_records"), pools=("claim_records",),  # type: ignore[arg-type]
-    gold=None, threshold=">=", report_rank=31, only_where_defined=True, kind="count", short_label="claims",
+    gold=None, threshold=">=", report_rank=51, only_where_defined=True, kind="count", short_label="claims",
     suite_kind=KIND,
 ))

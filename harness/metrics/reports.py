@@ -78,23 +78,23 @@ def _rate(name: str, label: str, phrase: str, num: str, den: str,
 
 
 _rate("report_schema_valid", "Report schema valid", "report schema validity", "reports_schema_ok", "reports",
-      _rep(lambda r: float(r.schema_ok)), 20, "schema ok")
+      _rep(lambda r: float(r.schema_ok)), 40, "schema ok")
 _rate("report_rating_in_range", "Rating in range", "rating in range", "reports_rating_ok", "reports_rated",
-      _rep(lambda r: None if r.rating_in_range is None else float(r.rating_in_range)), 21, "rating ok")
+      _rep(lambda r: None if r.rating_in_range is None else float(r.rating_in_range)), 41, "rating ok")
 _rate("report_findings_in_range", "Findings count ok", "findings count in 5-10", "reports_findings_ok", "reports",
-      _rep(lambda r: float(r.findings_in_range)), 22, "5-10 findings")
+      _rep(lambda r: float(r.findings_in_range)), 42, "5-10 findings")
 _rate("report_citation_validity", "Citation validity", "citation validity", "report_ids_valid", "report_ids_checked",
-      _ratio(_valid_ids, _checked_ids), 23, "cites ok")
+      _ratio(_valid_ids, _checked_ids), 43, "cites ok")
 _rate("report_findings_cited", "Findings cited", "findings with a citation", "report_findings_cited",
-      "report_findings", _ratio(lambda r: r.findings_cited, lambda r: r.findings), 24, "cited")
+      "report_findings", _ratio(lambda r: r.findings_cited, lambda r: r.findings), 44, "cited")
 _rate("report_entity_coverage", "Entity coverage", "context entities covered", "report_entities_covered",
-      "report_context_entities", _ratio(lambda r: r.entities_covered, lambda r: r.context_entities), 25, "entities")
+      "report_context_entities", _ratio(lambda r: r.entities_covered, lambda r: r.context_entities), 45, "entities")
 _rate("report_fact_recall", "Report fact recall", "report fact recall", "report_gold_facts_found", "report_gold_facts",
-      _ratio(_gold(lambda r: r.gold_facts_found), _gold(lambda r: r.gold_facts)), 26, "facts")
+      _ratio(_gold(lambda r: r.gold_facts_found), _gold(lambda r: r.gold_facts)), 46, "facts")
 
 register(Metric(
     "report_overlong_references", "Overlong references", "references with more than five ids",
     value=_rep(lambda r: r.overlong_references), micro=lambda c: c.total("report_overlong_references"),
     pools=("report_overlong_references",), gold=None, higher_is_better=False, threshold="<=",
-    report_rank=27, only_where_defined=True, kind="count", short_label=">5 ids", suite_kind=KIND,
+    report_rank=47, only_where_defined=True, kind="count", short_label=">5 ids", suite_kind=KIND,
 ))

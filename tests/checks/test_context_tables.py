@@ -61,9 +61,7 @@ def test_expand_ids() -> None:
 
 
 def test_shipped_report_contexts_have_every_table() -> None:
-    # staging/ until the lead moves the report suite's material into fixtures/
-    folder = next(p for p in (REPO / "staging" / "fixtures" / "chunks" / "podcast-reports",
-                              REPO / "fixtures" / "chunks" / "podcast-reports", REPO / "staging") if p.is_dir())
+    folder = REPO / "fixtures" / "chunks" / "podcast-reports"
     paths = sorted(folder.glob("*.txt"))
     assert len(paths) == 5
     for path in paths:

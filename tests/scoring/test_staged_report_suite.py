@@ -1,6 +1,5 @@
-"""The podcast-reports suite's hand-written answers score as staging/README.md says (worked by hand
-there). The material lives under staging/ until the lead moves it into suites/ and fixtures/;
-this test reads it from either place."""
+"""The podcast-reports suite's hand-written answers score as
+fixtures/responses/podcast-reports/README.md says (worked by hand there)."""
 
 from __future__ import annotations
 
@@ -17,11 +16,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def home() -> Path:
-    """The folder holding suites/podcast-reports.yaml and its fixtures (staging/ or the repo)."""
-    for base in (REPO / "staging", REPO):
-        if (base / "suites" / "podcast-reports.yaml").is_file():
-            return base
-    raise AssertionError("podcast-reports.yaml is neither in staging/suites nor in suites/")
+    """The folder holding suites/podcast-reports.yaml and its fixtures."""
+    return REPO
 
 
 # (variant, case): schema ok, rating in range, findings, findings cited, ids cited, ids invalid,

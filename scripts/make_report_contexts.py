@@ -6,7 +6,7 @@ The records below were written by hand by the harness team from the podcast suit
 combined degree (descending) then id; each edge brings in its source and target entity rows and
 their claims; tables "-----Entities-----", "-----Claims-----", "-----Relationships-----" written
 by pandas' `to_csv(index=False, sep=",")` (minimal quoting, "\\n" line ends), joined by blank lines.
-Degrees are counted over the community's own edges. Run: python staging/make_contexts.py
+Degrees are counted over the community's own edges. Run: python scripts/make_report_contexts.py
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import csv
 import io
 from pathlib import Path
 
-OUT = Path(__file__).parent / "fixtures" / "chunks" / "podcast-reports"
+OUT = Path(__file__).resolve().parent.parent / "fixtures" / "chunks" / "podcast-reports"
 
 # case -> (first entity id, entities [(title, description)], first relationship id,
 #          relationships [(source, target, description)], first claim id, claims [(subject, type, status, description)])
