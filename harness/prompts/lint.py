@@ -252,6 +252,20 @@ def lint_report(
     return LintReport(template.source, findings, chosen.name, kind_from, engine, engine_from)
 
 
+def _shown(path: Path) -> str:
+    """A path relative to the working folder when it is under it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _same_setting(one: PromptKind, other: PromptKind) -> bool:
+    """Both kinds are read from the same settings key (variants of one prompt)."""
+    keys = {k for keys in one.settings_keys.values() for k in keys}
+    return bool(keys & {k for keys in other.settings_keys.values() for k in keys})
+
+
 def _resolve_kind(template: PromptTemplate, forced: PromptKind | None,
                   engine: str | None) -> tuple[PromptKind, str, str, str]:
     """(kind, how it was known, engine, how it was known)."""
@@ -269,8 +283,9 @@ def _resolve_kind(template: PromptTemplate, forced: PromptKind | None,
         detected = detect_kind(text)
         if by_name:
             shown = sorted((k for k in by_name if k.detect(text)), key=lambda k: -k.priority)
-            chosen = shown[0] if shown else by_name[0]
-            how = "file name"
+            chosen, how = (shown[0] if shown else by_name[0]), "file name"
+            if not shown and detected is not None and _same_setting(detected, chosen):
+                chosen, how = detected, "file name and text"  # prompt-tune's untyped or JSON extract_graph.txt
         elif detected is not None:
             chosen, how = detected, "text"
         else:
@@ -278,7 +293,7 @@ def _resolve_kind(template: PromptTemplate, forced: PromptKind | None,
     if engine is not None:
         return chosen, how, engine, "given"
     if project is not None and chosen.family == "graphrag":
-        return chosen, how, project[0], str(project[1])
+        return chosen, how, project[0], _shown(project[1])
     return chosen, how, chosen.default_engine(template.placeholders()), "default"
 
 

@@ -313,10 +313,20 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
 
 
 def _check_input(template: PromptTemplate, lines: Mapping[Location, int], source: str) -> None:
-    wanted = template.variable_mappings.get(INPUT_VARIABLE, INPUT_VARIABLE)
+    """The template carries its kind's data ({input_text} unless its kind says otherwise)."""
+    from .kinds import KINDS
+
+    kind = KINDS.get(template.meta.kind or "")
+    carried = kind.input_variable if kind is not None else INPUT_VARIABLE
+    if carried is None:
+        return
+    wanted = template.variable_mappings.get(carried, carried)
+    if carried != INPUT_VARIABLE and INPUT_VARIABLE in template.placeholders():
+        return  # the harness's runner fills {input_text} with the same data
     if not any(wanted in placeholders(text) for _, text in template.parts()):
         loc: Location = ("user",) if ("user",) in lines else ("messages",)
-        raise _fail(source, lines, loc, f"no message has the {{{wanted}}} placeholder, so the chunk would never be sent")
+        what = "the chunk" if carried == INPUT_VARIABLE else "its data"
+        raise _fail(source, lines, loc, f"no message has the {{{wanted}}} placeholder, so {what} would never be sent")
 
 
 def load_yaml_prompt(path: Path, *, strict: bool = True, source: str | None = None) -> PromptTemplate:

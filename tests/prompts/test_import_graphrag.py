@@ -289,7 +289,12 @@ def test_project_prompts_are_linted_with_graphrag_variables(tmp_path: Path) -> N
     project = read_graphrag_project(project_v2(tmp_path / "p"), environ={})
     results = lint_project_prompts(project)
     assert set(results) == set(project.prompts)
-    assert all(f.severity != "error" for findings in results.values() for f in findings), results
+    # every prompt is checked against what GraphRAG 2.x fills: {entity_specs}, {max_length},
+    # {max_report_length} are known; the extraction prompt (the harness's own good.txt) writes
+    # {language}, which GraphRAG 2.x never fills (graph_intelligence_strategy.py passes entity
+    # types and delimiters only), so GraphRAG's str.format would raise KeyError on it
+    errors = {(name, f.code, f.message.split(" ")[0]) for name, found in results.items() for f in found if f.severity == "error"}
+    assert errors == {("extract_graph", "placeholder-unknown", "{language}")}, results
 
 
 def test_cli_import(harness_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -61,15 +61,11 @@ PROMPT_KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     "community_report_text": (("community_reports",), ("text_prompt",), ("community_report_text.txt",)),
 }
 
-# Variables each kind of GraphRAG prompt is filled with by GraphRAG itself (for lint at import).
-KIND_VARIABLES: dict[str, dict[str, str]] = {
-    "summarize_descriptions": {"entity_name": "ENTITY", "description_list": "[]", "max_length": "500"},
-    "extract_claims": {"entity_specs": "organization,person", "claim_description": "claims"},
-    "community_report": {"max_report_length": "1500"},
-    "community_report_text": {"max_report_length": "1500"},
-}
-KIND_FORMATS = {"extract_graph": "graphrag", "summarize_descriptions": "graphrag", "extract_claims": "claims",
-                "community_report": "report", "community_report_text": "report"}
+# the registered prompt kind (harness.prompts.kinds) of each prompt the importer reads: lint checks
+# each against the variables the project's GraphRAG version fills
+KIND_NAMES = {"extract_graph": "graphrag.extract_graph", "summarize_descriptions": "graphrag.summarize_descriptions",
+              "extract_claims": "graphrag.extract_claims", "community_report": "graphrag.community_report",
+              "community_report_text": "graphrag.community_report_text"}
 
 
 @dataclass
@@ -290,31 +286,20 @@ def extraction_types(path: Path, settings_types: list[str]) -> list[str]:
 
 
 def lint_project_prompts(project: GraphRAGProject) -> dict[str, list[Any]]:
-    """Lint every prompt of the project with the variables GraphRAG fills it with."""
+    """Lint every prompt of the project as its kind, with the variables the project's GraphRAG
+    version fills (the kind's variant, e.g. prompt-tune's untyped extraction, is read from the text)."""
+    from ..kinds import engine_of_settings, get_kind
     from ..lint import lint_prompt
 
+    engine = engine_of_settings(project.settings)
     results: dict[str, list[Any]] = {}
-    for kind, path in project.prompts.items():
-        variables: dict[str, str] | None = None
-        ignore: tuple[str, ...] = ()
-        if kind in KIND_VARIABLES:
-            # GraphRAG fills these prompts itself, with its own variables
-            variables = {"input_text": "", **KIND_VARIABLES[kind]}
-            if kind == "extract_claims":
-                variables.update(project.delimiters)
-                if project.claim_description:
-                    variables["claim_description"] = project.claim_description
-            if kind == "summarize_descriptions":
-                del variables["input_text"]
-                ignore = ("input-missing", "delimiter-mismatch")  # free text out, no records
-            ignore += ("variable-unused",)
-        settings = {k: v for k, v in project.delimiters.items()}
-        results[kind] = lint_prompt(
+    for name, path in project.prompts.items():
+        kind = get_kind(KIND_NAMES[name])
+        results[name] = lint_prompt(
             path,
-            variables=variables,
-            format=KIND_FORMATS[kind],
-            entity_types=extraction_types(path, project.entity_types) if kind == "extract_graph" else None,
-            ignore=ignore,
-            **settings,
+            engine=engine,
+            kind=None if name == "extract_graph" else kind.name,  # extract_graph: typed, untyped or JSON
+            entity_types=extraction_types(path, project.entity_types) if name == "extract_graph" else None,
+            **project.delimiters,
         )
     return results
