@@ -265,6 +265,33 @@ def list_builtins(json_out: Annotated[bool, typer.Option("--json", help="Print J
         typer.echo(f"{row['name']:<40} {row['format']:<9} {row['description']}")
 
 
+@prompts_app.command("kinds")
+def list_kinds(
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    engine: Annotated[Optional[str], typer.Option("--engine", help="Only the variables this engine fills (graphrag-0..3, lightrag, lightrag-old).")] = None,
+) -> None:
+    """List the prompt kinds: per engine version, the variables it fills, and the answer format."""
+    from .kinds import ENGINE_GROUPS, HARNESS_ENGINE, KINDS
+
+    if engine is not None and engine not in ENGINE_GROUPS:
+        raise InputError(f"--engine: '{engine}' is not one of {', '.join(ENGINE_GROUPS)}")
+    rows = []
+    for kind in KINDS.values():
+        runner = [(HARNESS_ENGINE, kind.harness)] if kind.harness is not None else []
+        for version, variables in [*kind.filled.items(), *runner]:
+            if engine is not None and version not in ENGINE_GROUPS[engine]:
+                continue
+            rows.append({"kind": kind.name, "engine": version, "variables": list(variables),
+                         "files": list(kind.files.get(version, ())), "settings": list(kind.settings_keys.get(version, ())),
+                         "format": kind.format, "answer": kind.answer})
+    if json_out:
+        emit_json(rows)
+        return
+    typer.echo(f"{'kind':<40} {'engine':<13} {'format':<9} variables")
+    for row in rows:
+        typer.echo(f"{row['kind']:<40} {row['engine']:<13} {row['format'] or '-':<9} {', '.join(row['variables']) or '-'}")
+
+
 @prompts_app.command("show")
 def show(name: Annotated[str, typer.Argument(help="builtin:<family>/<name>", show_default=False)]) -> None:
     """Print a built-in prompt's template (copy it into prompts/ to start your own)."""

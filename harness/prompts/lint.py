@@ -574,7 +574,7 @@ def _check_language(template: PromptTemplate, ctx: LintContext, out: _Collector)
                         f"a sentence stands where a language name belongs: 'in {phrase[:70]}'")
 
 
-_TUPLE_LITERAL = re.compile(r"<\|#?\|>")
+_TUPLE_LITERAL = re.compile(r"<\|(?:#\|)?>")  # <|> (GraphRAG) and <|#|> (LightRAG >= 1.4.8)
 _COMPLETION_LITERAL = re.compile(r"<\|[A-Z][A-Z_]*\|>")
 _RECORD_LITERAL = re.compile(r"(?<![#\w])##(?![#\w])")
 _ASKS_JSON = re.compile(r"\b(?:return|output|respond|answer|format|reply)\b[^\n.]{0,60}\bJSON\b", re.I)
