@@ -124,6 +124,8 @@ _V1UP = ("graphrag-1", "graphrag-2", "graphrag-3")
 _EXTRACT = ("input_text", "entity_types", *_DELIMS)
 _CLAIMS = ("input_text", "entity_specs", "claim_description")
 _SEARCH = ("context_data", "response_type")
+_EXTRACT_KEYS = {"graphrag-0": ("entity_extraction.prompt",), "graphrag-1": ("entity_extraction.prompt",),
+                 "graphrag-2": ("extract_graph.prompt",), "graphrag-3": ("extract_graph.prompt",)}
 _RUNNER = ("input_text", "entity_types", *_DELIMS, "language")  # template.RUNNER_VARIABLES
 _GR_SRC = "graphrag/index/operations/extract_graph/graph_extractor.py (v0: index/graph/extractors/graph/, v1: operations/extract_entities/)"
 _Q_SRC = "graphrag/query/structured_search/*/search.py, query/question_gen/local_gen.py"
@@ -137,8 +139,7 @@ _KINDS: list[PromptKind] = [
         "tuples `(\"entity\"<|>NAME<|>TYPE<|>DESC)` between `##`, closed by `<|COMPLETE|>`", "graphrag",
         files={"graphrag-0": ("entity_extraction.txt",), "graphrag-1": ("entity_extraction.txt",),
                "graphrag-2": ("extract_graph.txt",), "graphrag-3": ("extract_graph.txt",)},
-        settings_keys={"graphrag-0": ("entity_extraction.prompt",), "graphrag-1": ("entity_extraction.prompt",),
-                       "graphrag-2": ("extract_graph.prompt",), "graphrag-3": ("extract_graph.prompt",)},
+        settings_keys=_EXTRACT_KEYS,
         checks=frozenset({DELIMITERS, EXAMPLES, GLEANING}),
         markers=(r"\{input_text\}", r"\{entity_types\}", r"(?i)\"?entity\"?\s*(\{tuple_delimiter\}|<\|(?:#\|)?>)"),
         priority=40, harness=_RUNNER, sources=(_GR_SRC,),
@@ -147,7 +148,7 @@ _KINDS: list[PromptKind] = [
         "graphrag.extract_graph_untyped", "graphrag", "entities and relationships, the model naming each type (prompt-tune's untyped variant)",
         {**_same(_G[:3], _EXTRACT), "graphrag-3": ("input_text", "entity_types")},
         "GraphRAG tuples with model-chosen types", "graphrag", optional=frozenset({"entity_types"}),
-        settings_keys={"graphrag-2": ("extract_graph.prompt",), "graphrag-3": ("extract_graph.prompt",)},
+        settings_keys=_EXTRACT_KEYS,
         checks=frozenset({DELIMITERS, EXAMPLES, GLEANING}),
         markers=(r"\{input_text\}", r"(?i)\"?entity\"?\s*(\{tuple_delimiter\}|<\|(?:#\|)?>)"), excludes=(r"\{entity_types\}",),
         priority=39, harness=_RUNNER, sources=(_GR_SRC, "graphrag/prompt_tune/template/extract_graph.py"),
@@ -156,7 +157,7 @@ _KINDS: list[PromptKind] = [
         "graphrag.extract_graph_json", "graphrag", "entities and relationships as JSON (prompt-tune's JSON variant)",
         {**_same(_G[:3], _EXTRACT), "graphrag-3": ("input_text", "entity_types")},
         "one JSON object with `entities` and `relationships` lists", "json",
-        optional=frozenset(_DELIMS), settings_keys={"graphrag-2": ("extract_graph.prompt",), "graphrag-3": ("extract_graph.prompt",)},
+        optional=frozenset(_DELIMS), settings_keys=_EXTRACT_KEYS,
         checks=frozenset({DELIMITERS, EXAMPLES, GLEANING}),
         markers=(r"\{input_text\}", r"(?i)\bJSON\b", r"(?i)\"?entities\"?\s*:|`entities`|\bentities\b[^\n]{0,40}\blist"),
         excludes=(r"\{tuple_delimiter\}", r"<\|>"), priority=38, harness=_RUNNER, sources=(_GR_SRC, "graphrag/prompt_tune/template/extract_graph.py"),
