@@ -383,16 +383,6 @@ def kinds_of_file(path: str | Path, engine: str | None = None) -> list[PromptKin
     return sorted(found, key=lambda k: not any(name in k.files.get(v, ()) for v in group))
 
 
-def kind_of_setting(section: str, key: str) -> PromptKind | None:
-    """The kind a GraphRAG settings key names (`extract_graph.prompt`, `community_reports.text_prompt`)."""
-    wanted = f"{section}.{key}"
-    for kind in _KINDS:
-        if kind.family == "graphrag" and not kind.name.endswith(("_untyped", "_json")) \
-                and any(wanted in keys for keys in kind.settings_keys.values()):
-            return kind
-    return None
-
-
 def detect_kind(text: str) -> PromptKind | None:
     """The kind a prompt's text shows (its placeholders and key phrases), or None."""
     for kind in sorted(_KINDS, key=lambda k: -k.priority):

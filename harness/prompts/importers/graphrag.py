@@ -86,6 +86,7 @@ class GraphRAGProject:
     input: InputSettings = field(default_factory=InputSettings)
     chunk_size: int = DEFAULT_CHUNK_SIZE
     claim_description: str | None = None
+    query_prompts: dict[str, Path] = field(default_factory=dict)  # query kind (kinds.KINDS) -> file
 
 
 def find_settings(root: Path) -> Path:
@@ -186,6 +187,7 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None) 
         if found is not None:
             project.prompts[kind] = found
 
+    project.query_prompts = _query_prompts(data, base)
     extract = _section(data, "extract_graph", "entity_extraction")
     types = extract.get("entity_types")
     if isinstance(types, str):
@@ -210,6 +212,30 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None) 
     if isinstance(size, int) and size > 0:
         project.chunk_size = size
     return project
+
+
+def _query_prompts(settings: Mapping[str, Any], base: Path) -> dict[str, Path]:
+    """The query prompts of the project (local, global map/reduce/knowledge, DRIFT, basic search,
+    question generation): each kind's settings key for the project's version, else its file name
+    under prompts/. Only files that exist: the query settings are not checked at import."""
+    from ..kinds import KINDS, engine_of_settings
+
+    engine = engine_of_settings(settings)
+    found: dict[str, Path] = {}
+    for kind in KINDS.values():
+        if kind.family != "graphrag" or kind.name.removeprefix("graphrag.") in KIND_NAMES or kind.name.endswith(("_untyped", "_json")):
+            continue
+        candidates: list[Path] = []
+        for setting in kind.settings_keys.get(engine, ()):
+            section, key = setting.split(".")
+            value = _section(settings, section).get(key)
+            if isinstance(value, str) and value.strip():
+                candidates.append(Path(value) if Path(value).is_absolute() else base / value)
+        candidates += [base / "prompts" / name for name in kind.files.get(engine, ())]
+        path = next((c for c in candidates if c.is_file()), None)
+        if path is not None:
+            found[kind.name] = path
+    return found
 
 
 def graphrag_draft(
@@ -293,6 +319,8 @@ def lint_project_prompts(project: GraphRAGProject) -> dict[str, list[Any]]:
 
     engine = engine_of_settings(project.settings)
     results: dict[str, list[Any]] = {}
+    for kind_name, path in project.query_prompts.items():
+        results[kind_name.removeprefix("graphrag.")] = lint_prompt(path, engine=engine, kind=kind_name)
     for name, path in project.prompts.items():
         kind = get_kind(KIND_NAMES[name])
         results[name] = lint_prompt(
