@@ -391,7 +391,9 @@ def _context(
         names = kind.harness if harness_runs and kind.harness is not None else kind.supplied(engine)
         given = {name: resolved.get(name, SAMPLE_VALUES.get(name, "")) for name in names}
         expected = kind.expected(None if engine == HARNESS_ENGINE else engine)
-        if harness_runs and input_variable not in (kind.harness or ()):
+        if harness_runs and input_variable != INPUT_VARIABLE and INPUT_VARIABLE in template.placeholders():
+            # the runner fills {input_text} with the same data (the description list, the context)
+            expected.discard(input_variable or "")
             input_variable = INPUT_VARIABLE
     else:
         # explicit settings win over the supplied values; missing delimiters get the declared ones

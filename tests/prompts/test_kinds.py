@@ -168,3 +168,16 @@ def test_cli_lists_kinds(harness_cli, capsys: pytest.CaptureFixture[str]) -> Non
     assert {r["engine"] for r in rows} == {"graphrag-3"}
     # v3 init writes 13 prompt files; every one is a kind with a file name for v3
     assert len({f for r in rows for f in r["files"]}) == 13
+
+
+def test_a_harness_summary_template_may_carry_its_data_as_input_text() -> None:
+    # the harness's runner fills {input_text} with the description list as GraphRAG writes it
+    text = ("kind: graphrag.summarize_descriptions\nformat: graphrag\n"
+            "user: 'Summarize {entity_name} in at most {max_length} words: {input_text}'\n")
+    template = load_yaml_text(text, "s.yaml")
+    report = lint_report(template)
+    assert (report.kind, report.engine) == ("graphrag.summarize_descriptions", "harness")
+    assert report.findings == []
+    # GraphRAG itself fills no {input_text} into a summary prompt
+    assert [(f.code, f.message.split(" ")[0]) for f in lint_report(template, engine="graphrag-2").findings] == [
+        ("input-missing", "no"), ("placeholder-unknown", "{input_text}")]
