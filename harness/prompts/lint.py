@@ -490,7 +490,8 @@ def _check_placeholders(template: PromptTemplate, ctx: LintContext, out: _Collec
     if EXAMPLES_VARIABLE in used and template.examples:
         consumed.update(_example_inputs(template, ctx.format))
     bound = set(template.partials)  # filled on purpose by partial_format
-    for name in sorted(ctx.expected - consumed - bound - {input_name, INPUT_VARIABLE} - {None}):
+    skipped = {INPUT_VARIABLE} | ({input_name} if input_name is not None else set())
+    for name in sorted(ctx.expected - consumed - bound - skipped):
         line = template.origin.get(f"variables.{name}", template.line_of("user"))
         out.add("variable-unused", line, f"{{{name}}} is supplied but the prompt never uses it")
 
