@@ -412,6 +412,9 @@ def engine_of_settings(settings: Mapping[str, object]) -> str:
 
 
 SETTINGS_FILES = ("settings.yaml", "settings.yml", "settings.json")
+# sections only GraphRAG settings have (any version)
+_GRAPHRAG_SECTIONS = {"llm", "models", "completion_models", "entity_extraction", "extract_graph", "claim_extraction",
+                      "extract_claims", "community_reports", "summarize_descriptions", "local_search", "global_search"}
 
 
 def find_project_engine(prompt: Path) -> tuple[str, Path] | None:
@@ -428,7 +431,9 @@ def find_project_engine(prompt: Path) -> tuple[str, Path] | None:
                     data, _ = parse_yaml(candidate.read_text(encoding="utf-8"), str(candidate))
                 except (InputError, OSError, UnicodeDecodeError):
                     return None
-                return (engine_of_settings(data), candidate) if isinstance(data, dict) else None
+                if isinstance(data, dict) and _GRAPHRAG_SECTIONS & set(data):
+                    return engine_of_settings(data), candidate
+                return None  # a settings file of something else: no GraphRAG project here
         if folder.parent == folder:
             break
         folder = folder.parent

@@ -181,3 +181,12 @@ def test_a_harness_summary_template_may_carry_its_data_as_input_text() -> None:
     # GraphRAG itself fills no {input_text} into a summary prompt
     assert [(f.code, f.message.split(" ")[0]) for f in lint_report(template, engine="graphrag-2").findings] == [
         ("input-missing", "no"), ("placeholder-unknown", "{input_text}")]
+
+
+def test_a_settings_file_of_something_else_is_no_graphrag_project(tmp_path: Path) -> None:
+    (tmp_path / "settings.yaml").write_text("debug: true\ndatabase: {host: localhost}\n")
+    (tmp_path / "prompts").mkdir()
+    prompt = tmp_path / "prompts" / "extract_graph.txt"
+    prompt.write_text((STOCK / "graphrag-3" / "prompts" / "extract_graph.txt").read_text())
+    report = lint_report(prompt)
+    assert (report.engine, report.engine_from) == ("harness", "default")
