@@ -413,11 +413,18 @@ def _context(
 
 
 def _render_values(template: PromptTemplate, ctx: LintContext) -> dict[str, str]:
-    """Every value the messages would be filled with; an example that cannot render leaves {examples} empty."""
+    """Every value the messages would be filled with; an example that cannot render leaves {examples} empty.
+
+    A delimiter placeholder the engine does not fill (already `placeholder-unknown`) is rendered
+    with the delimiter answers are parsed with, so the checks of examples and delimiters that
+    follow do not repeat that finding.
+    """
+    variables = {"tuple_delimiter": ctx.tuple_delimiter, "record_delimiter": ctx.record_delimiter,
+                 "completion_delimiter": ctx.completion_delimiter, **ctx.variables}
     try:
-        return template.values(ctx.variables)
+        return template.values(variables)
     except InputError:
-        return {**template.defaults, **ctx.variables, EXAMPLES_VARIABLE: ""}
+        return {**template.defaults, **variables, EXAMPLES_VARIABLE: ""}
 
 
 # --------------------------------------------------------------------------- checks
