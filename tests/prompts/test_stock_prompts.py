@@ -34,6 +34,7 @@ KIND_OF = {
     "entity_continue_extraction_user_prompt.txt": "lightrag.entity_continue_extraction",
     "summarize_entity_descriptions.txt": "lightrag.summarize_entity_descriptions",
     "keywords_extraction.txt": "lightrag.keywords_extraction",
+    "rag_response.txt": "lightrag.rag_response", "naive_rag_response.txt": "lightrag.naive_rag_response",
 }
 
 
@@ -46,7 +47,7 @@ def expected_kind(path: Path) -> str:
 def test_every_folder_has_its_init_prompts() -> None:
     counts = {folder.name: len(list((folder / "prompts").glob("*.txt"))) for folder in STOCK.iterdir() if folder.is_dir()}
     # init writes 10 prompts in v0.9, 12 in v1.2 (+ drift reduce, basic search), 13 from v2 (report split in two)
-    assert counts == {"graphrag-0": 10, "graphrag-1": 12, "graphrag-2": 13, "graphrag-3": 13, "lightrag": 5, "lightrag-old": 2}
+    assert counts == {"graphrag-0": 10, "graphrag-1": 12, "graphrag-2": 13, "graphrag-3": 13, "lightrag": 7, "lightrag-old": 2}
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
