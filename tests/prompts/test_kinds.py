@@ -190,3 +190,35 @@ def test_a_settings_file_of_something_else_is_no_graphrag_project(tmp_path: Path
     prompt.write_text((STOCK / "graphrag-3" / "prompts" / "extract_graph.txt").read_text())
     report = lint_report(prompt)
     assert (report.engine, report.engine_from) == ("harness", "default")
+
+
+def _doc_rows() -> list[str]:
+    """The rows docs/prompt-kinds.md's table must hold: per kind, consecutive engine versions with
+    the same variables, file names and settings keys share a row; the harness's row last."""
+    def row(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    rows = []
+    for kind in KINDS.values():
+        groups: list[tuple[list[str], tuple]] = []
+        for version, variables in kind.filled.items():
+            shape = (variables, kind.files.get(version, ()), kind.settings_keys.get(version, ()))
+            if groups and groups[-1][1] == shape:
+                groups[-1][0].append(version)
+            else:
+                groups.append(([version], shape))
+        if kind.harness is not None:
+            groups.append(([HARNESS_ENGINE], (kind.harness, (), ())))
+        for index, (versions, (variables, files, keys)) in enumerate(groups):
+            engine = versions[0] if len(versions) == 1 else f"{versions[0]} – {versions[-1].split('-')[-1]}"
+            answer = f"{kind.answer} (`{kind.format}`)" if kind.format else kind.answer
+            rows.append(row([f"`{kind.name}`" if index == 0 else "″", engine,
+                             ", ".join(f"`{v}`" for v in variables) or "(none)", ", ".join(files) or "–",
+                             ", ".join(f"`{k}`" for k in keys) or "–", answer if index == 0 else "″"]))
+    return rows
+
+
+def test_the_documented_table_is_the_registry() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "prompt-kinds.md").read_text(encoding="utf-8")
+    missing = [r for r in _doc_rows() if r not in doc.splitlines()]
+    assert missing == [], "docs/prompt-kinds.md is out of date:\n" + "\n".join(missing)
