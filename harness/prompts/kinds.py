@@ -279,7 +279,9 @@ _KINDS: list[PromptKind] = [
         optional=frozenset({"input_text", "language"}),
         files={"lightrag": ("entity_extraction_system_prompt.txt",)},
         settings_keys={"lightrag": ('PROMPTS["entity_extraction_system_prompt"]',)}, checks=frozenset({DELIMITERS}),
-        markers=(r"\{examples\}", r"entity\{tuple_delimiter\}"), excludes=(r"\{input_text\}",), priority=42, sources=(_LR_SRC,),
+        # no text markers: a prompt without {input_text} is only taken for this message by its file
+        # name or `kind:`, so an extraction prompt that lost its input is still reported
+        priority=42, sources=(_LR_SRC,),
     ),
     PromptKind(
         "lightrag.entity_extraction_user", "lightrag", "the user message of LightRAG >= 1.4.8's extraction (carries the chunk)",
@@ -299,7 +301,8 @@ _KINDS: list[PromptKind] = [
         files={"lightrag-old": ("entity_continue_extraction.txt",), "lightrag": ("entity_continue_extraction_user_prompt.txt",)},
         settings_keys={"lightrag-old": ('PROMPTS["entity_continue_extraction"]',),
                        "lightrag": ('PROMPTS["entity_continue_extraction_user_prompt"]',)},
-        markers=(r"(?i)missed|last extraction",), excludes=(r"\{input_text\}", r"\{examples\}"), priority=30, sources=(_LR_SRC,),
+        markers=(r"(?i)\bmissed\b", r"(?i)\blast extraction\b"), excludes=(r"\{input_text\}", r"\{examples\}"),
+        priority=30, sources=(_LR_SRC,),
     ),
     PromptKind(
         "lightrag.entity_if_loop_extraction", "lightrag", "asks whether entities are still missing (LightRAG <= 1.4.7)",
