@@ -257,12 +257,13 @@ def list_builtins(json_out: Annotated[bool, typer.Option("--json", help="Print J
     rows = []
     for name, prompt in sorted(catalog().items()):
         template = load_builtin(name)
-        rows.append({"name": prompt.reference, "format": template.format, "description": template.meta.description})
+        rows.append({"name": prompt.reference, "kind": template.meta.kind, "format": template.format,
+                     "description": template.meta.description})
     if json_out:
         emit_json(rows)
         return
     for row in rows:
-        typer.echo(f"{row['name']:<40} {row['format']:<9} {row['description']}")
+        typer.echo(f"{row['name']:<40} {row['kind'] or '-':<32} {row['format']:<9} {row['description']}")
 
 
 @prompts_app.command("kinds")
