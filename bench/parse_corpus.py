@@ -24,7 +24,7 @@ from harness.model import ParseResult  # noqa: E402
 from harness.parsing import parse  # noqa: E402
 from harness.parsing.cleanup import strip_think  # noqa: E402
 from harness.parsing.issues_log import IssueLog  # noqa: E402
-from harness.parsing.naive import naive_graphrag_counts  # noqa: E402
+from harness.cache_audit.engines import graphrag_counts  # noqa: E402
 from harness.parsing.prose import report_prose_records  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "corpus" / "real-llm-outputs.jsonl"
@@ -43,8 +43,8 @@ _ENTITY_OR_REL_DROP = frozenset(
 
 
 def graphrag_baseline(text: str, td: str = "<|>", rd: str = "##", cd: str = "<|COMPLETE|>") -> tuple[int, int, int]:
-    """GraphRAG v3's simple parser (harness.parsing.naive): (entities, relationships, weight fallbacks)."""
-    counts = naive_graphrag_counts(text, td, rd, cd)
+    """GraphRAG v3's parser as modelled in harness.cache_audit.engines: (entities, relationships, weight fallbacks)."""
+    counts = graphrag_counts(text, "graphrag-3.x", td, rd, cd)
     return counts.entities, counts.relationships, counts.weight_fallbacks
 
 

@@ -608,7 +608,7 @@ class RunSummary(Artifact):
     """One finished run of one suite (summary.json). Timings live only under keys ending in `_s`
     (and `created_at`): every other value is reproduced byte for byte by a replayed run."""
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions")
+    omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions", "pending_review")
     schema_version: Literal[1] = SUMMARY_SCHEMA_VERSION
     harness_version: str
     suite: str
@@ -626,6 +626,9 @@ class RunSummary(Artifact):
     gate_config: GateConfig | None = None  # absent in summaries written before the gate recorded it
     outputs: OutputsSummary | None = None  # a run of `harness evaluate` (absent otherwise)
     conventions: ConventionsSummary | None = None  # `harness evaluate --conventions text2kgbench`
+    # cases of the run whose gold was proposed by `harness annotate` and is not reviewed yet: left
+    # out of every gold-based metric (absent when there are none)
+    pending_review: int | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per variant and metric (a MultiIndex `variant`, `metric`): `micro`, `macro` and

@@ -186,6 +186,7 @@ def _read_input(source: str, *, limit: int | None = None) -> str:
 
 
 FormatOpt = Annotated[str, typer.Option("--format", help="auto, graphrag, lightrag, json, claims, report, llamaindex, function, json_triples or triple_table.")]
+ParseFormatOpt = Annotated[str, typer.Option("--format", help="auto, graphrag, lightrag, json, claims, report, llamaindex, function, json_triples or triple_table; or a query-phase answer: map (global-search map points), drift (DRIFT primer or local answer), rate (rate-query answer), summary (a description summary).")]
 TupleOpt = Annotated[str, typer.Option("--tuple-delimiter", help="Field delimiter of delimited output.")]
 RecordOpt = Annotated[str, typer.Option("--record-delimiter", help="Record delimiter of delimited output.")]
 CompletionOpt = Annotated[str, typer.Option("--completion-delimiter", help="Completion delimiter.")]
@@ -202,18 +203,32 @@ def _check_format(fmt: str) -> None:
 @app.command("parse")
 def parse_command(
     source: Annotated[Optional[str], typer.Argument(help="Model output file, or - for stdin.")] = None,
-    format: FormatOpt = "auto",
+    format: ParseFormatOpt = "auto",
     json_out: JsonOpt = False,
     jsonl: Annotated[Optional[Path], typer.Option("--jsonl", help="JSONL file: one object per line with `output` (and optional `id`, `format`).")] = None,
     tuple_delimiter: TupleOpt = "<|>",
     record_delimiter: RecordOpt = "##",
     completion_delimiter: CompletionOpt = "<|COMPLETE|>",
+    entity: Annotated[Optional[list[str]], typer.Option("--entity", help="--format summary: the entity the summary is about (repeat for both ends of a relationship).")] = None,
+    max_words: Annotated[int, typer.Option("--max-words", min=1, help="--format summary: the word limit (GraphRAG's max_length).")] = 500,
+    context: Annotated[Optional[Path], typer.Option("--context", help="--format map: JSON {dataset: [ids]} or a list of ids the points may cite.")] = None,
 ) -> None:
-    """Parse model output; exit 1 when it has format errors."""
+    """Parse model output; exit 1 when it has format errors (a query-phase answer: any issue)."""
+    from .checks.query import QUERY_FORMATS
     from .inputfiles import MAX_RUN_FILE_BYTES, parse_json
     from .parsing import has_format_errors, parse, parse_result_to_json
 
-    _check_format(format)
+    if format not in QUERY_FORMATS:
+        from .formats import AUTO, format_names
+
+        if format not in (AUTO, *format_names()):
+            raise InputError(f"--format: '{format}' is not one of {', '.join((AUTO, *format_names(), *QUERY_FORMATS))}")
+    if format != "summary" and (entity or max_words != 500):
+        raise InputError("--entity and --max-words go with --format summary")
+    if format != "map" and context is not None:
+        raise InputError("--context goes with --format map (for citations in other answers: harness citations)")
+    context_ids = parse_json(_read_input(str(context)), str(context)) if context is not None else None
+    query_options = {"names": entity or (), "max_words": max_words, "context_ids": context_ids}
     delimiters = {"tuple_delimiter": tuple_delimiter, "record_delimiter": record_delimiter,
                   "completion_delimiter": completion_delimiter}
     for key, value in delimiters.items():
@@ -230,6 +245,11 @@ def parse_command(
             if not isinstance(row, dict) or not isinstance(row.get("output"), str):
                 raise InputError(f"{jsonl}:{number}: each line needs a string `output`")
             row_format = row.get("format", format)
+            if row_format in QUERY_FORMATS:
+                checked = _check_query(row["output"], row_format, query_options)
+                failed |= not checked["ok"]
+                sys.stdout.write(json.dumps({"id": row.get("id", number), **checked}, ensure_ascii=False) + "\n")
+                continue
             _check_format(row_format)
             result = parse(row["output"], row_format, **delimiters)
             failed |= has_format_errors(result)
@@ -237,6 +257,14 @@ def parse_command(
         raise typer.Exit(1 if failed else 0)
     if source is None:
         raise InputError("give a FILE, - for stdin, or --jsonl FILE")
+    if format in QUERY_FORMATS:
+        checked = _check_query(_read_input(source), format, query_options)
+        if json_out:
+            _emit_json(checked)
+        else:
+            for line in _query_lines(checked):
+                typer.echo(line)
+        raise typer.Exit(0 if checked["ok"] else 1)
     result = parse(_read_input(source), format, **delimiters)
     if json_out:
         _emit_json(parse_result_to_json(result))
@@ -250,6 +278,41 @@ def parse_command(
             typer.echo(f"  {issue.code}{' (dropped)' if issue.dropped else ''}: {issue.message}"
                        + (f"  [{issue.excerpt[:80]!r}]" if issue.excerpt else ""))
     raise typer.Exit(1 if has_format_errors(result) else 0)
+
+
+def _check_query(text: str, fmt: str, options: dict) -> dict:
+    from .checks.query import check_query_answer
+
+    return check_query_answer(text, fmt, **options)
+
+
+def _query_lines(checked: dict) -> list[str]:
+    """The plain-text view of a query-phase answer: what was read, then the issues."""
+    fmt, answer = checked["format"], checked["answer"]
+    if fmt == "summary":
+        head = f"format: summary; {answer['words']} word(s)"
+        body: list[str] = []
+    elif fmt == "map":
+        points = answer.get("points") if isinstance(answer, dict) else None
+        points = points if isinstance(points, list) else []
+        head = f"format: map; {len(points)} point(s)"
+        body = [f"  point {n} (score {p.get('score')!s}): {str(p.get('description', ''))[:100]}"
+                if isinstance(p, dict) else f"  point {n}: {str(p)[:100]}" for n, p in enumerate(points, 1)]
+    elif fmt == "drift":
+        value = answer if isinstance(answer, dict) else {}
+        text = value.get("intermediate_answer", value.get("response", ""))
+        queries = value.get("follow_up_queries")
+        head = (f"format: drift ({'primer' if 'intermediate_answer' in value else 'local'}); score {value.get('score')!s}; "
+                f"{len(queries) if isinstance(queries, list) else 0} follow-up quer(ies)")
+        body = [f"  answer: {str(text)[:100]}"] if text else []
+    else:
+        value = answer if isinstance(answer, dict) else {}
+        head = f"format: rate; rating {value.get('rating')!s}"
+        body = [f"  reason: {str(value.get('reason'))[:100]}"] if "reason" in value else []
+    lines = [f"{head}; {len(checked['issues'])} issue(s)", *body]
+    for issue in checked["issues"]:
+        lines.append(f"  {issue['code']}: {issue['message']}" + (f"  [{issue['excerpt'][:80]!r}]" if issue.get("excerpt") else ""))
+    return lines
 
 
 @app.command("score")
@@ -425,7 +488,7 @@ def _reference_free_lines(rf) -> list[str]:
 
 @app.command("citations")
 def citations_command(
-    source: Annotated[str, typer.Argument(help="Community report or query answer (file or -).")],
+    source: Annotated[str, typer.Argument(help="Community report, global-search map answer ({\"points\": [...]}: the citations inside each point's description) or query answer (file or -).")],
     context: Annotated[Optional[Path], typer.Option("--context", help="JSON: {dataset: [ids]} or a list of ids the answer may cite.")] = None,
     datasets: Annotated[Optional[list[str]], typer.Option("--dataset", help="Allowed dataset names (repeatable; default Entities, Relationships, Claims, Reports, Sources).")] = None,
     json_out: JsonOpt = False,
@@ -443,7 +506,8 @@ def citations_command(
     if json_out:
         _emit_json(result)
     else:
-        typer.echo(f"{len(result['citations'])} citation(s), {len(result['issues'])} issue(s)")
+        read_as = {"report": "a community report", "map": "a global-search map answer", "text": "a query answer"}[result["mode"]]
+        typer.echo(f"{len(result['citations'])} citation(s), {len(result['issues'])} issue(s); read as {read_as}")
         for issue in result["issues"]:
             typer.echo(f"  {issue['code']}: {issue['message']}" + (f"  [{issue['excerpt'][:80]!r}]" if issue.get("excerpt") else ""))
     raise typer.Exit(0 if result["ok"] else 1)
@@ -451,23 +515,27 @@ def citations_command(
 
 @app.command("audit-cache")
 def audit_cache_command(
-    folder: Annotated[Path, typer.Argument(help="A GraphRAG cache folder or a LightRAG kv_store_llm_response_cache.json.")],
-    json_out: JsonOpt = False,
+    folder: Annotated[Path, typer.Argument(help="A GraphRAG cache folder (0.x to 3.x) or a LightRAG kv_store_llm_response_cache.json (or a folder holding them).")],
+    engine: Annotated[Optional[str], typer.Option("--engine", help="Force the engine and version instead of reading it from the layout: graphrag-0.x, graphrag-1.x, graphrag-2.x, graphrag-3.x or lightrag.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON row per entry (JSON lines), then one line of totals.")] = False,
 ) -> None:
-    """Parse every cached model answer and show what a naive GraphRAG-style parse silently loses."""
-    from .parsing import audit_cache
+    """Classify every cached call by kind, read it with its kind's parser, and show what the engine's own parser kept and lost."""
+    from .cache_audit import ENGINES, audit_cache
+    from .cache_audit.totals import render
 
+    if engine is not None and engine not in ENGINES:
+        raise InputError(f"--engine: '{engine}' is not one of {', '.join(ENGINES)}")
     if not folder.exists():
         raise InputError(f"{folder}: not found")
-    rows = 0
-    for row in audit_cache(str(folder)):
-        rows += 1
-        if json_out:
-            sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
-        else:
-            typer.echo(json.dumps(row, ensure_ascii=False)[:300])
-    if not json_out:
-        typer.echo(f"{rows} cached answer(s)")
+    result = audit_cache(folder, engine=engine)
+    if json_out:
+        for row in result.rows:
+            sys.stdout.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps({"totals": result.totals.to_json(), "skipped": dict(result.skipped.reasons)},
+                                    ensure_ascii=False) + "\n")
+        return
+    for line in render(result.rows, result.totals, result.skipped.line(), str(folder)):
+        typer.echo(line)
 
 
 def _load_run_rows(path: Path) -> tuple[list, str]:
@@ -606,6 +674,15 @@ def _register_tune() -> None:
 
 
 _register_tune()
+
+
+def _register_annotate() -> None:
+    from .annotate.command import annotate_command
+
+    app.command("annotate")(annotate_command)
+
+
+_register_annotate()
 
 
 @app.command("version")

@@ -139,6 +139,9 @@ class GoldClaim(Value):
 # description list as the engine writes it).
 SuiteKind = Literal["extract_graph", "summarize_descriptions", "community_report", "extract_claims"]
 
+# the review state of a case's gold (`harness annotate`): pending (proposed, not gold yet) or done
+ReviewState = Literal["pending", "done"]
+
 
 class GoldCase(Value):
     id: str
@@ -160,13 +163,26 @@ class GoldCase(Value):
     # optional gold of the other kinds: facts a summary or report should state; expected claims
     facts: list[str] = Field(default_factory=list)
     claims: list[GoldClaim] = Field(default_factory=list)
+    # `harness annotate` (docs/annotate.md): "pending" gold was proposed from a run and is no gold
+    # until reviewed, so a proposal never grades the model it came from; "done": reviewed
+    review: ReviewState | None = None
+    reviewer: str | None = None
+    reviewed: str | None = None  # the review's date, as the reviewer gave it
+
+    @property
+    def pending(self) -> bool:
+        return self.review == "pending"
 
     @property
     def has_entity_gold(self) -> bool:
+        if self.pending:
+            return False
         return bool(self.entities) if self.annotated is None else self.annotated
 
     @property
     def has_relationship_gold(self) -> bool:
+        if self.pending:
+            return False
         return bool(self.relationships) if self.annotated is None else self.annotated
 
 
@@ -329,16 +345,22 @@ class ReportScore(Value):
     """One community report against its case's context (docs/scoring.md, "Community reports").
     Owned by harness/scoring/report_score.py."""
 
-    schema_ok: bool
+    schema_ok: bool  # a report object with every field, of the right types
     schema_problems: list[str] = Field(default_factory=list)
     rating: float | None = None
-    rating_in_range: bool | None = None
+    rating_in_range: bool | None = None  # None: no rating to check
     findings: int = 0
     findings_in_range: bool = False  # 5 to 10 findings
-    findings_cited: int = 0  # findings that cite at least one context record
-    citations: int = 0  # record ids cited
-    citations_invalid: int = 0  # ids not in the context, unknown datasets, more than five ids without +more
-    context_entities: int = 0
+    findings_cited: int = 0  # findings that cite at least one record of the context
+    references: int = 0  # dataset references in [Data: ...] citations ("Entities (1, 2)" is one)
+    overlong_references: int = 0  # references listing more than five ids (with or without +more)
+    unknown_datasets: int = 0  # references to a dataset the report kind does not cite
+    malformed_citations: int = 0  # [Data: ...] blocks that could not be read entirely
+    citations: int = 0  # record ids cited (ranges spelled out)
+    # ids that are no record of the context: an unknown dataset, a table the context lacks, an id
+    # the table does not list; None when the context has no table to check against
+    citations_invalid: int | None = None
+    context_entities: int = 0  # names in the context's Entities table
     entities_covered: int = 0  # context entities the report names
     gold_facts: int = 0
     gold_facts_found: int = 0
@@ -351,8 +373,10 @@ class ClaimsScore(Value):
     claims: int = 0  # claim records parsed
     well_formed: int = 0  # with all eight fields
     bad_status: int = 0  # status not TRUE, FALSE or SUSPECTED
-    bad_dates: int = 0  # a start or end date that is neither ISO-8601 nor NONE
-    subjects_in_specs: int = 0  # claims whose subject is one of the case's entity specs
+    bad_dates: int = 0  # claims with a start or end date that is neither ISO-8601 nor NONE
+    # claims whose subject is one of the case's entity specs; None when the specs are entity
+    # types (or absent): a subject cannot be checked against a type by name
+    subjects_in_specs: int | None = None
     gold_claims: int = 0
     gold_claims_found: int = 0
 

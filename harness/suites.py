@@ -11,7 +11,7 @@ from pydantic import AliasChoices, Field, ValidationError, create_model, field_v
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
 from .llm.providers.registry import PROVIDERS
-from .model import GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, SuiteKind, Value
+from .model import GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, ReviewState, SuiteKind, Value
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
 from .formats import AUTO, format_names
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
@@ -165,6 +165,9 @@ class CaseSpec(Value):
     claim_description: str | None = None
     facts: list[str] = Field(default_factory=list)
     claims: list[GoldClaim] = Field(default_factory=list)
+    review: ReviewState | None = None  # `harness annotate`: pending gold is no gold until reviewed
+    reviewer: str | None = None
+    reviewed: str | None = None
 
     @field_validator("id")
     @classmethod
@@ -195,6 +198,8 @@ class SuiteSpec(Value):
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
     ontology: Ontology | None = None  # entity types and relations the extraction may use (docs/scoring.md)
     citations: CitationSettings = Field(default_factory=CitationSettings)
+    # gold kept beside the suite by `harness annotate` (docs/annotate.md); its cases' gold wins
+    gold_file: str | None = None
     cases: list[CaseSpec] = Field(min_length=1)
 
     @field_validator("name")
@@ -436,6 +441,8 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
             if "/" in variant.prompt or variant.prompt.endswith((".txt", ".yaml", ".yml")):
                 raise _fail(path, lines, where, f"prompt file not found: {shown_path(variant.prompt)}")
 
+    if spec.gold_file is not None:
+        spec = _with_gold_file(spec, path, root, lines, allow_outside=allow_outside_chunks)
     cases: list[GoldCase] = []
     seen: dict[str, int] = {}
     for index, case in enumerate(spec.cases):
@@ -473,9 +480,41 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
             GoldCase(id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships,
                      annotated=case.annotated, entity_name=case.entity_name, descriptions=case.descriptions,
                      max_length=case.max_length, entity_specs=case.entity_specs,
-                     claim_description=case.claim_description, facts=case.facts, claims=case.claims)
+                     claim_description=case.claim_description, facts=case.facts, claims=case.claims,
+                     review=case.review, reviewer=case.reviewer, reviewed=case.reviewed)
         )
     return Suite(spec, path, root, cases, allow_outside_files=allow_outside_chunks)
+
+
+def _with_gold_file(spec: SuiteSpec, path: Path, root: Path, lines: dict, *, allow_outside: bool) -> SuiteSpec:
+    """The spec with the gold of `gold_file:` in place of its cases' own (the side file was
+    validated on its own, errors naming its lines; a case id it lists must be a case here)."""
+    from .annotate.gold_file import read_gold_file
+
+    where = ("gold_file",)
+    relative = spec.gold_file or ""
+    if "\x00" in relative or len(relative) > MAX_PATH_CHARS or not relative.strip():
+        raise _fail(path, lines, where, f"not a usable file name: {shown_path(relative)}")
+    found = resolve_path(relative, path, root)
+    if not found.is_file():
+        raise _fail(path, lines, where, f"gold file not found: {shown_path(relative)}")
+    if not allow_outside and not _inside(found, root):
+        raise _fail(path, lines, where, f"gold file {shown_path(relative)} resolves outside the project folder {root} "
+                                        "(pass --allow-outside-chunks to read it anyway)")
+    gold = read_gold_file(found)
+    ids = {case.id for case in spec.cases}
+    for case in gold.cases:
+        if case.id not in ids:
+            raise InputError(f"{found}: case '{case.id}' is not a case of suite '{spec.name}'")
+    by_id = {case.id: case for case in gold.cases}
+    cases = [
+        case if case.id not in by_id else case.model_copy(update={
+            "entities": by_id[case.id].gold_entities(), "relationships": by_id[case.id].gold_relationships(),
+            "annotated": by_id[case.id].annotated, "review": by_id[case.id].review,
+            "reviewer": by_id[case.id].reviewer, "reviewed": by_id[case.id].reviewed})
+        for case in spec.cases
+    ]
+    return spec.model_copy(update={"cases": cases})
 
 
 class GoldFile(Value):

@@ -138,4 +138,12 @@ def build_summary(
         ratios=ratios_to_baseline(variants, baseline),
         comparisons=comparisons,
         timings={"wall_s": round(wall_s, 6)},
+        pending_review=pending_review(suite.cases, results),
     )
+
+
+def pending_review(cases: list[GoldCase], results: list[CaseResult]) -> int | None:
+    """Cases of the run whose gold is pending review (`harness annotate`); None when there are none."""
+    ran = {row.case_id for row in results}
+    pending = sum(1 for case in cases if case.id in ran and case.pending)
+    return pending or None

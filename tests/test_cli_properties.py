@@ -27,10 +27,11 @@ WORDS = ["auto", "graphrag", "lightrag", "json", "xml", "none", "once", "all", "
 COMMANDS: dict[tuple[str, ...], list[str]] = {
     ("run",): ["--variant", "--case", "--reports", "--run-id", "--fresh", "--shard", "--gate", "--baseline",
                "--allow-outside-chunks"],
-    ("parse",): ["--format", "--json", "--jsonl", "--tuple-delimiter", "--record-delimiter", "--completion-delimiter"],
+    ("parse",): ["--format", "--json", "--jsonl", "--tuple-delimiter", "--record-delimiter", "--completion-delimiter",
+                 "--entity", "--max-words", "--context"],
     ("score",): ["--gold", "--pred", "--format", "--json"],
     ("citations",): ["--context", "--dataset", "--json"],
-    ("audit-cache",): ["--json"],
+    ("audit-cache",): ["--json", "--engine"],
     ("compare",): ["--variant-a", "--variant-b", "--json"],
     ("gate",): ["--baseline", "--json", "--no-reports"],
     ("baseline", "update"): ["--out"],

@@ -185,3 +185,93 @@ def report_parts(report: Any) -> list[tuple[str, str]]:
     return [("summary", report.summary), ("rating_explanation", report.rating_explanation)] + [
         (f"finding {i + 1}", f"{f.summary}\n{f.explanation}") for i, f in enumerate(report.findings)
     ]
+
+
+# --------------------------------------------------------------------------- the context's tables
+#
+# GraphRAG hands a community report prompt the community's records as CSV tables, each under a
+# header line (graphrag/index/operations/summarize_communities/*/sort_context.py, v0.x to v3.x):
+#
+#   graph context:     "----Reports-----" (sub-community reports: community, full_content),
+#                      "-----Entities-----" (human_readable_id, title, description, degree),
+#                      "-----Claims-----" (human_readable_id, subject_id, type, status, description),
+#                      "-----Relationships-----" (human_readable_id, source, target, description,
+#                      combined_degree)
+#   text-unit context: "----REPORTS-----", "-----SOURCES-----" (id, text, entity_degree), where
+#                      id is the text unit's human_readable_id
+#
+# pandas writes them with `to_csv(index=False, sep=",")`: quoted fields may hold commas, quotes
+# and line breaks. A report cites a record by the first of these columns a table has.
+
+_SECTION = re.compile(r"^-{3,}\s*([A-Za-z][A-Za-z _]*?)\s*-{3,}[ \t]*$", re.M)
+_ID_COLUMNS: dict[str, tuple[str, ...]] = {
+    "reports": ("community", "human_readable_id", "short_id", "id"),
+}
+_DEFAULT_ID_COLUMNS = ("human_readable_id", "short_id", "id")
+_NAME_COLUMNS = ("title", "entity", "name")
+
+
+@dataclass(frozen=True, slots=True)
+class ContextTables:
+    """The record ids of each table of a report's context (keyed by the dataset name a citation
+    uses: Entities, Relationships, Claims, Sources, Reports) and the names in its Entities table."""
+
+    ids: dict[str, frozenset[str]]
+    entity_names: tuple[str, ...]
+
+    def ids_of(self, dataset: str) -> frozenset[str] | None:
+        """The ids of a dataset named in a citation (any case); None when the context has no such table."""
+        return self.ids.get(dataset.strip().casefold())
+
+
+def read_context_tables(text: str) -> ContextTables:
+    """The tables of a community context in GraphRAG's layout (above). A table without a header
+    row adds nothing; a context with no section header has no tables at all."""
+    import csv
+    import io
+
+    headers = list(_SECTION.finditer(text))
+    ids: dict[str, set[str]] = {}
+    names: list[str] = []
+    for k, header in enumerate(headers):
+        dataset = header.group(1).strip().casefold()
+        end = headers[k + 1].start() if k + 1 < len(headers) else len(text)
+        body = text[header.end() : end].strip("\n")
+        first_line = body.split("\n", 1)[0]
+        sep = "|" if "|" in first_line and "," not in first_line else ","
+        rows = [row for row in csv.reader(io.StringIO(body), delimiter=sep) if any(cell.strip() for cell in row)]
+        if not rows:
+            continue
+        columns = [c.strip().casefold() for c in rows[0]]
+        id_at = _column(columns, _ID_COLUMNS.get(dataset, _DEFAULT_ID_COLUMNS))
+        name_at = _column(columns, _NAME_COLUMNS, fallback=None) if dataset == "entities" else None
+        found = ids.setdefault(dataset, set())
+        for row in rows[1:]:
+            if id_at is not None and id_at < len(row) and row[id_at].strip():
+                found.add(_id_text(row[id_at]))
+            if name_at is not None and name_at < len(row) and row[name_at].strip():
+                names.append(row[name_at].strip())
+    return ContextTables({k: frozenset(v) for k, v in ids.items()}, tuple(dict.fromkeys(names)))
+
+
+def _column(columns: list[str], wanted: tuple[str, ...], fallback: int | None = 0) -> int | None:
+    for name in wanted:
+        if name in columns:
+            return columns.index(name)
+    return fallback if columns else None
+
+
+def _id_text(value: str) -> str:
+    """An id as a citation writes it: "7.0" (a float column pandas wrote) is "7"."""
+    v = value.strip()
+    if re.fullmatch(r"\d+\.0+", v):
+        return v.split(".", 1)[0]
+    return v
+
+
+def expand_ids(ids: list[str]) -> list[str]:
+    """The ids a reference lists, with ranges ("3-5") spelled out; a token that is no id stays as written."""
+    out: list[str] = []
+    for i in ids:
+        out.extend(_expand([i]) or [i])
+    return out

@@ -189,3 +189,50 @@ def map_points(text: str) -> list[tuple[str, bool]] | None:
             zero = not isinstance(score, bool) and isinstance(score, (int, float)) and score == 0
             out.append((point["description"], not zero))
     return out
+
+
+# `harness parse --format map|drift|rate|summary`: the query-phase answers and description
+# summaries, read and checked by the functions above.
+QUERY_FORMATS: tuple[str, ...] = ("map", "drift", "rate", "summary")
+_TOLERATED = frozenset({"json-repaired"})  # repaired JSON is read; anything else fails the answer
+
+
+def _issue_json(i: FormatIssue) -> dict[str, Any]:
+    return {"code": i.code, "message": i.message, "excerpt": i.excerpt}
+
+
+def check_query_answer(
+    text: str,
+    format: str,
+    *,
+    names: Sequence[str] = (),
+    max_words: int = 500,
+    context_ids: ContextIds = None,
+    allowed_datasets: Collection[str] = DEFAULT_DATASETS,
+) -> dict[str, Any]:
+    """One query-phase answer read as `format` (one of QUERY_FORMATS): {"format", "answer" (the
+    parsed JSON, or the summary text), "issues", "ok"}. A DRIFT answer is a primer when it has
+    `intermediate_answer`, else a local answer. ok is False when any issue other than a JSON
+    repair was found."""
+    if format not in QUERY_FORMATS:
+        raise ValueError(f"unknown query format {format!r}; expected one of {', '.join(QUERY_FORMATS)}")
+    text = scrub_surrogates(text)  # the text policy: see harness/text.py
+    answer: Any
+    if format == "summary":
+        issues = check_summary(text, list(names), max_words=max_words)
+        answer = {"text": text.strip(), "words": count_words(text.strip())}
+    else:
+        answer, _ = load_answer(text)
+        if format == "map":
+            issues = check_map_response(text, allowed_datasets=allowed_datasets, context_ids=context_ids)
+        elif format == "drift":
+            kind = "primer" if isinstance(answer, dict) and "intermediate_answer" in answer else "local"
+            issues = check_drift_response(text, kind=kind)
+        else:
+            issues = check_rate_response(text)
+    return {
+        "format": format,
+        "answer": answer,
+        "issues": [_issue_json(i) for i in issues],
+        "ok": all(i.code in _TOLERATED for i in issues),
+    }

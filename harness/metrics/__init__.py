@@ -13,6 +13,8 @@ from . import typed_relationships  # noqa: F401  isort: skip
 from . import grounding  # noqa: F401  isort: skip
 from . import reference_free  # noqa: F401  isort: skip
 from . import ontology  # noqa: F401  isort: skip
+from . import reports  # noqa: F401  isort: skip
+from . import claims  # noqa: F401  isort: skip
 from .registry import Count, Metric, counts, get, gold_kind, metric_names, metrics, phrase
 
 __all__ = ["Count", "Metric", "counts", "get", "gold_kind", "metric_names", "metrics", "phrase"]

@@ -3,8 +3,7 @@ community reports (one module per format in harness.formats). `parse` never rais
 what it cannot read it reports.
 
 Public API: parse, FORMATS, parse_result_to_json, has_format_errors (the one definition of format
-errors, also format_error_reasons), detect_format, audit_cache (see harness.parsing.audit), and
-the format codes in harness.parsing.codes.CODES.
+errors, also format_error_reasons), detect_format, and the format codes in harness.parsing.codes.CODES.
 
 A lazy facade (harness.lazy_exports): importing one submodule, as the format modules do, does not
 import the whole pipeline.
@@ -19,7 +18,6 @@ from harness.lazy_exports import lazy_facade
 # The public names, bound on first use. `lazy_facade` reads this block: it is the only list of the names.
 if TYPE_CHECKING:
     from .answer import FORMATS, parse
-    from .audit import audit_cache
     from .codes import CODES
     from .parse_result_json import parse_result_to_json
     from .verdict import format_error_reasons, has_format_errors

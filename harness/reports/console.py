@@ -42,6 +42,9 @@ def annotation_lines(summary: RunSummary) -> list[str]:
         ]
         if parts:
             lines.append(f"{name}: " + "; ".join(parts))
+    if summary.pending_review:
+        lines.append(f"{summary.pending_review} case(s) with proposed gold pending review (harness annotate): "
+                     "excluded from gold metrics")
     return lines
 
 

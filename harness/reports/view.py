@@ -141,6 +141,9 @@ def run_view(
         f"Run `{summary.run_id}` of `{summary.suite_file}`, baseline variant "
         f"`{baseline}`, record mode `{summary.record_mode}`, harness {summary.harness_version}."
     )
+    if summary.pending_review:
+        facts += (f" {summary.pending_review} case(s) have proposed gold pending review (`harness annotate`): "
+                  "they are excluded from every gold-based metric.")
     return ReportView(
         kind="run",
         suite=summary.suite,

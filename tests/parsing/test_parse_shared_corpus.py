@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from harness.parsing import parse
-from harness.parsing.naive import naive_graphrag_counts
+from harness.cache_audit.engines import graphrag_counts
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "real-llm-outputs.jsonl"
 
@@ -35,7 +35,7 @@ def test_shared_corpus_recovers_at_least_graphrag(shared_corpus_rows: list[dict[
         if row["call"] not in ("extract", "continuation"):
             continue
         text = row.get("output") or ""
-        naive = naive_graphrag_counts(text)
+        naive = graphrag_counts(text, "graphrag-3.x")
         ents, rels = naive.entities, naive.relationships
         result = parse(text)
         if len(result.graph.entities) < ents or len(result.graph.relationships) < rels:

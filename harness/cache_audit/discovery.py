@@ -1,0 +1,102 @@
+"""Find the cache entries under a path: walk the folder (hidden folders such as .git are not
+entered), read each file that can be a cache entry, and count what is skipped and why. The only
+module of harness.cache_audit that touches the file system."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.cache_audit.entry import CacheEntry
+from harness.cache_audit.layouts import graphrag_entry, is_lightrag_store, lightrag_entries
+
+MAX_FILE_BYTES = 256 * 1024 * 1024
+_SNIFF = 8192
+
+
+@dataclass(slots=True)
+class Skipped:
+    """Files not audited, counted by reason (shown as one line, never as rows)."""
+
+    reasons: Counter[str] = field(default_factory=Counter)
+
+    def add(self, reason: str) -> None:
+        self.reasons[reason] += 1
+
+    @property
+    def total(self) -> int:
+        return sum(self.reasons.values())
+
+    def line(self) -> str | None:
+        if not self.reasons:
+            return None
+        parts = ", ".join(f"{n} {reason}" for reason, n in sorted(self.reasons.items(), key=lambda kv: (-kv[1], kv[0])))
+        return f"skipped {self.total} file(s): {parts}"
+
+
+def _files(root: Path, skipped: Skipped) -> Iterator[tuple[Path, str]]:
+    if root.is_file():
+        yield root, root.name
+        return
+    for folder, dirs, files in os.walk(root):
+        here = Path(folder)
+        for name in sorted(d for d in dirs if d.startswith(".")):  # .git and other hidden folders: not entered
+            skipped.reasons[f"in {name}/"] += sum(len(f) for _, _, f in os.walk(here / name))
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            path = here / name
+            yield path, path.relative_to(root).as_posix()
+
+
+def _read(path: Path, skipped: Skipped) -> object | None:
+    """The file's JSON, or None after counting why it was skipped."""
+    if path.name.startswith("."):
+        skipped.add("hidden files")
+        return None
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            skipped.add("too large")
+            return None
+        with path.open("rb") as handle:
+            data = handle.read()
+    except OSError:
+        skipped.add("unreadable")
+        return None
+    if b"\x00" in data[:_SNIFF]:
+        skipped.add("binary")
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        skipped.add("binary")
+        return None
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        skipped.add("not JSON")
+        return None
+
+
+def discover(path: str | os.PathLike[str], skipped: Skipped) -> Iterator[CacheEntry]:
+    """Every cache entry under `path` (a GraphRAG cache folder, a LightRAG kv store file, or a
+    folder holding either), in path order; what is not one is counted in `skipped`."""
+    root = Path(path)
+    for file, rel in _files(root, skipped):
+        data = _read(file, skipped)
+        if data is None:
+            continue
+        if is_lightrag_store(file.name, data):
+            entries = lightrag_entries(rel, data)
+            if not entries:
+                skipped.add("empty kv stores")
+            yield from entries
+            continue
+        entry = graphrag_entry(rel, data)
+        if entry is None:
+            skipped.add("JSON that is no cache entry")
+            continue
+        yield entry

@@ -1,0 +1,149 @@
+"""What each engine's own extraction parser keeps from one answer, modelled on its code, so the
+audit can say what it lost. Counts only: records kept and weights that fell back to 1.0.
+
+GraphRAG (graph_extractor.py, `_process_results` / `_process_result`), every version: split the
+answer on the record delimiter (never on the completion delimiter), strip each record and one
+leading "(" and one trailing ")", split on the tuple delimiter; keep `"entity"` records with at
+least 4 fields and `"relationship"` records with at least 5 (the tag must be exactly `"entity"`
+with its quotes). The weight is the last field:
+
+- 0.1 to 0.3.1: `float(x) if isinstance(x, numbers.Number) else 1.0` on a string: every weight is
+  1.0 (graphrag-0.x below; 0.3.2 to 0.9 parse as 1.x does: audit them with --engine graphrag-1.x);
+- 0.3.2 to 2.x: `float(x)`, 1.0 on ValueError, so `5)\\n<|COMPLETE|>` (the last record when no
+  record delimiter comes before the completion delimiter) falls back to 1.0;
+- 3.x: the same, and a record that is empty or exactly `<|COMPLETE|>` is skipped (which changes no
+  count: the completion delimiter glued to the last record still costs its weight).
+
+In 0.x to 2.x the first answer and its gleanings are concatenated before parsing; the audit reads
+each cached answer on its own, so a record broken across that seam is not modelled.
+
+LightRAG (operate.py): up to 1.4.7 GraphRAG-style tuples: split on the record and completion
+delimiters, take the text inside the outermost parentheses, split on `<|>`; `"entity"` with at
+least 4 fields and a non-empty name, `"relationship"` with at least 5; the weight is the last field
+when it matches `^[-+]?[0-9]*\\.?[0-9]+$`, else 1.0. From 1.4.8: one record per line (split on new
+lines and the completion delimiter), `<|#|>` between fields; an entity has exactly 4 fields
+(`entity`, name, type, description: name, type and description non-empty, the type free of
+`'()<>|/\\`), a relation exactly 5 (`relation`, source, target, keywords, description: source and
+target non-empty and different). The format has no weight (None: no fallback to count). Several
+records run together on one line are split as LightRAG does; its repair of mangled delimiters
+(`fix_tuple_delimiter_corruption`) is not modelled.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from harness.cache_audit.entry import EngineCounts
+
+GRAPHRAG_TUPLE = "<|>"
+GRAPHRAG_RECORD = "##"
+COMPLETION = "<|COMPLETE|>"
+LIGHTRAG_TUPLE = "<|#|>"
+
+_PARENS = re.compile(r"^\(|\)$")
+_LIGHTRAG_FLOAT = re.compile(r"^[-+]?[0-9]*\.?[0-9]+$")
+_OUTER_PARENS = re.compile(r"\((.*)\)", re.S)
+_BAD_TYPE_CHARS = set("'()<>|/\\")
+
+
+def _graphrag_records(text: str, tuple_delimiter: str, record_delimiter: str) -> list[list[str]]:
+    return [_PARENS.sub("", r.strip()).split(tuple_delimiter) for r in text.split(record_delimiter)]
+
+
+def _float_weight(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def graphrag_counts(
+    text: str,
+    version: str = "graphrag-3.x",
+    tuple_delimiter: str = GRAPHRAG_TUPLE,
+    record_delimiter: str = GRAPHRAG_RECORD,
+    completion_delimiter: str = COMPLETION,
+) -> EngineCounts:
+    """What GraphRAG `version` (graphrag-0.x, -1.x, -2.x, -3.x) keeps from one answer."""
+    entities = relationships = fallbacks = 0
+    for attrs in _graphrag_records(text, tuple_delimiter, record_delimiter):
+        if version == "graphrag-3.x" and (attrs == [""] or attrs == [completion_delimiter]):
+            continue
+        if attrs[0] == '"entity"' and len(attrs) >= 4:
+            entities += 1
+        if attrs[0] == '"relationship"' and len(attrs) >= 5:
+            relationships += 1
+            if version == "graphrag-0.x" or not _float_weight(attrs[-1]):
+                fallbacks += 1
+    return EngineCounts(entities, relationships, fallbacks)
+
+
+def _split_markers(text: str, markers: list[str]) -> list[str]:
+    """LightRAG's split_string_by_multi_markers: split on any marker, strip, drop empty parts."""
+    parts = re.split("|".join(re.escape(m) for m in markers if m), text) if any(markers) else [text]
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _clean(value: str) -> str:
+    return value.strip().strip('"').strip("'").strip()
+
+
+def lightrag_legacy_counts(
+    text: str, tuple_delimiter: str = GRAPHRAG_TUPLE, record_delimiter: str = GRAPHRAG_RECORD,
+    completion_delimiter: str = COMPLETION,
+) -> EngineCounts:
+    """LightRAG up to 1.4.7 (GraphRAG-style tuples with keywords and a strength)."""
+    entities = relationships = fallbacks = 0
+    for record in _split_markers(text, [record_delimiter, completion_delimiter]):
+        match = _OUTER_PARENS.search(record)
+        if match is None:
+            continue
+        attrs = _split_markers(match.group(1), [tuple_delimiter])
+        if len(attrs) >= 4 and attrs[0] == '"entity"' and attrs[1].upper().strip():
+            entities += 1
+        elif len(attrs) >= 5 and attrs[0] == '"relationship"':
+            relationships += 1
+            if not _LIGHTRAG_FLOAT.match(attrs[-1]):
+                fallbacks += 1
+    return EngineCounts(entities, relationships, fallbacks)
+
+
+def _lightrag_lines(text: str, td: str, completion_delimiter: str) -> list[str]:
+    out: list[str] = []
+    for line in _split_markers(text, ["\n", completion_delimiter, completion_delimiter.lower()]):
+        for part in re.split(f"(?={re.escape(td)}(?:entity|relationship|relation){re.escape(td)})", line):
+            part = part.strip()
+            if part.startswith(td):
+                part = part[len(td):]
+            if part:
+                out.append(part)
+    return out
+
+
+def lightrag_counts(text: str, tuple_delimiter: str = LIGHTRAG_TUPLE, completion_delimiter: str = COMPLETION) -> EngineCounts:
+    """LightRAG from 1.4.8 (`entity<|#|>name<|#|>type<|#|>description`, one record a line)."""
+    entities = relationships = 0
+    for record in _lightrag_lines(text, tuple_delimiter, completion_delimiter):
+        attrs = _split_markers(record, [tuple_delimiter])
+        if len(attrs) == 4 and "entity" in attrs[0]:
+            name, kind, description = (_clean(a) for a in attrs[1:])
+            if name and kind and not (set(kind) & _BAD_TYPE_CHARS) and description:
+                entities += 1
+            continue
+        if len(attrs) == 5 and "relation" in attrs[0]:
+            source, target = _clean(attrs[1]), _clean(attrs[2])
+            if source and target and source != target:
+                relationships += 1
+    return EngineCounts(entities, relationships, None)
+
+
+def engine_parser(engine: str, answer: str) -> tuple[str, Callable[[str], EngineCounts]]:
+    """The name and counting function of `engine`'s extraction parser for this answer (LightRAG:
+    the 1.4.8+ parser when the answer uses `<|#|>`, else the older one)."""
+    if engine == "lightrag":
+        if LIGHTRAG_TUPLE in answer:
+            return "lightrag>=1.4.8", lightrag_counts
+        return "lightrag<=1.4.7", lightrag_legacy_counts
+    return engine, lambda text: graphrag_counts(text, engine)

@@ -1,0 +1,33 @@
+"""What discovery walks, reads and skips."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from harness.cache_audit.discovery import Skipped, discover
+
+
+def test_a_single_kv_store_file(tmp_path: Path) -> None:
+    store = tmp_path / "kv_store_llm_response_cache.json"
+    store.write_text(json.dumps({"default:extract:h": {"return": "x", "cache_type": "extract"}}))
+    skipped = Skipped()
+    assert [e.id for e in discover(store, skipped)] == ["kv_store_llm_response_cache.json#default:extract:h"]
+    assert skipped.line() is None
+
+
+def test_skips_are_counted_by_reason(tmp_path: Path) -> None:
+    (tmp_path / ".venv" / "lib").mkdir(parents=True)
+    (tmp_path / ".venv" / "lib" / "a.json").write_text('{"result": "x"}')
+    (tmp_path / ".DS_Store").write_bytes(b"\x00\x01")
+    (tmp_path / "latin1.txt").write_bytes("caf\xe9".encode("latin-1"))
+    (tmp_path / "notes.txt").write_text("not json")
+    (tmp_path / "empty_kv_store_llm_response_cache.json").write_text("{}")
+    (tmp_path / "chat-0123456789abcdef").write_text('{"result": "an answer"}')
+    skipped = Skipped()
+    assert [e.id for e in discover(tmp_path, skipped)] == ["chat-0123456789abcdef"]
+    # {} is JSON but no entry; "caf\xe9" is not UTF-8 -> binary
+    assert dict(skipped.reasons) == {"in .venv/": 1, "hidden files": 1, "binary": 1, "not JSON": 1,
+                                     "JSON that is no cache entry": 1}
+    assert skipped.line() == ("skipped 5 file(s): 1 JSON that is no cache entry, 1 binary, 1 hidden files, "
+                              "1 in .venv/, 1 not JSON")

@@ -1,0 +1,62 @@
+"""Each kind read with its own parser."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.cache_audit.classify import Kind
+from harness.cache_audit.entry import CacheEntry
+from harness.cache_audit.kind_checks import audit_entry, engine_loop_reading, summary_names, summary_word_limit
+
+
+def _audit(kind: str, answer: str, engine: str = "graphrag-3.x", request: str | None = None, query_kind: str | None = None):
+    entry = CacheEntry(id="x", engine=engine, layout="t", answer=answer, request=request)
+    return audit_entry(entry, Kind(kind, "test", query_kind))
+
+
+def test_summary_names_from_both_engines_prompts() -> None:
+    assert summary_names('Entities: "ALICE"\nDescription List: []') == ["ALICE"]
+    assert summary_names('Entities: ["A", "B"]\n') == ["A", "B"]
+    assert summary_names("---Data---\nEntity Name: Alan Turing\nDescription List:") == ["Alan Turing"]
+    assert summary_names(None) == [] and summary_names("no name line") == []
+    assert summary_word_limit("Limit the final description length to 120 words.") == 120
+    assert summary_word_limit(None) == 500
+
+
+def test_a_summary_is_prose_in_any_language() -> None:
+    assert _audit("summary", "东京是日本的首都。", request='Entities: "东京"').ok
+    bad = _audit("summary", '("entity"<|>TOKYO<|>GEO<|>x)', request='Entities: "OSAKA"')
+    assert bad.problems[0] == "summary-missing-entity" and bad.problems[1].startswith("summary-is-records")
+
+
+@pytest.mark.parametrize(("engine", "answer", "reads_yes"), [
+    ("graphrag-0.x", "YES", True), ("graphrag-0.x", "Y", False), ("graphrag-2.x", "Y", True),
+    ("graphrag-3.x", "Y\n", False), ("lightrag", ' "Yes" ', True), ("lightrag", "y", False),
+])
+def test_loop_answers_as_each_engine_reads_them(engine: str, answer: str, reads_yes: bool) -> None:
+    assert engine_loop_reading(engine, answer) is reads_yes
+
+
+def test_the_stored_loop_prompt_says_which_answer_means_yes() -> None:
+    # GraphRAG 1.0.x (fnllm layout) still asked for YES or NO; 1.1 and later for Y or N
+    asks_yes = "It appears some entities may have still been missed.  Answer YES {tuple_delimiter} NO if there are still entities that need to be added.\n"
+    asks_y = "It appears some entities may have still been missed.  Answer Y or N if there are still entities that need to be added.\n"
+    assert engine_loop_reading("graphrag-1.x", "YES", asks_yes) and not engine_loop_reading("graphrag-1.x", "Y", asks_yes)
+    assert engine_loop_reading("graphrag-1.x", "Y", asks_y) and not engine_loop_reading("graphrag-1.x", "YES", asks_y)
+
+
+def test_loop_problems() -> None:
+    assert _audit("loop", "N").ok
+    assert _audit("loop", "Y\n").problems[0].startswith("loop-misread")
+    assert _audit("loop", "There are more entities.").problems[0].startswith("loop-not-y-n")
+
+
+def test_query_answers() -> None:
+    assert _audit("query", '{"points": [{"description": "x [Data: Reports (1)]", "score": 5}]}', query_kind="map").ok
+    assert _audit("query", '{"high_level_keywords": ["a"]}', engine="lightrag", query_kind="keywords").problems == [
+        "query-missing-field: no list low_level_keywords"]
+    assert _audit("query", "  ", engine="lightrag", query_kind="mix").problems == ["query-empty: the answer is empty"]
+
+
+def test_unknown_kind_is_a_problem() -> None:
+    assert _audit("unknown", "prose").problems[0].startswith("kind-unknown")

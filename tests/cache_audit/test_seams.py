@@ -1,0 +1,50 @@
+"""GraphRAG's gluing of an answer and its gleanings, modelled per conversation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.cache_audit import audit_cache
+from harness.cache_audit.classify import Kind
+from harness.cache_audit.entry import CacheEntry
+from harness.cache_audit.kind_checks import audit_entry
+from harness.cache_audit.seams import count_seams
+
+FIRST = '("entity"<|>A<|>PERSON<|>a)##\n<|COMPLETE|>'
+GLEAN = '("entity"<|>B<|>PERSON<|>b)##\n("entity"<|>C<|>PERSON<|>c)##\n<|COMPLETE|>'
+
+
+def _pair(answer: str, kind: str, hints: tuple[str, ...] = (), conversation: str | None = "prompt", engine: str = "graphrag-2.x"):
+    entry = CacheEntry(id=kind + str(hints), engine=engine, layout="t", answer=answer, conversation=conversation, hints=hints)
+    return entry, audit_entry(entry, Kind(kind, "test"))
+
+
+def test_the_first_record_after_complete_is_lost() -> None:
+    pairs = [_pair(FIRST, "extraction"), _pair(GLEAN, "continuation", ("extract-continuation-0",))]
+    count_seams(pairs)
+    # glued: '...<|COMPLETE|>("entity"<|>B...' -> the record starts with <|COMPLETE|>, not "entity": B is lost
+    assert pairs[0][1].seam_lost == 1 and pairs[0][1].findings[0].startswith("seam-lost: 1 record(s) graphrag-2.x")
+    assert pairs[1][1].seam_lost is None
+
+
+def test_seams_need_the_whole_conversation_and_a_stored_prompt() -> None:
+    only_gleanings = [_pair(GLEAN, "continuation", ("extract-continuation-0",)), _pair(GLEAN, "continuation", ("extract-continuation-1",))]
+    no_prompt = [_pair(FIRST, "extraction", conversation=None), _pair(GLEAN, "continuation", ("extract-continuation-0",), conversation=None)]
+    gap = [_pair(FIRST, "extraction"), _pair(GLEAN, "continuation", ("extract-continuation-1",))]
+    lightrag = [_pair(FIRST, "extraction", engine="lightrag"), _pair(GLEAN, "continuation", engine="lightrag")]
+    for pairs in (only_gleanings, no_prompt, gap, lightrag):
+        count_seams(pairs)
+        assert all(row.seam_lost is None for _, row in pairs)
+
+
+def test_a_record_delimiter_after_complete_costs_nothing() -> None:
+    pairs = [_pair(FIRST + "##", "extraction"), _pair(GLEAN, "continuation", ("extract-continuation-0",))]
+    count_seams(pairs)
+    assert pairs[0][1].seam_lost == 0 and pairs[0][1].findings == []
+
+
+def test_fixture_conversation(caches: Path) -> None:
+    rows = audit_cache(caches).rows
+    # graphrag-2: the extraction ends "##\n<|COMPLETE|>", its gleaning starts ("entity"<|>OSAKA...: OSAKA is lost
+    [first] = [r for r in rows if r.seam_lost]
+    assert first.id.endswith("chat_7a1c0f2e9b8d4c3a6e5f7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7a8b9c0_v2") and first.seam_lost == 1
