@@ -8,7 +8,9 @@ Public API:
 - `resolve_prompt(reference, ...)`, `resolve_variant_prompt(suite, variant)`,
   `load_variant_prompt(suite, variant)` (environment overrides: HARNESS_PROMPT_<VARIANT>,
   HARNESS_PROMPTS_DIR)
-- `lint_prompt(path_or_template, ...) -> list[LintFinding]`, `lint_text(text, ...)`, `LINT_CODES`
+- `lint_prompt(path_or_template, ..., kind=None, engine=None) -> list[LintFinding]`,
+  `lint_report(...) -> LintReport` (also the kind and engine it was checked as), `lint_text(text, ...)`, `LINT_CODES`
+- `KINDS`, `get_kind(name)`, `detect_kind(text)`, `PromptKind` (harness.prompts.kinds, docs/prompt-kinds.md)
 - `builtin_names()`, `load_builtin(name)`
 """
 
@@ -24,7 +26,8 @@ from ..lazy_exports import lazy_facade
 if TYPE_CHECKING:
     from .builtin import builtin_names, load_builtin
     from .lint import CODES as LINT_CODES
-    from .lint import LintFinding, has_errors, lint_prompt, lint_text
+    from .kinds import KINDS, PromptKind, detect_kind, get_kind
+    from .lint import LintFinding, LintReport, has_errors, lint_prompt, lint_report, lint_text
     from .resolve import (
         PROMPT_ENV_PREFIX,
         PROMPTS_DIR_ENV,

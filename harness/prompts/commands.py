@@ -49,15 +49,22 @@ def lint(
     model: Annotated[Optional[str], typer.Option("--model", help="Model whose tokenizer counts the budget (default: the suite's, else gpt-4o-mini).")] = None,
     max_tokens: Annotated[Optional[int], typer.Option("--max-tokens", min=1, help="Token budget of the prompt without the chunk (default 4000).")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
+    kind: Annotated[Optional[str], typer.Option("--kind", help="Check every prompt as this kind (harness prompts kinds); default: declared, from the file name, or detected.")] = None,
+    engine: Annotated[Optional[str], typer.Option("--engine", help="Engine that fills the prompt: graphrag-0..graphrag-3, graphrag (any version), lightrag, lightrag-old, lightrag-any, harness; default: the GraphRAG project's settings.yaml, else the kind's default.")] = None,
 ) -> None:
     """Check prompt files; exit 1 when any finding is an error."""
     from ..parsing import FORMATS
-    from .lint import LintFinding, lint_prompt
+    from .kinds import ENGINE_NAMES, KINDS
+    from .lint import LintFinding, LintReport, lint_report
 
     if not prompts and not suite:
         raise InputError("no prompt given (try: harness prompts lint prompts/default/extract_graph.txt, or --suite SUITE)")
     if format is not None and (format not in FORMATS or format == "auto"):
         raise InputError(f"--format: '{format}' is not one of {', '.join(f for f in FORMATS if f != 'auto')}")
+    if kind is not None and kind not in KINDS:
+        raise InputError(f"--kind: '{kind}' is not one of {', '.join(KINDS)}")
+    if engine is not None and engine not in ENGINE_NAMES:
+        raise InputError(f"--engine: '{engine}' is not one of {', '.join(ENGINE_NAMES)}")
     settings: dict[str, Any] = {
         "format": format,
         "entity_types": _split(entity_types),
@@ -69,38 +76,51 @@ def lint(
         "max_tokens": max_tokens,
     }
     checked: list[str] = []
-    findings: list[LintFinding] = []
+    reports: list[LintReport] = []
     for prompt in prompts or []:
         checked.append(prompt)
-        options = {**settings, "model": model or "gpt-4o-mini"}
-        findings.extend(lint_prompt(prompt if prompt.startswith("builtin:") else Path(prompt), **options))
+        options = {**settings, "model": model or "gpt-4o-mini", "kind": kind, "engine": engine}
+        reports.append(lint_report(prompt if prompt.startswith("builtin:") else Path(prompt), **options))
     for suite_path in suite or []:
-        for name, found in _lint_suite(suite_path, settings):
+        for name, report in _lint_suite(suite_path, {**settings, "kind": kind, "engine": engine}):
             checked.append(name)
-            findings.extend(found)
+            reports.append(report)
+    findings: list[LintFinding] = [f for report in reports for f in report.findings]
     errors = sum(1 for f in findings if f.severity == "error")
     warnings = len(findings) - errors
     if json_out:
-        emit_json({"prompts": checked, "errors": errors, "warnings": warnings, "findings": [f.to_json() for f in findings]})
+        emit_json({"prompts": checked, "errors": errors, "warnings": warnings,
+                   "kinds": [{"prompt": name, "kind": r.kind, "kind_from": r.kind_from, "engine": r.engine,
+                              "engine_from": r.engine_from} for name, r in zip(checked, reports)],
+                   "findings": [f.to_json() for f in findings]})
     else:
-        for finding in findings:
-            typer.echo(str(finding))
-            typer.echo(f"    hint: {finding.hint}")
+        for name, report in zip(checked, reports):
+            typer.echo(f"{name}: {_kind_line(report)}")
+            for finding in report.findings:
+                typer.echo(f"  {finding}")
+                typer.echo(f"      hint: {finding.hint}")
         typer.echo(f"{len(checked)} prompt(s) checked: {errors} error(s), {warnings} warning(s)")
     if errors or (strict and warnings):
         raise typer.Exit(1)
 
 
-def _lint_suite(path: Path, settings: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+def _kind_line(report: Any) -> str:
+    """`kind graphrag.extract_graph (file name), engine graphrag-2 (ragtest/settings.yaml)`."""
+    if report.kind is None:
+        return "not a template"
+    return f"kind {report.kind} ({report.kind_from}), engine {report.engine} ({report.engine_from})"
+
+
+def _lint_suite(path: Path, settings: dict[str, Any]) -> list[tuple[str, Any]]:
     """Each variant's prompt, linted with the variables and delimiters the runner would use."""
     from ..model import GoldCase
     from ..runner import plan_variant
     from ..suites import load_suite
-    from .lint import lint_prompt
+    from .lint import lint_report
     from .resolve import resolve_variant_prompt
 
     suite = load_suite(path)
-    out: list[tuple[str, list[Any]]] = []
+    out: list[tuple[str, Any]] = []
     for name, spec in suite.spec.variants.items():
         resolved = resolve_variant_prompt(suite, name)
         template = resolved.load(strict=False)
@@ -109,7 +129,8 @@ def _lint_suite(path: Path, settings: dict[str, Any]) -> list[tuple[str, list[An
         options = {k: v for k, v in settings.items() if v is not None}
         options.setdefault("format", plan.format)
         options.setdefault("model", spec.model or suite.spec.model.name)
-        out.append((f"{suite.name}/{name}: {resolved.display}", lint_prompt(template, variables=variables, **options)))
+        options.setdefault("engine", "harness")  # the runner fills a suite's prompts
+        out.append((f"{suite.name}/{name}: {resolved.display}", lint_report(template, variables=variables, **options)))
     return out
 
 
@@ -236,12 +257,40 @@ def list_builtins(json_out: Annotated[bool, typer.Option("--json", help="Print J
     rows = []
     for name, prompt in sorted(catalog().items()):
         template = load_builtin(name)
-        rows.append({"name": prompt.reference, "format": template.format, "description": template.meta.description})
+        rows.append({"name": prompt.reference, "kind": template.meta.kind, "format": template.format,
+                     "description": template.meta.description})
     if json_out:
         emit_json(rows)
         return
     for row in rows:
-        typer.echo(f"{row['name']:<40} {row['format']:<9} {row['description']}")
+        typer.echo(f"{row['name']:<40} {row['kind'] or '-':<32} {row['format']:<9} {row['description']}")
+
+
+@prompts_app.command("kinds")
+def list_kinds(
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    engine: Annotated[Optional[str], typer.Option("--engine", help="Only the variables this engine fills (graphrag-0..3, lightrag, lightrag-old).")] = None,
+) -> None:
+    """List the prompt kinds: per engine version, the variables it fills, and the answer format."""
+    from .kinds import ENGINE_GROUPS, HARNESS_ENGINE, KINDS
+
+    if engine is not None and engine not in ENGINE_GROUPS:
+        raise InputError(f"--engine: '{engine}' is not one of {', '.join(ENGINE_GROUPS)}")
+    rows = []
+    for kind in KINDS.values():
+        runner = [(HARNESS_ENGINE, kind.harness)] if kind.harness is not None else []
+        for version, variables in [*kind.filled.items(), *runner]:
+            if engine is not None and version not in ENGINE_GROUPS[engine]:
+                continue
+            rows.append({"kind": kind.name, "engine": version, "variables": list(variables),
+                         "files": list(kind.files.get(version, ())), "settings": list(kind.settings_keys.get(version, ())),
+                         "format": kind.format, "answer": kind.answer})
+    if json_out:
+        emit_json(rows)
+        return
+    typer.echo(f"{'kind':<40} {'engine':<13} {'format':<9} variables")
+    for row in rows:
+        typer.echo(f"{row['kind']:<40} {row['engine']:<13} {row['format'] or '-':<9} {', '.join(row['variables']) or '-'}")
 
 
 @prompts_app.command("show")

@@ -31,6 +31,19 @@ from .template import (
     PromptTemplate,
     read_prompt_text,
 )
+from .kinds import (
+    DELIMITERS,
+    ENGINE_DELIMITERS,
+    EXAMPLES,
+    FORMAT_KINDS,
+    HARNESS_ENGINE,
+    PromptKind,
+    check_engine,
+    detect_kind,
+    find_project_engine,
+    get_kind,
+    kinds_of_file,
+)
 from .loading import load_prompt
 
 Severity = Literal["error", "warning"]
@@ -43,10 +56,10 @@ CODES: dict[str, tuple[Severity, str, str]] = {
                          "Fix the line named; see docs/prompts.md for the template keys."),
     "python-wrapper": ("error", "The prompt file still holds its Python wrapper (`NAME = \"\"\"`, `PROMPTS[...] =`, `\"\"\"`).",
                        "Keep only the text between the triple quotes; the wrapper would be sent to the model."),
-    "input-missing": ("error", "No message has the {input_text} placeholder, so the chunk is never sent.",
-                      "Add {input_text} where the text to extract from belongs (usually after 'Text:')."),
-    "placeholder-unknown": ("error", "A placeholder is used but nothing supplies a value for it.",
-                            "Rename it to a supplied variable, or declare it under `variables:` in a YAML template."),
+    "input-missing": ("error", "No message has the placeholder of the prompt's data ({input_text}; {description_list}, {context_data}... for other kinds), so it is never sent.",
+                      "Add the placeholder where the data belongs (for extraction, {input_text} after 'Text:')."),
+    "placeholder-unknown": ("error", "A placeholder is used but the engine (or nothing) supplies a value for it.",
+                            "Rename it to a variable the engine fills (harness prompts kinds), or declare it under `variables:` in a YAML template."),
     "placeholder-malformed": ("error", "A placeholder is broken (`{tuple_delimiter>`, `{ input_text }`, `record_delimiter}`).",
                               "Write it as {name}: one opening brace, the name, one closing brace, no spaces."),
     "placeholder-escaped": ("error", "A variable is written `{{name}}`, which renders as the literal text {name}.",
@@ -121,6 +134,8 @@ class LintContext:
     expected: set[str]  # supplied variables that the prompt should use
     model: str
     budget: int
+    engine: str = HARNESS_ENGINE  # who fills the variables (kinds.ENGINE_NAMES)
+    input_variable: str | None = INPUT_VARIABLE  # the variable that carries the data (None: none)
 
 
 class _Collector:
@@ -152,32 +167,134 @@ def lint_prompt(
     model: str = "gpt-4o-mini",
     max_tokens: int | None = None,
     ignore: Iterable[str] = (),
+    kind: str | None = None,
+    engine: str | None = None,
 ) -> list[LintFinding]:
     """Lint one prompt: a path, a `builtin:` reference, or a loaded PromptTemplate.
 
-    `variables` are the variables the caller will supply (default: the six the runner supplies,
-    with sample values). The keyword settings say what the prompt will be rendered and parsed
-    with; anything left out comes from the template's own declarations, then the format's
-    defaults. Raises InputError only when the file cannot be found or read.
+    `variables` are the variables the caller will supply (default: what the prompt's engine fills
+    for its kind, with sample values). The keyword settings say what the prompt will be rendered
+    and parsed with; anything left out comes from the template's own declarations, then the kind's
+    format and the format's defaults. `kind` and `engine` force what is otherwise declared, read
+    from the file name and the project's settings, or detected (see lint_report). Raises
+    InputError only when the file cannot be found or read, or a kind or engine is unknown.
     """
+    return lint_report(prompt, variables=variables, format=format, entity_types=entity_types, language=language,
+                       tuple_delimiter=tuple_delimiter, record_delimiter=record_delimiter,
+                       completion_delimiter=completion_delimiter, model=model, max_tokens=max_tokens, ignore=ignore,
+                       kind=kind, engine=engine).findings
+
+
+@dataclass(frozen=True)
+class LintReport:
+    """The findings of one prompt, with the kind and engine it was checked as and how each was known."""
+
+    source: str
+    findings: list[LintFinding]
+    kind: str | None  # None: the file could not be read as a template
+    kind_from: str = ""  # given | declared | file name | text | format
+    engine: str | None = None
+    engine_from: str = ""  # given | <settings file> | default
+
+    def describe(self) -> str:
+        if self.kind is None:
+            return f"{self.source}: not a template"
+        return f"{self.source}: kind {self.kind} ({self.kind_from}), engine {self.engine} ({self.engine_from})"
+
+
+def lint_report(
+    prompt: str | Path | PromptTemplate,
+    *,
+    variables: Mapping[str, str] | None = None,
+    format: str | None = None,
+    entity_types: Sequence[str] | None = None,
+    language: str | None = None,
+    tuple_delimiter: str | None = None,
+    record_delimiter: str | None = None,
+    completion_delimiter: str | None = None,
+    model: str = "gpt-4o-mini",
+    max_tokens: int | None = None,
+    ignore: Iterable[str] = (),
+    kind: str | None = None,
+    engine: str | None = None,
+) -> LintReport:
+    """`lint_prompt`, also saying which kind and engine the prompt was checked as.
+
+    The kind is the one given, else the template's `kind:`, else the one GraphRAG's or LightRAG's
+    file name says, else the one its text shows, else the one its format implies. The engine is
+    the one given, else (GraphRAG kinds of a prompt file) the version of the GraphRAG project the
+    file sits in (its settings.yaml, walking up), else the kind's default (kinds.PromptKind.default_engine).
+    """
+    if engine is not None:
+        check_engine(engine)
+    forced = get_kind(kind) if kind is not None else None
     if isinstance(prompt, PromptTemplate):
         template = prompt
     else:
         template_or_finding = _load(prompt)
         if isinstance(template_or_finding, LintFinding):
-            return [template_or_finding]
+            return LintReport(str(prompt), [template_or_finding], None)
         template = template_or_finding
+    chosen, kind_from, engine, engine_from = _resolve_kind(template, forced, engine)
     ctx = _context(template, variables, format, entity_types, language, tuple_delimiter, record_delimiter,
-                   completion_delimiter, model, max_tokens)
+                   completion_delimiter, model, max_tokens, chosen, engine)
     out = _Collector(template.source, [*template.meta.lint_ignore, *ignore])
     _check_wrapper(template, out)
     _check_placeholders(template, ctx, out)
     _check_gleaning(template, out)
     _check_language(template, ctx, out)
-    _check_delimiters(template, ctx, out)
-    _check_examples(template, ctx, out)
+    if DELIMITERS in chosen.checks:
+        _check_delimiters(template, ctx, out)
+    if EXAMPLES in chosen.checks:
+        _check_examples(template, ctx, out)
     _check_tokens(template, ctx, out)
-    return sorted(out.findings, key=lambda f: (f.line, f.code))
+    findings = sorted(out.findings, key=lambda f: (f.line, f.code))
+    return LintReport(template.source, findings, chosen.name, kind_from, engine, engine_from)
+
+
+def _shown(path: Path) -> str:
+    """A path relative to the working folder when it is under it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _same_setting(one: PromptKind, other: PromptKind) -> bool:
+    """Both kinds are read from the same settings key (variants of one prompt)."""
+    keys = {k for keys in one.settings_keys.values() for k in keys}
+    return bool(keys & {k for keys in other.settings_keys.values() for k in keys})
+
+
+def _resolve_kind(template: PromptTemplate, forced: PromptKind | None,
+                  engine: str | None) -> tuple[PromptKind, str, str, str]:
+    """(kind, how it was known, engine, how it was known)."""
+    text = "\n".join(part for _, part in template.parts())
+    path = Path(template.source)
+    is_file = not template.source.startswith(("builtin:", "<")) and path.is_file()
+    project = find_project_engine(path) if is_file and engine is None else None
+    hint = engine or (project[0] if project else None)
+    if forced is not None:
+        chosen, how = forced, "given"
+    elif template.meta.kind is not None:
+        chosen, how = get_kind(template.meta.kind), "declared"
+    else:
+        by_name = kinds_of_file(path, hint) if is_file else []
+        detected = detect_kind(text)
+        if by_name:
+            shown = sorted((k for k in by_name if k.detect(text)), key=lambda k: -k.priority)
+            chosen, how = (shown[0] if shown else by_name[0]), "file name"
+            if not shown and detected is not None and _same_setting(detected, chosen):
+                chosen, how = detected, "file name and text"  # prompt-tune's untyped or JSON extract_graph.txt
+        elif detected is not None:
+            chosen, how = detected, "text"
+        else:
+            chosen, how = get_kind(FORMAT_KINDS.get(template.format, "graphrag.extract_graph")), "format"
+    if engine is not None:
+        return chosen, how, engine, "given"
+    if project is not None and chosen.family == "graphrag":
+        return chosen, how, project[0], _shown(project[1])
+    return chosen, how, chosen.default_engine(template.placeholders()), "default"
 
 
 def lint_text(text: str, *, source: str = "<prompt>", **settings: Any) -> list[LintFinding]:
@@ -220,6 +337,16 @@ def _types(value: str) -> list[str]:
     return [t.strip().strip("'\"") for t in value.strip().strip("[]").split(",") if t.strip()]
 
 
+# values lint fills a kind's variables with (the data variables empty, so the token budget counts
+# the prompt without its data)
+SAMPLE_VALUES: dict[str, str] = {
+    "entity_name": '"ENTITY"', "description_list": "[]", "max_length": "500", "max_report_length": "1500",
+    "entity_specs": "organization,person", "claim_description": "Any claims or facts that could be relevant",
+    "response_type": "multiple paragraphs", "global_query": "question", "followups": "3", "question_count": "5",
+    "description_type": "Entity", "description_name": "ENTITY", "summary_length": "500", "user_prompt": "n/a",
+}
+
+
 def _context(
     template: PromptTemplate,
     variables: Mapping[str, str] | None,
@@ -231,28 +358,43 @@ def _context(
     cd: str | None,
     model: str,
     max_tokens: int | None,
+    kind: PromptKind,
+    engine: str,
 ) -> LintContext:
     meta = template.meta
     given = dict(variables or {})
-    fmt = fmt or template.format
+    if fmt is None:  # a template's own `format:` wins; a text prompt is read as its kind's format
+        fmt = template.format if meta.format_declared or kind.format is None else kind.format
     output_format = get_format(fmt)
     explicit = {"tuple_delimiter": td, "record_delimiter": rd, "completion_delimiter": cd}
     declared = {key: getattr(meta, key) for key in DELIMITER_KEYS}
-    delimiters = resolve_delimiters(output_format, explicit, given, declared)
+    delimiters = resolve_delimiters(output_format, explicit, given, declared, ENGINE_DELIMITERS.get(engine, {}))
     tuple_delimiter, record_delimiter, completion_delimiter = delimiters.tuple, delimiters.record, delimiters.completion
     declared_types: list[str] | None = list(entity_types) if entity_types is not None else meta.entity_types
     lang = language or given.get("language") or meta.language or "English"
     sample_types = declared_types or (_types(given["entity_types"]) if "entity_types" in given else list(DEFAULT_ENTITY_TYPES))
-    if variables is None:
-        given = {
-            "input_text": "",
-            "entity_types": ",".join(sample_types),
-            "tuple_delimiter": tuple_delimiter,
-            "record_delimiter": record_delimiter,
-            "completion_delimiter": completion_delimiter,
-            "language": lang,
-        }
+    resolved = {
+        "input_text": "",
+        "entity_types": ",".join(sample_types),
+        "tuple_delimiter": tuple_delimiter,
+        "record_delimiter": record_delimiter,
+        "completion_delimiter": completion_delimiter,
+        "language": lang,
+    }
+    harness_runs = engine == HARNESS_ENGINE and kind.harness is not None
+    input_variable = kind.input_variable
+    if variables is None and harness_runs and kind.extraction:
+        # the harness's runner: the six variables of every extraction call, plus the kind's own
+        given = {**resolved, **{n: SAMPLE_VALUES.get(n, "") for n in kind.harness or () if n not in resolved}}
         expected = set(output_format.variables)
+    elif variables is None:
+        names = kind.harness if harness_runs and kind.harness is not None else kind.supplied(engine)
+        given = {name: resolved.get(name, SAMPLE_VALUES.get(name, "")) for name in names}
+        expected = kind.expected(None if engine == HARNESS_ENGINE else engine)
+        if harness_runs and input_variable != INPUT_VARIABLE and INPUT_VARIABLE in template.placeholders():
+            # the runner fills {input_text} with the same data (the description list, the context)
+            expected.discard(input_variable or "")
+            input_variable = INPUT_VARIABLE
     else:
         # explicit settings win over the supplied values; missing delimiters get the declared ones
         for name, explicit, value in (("tuple_delimiter", td, tuple_delimiter), ("record_delimiter", rd, record_delimiter),
@@ -262,18 +404,27 @@ def _context(
         if entity_types is not None and "entity_types" in given:
             given["entity_types"] = ",".join(entity_types)
         expected = set(variables) & set(output_format.variables) | (set(variables) - set(RUNNER_VARIABLES))
+        if input_variable is not None and input_variable not in variables and INPUT_VARIABLE in variables:
+            input_variable = INPUT_VARIABLE
     expected |= set(meta.declared_variables)
     budget = max_tokens or meta.token_budget or DEFAULT_TOKEN_BUDGET
     return LintContext(fmt, tuple_delimiter, record_delimiter, completion_delimiter, lang, declared_types,
-                       given, expected, model, budget)
+                       given, expected, model, budget, engine, input_variable)
 
 
 def _render_values(template: PromptTemplate, ctx: LintContext) -> dict[str, str]:
-    """Every value the messages would be filled with; an example that cannot render leaves {examples} empty."""
+    """Every value the messages would be filled with; an example that cannot render leaves {examples} empty.
+
+    A delimiter placeholder the engine does not fill (already `placeholder-unknown`) is rendered
+    with the delimiter answers are parsed with, so the checks of examples and delimiters that
+    follow do not repeat that finding.
+    """
+    variables = {"tuple_delimiter": ctx.tuple_delimiter, "record_delimiter": ctx.record_delimiter,
+                 "completion_delimiter": ctx.completion_delimiter, **ctx.variables}
     try:
-        return template.values(ctx.variables)
+        return template.values(variables)
     except InputError:
-        return {**template.defaults, **ctx.variables, EXAMPLES_VARIABLE: ""}
+        return {**template.defaults, **variables, EXAMPLES_VARIABLE: ""}
 
 
 # --------------------------------------------------------------------------- checks
@@ -311,16 +462,20 @@ def _check_placeholders(template: PromptTemplate, ctx: LintContext, out: _Collec
     supplied = set(ctx.variables) | set(template.defaults)
     # a variable the template declares without a value is an input its caller supplies
     available = supplied | template.computed_variables() | set(template.meta.declared_variables)
-    input_name = template.variable_mappings.get(INPUT_VARIABLE, INPUT_VARIABLE)
+    wanted = ctx.input_variable
+    input_name = template.variable_mappings.get(wanted, wanted) if wanted is not None else None
+    who = "the harness" if ctx.engine == HARNESS_ENGINE else ctx.engine
     used: set[str] = set()
     for part, text in template.parts():
         first = template.line_of(part)
         for name, line in placeholder_lines(text, first).items():
             used.add(name)
             if name not in available:
-                out.add("placeholder-unknown", line, f"{{{name}}} is never supplied (supplied: {', '.join(sorted(supplied))})")
-    if input_name not in used:
-        out.add("input-missing", template.line_of("user"), f"no message has {{{input_name}}}; the chunk would never be sent")
+                out.add("placeholder-unknown", line,
+                        f"{{{name}}} is never supplied: {who} fills {', '.join(sorted(supplied)) or 'nothing'}")
+    if input_name is not None and input_name not in used:
+        what = "the chunk" if input_name == INPUT_VARIABLE else "its data"
+        out.add("input-missing", template.line_of("user"), f"no message has {{{input_name}}}; {what} would never be sent")
     if template.examples and EXAMPLES_VARIABLE not in used:
         out.add("examples-unused", template.line_of("examples.0"),
                 f"{len(template.examples)} example(s) declared but no message has {{{EXAMPLES_VARIABLE}}}")
@@ -342,7 +497,8 @@ def _check_placeholders(template: PromptTemplate, ctx: LintContext, out: _Collec
     if EXAMPLES_VARIABLE in used and template.examples:
         consumed.update(_example_inputs(template, ctx.format))
     bound = set(template.partials)  # filled on purpose by partial_format
-    for name in sorted(ctx.expected - consumed - bound - {input_name, INPUT_VARIABLE}):
+    skipped = {INPUT_VARIABLE} | ({input_name} if input_name is not None else set())
+    for name in sorted(ctx.expected - consumed - bound - skipped):
         line = template.origin.get(f"variables.{name}", template.line_of("user"))
         out.add("variable-unused", line, f"{{{name}}} is supplied but the prompt never uses it")
 
@@ -428,7 +584,7 @@ def _check_language(template: PromptTemplate, ctx: LintContext, out: _Collector)
                         f"a sentence stands where a language name belongs: 'in {phrase[:70]}'")
 
 
-_TUPLE_LITERAL = re.compile(r"<\|#?\|>")
+_TUPLE_LITERAL = re.compile(r"<\|(?:#\|)?>")  # <|> (GraphRAG) and <|#|> (LightRAG >= 1.4.8)
 _COMPLETION_LITERAL = re.compile(r"<\|[A-Z][A-Z_]*\|>")
 _RECORD_LITERAL = re.compile(r"(?<![#\w])##(?![#\w])")
 _ASKS_JSON = re.compile(r"\b(?:return|output|respond|answer|format|reply)\b[^\n.]{0,60}\bJSON\b", re.I)

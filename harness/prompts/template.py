@@ -73,6 +73,8 @@ class PromptMeta:
     completion_delimiter: str | None = None
     token_budget: int | None = None
     declared_variables: list[str] = field(default_factory=list)
+    kind: str | None = None  # the declared prompt kind (harness.prompts.kinds)
+    format_declared: bool = False  # the template names its output format itself
     lint_ignore: list[str] = field(default_factory=list)
     raw_text: str | None = None  # the file as read, for checks on the file itself
 

@@ -2,6 +2,7 @@
 
     name: podcast-extract            # metadata: name, version, description
     version: "2"
+    kind: graphrag.extract_graph     # what the prompt is for (harness.prompts.kinds; `harness prompts kinds`)
     format: graphrag                 # graphrag | lightrag | json | claims | report | llamaindex | function | json_triples | triple_table | summary
     language: English                # defaults for {language}, {entity_types} and the delimiters
     entity_types: [person, organization]
@@ -97,6 +98,7 @@ class TemplateSpec(Value):
     name: str = ""
     version: str = ""
     description: str = ""
+    kind: str | None = None  # a registered prompt kind (harness.prompts.kinds)
     format: str = "graphrag"  # a registered output format (harness.formats)
     language: str | None = None
     entity_types: list[str] | None = None
@@ -123,6 +125,15 @@ class TemplateSpec(Value):
     def _registered_format(cls, value: str) -> str:
         if value not in format_names():
             raise ValueError(f"'{value}' is not one of {', '.join(format_names())}")
+        return value
+
+    @field_validator("kind")
+    @classmethod
+    def _registered_kind(cls, value: str | None) -> str | None:
+        from .kinds import KINDS
+
+        if value is not None and value not in KINDS:
+            raise ValueError(f"'{value}' is not a prompt kind (kinds: {', '.join(KINDS)})")
         return value
 
     @field_validator("version", mode="before")
@@ -287,6 +298,8 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
             name=spec.name or Path(source).stem,
             **{key: getattr(spec, key) for key in _DECLARED_AS_IS},
             declared_variables=list(spec.variables),
+            kind=spec.kind,
+            format_declared="format" in data,
             lint_ignore=list(spec.lint.ignore),
             raw_text=text,
         ),
@@ -300,10 +313,20 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
 
 
 def _check_input(template: PromptTemplate, lines: Mapping[Location, int], source: str) -> None:
-    wanted = template.variable_mappings.get(INPUT_VARIABLE, INPUT_VARIABLE)
+    """The template carries its kind's data ({input_text} unless its kind says otherwise)."""
+    from .kinds import KINDS
+
+    kind = KINDS.get(template.meta.kind or "")
+    carried = kind.input_variable if kind is not None else INPUT_VARIABLE
+    if carried is None:
+        return
+    wanted = template.variable_mappings.get(carried, carried)
+    if carried != INPUT_VARIABLE and INPUT_VARIABLE in template.placeholders():
+        return  # the harness's runner fills {input_text} with the same data
     if not any(wanted in placeholders(text) for _, text in template.parts()):
         loc: Location = ("user",) if ("user",) in lines else ("messages",)
-        raise _fail(source, lines, loc, f"no message has the {{{wanted}}} placeholder, so the chunk would never be sent")
+        what = "the chunk" if carried == INPUT_VARIABLE else "its data"
+        raise _fail(source, lines, loc, f"no message has the {{{wanted}}} placeholder, so {what} would never be sent")
 
 
 def load_yaml_prompt(path: Path, *, strict: bool = True, source: str | None = None) -> PromptTemplate:

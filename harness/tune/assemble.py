@@ -98,6 +98,7 @@ def summarize_doc(*, name: str, domain: str, language: str, persona: str) -> dic
         "version": "1",
         "description": f"Description summaries tuned by harness tune for {domain} (GraphRAG summarize_descriptions).",
         "language": language,
+        "kind": "graphrag.summarize_descriptions",
         "format": "summary",  # the answer is the summary itself (harness/formats/summary.py)
         # the descriptions are what this prompt reads, as the chunk is for extraction
         "variable_mappings": {"input_text": "description_list"},

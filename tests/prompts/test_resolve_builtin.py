@@ -145,6 +145,7 @@ def test_cli_list_and_show(harness_cli, capsys: pytest.CaptureFixture[str]) -> N
     assert harness_cli(["prompts", "list"]) == 0
     out = capsys.readouterr().out
     assert "builtin:graphrag/extract_graph " in out and "builtin:lightrag/extract_graph" in out
+    assert "builtin:graphrag/extract_claims" + " " * 10 + "graphrag.extract_claims " in out  # its declared kind
     assert harness_cli(["prompts", "show", "builtin:graphrag/extract_claims"]) == 0
     assert "format: claims" in capsys.readouterr().out
     assert harness_cli(["prompts", "show", "builtin:nope/x"]) == 2

@@ -61,15 +61,11 @@ PROMPT_KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     "community_report_text": (("community_reports",), ("text_prompt",), ("community_report_text.txt",)),
 }
 
-# Variables each kind of GraphRAG prompt is filled with by GraphRAG itself (for lint at import).
-KIND_VARIABLES: dict[str, dict[str, str]] = {
-    "summarize_descriptions": {"entity_name": "ENTITY", "description_list": "[]", "max_length": "500"},
-    "extract_claims": {"entity_specs": "organization,person", "claim_description": "claims"},
-    "community_report": {"max_report_length": "1500"},
-    "community_report_text": {"max_report_length": "1500"},
-}
-KIND_FORMATS = {"extract_graph": "graphrag", "summarize_descriptions": "graphrag", "extract_claims": "claims",
-                "community_report": "report", "community_report_text": "report"}
+# the registered prompt kind (harness.prompts.kinds) of each prompt the importer reads: lint checks
+# each against the variables the project's GraphRAG version fills
+KIND_NAMES = {"extract_graph": "graphrag.extract_graph", "summarize_descriptions": "graphrag.summarize_descriptions",
+              "extract_claims": "graphrag.extract_claims", "community_report": "graphrag.community_report",
+              "community_report_text": "graphrag.community_report_text"}
 
 
 @dataclass
@@ -90,6 +86,7 @@ class GraphRAGProject:
     input: InputSettings = field(default_factory=InputSettings)
     chunk_size: int = DEFAULT_CHUNK_SIZE
     claim_description: str | None = None
+    query_prompts: dict[str, Path] = field(default_factory=dict)  # query kind (kinds.KINDS) -> file
 
 
 def find_settings(root: Path) -> Path:
@@ -190,6 +187,7 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None) 
         if found is not None:
             project.prompts[kind] = found
 
+    project.query_prompts = _query_prompts(data, base)
     extract = _section(data, "extract_graph", "entity_extraction")
     types = extract.get("entity_types")
     if isinstance(types, str):
@@ -214,6 +212,30 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None) 
     if isinstance(size, int) and size > 0:
         project.chunk_size = size
     return project
+
+
+def _query_prompts(settings: Mapping[str, Any], base: Path) -> dict[str, Path]:
+    """The query prompts of the project (local, global map/reduce/knowledge, DRIFT, basic search,
+    question generation): each kind's settings key for the project's version, else its file name
+    under prompts/. Only files that exist: the query settings are not checked at import."""
+    from ..kinds import KINDS, engine_of_settings
+
+    engine = engine_of_settings(settings)
+    found: dict[str, Path] = {}
+    for kind in KINDS.values():
+        if kind.family != "graphrag" or kind.name.removeprefix("graphrag.") in KIND_NAMES or kind.name.endswith(("_untyped", "_json")):
+            continue
+        candidates: list[Path] = []
+        for setting in kind.settings_keys.get(engine, ()):
+            section, key = setting.split(".")
+            value = _section(settings, section).get(key)
+            if isinstance(value, str) and value.strip():
+                candidates.append(Path(value) if Path(value).is_absolute() else base / value)
+        candidates += [base / "prompts" / name for name in kind.files.get(engine, ())]
+        path = next((c for c in candidates if c.is_file()), None)
+        if path is not None:
+            found[kind.name] = path
+    return found
 
 
 def graphrag_draft(
@@ -290,31 +312,22 @@ def extraction_types(path: Path, settings_types: list[str]) -> list[str]:
 
 
 def lint_project_prompts(project: GraphRAGProject) -> dict[str, list[Any]]:
-    """Lint every prompt of the project with the variables GraphRAG fills it with."""
+    """Lint every prompt of the project as its kind, with the variables the project's GraphRAG
+    version fills (the kind's variant, e.g. prompt-tune's untyped extraction, is read from the text)."""
+    from ..kinds import engine_of_settings, get_kind
     from ..lint import lint_prompt
 
+    engine = engine_of_settings(project.settings)
     results: dict[str, list[Any]] = {}
-    for kind, path in project.prompts.items():
-        variables: dict[str, str] | None = None
-        ignore: tuple[str, ...] = ()
-        if kind in KIND_VARIABLES:
-            # GraphRAG fills these prompts itself, with its own variables
-            variables = {"input_text": "", **KIND_VARIABLES[kind]}
-            if kind == "extract_claims":
-                variables.update(project.delimiters)
-                if project.claim_description:
-                    variables["claim_description"] = project.claim_description
-            if kind == "summarize_descriptions":
-                del variables["input_text"]
-                ignore = ("input-missing", "delimiter-mismatch")  # free text out, no records
-            ignore += ("variable-unused",)
-        settings = {k: v for k, v in project.delimiters.items()}
-        results[kind] = lint_prompt(
+    for kind_name, path in project.query_prompts.items():
+        results[kind_name.removeprefix("graphrag.")] = lint_prompt(path, engine=engine, kind=kind_name)
+    for name, path in project.prompts.items():
+        kind = get_kind(KIND_NAMES[name])
+        results[name] = lint_prompt(
             path,
-            variables=variables,
-            format=KIND_FORMATS[kind],
-            entity_types=extraction_types(path, project.entity_types) if kind == "extract_graph" else None,
-            ignore=ignore,
-            **settings,
+            engine=engine,
+            kind=None if name == "extract_graph" else kind.name,  # extract_graph: typed, untyped or JSON
+            entity_types=extraction_types(path, project.entity_types) if name == "extract_graph" else None,
+            **project.delimiters,
         )
     return results

@@ -263,6 +263,7 @@ def template_data(project: LightRAGProject) -> dict[str, Any]:
         "name": f"{safe_name(project.root.resolve().name, 'lightrag')}-extract",
         "version": "imported",
         "description": f"Imported from {project.prompt_file} ({'LightRAG >= 1.4.8' if project.style == 'new' else 'LightRAG <= 1.4.7'} prompts)",
+        "kind": "lightrag.entity_extraction",
         "format": "lightrag",
         "language": project.language,
         # no `entity_types:` here: LightRAG fills {entity_types} from its settings, which the suite carries
