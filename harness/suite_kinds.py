@@ -125,7 +125,8 @@ def _report_score(given: ScoreInput, base: CaseScore) -> CaseScore:
     """The report figures (harness/scoring/report_score.py) of the first answer as written: its
     schema is checked on the raw text, fences and all."""
     first = next((r.output for r in given.rounds if r.kind != "loop"), "")
-    report = score_report(given.case, first, given.graph, datasets=given.datasets or GRAPH_DATASETS)
+    report = score_report(given.case, first, given.graph, datasets=given.datasets or GRAPH_DATASETS,
+                          language=given.language)
     return base.model_copy(update={"report": report})
 
 

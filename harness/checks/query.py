@@ -14,10 +14,9 @@ from harness.parsing.cleanup import clean
 from harness.parsing.issues import issue, short
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_output import load_json
+from harness.content_words import count_words
 from harness.text import scrub_surrogates
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-_WORD = re.compile(r"[^\W_](?:[^\s\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]*[^\W_])?")
 
 
 def load_answer(text: str) -> tuple[Any, list[FormatIssue]]:
@@ -136,12 +135,6 @@ def check_rate_response(text: str, *, rating_range: tuple[float, float] = (0.0, 
     if not isinstance(value, dict):
         return out + [issue("query-field-type", "The rating answer is not an object.", short(value))]
     return out + _string(value, "reason", "The rating answer") + _score(value, "rating", *rating_range, "The rating answer")
-
-
-def count_words(text: str) -> int:
-    """Words as a reader counts them: runs of letters or digits; each CJK character counts as
-    one word (no spaces to split on; this errs towards flagging)."""
-    return len(_CJK.findall(text)) + len(_WORD.findall(_CJK.sub(" ", text)))
 
 
 def _norm(s: str) -> str:

@@ -24,7 +24,7 @@ from harness.parsing.cleanup import clean
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_output import load_json
 from harness.model import CommunityReport, ExtractedGraph, GoldCase, ReportScore
-from harness.scoring.content_words import facts_found
+from harness.content_words import facts_found
 from harness.scoring.normalize import normalize_name, normalize_text
 
 # The datasets each report prompt cites (GraphRAG's community_report and community_report_text)
@@ -42,8 +42,10 @@ _SCHEMA_CODES = frozenset(
 )
 
 
-def score_report(case: GoldCase, text: str, graph: ExtractedGraph, *, datasets: Sequence[str]) -> ReportScore:
-    """The report figures of one case; `datasets` are the dataset names the prompt asks to cite."""
+def score_report(case: GoldCase, text: str, graph: ExtractedGraph, *, datasets: Sequence[str],
+                 language: str = "English") -> ReportScore:
+    """The report figures of one case; `datasets` are the dataset names the prompt asks to cite,
+    `language` the one its gold facts are stemmed in."""
     tables = read_context_tables(case.text)
     report = graph.report
     schema_ok, problems = _schema(text, report)
@@ -69,7 +71,7 @@ def score_report(case: GoldCase, text: str, graph: ExtractedGraph, *, datasets: 
         context_entities=len(names),
         entities_covered=_covered(names, body),
         gold_facts=len(case.facts),
-        gold_facts_found=facts_found(case.facts, body) if case.facts else 0,
+        gold_facts_found=facts_found(case.facts, body, language=language) if case.facts else 0,
     )
 
 

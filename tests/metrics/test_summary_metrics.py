@@ -13,7 +13,7 @@ from harness.suites import Regression, Thresholds
 
 A = GoldCase(id="a", text="[]", entity_name="ACME", max_length=10,
              descriptions=["Acme makes rockets in Ohio.", "Acme was founded in 1990; it employs 200 people."],
-             facts=["Acme builds rockets", "Acme has 200 employees"])
+             facts=["Acme makes rockets", "Acme builds 200 engines"])
 B = GoldCase(id="b", text="[]", entity_name="BO", descriptions=["Bo bakes bread.", "Bo lives in Porto."])
 
 

@@ -10,7 +10,7 @@ from harness.scoring.summary_score import (
 ACME = GoldCase(
     id="acme", text="[]", entity_name="ACME", max_length=10,
     descriptions=["Acme makes rockets in Ohio.", "Acme was founded in 1990; it employs 200 people."],
-    facts=["Acme builds rockets", "Acme has 200 employees"],
+    facts=["Acme makes rockets", "Acme builds 200 engines"],
 )
 SUMMARY = "Acme makes rockets in Ohio. It was founded in 1990. We think Acme is the best."
 
@@ -27,7 +27,7 @@ def test_the_worked_example_of_docs_scoring() -> None:
     # summary facts: {make, rocket, ohio} 3/3 and {found, 1990} 2/2 in the descriptions; {think, best} 0/2: added
     assert (score.summary_facts, score.facts_added) == (3, 1)
     assert score.added_facts == ["We think Acme is the best."]
-    # gold: {build, rocket} has rocket (1/2 = 0.5, kept at the 0.5 share); {200, employe} 0/2
+    # gold: {make, rocket} 2/2 found; {build, 200, engin} has 200 (1/3, under two thirds): 1 of 2
     assert (score.gold_facts, score.gold_facts_found) == (2, 1)
 
 
