@@ -129,6 +129,10 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
     endpoint = endpoint_settings(model, model_name=spec.model)
     types = variant_entity_types(suite, name, template)
     kind = KINDS[suite.spec.kind]
+    declared = template.meta.kind
+    if declared is not None and declared not in kind.prompt_kinds:
+        raise InputError(f"{suite.path}: variant '{name}': its prompt says `kind: {declared}`, "
+                         f"which is no prompt for a {suite.spec.kind} suite ({', '.join(kind.prompt_kinds)})")
     # the variant's format, else the kind's (summaries, reports, claims), else the template's
     output_format = spec.format or kind.answer_format or template.format or DEFAULT_FORMAT
     return VariantPlan(

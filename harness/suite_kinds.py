@@ -67,6 +67,8 @@ class KindSpec:
     # the kind's own figures, added to the entity/relationship score (which is n/a without that gold)
     score: Callable[[ScoreInput, CaseScore], CaseScore]
     extraction_figures: bool = False  # reference-free extraction figures apply (grounding, types, leaks...)
+    # the prompt kinds (harness.prompts.kinds) a variant's prompt may declare with `kind:`
+    prompt_kinds: tuple[str, ...] = ()
 
 
 def _extraction_variables(plan: Plan, case: GoldCase) -> dict[str, str]:
@@ -138,18 +140,20 @@ KINDS: Mapping[str, KindSpec] = {
     spec.name: spec for spec in (
         KindSpec("extract_graph", needs_source=True, inputs=(), gold=("entities", "relationships", "annotated"),
                  variables=_extraction_variables, engine_defaults={}, answer_format=None, gleans=True, score=_extraction_score,
-                 extraction_figures=True),
+                 extraction_figures=True, prompt_kinds=("graphrag.extract_graph", "graphrag.extract_graph_untyped",
+                                                        "graphrag.extract_graph_json", "lightrag.entity_extraction")),
         KindSpec("summarize_descriptions", needs_source=False, inputs=("entity_name", "descriptions", "max_length"),
                  gold=("facts",), variables=_summary_variables,
                  engine_defaults={"max_length": str(DEFAULT_MAX_LENGTH)}, answer_format="summary", gleans=False,
-                 score=_summary_score),
+                 score=_summary_score, prompt_kinds=("graphrag.summarize_descriptions",)),
         KindSpec("community_report", needs_source=True, inputs=(), gold=("facts",),
                  variables=_report_variables, engine_defaults={"max_report_length": str(DEFAULT_REPORT_LENGTH)},
-                 answer_format="report", gleans=False, score=_report_score),
+                 answer_format="report", gleans=False, score=_report_score,
+                 prompt_kinds=("graphrag.community_report", "graphrag.community_report_text")),
         KindSpec("extract_claims", needs_source=True, inputs=("entity_specs", "claim_description"),
                  gold=("claims",), variables=_claims_variables,
                  engine_defaults={"claim_description": DEFAULT_CLAIM_DESCRIPTION}, answer_format="claims", gleans=True,
-                 score=_claims_score),
+                 score=_claims_score, prompt_kinds=("graphrag.extract_claims",)),
     )
 }
 # every input and gold field some kind uses; a case may give only its own kind's

@@ -4,6 +4,7 @@ own prompt filled as GraphRAG fills it, one call per case, and its figures lead 
 from __future__ import annotations
 
 import json
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -168,3 +169,18 @@ def test_summary_thresholds_gate_the_run_and_each_case(tmp_path: Path, monkeypat
     assert judgement.verdict.status == "fail"
     failing = sorted(key for key, check in judgement.checks.items() if not check.passed)
     assert failing == [("default", "dana-whitfield")]  # the case over its limit, and only it
+
+
+def test_a_variant_whose_prompt_is_of_another_kind_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the summary suite with its tuned variant pointed at the tuned extraction prompt (kind graphrag.extract_graph)
+    text = SUITE.read_text(encoding="utf-8").replace("prompts/podcast/auto.summarize_descriptions.yaml",
+                                                      "prompts/podcast/auto.yaml")
+    assert "prompts/podcast/auto.yaml" in text
+    (tmp_path / "suites").mkdir()
+    shutil.copytree(REPO / "prompts" / "podcast", tmp_path / "prompts" / "podcast")
+    path = tmp_path / "suites" / SUITE.name
+    path.write_text(text, encoding="utf-8")
+    code, _, err = harness(capsys, "run", str(path), "--record-mode", "none")
+    assert code == 2
+    assert err.strip().count("\n") == 0 and "variant 'tuned'" in err
+    assert "kind: graphrag.extract_graph" in err and "summarize_descriptions suite" in err
