@@ -185,8 +185,8 @@ def _read_input(source: str, *, limit: int | None = None) -> str:
         raise InputError(f"{name}: not UTF-8 text (byte {exc.start})") from None
 
 
-FormatOpt = Annotated[str, typer.Option("--format", help="auto, graphrag, lightrag, json, claims, report, llamaindex, function, json_triples, triple_table or summary.")]
-ParseFormatOpt = Annotated[str, typer.Option("--format", help="auto, graphrag, lightrag, json, claims, report, llamaindex, function, json_triples, triple_table or summary; or a query-phase answer: map (global-search map points), drift (DRIFT primer or local answer), rate (rate-query answer).")]
+FormatOpt = Annotated[str, typer.Option("--format", help="auto, graphrag, lightrag, json, claims, report, llamaindex, function, json_triples, triple_table, summary or map_points.")]
+ParseFormatOpt = Annotated[str, typer.Option("--format", help="auto, graphrag, lightrag, json, claims, report, llamaindex, function, json_triples, triple_table, summary or map_points; or a query-phase answer: map (global-search map points), drift (DRIFT primer or local answer), rate (rate-query answer).")]
 TupleOpt = Annotated[str, typer.Option("--tuple-delimiter", help="Field delimiter of delimited output.")]
 RecordOpt = Annotated[str, typer.Option("--record-delimiter", help="Record delimiter of delimited output.")]
 CompletionOpt = Annotated[str, typer.Option("--completion-delimiter", help="Completion delimiter.")]

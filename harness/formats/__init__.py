@@ -16,6 +16,7 @@ from harness.formats.json_graph import JsonGraphFormat
 from harness.formats.json_triples import JsonTriplesFormat
 from harness.formats.lightrag import LightRAGFormat
 from harness.formats.llamaindex import LlamaIndexFormat
+from harness.formats.map_points import MapPointsFormat
 from harness.formats.report import ReportFormat
 from harness.formats.summary import SummaryFormat
 from harness.formats.triple_table import TripleTableFormat
@@ -32,6 +33,7 @@ _REGISTERED: tuple[OutputFormat, ...] = (
     JsonTriplesFormat(),
     TripleTableFormat(),
     SummaryFormat(),  # never detected: chosen by the template or the suite kind
+    MapPointsFormat(),  # never detected: chosen by the template or the suite kind
 )
 _BY_NAME: dict[str, OutputFormat] = {f.name: f for f in _REGISTERED}
 AUTO = "auto"

@@ -40,7 +40,7 @@ def lint(
     prompts: Annotated[Optional[list[str]], typer.Argument(help="Prompt files or builtin:<name> references.", show_default=False)] = None,
     suite: Annotated[Optional[list[Path]], typer.Option("--suite", help="Lint every variant of this suite, with its settings (repeatable).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    format: Annotated[Optional[str], typer.Option("--format", help="Output format the answers are parsed as: graphrag, lightrag, json, claims, report, llamaindex, function, json_triples, triple_table, summary.")] = None,
+    format: Annotated[Optional[str], typer.Option("--format", help="Output format the answers are parsed as: graphrag, lightrag, json, claims, report, llamaindex, function, json_triples, triple_table, summary, map_points.")] = None,
     entity_types: Annotated[Optional[str], typer.Option("--entity-types", help="Declared entity types, comma separated.")] = None,
     language: Annotated[Optional[str], typer.Option("--language", help="The {language} value.")] = None,
     tuple_delimiter: Annotated[Optional[str], typer.Option("--tuple-delimiter")] = None,

@@ -3,7 +3,7 @@
     name: podcast-extract            # metadata: name, version, description
     version: "2"
     kind: graphrag.extract_graph     # what the prompt is for (harness.prompts.kinds; `harness prompts kinds`)
-    format: graphrag                 # graphrag | lightrag | json | claims | report | llamaindex | function | json_triples | triple_table | summary
+    format: graphrag                 # graphrag | lightrag | json | claims | report | llamaindex | function | json_triples | triple_table | summary | map_points
     language: English                # defaults for {language}, {entity_types} and the delimiters
     entity_types: [person, organization]
     tuple_delimiter: "<|>"
