@@ -137,7 +137,8 @@ class GoldClaim(Value):
 # of a suite has its kind's inputs; `text` is always what fills the prompt's input
 # (`{input_text}`: the chunk; a report case's community context tables; a summary case's
 # description list as the engine writes it).
-SuiteKind = Literal["extract_graph", "summarize_descriptions", "community_report", "extract_claims"]
+SuiteKind = Literal["extract_graph", "summarize_descriptions", "community_report", "extract_claims",
+                    "global_search_map"]
 
 # the review state of a case's gold (`harness annotate`): pending (proposed, not gold yet) or done
 ReviewState = Literal["pending", "done"]
@@ -160,6 +161,8 @@ class GoldCase(Value):
     # extract_claims: the entities claims are about and what claims to look for
     entity_specs: list[str] = Field(default_factory=list)
     claim_description: str | None = None
+    # global_search_map: the user's question (the map prompt's user message; `text` holds the reports)
+    question: str | None = None
     # optional gold of the other kinds: facts a summary or report should state; expected claims
     facts: list[str] = Field(default_factory=list)
     claims: list[GoldClaim] = Field(default_factory=list)
@@ -383,6 +386,28 @@ class ClaimsScore(Value):
     gold_claims_found: int = 0
 
 
+class MapScore(Value):
+    """One global-search map answer against its case's report table (docs/scoring.md, "Global
+    search map points"). Owned by harness/scoring/map_score.py."""
+
+    schema_ok: bool  # {"points": [...]}, every point an object with a string description and a numeric score
+    schema_problems: list[str] = Field(default_factory=list)
+    points: int = 0  # entries of the points list
+    scores_in_range: int = 0  # points whose score is a number from 0 to 100
+    points_to_cite: int = 0  # points with a description and a score other than 0 (GraphRAG drops score-0 points)
+    points_cited: int = 0  # of those, the points that cite at least one report of the context
+    references: int = 0  # dataset references in [Data: ...] citations
+    overlong_references: int = 0  # references listing more than five ids (with or without +more)
+    unknown_datasets: int = 0  # references to a dataset other than Reports
+    malformed_citations: int = 0  # [Data: ...] blocks that could not be read entirely
+    citations: int = 0  # report ids cited (ranges spelled out)
+    # ids that are no report of the context (or of another dataset); None when the context has no
+    # Reports table to check against
+    citations_invalid: int | None = None
+    gold_facts: int = 0
+    gold_facts_found: int = 0
+
+
 class CaseScore(Value):
     entities: EntityScores
     relationships: RelationshipScores
@@ -400,13 +425,14 @@ class CaseScore(Value):
     summary: SummaryScore | None = None
     report: ReportScore | None = None
     claims: ClaimsScore | None = None
+    map_points: MapScore | None = None
 
     @model_serializer(mode="wrap")
     def _leave_out_absent_figures(self, handler: Any) -> Any:
         """Optional figures are left out of results.jsonl when None (most suites have none)."""
         data = handler(self)
         if isinstance(data, dict):
-            for key in ("typed", "ontology", "summary", "report", "claims"):
+            for key in ("typed", "ontology", "summary", "report", "claims", "map_points"):
                 if data.get(key, 0) is None:
                     del data[key]
         return data

@@ -17,12 +17,14 @@ from typing import Any, Protocol
 
 from .model import CaseResult, CaseScore, ExtractedGraph, GoldCase, MatchingConfig, Ontology, Round, SuiteKind
 from .scoring.claims_score import score_claims
+from .scoring.map_score import MAP_DATASETS, score_map
 from .scoring.report_score import GRAPH_DATASETS, score_report
 from .scoring.summary_score import DEFAULT_MAX_LENGTH, entity_names, score_summary
 
 # GraphRAG's defaults for what a case may leave out (config/defaults.py, 2.x and 3.x)
 DEFAULT_REPORT_LENGTH = 2000  # community_reports.max_length, words: fills {max_report_length}
 DEFAULT_CLAIM_DESCRIPTION = "Any claims or facts that could be relevant to information discovery."
+DEFAULT_MAP_LENGTH = 1000  # global_search.map_max_length, words: fills {max_length} of the map prompt (2.x, 3.x)
 
 
 class Plan(Protocol):
@@ -106,6 +108,15 @@ def _claims_variables(plan: Plan, case: GoldCase) -> dict[str, str]:
             **given, **plan.delimiters, "language": plan.language}
 
 
+def _map_variables(plan: Plan, case: GoldCase) -> dict[str, str]:
+    """The map prompt as GraphRAG fills it (query/structured_search/global_search/search.py):
+    `{context_data}` is the batch's report table (`{input_text}` too, the same data), `{max_length}`
+    (2.x, 3.x) the map length; the question is the user message, `{question}` here."""
+    given = {"max_length": str(case.max_length)} if case.max_length is not None else {}
+    return {"context_data": case.text, "input_text": case.text, "question": case.question or "", **given,
+            "language": plan.language}
+
+
 def _extraction_score(given: ScoreInput, base: CaseScore) -> CaseScore:
     return base  # the entity/relationship figures are the kind's; reference-free ones are added by the runner
 
@@ -136,6 +147,13 @@ def _claims_score(given: ScoreInput, base: CaseScore) -> CaseScore:
     return base.model_copy(update={"claims": score_claims(given.case, given.graph, given.matching)})
 
 
+def _map_score(given: ScoreInput, base: CaseScore) -> CaseScore:
+    """The map-point figures (harness/scoring/map_score.py) of the first answer as written."""
+    first = next((r.output for r in given.rounds if r.kind != "loop"), "")
+    points = score_map(given.case, first, datasets=given.datasets or MAP_DATASETS, language=given.language)
+    return base.model_copy(update={"map_points": points})
+
+
 KINDS: Mapping[str, KindSpec] = {
     spec.name: spec for spec in (
         KindSpec("extract_graph", needs_source=True, inputs=(), gold=("entities", "relationships", "annotated"),
@@ -154,10 +172,14 @@ KINDS: Mapping[str, KindSpec] = {
                  gold=("claims",), variables=_claims_variables,
                  engine_defaults={"claim_description": DEFAULT_CLAIM_DESCRIPTION}, answer_format="claims", gleans=True,
                  score=_claims_score, prompt_kinds=("graphrag.extract_claims",)),
+        KindSpec("global_search_map", needs_source=True, inputs=("question", "max_length"), gold=("facts",),
+                 variables=_map_variables, engine_defaults={"max_length": str(DEFAULT_MAP_LENGTH)},
+                 answer_format="map_points", gleans=False, score=_map_score,
+                 prompt_kinds=("graphrag.global_search_map",)),
     )
 }
 # every input and gold field some kind uses; a case may give only its own kind's
-KIND_INPUTS = ("entity_name", "descriptions", "max_length", "entity_specs", "claim_description")
+KIND_INPUTS = ("entity_name", "descriptions", "max_length", "entity_specs", "claim_description", "question")
 KIND_GOLD = ("entities", "relationships", "annotated", "facts", "claims")  # `annotated`: of entity/relationship gold
 
 
@@ -201,6 +223,9 @@ def case_problem(kind: str, case: Any) -> tuple[tuple[str | int, ...], str] | No
         for index, text in enumerate(case.descriptions):
             if not text.strip():
                 return ("descriptions", index), "a description is blank"
+    if kind == "global_search_map" and not (case.question or "").strip():
+        return ("question",) if case.question is not None else (), \
+            "a global_search_map case needs `question` (the user's question, sent as the user message)"
     return None
 
 
@@ -211,7 +236,7 @@ def rows_kind(rows: Iterable[CaseResult]) -> str:
         score = row.score
         if score is not None:
             for kind, figures in (("summarize_descriptions", score.summary), ("community_report", score.report),
-                                  ("extract_claims", score.claims)):
+                                  ("extract_claims", score.claims), ("global_search_map", score.map_points)):
                 if figures is not None:
                     return kind
     return "extract_graph"

@@ -165,6 +165,7 @@ class CaseSpec(Value):
     max_length: int | None = Field(None, ge=1)
     entity_specs: list[str] = Field(default_factory=list)
     claim_description: str | None = None
+    question: str | None = None  # global_search_map: the user's question
     facts: list[str] = Field(default_factory=list)
     claims: list[GoldClaim] = Field(default_factory=list)
     review: ReviewState | None = None  # `harness annotate`: pending gold is no gold until reviewed
@@ -507,7 +508,7 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
             GoldCase(id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships,
                      annotated=case.annotated, entity_name=case.gold_entity_name(), descriptions=case.descriptions,
                      max_length=case.max_length, entity_specs=case.entity_specs,
-                     claim_description=case.claim_description, facts=case.facts, claims=case.claims,
+                     claim_description=case.claim_description, question=case.question, facts=case.facts, claims=case.claims,
                      review=case.review, reviewer=case.reviewer, reviewed=case.reviewed)
         )
     return Suite(spec, path, root, cases, allow_outside_files=allow_outside_chunks)

@@ -324,6 +324,14 @@ def test_summary_cases_are_validated(project: Path, case: dict[str, Any], needle
     ("community_report", {"text": "x", "annotated": True}, ("cases[0].annotated", "not gold of a community_report")),
     ("extract_claims", {"text": "x", "facts": ["f"]}, ("cases[0].facts", "not gold of an extract_claims")),
     ("extract_claims", {"text": "x", "entity_name": "A"}, ("cases[0].entity_name", "not an input")),
+    ("extract_claims", {"text": "x", "question": "Who?"}, ("cases[0].question", "not an input of an extract_claims")),
+    ("global_search_map", {"question": "Who?"}, ("cases[0]", "needs `chunk`")),
+    ("global_search_map", {"text": "x"}, ("cases[0]", "needs `question`")),
+    ("global_search_map", {"text": "x", "question": "  "}, ("cases[0].question", "needs `question`")),
+    ("global_search_map", {"text": "x", "question": "Who?", "claims": [{"subject": "A"}]},
+     ("cases[0].claims", "not gold of a global_search_map")),
+    ("global_search_map", {"text": "x", "question": "Who?", "entity_specs": ["A"]},
+     ("cases[0].entity_specs", "not an input of a global_search_map")),
 ])
 def test_cases_of_the_other_kinds_are_validated(project: Path, kind: str, case: dict[str, Any],
                                                 needles: tuple[str, ...]) -> None:
@@ -338,6 +346,10 @@ def test_report_and_claims_cases_load_with_their_inputs(project: Path) -> None:
                                                         entity_specs=["ANA"], claim_description="moves",
                                                         claims=[{"subject": "ANA", "type": "MOVE"}])))
     assert claims.cases[0].text == "Ana met Bo in Lisbon." and claims.cases[0].entity_specs == ["ANA"]
+    answers = load_suite(write_suite(project, kind_suite("global_search_map", text="-----Reports-----\nid|title",
+                                                         question="Who leads?", max_length=200, facts=["A leads"])))
+    case = answers.cases[0]
+    assert (case.question, case.max_length, case.facts) == ("Who leads?", 200, ["A leads"])
 
 
 def test_an_unknown_kind_is_refused(project: Path) -> None:

@@ -221,9 +221,11 @@ _KINDS: list[PromptKind] = [
         "graphrag.global_search_map", "graphrag", "global search map step: key points from a batch of community reports",
         {"graphrag-0": ("context_data",), "graphrag-1": ("context_data",),
          "graphrag-2": ("context_data", "max_length"), "graphrag-3": ("context_data", "max_length")},
-        "map points JSON: {\"points\": [{\"description\", \"score\"}]}", None, input_variable="context_data",
+        "map points JSON: {\"points\": [{\"description\", \"score\"}]}", "map_points", input_variable="context_data",
         files=_same(_G, ("global_search_map_system_prompt.txt",)), settings_keys=_same(_G, ("global_search.map_prompt",)),
-        markers=(r"\{context_data\}", r"\"points\""), priority=45, sources=(_Q_SRC,),
+        markers=(r"\{context_data\}", r"\"points\""), priority=45,
+        # a global_search_map suite: the question is the user message, {question} in the harness's template
+        harness=("context_data", "input_text", "max_length", "question", "language"), sources=(_Q_SRC,),
     ),
     PromptKind(
         "graphrag.global_search_reduce", "graphrag", "global search reduce step: one answer from the analysts' ranked points",

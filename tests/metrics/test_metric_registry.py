@@ -17,6 +17,9 @@ REPORTS = ("report_schema_valid", "report_rating_in_range", "report_findings_in_
            "report_findings_cited", "report_entity_coverage", "report_fact_recall", "report_overlong_references")
 CLAIMS = ("claims_well_formed", "claim_status_valid", "claim_dates_valid", "claim_subjects_in_specs", "claim_recall",
           "claims_extracted")
+# the global-search map family (harness/metrics/map_points.py), in declaration order
+MAP = ("map_schema_valid", "map_scores_in_range", "map_citation_validity", "map_points_cited", "map_fact_recall",
+       "map_overlong_references")
 
 def _score(entities_gold: list[str], entities_pred: list[str], edges_gold: list[tuple[str, str]],
            edges_pred: list[tuple[str, str]]):
@@ -41,14 +44,14 @@ def test_summary_order_is_declaration_order() -> None:
         "relationship_typed_f1", "grounding_rate", "type_conformance", "distinct_entities",
         "distinct_relationships", "duplicate_records", "type_conflicts", "dangling", "self_loops",
         "example_leaks", "empty_descriptions", "strengths_out_of_scale", "ontology_conformance",
-        "domain_range_conformance", *SUMMARIES, "summary_words", "gold_facts_recall", *REPORTS, *CLAIMS,
+        "domain_range_conformance", *SUMMARIES, "summary_words", "gold_facts_recall", *REPORTS, *CLAIMS, *MAP,
     )
     assert [c.name for c in counts()][:2] == ["entity_tp", "entity_typed_tp"]
     assert [c.name for c in counts()][12:15] == ["relationship_typed_tp", "relationship_typed_gold",
                                                  "relationship_typed_pred"]
     assert [c.name for c in counts()][15:20] == ["grounded", "ungrounded", "unverified", "conforming_records",
                                                  "typed_entity_records"]
-    assert len(counts()) == 33 + 11 + 14 + 8  # + the summaries (9 counts, 2 gold-fact counts), report and claims families
+    assert len(counts()) == 33 + 11 + 14 + 8 + 11  # + the summaries (9 counts, 2 gold-fact counts), report, claims and map families
 
 
 def test_every_metric_pools_registered_counts_of_its_gold_kind() -> None:
@@ -78,13 +81,13 @@ def test_views_of_the_registry() -> None:
     assert [m.name for m in thresholded()] == ["entity_recall", "relationship_recall", "entity_f1",
                                                "relationship_f1", *reference_free[:2], "relationship_typed_recall",
                                                "relationship_typed_f1", *reference_free[2:], "ontology_conformance",
-                                               "domain_range_conformance", *SUMMARIES, "gold_facts_recall", *REPORTS, *CLAIMS]
+                                               "domain_range_conformance", *SUMMARIES, "gold_facts_recall", *REPORTS, *CLAIMS, *MAP]
     assert [m.name for m in in_reports()] == ["entity_recall", "entity_precision", "entity_f1", "entity_strict_f1",
                                               "relationship_recall", "relationship_precision", "relationship_f1",
                                               "relationship_typed_precision", "relationship_typed_recall",
                                               "relationship_typed_f1", *reference_free[:2], "ontology_conformance",
                                               "domain_range_conformance", *reference_free[2:], *SUMMARIES,
-                                              "summary_words", "gold_facts_recall", *REPORTS, *CLAIMS]
+                                              "summary_words", "gold_facts_recall", *REPORTS, *CLAIMS, *MAP]
     assert "entity_strict_f1" not in [m.name for m in in_bar_chart()]
     assert [m.column_label for m in key_figures()] == ["entity recall", "rel. recall (endpoints)"]
     assert get("entity_f1").axis_label == "Entity\nF1"  # type: ignore[union-attr]
@@ -135,10 +138,12 @@ def test_kinds_directions_and_formatting() -> None:
     counts_ = [m.name for m in metrics() if m.is_count]
     assert counts_ == ["distinct_entities", "distinct_relationships", "duplicate_records", "type_conflicts",
                        "dangling", "self_loops", "example_leaks", "empty_descriptions", "strengths_out_of_scale",
-                       "summary_words", "report_overlong_references", "claims_extracted"]
+                       "summary_words", "report_overlong_references", "claims_extracted",
+                       "map_overlong_references"]
     assert all(m.kind == "rate" for m in metrics() if m.name not in counts_)
     lower = [m.name for m in metrics() if not m.higher_is_better]
-    assert lower == [*counts_[2:-3], "facts_added", "summary_words", "report_overlong_references"]
+    assert lower == [*counts_[2:-4], "facts_added", "summary_words", "report_overlong_references",
+                     "map_overlong_references"]
     assert all(get(n).threshold == "<=" for n in lower if n != "summary_words") and get("summary_words").threshold is None  # type: ignore[union-attr]
     assert get("distinct_entities").threshold == ">=" and get("type_conformance").threshold == ">="  # type: ignore[union-attr]
     # one formatting for every report: a rate as a percentage, a count as a number, None as n/a

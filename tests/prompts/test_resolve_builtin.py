@@ -106,6 +106,7 @@ def test_catalogue() -> None:
         "graphrag/extract_graph",
         "graphrag/extract_graph_json",
         "graphrag/extract_graph_untyped",
+        "graphrag/global_search_map",
         "graphrag/summarize_descriptions",
         "lightrag/extract_graph",
     ]

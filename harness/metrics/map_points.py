@@ -1,0 +1,92 @@
+"""Global-search map metrics (`CaseScore.map_points`, harness/scoring/map_score.py): the answer's
+shape, its points' scores, their citations against the context's report ids, and gold facts
+where the case gives them (docs/scoring.md, "Global search map points"). A case of another suite
+kind has None there and pools nothing, so every metric here is n/a outside map suites and its row
+is left out of their report tables (`only_where_defined`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..model import CaseScore, MapScore
+from .ratios import ratio_or_none
+from .registry import Count, Metric, register, register_count
+
+KIND = "global_search_map"
+# The columns a map suite's console table shows (its key figures)
+KEY_FIGURES: tuple[str, ...] = ("map_schema_valid", "map_citation_validity", "map_points_cited", "map_scores_in_range")
+
+
+def _map(read: Callable[[MapScore], int | float | None]) -> Callable[[CaseScore], int | float | None]:
+    """A per-case value of the map figures; None for a case that is no map answer."""
+    return lambda s: None if s.map_points is None else read(s.map_points)
+
+
+def _ratio(num: Callable[[MapScore], int | None], den: Callable[[MapScore], int | None]) -> Callable[[CaseScore], float | None]:
+    def value(s: CaseScore) -> float | None:
+        if s.map_points is None:
+            return None
+        n, d = num(s.map_points), den(s.map_points)
+        return None if n is None or d is None else ratio_or_none(n, d)
+
+    return value
+
+
+def _valid_ids(m: MapScore) -> int | None:
+    return None if m.citations_invalid is None else m.citations - m.citations_invalid
+
+
+def _checked_ids(m: MapScore) -> int | None:
+    return None if m.citations_invalid is None else m.citations
+
+
+def _gold(read: Callable[[MapScore], int]) -> Callable[[MapScore], int | None]:
+    """A gold-fact count; None for a case without gold facts (it pools nothing)."""
+    return lambda m: read(m) if m.gold_facts else None
+
+
+_COUNTS: tuple[tuple[str, Callable[[MapScore], int | None]], ...] = (
+    ("map_answers", lambda m: 1),
+    ("map_answers_schema_ok", lambda m: int(m.schema_ok)),
+    ("map_points", lambda m: m.points),
+    ("map_points_score_ok", lambda m: m.scores_in_range),
+    ("map_points_to_cite", lambda m: m.points_to_cite),
+    ("map_points_cited", lambda m: m.points_cited),
+    ("map_ids_checked", _checked_ids),
+    ("map_ids_valid", _valid_ids),
+    ("map_overlong_references", lambda m: m.overlong_references),
+    ("map_gold_facts", _gold(lambda m: m.gold_facts)),
+    ("map_gold_facts_found", _gold(lambda m: m.gold_facts_found)),
+)
+for _name, _read in _COUNTS:
+    register_count(Count(_name, _map(_read), None))  # type: ignore[arg-type]
+
+
+def _rate(name: str, label: str, phrase: str, num: str, den: str,
+          value: Callable[[CaseScore], float | None], rank: int, short: str) -> None:
+    register(Metric(
+        name, label, phrase, value=value,
+        micro=lambda c: ratio_or_none(c[num], c[den]), pools=(num, den), gold=None,
+        threshold=">=", report_rank=rank, only_where_defined=True, short_label=short,
+        suite_kind=KIND, key_figure=name in KEY_FIGURES,
+    ))
+
+
+_rate("map_schema_valid", "Map answer schema valid", "map answer schema validity", "map_answers_schema_ok",
+      "map_answers", _map(lambda m: float(m.schema_ok)), 60, "schema ok")
+_rate("map_scores_in_range", "Point scores in range", "point scores in 0-100", "map_points_score_ok", "map_points",
+      _ratio(lambda m: m.scores_in_range, lambda m: m.points), 61, "scores ok")
+_rate("map_citation_validity", "Map citation validity", "map citation validity", "map_ids_valid", "map_ids_checked",
+      _ratio(_valid_ids, _checked_ids), 62, "cites ok")
+_rate("map_points_cited", "Points cited", "points with a citation", "map_points_cited", "map_points_to_cite",
+      _ratio(lambda m: m.points_cited, lambda m: m.points_to_cite), 63, "cited")
+_rate("map_fact_recall", "Map fact recall", "map fact recall", "map_gold_facts_found", "map_gold_facts",
+      _ratio(_gold(lambda m: m.gold_facts_found), _gold(lambda m: m.gold_facts)), 64, "facts")
+
+register(Metric(
+    "map_overlong_references", "Overlong map references", "map references with more than five ids",
+    value=_map(lambda m: m.overlong_references), micro=lambda c: c.total("map_overlong_references"),
+    pools=("map_overlong_references",), gold=None, higher_is_better=False, threshold="<=",
+    report_rank=65, only_where_defined=True, kind="count", short_label=">5 ids", suite_kind=KIND,
+))
