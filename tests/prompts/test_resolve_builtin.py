@@ -118,6 +118,7 @@ def test_catalogue() -> None:
         "graphrag/extract_graph": "graphrag",
         "graphrag/extract_graph_json": "json",
         "graphrag/extract_graph_untyped": "graphrag",
+        "graphrag/global_search_map": "map_points",
         "graphrag/summarize_descriptions": "summary",
         "lightrag/extract_graph": "lightrag",
     }
