@@ -110,7 +110,7 @@ def _claims_variables(plan: Plan, case: GoldCase) -> dict[str, str]:
 
 def _map_variables(plan: Plan, case: GoldCase) -> dict[str, str]:
     """The map prompt as GraphRAG fills it (query/structured_search/global_search/search.py):
-    `{context_data}` is the batch's report table (`{input_text}` too, the same data), `{max_length}`
+    `{context_data}` is one batch of the report table (`{input_text}` too, the same data), `{max_length}`
     (2.x, 3.x) the map length; the question is the user message, `{question}` here."""
     given = {"max_length": str(case.max_length)} if case.max_length is not None else {}
     return {"context_data": case.text, "input_text": case.text, "question": case.question or "", **given,

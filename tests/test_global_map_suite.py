@@ -25,10 +25,9 @@ STOCK = (REPO / "tests" / "fixtures" / "stock_prompts" / "graphrag-3" / "prompts
          / "global_search_map_system_prompt.txt").read_text(encoding="utf-8")
 
 # one batch of reports as community_context.build_community_context writes it with the query
-# factory's settings: `-----Reports-----`, then to_csv(index=False, sep="|") of id, title,
-# occurrence weight, content, rank
-CONTEXT = """-----Reports-----
-id|title|occurrence weight|content|rank
+# factory's settings: to_csv(index=False, sep="|") of id, title, occurrence weight, content, rank,
+# no "-----Reports-----" line (global search asks for batches: single_batch=False)
+CONTEXT = """id|title|occurrence weight|content|rank
 1|Pennant Mobile fined|1.0|"# Pennant Mobile fined
 
 The Estrava Markets Authority fined Pennant Mobile 400 million dollars."|8.0

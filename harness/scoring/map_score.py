@@ -1,9 +1,11 @@
 """A global-search map answer against its case's report table (docs/scoring.md, "Global search
 map points").
 
-`case.text` is the context the map prompt was filled with (`{context_data}`): GraphRAG's
-`-----Reports-----` table (`id|title|occurrence weight|content|rank`, query/context_builder/
-community_context.py), whose `id` column is what a point cites as `[Data: Reports (ids)]`;
+`case.text` is the context the map prompt was filled with (`{context_data}`): one batch of
+GraphRAG's report table (`id|title|occurrence weight|content|rank`, query/context_builder/
+community_context.py), written without a header line by global search (`single_batch=False`),
+under `-----Reports-----` by a single-batch context; its `id` column is what a point cites as
+`[Data: Reports (ids)]`;
 `text` is the raw answer, `{"points": [{"description", "score"}]}`. The answer is read and
 checked by `checks.query` (`check_map_response`, `map_points`), the citations by
 `checks.citations`. Nothing here needs gold except the facts (`case.facts`).
@@ -11,6 +13,7 @@ checked by `checks.query` (`check_map_response`, `map_points`), the citations by
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,7 +35,7 @@ def score_map(case: GoldCase, text: str, *, datasets: Sequence[str] = MAP_DATASE
               language: str = "English") -> MapScore:
     """The map-point figures of one case; `datasets` are the dataset names a point may cite,
     `language` the one its gold facts are stemmed in."""
-    tables = read_context_tables(case.text)
+    tables = report_table(case.text)
     issues = check_map_response(text, allowed_datasets=datasets, score_range=SCORE_RANGE)
     problems = [i.message for i in issues if i.code in _SCHEMA_CODES]
     value, _ = load_answer(text)
@@ -61,6 +64,18 @@ def score_map(case: GoldCase, text: str, *, datasets: Sequence[str] = MAP_DATASE
         gold_facts=len(case.facts),
         gold_facts_found=facts_found(case.facts, body, language=language) if case.facts else 0,
     )
+
+
+def report_table(text: str) -> ContextTables:
+    """The context's tables; a context without a section header whose first line has an `id`
+    column is one Reports table, as global search writes each batch."""
+    tables = read_context_tables(text)
+    if tables.ids:
+        return tables
+    first = text.lstrip("\n").split("\n", 1)[0]
+    if "id" in (c.strip().casefold() for c in re.split(r"[|,]", first)):
+        return read_context_tables(f"-----Reports-----\n{text}")
+    return tables
 
 
 def _in_range(score: Any) -> bool:

@@ -10,10 +10,9 @@ import json
 from harness.model import GoldCase
 from harness.scoring.map_score import score_map
 
-# GraphRAG's map context: one batch of reports, `to_csv(index=False, sep="|")` under the header
-# line (query/context_builder/community_context.py); content with a line break is quoted
-CONTEXT = """-----Reports-----
-id|title|occurrence weight|content|rank
+# GraphRAG's map context: one batch of reports, `to_csv(index=False, sep="|")`, no header line
+# (query/context_builder/community_context.py, single_batch=False); content with a line break is quoted
+CONTEXT = """id|title|occurrence weight|content|rank
 1|Pennant Mobile fined|1.0|"# Pennant Mobile fined
 
 The Estrava Markets Authority fined Pennant Mobile."|8.0
@@ -52,6 +51,11 @@ def test_worked_example() -> None:
     assert (score.overlong_references, score.unknown_datasets, score.malformed_citations) == (1, 1, 0)
     # the first fact's content words are all in point 1; of the second only "reyland" is said
     assert (score.gold_facts, score.gold_facts_found) == (2, 1)
+
+
+def test_a_single_batch_context_with_its_header_line_reads_the_same() -> None:
+    assert score_map(_case(text="-----Reports-----\n" + CONTEXT, facts=FACTS), ANSWER) == score_map(
+        _case(facts=FACTS), ANSWER)
 
 
 def test_a_clean_answer_and_a_context_without_a_reports_table() -> None:
