@@ -102,6 +102,8 @@ def test_a_map_suite_records_replays_and_scores_its_points(project: Path, tmp_pa
         False, 3, 2, 2, 1)
     assert (rivals.citations, rivals.citations_invalid, rivals.overlong_references) == (6, 0, 1)
     assert rows_kind(outcome.results) == "global_search_map"
+    # the reports fill {context_data}: a prompt rendered without the case's data holds none of it
+    assert not any(r.in_prompt_examples for r in outcome.results)
     metrics = summary.variants["default"].metrics
     micro = {name: metrics.get(name) for name in ("map_schema_valid", "map_scores_in_range", "map_citation_validity",
                                                   "map_points_cited", "map_fact_recall", "map_overlong_references")}
