@@ -130,3 +130,21 @@ def test_the_console_and_report_show_the_map_figures(project: Path, tmp_path: Pa
     assert "cites ok" in out and "schema ok" in out and "entity recall" not in out
     report = next((tmp_path / "reports").rglob("cli/report.md")).read_text(encoding="utf-8")
     assert "Map citation validity" in report and "88.9%" in report
+
+
+def test_the_shipped_map_suite_scores_as_its_readme_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # fixtures/responses/podcast-global-map/README.md, worked by hand there
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    suite = load_suite(REPO / "suites" / "podcast-global-map.yaml")
+    outcome, summary = replay(suite, tmp_path / "reports", "shipped")
+    figures = {r.case_id: r.score.map_points for r in outcome.results}
+    table = {case: (m.points, m.scores_in_range, m.points_to_cite, m.points_cited, m.citations, m.citations_invalid,
+                    m.gold_facts_found, m.schema_ok) for case, m in figures.items()}
+    assert table == {"regulators": (3, 3, 3, 3, 3, 0, 2, True), "funding": (2, 1, 2, 2, 5, 3, 1, True),
+                     "outage": (3, 3, 2, 1, 1, 0, 1, True)}
+    metrics = summary.variants["default"].metrics
+    assert [metrics.get(n) for n in ("map_schema_valid", "map_scores_in_range", "map_citation_validity",
+                                     "map_points_cited", "map_fact_recall")] == pytest.approx(
+        [1.0, 7 / 8, 6 / 9, 6 / 7, 4 / 6])
+    # the batches are GraphRAG's: no header line, the report ids of the README's table
+    assert not suite.cases[0].text.startswith("-----") and suite.cases[0].text.startswith("id|title|occurrence weight|content|rank")
