@@ -148,3 +148,18 @@ def test_the_shipped_map_suite_scores_as_its_readme_says(tmp_path: Path, monkeyp
         [1.0, 7 / 8, 6 / 9, 6 / 7, 4 / 6])
     # the batches are GraphRAG's: no header line, the report ids of the README's table
     assert not suite.cases[0].text.startswith("-----") and suite.cases[0].text.startswith("id|title|occurrence weight|content|rank")
+
+
+def test_a_template_that_declares_no_max_length_gets_graphrags_default(project: Path) -> None:
+    # the built-in without its `max_length: "1000"`: the engine default (global_search.map_max_length) fills it
+    text = (REPO / "harness" / "builtin_prompts" / "graphrag.global_search_map.yaml").read_text(encoding="utf-8")
+    assert '  max_length: "1000"\n' in text
+    prompt = project.parent.parent / "map.yaml"
+    prompt.write_text(text.replace('  max_length: "1000"\n', ""), encoding="utf-8")
+    data = yaml.safe_load(project.read_text(encoding="utf-8"))
+    data["variants"]["default"]["prompt"] = "../map.yaml"
+    project.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    suite = load_suite(project)
+    plan = plan_variant(suite, "default")
+    assert plan.render(suite.cases[0])[0]["content"] == STOCK.format(context_data=CONTEXT, max_length=1000)
+    assert plan.render(suite.cases[1])[0]["content"] == STOCK.format(context_data=CONTEXT, max_length=300)
