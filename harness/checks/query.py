@@ -15,6 +15,8 @@ from harness.parsing.issues import issue, short
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_output import load_json
 from harness.content_words import count_words
+from harness.formats.summary import summary_text
+from harness.parsing.codes import WHOLE_OUTPUT_CODES
 from harness.text import scrub_surrogates
 
 
@@ -166,6 +168,23 @@ def check_summary(
     return out
 
 
+def summary_issues(text: str, names: Sequence[str] = (), *, max_words: int = 500) -> tuple[list[FormatIssue], bool]:
+    """A description-summary answer checked as a summary suite reads it: the `summary` format's
+    issues (JSON or extraction records instead of prose, a refusal, a think block...), then
+    `check_summary` on the summary it holds (think blocks and fences stripped: the text that is
+    scored). Returns (issues, ok): ok when the format finds no error (harness.parsing.verdict; a
+    think block is a note) and the summary check finds nothing."""
+    from harness.parsing.answer import parse  # the formats registry: loaded only for summaries
+    from harness.parsing.verdict import has_format_errors
+
+    result = parse(text, "summary")
+    checked = check_summary(summary_text(text), list(names), max_words=max_words)
+    own = list(result.format_report.issues)
+    if any(i.code == "summary-empty" for i in checked):
+        own = [i for i in own if i.code not in WHOLE_OUTPUT_CODES]  # one finding for an empty answer
+    return [*own, *checked], not checked and not has_format_errors(result)
+
+
 def map_points(text: str) -> list[tuple[str, bool]] | None:
     """(description, must cite) of each point of a global-search map answer
     ({"points": [{"description", "score"}]}); a point scored 0 need not cite. None when the
@@ -211,9 +230,11 @@ def check_query_answer(
         raise ValueError(f"unknown query format {format!r}; expected one of {', '.join(QUERY_FORMATS)}")
     text = scrub_surrogates(text)  # the text policy: see harness/text.py
     answer: Any
+    ok: bool | None = None
     if format == "summary":
-        issues = check_summary(text, list(names), max_words=max_words)
-        answer = {"text": text.strip(), "words": count_words(text.strip())}
+        issues, ok = summary_issues(text, names, max_words=max_words)
+        summary = summary_text(text)
+        answer = {"text": summary, "words": count_words(summary)}
     else:
         answer, _ = load_answer(text)
         if format == "map":
@@ -227,5 +248,5 @@ def check_query_answer(
         "format": format,
         "answer": answer,
         "issues": [_issue_json(i) for i in issues],
-        "ok": all(i.code in _TOLERATED for i in issues),
+        "ok": ok if ok is not None else all(i.code in _TOLERATED for i in issues),
     }
