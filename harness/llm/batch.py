@@ -141,8 +141,6 @@ def sdk_client(client: ModelClient) -> Any:
     import openai
 
     provider = client.provider
-    if provider.name != "openai":
-        raise InputError(f"--batch: model.provider '{provider.name}' has no batch support here (openai only)")
     return openai.OpenAI(base_url=provider.base_url(client.settings), api_key=client._api_key,  # type: ignore[attr-defined]
                          timeout=client.settings.timeout_s, max_retries=client.settings.max_retries)
 
@@ -268,16 +266,16 @@ def record_batch(suite: Suite, cases: list[BatchCase], *, replace: bool, poll_s:
         if not pending:
             break
         # one batch per model and endpoint: OpenAI takes one model per batch file
-        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
         for key, payload in pending.items():
-            case = by_key[key]
-            lines = groups.setdefault((case.client.settings.base_url or "", str(payload.get("model"))), [])
+            settings = by_key[key].client.settings
+            lines = groups.setdefault((settings.base_url or "", settings.api_key_env, str(payload.get("model"))), [])
             call = len(answers.get(key, {}))
             lines.append({"custom_id": f"{key}#{call}", "method": "POST", "url": BATCH_ENDPOINT, "body": payload})
         phase = report.phases + 1 if state.get("open") is None else report.phases
         open_batches: dict[str, str] = dict(state.get("open") or {})
-        for (base, model), lines in groups.items():
-            group = f"{base} {model}"
+        for (base, key_env, model), lines in groups.items():
+            group = f"{base} {key_env} {model}"
             digest = _lines_digest(lines)
             sdk = sdk_for(by_key[lines[0]["custom_id"].rsplit("#", 1)[0]].client)
             current = open_batches.get(group)
@@ -286,7 +284,7 @@ def record_batch(suite: Suite, cases: list[BatchCase], *, replace: bool, poll_s:
                 batch_id = None
             elif current is not None and current.get("digest") != digest:
                 _progress(f"{suite.name}: the calls of batch {current['id']} are not this phase's any more "
-                          "(the suite changed); creating a new batch")
+                          "(the suite or the selection changed); creating a new batch (the old one is not cancelled)")
                 current = None
             if current is None:
                 current = {"id": _submit(sdk, lines, suite.name, phase), "digest": digest}
@@ -337,9 +335,12 @@ def plan_batch(suite: Suite, *, mode: str, variants: list[str] | None, cases: li
                          repeat=repeat)
     names, chosen = _selected(suite, options)
     plans = {name: plan_variant(suite, name) for name in names}
-    for plan in plans.values():
+    for name, plan in plans.items():
         if base_url:
             plan.endpoint.base_url = base_url
+        if plan.endpoint.provider != "openai":
+            raise InputError(f"{suite.path}: variant '{name}': --batch sends through the OpenAI Batch API; "
+                             f"model.provider '{plan.endpoint.provider}' is not supported (record it without --batch)")
     client_of = clients_for(plans, replay=False)  # a key is needed: refused here without one
     todo: list[BatchCase] = []
     skipped = 0

@@ -198,3 +198,35 @@ def test_ci_never_records_a_batch(tmp_path: Path, env, monkeypatch: pytest.Monke
 def test_batch_id_needs_batch(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
     make_project(tmp_path)
     assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch-id", "batch_1", monkeypatch=monkeypatch) == 2
+
+
+def test_rewrite_replaces_cassettes_and_a_failed_case_is_recorded_live_anew(
+        tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
+    suite = load_suite(make_project(tmp_path))
+    folder = tmp_path / "fixtures" / "cassettes" / "podcast" / "default"
+    with FakeOpenAIServer(script_for(suite)) as server:
+        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url", server.base_url,
+                "--reports", "rec", "--variant", "default", "--case", "acquisition-deal", "--case", "chip-fab-news"]
+        assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 0
+        before = {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.json")}
+        server.fail_lines = lambda cid: cid == "default/chip-fab-news/s0#1"  # its gleaning round fails
+        assert harness(tmp_path, *args, "--record-mode", "rewrite", monkeypatch=monkeypatch) == 0
+        # first run: 2 + 2 lines; rewrite: 2 + 2 lines again (one failed), then chip-fab-news live (2 calls)
+        assert server.batch_creates == 4 and server.batch_answered == 4 + 3 and server.calls == 2
+    after = {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.json")}
+    assert sorted(after) == ["acquisition-deal.json", "chip-fab-news.json"]
+    # the answers are numbered anew by the server: the rewritten cassettes hold the new ids
+    assert after["acquisition-deal.json"] != before["acquisition-deal.json"]
+    assert '"chatcmpl-1"' in after["chip-fab-news.json"] and '"chatcmpl-2"' in after["chip-fab-news.json"]
+
+
+def test_a_provider_without_a_batch_api_is_refused(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path = make_project(tmp_path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["model"]["provider"] = "azure"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    monkeypatch.setenv("AZURE_OPENAI_API_KEY", KEY)
+    assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--base-url", "http://127.0.0.1:9/v1",
+                   monkeypatch=monkeypatch) == 2
+    assert "model.provider 'azure' is not supported" in capsys.readouterr().err
