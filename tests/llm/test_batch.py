@@ -230,3 +230,38 @@ def test_a_provider_without_a_batch_api_is_refused(tmp_path: Path, env, monkeypa
     assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--base-url", "http://127.0.0.1:9/v1",
                    monkeypatch=monkeypatch) == 2
     assert "model.provider 'azure' is not supported" in capsys.readouterr().err
+
+
+def test_loop_checks_and_second_gleanings_go_in_later_phases(tmp_path: Path, env,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """max_gleanings 2: continue, loop check (max_tokens 1), and a second continue where the check says Y."""
+    from ..conftest import script_for as towns_script
+    from ..conftest import write_project
+
+    live, batched = tmp_path / "live", tmp_path / "batched"
+    suite = load_suite(write_project(live, max_gleanings=2))
+    write_project(batched, max_gleanings=2)
+    script = towns_script(suite)
+    mayor = [m["content"] for m in plan_variant(suite, "default").render(suite.cases[0]) if m["role"] == "user"][0]
+    script.loop[mayor] = ["Y"]
+    with FakeOpenAIServer(script) as server:
+        assert harness(live, "record", "suites/towns.yaml", "--base-url", server.base_url, "--reports", "rec",
+                       monkeypatch=monkeypatch) == 0
+        live_calls = server.calls
+        assert harness(batched, "record", "suites/towns.yaml", "--batch", "--batch-poll", "0", "--base-url",
+                       server.base_url, "--reports", "rec", monkeypatch=monkeypatch) == 0
+        # 6 cases x (first, continue, loop check "N") + default/mayor's second continue: 4 phases, 19 calls
+        assert live_calls == 19 == server.batch_answered and server.batch_creates == 4
+        assert server.calls == live_calls  # nothing live
+
+    def stored(root: Path) -> dict[str, list]:
+        out = {}
+        for path in sorted((root / "fixtures" / "cassettes" / "towns").rglob("*.json")):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            out[path.name + path.parent.name] = [
+                (i["request"], {**i["response"]["body"]["string"]["json"], "id": None}) for i in data["interactions"]]
+        return out
+
+    assert stored(batched) == stored(live)
+    loop_request = stored(batched)["mayor.jsondefault"][2][0]["body"]["json"]
+    assert loop_request["max_tokens"] == 1
