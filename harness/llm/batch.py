@@ -273,7 +273,7 @@ def record_batch(suite: Suite, cases: list[BatchCase], *, replace: bool, poll_s:
             call = len(answers.get(key, {}))
             lines.append({"custom_id": f"{key}#{call}", "method": "POST", "url": BATCH_ENDPOINT, "body": payload})
         phase = report.phases + 1 if state.get("open") is None else report.phases
-        open_batches: dict[str, str] = dict(state.get("open") or {})
+        open_batches: dict[str, dict[str, str]] = dict(state.get("open") or {})
         for (base, key_env, model), lines in groups.items():
             group = f"{base} {key_env} {model}"
             digest = _lines_digest(lines)
