@@ -162,11 +162,52 @@ def record(
     concurrency: Annotated[Optional[int], typer.Option("--concurrency", min=1, help="Most calls in flight.")] = None,
     allow_outside_chunks: OutsideChunksOpt = False,
     repeat: RepeatOpt = 1,
+    batch: Annotated[bool, typer.Option("--batch", help="Send the calls through the OpenAI Batch API (half the price, answers within 24 h), then record what failed live; resumable (docs/batch.md).")] = False,
+    batch_id: Annotated[Optional[str], typer.Option("--batch-id", help="With --batch: attach to this batch (created earlier) instead of creating one.")] = None,
+    batch_poll: Annotated[float, typer.Option("--batch-poll", min=0.0, help="With --batch: seconds before the first check of a batch (doubling, at most 300).")] = 10.0,
 ) -> None:
     """Run against the live endpoint and write cassettes (needs an API key)."""
+    if batch_id is not None and not batch:
+        raise InputError("--batch-id: only with --batch")
+    if batch:
+        record_mode = _record_batch(suites, record_mode=record_mode, variants=variant, cases=case, shard=shard,
+                                    base_url=base_url, allow_outside_chunks=allow_outside_chunks, repeat=repeat,
+                                    batch_id=batch_id, poll_s=batch_poll)
     _evaluate(suites, command="record", record_mode=record_mode, variants=variant, cases=case,
               reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency, shard=shard,
               allow_outside_chunks=allow_outside_chunks, repeat=repeat)
+
+
+def _record_batch(suites: list[Path], *, record_mode: str | None, variants: list[str] | None,
+                  cases: list[str] | None, shard: str | None, base_url: str | None, allow_outside_chunks: bool,
+                  repeat: int, batch_id: str | None, poll_s: float) -> str:
+    """`record --batch`: every suite's calls through the Batch API; the record mode of the live
+    run that follows (once: it replays what the batch recorded and records the failed cases)."""
+    from .llm.batch import plan_batch, record_batch
+    from .llm.record_modes import RECORD_MODES, default_record_mode
+    from .reports.commands import parse_shard
+    from .suites import check_base_url, load_suite
+
+    mode = record_mode or default_record_mode("record")
+    if mode not in RECORD_MODES:
+        raise InputError(f"--record-mode: '{mode}' is not one of {', '.join(RECORD_MODES)}")
+    if mode == "none":
+        raise InputError("--batch records, but the record mode is none (CI is set, or --record-mode none): nothing may be sent")
+    if base_url is not None:
+        try:
+            check_base_url(base_url)
+        except ValueError as exc:
+            raise InputError(f"--base-url: {exc}") from None
+    if batch_id is not None and len(suites) != 1:
+        raise InputError("--batch-id: give exactly one suite (a batch holds one suite's calls)")
+    for path in suites:
+        suite = load_suite(path, allow_outside_chunks=allow_outside_chunks)
+        todo, skipped = plan_batch(suite, mode=mode, variants=variants, cases=cases, base_url=base_url,
+                                   shard=parse_shard(shard), repeat=repeat)
+        report = record_batch(suite, todo, replace=mode != "once", poll_s=poll_s, batch_id=batch_id)
+        report.skipped = skipped
+        typer.echo(report.line(), err=True)
+    return "once"
 
 
 def _read_input(source: str, *, limit: int | None = None) -> str:

@@ -315,3 +315,25 @@ class CassetteRouter:
                 cassette._save()
         finally:
             _CASE_CASSETTE.reset(token)
+
+
+# --------------------------------------------------------------------------- answers recorded elsewhere
+
+
+def write_exchanges(path: Path, exchanges: list[tuple[Request, int, bytes]], *, key_envs: tuple[str, ...] = (),
+                    replace: bool = False) -> bool:
+    """Write a case's cassette from (request, status, body) exchanges answered elsewhere (the Batch
+    API, llm/batch.py), through the same scrubbing, serializer and file as a live recording, so
+    replay and `harness cassettes audit` cannot tell them apart. The request should carry the
+    headers it would have been sent with (its key is learnt by the redactor, never written).
+
+    Nothing is written when a cassette exists and `replace` is false; returns whether it wrote."""
+    if path.exists() and not replace:
+        return False
+    cassette = open_cassette(path, "rewrite", Redactor(configured_secrets(key_envs)))
+    for request, status, body in exchanges:
+        reason = "OK" if status == 200 else ""
+        cassette.append(request, {"status": {"code": status, "message": reason},
+                                  "headers": {"content-type": ["application/json"]}, "body": {"string": body}})
+    cassette._save(force=True)
+    return True

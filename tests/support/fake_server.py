@@ -131,6 +131,13 @@ class FakeOpenAIServer:
         self.peak_in_progress = 0
         self.rejected = 0  # requests refused for capacity
         self.answered = 0  # 200 answers sent
+        # the Batch API (files and batches endpoints): uploaded files, batches, and lines to fail
+        self.files: dict[str, dict[str, Any]] = {}
+        self.batches: dict[str, dict[str, Any]] = {}
+        self.batch_creates = 0  # batches created (a resumed run creates none)
+        self.batch_answered = 0  # batch lines answered 200
+        self.fail_lines: Callable[[str], bool] = lambda custom_id: False  # these lines go to the error file
+        self.drop_lines: Callable[[str], bool] = lambda custom_id: False  # these lines get no answer at all
         self._lock = threading.Lock()
         self._rng = random.Random(self.faults.seed)
         self._server = _Server((host, 0), self._handler())
@@ -190,6 +197,93 @@ class FakeOpenAIServer:
             return "drop"
         return "ok"
 
+    def completion(self, body: dict[str, Any], text: str, number: int) -> dict[str, Any]:
+        """The chat completion answering `body` with `text` (id chatcmpl-<number>)."""
+        model = body.get("model", "fake")
+        payload: dict[str, Any] = {
+            "id": f"chatcmpl-{number}",
+            "object": "chat.completion",
+            "created": 1700000000,
+            "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        }
+        if self.faults.report_usage:
+            prompt_tokens = count_message_tokens(body.get("messages", []), model)
+            completion_tokens = count_tokens(text, model)
+            payload["usage"] = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                                "total_tokens": prompt_tokens + completion_tokens}
+        return payload
+
+    # ----------------------------------------------------------------- the Batch API
+
+    def _new_file(self, data: bytes, purpose: str, filename: str) -> dict[str, Any]:
+        with self._lock:
+            file_id = f"file-{len(self.files) + 1}"
+            self.files[file_id] = {"id": file_id, "object": "file", "bytes": len(data), "created_at": 1700000000,
+                                   "filename": filename, "purpose": purpose, "status": "processed", "data": data}
+        return {k: v for k, v in self.files[file_id].items() if k != "data"}
+
+    def create_batch(self, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        source = self.files.get(str(request.get("input_file_id")))
+        if source is None or request.get("endpoint") != "/v1/chat/completions" or request.get("completion_window") != "24h":
+            return 400, {"error": {"message": "bad batch request", "type": "invalid_request_error"}}
+        lines = [json.loads(line) for line in source["data"].decode("utf-8").splitlines() if line.strip()]
+        with self._lock:
+            self.batch_creates += 1
+            batch_id = f"batch_{self.batch_creates}"
+            self.batches[batch_id] = {
+                "id": batch_id, "object": "batch", "endpoint": request["endpoint"], "errors": None,
+                "input_file_id": source["id"], "completion_window": "24h", "status": "validating",
+                "output_file_id": None, "error_file_id": None, "created_at": 1700000000,
+                "request_counts": {"total": len(lines), "completed": 0, "failed": 0},
+                "metadata": request.get("metadata"), "_lines": lines,
+            }
+        return 200, self.batch_view(batch_id)
+
+    def batch_view(self, batch_id: str) -> dict[str, Any]:
+        return {k: v for k, v in self.batches[batch_id].items() if not k.startswith("_")}
+
+    def advance_batch(self, batch_id: str) -> dict[str, Any]:
+        """Each retrieval moves a batch on: validating -> in_progress -> completed (answered then)."""
+        batch = self.batches[batch_id]
+        if batch["status"] == "validating":
+            batch["status"] = "in_progress"
+        elif batch["status"] == "in_progress":
+            self._answer_batch(batch)
+            batch["status"] = "completed"
+        return self.batch_view(batch_id)
+
+    def _answer_batch(self, batch: dict[str, Any]) -> None:
+        """Answer every line with the responder, as the chat endpoint would; chosen lines fail or vanish."""
+        out, errors = [], []
+        for n, line in enumerate(batch["_lines"], 1):
+            custom_id = line.get("custom_id")
+            if self.drop_lines(custom_id):
+                continue
+            request_id = f"req_{batch['id']}_{n}"
+            if self.fail_lines(custom_id):
+                errors.append({"id": f"batch_req_{n}", "custom_id": custom_id, "error": None,
+                               "response": {"status_code": 500, "request_id": request_id,
+                                            "body": {"error": {"message": "server error", "type": "server_error"}}}})
+                continue
+            body = line.get("body") or {}
+            try:
+                text = self.responder(body)
+            except KeyError as exc:
+                errors.append({"id": f"batch_req_{n}", "custom_id": custom_id, "response": None,
+                               "error": {"code": "invalid_request", "message": str(exc)}})
+                continue
+            with self._lock:
+                self.batch_answered += 1
+                number = self.batch_answered
+            out.append({"id": f"batch_req_{n}", "custom_id": custom_id, "error": None,
+                        "response": {"status_code": 200, "request_id": request_id,
+                                     "body": self.completion(body, text, number)}})
+        dump = lambda items: "".join(json.dumps(i) + "\n" for i in items).encode()  # noqa: E731
+        batch["output_file_id"] = self._new_file(dump(out), "batch_output", "output.jsonl")["id"] if out else None
+        batch["error_file_id"] = self._new_file(dump(errors), "batch_output", "errors.jsonl")["id"] if errors else None
+        batch["request_counts"] = {"total": len(batch["_lines"]), "completed": len(out), "failed": len(errors)}
+
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
@@ -215,9 +309,49 @@ class FakeOpenAIServer:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+                path = self.path.split("?", 1)[0].rstrip("/")
+                with server._lock:
+                    server.requests.append({"path": self.path, "headers": dict(self.headers), "body": None})
+                parts = path.split("/")
+                if len(parts) >= 2 and parts[-2] == "batches" and parts[-1] in server.batches:
+                    self._send(200, server.advance_batch(parts[-1]))
+                elif len(parts) >= 3 and parts[-1] == "content" and parts[-3] == "files" and parts[-2] in server.files:
+                    data = server.files[parts[-2]]["data"]
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/octet-stream")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                else:
+                    self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+
+            def _upload(self, raw: bytes) -> None:
+                """files.create: a multipart form with `purpose` and `file`."""
+                from email.parser import BytesParser
+                from email.policy import default
+
+                head = f"Content-Type: {self.headers.get('Content-Type', '')}\r\n\r\n".encode()
+                form = BytesParser(policy=default).parsebytes(head + raw)
+                fields: dict[str, tuple[bytes, str]] = {}
+                for part in form.iter_parts():
+                    name = part.get_param("name", header="content-disposition")
+                    fields[str(name)] = (part.get_payload(decode=True) or b"", part.get_filename() or "")
+                if "file" not in fields or "purpose" not in fields:
+                    self._send(400, {"error": {"message": "need file and purpose", "type": "invalid_request_error"}})
+                    return
+                data, filename = fields["file"]
+                self._send(200, server._new_file(data, fields["purpose"][0].decode(), filename))
+
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 length = int(self.headers.get("Content-Length", 0))
                 raw = self.rfile.read(length)
+                route = self.path.split("?", 1)[0].rstrip("/")
+                if route.endswith("/files"):
+                    with server._lock:
+                        server.requests.append({"path": self.path, "headers": dict(self.headers), "body": None})
+                    self._upload(raw)
+                    return
                 try:
                     body = json.loads(raw)
                 except ValueError:
@@ -225,6 +359,9 @@ class FakeOpenAIServer:
                     return
                 with server._lock:
                     server.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                if route.endswith("/batches"):
+                    self._send(*server.create_batch(body))
+                    return
                 if not self.path.split("?", 1)[0].rstrip("/").endswith("/chat/completions"):
                     self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
                     return

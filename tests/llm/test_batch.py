@@ -1,0 +1,267 @@
+"""`harness record --batch` against the local server's files and batches endpoints: the shipped
+podcast suite (3 variants x 12 cases, max_gleanings 1: 72 calls in two phases) recorded through
+the batch replays to the same results as a live recording."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness.cli import main
+from harness.llm import batch as batch_module
+from harness.runner import plan_variant
+from harness.suites import Suite, load_suite
+
+from ..support.fake_server import FakeOpenAIServer, Script
+from ..support.golden import normalise
+
+REPO = Path(__file__).resolve().parents[2]
+KEY = "sk-batch-" + "z9y8x7w6v5u4t3s2r1q0"
+
+
+def make_project(root: Path) -> Path:
+    """A copy of the shipped podcast suite without its cassettes."""
+    (root / "suites").mkdir(parents=True)
+    shutil.copytree(REPO / "prompts", root / "prompts")
+    shutil.copytree(REPO / "fixtures" / "chunks" / "podcast", root / "fixtures" / "chunks" / "podcast")
+    shutil.copy(REPO / "suites" / "podcast.yaml", root / "suites" / "podcast.yaml")
+    return root / "suites" / "podcast.yaml"
+
+
+def script_for(suite: Suite) -> Script:
+    """The hand-written answers of the shipped cassettes (as scripts/record_handwritten.py serves them)."""
+    script = Script()
+    for variant in suite.variant_names():
+        plan = plan_variant(suite, variant)
+        for case in suite.cases:
+            data = yaml.safe_load((REPO / "fixtures" / "responses" / suite.name / variant / f"{case.id}.yaml")
+                                  .read_text(encoding="utf-8"))
+            first_user = [m["content"] for m in plan.render(case) if m["role"] == "user"][0]
+            script.rounds[first_user] = [str(r) for r in data["rounds"]]
+    return script
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.delenv("AZURE_OPENAI_ENDPOINT", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+
+
+def harness(root: Path, *args: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    monkeypatch.chdir(root)
+    return main(list(args))
+
+
+def replayed_results(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    """results.jsonl of a replay with no key, timings masked."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert harness(root, "run", "suites/podcast.yaml", "--reports", "replayed", "--run-id", "r",
+                   monkeypatch=monkeypatch) == 0
+    text = (root / "replayed" / "podcast" / "r" / "results.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in normalise(text, [str(root)]).splitlines()]
+
+
+def cassettes(root: Path) -> dict[str, dict]:
+    """Every cassette by its path, without the answers' ids (the server numbers its answers per path)."""
+    found = {}
+    for path in sorted((root / "fixtures" / "cassettes" / "podcast").rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for item in data["interactions"]:
+            item["response"]["body"]["string"]["json"].pop("id")
+        found[str(path.relative_to(root))] = data
+    return found
+
+
+def test_a_batch_recording_replays_as_a_live_one(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
+    live, batched = tmp_path / "live", tmp_path / "batched"
+    suite = load_suite(make_project(live))
+    make_project(batched)
+    with FakeOpenAIServer(script_for(suite)) as server:
+        assert harness(live, "record", "suites/podcast.yaml", "--base-url", server.base_url, "--reports", "rec",
+                       monkeypatch=monkeypatch) == 0
+        live_calls = server.calls
+        assert harness(batched, "record", "suites/podcast.yaml", "--batch", "--batch-poll", "0.01", "--base-url",
+                       server.base_url, "--reports", "rec", monkeypatch=monkeypatch) == 0
+        # 36 first calls in phase 1, 36 gleaning rounds (max_gleanings 1) in phase 2; nothing live
+        assert server.batch_creates == 2
+        assert server.batch_answered == 72 == live_calls
+        assert server.calls == live_calls
+    assert cassettes(batched) == cassettes(live)
+    assert len(cassettes(batched)) == 36
+    every = "\n".join(p.read_text(encoding="utf-8") for p in (batched / "fixtures").rglob("*.json"))
+    assert KEY not in every
+    assert not (batched / "fixtures" / "cassettes" / "podcast" / batch_module.STATE_FILE).exists()
+    assert replayed_results(batched, monkeypatch) == replayed_results(live, monkeypatch)
+    monkeypatch.chdir(batched)
+    assert main(["cassettes", "audit", "suites/podcast.yaml"]) == 0
+
+
+def test_failed_and_missing_lines_are_recorded_live(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    suite = load_suite(make_project(tmp_path))
+    with FakeOpenAIServer(script_for(suite)) as server:
+        # two first calls fail (error file), one gleaning round has no line at all
+        server.fail_lines = lambda cid: cid in {"default/host-welcomes-guest/s0#0", "tuned/chip-fab-news/s0#0"}
+        server.drop_lines = lambda cid: cid == "auto/headset-launch/s0#1"
+        assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url",
+                       server.base_url, "--reports", "rec", monkeypatch=monkeypatch) == 0
+        # phase 1: 36 lines, 34 answered; phase 2: the 34 gleaning rounds, 33 answered
+        assert server.batch_answered == 34 + 33
+        # the three failed cases are recorded live, both of their calls each
+        assert server.calls == 3 * 2
+    assert ("70 calls in 2 phases (batch_1, batch_2); 33 cassettes written from the batch, 0 already recorded, "
+            "3 failed lines retried live") in capsys.readouterr().err
+    assert len(replayed_results(tmp_path, monkeypatch)) == 36  # every case replays
+    assert len(list((tmp_path / "fixtures" / "cassettes" / "podcast").rglob("*.json"))) == 36
+
+
+def test_the_summary_line_counts_lines_retried_live(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    suite = load_suite(make_project(tmp_path))
+    with FakeOpenAIServer(script_for(suite)) as server:
+        server.fail_lines = lambda cid: cid == "default/acquisition-deal/s0#0"
+        assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url",
+                       server.base_url, "--reports", "rec", "--variant", "default", monkeypatch=monkeypatch) == 0
+    err = capsys.readouterr().err
+    assert ("harness: podcast: batch: 23 calls in 2 phases (batch_1, batch_2); 11 cassettes written from the batch, "
+            "0 already recorded, 1 failed lines retried live") in err
+    assert "next check in" in err  # the progress line while a batch is validating / in progress
+
+
+def test_an_interrupted_batch_is_resumed_not_paid_twice(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
+    suite = load_suite(make_project(tmp_path))
+    state = tmp_path / "fixtures" / "cassettes" / "podcast" / batch_module.STATE_FILE
+
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    with FakeOpenAIServer(script_for(suite)) as server:
+        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url", server.base_url,
+                "--reports", "rec", "--variant", "tuned"]
+        monkeypatch.setattr(batch_module, "_wait", interrupted)
+        assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 130  # interrupted: "rerun to resume"
+        saved = json.loads(state.read_text(encoding="utf-8"))
+        assert saved["phase"] == 1 and [b["id"] for b in saved["open"].values()] == ["batch_1"]
+        assert server.batch_creates == 1
+        monkeypatch.setattr(batch_module, "_wait", lambda seconds: None)
+        assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 0
+        # phase 1 resumed batch_1; only phase 2 (the gleaning rounds) created a batch
+        assert server.batch_creates == 2
+        assert server.batch_answered == 24 and server.calls == 0
+    assert not state.exists()
+    assert len(list((tmp_path / "fixtures" / "cassettes" / "podcast" / "tuned").glob("*.json"))) == 12
+
+
+def test_batch_id_attaches_a_batch_created_elsewhere(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
+    suite = load_suite(make_project(tmp_path))
+    with FakeOpenAIServer(script_for(suite)) as server:
+        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url", server.base_url,
+                "--reports", "rec", "--variant", "default", "--case", "acquisition-deal"]
+        monkeypatch.setattr(batch_module, "_wait", lambda seconds: (_ for _ in ()).throw(KeyboardInterrupt()))
+        assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 130  # interrupted: "rerun to resume"
+        (tmp_path / "fixtures" / "cassettes" / "podcast" / batch_module.STATE_FILE).unlink()  # lost the state
+        monkeypatch.setattr(batch_module, "_wait", lambda seconds: None)
+        assert harness(tmp_path, *args, "--batch-id", "batch_1", monkeypatch=monkeypatch) == 0
+        assert server.batch_creates == 2  # phase 2 only
+        assert server.calls == 0
+    assert (tmp_path / "fixtures" / "cassettes" / "podcast" / "default" / "acquisition-deal.json").exists()
+
+
+def test_existing_cassettes_are_not_sent_again(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
+    suite = load_suite(make_project(tmp_path))
+    with FakeOpenAIServer(script_for(suite)) as server:
+        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url", server.base_url,
+                "--reports", "rec", "--variant", "default"]
+        assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 0
+        assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 0
+        assert server.batch_creates == 2 and server.batch_answered == 24
+
+
+def test_ci_never_records_a_batch(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    suite = load_suite(make_project(tmp_path))
+    monkeypatch.setenv("CI", "true")
+    with FakeOpenAIServer(script_for(suite)) as server:
+        assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--base-url", server.base_url,
+                       monkeypatch=monkeypatch) == 2
+        assert server.requests == []
+    assert "record mode is none" in capsys.readouterr().err
+    assert not (tmp_path / "fixtures" / "cassettes").exists()
+
+
+def test_batch_id_needs_batch(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_project(tmp_path)
+    assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch-id", "batch_1", monkeypatch=monkeypatch) == 2
+
+
+def test_rewrite_replaces_cassettes_and_a_failed_case_is_recorded_live_anew(
+        tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
+    suite = load_suite(make_project(tmp_path))
+    folder = tmp_path / "fixtures" / "cassettes" / "podcast" / "default"
+    with FakeOpenAIServer(script_for(suite)) as server:
+        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url", server.base_url,
+                "--reports", "rec", "--variant", "default", "--case", "acquisition-deal", "--case", "chip-fab-news"]
+        assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 0
+        before = {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.json")}
+        server.fail_lines = lambda cid: cid == "default/chip-fab-news/s0#1"  # its gleaning round fails
+        assert harness(tmp_path, *args, "--record-mode", "rewrite", monkeypatch=monkeypatch) == 0
+        # first run: 2 + 2 lines; rewrite: 2 + 2 lines again (one failed), then chip-fab-news live (2 calls)
+        assert server.batch_creates == 4 and server.batch_answered == 4 + 3 and server.calls == 2
+    after = {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.json")}
+    assert sorted(after) == ["acquisition-deal.json", "chip-fab-news.json"]
+    # the answers are numbered anew by the server: the rewritten cassettes hold the new ids
+    assert after["acquisition-deal.json"] != before["acquisition-deal.json"]
+    assert '"chatcmpl-1"' in after["chip-fab-news.json"] and '"chatcmpl-2"' in after["chip-fab-news.json"]
+
+
+def test_a_provider_without_a_batch_api_is_refused(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path = make_project(tmp_path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["model"]["provider"] = "azure"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    monkeypatch.setenv("AZURE_OPENAI_API_KEY", KEY)
+    assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--base-url", "http://127.0.0.1:9/v1",
+                   monkeypatch=monkeypatch) == 2
+    assert "model.provider 'azure' is not supported" in capsys.readouterr().err
+
+
+def test_loop_checks_and_second_gleanings_go_in_later_phases(tmp_path: Path, env,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """max_gleanings 2: continue, loop check (max_tokens 1), and a second continue where the check says Y."""
+    from ..conftest import script_for as towns_script
+    from ..conftest import write_project
+
+    live, batched = tmp_path / "live", tmp_path / "batched"
+    suite = load_suite(write_project(live, max_gleanings=2))
+    write_project(batched, max_gleanings=2)
+    script = towns_script(suite)
+    mayor = [m["content"] for m in plan_variant(suite, "default").render(suite.cases[0]) if m["role"] == "user"][0]
+    script.loop[mayor] = ["Y"]
+    with FakeOpenAIServer(script) as server:
+        assert harness(live, "record", "suites/towns.yaml", "--base-url", server.base_url, "--reports", "rec",
+                       monkeypatch=monkeypatch) == 0
+        live_calls = server.calls
+        assert harness(batched, "record", "suites/towns.yaml", "--batch", "--batch-poll", "0", "--base-url",
+                       server.base_url, "--reports", "rec", monkeypatch=monkeypatch) == 0
+        # 6 cases x (first, continue, loop check "N") + default/mayor's second continue: 4 phases, 19 calls
+        assert live_calls == 19 == server.batch_answered and server.batch_creates == 4
+        assert server.calls == live_calls  # nothing live
+
+    def stored(root: Path) -> dict[str, list]:
+        out = {}
+        for path in sorted((root / "fixtures" / "cassettes" / "towns").rglob("*.json")):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            out[path.name + path.parent.name] = [
+                (i["request"], {**i["response"]["body"]["string"]["json"], "id": None}) for i in data["interactions"]]
+        return out
+
+    assert stored(batched) == stored(live)
+    loop_request = stored(batched)["mayor.jsondefault"][2][0]["body"]["json"]
+    assert loop_request["max_tokens"] == 1
