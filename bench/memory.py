@@ -42,6 +42,10 @@ def build(root: Path, cases: int) -> Path:
     prompt = (REPO / "prompts" / "default" / "extract_graph.txt").read_text(encoding="utf-8")
     (root / "prompts" / "default.txt").write_text(prompt, encoding="utf-8")
     generated = [make_case(rng, i) for i in range(cases)]
+    (root / "chunks").mkdir()
+    for case, _ in generated:  # texts in chunk files: 20,000 inline texts exceed the suite file size limit
+        (root / "chunks" / f"{case['id']}.txt").write_text(case.pop("text"), encoding="utf-8")
+        case["chunk"] = f"../chunks/{case['id']}.txt"
     suite = {
         "name": "bench",
         "notes": "Generated for benchmarking; answers are synthetic.",
