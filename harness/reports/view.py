@@ -9,6 +9,7 @@ plots and JUnit all render the same `ReportView`, so they always agree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
@@ -99,9 +100,10 @@ class ReportView:
         gleaning and F1 regressions are sections of such runs only."""
         return self.suite_kind == "extract_graph"
 
-    @property
+    @cached_property
     def suite_kind(self) -> str:
-        """The suite kind of the rows shown (harness.suite_kinds): which figures lead."""
+        """The suite kind of the rows shown (harness.suite_kinds): which figures lead. Kept: every
+        case of a report asks, and finding it reads the rows (once per view, not once per case)."""
         return rows_kind(row for column in self.columns for row in column.rows)
 
     @property
