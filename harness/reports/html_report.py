@@ -1,7 +1,9 @@
 """report.html: one self-contained file (inline CSS, plots as base64 PNG, no script, no network).
 
 Same sections as report.md, plus the plots and a per-case section: the chunk, the gold entities
-and relationships, and for every column what it extracted, missed and added (unmatched).
+and relationships, and for every column what it extracted, missed and added (unmatched). A run of
+more than `CASE_LIMIT` cases shows that many of them, the worst (`worst_cases`), so that the file
+of 20,000 cases stays a few megabytes: every case is in results.jsonl.
 """
 
 from __future__ import annotations
@@ -17,6 +19,37 @@ from ..metrics.reference_free import reference_free_metrics
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
 from . import fragmentation_section, gleaning_section, outputs_section
 from .view import SIZE_KEYS, Column, ReportView
+
+CASE_LIMIT = 500  # cases detailed in report.html; more are ranked and the worst shown
+
+
+def worst_cases(view: ReportView, limit: int = CASE_LIMIT) -> list[str]:
+    """The case ids report.html details: all of them up to `limit`, else the `limit` worst, in
+    report order. Worst first: a case that breaks a per-case rule, then one a column could not
+    score, then the lowest first key figure of any column (undefined counts as neither)."""
+    if len(view.case_ids) <= limit:
+        return list(view.case_ids)
+    figure = key_figures(view.suite_kind)[:1]
+
+    def rank(case_id: str) -> tuple[int, float]:
+        failing = any(not check.passed for column in view.columns
+                      if (check := view.checks.get((column.variant, case_id))) is not None)
+        lowest = 2.0
+        errored = False
+        for column in view.columns:
+            row = column.row(case_id)
+            if row is None:
+                continue
+            if row.score is None:
+                errored = True
+            elif figure and (value := figure[0].value(row.score)) is not None:
+                lowest = min(lowest, value)
+        return (0 if failing else 1 if errored else 2), lowest
+
+    order = {case_id: i for i, case_id in enumerate(view.case_ids)}
+    chosen = set(sorted(view.case_ids, key=lambda c: (*rank(c), order[c]))[:limit])
+    return [case_id for case_id in view.case_ids if case_id in chosen]
+
 
 CSS = """
 :root { --ok:#2e7d32; --warn:#b26a00; --bad:#c62828; --muted:#666; --line:#d9dde3; --bg:#f6f8fa; }
@@ -306,6 +339,11 @@ def repeats_html(view: ReportView) -> str:
             f"micro value. {e(RULE_TEXT[0].upper() + RULE_TEXT[1:])}.</p><table>" + "".join(rows) + "</table>")
 
 
+def _first_figure_label(view: ReportView) -> str:
+    figure = key_figures(view.suite_kind)[:1]
+    return figure[0].label if figure else "score"
+
+
 def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
     body = [f"<h1>{e(view.title)}</h1>"]
     if view.description:
@@ -346,7 +384,12 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
             body += ["<h2>Worst regressions</h2>", regressions_html(view)]
         body += ["<h2>Format issues</h2>", format_html(view), figure(plots, "format_issues")]
         body.append(f"<h2>Cases ({len(view.case_ids)})</h2>")
-        body += [case_html(view, case_id, i == 0) for i, case_id in enumerate(view.case_ids)]
+        shown = worst_cases(view)
+        if len(shown) < len(view.case_ids):
+            body.append(f"<p class='muted'>{len(shown)} of {len(view.case_ids)} cases shown: those that break a "
+                        "per-case rule, could not be scored, or have the lowest "
+                        f"{e(_first_figure_label(view))}, in suite order; every case is in results.jsonl.</p>")
+        body += [case_html(view, case_id, i == 0) for i, case_id in enumerate(shown)]
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"

@@ -5,7 +5,8 @@
   reference-free rates (grounding rate, type conformance) instead;
 - `recall_scatter`: per-case entity and relationship recall of each compared column (y) against
   its reference (x), with the diagonal: points below it are cases that got worse; without any
-  gold, the per-case grounding rate and type conformance;
+  gold, the per-case grounding rate and type conformance; above `POINT_LIMIT` cases, a 2-D
+  histogram (a marker per occupied cell of a 40 x 40 grid, larger for more cases);
 - `grounding`: grounded and ungrounded predicted entities per column, stacked (pooled over
   cases: distinct entities per case whose name occurs in the chunk, and the others);
 - `graph_size`: entities, relationships and communities per column;
@@ -17,12 +18,15 @@ The PNGs carry no timestamp or software metadata, so the same run gives the same
 from __future__ import annotations
 
 import io
+import math
 
 from ..metrics.registry import Metric, console_columns, in_bar_chart, key_figures, of_kind
 from .view import SIZE_KEYS, ReportView, macro_interval
 
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"]
 DPI = 100
+POINT_LIMIT = 2000  # per-case points of a column drawn one by one; above it, binned (`binned`)
+BINS = 40
 
 
 def _figure(width: float, height: float):
@@ -47,6 +51,17 @@ def _bar_chart_png(fig, ax) -> bytes:
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return _png(fig)
+
+
+def binned(xs: list[float], ys: list[float], bins: int = BINS) -> tuple[list[float], list[float], list[int]]:
+    """Points of [0, 1]^2 counted in a bins x bins grid: the centre of each occupied cell and its count."""
+    cells: dict[tuple[int, int], int] = {}
+    for x, y in zip(xs, ys):
+        cell = (min(bins - 1, max(0, int(x * bins))), min(bins - 1, max(0, int(y * bins))))
+        cells[cell] = cells.get(cell, 0) + 1
+    ordered = sorted(cells.items())
+    return ([(i + 0.5) / bins for (i, _), _ in ordered], [(k + 0.5) / bins for (_, k), _ in ordered],
+            [n for _, n in ordered])
 
 
 def _short(name: str, width: int = 28) -> str:
@@ -114,8 +129,15 @@ def recall_scatter(view: ReportView) -> bytes:
                 xs.append(va)
                 ys.append(vb)
                 labels.append(case_id)
-            ax.scatter(xs, ys, s=36, alpha=0.7, color=PALETTE[(j + 1) % len(PALETTE)],
-                       edgecolors="white", linewidths=0.5, label=_short(f"{column.name} vs {column.reference}", 44))
+            label = _short(f"{column.name} vs {column.reference}", 44)
+            if len(xs) > POINT_LIMIT:  # a 2-D histogram: one marker per occupied bin, its area the cases in it
+                bx, by, counts = binned(xs, ys)
+                ax.scatter(bx, by, s=[12 + 60 * math.log10(c) for c in counts], alpha=0.6,
+                           color=PALETTE[(j + 1) % len(PALETTE)], edgecolors="white", linewidths=0.5,
+                           label=f"{label} ({len(xs):,} cases, binned)")
+            else:
+                ax.scatter(xs, ys, s=36, alpha=0.7, color=PALETTE[(j + 1) % len(PALETTE)],
+                           edgecolors="white", linewidths=0.5, label=label)
             limit = view.case_max_drop if view.case_max_drop is not None else 0.2
             worst = sorted(((x - y, lab, x, y) for x, y, lab in zip(xs, ys, labels) if x - y > limit), reverse=True)[:4]
             for _, lab, x, y in worst:

@@ -135,6 +135,10 @@ def _initials_of(short: tuple[str, ...], full: tuple[str, ...]) -> bool:
     return initial
 
 
+def _surname_key(core: tuple[str, ...]) -> tuple[int, str, str]:
+    return len(core), core[-1], "".join(token[:1] for token in core[:-1])
+
+
 def _compatible(a: set[str], b: set[str]) -> bool:
     return not a or not b or bool(a & b)
 
@@ -184,17 +188,20 @@ def join_names(nodes: list[_Node], matching: MatchingConfig) -> _Joins:
                     joins.union(i, j)
     titled = {i: _titled(nodes[i].key, True) for i in persons}
     longer: dict[tuple[str, ...], list[int]] = defaultdict(list)  # trailing tokens -> longer names
-    by_surname: dict[tuple[int, str], list[int]] = defaultdict(list)  # (tokens, last token) -> names
+    # (tokens, last token, first letters of the others) -> names: blocks of the names `_initials_of`
+    # can pair (it needs all three equal), so persons sharing a surname are not compared pairwise
+    by_surname: dict[tuple[int, str, str], list[int]] = defaultdict(list)
     for i in persons:
         core = titled[i][0]
         for k in range(1, len(core)):
             longer[core[k:]].append(i)
-        by_surname[(len(core), core[-1])].append(i)
+        by_surname[_surname_key(core)].append(i)
     found: dict[int, set[int]] = {}
     for i in persons:
         core, titles = titled[i]
-        candidates = longer.get(core, []) + [
-            j for j in by_surname[(len(core), core[-1])] if _initials_of(core, titled[j][0])]
+        initials = [j for j in by_surname[_surname_key(core)] if _initials_of(core, titled[j][0])] \
+            if any(len(token) == 1 for token in core[:-1]) else []  # no initial: `_initials_of` is False
+        candidates = longer.get(core, []) + initials
         roots = {joins.find(j) for j in candidates}
         if len(roots) > 1 and titles:  # a surname of two people: the one who shares the title
             roots = {joins.find(j) for j in candidates if titled[j][1] & titles} or roots

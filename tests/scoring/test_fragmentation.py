@@ -255,3 +255,38 @@ def test_an_initial_joins_the_one_person_it_abbreviates():
                             ("CECILY ASHWORTH", "person"), ("J. SMITH", "person"), ("JOHN SMITH", "person"),
                             ("JANE SMITH", "person"), ("J. R. TOLKIEN", "person"), ("JOHN RONALD TOLKIEN", "person"))
     assert clusters == [["J. ASHWORTH", "JULIAN ASHWORTH"], ["J. R. TOLKIEN", "JOHN RONALD TOLKIEN"]]
+
+
+def _generated_persons(cases: int, seed: int) -> list[CaseResult]:
+    """Persons of few first names and surnames, spelled in full, with initials, honorifics and ranks:
+    many names share a surname, which is where the initials rule compares names."""
+    rng = random.Random(seed)
+    first = ["JULIAN", "JOHN", "JANE", "CECILY", "CARL", "ADA", "ALAN", "RONALD", "ROSE", "MARY"]
+    last = ["ASHWORTH", "SMITH", "TOLKIEN", "MARSH", "LOVELACE"]
+    rows = []
+    for c in range(cases):
+        names = []
+        for _ in range(4):
+            given = rng.sample(first, rng.randint(1, 2))
+            spelled = [g[0] + "." if rng.random() < 0.4 else g for g in given]
+            prefix = rng.choice(["", "", "MR. ", "CAPTAIN ", "DR. "])
+            names.append((prefix + " ".join(spelled + [rng.choice(last)]), "person"))
+        rows.append(row(f"c{c}", *names))
+    return rows
+
+
+def test_initials_blocking_gives_the_clusters_of_comparing_every_name_with_its_surname(monkeypatch):
+    # the initials rule compares a name only with names of its number of tokens, its surname and the
+    # first letters of its other tokens (blocking); comparing it with every name of its number of
+    # tokens and surname, as before, must give the same clusters
+    import harness.scoring.fragmentation as frag
+
+    monkeypatch.setattr(frag, "FRAGMENT_LIMIT", 100_000)  # every joined cluster listed
+    rows = _generated_persons(300, seed=5)
+    blocked = fragmentation(rows, None, MatchingConfig())
+    monkeypatch.setattr(frag, "_surname_key", lambda core: (len(core), core[-1], ""))
+    unblocked = fragmentation(rows, None, MatchingConfig())
+    assert blocked.joined_clusters > 5
+    assert any(any("." in name for name in c.names) for c in blocked.top)  # initials are joined
+    assert len(blocked.top) == blocked.joined_clusters
+    assert blocked == unblocked
