@@ -367,3 +367,30 @@ def test_a_suite_ontology_gives_type_conformance_its_types_and_scores_each_case(
     # a GraphRAG relationship has no predicate: 1 record, none conforming -> 0.0, nothing checked
     onto = row.score.ontology
     assert onto is not None and (onto.records, onto.conforming, onto.conformance, onto.domain_range) == (1, 0, 0.0, None)
+
+
+@pytest.mark.parametrize("name", ["podcast", "podcast-summaries"])
+def test_replay_from_the_store_writes_the_bytes_replay_through_vcrpy_writes(name, tmp_path, monkeypatch):
+    # `record --record-mode once` over complete cassettes replays every call through the SDK,
+    # httpx and vcrpy (the old replay path); `run` answers from the cassette store without them.
+    # Both must write the same results.jsonl, byte for byte once timings are taken out.
+    import shutil
+
+    repo = Path(__file__).resolve().parent.parent
+    for folder in ("suites", "prompts", "fixtures"):
+        shutil.copytree(repo / folder, tmp_path / folder)
+    suite = load_suite(tmp_path / "suites" / f"{name}.yaml")
+    before = {p: p.read_bytes() for p in suite.cassette_dir().rglob("*.json")}
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-not-sent")  # the SDK wants a key; nothing is sent
+    through_vcrpy = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "vcr", fresh=True,
+                                                base_url="http://127.0.0.1:9/v1"))  # a port nobody answers on
+    monkeypatch.delenv("OPENAI_API_KEY")
+    from_store = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "store", fresh=True))
+    for outcome in (through_vcrpy, from_store):
+        assert not outcome.missing and not outcome.failures and len(outcome.results) == len(suite.cases) * len(suite.variant_names())
+
+    def without_timings(run_dir: Path) -> list[str]:
+        return [json.dumps(strip_timings(json.loads(line))) for line in (run_dir / "results.jsonl").read_text().splitlines()]
+
+    assert without_timings(from_store.run_dir) == without_timings(through_vcrpy.run_dir)
+    assert {p: p.read_bytes() for p in suite.cassette_dir().rglob("*.json")} == before  # nothing re-recorded
