@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import shlex
 import sys
 import time
@@ -457,13 +458,14 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
 
     with contextlib.ExitStack() as stack:
         sink = stack.enter_context(results_path.open("a", encoding="utf-8"))
+        router = None
         if replay:  # answers come from the cassette store: nothing is sent, nothing patched
             cassette_for = replaying
         else:  # the SDK sends, and vcrpy records into the case's cassette
             from .llm.cassettes import CassetteRouter
 
             router = stack.enter_context(CassetteRouter(options.record_mode).patched())
-            cassette_for = router.case
+            cassette_for = functools.partial(router.case, save=False)  # saved below, in a thread
 
         async def worker() -> None:
             while True:
@@ -475,8 +477,13 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
                 path = request.cassette_path(suite)
                 existed = path.exists()
                 try:
-                    with cassette_for(path):
+                    with cassette_for(path) as cassette:
                         rounds = await converse(client_of[plan.name], request)
+                    if router is not None:
+                        # serialising and writing the cassette is CPU and disk work: off the
+                        # event loop, so the other cases' calls go on meanwhile; the row is
+                        # written after it, so a resumed run never trusts an unwritten cassette
+                        await asyncio.to_thread(router.save_case, cassette)
                 except CassetteMissingError:
                     why = "stale" if existed else "missing"
                     if request.sample:

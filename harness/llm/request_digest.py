@@ -37,11 +37,16 @@ def dump_json(data: Any, **options: Any) -> str:
 
 def body_hash(body: bytes | str | None) -> str:
     """The hash a request body is matched by."""
+    return canonical_hash(body, canonical_body(body))
+
+
+def canonical_hash(body: bytes | str | None, canonical: Any) -> str:
+    """`body_hash(body)` for a caller that already holds `canonical_body(body)` (read once)."""
     try:
-        canonical = dump_json(canonical_body(body), sort_keys=True, separators=(",", ":"))
+        text = dump_json(canonical, sort_keys=True, separators=(",", ":"))
     except RecursionError:  # nested too deeply to canonicalise: hash the text as it is
-        canonical = body.decode("utf-8", "replace") if isinstance(body, bytes) else scrub_surrogates(str(body))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else scrub_surrogates(str(body))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _plain_json(value: Any, depth: int = 0) -> bool:
