@@ -153,16 +153,18 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
     )
 
 
-def calls_hash(plan: VariantPlan, first_payload: dict, variables: dict[str, str]) -> str:
+def calls_hash(plan: VariantPlan, first_payload: dict, variables: dict[str, str], *,
+               continue_prompt: str | None = None, loop_prompt: str | None = None) -> str:
     """Identifies the calls a case makes: the first request and how gleaning continues it.
 
     Parsing and scoring are recomputed from the stored rounds, so they are not part of it.
+    The continue and loop prompts are rendered here unless the caller already has them.
     """
     return request_hash(
         {
             "first": first_payload,
-            "continue": plan.template.render_continue(variables),
-            "loop": plan.template.render_loop(variables),
+            "continue": plan.template.render_continue(variables) if continue_prompt is None else continue_prompt,
+            "loop": plan.template.render_loop(variables) if loop_prompt is None else loop_prompt,
             "max_gleanings": plan.max_gleanings,
         }
     )
@@ -180,6 +182,11 @@ class CaseRequest:
     payload: dict
     calls_digest: str  # results.jsonl's request_hash: the row is reused while it is unchanged
     sample: int = 0  # which repeat (`--repeat N`): every sample sends the same requests
+    # rendered and hashed once with the rest (None: computed where needed): the first request's
+    # hash (replay looks its answer up by it) and the gleaning prompts
+    digest: str | None = None
+    continue_prompt: str | None = None
+    loop_prompt: str | None = None
 
     @property
     def label(self) -> str:
@@ -208,10 +215,15 @@ def cassette_path(suite: Suite, variant: str, case_id: str, sample: int = 0) -> 
 
 
 def case_request(plan: VariantPlan, client: ModelClient, case: GoldCase) -> CaseRequest:
+    """The case's requests, rendered and hashed here once (`plan.render` is this render)."""
     variables = plan.variables(case)
-    messages = plan.render(case)
+    messages = plan.template.render(variables, case=case.id)
     payload = client.payload(messages)
-    return CaseRequest(plan, case, variables, messages, payload, calls_hash(plan, payload, variables))
+    continue_prompt = plan.template.render_continue(variables)
+    loop_prompt = plan.template.render_loop(variables)
+    digest = calls_hash(plan, payload, variables, continue_prompt=continue_prompt, loop_prompt=loop_prompt)
+    return CaseRequest(plan, case, variables, messages, payload, digest, digest=request_hash(payload),
+                       continue_prompt=continue_prompt, loop_prompt=loop_prompt)
 
 
 async def converse(client: ModelClient, request: CaseRequest) -> list[Round]:
@@ -219,7 +231,9 @@ async def converse(client: ModelClient, request: CaseRequest) -> list[Round]:
     plan = request.plan
     with call_label(request.label):
         return await extract_with_gleaning(client, request.messages, plan.template, plan.max_gleanings,
-                                           request.variables, first_payload=request.payload)
+                                           request.variables, first_payload=request.payload,
+                                           first_digest=request.digest, continue_prompt=request.continue_prompt,
+                                           loop_prompt=request.loop_prompt)
 
 
 def clients_for(plans: dict[str, VariantPlan], *, replay: bool) -> dict[str, ModelClient]:
