@@ -1,8 +1,8 @@
 """Benchmark: replay a generated suite end to end (render, replay, parse, score, report).
 
-    .venv/bin/python bench/replay.py [--cases 2000] [--gleanings 0]
+    .venv/bin/python bench/replay.py [--cases 2000] [--gleanings 0] [--variants 2]
 
-Generates a suite of N cases x 2 variants in a temporary folder, records its cassettes
+Generates a suite of N cases x 1 or 2 variants in a temporary folder, records its cassettes
 from the local test server (not timed), then times `harness run` in a fresh process and
 reads that process's peak memory. Running it at two sizes shows whether memory stays flat
 in the number of cases. Figures are printed, never asserted.
@@ -56,7 +56,7 @@ def make_case(rng: random.Random, index: int) -> tuple[dict, list[str]]:
     return {"id": f"case-{index:05d}", "text": text, "entities": entities, "relationships": relationships}, [answer, "<|COMPLETE|>"]
 
 
-def build(root: Path, cases: int, gleanings: int) -> Path:
+def build(root: Path, cases: int, gleanings: int, variants: int = 2) -> Path:
     rng = random.Random(1234)
     (root / "suites").mkdir(parents=True)
     (root / "prompts").mkdir()
@@ -68,7 +68,8 @@ def build(root: Path, cases: int, gleanings: int) -> Path:
         "name": "bench",
         "notes": "Generated for benchmarking; answers are synthetic.",
         "model": {"name": "gpt-4o-mini", "max_gleanings": gleanings, "concurrency": 64},
-        "variants": {"default": {"prompt": "prompts/default.txt"}, "tuned": {"prompt": "prompts/tuned.txt"}},
+        "variants": dict(list({"default": {"prompt": "prompts/default.txt"},
+                               "tuned": {"prompt": "prompts/tuned.txt"}}.items())[:variants]),
         "cases": [c for c, _ in generated],
     }
     path = root / "suites" / "bench.yaml"
@@ -107,17 +108,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cases", type=int, nargs="+", default=[500, 2000])
     parser.add_argument("--gleanings", type=int, default=0)
+    parser.add_argument("--variants", type=int, choices=(1, 2), default=2)
     args = parser.parse_args()
     for cases in args.cases:
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
             started = time.perf_counter()
-            suite = build(root, cases, args.gleanings)
+            suite = build(root, cases, args.gleanings, args.variants)
             build_s = time.perf_counter() - started
             result = timed_replay(suite, root)
-            calls = cases * 2 * (1 + args.gleanings)
+            calls = cases * args.variants * (1 + args.gleanings)
             print(json.dumps({
-                "cases": cases, "variants": 2, "calls": calls, "record_s": round(build_s, 2),
+                "cases": cases, "variants": args.variants, "calls": calls, "record_s": round(build_s, 2),
                 "replay_wall_s": round(result["wall_s"], 2),
                 "calls_per_s": round(calls / result["wall_s"], 1),
                 "peak_rss_mb": round(result["peak_rss_mb"], 1), "exit": result["exit"],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import shlex
 import sys
 import time
@@ -152,16 +153,18 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
     )
 
 
-def calls_hash(plan: VariantPlan, first_payload: dict, variables: dict[str, str]) -> str:
+def calls_hash(plan: VariantPlan, first_payload: dict, variables: dict[str, str], *,
+               continue_prompt: str | None = None, loop_prompt: str | None = None) -> str:
     """Identifies the calls a case makes: the first request and how gleaning continues it.
 
     Parsing and scoring are recomputed from the stored rounds, so they are not part of it.
+    The continue and loop prompts are rendered here unless the caller already has them.
     """
     return request_hash(
         {
             "first": first_payload,
-            "continue": plan.template.render_continue(variables),
-            "loop": plan.template.render_loop(variables),
+            "continue": plan.template.render_continue(variables) if continue_prompt is None else continue_prompt,
+            "loop": plan.template.render_loop(variables) if loop_prompt is None else loop_prompt,
             "max_gleanings": plan.max_gleanings,
         }
     )
@@ -179,6 +182,11 @@ class CaseRequest:
     payload: dict
     calls_digest: str  # results.jsonl's request_hash: the row is reused while it is unchanged
     sample: int = 0  # which repeat (`--repeat N`): every sample sends the same requests
+    # rendered and hashed once with the rest (None: computed where needed): the first request's
+    # hash (replay looks its answer up by it) and the gleaning prompts
+    digest: str | None = None
+    continue_prompt: str | None = None
+    loop_prompt: str | None = None
 
     @property
     def label(self) -> str:
@@ -207,10 +215,15 @@ def cassette_path(suite: Suite, variant: str, case_id: str, sample: int = 0) -> 
 
 
 def case_request(plan: VariantPlan, client: ModelClient, case: GoldCase) -> CaseRequest:
+    """The case's requests, rendered and hashed here once (`plan.render` is this render)."""
     variables = plan.variables(case)
-    messages = plan.render(case)
+    messages = plan.template.render(variables, case=case.id)
     payload = client.payload(messages)
-    return CaseRequest(plan, case, variables, messages, payload, calls_hash(plan, payload, variables))
+    continue_prompt = plan.template.render_continue(variables)
+    loop_prompt = plan.template.render_loop(variables)
+    digest = calls_hash(plan, payload, variables, continue_prompt=continue_prompt, loop_prompt=loop_prompt)
+    return CaseRequest(plan, case, variables, messages, payload, digest, digest=request_hash(payload),
+                       continue_prompt=continue_prompt, loop_prompt=loop_prompt)
 
 
 async def converse(client: ModelClient, request: CaseRequest) -> list[Round]:
@@ -218,7 +231,9 @@ async def converse(client: ModelClient, request: CaseRequest) -> list[Round]:
     plan = request.plan
     with call_label(request.label):
         return await extract_with_gleaning(client, request.messages, plan.template, plan.max_gleanings,
-                                           request.variables, first_payload=request.payload)
+                                           request.variables, first_payload=request.payload,
+                                           first_digest=request.digest, continue_prompt=request.continue_prompt,
+                                           loop_prompt=request.loop_prompt)
 
 
 def clients_for(plans: dict[str, VariantPlan], *, replay: bool) -> dict[str, ModelClient]:
@@ -457,13 +472,14 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
 
     with contextlib.ExitStack() as stack:
         sink = stack.enter_context(results_path.open("a", encoding="utf-8"))
+        router = None
         if replay:  # answers come from the cassette store: nothing is sent, nothing patched
             cassette_for = replaying
         else:  # the SDK sends, and vcrpy records into the case's cassette
             from .llm.cassettes import CassetteRouter
 
             router = stack.enter_context(CassetteRouter(options.record_mode).patched())
-            cassette_for = router.case
+            cassette_for = functools.partial(router.case, save=False)  # saved below, in a thread
 
         async def worker() -> None:
             while True:
@@ -475,8 +491,13 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
                 path = request.cassette_path(suite)
                 existed = path.exists()
                 try:
-                    with cassette_for(path):
+                    with cassette_for(path) as cassette:
                         rounds = await converse(client_of[plan.name], request)
+                    if router is not None:
+                        # serialising and writing the cassette is CPU and disk work: off the
+                        # event loop, so the other cases' calls go on meanwhile; the row is
+                        # written after it, so a resumed run never trusts an unwritten cassette
+                        await asyncio.to_thread(router.save_case, cassette)
                 except CassetteMissingError:
                     why = "stale" if existed else "missing"
                     if request.sample:

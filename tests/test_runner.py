@@ -280,6 +280,10 @@ def test_each_call_is_built_and_hashed_once_and_each_prompt_rendered_once(suite,
     monkeypatch.setattr(PromptTemplate, "render", counted("render", PromptTemplate.render))
     monkeypatch.setattr(OpenAIProvider, "build_payload", counted("build", OpenAIProvider.build_payload))
     monkeypatch.setattr(client_module, "request_hash", counted("hash", client_module.request_hash))
+    import harness.runner as runner_module
+
+    counts["runner_hash"] = 0
+    monkeypatch.setattr(runner_module, "request_hash", counted("runner_hash", runner_module.request_hash))
     outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "replay", fresh=True))
     assert not outcome.missing and not outcome.failures
     cases, variants = len(suite.cases), len(suite.variant_names())
@@ -287,7 +291,10 @@ def test_each_call_is_built_and_hashed_once_and_each_prompt_rendered_once(suite,
     assert calls == outcome.calls > cases * variants  # gleaning rounds too
     assert counts["render"] == cases * variants
     assert counts["build"] == calls  # each call's body once
-    assert counts["hash"] == calls  # each call's hash once, where the cassette store is asked
+    # each call's hash once: the first call's by the runner (with the case's calls hash), where
+    # the cassette store is asked for the gleaning calls
+    assert counts["runner_hash"] == 2 * cases * variants
+    assert counts["hash"] == calls - cases * variants
 
 
 # --------------------------------------------------------------------------- reference-free figures per case (issue 15)
@@ -367,3 +374,58 @@ def test_a_suite_ontology_gives_type_conformance_its_types_and_scores_each_case(
     # a GraphRAG relationship has no predicate: 1 record, none conforming -> 0.0, nothing checked
     onto = row.score.ontology
     assert onto is not None and (onto.records, onto.conforming, onto.conformance, onto.domain_range) == (1, 0, 0.0, None)
+
+
+@pytest.mark.parametrize("name", ["podcast", "podcast-summaries"])
+def test_replay_from_the_store_writes_the_bytes_replay_through_vcrpy_writes(name, tmp_path, monkeypatch):
+    # `record --record-mode once` over complete cassettes replays every call through the SDK,
+    # httpx and vcrpy (the old replay path); `run` answers from the cassette store without them.
+    # Both must write the same results.jsonl, byte for byte once timings are taken out.
+    import shutil
+
+    repo = Path(__file__).resolve().parent.parent
+    for folder in ("suites", "prompts", "fixtures"):
+        shutil.copytree(repo / folder, tmp_path / folder)
+    suite = load_suite(tmp_path / "suites" / f"{name}.yaml")
+    before = {p: p.read_bytes() for p in suite.cassette_dir().rglob("*.json")}
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-not-sent")  # the SDK wants a key; nothing is sent
+    through_vcrpy = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "vcr", fresh=True,
+                                                base_url="http://127.0.0.1:9/v1"))  # a port nobody answers on
+    monkeypatch.delenv("OPENAI_API_KEY")
+    from_store = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "store", fresh=True))
+    for outcome in (through_vcrpy, from_store):
+        assert not outcome.missing and not outcome.failures and len(outcome.results) == len(suite.cases) * len(suite.variant_names())
+
+    def without_timings(run_dir: Path) -> list[str]:
+        return [json.dumps(strip_timings(json.loads(line))) for line in (run_dir / "results.jsonl").read_text().splitlines()]
+
+    assert without_timings(from_store.run_dir) == without_timings(through_vcrpy.run_dir)
+    assert {p: p.read_bytes() for p in suite.cassette_dir().rglob("*.json")} == before  # nothing re-recorded
+
+
+def test_a_case_request_is_rendered_and_hashed_once_and_replay_looks_its_answer_up_by_that_hash(monkeypatch):
+    import asyncio
+
+    from harness.errors import CassetteMissingError
+    from harness.llm.cassette_store import replaying
+    from harness.llm.request_digest import request_hash
+    from harness.runner import case_request, clients_for, plan_variant
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    suite = load_suite(Path(__file__).resolve().parent.parent / "suites" / "podcast.yaml")
+    plan = plan_variant(suite, "default")
+    client = clients_for({"default": plan}, replay=True)["default"]
+    case = suite.cases[0]
+    request = case_request(plan, client, case)
+    assert request.messages == plan.render(case)
+    assert request.digest == request_hash(request.payload)
+    assert request.continue_prompt == plan.template.render_continue(request.variables)
+    assert request.loop_prompt == plan.template.render_loop(request.variables)
+
+    async def first_call(digest: str) -> str:
+        with replaying(request.cassette_path(suite)):
+            return (await client.chat(request.messages, payload=request.payload, digest=digest)).text
+
+    assert asyncio.run(first_call(request.digest))  # the recorded answer
+    with pytest.raises(CassetteMissingError):  # the store is asked by the digest given, not a fresh hash
+        asyncio.run(first_call("0" * 64))

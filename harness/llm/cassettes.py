@@ -37,7 +37,7 @@ from ..errors import InputError
 from ..text import scrub_surrogates
 from .cassette_store import CassetteAbsent, read_cassette
 from .cassette_schema import FORMAT_VERSION, CorruptCassette, check_completion_body, validate_cassette
-from .request_digest import body_hash, canonical_body, dump_json as _dump
+from .request_digest import body_hash, canonical_body, canonical_hash, dump_json as _dump
 from .record_modes import RECORD_MODES
 from .redaction import Redactor, configured_secrets, header_secrets
 
@@ -96,7 +96,9 @@ def scrub_request(request: Request) -> Request:
         return cached
     body = request.body
     if body:
-        data = canonical_body(body)
+        data = canonical_body(body)  # read once: the stored body and the hash both come from it
+        if getattr(request, "_harness_hash", None) is None:
+            request._harness_hash = canonical_hash(body, data)  # type: ignore[attr-defined]
         if isinstance(data, (dict, list)):
             body = _dump(data, sort_keys=True).encode("utf-8")
     headers = {k: v for k, v in request.headers.items() if k.lower() in KEPT_REQUEST_HEADERS}
@@ -302,8 +304,10 @@ class CassetteRouter:
             yield self
 
     @contextlib.contextmanager
-    def case(self, path: Path) -> Iterator[Cassette]:
-        """Route this task's requests to the cassette at `path`; save it when the case ends well."""
+    def case(self, path: Path, *, save: bool = True) -> Iterator[Cassette]:
+        """Route this task's requests to the cassette at `path`; save it when the case ends well.
+
+        With `save=False` the caller saves it (`save_case`), e.g. in a thread, off the event loop."""
         cassette = open_cassette(path, self.mode, Redactor(self.secrets))
         token = _CASE_CASSETTE.set(cassette)
         try:
@@ -311,10 +315,17 @@ class CassetteRouter:
         except BaseException:
             raise
         else:
-            if self.mode != "none":
-                cassette._save()
+            if save:
+                self.save_case(cassette)
         finally:
             _CASE_CASSETTE.reset(token)
+
+    def save_case(self, cassette: Cassette) -> None:
+        """Write what the case recorded (nothing when it recorded nothing, or in mode `none`).
+
+        Touches only this case's cassette and its own redactor, so it may run in a thread."""
+        if self.mode != "none":
+            cassette._save()
 
 
 # --------------------------------------------------------------------------- answers recorded elsewhere

@@ -177,19 +177,22 @@ class ModelClient:
             log.warning("harness: %s: %s", self._label(), note)
 
     async def chat(self, messages: list[Message], *, payload: dict[str, Any] | None = None,
-                   **overrides: Any) -> ChatResult:
-        """One call. `payload`, when the caller already built it (runner.first_request), is sent as is."""
+                   digest: str | None = None, **overrides: Any) -> ChatResult:
+        """One call. `payload`, when the caller already built it (runner.case_request), is sent as
+        is; `digest`, when given, is its `request_hash`, so replay does not hash it again."""
         body = payload if payload is not None else self.payload(messages, **overrides)
         replay = current_replay()
         if replay is not None:
-            return self._replayed(replay, body, messages)
+            return self._replayed(replay, body, messages, digest if payload is not None else None)
         return await self._sent(body, messages)
 
-    def _replayed(self, replay: CaseReplay, body: dict[str, Any], messages: list[Message]) -> ChatResult:
+    def _replayed(self, replay: CaseReplay, body: dict[str, Any], messages: list[Message],
+                  digest: str | None = None) -> ChatResult:
         """The recorded answer, read as a sent one would be. A recorded body that is not an answer
         was retried when it was recorded, so the retry's recording answers next, as it did then."""
         started = time.perf_counter()
-        where = (self.provider.method, self.provider.request_path(self.settings), request_hash(body))
+        where = (self.provider.method, self.provider.request_path(self.settings),
+                 digest if digest is not None else request_hash(body))
         attempt = 0
         while True:
             attempt += 1

@@ -18,17 +18,23 @@ async def extract_with_gleaning(
     max_gleanings: int,
     variables: dict[str, str] | None = None,
     first_payload: dict[str, Any] | None = None,
+    first_digest: str | None = None,
+    continue_prompt: str | None = None,
+    loop_prompt: str | None = None,
 ) -> list[Round]:
     """Every call of one case, in order. Each round keeps its own raw output, never glued.
 
     The continue and loop prompts are filled with the case's variables (a LightRAG-style
     continue prompt names the delimiters). `first_payload` is the first request's body when the
-    caller has already built it (to hash it), so it is not built twice."""
+    caller has already built it (to hash it), so it is not built twice; likewise its hash
+    (`first_digest`) and the rendered continue and loop prompts."""
     values = variables or {}
-    continue_prompt = template.render_continue(values)
-    loop_prompt = template.render_loop(values)
+    if continue_prompt is None:
+        continue_prompt = template.render_continue(values)
+    if loop_prompt is None:
+        loop_prompt = template.render_loop(values)
     history = list(messages)
-    first = await client.chat(history, payload=first_payload)
+    first = await client.chat(history, payload=first_payload, digest=first_digest if first_payload is not None else None)
     rounds = [Round(index=0, kind="extract", output=first.text, usage=first.usage, latency_s=first.latency_s)]
     history.append({"role": "assistant", "content": first.text})
     for gleaning in range(max_gleanings):
