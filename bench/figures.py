@@ -83,8 +83,9 @@ def clean_env() -> dict[str, str]:
 # --- the workload as suites ------------------------------------------------------------------
 
 def write_suite(root: Path, cases: int, variants: int) -> Path:
-    """suites/bench-<cases>x<variants>.yaml, all named `bench`, so they share cassettes
-    (`fixtures/cassettes/bench/<variant>/<case>.json`: a smaller suite's cases are a prefix)."""
+    """suites/bench-<cases>x<variants>.yaml, all named `bench`, so they share chunk files and
+    cassettes (`fixtures/cassettes/bench/<variant>/<case>.json`: a smaller suite's cases are a
+    prefix of a larger one's); the gold is one YAML anchor every case refers to."""
     (root / "suites").mkdir(parents=True, exist_ok=True)
     (root / "prompts").mkdir(exist_ok=True)
     prompt = (REPO / "prompts" / "default" / "extract_graph.txt").read_text(encoding="utf-8")
@@ -97,9 +98,15 @@ def write_suite(root: Path, cases: int, variants: int) -> Path:
         "notes": "Generated for benchmarking (issue 18's workload); answers are synthetic.",
         "model": {"name": "gpt-4o-mini", "max_gleanings": 0, "concurrency": 64},
         "variants": dict(list(named.items())[:variants]),
-        "cases": [{"id": workload.case_id(i), "text": chunk, "entities": entities, "relationships": relationships}
-                  for i, chunk in enumerate(workload.chunks(cases))],
+        "cases": [{"id": workload.case_id(i), "chunk": f"chunks/{workload.case_id(i)}.txt",
+                   "entities": entities, "relationships": relationships} for i in range(cases)],
     }
+    # chunk files, not inline text: a 20,000-case suite inline is over the 16 MB YAML limit
+    (root / "chunks").mkdir(exist_ok=True)
+    for i, chunk in enumerate(workload.chunks(cases)):
+        file = root / "chunks" / f"{workload.case_id(i)}.txt"
+        if not file.exists():
+            file.write_text(chunk, encoding="utf-8")
     path = root / "suites" / f"bench-{cases}x{variants}.yaml"
     path.write_text(yaml.safe_dump(suite, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return path
