@@ -53,6 +53,19 @@ class Row:
     command: str
 
 
+class Rows(list):
+    """The table's rows; each is also written to stderr when measured, so that an interrupted
+    run (the 20,000-case replay is long) still shows what it got."""
+
+    def append(self, row: Row) -> None:
+        print(f"[figure] {row.aim}: {row.figure}", file=sys.stderr, flush=True)
+        super().append(row)
+
+    def extend(self, rows) -> None:  # type: ignore[override]
+        for row in rows:
+            self.append(row)
+
+
 @dataclass
 class Process:
     wall_s: float
@@ -231,7 +244,7 @@ def ratio(peer: float | None, ours: float) -> str:
 def figures(args: argparse.Namespace) -> list[Row]:
     n = args.cases
     sizes = sorted(set(args.memory_sizes))
-    rows: list[Row] = []
+    rows = Rows()
     with tempfile.TemporaryDirectory(prefix="bench-figures-") as tmp:
         root = Path(tmp) / "project"
         one = write_suite(root, n, 1)
@@ -266,7 +279,10 @@ def figures(args: argparse.Namespace) -> list[Row]:
         rows.append(Row(f"replay {n:,} x 2 variants ({2 * n:,} calls) <= 4 s whole process",
                         f"{double.wall_s:.2f} s, {2 * n / double.wall_s:.0f} calls/s, exit {double.exit}", run_cmd))
 
-        memory = [f"{replay(root, by_size[size]).peak_rss_mb:.0f} MB at {size:,}" for size in sizes]
+        memory = []
+        for size in sizes:
+            memory.append(f"{replay(root, by_size[size]).peak_rss_mb:.0f} MB at {size:,}")
+            print(f"[figure] peak memory: {memory[-1]}", file=sys.stderr, flush=True)
         rows.append(Row(f"peak memory <= 200 MB, flat from 500 to 20,000 cases (1 variant; gold cut to "
                         f"{MEMORY_GOLD[0]} entities and {MEMORY_GOLD[1]} relationships: 20,000 full golds pass the "
                         "suite loader's 1,000,000-value YAML limit)",
