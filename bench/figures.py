@@ -73,20 +73,34 @@ class Process:
     exit: int
 
 
+# Runs argv[2:] and writes "<wall seconds> <exit> <ru_maxrss kB>" to argv[1]. A child forked from
+# this (large) benchmark process would start with our resident pages counted in its ru_maxrss
+# (the high-water mark survives exec), so the measured process is forked from this small one.
+LAUNCHER = (
+    "import os, subprocess, sys, time\n"
+    "t = time.perf_counter()\n"
+    "child = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL)\n"
+    "_, status, usage = os.wait4(child.pid, 0)\n"
+    "wall = time.perf_counter() - t\n"
+    "open(sys.argv[1], 'w').write(f'{wall} {os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}')\n"
+)
+
+
 def timed(argv: list[str], *, cwd: Path, env: dict[str, str] | None = None, ok: tuple[int, ...] = (0, 1)) -> Process:
-    """Runs argv as a whole process: wall time and peak resident memory (wait4's ru_maxrss,
-    the largest of the process and the children it waited for), output discarded."""
-    with tempfile.TemporaryFile() as errors:  # a file, not a pipe: a chatty child cannot block
-        started = time.perf_counter()
-        child = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=errors)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)
+    """Runs argv as a whole process (from a small launcher): its wall time and peak resident
+    memory (wait4's ru_maxrss: the largest of the process and the children it waited for)."""
+    with tempfile.TemporaryDirectory() as scratch, open(Path(scratch) / "err", "w+b") as errors:
+        figures = Path(scratch) / "figures"
+        done = subprocess.run([sys.executable, "-c", LAUNCHER, str(figures), *argv], cwd=cwd, env=env,
+                              stdout=subprocess.DEVNULL, stderr=errors)
         errors.seek(0)
         err = errors.read().decode(errors="replace")
-    if child.returncode not in ok:
-        raise RuntimeError(f"{' '.join(argv)} exited {child.returncode}: {err.strip()[-500:]}")
-    return Process(wall_s=wall, peak_rss_mb=usage.ru_maxrss / 1024, exit=child.returncode)
+        if done.returncode != 0 or not figures.is_file():
+            raise RuntimeError(f"launching {' '.join(argv)} failed: {err.strip()[-500:]}")
+        wall, code, rss_kb = figures.read_text().split()
+    if int(code) not in ok:
+        raise RuntimeError(f"{' '.join(argv)} exited {code}: {err.strip()[-500:]}")
+    return Process(wall_s=float(wall), peak_rss_mb=int(rss_kb) / 1024, exit=int(code))
 
 
 def clean_env() -> dict[str, str]:
