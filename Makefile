@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: install run test bench clean
+.PHONY: install run test bench bench-figures clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ bench: install
 	$(BIN)/python bench/tune.py
 	$(BIN)/python bench/limiter.py
 	$(BIN)/python bench/startup.py
+
+# Every figure of issue 18 in one table (installs promptfoo from npm into ~/.cache on first use;
+# QUICK=1 leaves out the 20,000-case memory figure).
+bench-figures: install
+	$(BIN)/python bench/figures.py $(if $(QUICK),--quick)
 
 clean:
 	rm -rf $(VENV) reports/*/ build *.egg-info

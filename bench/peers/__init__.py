@@ -1,0 +1,1 @@
+"""Peer comparisons: the issue-18 workload and the tools it is run through (promptfoo)."""
