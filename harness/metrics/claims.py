@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from ..model import CaseScore, ClaimsScore
 from .ratios import ratio_or_none
+from .kind_figures import figure, ratio
 from .registry import Count, Metric, register, register_count
 
 KIND = "extract_claims"
@@ -17,9 +18,8 @@ KIND = "extract_claims"
 KEY_FIGURES: tuple[str, ...] = ("claims_well_formed", "claim_status_valid", "claim_dates_valid", "claim_recall")
 
 
-def _cl(read: Callable[[ClaimsScore], int | None]) -> Callable[[CaseScore], int | None]:
-    """A per-case count of the claims figures; None for a case that is not a claims case."""
-    return lambda s: None if s.claims is None else read(s.claims)
+def _cl(read: Callable[[ClaimsScore], int | None]) -> Callable[[CaseScore], int | float | None]:
+    return figure("claims", read)
 
 
 def _spec_claims(c: ClaimsScore) -> int | None:
@@ -45,13 +45,7 @@ for _name, _read in _COUNTS:
 
 
 def _per_case(num: Callable[[ClaimsScore], int | None], den: Callable[[ClaimsScore], int | None]) -> Callable[[CaseScore], float | None]:
-    def value(s: CaseScore) -> float | None:
-        if s.claims is None:
-            return None
-        n, d = num(s.claims), den(s.claims)
-        return None if n is None or d is None else ratio_or_none(n, d)
-
-    return value
+    return ratio("claims", num, den)
 
 
 for _name, _label, _phrase, _num, _den, _n, _d, _short in (

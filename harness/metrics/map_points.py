@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from ..model import CaseScore, MapScore
 from .ratios import ratio_or_none
+from .kind_figures import checked_ids, figure, ratio, valid_ids, with_gold_facts
 from .registry import Count, Metric, register, register_count
 
 KIND = "global_search_map"
@@ -18,32 +19,12 @@ KIND = "global_search_map"
 KEY_FIGURES: tuple[str, ...] = ("map_schema_valid", "map_citation_validity", "map_points_cited", "map_scores_in_range")
 
 
-def _map(read: Callable[[MapScore], int | float | None]) -> Callable[[CaseScore], int | float | None]:
-    """A per-case value of the map figures; None for a case that is no map answer."""
-    return lambda s: None if s.map_points is None else read(s.map_points)
+def _fig(read: Callable[[MapScore], int | float | None]) -> Callable[[CaseScore], int | float | None]:
+    return figure("map_points", read)
 
 
-def _ratio(num: Callable[[MapScore], int | None], den: Callable[[MapScore], int | None]) -> Callable[[CaseScore], float | None]:
-    def value(s: CaseScore) -> float | None:
-        if s.map_points is None:
-            return None
-        n, d = num(s.map_points), den(s.map_points)
-        return None if n is None or d is None else ratio_or_none(n, d)
-
-    return value
-
-
-def _valid_ids(m: MapScore) -> int | None:
-    return None if m.citations_invalid is None else m.citations - m.citations_invalid
-
-
-def _checked_ids(m: MapScore) -> int | None:
-    return None if m.citations_invalid is None else m.citations
-
-
-def _gold(read: Callable[[MapScore], int]) -> Callable[[MapScore], int | None]:
-    """A gold-fact count; None for a case without gold facts (it pools nothing)."""
-    return lambda m: read(m) if m.gold_facts else None
+def _rat(num: Callable[[MapScore], int | None], den: Callable[[MapScore], int | None]) -> Callable[[CaseScore], float | None]:
+    return ratio("map_points", num, den)
 
 
 _COUNTS: tuple[tuple[str, Callable[[MapScore], int | None]], ...] = (
@@ -53,14 +34,14 @@ _COUNTS: tuple[tuple[str, Callable[[MapScore], int | None]], ...] = (
     ("map_points_score_ok", lambda m: m.scores_in_range),
     ("map_points_to_cite", lambda m: m.points_to_cite),
     ("map_points_cited", lambda m: m.points_cited),
-    ("map_ids_checked", _checked_ids),
-    ("map_ids_valid", _valid_ids),
+    ("map_ids_checked", checked_ids),
+    ("map_ids_valid", valid_ids),
     ("map_overlong_references", lambda m: m.overlong_references),
-    ("map_gold_facts", _gold(lambda m: m.gold_facts)),
-    ("map_gold_facts_found", _gold(lambda m: m.gold_facts_found)),
+    ("map_gold_facts", with_gold_facts(lambda m: m.gold_facts)),
+    ("map_gold_facts_found", with_gold_facts(lambda m: m.gold_facts_found)),
 )
 for _name, _read in _COUNTS:
-    register_count(Count(_name, _map(_read), None))  # type: ignore[arg-type]
+    register_count(Count(_name, _fig(_read), None))  # type: ignore[arg-type]
 
 
 def _rate(name: str, label: str, phrase: str, num: str, den: str,
@@ -74,19 +55,19 @@ def _rate(name: str, label: str, phrase: str, num: str, den: str,
 
 
 _rate("map_schema_valid", "Map answer schema valid", "map answer schema validity", "map_answers_schema_ok",
-      "map_answers", _map(lambda m: float(m.schema_ok)), 60, "schema ok")
+      "map_answers", _fig(lambda m: float(m.schema_ok)), 60, "schema ok")
 _rate("map_scores_in_range", "Point scores in range", "point scores in 0-100", "map_points_score_ok", "map_points",
-      _ratio(lambda m: m.scores_in_range, lambda m: m.points), 61, "scores ok")
+      _rat(lambda m: m.scores_in_range, lambda m: m.points), 61, "scores ok")
 _rate("map_citation_validity", "Map citation validity", "map citation validity", "map_ids_valid", "map_ids_checked",
-      _ratio(_valid_ids, _checked_ids), 62, "cites ok")
+      _rat(valid_ids, checked_ids), 62, "cites ok")
 _rate("map_points_cited", "Points cited", "points with a citation", "map_points_cited", "map_points_to_cite",
-      _ratio(lambda m: m.points_cited, lambda m: m.points_to_cite), 63, "cited")
+      _rat(lambda m: m.points_cited, lambda m: m.points_to_cite), 63, "cited")
 _rate("map_fact_recall", "Map fact recall", "map fact recall", "map_gold_facts_found", "map_gold_facts",
-      _ratio(_gold(lambda m: m.gold_facts_found), _gold(lambda m: m.gold_facts)), 64, "facts")
+      _rat(with_gold_facts(lambda m: m.gold_facts_found), with_gold_facts(lambda m: m.gold_facts)), 64, "facts")
 
 register(Metric(
     "map_overlong_references", "Overlong map references", "map references with more than five ids",
-    value=_map(lambda m: m.overlong_references), micro=lambda c: c.total("map_overlong_references"),
+    value=_fig(lambda m: m.overlong_references), micro=lambda c: c.total("map_overlong_references"),
     pools=("map_overlong_references",), gold=None, higher_is_better=False, threshold="<=",
     report_rank=65, only_where_defined=True, kind="count", short_label=">5 ids", suite_kind=KIND,
 ))

@@ -1,0 +1,51 @@
+"""Reading a suite kind's own per-case figures (`CaseScore.summary`, `.report`, `.claims`,
+`.map_points`) into metric values: one set of helpers for the report, claims and map families,
+each of which reads one score model. A case of another kind has None there, so every value is
+None and it pools nothing (n/a outside the kind's suites)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..model import CaseScore
+from .ratios import ratio_or_none
+
+Read = Callable[[Any], "int | float | None"]
+
+
+def figure(attr: str, read: Read) -> Callable[[CaseScore], int | float | None]:
+    """A per-case value read from the score model at `CaseScore.<attr>`; None when it is absent."""
+    def value(score: CaseScore) -> int | float | None:
+        model = getattr(score, attr)
+        return None if model is None else read(model)
+
+    return value
+
+
+def ratio(attr: str, num: Read, den: Read) -> Callable[[CaseScore], float | None]:
+    """num / den of the score model at `CaseScore.<attr>`; None when it is absent, when either
+    side is None, or on an empty denominator."""
+    def value(score: CaseScore) -> float | None:
+        model = getattr(score, attr)
+        if model is None:
+            return None
+        n, d = num(model), den(model)
+        return None if n is None or d is None else ratio_or_none(n, d)
+
+    return value
+
+
+def valid_ids(model: Any) -> int | None:
+    """Cited ids that the context lists; None when there was nothing to check them against."""
+    return None if model.citations_invalid is None else model.citations - model.citations_invalid
+
+
+def checked_ids(model: Any) -> int | None:
+    """Cited ids checked against the context; None when there was nothing to check them against."""
+    return None if model.citations_invalid is None else model.citations
+
+
+def with_gold_facts(read: Callable[[Any], int]) -> Callable[[Any], int | None]:
+    """A gold-fact count; None for a case without gold facts (it pools nothing)."""
+    return lambda model: read(model) if model.gold_facts else None
