@@ -10,6 +10,7 @@ from typing import Any
 
 from harness.checks.citations import DEFAULT_DATASETS, ContextIds, citation_issues, find_citations
 from harness.model import FormatIssue
+from harness.parsing.fields import json_number
 from harness.parsing.cleanup import clean
 from harness.parsing.issues import issue, short
 from harness.parsing.issues_log import IssueLog
@@ -34,23 +35,10 @@ def load_answer(text: str) -> tuple[Any, list[FormatIssue]]:
     return loaded.value, issues
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value.strip())
-        except ValueError:
-            return None
-    return None
-
-
 def _score(obj: dict[str, Any], key: str, low: float, high: float, where: str) -> list[FormatIssue]:
     if key not in obj:
         return [issue("query-missing-field", f"{where} has no {key!r}.", short(obj))]
-    value = _number(obj[key])
+    value = json_number(obj[key])
     if value is None:
         return [issue("query-field-type", f"{where}: {key!r} is not a number.", short(obj[key]))]
     if not low <= value <= high:
@@ -96,7 +84,7 @@ def check_map_response(
             out += citation_issues(
                 description, allowed_datasets=allowed_datasets, context_ids=context_ids, citations=found
             )
-            if not found and _number(point.get("score")) != 0:
+            if not found and json_number(point.get("score")) != 0:
                 out.append(issue("citation-missing", f"{where} has no [Data: ...] reference.", description))
     return out
 

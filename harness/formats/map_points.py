@@ -11,11 +11,12 @@ the case's report table. It builds no graph.
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from harness.formats.base import Delimiters, ExampleRecords, OutputFormat, ReadOutcome
 from harness.formats.reading import read_json_answer
 from harness.model import CommunityReport
+from harness.parsing.fields import json_number
 from harness.parsing.codes import COMPLETION_CODES, JSON_CODES, WHOLE_OUTPUT_CODES
 from harness.parsing.delimited import ParsedRecords
 from harness.parsing.issues import short
@@ -23,20 +24,6 @@ from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_output import Loaded, load_json
 
 MAP_CODES = frozenset({"query-missing-field", "query-field-type", "query-score-range"})
-
-
-def _number(value: Any) -> float | None:
-    """A score as GraphRAG reads it (`int(element["score"])`): a number or a numeric string."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value.strip())
-        except ValueError:
-            return None
-    return None
 
 
 def read_points(text: str, log: IssueLog) -> tuple[Loaded | None, int, int]:
@@ -65,7 +52,7 @@ def read_points(text: str, log: IssueLog) -> tuple[Loaded | None, int, int]:
             code = "query-field-type" if "description" in point else "query-missing-field"
             log.drop(code, short(point), f"Point {n} has no string 'description'.")
             continue
-        score = _number(point.get("score"))
+        score = json_number(point.get("score"))
         if score is None:
             code = "query-field-type" if "score" in point else "query-missing-field"
             log.drop(code, short(point), f"Point {n} has no numeric 'score'.")

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..model import CaseScore
 from .ratios import ratio_or_none
+from .registry import Metric, register
 
 Read = Callable[[Any], "int | float | None"]
 
@@ -49,3 +50,15 @@ def checked_ids(model: Any) -> int | None:
 def with_gold_facts(read: Callable[[Any], int]) -> Callable[[Any], int | None]:
     """A gold-fact count; None for a case without gold facts (it pools nothing)."""
     return lambda model: read(model) if model.gold_facts else None
+
+
+def register_kind_rate(kind: str, key_figures: tuple[str, ...], name: str, label: str, phrase: str, num: str,
+                       den: str, value: Callable[[CaseScore], float | None], rank: int, short: str) -> None:
+    """A higher-is-better rate of a suite kind: Σ num / Σ den over its cases, a `>=` threshold, n/a
+    (and its row left out) outside the kind's suites, a key figure when named in `key_figures`."""
+    register(Metric(
+        name, label, phrase, value=value,
+        micro=lambda c: ratio_or_none(c[num], c[den]), pools=(num, den), gold=None,
+        threshold=">=", report_rank=rank, only_where_defined=True, short_label=short,
+        suite_kind=kind, key_figure=name in key_figures,
+    ))

@@ -8,10 +8,10 @@ is left out of their report tables (`only_where_defined`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from ..model import CaseScore, MapScore
-from .ratios import ratio_or_none
-from .kind_figures import checked_ids, figure, ratio, valid_ids, with_gold_facts
+from .kind_figures import checked_ids, figure, ratio, register_kind_rate, valid_ids, with_gold_facts
 from .registry import Count, Metric, register, register_count
 
 KIND = "global_search_map"
@@ -44,14 +44,7 @@ for _name, _read in _COUNTS:
     register_count(Count(_name, _fig(_read), None))  # type: ignore[arg-type]
 
 
-def _rate(name: str, label: str, phrase: str, num: str, den: str,
-          value: Callable[[CaseScore], float | None], rank: int, short: str) -> None:
-    register(Metric(
-        name, label, phrase, value=value,
-        micro=lambda c: ratio_or_none(c[num], c[den]), pools=(num, den), gold=None,
-        threshold=">=", report_rank=rank, only_where_defined=True, short_label=short,
-        suite_kind=KIND, key_figure=name in KEY_FIGURES,
-    ))
+_rate = partial(register_kind_rate, KIND, KEY_FIGURES)
 
 
 _rate("map_schema_valid", "Map answer schema valid", "map answer schema validity", "map_answers_schema_ok",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 _OPEN_CLOSE = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」", "『": "』", "«": "»", "`": "`", "„": "“"}
 _QUOTES = frozenset('"\'“”‘’「」『』«»`„')
@@ -119,3 +119,18 @@ def is_placeholder(value: str) -> bool:
     if not core:
         return " " in inner
     return _PLACEHOLDER_CORE.fullmatch(core) is not None
+
+
+def json_number(value: Any) -> float | None:
+    """A JSON value read as a number, as the query phase reads a score (`int(element["score"])`): a
+    number or a numeric string; None for anything else (a boolean is no number)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            return None
+    return None
