@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from rapidfuzz import fuzz
 from rapidfuzz.process import cdist
-from scipy.optimize import linear_sum_assignment
+from .assignment import linear_sum_assignment
 
 _QUANTUM = 1_000_000  # similarity resolution for tie detection
 _EPS = 1e-9
