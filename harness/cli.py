@@ -42,6 +42,7 @@ ShardOpt = Annotated[Optional[str], typer.Option("--shard", help="Run shard i of
 GateOpt = Annotated[bool, typer.Option("--gate", help="Exit 1 when a variant breaks a threshold or regresses against the baseline.")]
 BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file or folder for --gate (default: <reports>/baselines/<suite>.json).")]
 RepeatOpt = Annotated[int, typer.Option("--repeat", min=1, help="Samples per case and variant: the same requests N times, each sample in its own cassette; the summary adds the spread across samples (docs/reports.md).")]
+WorkersOpt = Annotated[Optional[int], typer.Option("--workers", min=0, help="Processes replaying cases (record mode none): default every usable CPU when the run has 50 cases or more; 1: in this process (docs/suites.md, HARNESS_WORKERS).")]
 OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk and variant prompt files that resolve outside the project folder (refused by default: both are sent to the model and written to cassettes and reports).")]
 
 
@@ -61,6 +62,7 @@ def _evaluate(
     allow_outside_chunks: bool = False,
     baseline: Path | None = None,
     repeat: int = 1,
+    workers: int | None = None,
 ) -> list:
     from .llm.record_modes import RECORD_MODES, default_record_mode
     from .reports.commands import parse_shard
@@ -108,6 +110,7 @@ def _evaluate(
             shard=shard_of,
             hold_lock=True,
             repeat=repeat,
+            workers=workers,
         )
         outcome = run_suite(suite, options)
         try:
@@ -136,12 +139,13 @@ def run(
     baseline: BaselineOpt = None,
     allow_outside_chunks: OutsideChunksOpt = False,
     repeat: RepeatOpt = 1,
+    workers: WorkersOpt = None,
 ) -> None:
     """Evaluate suites: render, replay (or call), parse, score, report."""
     outcomes = _evaluate(suites, command="run", record_mode=record_mode, variants=variant, cases=case,
                          reports=reports, run_id=run_id, fresh=fresh, shard=shard,
                          allow_outside_chunks=allow_outside_chunks, baseline=baseline if gate else None,
-                         repeat=repeat)
+                         repeat=repeat, workers=workers)
     if gate:
         from .reports.commands import gate_outcomes
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ SUMMARY = "summary.json"  # written last: its presence marks a finished run
 GATE = "gate.json"
 SELECTION = "selection.json"
 LOCK = ".lock"
+_NEWLINE_BYTES = len(os.linesep)  # what a text-mode "\n" becomes on disk
 BASELINES = "baselines"  # <reports>/baselines/<suite>.json, beside the suites' run folders
 
 # --------------------------------------------------------------------------- results files
@@ -72,6 +74,51 @@ def read_results(path: Path) -> list[CaseResult]:
 
 def write_results(path: Path, rows: list[CaseResult]) -> None:
     atomic_write(path, (row.model_dump_json() + "\n" for row in rows))
+
+
+class ResultsWriter:
+    """results.jsonl while a run writes it: the rows kept from an interrupted run first (one
+    atomic write), then each row appended and flushed as its case finishes, so a killed run loses
+    nothing. Rows are placed by an int (their suite order: variant, case, sample); where each
+    row's line lies is kept, so `finish` puts the file in suite order by copying those bytes
+    rather than serialising every row again, and leaves it alone when it already is."""
+
+    def __init__(self, path: Path, kept: Iterable[tuple[int, str]]) -> None:
+        self.path = path
+        self._spans: dict[int, tuple[int, int]] = {}  # place -> (offset, bytes of the line without its newline)
+        self._end = 0
+        atomic_write(path, (self._track(place, line) for place, line in kept))
+        self._sink = path.open("a", encoding="utf-8")  # text mode, as write_results: the same newlines
+
+    def _track(self, place: int, line: str) -> str:
+        size = len(line) if line.isascii() else len(line.encode("utf-8"))
+        self._spans[place] = (self._end, size)
+        self._end += size + _NEWLINE_BYTES
+        return line + "\n"
+
+    def append(self, place: int, line: str) -> None:
+        """One finished row (a `CaseResult.model_dump_json()`), on disk before this returns."""
+        self._sink.write(self._track(place, line))
+        self._sink.flush()
+
+    def close(self) -> None:
+        self._sink.close()
+
+    def finish(self) -> None:
+        """Close the file and rewrite it in place order (atomically), unless it is in that order."""
+        self.close()
+        places = sorted(self._spans)
+        offsets = [self._spans[place][0] for place in places]
+        if all(a < b for a, b in zip(offsets, offsets[1:])):
+            return  # every line follows the one before it: the file is already in suite order
+        with self.path.open("rb") as source:
+            def lines() -> Iterator[str]:
+                for place in places:
+                    offset, size = self._spans[place]
+                    source.seek(offset)
+                    yield source.read(size).decode("utf-8") + "\n"
+
+            atomic_write(self.path, lines())
 
 
 def write_artifact(path: Path, artifact: Artifact) -> None:

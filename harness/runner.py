@@ -35,7 +35,7 @@ from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
 from .prompts.leakage import chunk_in_prompt, fold, prompt_without_chunk
 from .prompts.template import PromptMeta, PromptTemplate
-from .runfolder import RESULTS, RunFolder, RunLock, new_run_id, open_run_folder, read_results, selection_of, write_results
+from .runfolder import RESULTS, ResultsWriter, RunFolder, RunLock, new_run_id, open_run_folder, read_results, selection_of
 from .scoring import score_case
 from .scoring.ontology import ontology_types
 from .scoring.reference_free import reference_free
@@ -352,6 +352,9 @@ class RunOptions:
     # samples per case and variant (`--repeat N`): the same requests N times, sample k answered
     # by (or recorded into) its own cassette; 1 is a run without repeats
     repeat: int = 1
+    # worker processes replaying cases (record mode none only; harness.parallel_replay): None
+    # chooses (HARNESS_WORKERS, else every usable CPU for a large run), 0 or 1 replays in this process
+    workers: int | None = None
 
 
 @dataclass
@@ -446,32 +449,89 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
     outcome = RunOutcome(suite=suite, run_dir=run_dir, results=[], notes=list(folder.notes),
                          entity_types={name: EntityTypesUsed.model_validate(plan.types.to_json())
                                        for name, plan in plans.items() if plan.types is not None})
-    done: dict[tuple[str, str, int], CaseResult] = {}
-    todo: list[CaseRequest] = []
+    # every row at its place in suite order (variant, then case, then sample): place =
+    # (variant index * cases + case index) * repeat + sample
+    rows: list[CaseResult | None] = [None] * (len(variants) * len(cases) * options.repeat)
+    workers = 0
+    if replay:
+        from .parallel_replay import worker_count
+
+        workers = worker_count(options.workers, len(rows))
+    if workers:
+        writer = await _replay_in_pool(suite, options, variants, cases, plans, client_of, clients, previous,
+                                       folder, outcome, rows, workers)
+    else:
+        writer = await _run_here(suite, options, variants, cases, plans, client_of, clients, previous,
+                                 results_path, outcome, rows, replay)
+    writer.finish()  # suite order
+    outcome.results = [row for row in rows if row is not None]
+    outcome.wall_s = time.perf_counter() - started
+    return outcome
+
+
+def _kept_rows(variants: list[str], cases: list[GoldCase], plans: dict[str, VariantPlan],
+               client_of: dict[str, ModelClient], previous: dict[tuple[str, str, int], CaseResult], repeat: int,
+               *, every_request: bool) -> Iterable[tuple[int, CaseRequest | None, bool]]:
+    """(place, request, kept) for every place in suite order: `kept` when the interrupted run's
+    row made the same calls without an error (its rounds are parsed and scored again, in case gold
+    or parser changed). The request is built where it is needed: always with `every_request`,
+    else only for a case with a row to compare."""
+    place = 0
     for name in variants:
         plan = plans[name]
         for case in cases:
-            first = case_request(plan, client_of[name], case)
-            for sample in range(options.repeat):  # finished samples of an interrupted run are kept
-                request = first if sample == 0 else first.for_sample(sample)
-                old = previous.get((name, case.id, sample))
-                if old is not None and old.request_hash == request.calls_digest and old.error is None:
-                    # the calls are the same; parse and score again in case gold or parser changed
-                    done[(name, case.id, sample)] = evaluate_case(suite, plan, case, old.rounds,
-                                                                  request.calls_digest, sample)
-                    outcome.resumed += 1
-                else:
-                    todo.append(request)
-    # keep what is still valid, in a fresh file, before appending new rows
-    write_results(results_path, list(done.values()))
+            olds = [previous.get((name, case.id, sample)) for sample in range(repeat)]
+            first = (case_request(plan, client_of[name], case)
+                     if every_request or any(old is not None for old in olds) else None)
+            for sample, old in enumerate(olds):  # finished samples of an interrupted run are kept
+                request = first if first is None or sample == 0 else first.for_sample(sample)
+                kept = (old is not None and request is not None and old.request_hash == request.calls_digest
+                        and old.error is None)
+                yield place, request, kept
+                place += 1
 
-    queue: asyncio.Queue[CaseRequest] = asyncio.Queue()
+
+def _not_settled(outcome: RunOutcome, variant: str, case_id: str, sample: int, status: str, message: str = "") -> None:
+    """A case without a row: its cassette missing or stale, or its calls failing."""
+    if status == "failed":
+        where = f"sample {sample}: " if sample else ""
+        outcome.failures.append((variant, case_id, where + message))
+    elif sample:
+        outcome.missing_repeats.append((variant, case_id, status, sample))
+    else:
+        outcome.missing.append((variant, case_id, status))
+
+
+async def _run_here(suite: Suite, options: RunOptions, variants: list[str], cases: list[GoldCase],
+                    plans: dict[str, VariantPlan], client_of: dict[str, ModelClient], clients: list[ModelClient],
+                    previous: dict[tuple[str, str, int], CaseResult], results_path: Path, outcome: RunOutcome,
+                    rows: list[CaseResult | None], replay: bool) -> ResultsWriter:
+    """Every case in this process: calls in flight concurrently (recording), one after the
+    other (replay, whose calls never wait)."""
+    kept: list[tuple[int, str]] = []
+    todo: list[tuple[int, CaseRequest]] = []
+    for place, request, reuse in _kept_rows(variants, cases, plans, client_of, previous, options.repeat,
+                                            every_request=True):
+        assert request is not None
+        if reuse:
+            old = previous[(request.plan.name, request.case.id, request.sample)]
+            row = evaluate_case(suite, request.plan, request.case, old.rounds, request.calls_digest, request.sample)
+            rows[place] = row
+            kept.append((place, row.model_dump_json()))
+            outcome.resumed += 1
+        else:
+            todo.append((place, request))
+    # keep what is still valid, in a fresh file, before appending new rows
+    writer = ResultsWriter(results_path, kept)
+    del kept
+
+    queue: asyncio.Queue[tuple[int, CaseRequest]] = asyncio.Queue()
     for item in todo:
         queue.put_nowait(item)
     progress = _Progress(len(todo), enabled=options.progress)
 
     with contextlib.ExitStack() as stack:
-        sink = stack.enter_context(results_path.open("a", encoding="utf-8"))
+        stack.callback(writer.close)
         router = None
         if replay:  # answers come from the cassette store: nothing is sent, nothing patched
             cassette_for = replaying
@@ -484,7 +544,7 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
         async def worker() -> None:
             while True:
                 try:
-                    request = queue.get_nowait()
+                    place, request = queue.get_nowait()
                 except asyncio.QueueEmpty:
                     return
                 plan, case = request.plan, request.case
@@ -499,40 +559,85 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
                         # written after it, so a resumed run never trusts an unwritten cassette
                         await asyncio.to_thread(router.save_case, cassette)
                 except CassetteMissingError:
-                    why = "stale" if existed else "missing"
-                    if request.sample:
-                        outcome.missing_repeats.append((plan.name, case.id, why, request.sample))
-                    else:
-                        outcome.missing.append((plan.name, case.id, why))
+                    _not_settled(outcome, plan.name, case.id, request.sample, "stale" if existed else "missing")
                     progress.step()
                     continue
                 except ModelCallError as exc:
-                    where = f"sample {request.sample}: " if request.sample else ""
-                    outcome.failures.append((plan.name, case.id, where + exc.message))
+                    _not_settled(outcome, plan.name, case.id, request.sample, "failed", exc.message)
                     progress.step()
                     continue
                 row = evaluate_case(suite, plan, case, rounds, request.calls_digest, request.sample)
-                done[(plan.name, case.id, request.sample)] = row
-                sink.write(row.model_dump_json() + "\n")
-                sink.flush()
+                rows[place] = row
+                writer.append(place, row.model_dump_json())
                 progress.step()
 
         width = max(1, min(len(todo), 2 * max(c.limiter.maximum for c in clients)))
         try:
             await asyncio.gather(*(worker() for _ in range(width)))
         finally:
-            for client in clients:
-                outcome.calls += client.calls
-                outcome.retries += client.retries
-                await client.close()
+            await _close_clients(outcome, clients)
             progress.close()
+    return writer
 
-    # suite order: variant, then case, then sample
-    order = {(v, c.id): i for i, (v, c) in enumerate((v, c) for v in variants for c in cases)}
-    outcome.results = sorted(done.values(), key=lambda r: (order.get((r.variant, r.case_id), len(order)), r.sample))
-    write_results(results_path, outcome.results)
-    outcome.wall_s = time.perf_counter() - started
-    return outcome
+
+async def _close_clients(outcome: RunOutcome, clients: list[ModelClient]) -> None:
+    for client in clients:
+        outcome.calls += client.calls
+        outcome.retries += client.retries
+        await client.close()
+
+
+async def _replay_in_pool(suite: Suite, options: RunOptions, variants: list[str], cases: list[GoldCase],
+                          plans: dict[str, VariantPlan], client_of: dict[str, ModelClient],
+                          clients: list[ModelClient], previous: dict[tuple[str, str, int], CaseResult],
+                          folder: RunFolder, outcome: RunOutcome, rows: list[CaseResult | None],
+                          workers: int) -> ResultsWriter:
+    """Every case replayed by forked workers (harness.parallel_replay), as `_run_here` would:
+    the same rows, the same file, the same missing cassettes and failures, in suite order."""
+    from .parallel_replay import ROW, ReplayJob, ReplayPool, batches
+
+    rescore: list[tuple[int, str | None]] = []
+    todo: list[tuple[int, str | None]] = []
+    for place, request, reuse in _kept_rows(variants, cases, plans, client_of, previous, options.repeat,
+                                            every_request=False):
+        if reuse:
+            assert request is not None
+            rescore.append((place, request.calls_digest))
+        else:
+            todo.append((place, None))
+    outcome.resumed = len(rescore)
+    job = ReplayJob(suite=suite, plans=plans, variants=variants, cases=cases, repeat=options.repeat,
+                    client_of=client_of, clients=clients, previous=previous, lock=folder.lock)
+    unsettled: list[tuple[int, str, str]] = []  # put in suite order below, as _run_here finds them
+    with ReplayPool(job, workers) as pool:  # forks now: before the progress bar's thread starts
+        progress = _Progress(len(todo), enabled=options.progress)
+        try:
+            kept: list[tuple[int, str]] = []
+            async for settled in pool.settle(True, batches(rescore, workers)):
+                kept.extend((place, line) for place, _, line in settled)
+            kept.sort()
+            for place, line in kept:
+                rows[place] = CaseResult.model_validate_json(line)
+            # keep what is still valid, in a fresh file, before appending new rows
+            writer = ResultsWriter(folder.path / RESULTS, kept)
+            del kept
+            with contextlib.closing(writer):
+                async for settled in pool.settle(False, batches(todo, workers)):
+                    for place, status, text in settled:
+                        if status == ROW:
+                            rows[place] = CaseResult.model_validate_json(text)
+                            writer.append(place, text)
+                        else:
+                            unsettled.append((place, status, text))
+                        progress.step()
+        finally:
+            await _close_clients(outcome, clients)
+            progress.close()
+    outcome.notes.extend(pool.notes)
+    for place, status, text in sorted(unsettled):
+        name, case, sample = job.where(place)
+        _not_settled(outcome, name, case.id, sample, status, text)
+    return writer
 
 
 def run_suite(suite: Suite, options: RunOptions) -> RunOutcome:

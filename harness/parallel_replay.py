@@ -1,0 +1,239 @@
+"""Replayed cases on every core: forked worker processes read each case's cassette, replay its
+calls, parse and score it (the CPU-bound part of a replayed run), and hand back the row's JSON
+line; the runner's process writes the lines. Recording stays in one process: its cases wait on
+the network, not on the CPU.
+
+The workers are forked (they inherit the suite, the plans, the clients and the rows of an
+interrupted run instead of receiving them), so the pool is used only where `fork` is, and only
+for runs large enough to repay starting it (`MIN_POOLED_CASES`, measured on the benchmark
+suites: docs/benchmarks.md); `--workers N` or HARNESS_WORKERS=N chooses (1: in this process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import AsyncIterator, Coroutine
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import CassetteMissingError, InputError, ModelCallError
+from .llm.cassette_store import replaying
+from .llm.client import ModelClient
+from .model import CaseResult, GoldCase
+from .runfolder import RunLock
+from .runner import CaseRequest, VariantPlan, case_request, converse, evaluate_case
+from .suites import Suite
+
+WORKERS_ENV = "HARNESS_WORKERS"
+# below this many cases, forking the workers and passing rows back costs more than two cores save
+MIN_POOLED_CASES = 50
+ROW, MISSING, STALE, FAILED = "row", "missing", "stale", "failed"
+
+# (place, status, text): the row's JSON line for ROW, the message for FAILED, "" otherwise
+Settled = tuple[int, str, str]
+# (place, calls digest): the digest of a kept row to score again, None for a case to replay
+Item = tuple[int, str | None]
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, which a container or `taskset` narrows)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - platforms without affinity
+        return os.cpu_count() or 1
+
+
+def worker_count(requested: int | None, cases: int) -> int:
+    """How many worker processes replay `cases` cases; 0: replay them in this process.
+
+    `requested` (`--workers`, else HARNESS_WORKERS) is obeyed whatever the run's size (1 or 0: in
+    this process); by default every usable CPU works when the run has MIN_POOLED_CASES cases."""
+    if requested is None and os.environ.get(WORKERS_ENV, "").strip():
+        raw = os.environ[WORKERS_ENV].strip()
+        try:
+            requested = int(raw)
+        except ValueError:
+            raise InputError(f"{WORKERS_ENV}: '{raw}' is not a number of worker processes") from None
+        if requested < 0:
+            raise InputError(f"{WORKERS_ENV}: '{raw}' must be 0 or more")
+    if "fork" not in multiprocessing.get_all_start_methods() or cases == 0:
+        return 0
+    if requested is not None:
+        return requested if requested >= 2 else 0
+    cpus = usable_cpus()
+    return cpus if cpus >= 2 and cases >= MIN_POOLED_CASES else 0
+
+
+@dataclass
+class ReplayJob:
+    """What every worker needs, inherited through fork (nothing of it is pickled)."""
+
+    suite: Suite
+    plans: dict[str, VariantPlan]
+    variants: list[str]
+    cases: list[GoldCase]
+    repeat: int
+    client_of: dict[str, ModelClient]
+    clients: list[ModelClient]  # each client once: the calls and retries counted per batch
+    previous: dict[tuple[str, str, int], CaseResult]  # the interrupted run's rows
+    lock: RunLock
+
+    def where(self, place: int) -> tuple[str, GoldCase, int]:
+        """The variant, case and sample at a place in suite order (runner: place = its index)."""
+        pair, sample = divmod(place, self.repeat)
+        variant, case = divmod(pair, len(self.cases))
+        return self.variants[variant], self.cases[case], sample
+
+
+@dataclass
+class BatchResult:
+    settled: list[Settled]
+    calls: list[int]  # per job.clients, made during the batch
+    retries: list[int]
+
+
+_JOB: ReplayJob | None = None  # set in the parent before the workers fork
+
+
+def _finish_without_suspending(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """The value of a coroutine that never waits: a replayed call is answered from the cassette
+    at once, so a worker needs no event loop (and a forked child must not reuse its parent's)."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    coroutine.close()
+    raise RuntimeError("a replayed case waited for I/O; replay answers every call from its cassette")
+
+
+def _replay_case(job: ReplayJob, request: CaseRequest) -> tuple[str, str]:
+    """One case replayed and scored, as the runner's own worker does it."""
+    path = request.cassette_path(job.suite)
+    existed = path.exists()
+    try:
+        with replaying(path):
+            rounds = _finish_without_suspending(converse(job.client_of[request.plan.name], request))
+    except CassetteMissingError:
+        return (STALE if existed else MISSING), ""
+    except ModelCallError as exc:
+        return FAILED, exc.message
+    row = evaluate_case(job.suite, request.plan, request.case, rounds, request.calls_digest, request.sample)
+    return ROW, row.model_dump_json()
+
+
+def replay_batch(rescore: bool, items: list[Item]) -> BatchResult:
+    """Settle a batch of places: score a kept row's rounds again (`rescore`), or replay the case."""
+    job = _JOB
+    assert job is not None, "replay_batch runs in a ReplayPool"
+    calls = [client.calls for client in job.clients]
+    retries = [client.retries for client in job.clients]
+    settled: list[Settled] = []
+    first: CaseRequest | None = None  # sample 0's request; the other samples send the same
+    for place, digest in items:
+        name, case, sample = job.where(place)
+        plan = job.plans[name]
+        if rescore:
+            assert digest is not None
+            row = evaluate_case(job.suite, plan, case, job.previous[(name, case.id, sample)].rounds, digest, sample)
+            settled.append((place, ROW, row.model_dump_json()))
+            continue
+        if first is None or first.plan is not plan or first.case is not case:
+            first = case_request(plan, job.client_of[name], case)
+        status, text = _replay_case(job, first if sample == 0 else first.for_sample(sample))
+        settled.append((place, status, text))
+    return BatchResult(settled,
+                       [client.calls - before for client, before in zip(job.clients, calls)],
+                       [client.retries - before for client, before in zip(job.clients, retries)])
+
+
+def _start_worker(parent: int) -> None:
+    """In each forked worker: Ctrl-C is the parent's to handle (it stops the pool), the run
+    folder's lock is the parent's alone, and a worker whose parent died (kill -9) exits."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    assert _JOB is not None
+    _JOB.lock.release()  # this process's copy of the descriptor: the parent keeps the lock
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="harness-parent-watch", daemon=True).start()
+
+
+def batches(items: list[Item], workers: int) -> list[list[Item]]:
+    """Items in suite order, cut into batches: several per worker (so a slow batch does not
+    leave the others idle at the end), and few enough that passing them costs little."""
+    size = max(1, min(64, -(-len(items) // (workers * 8))))
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+class ReplayPool:
+    """Forked workers replaying batches. Use as a context manager: the workers fork on entry
+    (before any thread or progress bar starts) and are stopped on exit."""
+
+    def __init__(self, job: ReplayJob, workers: int) -> None:
+        self.job = job
+        self.workers = workers
+        self.notes: list[str] = []
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> ReplayPool:
+        global _JOB
+        _JOB = self.job
+        self._executor = concurrent.futures.ProcessPoolExecutor(
+            self.workers, mp_context=multiprocessing.get_context("fork"),
+            initializer=_start_worker, initargs=(os.getpid(),))
+        self._executor.submit(int)  # a `fork` pool forks every worker on its first task: here, now
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        global _JOB
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+        _JOB = None
+
+    async def settle(self, rescore: bool, work: list[list[Item]]) -> AsyncIterator[list[Settled]]:
+        """Each batch's settled places, as batches finish (in any order). The calls and retries
+        the workers made are added to the parent's clients. When a worker dies (killed, out of
+        memory) the batches not yet returned are settled in this process: no place is lost, none
+        is settled twice."""
+        assert self._executor is not None
+        executor = self._executor
+        try:
+            pending = {asyncio.wrap_future(executor.submit(replay_batch, rescore, batch)): index
+                       for index, batch in enumerate(work)}
+        except BrokenProcessPool:
+            pending = {}
+        left = set(range(len(work)))
+        broken = not pending and bool(work)
+        try:
+            while pending and not broken:
+                done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for future in done:
+                    index = pending.pop(future)
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        continue
+                    left.discard(index)
+                    for client, calls, retries in zip(self.job.clients, result.calls, result.retries):
+                        client.calls += calls
+                        client.retries += retries
+                    yield result.settled
+        finally:
+            for future in pending:
+                future.cancel()
+        if broken:
+            self.notes.append("a replay worker process died; its cases were replayed in this process")
+            for index in sorted(left):  # this process's clients count their own calls
+                yield replay_batch(rescore, work[index]).settled
