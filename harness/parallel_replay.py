@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 import multiprocessing
 import os
 import signal
@@ -184,10 +185,17 @@ class ReplayPool:
         self.workers = workers
         self.notes: list[str] = []
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self._froze = False
 
     def __enter__(self) -> ReplayPool:
         global _JOB
         _JOB = self.job
+        # what exists now (the suite, the plans, the kept rows) is never collected while the pool
+        # runs: frozen, the collector skips it, in the parent and in the workers, and does not
+        # write to the pages the workers share with the parent (Python's advice for fork, `gc.freeze`)
+        self._froze = gc.get_freeze_count() == 0
+        if self._froze:
+            gc.freeze()
         self._executor = concurrent.futures.ProcessPoolExecutor(
             self.workers, mp_context=multiprocessing.get_context("fork"),
             initializer=_start_worker, initargs=(os.getpid(),))
@@ -199,6 +207,9 @@ class ReplayPool:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+        if self._froze:
+            gc.unfreeze()
+            self._froze = False
         _JOB = None
 
     async def settle(self, rescore: bool, work: list[list[Item]]) -> AsyncIterator[list[Settled]]:
@@ -230,6 +241,8 @@ class ReplayPool:
                         client.calls += calls
                         client.retries += retries
                     yield result.settled
+                    if self._froze:  # the rows made of it are kept to the end: out of the collector's passes
+                        gc.freeze()
         finally:
             for future in pending:
                 future.cancel()

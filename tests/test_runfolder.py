@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from .support.fake_server import FakeOpenAIServer, Faults
 from harness.runfolder import RunLock, claim_new_dir, open_run_folder, selection_of
@@ -249,3 +251,50 @@ def test_baselines_live_beside_the_suites_run_folders(tmp_path):
 
     run_dir = tmp_path / "reports" / "biomed" / "20250101T000000"
     assert default_baseline_path(run_dir, "biomed") == (tmp_path / "reports" / "baselines" / "biomed.json").resolve()
+
+
+# --------------------------------------------------------------------------- results written as cases finish
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_results_writer_ends_with_the_file_write_results_writes_in_suite_order(tmp_path_factory, data):
+    """Kept rows first, then rows in whatever order their cases finish: the finished file is the
+    one `write_results` writes from the rows sorted by place (copied line by line, not re-serialised)."""
+    from harness.runfolder import ResultsWriter, read_results, write_results
+
+    folder = tmp_path_factory.mktemp("writer")
+    count = data.draw(st.integers(0, 12))
+    # case ids of 1 to 3 bytes a character: the copy counts bytes, not characters
+    rows = {place: _row(f"v{place % 3}", data.draw(st.text(min_size=1, max_size=6)) + f"-{place}")
+            for place in range(count)}
+    kept = sorted(data.draw(st.sets(st.sampled_from(range(count)))) if count else set())
+    finishing = data.draw(st.permutations([place for place in range(count) if place not in kept]))
+    path = folder / "results.jsonl"
+    path.write_text("an interrupted run's file, replaced by the kept rows\n", encoding="utf-8")
+    writer = ResultsWriter(path, [(place, rows[place].model_dump_json()) for place in kept])
+    assert read_results(path) == [rows[place] for place in kept]  # on disk before any new row
+    for place in finishing:
+        writer.append(place, rows[place].model_dump_json())
+    writer.finish()
+    expected = folder / "expected.jsonl"
+    write_results(expected, [rows[place] for place in sorted(rows)])
+    assert path.read_bytes() == expected.read_bytes()
+
+
+def test_results_writer_leaves_a_file_in_suite_order_alone(tmp_path):
+    from harness.runfolder import ResultsWriter
+
+    path = tmp_path / "results.jsonl"
+    writer = ResultsWriter(path, [(0, _row("v", "a").model_dump_json())])
+    writer.append(1, _row("v", "b").model_dump_json())
+    inode = path.stat().st_ino
+    writer.finish()
+    assert path.stat().st_ino == inode  # not rewritten: every row already followed the one before
+    writer = ResultsWriter(path, [])
+    writer.append(1, _row("v", "b").model_dump_json())
+    writer.append(0, _row("v", "a").model_dump_json())
+    inode = path.stat().st_ino
+    writer.finish()
+    assert path.stat().st_ino != inode  # rewritten (atomically) in suite order
+    assert [json.loads(line)["case_id"] for line in path.read_text().splitlines()] == ["a", "b"]
