@@ -20,6 +20,7 @@ from harness.runner import RunOptions, RunOutcome, run_suite
 from harness.suites import Suite
 
 from .reports.helpers import strip_volatile
+from .test_runner import rows_of
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool forks its workers")
 
@@ -191,3 +192,63 @@ def test_a_replayed_case_that_waits_is_refused():
     assert parallel_replay._finish_without_suspending(answered()) == 7
     with pytest.raises(RuntimeError, match="waited for I/O"):
         parallel_replay._finish_without_suspending(waits())
+
+
+SLOW_POOLED_RUN = """
+import sys, time
+import harness.parallel_replay as parallel_replay
+from harness.cli import main
+
+evaluate = parallel_replay.evaluate_case
+
+def slowly(*args, **kwargs):
+    time.sleep(0.3)
+    return evaluate(*args, **kwargs)
+
+parallel_replay.evaluate_case = slowly
+sys.exit(main(["run", sys.argv[1], "--reports", sys.argv[2], "--run-id", "killed", "--repeat", "2", "--workers", "2"]))
+"""
+
+
+def test_a_killed_pooled_run_frees_its_folder_and_resumes_to_the_same_rows(recorded, project, tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    reports = tmp_path / "killed-reports"
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_POOLED_RUN, str(project), str(reports)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    results = reports / recorded.name / "killed" / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (results.exists() and results.read_text().count("\n") >= 2):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)  # the parent only: its workers are left behind
+    proc.wait()
+    written = results.read_text().count("\n")
+    assert 2 <= written < 12, "the run should have been killed part-way"
+    lock = RunLock(results.parent)
+    deadline = time.monotonic() + 10
+    while not lock.acquire():  # each orphaned worker notices its parent is gone and exits
+        assert time.monotonic() < deadline, "a worker outlived its parent and holds the run folder"
+        time.sleep(0.05)
+    lock.release()
+    again = run_suite(recorded, RunOptions(record_mode="none", reports_dir=reports, run_id="killed", repeat=2,
+                                           workers=2))
+    assert again.resumed >= 2 and not again.missing and not again.failures
+    whole = replay(recorded, tmp_path / "whole", workers=1, repeat=2)
+    assert rows_of(results.parent) == rows_of(whole.run_dir)  # the killed process timed its calls
+
+
+def test_run_passes_workers_on_and_replays_the_same_rows(recorded, project, tmp_path, monkeypatch, capsys):
+    from harness.cli import main
+
+    asked = []
+    count = parallel_replay.worker_count
+    monkeypatch.setattr(parallel_replay, "worker_count", lambda requested, rows: asked.append(requested) or count(requested, rows))
+    for workers in ("1", "2"):
+        assert main(["run", str(project), "--reports", str(tmp_path / workers), "--run-id", "r", "--workers", workers]) == 0
+    assert asked == [1, 2]
+    capsys.readouterr()
+    first, second = (tmp_path / workers / recorded.name / "r" / "results.jsonl" for workers in ("1", "2"))
+    assert first.read_bytes() == second.read_bytes()
