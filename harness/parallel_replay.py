@@ -19,7 +19,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
@@ -27,9 +27,8 @@ from typing import Any
 from .errors import CassetteMissingError, InputError, ModelCallError
 from .llm.cassette_store import replaying
 from .llm.client import ModelClient
-from .model import CaseResult, GoldCase
+from .model import CaseResult, GoldCase, Round
 from .runfolder import RunLock
-from .runner import CaseRequest, VariantPlan, case_request, converse, evaluate_case
 from .suites import Suite
 
 WORKERS_ENV = "HARNESS_WORKERS"
@@ -73,11 +72,23 @@ def worker_count(requested: int | None, cases: int) -> int:
 
 
 @dataclass
+class RunnerSteps:
+    """The runner's own steps, handed over by the runner (which imports this module, so this
+    module cannot import it): `runner.case_request`, `runner.converse`, `runner.evaluate_case`.
+    Plans and requests are the runner's VariantPlan and CaseRequest."""
+
+    case_request: Callable[[Any, ModelClient, GoldCase], Any]
+    converse: Callable[[ModelClient, Any], Coroutine[Any, Any, list[Round]]]
+    evaluate_case: Callable[..., CaseResult]
+
+
+@dataclass
 class ReplayJob:
     """What every worker needs, inherited through fork (nothing of it is pickled)."""
 
     suite: Suite
-    plans: dict[str, VariantPlan]
+    steps: RunnerSteps
+    plans: dict[str, Any]  # variant -> runner.VariantPlan
     variants: list[str]
     cases: list[GoldCase]
     repeat: int
@@ -114,18 +125,18 @@ def _finish_without_suspending(coroutine: Coroutine[Any, Any, Any]) -> Any:
     raise RuntimeError("a replayed case waited for I/O; replay answers every call from its cassette")
 
 
-def _replay_case(job: ReplayJob, request: CaseRequest) -> tuple[str, str]:
-    """One case replayed and scored, as the runner's own worker does it."""
+def _replay_case(job: ReplayJob, request: Any) -> tuple[str, str]:
+    """One case (a runner.CaseRequest) replayed and scored, as the runner's own worker does it."""
     path = request.cassette_path(job.suite)
     existed = path.exists()
     try:
         with replaying(path):
-            rounds = _finish_without_suspending(converse(job.client_of[request.plan.name], request))
+            rounds = _finish_without_suspending(job.steps.converse(job.client_of[request.plan.name], request))
     except CassetteMissingError:
         return (STALE if existed else MISSING), ""
     except ModelCallError as exc:
         return FAILED, exc.message
-    row = evaluate_case(job.suite, request.plan, request.case, rounds, request.calls_digest, request.sample)
+    row = job.steps.evaluate_case(job.suite, request.plan, request.case, rounds, request.calls_digest, request.sample)
     return ROW, row.model_dump_json()
 
 
@@ -136,17 +147,18 @@ def replay_batch(rescore: bool, items: list[Item]) -> BatchResult:
     calls = [client.calls for client in job.clients]
     retries = [client.retries for client in job.clients]
     settled: list[Settled] = []
-    first: CaseRequest | None = None  # sample 0's request; the other samples send the same
+    first: Any = None  # sample 0's runner.CaseRequest; the other samples send the same
     for place, digest in items:
         name, case, sample = job.where(place)
         plan = job.plans[name]
         if rescore:
             assert digest is not None
-            row = evaluate_case(job.suite, plan, case, job.previous[(name, case.id, sample)].rounds, digest, sample)
+            row = job.steps.evaluate_case(job.suite, plan, case, job.previous[(name, case.id, sample)].rounds,
+                                          digest, sample)
             settled.append((place, ROW, row.model_dump_json()))
             continue
         if first is None or first.plan is not plan or first.case is not case:
-            first = case_request(plan, job.client_of[name], case)
+            first = job.steps.case_request(plan, job.client_of[name], case)
         status, text = _replay_case(job, first if sample == 0 else first.for_sample(sample))
         settled.append((place, status, text))
     return BatchResult(settled,

@@ -594,7 +594,7 @@ async def _replay_in_pool(suite: Suite, options: RunOptions, variants: list[str]
                           workers: int) -> ResultsWriter:
     """Every case replayed by forked workers (harness.parallel_replay), as `_run_here` would:
     the same rows, the same file, the same missing cassettes and failures, in suite order."""
-    from .parallel_replay import ROW, ReplayJob, ReplayPool, batches
+    from .parallel_replay import ROW, ReplayJob, ReplayPool, RunnerSteps, batches
 
     rescore: list[tuple[int, str | None]] = []
     todo: list[tuple[int, str | None]] = []
@@ -606,7 +606,7 @@ async def _replay_in_pool(suite: Suite, options: RunOptions, variants: list[str]
         else:
             todo.append((place, None))
     outcome.resumed = len(rescore)
-    job = ReplayJob(suite=suite, plans=plans, variants=variants, cases=cases, repeat=options.repeat,
+    job = ReplayJob(suite=suite, steps=RunnerSteps(case_request, converse, evaluate_case), plans=plans, variants=variants, cases=cases, repeat=options.repeat,
                     client_of=client_of, clients=clients, previous=previous, lock=folder.lock)
     unsettled: list[tuple[int, str, str]] = []  # put in suite order below, as _run_here finds them
     with ReplayPool(job, workers) as pool:  # forks now: before the progress bar's thread starts

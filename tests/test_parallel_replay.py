@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import harness.parallel_replay as parallel_replay
+import harness.runner as runner
 from harness.errors import InputError
 from harness.finish import finish_outcome
 from harness.llm import client as client_module
@@ -118,14 +119,14 @@ def test_an_interrupted_pooled_run_resumes_to_the_same_rows(recorded, tmp_path):
 
 def test_a_worker_that_dies_loses_no_row_and_repeats_none(recorded, tmp_path, monkeypatch):
     parent = os.getpid()
-    evaluate = parallel_replay.evaluate_case
+    evaluate = runner.evaluate_case
 
     def dies_in_a_worker(suite, plan, case, *args, **kwargs):
         if os.getpid() != parent and case.id == "flood":
             os._exit(9)  # as the OOM killer would end it
         return evaluate(suite, plan, case, *args, **kwargs)
 
-    monkeypatch.setattr(parallel_replay, "evaluate_case", dies_in_a_worker)
+    monkeypatch.setattr(runner, "evaluate_case", dies_in_a_worker)
     here = replay(recorded, tmp_path / "here", workers=1, repeat=2)
     pooled = replay(recorded, tmp_path / "pool", workers=2, repeat=2)
     assert pooled.notes == ["a replay worker process died; its cases were replayed in this process"]
@@ -133,14 +134,14 @@ def test_a_worker_that_dies_loses_no_row_and_repeats_none(recorded, tmp_path, mo
 
 
 def test_an_error_in_a_worker_ends_the_run_and_frees_the_run_folder(recorded, tmp_path, monkeypatch):
-    evaluate = parallel_replay.evaluate_case
+    evaluate = runner.evaluate_case
 
     def fails_on_fair(suite, plan, case, *args, **kwargs):
         if case.id == "fair":
             raise InputError("fair: no gold")
         return evaluate(suite, plan, case, *args, **kwargs)
 
-    monkeypatch.setattr(parallel_replay, "evaluate_case", fails_on_fair)
+    monkeypatch.setattr(runner, "evaluate_case", fails_on_fair)
     with pytest.raises(InputError, match="fair: no gold"):
         replay(recorded, tmp_path / "pool", workers=2)
     lock = RunLock(tmp_path / "pool" / recorded.name / "r")
@@ -196,16 +197,16 @@ def test_a_replayed_case_that_waits_is_refused():
 
 SLOW_POOLED_RUN = """
 import sys, time
-import harness.parallel_replay as parallel_replay
+import harness.runner as runner
 from harness.cli import main
 
-evaluate = parallel_replay.evaluate_case
+evaluate = runner.evaluate_case
 
 def slowly(*args, **kwargs):
     time.sleep(0.3)
     return evaluate(*args, **kwargs)
 
-parallel_replay.evaluate_case = slowly
+runner.evaluate_case = slowly
 sys.exit(main(["run", sys.argv[1], "--reports", sys.argv[2], "--run-id", "killed", "--repeat", "2", "--workers", "2"]))
 """
 
