@@ -42,7 +42,7 @@ ShardOpt = Annotated[Optional[str], typer.Option("--shard", help="Run shard i of
 GateOpt = Annotated[bool, typer.Option("--gate", help="Exit 1 when a variant breaks a threshold or regresses against the baseline.")]
 BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", help="Baseline file or folder for --gate (default: <reports>/baselines/<suite>.json).")]
 RepeatOpt = Annotated[int, typer.Option("--repeat", min=1, help="Samples per case and variant: the same requests N times, each sample in its own cassette; the summary adds the spread across samples (docs/reports.md).")]
-WorkersOpt = Annotated[Optional[int], typer.Option("--workers", min=0, help="Processes replaying cases: by default every usable CPU when the run has 50 rows or more; 1: all in this process (also HARNESS_WORKERS; see the README).")]
+WorkersOpt = Annotated[Optional[int], typer.Option("--workers", min=0, help="Processes replaying cases: by default every usable CPU when the run has 100 rows or more; 1: all in this process (also HARNESS_WORKERS; see the README).")]
 OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk and variant prompt files that resolve outside the project folder (refused by default: both are sent to the model and written to cassettes and reports).")]
 
 

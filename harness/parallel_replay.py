@@ -5,8 +5,8 @@ the network, not on the CPU.
 
 The workers are forked (they inherit the suite, the plans, the clients and the rows of an
 interrupted run instead of receiving them), so the pool is used only where `fork` is, and only
-for runs large enough to repay starting it (`MIN_POOLED_CASES`, measured on the benchmark
-suites: docs/benchmarks.md); `--workers N` or HARNESS_WORKERS=N chooses (1: in this process).
+for runs large enough to repay starting it (`MIN_POOLED_CASES`); `--workers N` or
+HARNESS_WORKERS=N chooses (1: in this process).
 """
 
 from __future__ import annotations
@@ -32,8 +32,12 @@ from .runfolder import RunLock
 from .suites import Suite
 
 WORKERS_ENV = "HARNESS_WORKERS"
-# below this many cases, forking the workers and passing rows back costs more than two cores save
-MIN_POOLED_CASES = 50
+# Below this many rows the pool is not worth starting. Measured on the benchmark's cases: a row
+# costs ~1.2 ms of CPU in one process and the same in a worker; starting and stopping two
+# workers takes 10-20 ms and each worker's first batch ~5 ms more (pages copied on write), so on
+# an idle 2-CPU machine the pool breaks even near 50 rows; on a busy one (no idle CPU to take)
+# it only costs. 100 rows keeps small runs, where the most it could save is ~30 ms, in one process.
+MIN_POOLED_CASES = 100
 ROW, MISSING, STALE, FAILED = "row", "missing", "stale", "failed"
 
 # (place, status, text): the row's JSON line for ROW, the message for FAILED, "" otherwise
@@ -190,28 +194,42 @@ def batches(items: list[Item], workers: int) -> list[list[Item]]:
 
 class ReplayPool:
     """Forked workers replaying batches. Use as a context manager: the workers fork on entry
-    (before any thread or progress bar starts) and are stopped on exit."""
+    (before any thread or progress bar starts) and are stopped on exit.
 
-    def __init__(self, job: ReplayJob, workers: int) -> None:
+    `first` (whether it rescores, and the item) is settled in this process before the fork: what
+    a case builds lazily and keeps (compiled patterns, a plan's prompt text without the chunk) is
+    then built once and inherited, not built again by every worker; `settle` hands its row back
+    first, with its phase's batches (which must not hold it)."""
+
+    def __init__(self, job: ReplayJob, workers: int, first: tuple[bool, Item] | None = None) -> None:
         self.job = job
         self.workers = workers
         self.notes: list[str] = []
+        self._first = first
+        self._first_settled: list[Settled] | None = None
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._froze = False
 
     def __enter__(self) -> ReplayPool:
         global _JOB
         _JOB = self.job
-        # what exists now (the suite, the plans, the kept rows) is never collected while the pool
-        # runs: frozen, the collector skips it, in the parent and in the workers, and does not
-        # write to the pages the workers share with the parent (Python's advice for fork, `gc.freeze`)
-        self._froze = gc.get_freeze_count() == 0
-        if self._froze:
-            gc.freeze()
-        self._executor = concurrent.futures.ProcessPoolExecutor(
-            self.workers, mp_context=multiprocessing.get_context("fork"),
-            initializer=_start_worker, initargs=(os.getpid(),))
-        self._executor.submit(int)  # a `fork` pool forks every worker on its first task: here, now
+        try:
+            if self._first is not None:
+                rescore, item = self._first
+                self._first_settled = replay_batch(rescore, [item]).settled  # this process's clients count it
+            # what exists now (the suite, the plans, the kept rows) is never collected while the
+            # pool runs: frozen, the collector skips it, in the parent and in the workers, and does
+            # not write to the pages the workers share with the parent (Python's advice for fork)
+            self._froze = gc.get_freeze_count() == 0
+            if self._froze:
+                gc.freeze()
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("fork"),
+                initializer=_start_worker, initargs=(os.getpid(),))
+            self._executor.submit(int)  # a `fork` pool forks every worker on its first task: here, now
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -230,6 +248,9 @@ class ReplayPool:
         memory) the batches not yet returned are settled in this process: no place is lost, none
         is settled twice."""
         assert self._executor is not None
+        if self._first is not None and self._first[0] == rescore and self._first_settled is not None:
+            settled, self._first_settled = self._first_settled, None
+            yield settled
         executor = self._executor
         try:
             pending = {asyncio.wrap_future(executor.submit(replay_batch, rescore, batch)): index

@@ -606,11 +606,15 @@ async def _replay_in_pool(suite: Suite, options: RunOptions, variants: list[str]
         else:
             todo.append((place, None))
     outcome.resumed = len(rescore)
-    job = ReplayJob(suite=suite, steps=RunnerSteps(case_request, converse, evaluate_case), plans=plans, variants=variants, cases=cases, repeat=options.repeat,
-                    client_of=client_of, clients=clients, previous=previous, lock=folder.lock)
+    progress_total = len(todo)
+    # settled before the fork, to warm what every worker would otherwise build for itself
+    first = (False, todo.pop(0)) if todo else (True, rescore.pop(0)) if rescore else None
+    job = ReplayJob(suite=suite, steps=RunnerSteps(case_request, converse, evaluate_case), plans=plans,
+                    variants=variants, cases=cases, repeat=options.repeat, client_of=client_of, clients=clients,
+                    previous=previous, lock=folder.lock)
     unsettled: list[tuple[int, str, str]] = []  # put in suite order below, as _run_here finds them
-    with ReplayPool(job, workers) as pool:  # forks now: before the progress bar's thread starts
-        progress = _Progress(len(todo), enabled=options.progress)
+    with ReplayPool(job, workers, first) as pool:  # forks now: before the progress bar's thread starts
+        progress = _Progress(progress_total, enabled=options.progress)
         try:
             kept: list[tuple[int, str]] = []
             async for settled in pool.settle(True, batches(rescore, workers)):

@@ -253,3 +253,13 @@ def test_run_passes_workers_on_and_replays_the_same_rows(recorded, project, tmp_
     capsys.readouterr()
     first, second = (tmp_path / workers / recorded.name / "r" / "results.jsonl" for workers in ("1", "2"))
     assert first.read_bytes() == second.read_bytes()
+
+
+def test_a_run_killed_after_its_last_row_only_scores_again(recorded, tmp_path):
+    whole = replay(recorded, tmp_path / "whole", workers=1, repeat=2)
+    first = replay(recorded, tmp_path / "pool", workers=2, repeat=2)
+    path = first.run_dir / "results.jsonl"
+    path.write_text("".join(reversed(path.read_text().splitlines(keepends=True))))  # no summary.json yet
+    again = replay(recorded, tmp_path / "pool", workers=2, repeat=2)
+    assert again.resumed == 12 and again.calls == 0
+    assert path.read_bytes() == (whole.run_dir / "results.jsonl").read_bytes()
