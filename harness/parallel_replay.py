@@ -5,7 +5,7 @@ the network, not on the CPU.
 
 The workers are forked (they inherit the suite, the plans, the clients and the rows of an
 interrupted run instead of receiving them), so the pool is used only where `fork` is, and only
-for runs large enough to repay starting it (`MIN_POOLED_CASES`); `--workers N` or
+for runs large enough to repay starting it (`MIN_POOLED_ROWS`); `--workers N` or
 HARNESS_WORKERS=N chooses (1: in this process).
 """
 
@@ -37,7 +37,7 @@ WORKERS_ENV = "HARNESS_WORKERS"
 # workers takes 10-20 ms and each worker's first batch ~5 ms more (pages copied on write), so on
 # an idle 2-CPU machine the pool breaks even near 50 rows; on a busy one (no idle CPU to take)
 # it only costs. 100 rows keeps small runs, where the most it could save is ~30 ms, in one process.
-MIN_POOLED_CASES = 100
+MIN_POOLED_ROWS = 100
 ROW, MISSING, STALE, FAILED = "row", "missing", "stale", "failed"
 
 # (place, status, text): the row's JSON line for ROW, the message for FAILED, "" otherwise
@@ -54,11 +54,12 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def worker_count(requested: int | None, cases: int) -> int:
-    """How many worker processes replay `cases` cases; 0: replay them in this process.
+def worker_count(requested: int | None, rows: int) -> int:
+    """How many worker processes replay a run of `rows` rows (cases x variants x samples); 0:
+    replay them in this process.
 
     `requested` (`--workers`, else HARNESS_WORKERS) is obeyed whatever the run's size (1 or 0: in
-    this process); by default every usable CPU works when the run has MIN_POOLED_CASES cases."""
+    this process); by default every usable CPU works when the run has MIN_POOLED_ROWS rows."""
     if requested is None and os.environ.get(WORKERS_ENV, "").strip():
         raw = os.environ[WORKERS_ENV].strip()
         try:
@@ -67,12 +68,12 @@ def worker_count(requested: int | None, cases: int) -> int:
             raise InputError(f"{WORKERS_ENV}: '{raw}' is not a number of worker processes") from None
         if requested < 0:
             raise InputError(f"{WORKERS_ENV}: '{raw}' must be 0 or more")
-    if "fork" not in multiprocessing.get_all_start_methods() or cases == 0:
+    if "fork" not in multiprocessing.get_all_start_methods() or rows == 0:
         return 0
     if requested is not None:
         return requested if requested >= 2 else 0
     cpus = usable_cpus()
-    return cpus if cpus >= 2 and cases >= MIN_POOLED_CASES else 0
+    return cpus if cpus >= 2 and rows >= MIN_POOLED_ROWS else 0
 
 
 @dataclass
@@ -280,6 +281,8 @@ class ReplayPool:
             for future in pending:
                 future.cancel()
         if broken:
-            self.notes.append("a replay worker process died; its cases were replayed in this process")
+            note = "a replay worker process died; its cases were replayed in this process"
+            if note not in self.notes:  # said once, though both phases find the pool broken
+                self.notes.append(note)
             for index in sorted(left):  # this process's clients count their own calls
                 yield replay_batch(rescore, work[index]).settled

@@ -156,7 +156,7 @@ def test_an_error_in_a_worker_ends_the_run_and_frees_the_run_folder(recorded, tm
 def test_worker_count_follows_the_setting_else_the_cpus_for_a_large_run(monkeypatch):
     monkeypatch.delenv(parallel_replay.WORKERS_ENV, raising=False)
     monkeypatch.setattr(parallel_replay, "usable_cpus", lambda: 4)
-    large = parallel_replay.MIN_POOLED_CASES
+    large = parallel_replay.MIN_POOLED_ROWS
     assert parallel_replay.worker_count(None, large) == 4
     assert parallel_replay.worker_count(None, large - 1) == 0  # the pool would cost more than it saves
     assert parallel_replay.worker_count(3, 2) == 3  # asked for: whatever the size
