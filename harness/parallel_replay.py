@@ -6,7 +6,9 @@ the network, not on the CPU.
 The workers are forked (they inherit the suite, the plans, the clients and the rows of an
 interrupted run instead of receiving them), so the pool is used only where `fork` is, and only
 for runs large enough to repay starting it (`MIN_POOLED_ROWS`); `--workers N` or
-HARNESS_WORKERS=N chooses (1: in this process).
+HARNESS_WORKERS=N chooses (1: in this process). Rows, their order, missing cassettes, failures
+and the calls counted are the same either way; what a client says once on stderr (that an
+endpoint's token counts are estimated) is said once per worker.
 """
 
 from __future__ import annotations
