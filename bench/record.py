@@ -24,7 +24,10 @@ from pathlib import Path
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+# the code measured: this checkout, or the one KG_BENCH_CODE names (bench/figures.py --before runs
+# this same script against an earlier checkout, so both are measured the same way)
+CODE = Path(os.environ.get("KG_BENCH_CODE", REPO))
+sys.path.insert(0, str(CODE))
 sys.path.insert(0, str(REPO / "bench"))
 
 from replay import make_case  # noqa: E402
