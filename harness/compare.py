@@ -38,7 +38,6 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
-from deepdiff import DeepDiff
 
 from .artifacts import CaseDiff, Comparison, GraphDiff, MetricDelta, PairedStats
 from .model import CaseResult, CaseScore, ExtractedGraph
@@ -249,6 +248,8 @@ def graph_diff(a: ExtractedGraph, b: ExtractedGraph) -> GraphDiff:
     # threshold_to_diff_deeper=0: always diff key by key, even when the two sides share no key
     if types_a == types_b and edges_a.keys() == edges_b.keys():
         return GraphDiff()
+    from deepdiff import DeepDiff  # lazy: 0.4 s of imports (pandas among them), only when a graph changed
+
     ent = DeepDiff(types_a, types_b, view="tree", threshold_to_diff_deeper=0)
     rel = DeepDiff(set(edges_a), set(edges_b), view="tree", threshold_to_diff_deeper=0)
 

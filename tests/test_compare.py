@@ -482,3 +482,14 @@ def test_resampling_distinct_columns_matches_on_generated_data(rows: list[list[f
     assert bootstrap_means(d, resamples=200, seed=5).tobytes() == _reference_bootstrap_means(d, resamples=200, seed=5).tobytes()
     assert sign_flip_pvalues(d, resamples=200, seed=5).tobytes() == \
         _reference_sign_flip_pvalues(d, resamples=200, seed=5).tobytes()
+
+
+def test_comparing_unchanged_graphs_does_not_import_deepdiff() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from harness.compare import graph_diff; from harness.model import ExtractedGraph, Entity; "
+            "g = ExtractedGraph(entities=[Entity(name='A', type='person')]); "
+            "assert graph_diff(g, g).entities_gained == []; assert 'deepdiff' not in sys.modules; "
+            "graph_diff(g, ExtractedGraph()); assert 'deepdiff' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
