@@ -11,7 +11,7 @@ gate.json or re-runs the gate.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,13 +112,13 @@ def _relative(path: Path) -> str:
 def write_reports(run_dir: Path, view: Any, *, suite_file: str = "") -> list[Path]:
     """report.md, report.html, junit.xml and plots/*.png of one view; returns the paths written."""
     from .reports.html_report import render_html  # lazy: matplotlib and numpy
-    from .reports.junit import render_junit
+    from .reports.junit import iter_junit
     from .reports.markdown import render_markdown
     from .reports.plots import render_plots
 
     written: list[Path] = []
 
-    def write(path: Path, content: str | bytes) -> None:
+    def write(path: Path, content: str | bytes | Iterable[str]) -> None:
         atomic_write(path, content)
         written.append(path)
 
@@ -128,7 +128,7 @@ def write_reports(run_dir: Path, view: Any, *, suite_file: str = "") -> list[Pat
     write(run_dir / "report.md", render_markdown(view))
     write(run_dir / "report.html", render_html(view, plots))
     if view.kind == "run":
-        write(run_dir / "junit.xml", render_junit(view, suite_file))
+        write(run_dir / "junit.xml", iter_junit(view, suite_file))
     return written
 
 
