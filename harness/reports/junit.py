@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from ..metrics.registry import Metric, of_kind, thresholded
 from ..model import CaseResult
+from ..scoring.aggregate import case_metrics
 from .view import ReportView
 
 _INDENT = "  "  # ElementTree.indent's step
@@ -109,7 +110,8 @@ def _test_case(view: ReportView, variant: str, case_id: str, row: CaseResult, pr
     elif check is not None and check.unchecked:
         children.append(_leaf("skipped", _attributes([("message", _clean(check.skip_reason()))])))
     if row.score is not None:
-        values = [_leaf("property", _attributes([("name", metric.name), ("value", _property(metric, metric.value(row.score)))]))
+        known = case_metrics(row.score)  # each metric's value(score), shared with the summary and the gate
+        values = [_leaf("property", _attributes([("name", metric.name), ("value", _property(metric, known[metric.name]))]))
                   for metric in properties]
         children.append(_nested("properties", "", values, 3))
     return _nested("testcase", _attributes(attributes), children, 2)

@@ -6,17 +6,48 @@ What the metrics and counts are comes from the registry (harness/metrics); this 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from ..metrics import counts as registered_counts
+from ..metrics import metric_names
 from ..metrics import metrics as registered_metrics
 from ..metrics.registry import Pooled
 from ..model import CaseScore, MetricAggregate, SuiteMetrics
 
 
+_Shared = dict[int, tuple[CaseScore, tuple[str, ...], tuple[float | None, ...]]]
+_shared: ContextVar[_Shared | None] = ContextVar("shared_case_metrics", default=None)
+
+
+@contextmanager
+def shared_case_metrics() -> Iterator[None]:
+    """Within the block, `case_metrics` computes each score's values once and hands out copies.
+
+    The end of a run asks for the same case's metrics several times (summary, comparison, gate,
+    junit); the scores must not change inside the block. Values are kept as tuples (a dict per
+    case would cost several times the memory) and dropped when the block ends."""
+    if _shared.get() is not None:  # inside another block: its values serve
+        yield
+        return
+    token = _shared.set({})
+    try:
+        yield
+    finally:
+        _shared.reset(token)
+
+
 def case_metrics(score: CaseScore) -> dict[str, float | None]:
     """The per-case value of every registered metric."""
-    return {metric.name: metric.value(score) for metric in registered_metrics()}
+    shared = _shared.get()
+    if shared is None:
+        return {metric.name: metric.value(score) for metric in registered_metrics()}
+    known = shared.get(id(score))
+    if known is None or known[0] is not score:  # the score is held, so its id is not reused while shared
+        names = metric_names()
+        known = shared[id(score)] = (score, names, tuple(metric.value(score) for metric in registered_metrics()))
+    return dict(zip(known[1], known[2]))
 
 
 def case_counts(score: CaseScore) -> dict[str, int]:
