@@ -68,8 +68,12 @@ def _pooled_values(score: CaseScore) -> tuple[int | None, ...]:
     """Every registered count's value where the case pools it (see `aggregate`), else None; in
     `registered_counts()` order."""
     shared = _shared.get()
-    return _remembered(None if shared is None else shared.pooled, score, lambda s: tuple(
-        count.value(s) if _annotated(s, count.gold) else None for count in registered_counts()))
+    return _remembered(None if shared is None else shared.pooled, score, _pools)
+
+
+def _pools(score: CaseScore) -> tuple[int | None, ...]:
+    pools = {kind: _annotated(score, kind) for kind in ("entities", "relationships")}
+    return tuple(count.value(score) if pools.get(count.gold, True) else None for count in registered_counts())
 
 
 def case_metrics(score: CaseScore) -> dict[str, float | None]:
