@@ -80,7 +80,9 @@ def iter_junit(view: ReportView, suite_file: str = "") -> Iterator[str]:
             counts["failures"] += 1
         elif check is not None and check.unchecked:
             counts["skipped"] += 1
-    properties = of_kind(view.suite_kind, thresholded())  # the metrics the per-case rules check
+    # the metrics the per-case rules check, each with its <property> up to the value (the same in every case)
+    properties = [(metric, f"<property{_attributes([('name', metric.name)])} value=\"")
+                  for metric in of_kind(view.suite_kind, thresholded())]
     totals = {key: counts[key] for key in ("tests", "failures", "errors")}
     yield '<?xml version="1.0" encoding="utf-8"?>\n'
     yield f"<testsuites{_attributes([('name', 'kg-prompt-harness'), *((k, str(v)) for k, v in totals.items())])}>"
@@ -94,8 +96,8 @@ def iter_junit(view: ReportView, suite_file: str = "") -> Iterator[str]:
     yield f"\n{_INDENT}</testsuite>\n</testsuites>\n"
 
 
-def _test_case(view: ReportView, variant: str, case_id: str, row: CaseResult, properties: tuple[Metric, ...],
-               suite_file: str) -> str:
+def _test_case(view: ReportView, variant: str, case_id: str, row: CaseResult,
+               properties: list[tuple[Metric, str]], suite_file: str) -> str:
     attributes = [("classname", f"{view.suite}.{variant}"), ("name", case_id)]
     if suite_file:
         attributes.append(("file", suite_file))
@@ -111,7 +113,7 @@ def _test_case(view: ReportView, variant: str, case_id: str, row: CaseResult, pr
         children.append(_leaf("skipped", _attributes([("message", _clean(check.skip_reason()))])))
     if row.score is not None:
         known = case_metrics(row.score)  # each metric's value(score), shared with the summary and the gate
-        values = [_leaf("property", _attributes([("name", metric.name), ("value", _property(metric, known[metric.name]))]))
-                  for metric in properties]
+        values = [f'{opening}{_escape_attribute(_property(metric, known[metric.name]))}" />'
+                  for metric, opening in properties]
         children.append(_nested("properties", "", values, 3))
     return _nested("testcase", _attributes(attributes), children, 2)
