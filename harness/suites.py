@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections import Counter
 from functools import cached_property
 from pathlib import Path
@@ -297,6 +298,7 @@ class SuitePaths:
     def __init__(self, suite_path: Path, root: Path) -> None:
         self.suite_path = suite_path
         self.root = root
+        self._real_folders: dict[str, str] = {}  # folder -> its real path (chunks share a few folders)
 
     @cached_property
     def bases(self) -> tuple[Path, Path, Path]:
@@ -314,15 +316,36 @@ class SuitePaths:
             return candidate
         for base in self.bases:
             try:
-                if (base / candidate).exists():
-                    return base / candidate
+                joined = base / candidate
+                if joined.exists():
+                    return joined
             except (OSError, ValueError):  # a name too long for the file system, a NUL byte
                 break
         return self.root / candidate
 
     def inside(self, path: Path) -> bool:
         """See _inside."""
-        return Path(os.path.realpath(path)).is_relative_to(self.real_root)
+        return Path(self.realpath(path)).is_relative_to(self.real_root)
+
+    def realpath(self, path: Path) -> str:
+        """`os.path.realpath(path)`, the real path of its folder looked up once per folder.
+
+        realpath resolves a path one name at a time, left to right, so the real path of
+        `folder/name` is that of `folder` joined with `name`, unless `name` is a symbolic link
+        (or `.`/`..`): then the whole path is resolved as realpath would.
+        """
+        folder, name = os.path.split(os.fspath(path))
+        if not folder or name in ("", ".", ".."):
+            return os.path.realpath(path)
+        real_folder = self._real_folders.get(folder)
+        if real_folder is None:
+            real_folder = self._real_folders[folder] = os.path.realpath(folder)
+        joined = os.path.join(real_folder, name)
+        try:
+            link = stat.S_ISLNK(os.lstat(joined).st_mode)
+        except OSError:  # realpath, too, takes a name it cannot stat as it is
+            link = False
+        return os.path.realpath(joined) if link else joined
 
 
 def resolve_path(relative: str, suite_path: Path, root: Path) -> Path:
