@@ -23,14 +23,16 @@ Location = tuple[str | int, ...]
 
 # Deepest nesting of mappings and sequences in a user YAML file (suites nest about 6 levels).
 MAX_YAML_DEPTH = 64
-# Most values a YAML file may stand for, counting every value an alias repeats, however small the
-# file; a larger file may stand for MAX_YAML_NODES_PER_CHAR values per character of its text.
+# Most values a YAML file may stand for, counting every value an alias repeats (nine levels of nine
+# aliases stand for 387 million). A copying load builds each of them, and its line.
 MAX_YAML_NODES = 1_000_000
-# Written out, a value takes at least two characters (`a,`), so aliases can at most quadruple what
-# the text could hold anyway: linear in the file size (itself bounded, MAX_INPUT_BYTES), where an
-# alias bomb grows exponentially. A 20,000-case suite whose every case refers to one anchored gold
-# of 99 values is about 2.1 million values in 1.9 MB of text: within 3.8 million.
-MAX_YAML_NODES_PER_CHAR = 2
+# A shared load (parse_yaml(shared=True): suites) builds an anchored value once, however many
+# aliases repeat it; repeats cost only their validation. It may stand for MAX_YAML_NODES values or
+# this many per character of its text, if more: growth linear in the file size (itself bounded,
+# MAX_INPUT_BYTES), where an alias bomb grows exponentially. Written out, a value takes at least
+# two characters (`a,`). A 20,000-case suite whose cases refer to one anchored gold of 99 values is
+# about 2.1 million values in 1 to 2 MB of text.
+MAX_SHARED_YAML_NODES_PER_CHAR = 4
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _LIBYAML = _Base is not yaml.SafeLoader
@@ -42,9 +44,9 @@ class _LineLoader(_Base):  # type: ignore[misc, valid-type]
     we build values from its events ourselves to record the line of every value."""
 
 
-def node_limit(text: str) -> int:
-    """Most values (aliases expanded) a YAML text may stand for."""
-    return max(MAX_YAML_NODES, MAX_YAML_NODES_PER_CHAR * len(text))
+def node_limit(text: str, *, shared: bool = False) -> int:
+    """Most values (aliases expanded) a YAML text may stand for, in a shared or a copying load."""
+    return max(MAX_YAML_NODES, MAX_SHARED_YAML_NODES_PER_CHAR * len(text)) if shared else MAX_YAML_NODES
 
 
 class AliasedLines:
@@ -124,7 +126,7 @@ class _DocumentReader:
 
     def __init__(self, loader: _LineLoader, text: str, shared: bool) -> None:
         self.loader = loader
-        self.limit = node_limit(text)
+        self.limit = node_limit(text, shared=shared)
         self.shared = shared
         self.lines: LineMap = AliasedLines() if shared else {}
         self.direct: dict[Location, int] = self.lines.direct if shared else self.lines  # type: ignore[union-attr, assignment]
