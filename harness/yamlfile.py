@@ -1,10 +1,11 @@
 """YAML loading that remembers where each value came from, so errors can name the line.
 
 Every user YAML file (suites, gold files, prompt templates) is loaded here, and a hostile one
-must end as one InputError, never a hang or a crash. Before anything is composed, one linear
-pass over the parser's events bounds the nesting depth (PyYAML composes recursively: deep
-nesting raises RecursionError, and libyaml's composer can overflow the C stack) and the number
-of nodes *after* alias expansion (nine levels of nine aliases expand to 387 million nodes).
+must end as one InputError, never a hang or a crash. Values are built in one linear pass over
+the parser's events (libyaml's where it is there), without PyYAML's node tree, and the same pass
+bounds the nesting depth (PyYAML composes recursively: deep nesting raises RecursionError, and
+libyaml's composer can overflow the C stack) and the number of values *after* alias expansion
+(nine levels of nine aliases expand to 387 million) before building what crosses them.
 Recursive aliases are refused, and a tagged scalar that does not construct (`!!int abc`) is an
 error naming its line.
 """
@@ -92,7 +93,8 @@ LineMap = dict[Location, int] | AliasedLines
 
 
 class _ConstructError(Exception):
-    """A value that cannot be built; raised once the whole stream is known to be in bounds."""
+    """A scalar that cannot be built: carries the error the reader records (and raises once the
+    rest of the stream is known to be in bounds and free of composer errors)."""
 
     def __init__(self, error: Exception) -> None:
         super().__init__(str(error))
@@ -102,23 +104,21 @@ class _ConstructError(Exception):
 class _Collection:
     """A mapping or sequence being read: its value, location, and the key awaiting its value."""
 
-    __slots__ = ("value", "path", "anchor", "line", "key", "key_line", "awaiting_key")
+    __slots__ = ("value", "path", "key", "awaiting_key")
 
-    def __init__(self, value: dict | list, path: Location, anchor: str | None, line: int) -> None:
+    def __init__(self, value: dict | list, path: Location) -> None:
         self.value = value
         self.path = path
-        self.anchor = anchor
-        self.line = line
         self.key: Any = None
-        self.key_line = 0
         self.awaiting_key = isinstance(value, dict)
 
 
 class _DocumentReader:
     """Builds one document from parser events, in one pass and without a node tree.
 
-    In the same pass it bounds the nesting depth and the number of values once aliases expand
-    (before any value is built, so a hostile file costs time linear in its text). Errors come in
+    In the same pass it bounds the nesting depth and the number of values once aliases expand,
+    each event checked before its value is built, so a hostile file costs at most the bounds (an
+    alias is copied only when its expansion fits). Errors come in
     the order PyYAML's compose-then-construct would give them: a parser or bounds error wherever it
     is, else the first composer error (undefined alias, duplicate anchor, second document), else
     the first value that cannot be built (bad tagged scalar, bad or duplicate key).
@@ -127,10 +127,8 @@ class _DocumentReader:
     def __init__(self, loader: _LineLoader, text: str, shared: bool) -> None:
         self.loader = loader
         self.limit = node_limit(text, shared=shared)
-        self.shared = shared
-        self.lines: LineMap = AliasedLines() if shared else {}
-        self.direct: dict[Location, int] = self.lines.direct if shared else self.lines  # type: ignore[union-attr, assignment]
-        self.links = self.lines.links if shared else None  # type: ignore[union-attr]
+        self.aliased = AliasedLines() if shared else None  # the lines of a shared load
+        self.direct: dict[Location, int] = self.aliased.direct if self.aliased is not None else {}
         self.anchor_marks: dict[str, yaml.Mark] = {}  # anchor -> where it is first defined
         # anchor -> (value, location, line, whether it is a scalar), while values are built
         self.anchors: dict[str, tuple[Any, Location, int, bool]] = {}
@@ -190,7 +188,7 @@ class _DocumentReader:
                 if counts:
                     counts[-1] += size
                 if building:
-                    building = self._end(stack)
+                    self._end(stack)
             elif kind is yaml.DocumentStartEvent:
                 documents += 1
                 if documents == 2 and composing:
@@ -203,7 +201,7 @@ class _DocumentReader:
             raise self.composer_error
         if self.construct_error is not None:
             raise self.construct_error
-        return self.result, self.lines
+        return self.result, self.aliased if self.aliased is not None else self.direct
 
     def _compose(self, event: Any, alias: bool) -> bool:
         """What composing the node tree checks: aliases name an anchor defined before, and no
@@ -266,10 +264,11 @@ class _DocumentReader:
             return self._fail(InputError(f"line {line}: a mapping key must be a plain value"))
         if key in parent.value:
             return self._fail(InputError(f"line {line}: duplicate key '{shown_key(key)}'"))
-        parent.key, parent.key_line, parent.awaiting_key = key, line, False
+        parent.key, parent.awaiting_key = key, False
         return True
 
     def _value(self, event: Any, alias: bool, stack: list[_Collection]) -> bool:
+        """Build a scalar or an alias as a key or a value; False once a value cannot be built."""
         if alias:
             value, anchor_path, line, scalar = self.anchors[event.anchor]
         else:
@@ -287,8 +286,8 @@ class _DocumentReader:
             return True
         path = self._place(stack, line)
         if alias and not scalar:
-            if self.shared:
-                self.links[path] = anchor_path  # type: ignore[index]
+            if self.aliased is not None:
+                self.aliased.links[path] = anchor_path  # type: ignore[index]
             else:
                 value = self._copy(value, anchor_path, path)
         if not alias and event.anchor is not None:
@@ -334,21 +333,20 @@ class _DocumentReader:
             loader.constructed_objects.pop(node, None)
 
     def _start(self, event: yaml.CollectionStartEvent, mapping: bool, stack: list[_Collection]) -> bool:
+        """Open a mapping or sequence; False when it stands where a key must be."""
         line = event.start_mark.line + 1
         if stack and stack[-1].awaiting_key:
-            # read on to report a composer error first, as composing the whole document would
+            # recorded, not raised: a composer error further on comes first, as when composing first
             return self._fail(InputError(f"line {line}: a mapping key must be a plain value"))
         path = self._place(stack, line)
-        collection = _Collection({} if mapping else [], path, event.anchor, line)  # type: ignore[arg-type]
+        collection = _Collection({} if mapping else [], path)  # type: ignore[arg-type]
         if event.anchor is not None:
             self.anchors[event.anchor] = (collection.value, path, line, False)
         stack.append(collection)
         return True
 
-    def _end(self, stack: list[_Collection]) -> bool:
-        collection = stack.pop()
-        self._store(stack, collection.value)
-        return True
+    def _end(self, stack: list[_Collection]) -> None:
+        self._store(stack, stack.pop().value)
 
 
 def load_yaml(path: Path, *, shared: bool = False) -> tuple[Any, LineMap]:
