@@ -604,14 +604,20 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
             if rel.type.strip() and not normalize_predicate(rel.type):
                 raise _fail(path, lines, (*loc, "relationships", r_index, "type"),
                             f"predicate '{shown_key(rel.type)}' has no letters or digits")
-        cases.append(
-            GoldCase(id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships,
-                     annotated=case.annotated, entity_name=case.gold_entity_name(), descriptions=case.descriptions,
-                     max_length=case.max_length, entity_specs=case.entity_specs,
-                     claim_description=case.claim_description, question=case.question, facts=case.facts, claims=case.claims,
-                     review=case.review, reviewer=case.reviewer, reviewed=case.reviewed)
-        )
+        cases.append(_gold_case(case, text))
     return Suite(spec, path, root, cases, allow_outside_files=allow_outside_chunks)
+
+
+def _gold_case(case: CaseSpec, text: str) -> GoldCase:
+    """A suite's case as runs take it: the values of its validated CaseSpec, which have the types
+    GoldCase declares, so they are not validated again and its lists are shared, not copied (a
+    20,000-case suite holds 120,000 lists fewer)."""
+    return GoldCase.model_construct(
+        id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships,
+        annotated=case.annotated, entity_name=case.gold_entity_name(), descriptions=case.descriptions,
+        max_length=case.max_length, entity_specs=case.entity_specs, claim_description=case.claim_description,
+        question=case.question, facts=case.facts, claims=case.claims, review=case.review, reviewer=case.reviewer,
+        reviewed=case.reviewed)
 
 
 def _with_gold_file(spec: SuiteSpec, path: Path, root: Path, lines: LineMap, *, allow_outside: bool) -> SuiteSpec:

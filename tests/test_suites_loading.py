@@ -13,6 +13,7 @@ import yaml
 
 from harness import suites, yamlfile
 from harness.errors import InputError
+from harness.model import GoldCase
 from harness.suites import SuitePaths, load_suite, read_chunk
 
 PROMPT = "Types {entity_types} {tuple_delimiter}{record_delimiter}{completion_delimiter} {language}\nText: {input_text}\n"
@@ -141,3 +142,18 @@ def test_an_anchored_suite_beyond_a_copying_loads_limit_loads(project: Path, mon
         yamlfile.parse_yaml(text, "s.yaml")
     suite = load_suite(write(project, text))
     assert len(suite.cases) == 200 and suite.cases[-1].entities[19].name == "P19"
+
+
+SHIPPED = sorted((Path(__file__).parent.parent / "suites").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("suite_file", SHIPPED, ids=[path.stem for path in SHIPPED])
+def test_cases_built_without_validation_are_the_validated_ones(suite_file: Path) -> None:
+    """Every shipped suite's cases (every kind) equal GoldCase validated from the same values:
+    the same values of the same types, and the same fields set."""
+    for case in load_suite(suite_file).cases:
+        validated = GoldCase(**{name: getattr(case, name) for name in GoldCase.model_fields})
+        assert case == validated and case.model_dump() == validated.model_dump()
+        assert case.model_fields_set == validated.model_fields_set
+        for name in GoldCase.model_fields:
+            assert type(getattr(case, name)) is type(getattr(validated, name)), name
