@@ -1,7 +1,12 @@
 """Every figure of issue 18 in one table: aim, figure, command.
 
-    .venv/bin/python bench/figures.py [--quick] [--cases 2000] [--no-promptfoo]
+    .venv/bin/python bench/figures.py [--quick] [--cases 2000] [--no-promptfoo] [--before CHECKOUT]
     make bench-figures
+
+With `--before CHECKOUT` (an earlier commit checked out, e.g. `git worktree add --detach
+/tmp/before REV`) every figure is measured with that code and then this one, back to back on the
+same recorded cassettes, and each row shows both and their ratio (the peak-memory ratio is of the
+largest size); both run in this interpreter with their checkout first on PYTHONPATH.
 
 On the issue's workload (bench/peers/workload.py: 300-word chunks, one fixed 1.6 KB GraphRAG
 answer, gold = its 10 entities and 8 relationships), after recording the cassettes from the
@@ -110,8 +115,9 @@ def clean_env() -> dict[str, str]:
 # --- the workload as suites ------------------------------------------------------------------
 
 # Gold of the memory suites: 5 of the answer's entities and 3 relationships between them (49 YAML
-# values a case), so that 20,000 cases stay under the suite loader's 1,000,000-value limit
-# (harness/yamlfile.py MAX_YAML_NODES); the full gold is 99 values a case, 1.98 million at 20,000.
+# values a case). The full gold is 99 values a case, 1.98 million at 20,000, which the suite
+# loader refused before it let a suite stand for four values per character of its text
+# (harness/yamlfile.py): cut, the same suites load with `--before` checkouts from before that.
 MEMORY_GOLD = (5, 3)
 MEMORY_ENTITIES = ("Ana Ruiz", "Omar Haddad", "Kestrel Trust", "Harcastle Bank", "Lowbridge")
 
@@ -181,72 +187,100 @@ def record(root: Path, suites: list[Path]) -> float:
     return time.perf_counter() - started
 
 
-def replay(root: Path, suite: Path, variant: str | None = None) -> Process:
-    argv = [str(HARNESS), "run", str(suite.relative_to(root)), "--reports", "reports", "--fresh"]
+@dataclass(frozen=True)
+class Code:
+    """The harness a figure is measured with: this checkout, or an earlier one (`--before`), run
+    by this interpreter with the checkout first on PYTHONPATH, both the same way."""
+
+    label: str
+    root: Path
+
+    def harness(self, *args: str) -> list[str]:
+        return [sys.executable, "-c", "import sys; from harness.cli import main; sys.exit(main(sys.argv[1:]))", *args]
+
+    def env(self) -> dict[str, str]:
+        return {**clean_env(), "PYTHONPATH": str(self.root)}
+
+
+THIS = Code("after", REPO)
+
+
+def replay(root: Path, suite: Path, variant: str | None = None, code: Code = THIS) -> Process:
+    argv = code.harness("run", str(suite.relative_to(root)), "--reports", "reports", "--fresh")
     if variant:
         argv += ["--variant", variant]
-    return timed(argv, cwd=root, env=clean_env())
+    return timed(argv, cwd=root, env=code.env())
 
 
 # --- start-up --------------------------------------------------------------------------------
 
-def median_wall(argv: list[str], *, cwd: Path, repeat: int, ok: tuple[int, ...] = (0, 1)) -> float:
+def median_wall(argv: list[str], *, cwd: Path, repeat: int, ok: tuple[int, ...] = (0, 1),
+                env: dict[str, str] | None = None) -> float:
     """Median wall seconds of `repeat` fresh processes (hyperfine when installed)."""
+    env = clean_env() if env is None else env
     hyperfine = shutil.which("hyperfine")
     if hyperfine:
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             subprocess.run([hyperfine, "--warmup", "1", "--runs", str(repeat), "-N", "-i", "--export-json", out.name,
-                            " ".join(argv)], cwd=cwd, env=clean_env(), capture_output=True, check=True)
+                            " ".join(argv)], cwd=cwd, env=env, capture_output=True, check=True)
             return float(json.loads(Path(out.name).read_text())["results"][0]["median"])
-    subprocess.run(argv, cwd=cwd, env=clean_env(), capture_output=True)  # warm-up (page cache)
+    subprocess.run(argv, cwd=cwd, env=env, capture_output=True)  # warm-up (page cache)
     walls = []
     for _ in range(repeat):
-        walls.append(timed(argv, cwd=cwd, env=clean_env(), ok=ok).wall_s)
+        walls.append(timed(argv, cwd=cwd, env=env, ok=ok).wall_s)
     return statistics.median(walls)
 
 
-def startup_rows(work: Path, repeat: int) -> list[Row]:
+@dataclass
+class Startup:
+    help_s: float
+    parse_s: float
+    with_plugin_s: float
+    without_plugin_s: float
+
+
+def startup(work: Path, repeat: int, code: Code) -> Startup:
     answer = work / "one-answer.txt"
     answer.write_text(workload.answer() + "\n", encoding="utf-8")
     empty = work / "empty"
-    empty.mkdir()
-    how = "hyperfine" if shutil.which("hyperfine") else "subprocess"
-    help_s = median_wall([str(HARNESS), "--help"], cwd=empty, repeat=repeat)
-    parse_s = median_wall([str(HARNESS), "parse", str(answer)], cwd=empty, repeat=repeat)
+    empty.mkdir(exist_ok=True)
+    env = code.env()
+    help_s = median_wall(code.harness("--help"), cwd=empty, repeat=repeat, env=env)
+    parse_s = median_wall(code.harness("parse", str(answer)), cwd=empty, repeat=repeat, env=env)
     pytest = [sys.executable, "-m", "pytest", "--co", "-q", "-p", "no:cacheprovider"]
     nothing = (5,)  # pytest's "no tests collected"
-    with_plugin = median_wall(pytest, cwd=empty, repeat=repeat, ok=nothing)
-    without = median_wall(pytest + ["-p", "no:kg_prompt_harness"], cwd=empty, repeat=repeat, ok=nothing)
-    note = f"median of {repeat} ({how})"
-    return [
-        Row("`harness --help` <= 0.3 s", f"{help_s:.3f} s ({note})", "harness --help"),
-        Row("`harness parse` of one answer <= 0.3 s", f"{parse_s:.3f} s ({note})",
-            "harness parse one-answer.txt (the fixed 1.6 KB answer)"),
-        Row("pytest plugin adds nothing measurable (no suite collected)",
-            f"{with_plugin - without:+.3f} s ({with_plugin:.3f} s with, {without:.3f} s without; {note})",
-            "python -m pytest --co -q -p no:cacheprovider [-p no:kg_prompt_harness] (empty folder)"),
-    ]
+    with_plugin = median_wall(pytest, cwd=empty, repeat=repeat, ok=nothing, env=env)
+    without = median_wall(pytest + ["-p", "no:kg_prompt_harness"], cwd=empty, repeat=repeat, ok=nothing, env=env)
+    return Startup(help_s, parse_s, with_plugin, without)
 
 
 # --- recording -------------------------------------------------------------------------------
 
-def record_row(calls: int, latency: float, concurrency: int) -> Row:
-    argv = [sys.executable, str(BENCH / "record.py"), "--calls", str(calls), "--latency", str(latency),
-            "--concurrency", str(concurrency)]
-    command = f"python bench/record.py --calls {calls} --latency {latency} --concurrency {concurrency}"
-    aim = "recording at <= 1.2x the latency-bound ideal"
-    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True)
+@dataclass
+class Recording:
+    ratio: float | None
+    figure: str
+
+
+def recording(args: argparse.Namespace, code: Code) -> Recording:
+    """This checkout's bench/record.py run on the code's checkout (KG_BENCH_CODE), as a subprocess:
+    its ratio to the latency-bound ideal (the SDK imported before its clock, as for every code)."""
+    argv = [sys.executable, str(BENCH / "record.py"), "--calls", str(args.record_calls),
+            "--latency", str(args.record_latency), "--concurrency", str(args.record_concurrency)]
+    done = subprocess.run(argv, cwd=code.root, env={**code.env(), "KG_BENCH_CODE": str(code.root)},
+                          capture_output=True, text=True)
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     clean = [line for line in lines if not line.get("rate_429")]
     if done.returncode != 0 or not clean:
         tail = " ".join(done.stderr.strip().splitlines()[-2:])[:200]
-        return Row(aim, f"{NA} (bench/record.py exited {done.returncode}: {tail})", command)
+        return Recording(None, f"{NA} (bench/record.py exited {done.returncode}: {tail})")
     first = clean[0]
-    figure = f"{first['ratio_to_ideal']:.2f}x ({first['wall_s']:.2f} s, ideal {first['ideal_s']:.2f} s)"
+    figure = f"{first['ratio_to_ideal']:.2f}x ({first['wall_s']:.2f} s, ideal {first['ideal_s']:.2f} s"
+    figure += f"; SDK import {first['sdk_import_s']:.2f} s, before the clock)" if "sdk_import_s" in first else ")"
     faulty = [line for line in lines if line.get("rate_429")]
     if faulty:
         figure += f"; with 10% 429s: {faulty[0]['ratio_to_ideal']:.2f}x"
-    return Row(aim, figure, command)
+    return Recording(first["ratio_to_ideal"], figure)
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -255,21 +289,51 @@ def ratio(peer: float | None, ours: float) -> str:
     return NA if peer is None or ours <= 0 else f"{peer / ours:.2f}x"
 
 
+@dataclass
+class Measured:
+    """Every figure of one code tree on the same recorded workload."""
+
+    single: Process
+    double: Process
+    memory: dict[int, float]
+    startup: Startup
+    recording: Recording
+
+
+def measure(code: Code, root: Path, suites: dict[str, Path], by_size: dict[int, Path], work: Path,
+            args: argparse.Namespace) -> Measured:
+    print(f"[figures] measuring {code.label} ({code.root})", file=sys.stderr, flush=True)
+    single = replay(root, suites["two"], "default", code)
+    double = replay(root, suites["two"], None, code)
+    memory: dict[int, float] = {}
+    for size, path in sorted(by_size.items()):
+        memory[size] = replay(root, path, None, code).peak_rss_mb
+        print(f"[figure] {code.label}: peak memory {memory[size]:.0f} MB at {size:,}", file=sys.stderr, flush=True)
+    work.mkdir(parents=True, exist_ok=True)
+    return Measured(single, double, memory, startup(work, args.repeat, code), recording(args, code))
+
+
+def versus(after: float | None, before: float | None) -> str:
+    """`after` over `before`, as the table prints it next to the after figure."""
+    return "" if after is None or before is None or before <= 0 else f" ({after / before:.2f}x before)"
+
+
 def figures(args: argparse.Namespace) -> list[Row]:
+    """The table's rows; with `--before`, each row's figure holds the earlier checkout's figure
+    and this one's, measured back to back on the same recorded workload."""
     n = args.cases
     sizes = sorted(set(args.memory_sizes))
     rows = Rows()
+    codes = ([Code("before", args.before.resolve())] if args.before else []) + [THIS]
     with tempfile.TemporaryDirectory(prefix="bench-figures-") as tmp:
         root = Path(tmp) / "project"
         one = write_suite(root, n, 1)
-        two = write_suite(root, n, 2)
+        suites = {"two": write_suite(root, n, 2)}
         by_size = {size: write_suite(root, size, 1, MEMORY_GOLD) for size in sizes}
         largest = by_size[max(sizes)] if sizes and max(sizes) > n else one
-        record_s = record(root, [largest, two])
+        record_s = record(root, [largest, suites["two"]])
         print(f"recorded cassettes in {record_s:.1f} s (not timed below)", file=sys.stderr)
-
-        single = replay(root, two, "default")
-        double = replay(root, two)
+        measured = {code.label: measure(code, root, suites, by_size, Path(tmp) / code.label, args) for code in codes}
         peer: float | None = None
         if args.no_promptfoo:
             peer_figure = f"{NA} (--no-promptfoo)"
@@ -278,34 +342,59 @@ def figures(args: argparse.Namespace) -> list[Row]:
             try:
                 result = promptfoo.run(n)
                 peer = result.wall_s
-                peer_figure = (f"{peer:.2f} s ({result.passed}/{n} passed); promptfoo / harness run: "
-                               f"{ratio(peer, single.wall_s)} (1 variant), {ratio(peer, double.wall_s)} (2 variants)")
+                peer_figure = f"{peer:.2f} s ({result.passed}/{n} passed); promptfoo / harness run: " + "; ".join(
+                    f"{label}: {ratio(peer, m.single.wall_s)} (1 variant), {ratio(peer, m.double.wall_s)} (2 variants)"
+                    for label, m in measured.items())
                 peer_command = f"python bench/peers/promptfoo.py --cases {n} ({result.command})"
             except promptfoo.Unavailable as error:
                 peer_figure = f"{NA} ({error})"
                 peer_command = "python bench/peers/promptfoo.py"
-        run_cmd = f"harness run suites/bench-{n}x2.yaml --fresh"
-        rows.append(Row(f"replay {n:,} x 1 variant, whole process (promptfoo >= 3x slower)",
-                        f"{single.wall_s:.2f} s, {n / single.wall_s:.0f} calls/s, exit {single.exit}",
-                        run_cmd + " --variant default"))
-        rows.append(Row(f"promptfoo {promptfoo.VERSION}, {n:,} cases, 2 contains assertions, mock provider",
-                        peer_figure, peer_command))
-        rows.append(Row(f"replay {n:,} x 2 variants ({2 * n:,} calls) <= 4 s whole process",
-                        f"{double.wall_s:.2f} s, {2 * n / double.wall_s:.0f} calls/s, exit {double.exit}", run_cmd))
 
-        memory = []
-        for size in sizes:
-            memory.append(f"{replay(root, by_size[size]).peak_rss_mb:.0f} MB at {size:,}")
-            print(f"[figure] peak memory: {memory[-1]}", file=sys.stderr, flush=True)
-        rows.append(Row(f"peak memory <= 200 MB, flat from 500 to 20,000 cases (1 variant; gold cut to "
-                        f"{MEMORY_GOLD[0]} entities and {MEMORY_GOLD[1]} relationships: 20,000 full golds pass the "
-                        "suite loader's 1,000,000-value YAML limit)",
-                        "; ".join(memory) or NA,
-                        f"harness run suites/bench-<N>x1-gold{MEMORY_GOLD[0]}+{MEMORY_GOLD[1]}.yaml --fresh "
-                        "(ru_maxrss via wait4)"))
+    before = measured.get("before")
+    after = measured["after"]
 
-        rows.extend(startup_rows(Path(tmp), args.repeat))
-    rows.append(record_row(args.record_calls, args.record_latency, args.record_concurrency))
+    def cell(show, number=None) -> str:
+        """`show(m)` of each code tree; `number(m)` makes the after/before ratio."""
+        if before is None:
+            return show(after)
+        ratio_text = versus(number(after), number(before)) if number else ""
+        return f"before: {show(before)} · after: {show(after)}{ratio_text}"
+
+    run_cmd = f"harness run suites/bench-{n}x2.yaml --fresh"
+    rows.append(Row(f"replay {n:,} x 1 variant, whole process (promptfoo >= 3x slower)",
+                    cell(lambda m: f"{m.single.wall_s:.2f} s, {n / m.single.wall_s:.0f} calls/s, exit {m.single.exit}",
+                         lambda m: m.single.wall_s),
+                    run_cmd + " --variant default"))
+    rows.append(Row(f"promptfoo {promptfoo.VERSION}, {n:,} cases, 2 contains assertions, mock provider",
+                    peer_figure, peer_command))
+    rows.append(Row(f"replay {n:,} x 2 variants ({2 * n:,} calls) <= 4 s whole process",
+                    cell(lambda m: f"{m.double.wall_s:.2f} s, {2 * n / m.double.wall_s:.0f} calls/s, exit {m.double.exit}",
+                         lambda m: m.double.wall_s),
+                    run_cmd))
+    rows.append(Row(f"peak memory <= 200 MB, flat from 500 to 20,000 cases (1 variant; gold cut to "
+                    f"{MEMORY_GOLD[0]} entities and {MEMORY_GOLD[1]} relationships, so that earlier checkouts, whose "
+                    "YAML limit of 1,000,000 values refused 20,000 full golds, load them too)",
+                    cell(lambda m: "; ".join(f"{mb:.0f} MB at {size:,}" for size, mb in m.memory.items()) or NA,
+                         lambda m: max(m.memory.values(), default=0.0)),
+                    f"harness run suites/bench-<N>x1-gold{MEMORY_GOLD[0]}+{MEMORY_GOLD[1]}.yaml --fresh "
+                    "(ru_maxrss via wait4)"))
+    how = "hyperfine" if shutil.which("hyperfine") else "subprocess"
+    note = f"median of {args.repeat} ({how})"
+    rows.append(Row("`harness --help` <= 0.3 s", cell(lambda m: f"{m.startup.help_s:.3f} s ({note})",
+                                                      lambda m: m.startup.help_s), "harness --help"))
+    rows.append(Row("`harness parse` of one answer <= 0.3 s",
+                    cell(lambda m: f"{m.startup.parse_s:.3f} s ({note})", lambda m: m.startup.parse_s),
+                    "harness parse one-answer.txt (the fixed 1.6 KB answer)"))
+    rows.append(Row("pytest plugin adds nothing measurable (no suite collected)",
+                    cell(lambda m: f"{m.startup.with_plugin_s - m.startup.without_plugin_s:+.3f} s "
+                                   f"({m.startup.with_plugin_s:.3f} s with, {m.startup.without_plugin_s:.3f} s without; {note})"),
+                    "python -m pytest --co -q -p no:cacheprovider [-p no:kg_prompt_harness] (empty folder)"))
+    record_cmd = (f"python bench/record.py --calls {args.record_calls} --latency {args.record_latency} "
+                  f"--concurrency {args.record_concurrency}")
+    rows.append(Row("recording at <= 1.2x the latency-bound ideal",
+                    cell(lambda m: m.recording.figure,
+                         lambda m: m.recording.ratio),
+                    record_cmd))
     return rows
 
 
@@ -326,6 +415,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record-latency", type=float, default=0.1)
     parser.add_argument("--record-concurrency", type=int, default=32)
     parser.add_argument("--no-promptfoo", action="store_true", help="print n/a instead of installing/running promptfoo")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="a checkout of the code before a change (`git worktree add --detach DIR REV`): every "
+                             "figure is measured with it, then with this one, back to back on the same cassettes")
     args = parser.parse_args(argv)
     if args.memory_sizes is None:
         args.memory_sizes = [500, 2000] if args.quick else [500, 2000, 20000]

@@ -35,10 +35,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
-from deepdiff import DeepDiff
 
 from .artifacts import CaseDiff, Comparison, GraphDiff, MetricDelta, PairedStats
 from .model import CaseResult, CaseScore, ExtractedGraph
@@ -84,23 +83,54 @@ def _columns(diff: Sequence[float] | np.ndarray) -> np.ndarray:
     return d.reshape(len(d), -1)
 
 
+class _Distinct(NamedTuple):
+    rows: np.ndarray  # (m, n), contiguous: the distinct columns of d
+    row_of: np.ndarray  # (k,): for each column of d, the row of its copy
+    first: list[int]  # (m,): for each row, the first column of d it copies
+    zero: np.ndarray  # (m,): whether the row is all +0.0
+
+
+def _distinct_columns(d: np.ndarray) -> _Distinct:
+    """The distinct columns of `d` (n, k), bit for bit.
+
+    Equal columns give equal resampled means and p-values, so each is computed once (in a
+    comparison, count metrics are often zero on both sides, or equal to another metric), and a
+    column of +0.0 (no case changed) needs no resampling: each of its means is +0.0."""
+    n, k = d.shape
+    row_by_bits: dict[bytes, int] = {}
+    row_of = np.empty(k, dtype=np.intp)
+    first: list[int] = []
+    for j in range(k):
+        bits = d[:, j].tobytes()
+        if bits not in row_by_bits:
+            row_by_bits[bits] = len(first)
+            first.append(j)
+        row_of[j] = row_by_bits[bits]
+    zeros = bytes(8 * n)  # +0.0 is all zero bits; no case (n = 0) is not "no change": drawing from it fails
+    return _Distinct(np.ascontiguousarray(d[:, first].T), row_of, first,
+                     np.array([n > 0 and bits == zeros for bits in row_by_bits], dtype=bool))
+
+
 def bootstrap_means(diff: Sequence[float] | np.ndarray, *, resamples: int, seed: int) -> np.ndarray:
     """Means of `resamples` resamples (with replacement, rows drawn together) of each column of `diff`.
 
     `diff` is (n,) or (n, k); the result is (resamples, k). Columns share the draws, and a
     column gets the same draws whatever the other columns are (the stream depends on n only).
+    Each resample's mean is summed over its row in draw order, as `d[idx, j].mean(axis=1)` does.
     """
     d = _columns(diff)
     n, k = d.shape
-    rng = np.random.default_rng(seed)
-    out = np.empty((resamples, k))
-    pos = 0
-    for size in _chunks(resamples, n):
-        idx = rng.integers(0, n, size=(size, n))
-        for j in range(k):
-            out[pos : pos + size, j] = d[idx, j].mean(axis=1)
-        pos += size
-    return out
+    distinct, row_of, _, zero = _distinct_columns(d)
+    out = np.zeros((resamples, len(distinct)))
+    if not zero.all():
+        rng = np.random.default_rng(seed)
+        pos = 0
+        for size in _chunks(resamples, n):
+            idx = rng.integers(0, n, size=(size, n))
+            for row in np.flatnonzero(~zero):
+                out[pos : pos + size, row] = distinct[row].take(idx).mean(axis=1)
+            pos += size
+    return out[:, row_of]
 
 
 def percentile_intervals(means: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
@@ -128,26 +158,32 @@ def paired_bootstrap(
 
 
 def sign_flip_pvalues(diff: Sequence[float] | np.ndarray, *, resamples: int = 10_000, seed: int = 42) -> np.ndarray:
-    """Two-sided p-values of mean == 0 for each column of `diff` ((n,) or (n, k)), by random sign flips."""
+    """Two-sided p-values of mean == 0 for each column of `diff` ((n,) or (n, k)), by random sign flips.
+
+    Equal columns are tested once; a column of +0.0 has p = 1 (every flip gives mean 0, which is
+    as far from 0 as the observed 0), as the flips would find."""
     d = _columns(diff)
     n, k = d.shape
     if n == 0:
         raise ValueError("sign_flip_pvalue needs at least one pair")
-    observed = np.abs(d.mean(axis=0))
+    distinct, row_of, first, zero = _distinct_columns(d)
+    observed = np.abs(d.mean(axis=0))[first]  # over d's axis 0, as always: another summation order moves the last bit
     threshold = observed - _TOL * np.maximum(1.0, observed)
-    hits = np.zeros(k, dtype=np.int64)
+    hits = np.zeros(len(distinct), dtype=np.int64)
     if 2**n <= resamples:  # exact: every sign pattern once (the identity included)
         patterns = np.arange(2**n)[:, None] >> np.arange(n)[None, :]
         signs = ((patterns & 1) * 2 - 1).astype(np.float64)
-        for j in range(k):
-            hits[j] = np.count_nonzero(np.abs((signs * d[:, j]).mean(axis=1)) >= threshold[j])
-        return hits / 2**n
-    rng = np.random.default_rng(seed)
-    for size in _chunks(resamples, n):
-        signs = (rng.integers(0, 2, size=(size, n), dtype=np.int8) * 2 - 1).astype(np.float64)
-        for j in range(k):
-            hits[j] += np.count_nonzero(np.abs((signs * d[:, j]).mean(axis=1)) >= threshold[j])
-    return (1 + hits) / (1 + resamples)
+        for row in range(len(distinct)):
+            hits[row] = np.count_nonzero(np.abs((signs * distinct[row]).mean(axis=1)) >= threshold[row])
+        return (hits / 2**n)[row_of]
+    hits[zero] = resamples
+    if not zero.all():
+        rng = np.random.default_rng(seed)
+        for size in _chunks(resamples, n):
+            signs = (rng.integers(0, 2, size=(size, n), dtype=np.int8) * 2 - 1).astype(np.float64)
+            for row in np.flatnonzero(~zero):
+                hits[row] += np.count_nonzero(np.abs((signs * distinct[row]).mean(axis=1)) >= threshold[row])
+    return ((1 + hits) / (1 + resamples))[row_of]
 
 
 def sign_flip_pvalue(diff: Sequence[float] | np.ndarray, *, resamples: int = 10_000, seed: int = 42) -> float:
@@ -212,6 +248,8 @@ def graph_diff(a: ExtractedGraph, b: ExtractedGraph) -> GraphDiff:
     # threshold_to_diff_deeper=0: always diff key by key, even when the two sides share no key
     if types_a == types_b and edges_a.keys() == edges_b.keys():
         return GraphDiff()
+    from deepdiff import DeepDiff  # lazy: 0.4 s of imports (pandas among them), only when a graph changed
+
     ent = DeepDiff(types_a, types_b, view="tree", threshold_to_diff_deeper=0)
     rel = DeepDiff(set(edges_a), set(edges_b), view="tree", threshold_to_diff_deeper=0)
 

@@ -461,9 +461,13 @@ def case_checks(
                if m in metric_names()]
     base_cases = baseline.cases if baseline is not None else {}
     out: dict[tuple[str, str], CaseCheck] = {}
+    per_case = set(case_threshold_names())
+    limits_of: dict[str, dict[str, float]] = {}  # per variant: the same for each of its cases
     for row in rows:
-        limits = {k: v for k, v in effective_thresholds(config.thresholds, row.variant).items()
-                  if k in case_threshold_names()}
+        if row.variant not in limits_of:
+            limits_of[row.variant] = {k: v for k, v in effective_thresholds(config.thresholds, row.variant).items()
+                                      if k in per_case}
+        limits = limits_of[row.variant]
         if row.score is None:
             out[(row.variant, row.case_id)] = CaseCheck(
                 variant=row.variant, case_id=row.case_id, failures=[f"no score: {row.error or 'the case failed'}"],

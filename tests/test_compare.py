@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from harness.compare import (
+    _BLOCK,
+    bootstrap_means,
     compare,
     graph_diff,
     is_real_difference,
@@ -20,6 +22,7 @@ from harness.compare import (
     paired_bootstrap,
     paired_statistics,
     sign_flip_pvalue,
+    sign_flip_pvalues,
 )
 from harness.model import (
     CaseResult,
@@ -385,3 +388,108 @@ def test_improved_and_regressed_follow_each_metrics_direction() -> None:
     old = [CaseResult(suite="s", variant="v", case_id=r.case_id,
                       score=r.score.model_copy(update={"reference_free": None})) for r in a]
     assert compare(old, b).metrics["dangling"].n == 0 and compare(old, b).metrics["dangling"].delta is None
+
+
+# ------------------------------------------------ resampling each distinct column once: same numbers
+
+
+def _reference_chunks(total: int, n: int) -> list[int]:
+    block = max(1, _BLOCK // max(n, 1))
+    return [min(block, total - start) for start in range(0, total, block)]
+
+
+def _reference_bootstrap_means(diff: np.ndarray, *, resamples: int, seed: int) -> np.ndarray:
+    """bootstrap_means as it was: every column resampled, one by one."""
+    d = np.asarray(diff, dtype=np.float64)
+    d = d.reshape(len(d), -1)
+    n, k = d.shape
+    rng = np.random.default_rng(seed)
+    out = np.empty((resamples, k))
+    pos = 0
+    for size in _reference_chunks(resamples, n):
+        idx = rng.integers(0, n, size=(size, n))
+        for j in range(k):
+            out[pos : pos + size, j] = d[idx, j].mean(axis=1)
+        pos += size
+    return out
+
+
+def _reference_sign_flip_pvalues(diff: np.ndarray, *, resamples: int, seed: int) -> np.ndarray:
+    """sign_flip_pvalues as it was: every column flipped, one by one."""
+    d = np.asarray(diff, dtype=np.float64)
+    d = d.reshape(len(d), -1)
+    n, k = d.shape
+    observed = np.abs(d.mean(axis=0))
+    threshold = observed - 1e-12 * np.maximum(1.0, observed)
+    hits = np.zeros(k, dtype=np.int64)
+    if 2**n <= resamples:
+        patterns = np.arange(2**n)[:, None] >> np.arange(n)[None, :]
+        signs = ((patterns & 1) * 2 - 1).astype(np.float64)
+        for j in range(k):
+            hits[j] = np.count_nonzero(np.abs((signs * d[:, j]).mean(axis=1)) >= threshold[j])
+        return hits / 2**n
+    rng = np.random.default_rng(seed)
+    for size in _reference_chunks(resamples, n):
+        signs = (rng.integers(0, 2, size=(size, n), dtype=np.int8) * 2 - 1).astype(np.float64)
+        for j in range(k):
+            hits[j] += np.count_nonzero(np.abs((signs * d[:, j]).mean(axis=1)) >= threshold[j])
+    return (1 + hits) / (1 + resamples)
+
+
+def _columns_to_test(n: int, seed: int) -> np.ndarray:
+    """Random differences with what a comparison has: equal columns, zero columns, -0.0, ties, a NaN."""
+    rng = np.random.default_rng(seed)
+    rates = rng.random(n) - rng.random(n)
+    counts = rng.integers(-3, 4, n).astype(np.float64)
+    rare = np.where(rng.random(n) < 0.05, rng.random(n), 0.0)
+    tiny = rates * 1e-13  # below the tolerance: p-values decided by the threshold's last bits
+    nan = rates.copy()
+    nan[0] = np.nan
+    columns = [rates, np.zeros(n), counts, rates.copy(), np.full(n, -0.0), rare, np.zeros(n), tiny, counts, nan,
+               np.full(n, 0.1 + 0.2), rates[::-1].copy()]
+    return np.column_stack(columns)
+
+
+@pytest.mark.parametrize("n", [1, 3, 9, 13, 40, 700, 2001])
+def test_bootstrap_means_and_sign_flips_equal_the_column_by_column_computation(n: int) -> None:
+    d = _columns_to_test(n, seed=n)
+    for resamples in (1000, 2500):
+        new = bootstrap_means(d, resamples=resamples, seed=7)
+        old = _reference_bootstrap_means(d, resamples=resamples, seed=7)
+        assert new.tobytes() == old.tobytes()  # bit for bit, NaN and -0.0 included
+        assert sign_flip_pvalues(d, resamples=resamples, seed=7).tobytes() == \
+            _reference_sign_flip_pvalues(d, resamples=resamples, seed=7).tobytes()
+    for j in range(d.shape[1]):  # one column alone, and as 1-D input
+        assert bootstrap_means(d[:, j], resamples=500, seed=3).tobytes() == \
+            _reference_bootstrap_means(d[:, j], resamples=500, seed=3).tobytes()
+        assert sign_flip_pvalues(d[:, j], resamples=500, seed=3).tobytes() == \
+            _reference_sign_flip_pvalues(d[:, j], resamples=500, seed=3).tobytes()
+
+
+def test_all_zero_differences_need_no_draws_and_give_what_the_draws_gave() -> None:
+    d = np.zeros((50, 3))
+    assert bootstrap_means(d, resamples=300, seed=1).tobytes() == _reference_bootstrap_means(d, resamples=300, seed=1).tobytes()
+    assert sign_flip_pvalues(d, resamples=300, seed=1).tolist() == [1.0, 1.0, 1.0]
+    with pytest.raises(ValueError):  # no case at all still fails, as drawing from nothing did
+        bootstrap_means(np.zeros((0, 2)), resamples=10, seed=1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, 1 / 3, 2.0, 1e-13]), min_size=4, max_size=4),
+                min_size=1, max_size=30))
+def test_resampling_distinct_columns_matches_on_generated_data(rows: list[list[float]]) -> None:
+    d = np.array(rows, dtype=np.float64)
+    assert bootstrap_means(d, resamples=200, seed=5).tobytes() == _reference_bootstrap_means(d, resamples=200, seed=5).tobytes()
+    assert sign_flip_pvalues(d, resamples=200, seed=5).tobytes() == \
+        _reference_sign_flip_pvalues(d, resamples=200, seed=5).tobytes()
+
+
+def test_comparing_unchanged_graphs_does_not_import_deepdiff() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from harness.compare import graph_diff; from harness.model import ExtractedGraph, Entity; "
+            "g = ExtractedGraph(entities=[Entity(name='A', type='person')]); "
+            "assert graph_diff(g, g).entities_gained == []; assert 'deepdiff' not in sys.modules; "
+            "graph_diff(g, ExtractedGraph()); assert 'deepdiff' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)

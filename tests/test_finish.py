@@ -105,3 +105,27 @@ def test_the_summary_is_handed_its_comparisons_and_computes_none() -> None:
     source = (Path(__file__).resolve().parents[1] / "harness" / "summary.py").read_text(encoding="utf-8")
     imported = {node.module for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)}
     assert not any(name and name.endswith("compare") for name in imported)
+
+
+def test_the_finish_hands_frozen_objects_back_and_leaves_a_callers_freeze_alone(recorded, tmp_path, monkeypatch):
+    import gc
+
+    import harness.finish as finish_module
+
+    seen: list[int] = []
+    summarize = finish_module.summarize
+
+    def watching(*args, **kwargs):
+        seen.append(gc.get_freeze_count())
+        return summarize(*args, **kwargs)
+
+    monkeypatch.setattr(finish_module, "summarize", watching)
+    assert gc.get_freeze_count() == 0
+    finish_outcome(_replayed(recorded, tmp_path / "a", "r"), record_mode="none")
+    assert seen[-1] > 0 and gc.get_freeze_count() == 0  # frozen while finishing, handed back after
+    gc.freeze()
+    try:
+        finish_outcome(_replayed(recorded, tmp_path / "b", "r"), record_mode="none")
+        assert gc.get_freeze_count() > 0  # the caller's freeze stays (unfreezing would empty it)
+    finally:
+        gc.unfreeze()

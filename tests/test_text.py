@@ -17,3 +17,9 @@ def test_pairs_are_joined_and_clean_text_is_untouched() -> None:
     assert scrub_surrogates("\ud83d\ude00") == "\U0001F600"
     text = "Kraków 東京 \U0001F600"
     assert scrub_surrogates(text) is text
+
+
+def test_ascii_text_is_returned_as_it_is() -> None:
+    text = "plain ASCII, \\ud800 written out as an escape"
+    assert scrub_surrogates(text) is text
+    assert all(scrub_surrogates(chr(c)) == chr(c) for c in range(128))

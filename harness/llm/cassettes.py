@@ -20,7 +20,9 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
-from collections.abc import Iterator
+import math
+from collections.abc import Callable, Iterator
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -119,7 +121,10 @@ def scrub_response(response: dict[str, Any]) -> dict[str, Any] | None:
     """
     if int(response.get("status", {}).get("code", 0)) >= 400:
         return None
-    response = decode_response(response)
+    if any(name.lower() == "content-encoding" for name in response.get("headers", {})):
+        response = decode_response(response)
+    else:  # nothing to decode (the bounded transport decoded it): vcrpy's deep copy is not needed
+        response = {**response, "body": dict(response.get("body", {}))}
     response["headers"] = {
         k: v for k, v in response.get("headers", {}).items() if k.lower() in KEPT_RESPONSE_HEADERS
     }
@@ -149,6 +154,91 @@ def _to_json_body(body: Any) -> Any:
     return body
 
 
+def _float_text(value: float) -> str:
+    """A float as `json.dumps` writes it (allow_nan: NaN, Infinity, -Infinity)."""
+    if value != value:
+        return "NaN"
+    if value == math.inf:
+        return "Infinity"
+    if value == -math.inf:
+        return "-Infinity"
+    return float.__repr__(value)
+
+
+class _NotPlainJson(Exception):
+    """A value the fast cassette writer leaves to `json.dumps` (any type but plain JSON's)."""
+
+
+def _write_indented(value: Any, redact: Callable[[str], str] | None, parts: list[str], newline: str) -> None:
+    """Append `value` as `json.dumps(indent=1, sort_keys=True, ensure_ascii=False)` writes it,
+    each string (keys too) passed through `redact` first, as `Redactor.redact_data` would."""
+    kind = type(value)
+    if kind is str:
+        parts.append(encode_basestring(redact(value) if redact is not None else value))
+    elif value is None:
+        parts.append("null")
+    elif value is True:
+        parts.append("true")
+    elif value is False:
+        parts.append("false")
+    elif kind is int:
+        parts.append(int.__repr__(value))
+    elif kind is float:
+        parts.append(_float_text(value))
+    elif kind is dict:
+        if not value:
+            parts.append("{}")
+            return
+        if redact is not None:  # as redact_data: keys redacted first (a clash keeps the later value)
+            value = {redact(k) if type(k) is str else k: v for k, v in value.items()}
+        if any(type(k) is not str for k in value):
+            raise _NotPlainJson
+        inner = newline + " "
+        separator = "," + inner
+        parts.append("{" + inner)
+        first = True
+        for key, item in sorted(value.items()):
+            if first:
+                first = False
+            else:
+                parts.append(separator)
+            parts.append(encode_basestring(key) + ": ")
+            _write_indented(item, redact, parts, inner)
+        parts.append(newline + "}")
+    elif kind is list:  # a tuple too is a JSON array, but redact_data leaves its strings as they are
+        if not value:
+            parts.append("[]")
+            return
+        inner = newline + " "
+        separator = "," + inner
+        parts.append("[" + inner)
+        first = True
+        for item in value:
+            if first:
+                first = False
+            else:
+                parts.append(separator)
+            _write_indented(item, redact, parts, inner)
+        parts.append(newline + "]")
+    else:
+        raise _NotPlainJson
+
+
+def dump_cassette_json(data: Any, redactor: Redactor) -> str:
+    """`dump_json(redactor.redact_data(data), indent=1, sort_keys=True)`, in one pass.
+
+    `json.dumps` with an indent runs its pure-Python encoder, a generator per nesting level,
+    which made serialising the largest per-call cost of recording; this writes the same text
+    with one recursive function (and no redacted copy of the data). Anything but plain JSON
+    types, or nesting deeper than Python's recursion allows, is left to `json.dumps` itself."""
+    parts: list[str] = []
+    try:
+        _write_indented(data, redactor.redact if redactor else None, parts, "\n")
+    except (_NotPlainJson, RecursionError):
+        return _dump(redactor.redact_data(data), indent=1, sort_keys=True)
+    return scrub_surrogates("".join(parts))
+
+
 class JsonSerializer:
     """vcrpy serializer: plain JSON, readable diffs, nothing executable.
 
@@ -165,8 +255,7 @@ class JsonSerializer:
             body = interaction["response"].get("body", {})
             if "string" in body:
                 body["string"] = _to_json_body(body["string"])
-        clean = self.redactor.redact_data(cassette_dict)
-        return _dump(clean, indent=1, sort_keys=True) + "\n"
+        return dump_cassette_json(cassette_dict, self.redactor) + "\n"
 
     def deserialize(self, text: str) -> dict[str, Any]:
         try:
@@ -195,9 +284,7 @@ class AtomicPersister:
     def save_cassette(cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: Any) -> None:
         from vcr.serialize import serialize
 
-        path = Path(cassette_path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, serialize(cassette_dict, serializer), mode=CASSETTE_MODE)
+        atomic_write(Path(cassette_path), serialize(cassette_dict, serializer), mode=CASSETTE_MODE)  # makes the folder
 
 
 _VCR_MODES = {"none": RecordMode.NONE, "once": RecordMode.ONCE, "rewrite": RecordMode.ALL, "all": RecordMode.ALL}

@@ -10,6 +10,7 @@ JSON is itself stored as a JSON string).
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import os
 import re
@@ -43,8 +44,15 @@ def _base64_fragments(raw: bytes) -> set[str]:
 
 def secret_forms(secret: str) -> set[str]:
     """The value and its common encodings, as they could appear in text written to disk."""
+    return set(_secret_forms(secret))
+
+
+@functools.lru_cache(maxsize=64)
+def _secret_forms(secret: str) -> frozenset[str]:
+    """`secret_forms`, computed once per value: a recording run learns the same key for every
+    case and every request (a few keys in all), and deriving its encodings is not free."""
     if len(secret) < MIN_SECRET_LENGTH:
-        return set()
+        return frozenset()
     raw = secret.encode("utf-8", "replace")
     escaped = json.dumps(secret)[1:-1]
     forms = {
@@ -56,7 +64,7 @@ def secret_forms(secret: str) -> set[str]:
         quote_plus(secret, safe=""),
     }
     forms |= _base64_fragments(raw)
-    return {form for form in forms if form}
+    return frozenset(form for form in forms if form)
 
 
 def configured_secrets(key_envs: Iterable[str] = (), environ: Mapping[str, str] | None = None) -> list[str]:
@@ -79,21 +87,32 @@ def header_secrets(headers: Mapping[str, object]) -> list[str]:
     return found
 
 
+@functools.lru_cache(maxsize=64)
+def _pattern_of(forms: frozenset[str]) -> re.Pattern[str]:
+    """One pattern for all `forms`, longest first, so an escaped form wins over the bare value it
+    contains (cached: every case of a recording run builds a redactor for the same keys)."""
+    ordered = sorted(forms, key=lambda f: (-len(f), f))
+    return re.compile("|".join(re.escape(f) for f in ordered))
+
+
 class Redactor:
     """Replaces every form of a set of secrets with `[REDACTED]`; learns more as it goes."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._forms: set[str] = set()
+        self._secrets: set[str] = set()  # the values learnt so far (each adds its forms once)
         self._pattern: re.Pattern[str] | None = None
         self.add(secrets)
 
     def add(self, secrets: Iterable[str]) -> None:
-        new = set().union(*(secret_forms(s) for s in secrets)) - self._forms
+        unseen = [s for s in secrets if s not in self._secrets]
+        if not unseen:
+            return
+        self._secrets.update(unseen)
+        new = set().union(*(_secret_forms(s) for s in unseen)) - self._forms
         if new:
             self._forms |= new
-            # longest first, so an escaped form wins over the bare value it contains
-            ordered = sorted(self._forms, key=lambda f: (-len(f), f))
-            self._pattern = re.compile("|".join(re.escape(f) for f in ordered))
+            self._pattern = _pattern_of(frozenset(self._forms))
 
     def __bool__(self) -> bool:
         return self._pattern is not None

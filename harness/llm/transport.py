@@ -15,6 +15,7 @@ from typing import Any
 
 import httpcore2
 import httpx2
+from httpcore2._utils import is_socket_readable
 
 from ..errors import find_cause
 
@@ -129,11 +130,73 @@ class _BoundedPool:
         await self._pool.__aexit__(*exc)
 
 
+_UNKNOWN = object()
+
+
+class SocketAwareStream(httpcore2.AsyncNetworkStream):
+    """A network stream that answers "is the idle connection readable?" from its socket, looked up once.
+
+    The pool asks that of every idle connection each time it assigns a request or takes a
+    connection back (about 18 times per call at a concurrency of 32); anyio answers by building
+    its table of socket attributes anew each time (13 us, against 1 us for the check itself).
+    Everything else is the wrapped stream's."""
+
+    def __init__(self, stream: httpcore2.AsyncNetworkStream) -> None:
+        self._stream = stream
+        self._socket: Any = _UNKNOWN
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return await self._stream.read(max_bytes, timeout)
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        await self._stream.write(buffer, timeout)
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    async def start_tls(self, ssl_context: Any, server_hostname: str | None = None,
+                        timeout: float | None = None) -> httpcore2.AsyncNetworkStream:
+        return SocketAwareStream(await self._stream.start_tls(ssl_context, server_hostname, timeout))
+
+    def get_extra_info(self, info: str) -> Any:
+        if info == "is_readable":
+            if self._socket is _UNKNOWN:
+                self._socket = self._stream.get_extra_info("socket")
+            if self._socket is not None:
+                return is_socket_readable(self._socket)
+        return self._stream.get_extra_info(info)
+
+
+class SocketAwareBackend(httpcore2.AsyncNetworkBackend):
+    """Connects through another backend and hands out its streams as `SocketAwareStream`s."""
+
+    def __init__(self, backend: httpcore2.AsyncNetworkBackend) -> None:
+        self._backend = backend
+
+    async def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                          socket_options: Any = None) -> httpcore2.AsyncNetworkStream:
+        return SocketAwareStream(await self._backend.connect_tcp(
+            host, port, timeout=timeout, local_address=local_address, socket_options=socket_options))
+
+    async def connect_unix_socket(self, path: str, timeout: float | None = None,
+                                  socket_options: Any = None) -> httpcore2.AsyncNetworkStream:
+        return SocketAwareStream(await self._backend.connect_unix_socket(
+            path, timeout=timeout, socket_options=socket_options))
+
+    async def sleep(self, seconds: float) -> None:
+        await self._backend.sleep(seconds)
+
+
 class BoundedTransport(httpx2.AsyncHTTPTransport):
     """httpx2's transport (so vcrpy's recorder still wraps it) over a bounded pool."""
 
     def __init__(self, *, max_body_bytes: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        # httpx2 takes no network backend, so the pool's own is wrapped where it keeps it; a
+        # pool that keeps none there goes on as it is (the same answers, the slower way)
+        backend = getattr(self._pool, "_network_backend", None)
+        if isinstance(backend, httpcore2.AsyncNetworkBackend):
+            self._pool._network_backend = SocketAwareBackend(backend)  # type: ignore[attr-defined]
         self._pool = _BoundedPool(self._pool, max_body_bytes)  # type: ignore[assignment]
 
 

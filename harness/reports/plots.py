@@ -21,7 +21,7 @@ import io
 import math
 
 from ..metrics.registry import Metric, console_columns, in_bar_chart, key_figures, of_kind
-from .view import SIZE_KEYS, ReportView, macro_interval
+from .view import SIZE_KEYS, ReportView, macro_intervals
 
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"]
 DPI = 100
@@ -86,8 +86,9 @@ def metrics_plot(view: ReportView) -> bytes:
     width = 0.8 / n
     for j, column in enumerate(view.columns):
         means, lows, highs, xs = [], [], [], []
+        intervals = macro_intervals(column.rows, [metric.name for metric in shown])
         for i, metric in enumerate(shown):
-            stats = macro_interval(column.rows, metric.name)
+            stats = intervals[metric.name]
             if stats is None:  # undefined (no annotated case): say so rather than draw a bar of 0 or 1
                 ax.text(i - 0.4 + width * (j + 0.5), 0.02, "n/a", ha="center", va="bottom", fontsize=7, rotation=90)
                 continue

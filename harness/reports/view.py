@@ -8,6 +8,7 @@ plots and JUnit all render the same `ReportView`, so they always agree.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -225,13 +226,30 @@ def comparison_view(run_a: Any, run_b: Any, *, suite: Any | None = None, variant
 
 def macro_interval(rows: list[CaseResult], metric: str, *, seed: int = 42, resamples: int = 2000) -> tuple[float, float, float] | None:
     """Mean of the per-case values and its 95% percentile bootstrap interval (cases resampled)."""
+    return macro_intervals(rows, [metric], seed=seed, resamples=resamples)[metric]
+
+
+def macro_intervals(rows: list[CaseResult], metrics: Sequence[str], *, seed: int = 42,
+                    resamples: int = 2000) -> dict[str, tuple[float, float, float] | None]:
+    """`macro_interval` of each metric (None where no case has a value). Metrics with values on
+    as many cases are resampled together: a column's draws depend only on its length, so each
+    interval is the one it would be alone."""
     from ..compare import bootstrap_means, percentile_intervals
 
-    value = get_metric(metric).value  # type: ignore[union-attr]
-    values = [value(r.score) for r in rows if r.score is not None]
-    values = [v for v in values if v is not None]
-    if not values:
-        return None
-    arr = np.asarray(values, dtype=np.float64)
-    low, high = percentile_intervals(bootstrap_means(arr, resamples=resamples, seed=seed), 0.95)
-    return float(arr.mean()), float(low[0]), float(high[0])
+    values: dict[str, np.ndarray] = {}
+    for name in metrics:
+        value = get_metric(name).value  # type: ignore[union-attr]
+        known = [v for v in (value(r.score) for r in rows if r.score is not None) if v is not None]
+        values[name] = np.asarray(known, dtype=np.float64)
+    by_length: dict[int, list[str]] = {}
+    for name, arr in values.items():
+        by_length.setdefault(arr.size, []).append(name)
+    out: dict[str, tuple[float, float, float] | None] = {name: None for name in metrics}
+    for n, names in by_length.items():
+        if n == 0:
+            continue
+        means = bootstrap_means(np.column_stack([values[name] for name in names]), resamples=resamples, seed=seed)
+        lows, highs = percentile_intervals(means, 0.95)
+        for j, name in enumerate(names):
+            out[name] = (float(values[name].mean()), float(lows[j]), float(highs[j]))
+    return out

@@ -6,17 +6,79 @@ What the metrics and counts are comes from the registry (harness/metrics); this 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from ..metrics import counts as registered_counts
+from ..metrics import metric_names
 from ..metrics import metrics as registered_metrics
 from ..metrics.registry import Pooled
 from ..model import CaseScore, MetricAggregate, SuiteMetrics
 
 
+_Table = dict[int, tuple[CaseScore, tuple]]  # id(score) -> (the score, its values)
+
+
+class _Shared:
+    """Each score's metric values, and the counts it pools, while `shared_case_metrics` is active."""
+
+    def __init__(self) -> None:
+        self.metrics: _Table = {}
+        self.pooled: _Table = {}
+
+
+_shared: ContextVar[_Shared | None] = ContextVar("shared_case_metrics", default=None)
+
+
+@contextmanager
+def shared_case_metrics() -> Iterator[None]:
+    """Within the block, `case_metrics` and `aggregate` compute each score's values once.
+
+    The end of a run asks for the same case's metrics several times (summary, comparison, gate,
+    junit); the scores must not change inside the block. Values are kept as tuples (a dict per
+    case would cost several times the memory) and dropped when the block ends."""
+    if _shared.get() is not None:  # inside another block: its values serve
+        yield
+        return
+    token = _shared.set(_Shared())
+    try:
+        yield
+    finally:
+        _shared.reset(token)
+
+
+def _remembered(table: _Table | None, score: CaseScore, compute: Callable[[CaseScore], tuple]) -> tuple:
+    if table is None:
+        return compute(score)
+    known = table.get(id(score))
+    if known is None or known[0] is not score:  # the table holds the score, so its id is not reused meanwhile
+        known = table[id(score)] = (score, compute(score))
+    return known[1]
+
+
+def _metric_values(score: CaseScore) -> tuple[float | None, ...]:
+    """Every registered metric's value, in `metric_names()` order."""
+    shared = _shared.get()
+    return _remembered(None if shared is None else shared.metrics, score,
+                       lambda s: tuple(metric.value(s) for metric in registered_metrics()))
+
+
+def _pooled_values(score: CaseScore) -> tuple[int | None, ...]:
+    """Every registered count's value where the case pools it (see `aggregate`), else None; in
+    `registered_counts()` order."""
+    shared = _shared.get()
+    return _remembered(None if shared is None else shared.pooled, score, _pools)
+
+
+def _pools(score: CaseScore) -> tuple[int | None, ...]:
+    pools = {kind: _annotated(score, kind) for kind in ("entities", "relationships")}
+    return tuple(count.value(score) if pools.get(count.gold, True) else None for count in registered_counts())
+
+
 def case_metrics(score: CaseScore) -> dict[str, float | None]:
     """The per-case value of every registered metric."""
-    return {metric.name: metric.value(score) for metric in registered_metrics()}
+    return dict(zip(metric_names(), _metric_values(score)))
 
 
 def case_counts(score: CaseScore) -> dict[str, int]:
@@ -58,20 +120,19 @@ def aggregate(scores: list[CaseScore]) -> SuiteMetrics:
     with none, micro and macro are None, never 1.0. Any count pools only the cases that have a
     value for it (`pooled` counts them): a count metric no case has is None, never 0.
     """
-    totals = {count.name: 0 for count in registered_counts()}
-    pooled_cases = {count.name: 0 for count in registered_counts()}
-    per_case: dict[str, list[float]] = {metric.name: [] for metric in registered_metrics()}
+    count_names = [count.name for count in registered_counts()]
+    totals = {name: 0 for name in count_names}
+    pooled_cases = {name: 0 for name in count_names}
+    per_case: dict[str, list[float]] = {name: [] for name in metric_names()}
+    metric_lists = list(per_case.values())
     for score in scores:
-        for count in registered_counts():
-            if not _annotated(score, count.gold):
-                continue
-            value = count.value(score)
+        for name, value in zip(count_names, _pooled_values(score)):
             if value is not None:
-                totals[count.name] += value
-                pooled_cases[count.name] += 1
-        for name, value in case_metrics(score).items():
+                totals[name] += value
+                pooled_cases[name] += 1
+        for values, value in zip(metric_lists, _metric_values(score)):
             if value is not None:
-                per_case[name].append(value)
+                values.append(value)
     micro = micro_metrics(Pooled(totals, pooled_cases))
     return SuiteMetrics(
         cases=len(scores),

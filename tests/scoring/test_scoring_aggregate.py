@@ -183,3 +183,52 @@ def test_a_count_no_case_has_is_na_never_zero() -> None:
     none = aggregate([scored([], [("A", "x")], text="A")])
     assert all(none.metrics[name].micro is None for name in ("distinct_entities", "dangling", "self_loops"))
     assert none.counts["dangling"] == 0 and none.pooled["dangling"] == 0
+
+
+def test_shared_case_metrics_computes_each_score_once_and_hands_out_equal_copies(monkeypatch) -> None:
+    import importlib
+    from dataclasses import dataclass
+
+    agg = importlib.import_module("harness.scoring.aggregate")  # the module (harness.scoring.aggregate is the function)
+
+    a = scored([("A", "person"), ("B", "org")], [("a", "person"), ("C", "org")], [("A", "B")], [("A", "C")], text="A met C")
+    b = scored([("A", "person")], [], text="")
+    expected = {id(a): agg.case_metrics(a), id(b): agg.case_metrics(b)}
+    calls: list[str] = []
+
+    @dataclass
+    class Counted:
+        name: str
+        inner: object
+
+        def value(self, score: CaseScore):
+            calls.append(self.name)
+            return self.inner.value(score)
+
+        def micro(self, pooled):
+            return self.inner.micro(pooled)
+
+    metrics = agg.registered_metrics()
+    monkeypatch.setattr(agg, "registered_metrics", lambda: tuple(Counted(m.name, m) for m in metrics))
+    with agg.shared_case_metrics():
+        first = agg.case_metrics(a)
+        first["entity_f1"] = -1.0  # a caller's copy: changing it changes nobody else's
+        with agg.shared_case_metrics():  # a nested block shares the outer one's values
+            assert agg.case_metrics(a) == expected[id(a)]
+        assert agg.case_metrics(b) == expected[id(b)]
+        agg.aggregate([a, b, a])
+        assert len(calls) == 2 * len(metrics)
+    agg.case_metrics(a)  # outside a block: computed again
+    assert len(calls) == 3 * len(metrics)
+
+
+def test_aggregate_is_the_same_with_shared_case_metrics() -> None:
+    from harness.scoring.aggregate import shared_case_metrics
+
+    scores = [scored([("A", "person"), ("B", "org")], [("a", "person")], [("A", "B")], []),
+              scored([("A", "person")], [("A", "org"), ("Z", "x")], text="A and Z"),
+              scored([], [("Q", "person")], text="Q")]
+    alone, repeated = aggregate(scores), aggregate(scores[::-1] + scores)
+    with shared_case_metrics():
+        assert aggregate(scores) == alone
+        assert aggregate(scores[::-1] + scores) == repeated
