@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Literal
 
 from ..errors import InputError
@@ -74,16 +75,28 @@ def fill(
 def rendered_length(text: str, variables: Mapping[str, str], *, missing: Missing = "error") -> int:
     """The length `fill(text, variables, missing=...)` would return, computed without building it
     (a thousand `{input_text}` with a 10 MB chunk must be refused, not allocated)."""
-    total = len(text)
+    total, uses = _placeholder_uses(text)
+    for name, width in uses:
+        if name in variables:
+            total += len(variables[name]) - width
+        elif missing == "empty":
+            total -= width
+    return total
+
+
+@lru_cache(maxsize=64)
+def _placeholder_uses(text: str) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """(the text's length once its `{{`/`}}` escapes are single braces, each placeholder use with
+    the width it takes in the text): a template is scanned once, not once per case it renders."""
+    escapes = 0
+    uses: list[tuple[str, int]] = []
     for match in TOKEN.finditer(text):
         name = match.group(1)
         if name is None:
-            total -= 1  # `{{` or `}}` becomes one brace
-        elif name in variables:
-            total += len(variables[name]) - len(match.group(0))
-        elif missing == "empty":
-            total -= len(match.group(0))
-    return total
+            escapes += 1
+        else:
+            uses.append((name, match.end() - match.start()))
+    return len(text) - escapes, tuple(uses)
 
 
 def escape(value: str) -> str:

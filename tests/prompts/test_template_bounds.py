@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.cli import main
 from harness.errors import InputError
@@ -111,3 +113,12 @@ def test_errors_quoting_keys_or_values_stay_one_short_line(text: str) -> None:
     with pytest.raises(InputError) as caught:
         load_yaml_text(text, "t.json")
     assert "\n" not in caught.value.message and len(caught.value.message) < 400, caught.value.message
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="{}xyz_ ab", max_size=40), st.dictionaries(st.sampled_from(["x", "y", "z", "x_y"]), st.text(max_size=5)))
+def test_rendered_length_is_the_filled_length(text: str, values: dict[str, str]) -> None:
+    # the placeholder scan is cached per template text: the same text with other values must still agree
+    for missing in ("keep", "empty"):
+        assert rendered_length(text, values, missing=missing) == len(fill(text, values, missing=missing))
+        assert rendered_length(text, {}, missing=missing) == len(fill(text, {}, missing=missing))
