@@ -64,7 +64,8 @@ _TABLE = _PunctuationTable()
 
 
 def is_cjk(char: str) -> bool:
-    return bool(_CJK_CHAR.match(char))
+    # every CJK range starts at U+1100 or later: a Latin letter, digit or space needs no regex
+    return char >= "\u1100" and _CJK_CHAR.match(char) is not None
 
 
 def _fold(text: str) -> str:

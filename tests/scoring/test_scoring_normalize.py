@@ -108,3 +108,12 @@ def test_cjk_gaps_are_closed_as_the_regex_closes_them(text: str) -> None:
         tokens = tokens[1:]
     key = normalize._CJK_GAP.sub("", " ".join(tokens)) or " ".join(normalize._fold(text).split())
     assert normalize_name(text) == key
+
+
+def test_is_cjk_shortcut_below_u1100_agrees_with_the_pattern() -> None:
+    import importlib
+
+    normalize = importlib.import_module("harness.scoring.normalize")
+    for code in [*range(0x1200), *range(0x2E00, 0x3200), 0x4E00, 0x9FFF, 0xAC00, 0xFF41, 0x20000, 0x2FA1F, 0x2FA20]:
+        char = chr(code)
+        assert normalize.is_cjk(char) == bool(normalize._CJK_CHAR.match(char)), hex(code)
