@@ -29,10 +29,12 @@ MAP_CODES = frozenset({"query-missing-field", "query-field-type", "query-score-r
 def read_points(text: str, log: IssueLog) -> tuple[Loaded | None, int, int]:
     """(loaded JSON, points seen, points GraphRAG keeps: an object with a string description and
     a numeric score); a point whose score is outside 0-100 is kept and flagged."""
+    dropped_before = log.dropped_count
     loaded = load_json(text, log)
+    unreadable = log.dropped_count - dropped_before  # further values load_json could not read: seen and lost
     if loaded is None:
         log.drop("json-invalid", text)
-        return None, 1, 0
+        return None, 1 + unreadable, 0
     if loaded.before:
         log.note("preamble", loaded.before)
     if loaded.after:
@@ -42,7 +44,7 @@ def read_points(text: str, log: IssueLog) -> tuple[Loaded | None, int, int]:
     if not isinstance(points, list):
         code = "query-field-type" if isinstance(value, dict) and "points" in value else "query-missing-field"
         log.drop(code, short(value), "The answer has no 'points' list.")
-        return loaded, 1, 0
+        return loaded, 1 + unreadable, 0
     kept = 0
     for n, point in enumerate(points, 1):
         if not isinstance(point, dict):
@@ -60,7 +62,7 @@ def read_points(text: str, log: IssueLog) -> tuple[Loaded | None, int, int]:
         if not 0 <= score <= 100:
             log.note("query-score-range", short(point), f"Point {n}: score {score:g} outside 0-100.")
         kept += 1
-    return loaded, len(points), kept
+    return loaded, len(points) + unreadable, kept
 
 
 class MapPointsFormat(OutputFormat):

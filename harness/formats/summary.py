@@ -35,7 +35,7 @@ def _is_json(text: str) -> bool:
         return False
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # broken, or nested too deeply for the decoder to read
         return text.rstrip()[-1:] in "}]"  # a broken JSON object is still not prose
     return isinstance(value, (dict, list))
 

@@ -27,22 +27,20 @@ class CorruptCassette(ValueError):
 
 
 def nesting_depth(value: Any, limit: int = MAX_DEPTH) -> int:
-    """How deeply lists and dicts nest in `value` (iteratively; stops counting past `limit`)."""
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, depth)
-        if deepest > limit:
-            return deepest
-        stack.extend((child, depth + 1) for child in children)
-    return deepest
+    """How deeply lists and dicts nest in `value` (iteratively, a level at a time; stops counting
+    past `limit`). Only containers are visited: a cassette's many strings cost nothing."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return depth
+        below: list[Any] = []
+        for item in level:
+            children = item.values() if isinstance(item, dict) else item
+            below.extend([child for child in children if isinstance(child, (dict, list))])
+        level = below
+    return depth
 
 
 def _need(condition: bool, place: str, problem: str) -> None:
@@ -66,10 +64,23 @@ def _headers(value: Any, place: str) -> dict[str, list[str]]:
 
 def _body_text(body: Any, place: str) -> str | None:
     """A stored body as the text that was sent or received: JSON bodies are stored parsed."""
+    return _body(body, place)[0]
+
+
+# `_body`'s second value when only the text is known (a body stored as text, or one whose writing
+# replaced surrogates): a reader parses the text
+UNPARSED: Any = object()
+
+
+def _body(body: Any, place: str) -> tuple[str | None, Any]:
+    """(`_body_text`, the JSON value the text reads back as when that is known without reading it:
+    a body stored parsed whose text needed no surrogate replaced; else UNPARSED)."""
     if body is None or isinstance(body, str):
-        return None if body is None else scrub_surrogates(body)
+        return (None if body is None else scrub_surrogates(body)), UNPARSED
     _need(isinstance(body, dict) and set(body) == {"json"}, place, 'neither text nor {"json": ...}')
-    return scrub_surrogates(json.dumps(body["json"], ensure_ascii=False))
+    written = json.dumps(body["json"], ensure_ascii=False)
+    text = scrub_surrogates(written)
+    return text, (body["json"] if text is written else UNPARSED)
 
 
 def check_completion_body(text: str | None, place: str) -> None:
@@ -79,6 +90,11 @@ def check_completion_body(text: str | None, place: str) -> None:
         data = json.loads(text)  # type: ignore[arg-type]
     except (ValueError, RecursionError):
         raise CorruptCassette(f"{place}: not JSON") from None
+    _check_completion(data, place)
+
+
+def _check_completion(data: Any, place: str) -> None:
+    """`check_completion_body` on the answer's JSON value, already read."""
     _need(isinstance(data, dict), place, "not a JSON object")
     _need(nesting_depth(data) <= MAX_DEPTH, place, f"nested deeper than {MAX_DEPTH} levels")
     choices = data.get("choices")
@@ -95,7 +111,7 @@ def check_completion_body(text: str | None, place: str) -> None:
             _need(ok, f"{place}.usage.{field}", "not a whole number")
 
 
-def _request(value: Any, place: str) -> dict[str, Any]:
+def _request(value: Any, place: str, *, body_text: bool = True) -> dict[str, Any]:
     _need(isinstance(value, dict), place, "not an object")
     method, uri = value.get("method"), value.get("uri")
     _need(isinstance(method, str) and method.isalpha(), f"{place}.method", "not an HTTP method")
@@ -108,7 +124,7 @@ def _request(value: Any, place: str) -> dict[str, Any]:
     return {
         "method": method,
         "uri": uri,
-        "body": _body_text(value.get("body"), f"{place}.body"),
+        "body": (_body_text if body_text else _stored_body)(value.get("body"), f"{place}.body"),
         "headers": _headers(value.get("headers"), f"{place}.headers"),
     }
 
@@ -127,8 +143,11 @@ def _response(value: Any, place: str) -> dict[str, Any]:
           "not ASCII text")
     body = value.get("body")
     _need(isinstance(body, dict) and "string" in body, f"{place}.body", 'missing or without "string"')
-    text = _body_text(body["string"], f"{place}.body.string")  # type: ignore[index]
-    check_completion_body(text, f"{place}.body.string")
+    text, data = _body(body["string"], f"{place}.body.string")  # type: ignore[index]
+    if data is UNPARSED:
+        check_completion_body(text, f"{place}.body.string")
+    else:  # stored parsed: its text reads back as this value, so it is not read again
+        _check_completion(data, f"{place}.body.string")
     return {
         "status": {"code": code, "message": message},
         "headers": _headers(value.get("headers"), f"{place}.headers"),
@@ -136,9 +155,20 @@ def _response(value: Any, place: str) -> dict[str, Any]:
     }
 
 
-def validate_cassette(data: Any) -> dict[str, Any]:
+def _stored_body(body: Any, place: str) -> str | dict[str, Any] | None:
+    """A request body checked as `_body_text` checks it, but kept as stored: text (surrogates
+    replaced), None, or {"json": value} not yet written out."""
+    if body is None or isinstance(body, str):
+        return _body_text(body, place)
+    _need(isinstance(body, dict) and set(body) == {"json"}, place, 'neither text nor {"json": ...}')
+    return body
+
+
+def validate_cassette(data: Any, *, request_text: bool = True) -> dict[str, Any]:
     """The cassette with each interaction's request and response as vcrpy replays them.
 
+    `request_text=False`: each request body stays as stored (`_stored_body`), for a reader that
+    only hashes it (the cassette store) and need not write a JSON body out as text first.
     Raises CorruptCassette naming the first place that is wrong."""
     _need(isinstance(data, dict), "top level", "not a JSON object")
     version = data.get("version", FORMAT_VERSION)
@@ -151,7 +181,7 @@ def validate_cassette(data: Any) -> dict[str, Any]:
         _need(isinstance(interaction, dict), place, "not an object")
         _need(nesting_depth(interaction) <= MAX_DEPTH, place, f"nested deeper than {MAX_DEPTH} levels")
         checked.append({
-            "request": _request(interaction.get("request"), f"{place}.request"),
+            "request": _request(interaction.get("request"), f"{place}.request", body_text=request_text),
             "response": _response(interaction.get("response"), f"{place}.response"),
         })
     return {"version": FORMAT_VERSION, "interactions": checked}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,15 +21,17 @@ from urllib.parse import urlsplit
 
 from ..errors import InputError
 from .cassette_schema import CorruptCassette, validate_cassette
-from .request_digest import body_hash
+from ..text import scrub_surrogates
+from .request_digest import VOLATILE_BODY_FIELDS, body_hash
 
 
 class CassetteAbsent(FileNotFoundError):
     """No cassette file at the path (nothing recorded yet, or a dangling link)."""
 
 
-def read_cassette(path: Path) -> dict[str, Any]:
-    """A cassette file, validated, with each interaction as vcrpy replays it.
+def read_cassette(path: Path, *, request_text: bool = True) -> dict[str, Any]:
+    """A cassette file, validated, with each interaction as vcrpy replays it (`request_text=False`:
+    request bodies as stored, see `validate_cassette`).
 
     Raises CassetteAbsent when there is none, InputError naming the file when it is damaged."""
     try:
@@ -38,13 +41,30 @@ def read_cassette(path: Path) -> dict[str, Any]:
     except OSError as exc:  # a directory, a symlink loop, no permission
         raise InputError(f"{path}: corrupt cassette: cannot read it ({exc.strerror or exc})") from None
     try:
-        return validate_cassette(json.loads(raw.decode("utf-8")))
+        return validate_cassette(json.loads(raw.decode("utf-8")), request_text=request_text)
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: corrupt cassette: not UTF-8 (byte {exc.start})") from None
     except RecursionError:
         raise InputError(f"{path}: corrupt cassette: nested too deeply to read") from None
     except (CorruptCassette, ValueError) as exc:
         raise InputError(f"{path}: corrupt cassette: {exc}") from None
+
+
+def stored_body_hash(body: str | dict[str, Any] | None) -> str:
+    """`body_hash` of a request body as a cassette stores it (`validate_cassette(request_text=False)`).
+
+    A JSON body is hashed from its value: its text, read back, would be that value, so the
+    canonical form is written once, instead of writing the text, reading it and writing again.
+    A value holding a surrogate takes the long way, where the text's surrogates are replaced first."""
+    if not isinstance(body, dict):
+        return body_hash(body)
+    value = body["json"]
+    if isinstance(value, dict):
+        value = {key: item for key, item in value.items() if key not in VOLATILE_BODY_FIELDS}
+    canonical = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    if scrub_surrogates(canonical) is not canonical:
+        return body_hash(scrub_surrogates(json.dumps(body["json"], ensure_ascii=False)))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def url_path(uri: str) -> str:
@@ -77,12 +97,12 @@ class CassetteStore:
     @classmethod
     def load(cls, path: Path) -> CassetteStore:
         try:
-            data = read_cassette(path)
+            data = read_cassette(path, request_text=False)
         except CassetteAbsent:
             return cls(path, [], exists=False)
         recordings = [
             Recording(i, item["request"]["method"], url_path(item["request"]["uri"]),
-                      body_hash(item["request"]["body"]), item["response"]["body"]["string"])
+                      stored_body_hash(item["request"]["body"]), item["response"]["body"]["string"])
             for i, item in enumerate(data["interactions"])
         ]
         return cls(path, recordings, exists=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from ..model import CaseScore
@@ -179,6 +180,7 @@ def register(metric: Metric) -> Metric:
     _METRICS[metric.name] = metric
     for alias in metric.aliases:
         _ALIASES[alias] = metric.name
+    _thresholded.cache_clear()
     return metric
 
 
@@ -259,6 +261,12 @@ def headline() -> tuple[Metric, ...]:
 
 def thresholded() -> tuple[Metric, ...]:
     """Metrics a suite may set a threshold on, in headline order (the order of `thresholds:`)."""
+    return _thresholded()
+
+
+@lru_cache(maxsize=1)
+def _thresholded() -> tuple[Metric, ...]:
+    """`thresholded`, sorted once per set of metrics (`register` clears it): reports ask per case."""
     ranked = sorted(_METRICS.values(), key=lambda m: (m.headline_rank is None, m.headline_rank or 0))
     return tuple(m for m in ranked if m.threshold is not None)
 

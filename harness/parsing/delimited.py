@@ -267,10 +267,11 @@ def _values(fields: list[str]) -> tuple[FieldValues, bool]:
     return FieldValues(vals, fields), stray
 
 
-def detect_layout(records: list[str], td: str) -> Layout:
+def detect_layout(records: list[str], td: str, *, five: int = 0) -> Layout:
     """LightRAG <= 1.4.7 writes six-field relationships (keywords before strength) and a
-    content_keywords record; GraphRAG writes five fields."""
-    six = five = 0
+    content_keywords record; GraphRAG writes five fields. `five`: five-field relationships
+    already counted among records not passed (`_clean_prefix_votes`)."""
+    six = 0
     for r in records:
         if r.startswith('("entity"'):
             continue
@@ -318,7 +319,8 @@ def parse_delimited(
         used_rd=record_delimiter in text if record_delimiter else False,
     )
     if layout is None:
-        layout = detect_layout(records, td)
+        votes = _clean_prefix_votes(prefix_found, td)
+        layout = detect_layout(records, td) if votes is None else detect_layout(records[len(prefix):], td, five=votes)
     out.layout = layout
     if prefix:
         _add_prefix(prefix, prefix_found, out, log, round)
@@ -349,6 +351,21 @@ def _add_fast(found: CleanRecord, raw: str, out: ParsedRecords, log: IssueLog, r
     if note is not None:
         log.note(note, raw)
     out.parsed += 1
+
+
+# the fixed text of a clean record: a tuple delimiter sharing none of its characters occurs in a
+# clean record only between its values (clean values hold none of the delimiter's characters)
+_RECORD_FRAME = frozenset('("entity"relationship)')
+
+
+def _clean_prefix_votes(found: list[CleanRecord], td: str) -> int | None:
+    """What the clean prefix's records count for in `detect_layout`, known from their readings:
+    a relationship with a strength has exactly four delimiters (a five-field relationship), one
+    without has three and an entity is skipped, so none makes a six-field or keywords record.
+    None when the delimiter shares a character with the record's fixed text: then count them."""
+    if not td or _RECORD_FRAME.intersection(td):
+        return None
+    return sum(1 for kind, _, _, _, strength, _ in found if kind == "relationship" and strength is not None)
 
 
 def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[CleanRecord], int]:

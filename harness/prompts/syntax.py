@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from ..errors import InputError
@@ -50,40 +52,62 @@ def fill(
     left as written (`"keep"`) or becomes empty (`"empty"`). `first_line` is the file line the
     text starts on, so templates embedded in YAML name the right line.
     """
-
-    def replace(match: re.Match[str]) -> str:
-        token = match.group(0)
-        if token == "{{":
-            return "{"
-        if token == "}}":
-            return "}"
-        name = match.group(1)
+    scan = _scan(text)
+    pieces = [scan.literals[0]]
+    for (name, start, token), literal in zip(scan.uses, scan.literals[1:]):
         if name in variables:
-            return variables[name]
-        if missing == "keep":
-            return token
-        if missing == "empty":
-            return ""
-        line = first_line + text.count("\n", 0, match.start())
-        known = ", ".join(sorted(variables)) or "none"
-        raise InputError(f"{source}:{line}: placeholder {{{name}}} has no value (known: {known})")
-
-    return TOKEN.sub(replace, text)
+            pieces.append(variables[name])
+        elif missing == "keep":
+            pieces.append(token)
+        elif missing != "empty":
+            line = first_line + text.count("\n", 0, start)
+            known = ", ".join(sorted(variables)) or "none"
+            raise InputError(f"{source}:{line}: placeholder {{{name}}} has no value (known: {known})")
+        pieces.append(literal)
+    return "".join(pieces)
 
 
 def rendered_length(text: str, variables: Mapping[str, str], *, missing: Missing = "error") -> int:
     """The length `fill(text, variables, missing=...)` would return, computed without building it
     (a thousand `{input_text}` with a 10 MB chunk must be refused, not allocated)."""
-    total = len(text)
+    scan = _scan(text)
+    total = scan.literal_length
+    for name, _, token in scan.uses:
+        if name in variables:
+            total += len(variables[name])
+        elif missing != "empty":
+            total += len(token)
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class _Scan:
+    """A template text cut at its placeholders, scanned once per text (`_scan`), not once per case."""
+
+    literals: tuple[str, ...]  # the text around the placeholders, `{{`/`}}` unescaped: one more than `uses`
+    uses: tuple[tuple[str, int, str], ...]  # each placeholder: (name, offset in the text, as written)
+    literal_length: int  # the literals' total length
+
+
+@lru_cache(maxsize=64)
+def _scan(text: str) -> _Scan:
+    literals: list[str] = []
+    uses: list[tuple[str, int, str]] = []
+    current: list[str] = []
+    position = 0
     for match in TOKEN.finditer(text):
+        current.append(text[position : match.start()])
+        position = match.end()
         name = match.group(1)
         if name is None:
-            total -= 1  # `{{` or `}}` becomes one brace
-        elif name in variables:
-            total += len(variables[name]) - len(match.group(0))
-        elif missing == "empty":
-            total -= len(match.group(0))
-    return total
+            current.append(match.group(0)[0])  # `{{` or `}}` stands for one brace
+            continue
+        literals.append("".join(current))
+        current = []
+        uses.append((name, match.start(), match.group(0)))
+    current.append(text[position:])
+    literals.append("".join(current))
+    return _Scan(tuple(literals), tuple(uses), sum(len(literal) for literal in literals))
 
 
 def escape(value: str) -> str:

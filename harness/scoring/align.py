@@ -64,6 +64,20 @@ def _assign(weights: np.ndarray) -> list[tuple[int, int]]:
     return [(int(rows[i]), int(cols[j])) for i, j in zip(r, c) if sub[i, j] > 0]
 
 
+def _assign_exact(candidates: dict[tuple[int, int], int], n: int, m: int) -> list[tuple[int, int]]:
+    """`_assign` of the exact stage's weights, given as their non-zero entries. Usually no gold
+    entity and no prediction has two candidates: then every candidate is a match, in gold order,
+    as `_assign` returns them, and no matrix is built."""
+    golds = {i for i, _ in candidates}
+    preds = {j for _, j in candidates}
+    if len(golds) == len(candidates) == len(preds):  # no contest
+        return sorted(candidates)
+    exact = np.zeros((n, m), dtype=np.int64)
+    for (i, j), weight in candidates.items():
+        exact[i, j] = weight
+    return _assign(exact)
+
+
 def align(
     gold_keys: list[list[str]],
     pred_keys: list[str],
@@ -78,13 +92,13 @@ def align(
     if n == 0 or m == 0:
         return []
     pred_index = {key: j for j, key in enumerate(pred_keys)}
-    exact = np.zeros((n, m), dtype=np.int64)
+    candidates: dict[tuple[int, int], int] = {}  # (gold, prediction) -> weight: 2 by name, 1 by alias
     for i, keys in enumerate(gold_keys):
         for rank, key in enumerate(keys):
             j = pred_index.get(key)
             if j is not None:
-                exact[i, j] = max(exact[i, j], 2 if rank == 0 else 1)
-    matches = [Match(i, j, "exact", 1.0) for i, j in _assign(exact)]
+                candidates[(i, j)] = max(candidates.get((i, j), 0), 2 if rank == 0 else 1)
+    matches = [Match(i, j, "exact", 1.0) for i, j in _assign_exact(candidates, n, m)]
 
     gold_left = sorted(set(range(n)) - {mt.gold for mt in matches})
     taken = {mt.pred for mt in matches}

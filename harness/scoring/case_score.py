@@ -41,7 +41,7 @@ from ..model import (
 from .align import Match, align
 from .normalize import canonical_predicate, canonical_type, normalize_name, predicate_table, type_table
 from .ontology import ontology_scores
-from .predicted import grounded_in, predicted_entities
+from .predicted import PredictedEntities, grounded_in, predicted_entities
 from ..metrics.ratios import f1, precision, ratio_or_none, recall
 
 Node = tuple[str, int | str]  # ("g", gold index) or ("p", normalised name of an unaligned node)
@@ -90,6 +90,48 @@ def score_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig |
     return detail.score.model_copy(update=update)
 
 
+@dataclass
+class EntityAlignment:
+    """The first step of `explain_case`: predictions de-duplicated, gold names indexed, and the
+    one-to-one alignment between them."""
+
+    predicted: PredictedEntities
+    by_name: dict[str, int]  # normalised gold name -> first gold index with it
+    by_alias: dict[str, int]  # normalised alias -> first gold index with it (not a name key of that entity)
+    matches: list[Match]  # sorted by gold index
+
+
+def align_entities(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig | None = None) -> EntityAlignment:
+    """Align the graph's (de-duplicated) entities with the gold entities, as `explain_case` does."""
+    cfg = matching or _DEFAULT
+    predicted = predicted_entities(graph.entities)
+    gold_keys: list[list[str]] = []
+    by_name: dict[str, int] = {}
+    by_alias: dict[str, int] = {}
+    for i, ent in enumerate(gold.entities):
+        keys = [normalize_name(ent.name)]
+        by_name.setdefault(keys[0], i)
+        for alias in ent.aliases:
+            akey = normalize_name(alias)
+            if akey and akey not in keys:
+                keys.append(akey)
+                by_alias.setdefault(akey, i)
+        gold_keys.append(keys)
+    return EntityAlignment(predicted, by_name, by_alias, align(gold_keys, predicted.keys, cfg.fuzzy_threshold))
+
+
+def entity_matches(gold: GoldCase, graph: ExtractedGraph,
+                   matching: MatchingConfig | None = None) -> list[tuple[str, str, str, float]]:
+    """`explain_case(...).matches` without scoring anything else: (gold name, predicted name,
+    "exact"|"fuzzy", similarity), for readers that need only the alignment (fragmentation)."""
+    return _named_matches(gold, align_entities(gold, graph, matching))
+
+
+def _named_matches(gold: GoldCase, aligned: EntityAlignment) -> list[tuple[str, str, str, float]]:
+    names = aligned.predicted.names
+    return [(gold.entities[mt.gold].name, names[mt.pred], mt.kind, mt.similarity) for mt in aligned.matches]
+
+
 def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig | None = None) -> CaseDetail:
     """`score_case` plus the alignment and the counts of what was dropped."""
     cfg = matching or _DEFAULT
@@ -104,27 +146,13 @@ def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig
         "undeclared_endpoints": 0,
     }
 
-    # ---- predicted entities, de-duplicated by normalised name
-    predicted = predicted_entities(graph.entities)
+    # ---- predicted entities, de-duplicated by normalised name; gold entities and their lookup keys
+    aligned = align_entities(gold, graph, cfg)
+    predicted, by_name, by_alias, matches = aligned.predicted, aligned.by_name, aligned.by_alias, aligned.matches
     pred_keys, pred_names, pred_types, pred_pos = predicted.keys, predicted.names, predicted.types, predicted.position
     dropped["blank_entities"] = predicted.blanks
     dropped["duplicate_entities"] = predicted.duplicates
 
-    # ---- gold entities and their lookup keys
-    gold_keys: list[list[str]] = []
-    by_name: dict[str, int] = {}
-    by_alias: dict[str, int] = {}
-    for i, ent in enumerate(gold.entities):
-        keys = [normalize_name(ent.name)]
-        by_name.setdefault(keys[0], i)
-        for alias in ent.aliases:
-            akey = normalize_name(alias)
-            if akey and akey not in keys:
-                keys.append(akey)
-                by_alias.setdefault(akey, i)
-        gold_keys.append(keys)
-
-    matches: list[Match] = align(gold_keys, pred_keys, cfg.fuzzy_threshold)
     gold_of: dict[int, int] = {mt.pred: mt.gold for mt in matches}
     matched_gold = {mt.gold for mt in matches}
 
@@ -257,12 +285,9 @@ def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig
 
     typed = _typed(gold, graph, cfg, pred_node, gold_node, edge_key) if has_typed_gold(gold) else None
 
-    detail_matches = [
-        (gold.entities[mt.gold].name, pred_names[mt.pred], mt.kind, mt.similarity) for mt in matches
-    ]
     return CaseDetail(
         score=CaseScore(entities=entities, relationships=relationships, grounding=grounding, typed=typed),
-        matches=detail_matches,
+        matches=_named_matches(gold, aligned),
         dropped=dropped,
     )
 

@@ -32,8 +32,9 @@ entity records of every case, as one union-find, in this order:
 
 With gold, each gold entity's identity across cases is its normalised name, joined with the
 entities of other cases whose name is one of its aliases (alias to alias does not join: `Smith`
-may be an alias of two people; within one case two gold entities are two things). The node keys the alignment (`explain_case`)
-matched to it, with every record of that case of the same normalised name, are its fragments.
+may be an alias of two people; within one case two gold entities are two things). The node keys
+the alignment (`explain_case`'s, read alone through `entity_matches`) matched to it, with every
+record of that case of the same normalised name, are its fragments.
 B-cubed items are the distinct (node key, gold identity) pairs; each item's predicted cluster is
 its node key (GraphRAG) or its node key's joined cluster, its gold cluster its gold identity.
 """
@@ -52,7 +53,7 @@ from rapidfuzz.process import cdist
 
 from ..artifacts import BCubed, Fragmentation, GoldFragmentation, NameCluster
 from ..model import CaseResult, GoldCase, MatchingConfig
-from .case_score import explain_case
+from .case_score import entity_matches
 from .normalize import canonical_type, normalize_name, type_table
 
 FRAGMENT_LIMIT = 20  # clusters and gold fragments listed per variant (20,000 cases stay small)
@@ -276,7 +277,7 @@ def _gold_part(rows: list[CaseResult], gold: Mapping[str, GoldCase], matching: M
             title = graphrag_title(ent.name)
             if ent.name.strip() and title:
                 titles[normalize_name(ent.name)].add(title)
-        for gold_name, pred_name, _, _ in explain_case(case, row.graph, matching).matches:
+        for gold_name, pred_name, _, _ in entity_matches(case, row.graph, matching):
             who = identity[(case.id, first_index[gold_name])]
             found_in[who].add(case.id)
             for title in titles[normalize_name(pred_name)]:

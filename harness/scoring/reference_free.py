@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..model import ExtractedGraph, ReferenceFreeScores, RoundYield
 from ..parsing.fields import is_placeholder
@@ -67,10 +68,15 @@ def is_placeholder_description(description: str) -> bool:
     text = description.strip()
     if not text or is_placeholder(text):
         return True
-    if all(unicodedata.category(ch)[0] in "PSZ" for ch in text):
+    # most descriptions start with a letter or digit: then they are not all punctuation and symbols
+    if unicodedata.category(text[0])[0] in "PSZ" and all(unicodedata.category(ch)[0] in "PSZ" for ch in text):
         return True
     key = " ".join(text.strip(_WRAPPERS).casefold().replace("_", " ").rstrip(".").split())
     return not key or key in PLACEHOLDER_DESCRIPTIONS
+
+
+# The prompt's example text, normalised: the same for every case of a variant, so once per variant.
+_examples_key = lru_cache(maxsize=32)(normalize_text)
 
 
 def reference_free(
@@ -137,7 +143,7 @@ def reference_free(
     grounded = dict(zip(predicted.keys, grounded_in(predicted.keys, text)))
     leaked: dict[str, bool] | None = None
     if examples is not None:
-        examples_key = normalize_text(examples)
+        examples_key = _examples_key(examples)
         leaked = {key: not grounded[key] and occurs_in(key, examples_key) for key in first_name}
     leaks = None if leaked is None else [first_name[key] for key, found in leaked.items() if found]
 

@@ -55,3 +55,11 @@ def test_it_is_never_guessed_and_writes_examples_as_points() -> None:
     example = Example(text="t", entities=[ExampleEntity(name="A", type="x", description="A leads")])
     written = get_format("map_points").write_example(example, get_format("map_points").default_delimiters())
     assert json.loads(written) == {"points": [{"description": "A leads", "score": 50}]}
+
+
+def test_a_further_value_that_cannot_be_read_is_a_seen_record_too() -> None:
+    # '{}' is read, then '0[0{"0":' cannot be: two records are dropped (the lost value and the
+    # missing points list), so two were seen (it was one, and parsed + dropped exceeded seen)
+    report = parse('{}0[0{"0":', "map_points").format_report
+    assert report.records_dropped == 2
+    assert report.records_parsed + report.records_dropped <= report.records_seen == 2

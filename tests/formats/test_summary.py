@@ -70,3 +70,12 @@ def test_an_example_answer_is_its_entities_descriptions() -> None:
     answer = fmt.write_example(example, fmt.default_delimiters())
     assert answer == "Makes rockets. A state."
     assert codes(answer) == []
+
+
+def test_json_nested_too_deeply_to_decode_is_judged_as_broken_json_not_an_internal_error() -> None:
+    # json.loads raises RecursionError past ~1,000 levels; it escaped as an internal error
+    deep = parse("[" * 5000 + "]" * 5000, "summary").format_report
+    assert [i.code for i in deep.issues] == ["summary-not-prose"]
+    open_only = parse("[" * 5000, "summary").format_report
+    assert "internal-error" not in [i.code for i in open_only.issues]
+    assert [i.code for i in open_only.issues] == [i.code for i in parse("[[[", "summary").format_report.issues]

@@ -177,3 +177,23 @@ def test_thresholds_are_validated_by_kind() -> None:
                 {"dangling": float("inf")}):
         with pytest.raises(ValueError):
             Thresholds.model_validate(bad)
+
+
+def test_thresholded_is_sorted_once_and_again_after_a_registration(monkeypatch: pytest.MonkeyPatch) -> None:
+    import harness.metrics.registry as registry
+
+    def plainly() -> list[str]:
+        ranked = sorted(registry._METRICS.values(), key=lambda m: (m.headline_rank is None, m.headline_rank or 0))
+        return [m.name for m in ranked if m.threshold is not None]
+
+    assert [m.name for m in thresholded()] == plainly()
+    monkeypatch.setattr(registry, "_METRICS", dict(registry._METRICS))
+    try:
+        register(Metric("late_metric", "Late", "late", value=lambda s: None, micro=lambda c: None, pools=(),
+                        gold=None, threshold=">=", headline_rank=0))
+        assert [m.name for m in thresholded()][0] == "late_metric"
+        assert [m.name for m in thresholded()] == plainly()
+    finally:
+        monkeypatch.undo()
+        registry._thresholded.cache_clear()
+    assert "late_metric" not in [m.name for m in thresholded()]

@@ -175,3 +175,38 @@ def test_fast_paths_agree_with_the_general_reader(text: str, fmt: str) -> None:
 def test_any_delimiters_never_raise(text: str, td: str, rd: str, cd: str, fmt: str) -> None:
     r = parse(text, fmt, tuple_delimiter=td, record_delimiter=rd, completion_delimiter=cd)
     assert not any(i.code == "internal-error" for i in r.format_report.issues), r.format_report.issues
+
+
+_KEYWORDS_RECORD = st.sampled_from(['("content_keywords"<|>"river, trust")', '("relationship"<|>A<|>B<|>d<|>k<|>5)'])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.one_of(RECORDISH, _KEYWORDS_RECORD.map(lambda r: r + "##\n")), min_size=1, max_size=3).map("".join),
+    st.sampled_from(["<|>", "|", "\t", ";;", '"|"', "e", ")", "<r>"]),
+)
+def test_clean_prefix_votes_give_the_layout_counting_every_record_gives(text: str, td: str) -> None:
+    """detect_layout reads the clean prefix's votes from its readings instead of recounting its
+    records: the layout must be the one counting every record gives, whatever the delimiter."""
+    import harness.parsing.delimited as delimited
+    from harness.parsing.issues_log import IssueLog
+
+    text = text.replace("<|>", td)
+    shortcut = delimited.parse_delimited(text, IssueLog(0), tuple_delimiter=td, record_delimiter="##").layout
+    saved = delimited._clean_prefix_votes
+    try:
+        delimited._clean_prefix_votes = lambda found, td: None  # type: ignore[assignment]
+        counted = delimited.parse_delimited(text, IssueLog(0), tuple_delimiter=td, record_delimiter="##").layout
+    finally:
+        delimited._clean_prefix_votes = saved
+    assert shortcut == counted
+
+
+def test_six_field_relationships_after_a_clean_prefix_still_make_lightrag() -> None:
+    from harness.parsing.delimited import parse_delimited
+    from harness.parsing.issues_log import IssueLog
+
+    clean = '("relationship"<|>A<|>B<|>d<|>5)##\n'
+    six = '("relationship"<|>A<|>C<|>d<|>kw<|>5)##\n'
+    assert parse_delimited(clean + six * 2, IssueLog(0)).layout == "lightrag"
+    assert parse_delimited(clean * 2 + six * 2, IssueLog(0)).layout == "graphrag"  # a tie stays GraphRAG

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.cli import main
 from harness.errors import InputError
@@ -111,3 +114,48 @@ def test_errors_quoting_keys_or_values_stay_one_short_line(text: str) -> None:
     with pytest.raises(InputError) as caught:
         load_yaml_text(text, "t.json")
     assert "\n" not in caught.value.message and len(caught.value.message) < 400, caught.value.message
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="{}xyz_ ab", max_size=40), st.dictionaries(st.sampled_from(["x", "y", "z", "x_y"]), st.text(max_size=5)))
+def test_rendered_length_is_the_filled_length(text: str, values: dict[str, str]) -> None:
+    # the placeholder scan is cached per template text: the same text with other values must still agree
+    for missing in ("keep", "empty"):
+        assert rendered_length(text, values, missing=missing) == len(fill(text, values, missing=missing))
+        assert rendered_length(text, {}, missing=missing) == len(fill(text, {}, missing=missing))
+
+
+def _fill_by_substitution(text: str, values: dict[str, str], missing: str) -> str:
+    """fill as one regex substitution over the text (how it is defined), for comparison."""
+    from harness.prompts.syntax import TOKEN
+
+    def replace(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token in ("{{", "}}"):
+            return token[0]
+        if match.group(1) in values:
+            return values[match.group(1)]
+        if missing == "keep":
+            return token
+        if missing == "empty":
+            return ""
+        line = 3 + text.count("\n", 0, match.start())
+        raise InputError(f"t.txt:{line}: placeholder {{{match.group(1)}}} has no value")
+
+    return TOKEN.sub(replace, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="{}xyz_ a\n", max_size=40), st.dictionaries(st.sampled_from(["x", "y", "z", "x_y"]), st.text(alphabet="{}ab", max_size=5)),
+       st.sampled_from(["error", "keep", "empty"]))
+def test_fill_from_the_cached_scan_is_the_substitution(text: str, values: dict[str, str], missing: str) -> None:
+    try:
+        expected: str | Exception = _fill_by_substitution(text, values, missing)
+    except InputError as exc:
+        expected = exc
+    if isinstance(expected, str):
+        assert fill(text, values, missing=missing, source="t.txt", first_line=3) == expected  # type: ignore[arg-type]
+    else:
+        with pytest.raises(InputError) as caught:
+            fill(text, values, missing=missing, source="t.txt", first_line=3)  # type: ignore[arg-type]
+        assert caught.value.message.startswith(str(expected).removesuffix(" has no value") + " has no value (known: ")

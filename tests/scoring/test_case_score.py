@@ -16,6 +16,7 @@ from harness.model import (
     Relationship,
 )
 from harness.scoring import explain_case, score_case
+from harness.scoring.case_score import entity_matches
 
 TEXT = (
     "Velaprotin, also called VLP-12, inhibits KRX-7 kinase in Harrow pulmonary fibrosis. "
@@ -393,3 +394,23 @@ def test_untrusted_output_never_raises_and_stays_in_range(
         assert len(s.entities.unmatched) == s.entities.pred - s.entities.tp
     assert s.grounding.grounded + s.grounding.ungrounded == s.entities.pred
     assert score_case(gold, graph(names, edges)) == s
+
+
+def test_entity_matches_is_the_alignment_explain_case_reports() -> None:
+    # fragmentation reads only the alignment: the cheaper function must give exactly explain_case's
+    assert entity_matches(gold_case(), prediction(), MATCHING) == explain_case(gold_case(), prediction(), MATCHING).matches
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(any_name, st.lists(any_name, max_size=2)), max_size=6),
+    st.lists(any_name, max_size=8),
+    st.sampled_from([0.0, 0.5, 0.85, 1.0]),
+)
+def test_entity_matches_equals_explain_case_matches(
+    gold_ents: list[tuple[str, list[str]]], names: list[str], threshold: float,
+) -> None:
+    gold = GoldCase(id="h", text="", entities=[GoldEntity(name=n or "x", aliases=a) for n, a in gold_ents])
+    matching = MatchingConfig(fuzzy_threshold=threshold)
+    prediction_graph = graph(names, [])
+    assert entity_matches(gold, prediction_graph, matching) == explain_case(gold, prediction_graph, matching).matches

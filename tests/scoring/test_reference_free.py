@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.model import Entity, ExtractedGraph, GoldCase, Relationship
 from harness.scoring import REFERENCE_FREE_KEYS, reference_free, reference_free_to_json, score_case
@@ -244,3 +246,31 @@ def test_an_answer_of_plain_triples_has_no_type_conformance_and_no_empty_descrip
                            relationships=graph.relationships)
     assert reference_free(typed, "Philz was founded in Berkeley.", entity_types=["organization", "geo"],
                           descriptions=False, types_optional=True).type_conformance == 0.5
+
+
+def _placeholder_description_as_defined(description: str) -> bool:
+    """The definition, written plainly (no shortcut on the first character)."""
+    import unicodedata
+
+    from harness.parsing.fields import is_placeholder
+    from harness.scoring.reference_free import _WRAPPERS
+
+    text = description.strip()
+    if not text or is_placeholder(text) or all(unicodedata.category(ch)[0] in "PSZ" for ch in text):
+        return True
+    key = " ".join(text.strip(_WRAPPERS).casefold().replace("_", " ").rstrip(".").split())
+    return not key or key in PLACEHOLDER_DESCRIPTIONS
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list("aN/ .…-?_<>'\"«» \t$€é1") + ["n/a", "none", "NULL"]), max_size=8).map("".join))
+def test_placeholder_description_shortcut_changes_nothing(description: str) -> None:
+    assert is_placeholder_description(description) == _placeholder_description_as_defined(description)
+
+
+def test_example_text_normalised_once_still_counts_leaks_per_text() -> None:
+    # the examples' normalisation is cached per text: two example texts must not share a result
+    graph = ExtractedGraph(entities=[Entity(name="Martin Smith", type="person")])
+    assert reference_free(graph, CHUNK, examples=EXAMPLES).example_leaks == 1
+    assert reference_free(graph, CHUNK, examples="Example 1: nobody.").example_leaks == 0
+    assert reference_free(graph, CHUNK, examples=EXAMPLES).example_leak_names == ["Martin Smith"]

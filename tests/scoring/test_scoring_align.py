@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from harness.scoring.align import Match, align
+from harness.scoring.align import Match, _assign, _assign_exact, align
 
 
 def pairs(matches: list[Match]) -> list[tuple[int, int, str]]:
@@ -79,3 +82,14 @@ def test_exact_is_locked_before_fuzzy() -> None:
 def test_empty_inputs() -> None:
     assert align([], ["a"], 0.9) == []
     assert align([["a"]], [], 0.9) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_exact_stage_without_a_matrix_assigns_as_the_matrix_does(n: int, m: int, data: st.DataObject) -> None:
+    # the exact stage skips the matrix when nothing is contested: it must give _assign's pairs
+    cells = data.draw(st.dictionaries(st.tuples(st.integers(0, n - 1), st.integers(0, m - 1)), st.sampled_from([1, 2])))
+    weights = np.zeros((n, m), dtype=np.int64)
+    for (i, j), weight in cells.items():
+        weights[i, j] = weight
+    assert _assign_exact(cells, n, m) == _assign(weights)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.scoring.normalize import (
     canonical_type,
@@ -86,3 +88,32 @@ def test_type_table_maps_synonyms_to_canonical() -> None:
 )
 def test_occurs_in(name: str, text: str, found: bool) -> None:
     assert occurs_in(name, text) is found
+
+
+_MIXED = st.lists(st.sampled_from(list("ab Z-'.&;\t\n") + ["北", "京", "大", "학", "ア", "ｆ", "é", "\u3000", "amp", "The "]),
+                  max_size=30).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_MIXED)
+def test_cjk_gaps_are_closed_as_the_regex_closes_them(text: str) -> None:
+    # ASCII text skips the CJK regex: the keys must be what applying it everywhere gives
+    import importlib
+
+    normalize = importlib.import_module("harness.scoring.normalize")
+    spaced = " ".join(normalize._fold(text).translate(normalize._TABLE).split())
+    assert normalize_text(text) == normalize._CJK_GAP.sub("", spaced)
+    tokens = spaced.split()
+    if len(tokens) > 1 and tokens[0] in normalize.ARTICLES:
+        tokens = tokens[1:]
+    key = normalize._CJK_GAP.sub("", " ".join(tokens)) or " ".join(normalize._fold(text).split())
+    assert normalize_name(text) == key
+
+
+def test_is_cjk_shortcut_below_u1100_agrees_with_the_pattern() -> None:
+    import importlib
+
+    normalize = importlib.import_module("harness.scoring.normalize")
+    for code in [*range(0x1200), *range(0x2E00, 0x3200), 0x4E00, 0x9FFF, 0xAC00, 0xFF41, 0x20000, 0x2FA1F, 0x2FA20]:
+        char = chr(code)
+        assert normalize.is_cjk(char) == bool(normalize._CJK_CHAR.match(char)), hex(code)
