@@ -62,7 +62,8 @@ _STREAM_DEPTH = 4  # containers this shallow are written item by item; deeper on
 _encode_str = json.encoder.encode_basestring  # what json.dumps uses with ensure_ascii=False
 
 
-def _float(value: float) -> str:
+def json_float(value: float) -> str:
+    """A float as `json.dumps` writes it (allow_nan: NaN, Infinity, -Infinity)."""
     if value != value:
         return "NaN"
     if value == math.inf:
@@ -85,7 +86,7 @@ def _scalar(value: Any) -> str | None:
     if isinstance(value, int):
         return int.__repr__(value)
     if isinstance(value, float):
-        return _float(value)
+        return json_float(value)
     return None
 
 
@@ -94,7 +95,7 @@ def _key(key: Any) -> str:
     if isinstance(key, str):
         return _encode_str(key)
     if isinstance(key, float):
-        return _encode_str(_float(key))
+        return _encode_str(json_float(key))
     if key is True:
         return '"true"'
     if key is False:

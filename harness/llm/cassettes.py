@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
-import math
 from collections.abc import Callable, Iterator
 from json.encoder import encode_basestring
 from pathlib import Path
@@ -34,7 +33,7 @@ from vcr.persisters.filesystem import CassetteNotFoundError
 from vcr.record_mode import RecordMode
 from vcr.request import Request
 
-from ..atomicfile import FILE_MODE, atomic_write
+from ..atomicfile import FILE_MODE, atomic_write, json_float
 from ..errors import InputError
 from ..text import scrub_surrogates
 from .cassette_store import CassetteAbsent, read_cassette
@@ -154,17 +153,6 @@ def _to_json_body(body: Any) -> Any:
     return body
 
 
-def _float_text(value: float) -> str:
-    """A float as `json.dumps` writes it (allow_nan: NaN, Infinity, -Infinity)."""
-    if value != value:
-        return "NaN"
-    if value == math.inf:
-        return "Infinity"
-    if value == -math.inf:
-        return "-Infinity"
-    return float.__repr__(value)
-
-
 class _NotPlainJson(Exception):
     """A value the fast cassette writer leaves to `json.dumps` (any type but plain JSON's)."""
 
@@ -184,7 +172,7 @@ def _write_indented(value: Any, redact: Callable[[str], str] | None, parts: list
     elif kind is int:
         parts.append(int.__repr__(value))
     elif kind is float:
-        parts.append(_float_text(value))
+        parts.append(json_float(value))
     elif kind is dict:
         if not value:
             parts.append("{}")
