@@ -37,7 +37,7 @@ bench: install
 # Every figure of issue 18 in one table (installs promptfoo from npm into ~/.cache on first use;
 # QUICK=1 leaves out the 20,000-case memory figure).
 bench-figures: install
-	$(BIN)/python bench/figures.py $(if $(QUICK),--quick)
+	$(BIN)/python bench/figures.py $(if $(QUICK),--quick) $(if $(BEFORE),--before $(BEFORE))
 
 clean:
 	rm -rf $(VENV) reports/*/ build *.egg-info
