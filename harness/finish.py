@@ -11,9 +11,7 @@ gate.json or re-runs the gate.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from .artifacts import (Baseline, CaseCheck, ComparisonSummary, ConventionsSumma
 from .atomicfile import atomic_write
 from .errors import InputError
 from .gate import gate_config, judge
+from .gc_rest import objects_at_rest
 from .model import CaseResult, first_samples
 from .runfolder import GATE, SUMMARY, default_baseline_path, read_baseline, write_artifact
 from .scoring.aggregate import shared_case_metrics
@@ -165,24 +164,7 @@ def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suit
     return FinishedRun(run_dir, summary, judgement.verdict, judgement.checks, rows, paths, inputs.error)
 
 
-@contextmanager
-def _earlier_objects_left_to_rest() -> Iterator[None]:
-    """Full collections during the block skip the objects that existed before it (`gc.freeze`).
-
-    A finished run's rows are hundreds of thousands of objects that outlive the finish; each full
-    collection the finish triggers would walk them all (0.8 s at 4,000 cases). They are handed back
-    to the collector afterwards. A process that froze objects itself keeps its own arrangement."""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
-@_earlier_objects_left_to_rest()
+@objects_at_rest()  # the rows outlive the finish: its collections need not walk them
 @shared_case_metrics()  # the summary, comparisons, gate and junit.xml read each case's metrics once
 def finish_run(suite: Any, run_dir: Path, rows: list[CaseResult], *, record_mode: str, wall_s: float,
                entity_types: Mapping[str, EntityTypesUsed], baseline: Path | None = None,

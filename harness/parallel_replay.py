@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import gc
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import CassetteMissingError, InputError, ModelCallError
+from .gc_rest import Rest, objects_at_rest
 from .llm.cassette_store import replaying
 from .llm.client import ModelClient
 from .model import CaseResult, GoldCase, Round
@@ -211,7 +212,8 @@ class ReplayPool:
         self._first = first
         self._first_settled: list[Settled] | None = None
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
-        self._froze = False
+        self._stack = contextlib.ExitStack()  # what entering set up, undone on exit
+        self._at_rest: Rest | None = None
 
     def __enter__(self) -> ReplayPool:
         global _JOB
@@ -223,9 +225,7 @@ class ReplayPool:
             # what exists now (the suite, the plans, the kept rows) is never collected while the
             # pool runs: frozen, the collector skips it, in the parent and in the workers, and does
             # not write to the pages the workers share with the parent (Python's advice for fork)
-            self._froze = gc.get_freeze_count() == 0
-            if self._froze:
-                gc.freeze()
+            self._at_rest = self._stack.enter_context(objects_at_rest())
             self._executor = concurrent.futures.ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context("fork"),
                 initializer=_start_worker, initargs=(os.getpid(),))
@@ -240,9 +240,8 @@ class ReplayPool:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
-        if self._froze:
-            gc.unfreeze()
-            self._froze = False
+        self._stack.close()
+        self._at_rest = None
         _JOB = None
 
     async def settle(self, rescore: bool, work: list[list[Item]]) -> AsyncIterator[list[Settled]]:
@@ -277,8 +276,8 @@ class ReplayPool:
                         client.calls += calls
                         client.retries += retries
                     yield result.settled
-                    if self._froze:  # the rows made of it are kept to the end: out of the collector's passes
-                        gc.freeze()
+                    if self._at_rest is not None:  # the rows made of it are kept to the end
+                        self._at_rest.more()
         finally:
             for future in pending:
                 future.cancel()
