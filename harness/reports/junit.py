@@ -62,10 +62,6 @@ def _nested(tag: str, attributes: str, children: list[str], depth: int) -> str:
     return f"<{tag}{attributes}>{inner}{inner.join(children)}\n{_INDENT * depth}</{tag}>"
 
 
-def render_junit(view: ReportView, suite_file: str = "") -> str:
-    return "".join(iter_junit(view, suite_file))
-
-
 def iter_junit(view: ReportView, suite_file: str = "") -> Iterator[str]:
     """junit.xml in chunks, one test case each: the text `ElementTree.indent` and `tostring` gave
     for the same tree, without building the tree (tests/reports/test_junit.py checks it)."""

@@ -224,14 +224,10 @@ def comparison_view(run_a: Any, run_b: Any, *, suite: Any | None = None, variant
 # --------------------------------------------------------------------------- numbers for plots
 
 
-def macro_interval(rows: list[CaseResult], metric: str, *, seed: int = 42, resamples: int = 2000) -> tuple[float, float, float] | None:
-    """Mean of the per-case values and its 95% percentile bootstrap interval (cases resampled)."""
-    return macro_intervals(rows, [metric], seed=seed, resamples=resamples)[metric]
-
-
 def macro_intervals(rows: list[CaseResult], metrics: Sequence[str], *, seed: int = 42,
                     resamples: int = 2000) -> dict[str, tuple[float, float, float] | None]:
-    """`macro_interval` of each metric (None where no case has a value). Metrics with values on
+    """Each metric's mean of the per-case values and its 95% percentile bootstrap interval (cases
+    resampled; None where no case has a value). Metrics with values on
     as many cases are resampled together: a column's draws depend only on its length, so each
     interval is the one it would be alone."""
     from ..compare import bootstrap_means, percentile_intervals

@@ -10,12 +10,12 @@ import pytest
 from ..test_compare import random_runs
 from harness.artifacts import CaseCheck
 from harness.model import CaseResult
-from harness.reports.junit import _clean, _property, iter_junit, render_junit
+from harness.reports.junit import _clean, _property, iter_junit
 from harness.metrics.registry import of_kind, thresholded
 
 
 def _reference_junit(view, suite_file: str = "") -> str:
-    """render_junit as it was: an ElementTree, indented, then serialised."""
+    """junit.xml as it was written: an ElementTree, indented, then serialised."""
     root = ET.Element("testsuites", name="kg-prompt-harness")
     totals = {"tests": 0, "failures": 0, "errors": 0}
     suite_el = ET.SubElement(root, "testsuite", name=view.suite)
@@ -67,7 +67,7 @@ class _Column:
 
 @dataclass
 class _View:
-    """What render_junit reads of a ReportView."""
+    """What iter_junit reads of a ReportView."""
 
     suite: str
     columns: list[_Column]
@@ -103,14 +103,14 @@ def _view(suite: str = "s&<\"uite") -> _View:
 def test_streamed_junit_is_what_elementtree_wrote(suite_file: str) -> None:
     view = _view()
     expected = _reference_junit(view, suite_file)
-    assert render_junit(view, suite_file) == expected
+    assert "".join(iter_junit(view, suite_file)) == expected
     chunks = list(iter_junit(view, suite_file))
     assert len(chunks) > len(view.case_ids) and "".join(chunks) == expected
 
 
 def test_junit_of_no_cases_and_of_no_properties_is_what_elementtree_wrote() -> None:
     empty = _View("s", [_Column("v", [])], ["c1"])
-    assert render_junit(empty) == _reference_junit(empty)
+    assert "".join(iter_junit(empty)) == _reference_junit(empty)
     no_properties = _view()
     no_properties.suite_kind = "no such kind"  # no thresholded metric of this kind: an empty <properties />
-    assert render_junit(no_properties) == _reference_junit(no_properties)
+    assert "".join(iter_junit(no_properties)) == _reference_junit(no_properties)
