@@ -58,7 +58,7 @@ def test_shipped_suites_replay_to_the_golden_outputs(golden: dict[str, str], rep
 def test_every_plot_is_compared_by_what_it_plots(golden: dict[str, str], replayed: dict[str, str]) -> None:
     """Each run's plots are described (none fell back to a digest), and report.html links them."""
     plots = {name: json.loads(text) for name, text in replayed.items() if name.endswith(".png.json")}
-    assert plots and all("plots" in record and record["png"]["width"] > 0 for record in plots.values())
+    assert plots and all("plots" in record and "png" not in record and record["plots"]["dpi"] > 0 for record in plots.values())
     for suite in {name.split("/")[0] for name in plots}:
         html = replayed[f"{suite}/report.html"]
         assert "data:image/png" not in html

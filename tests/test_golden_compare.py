@@ -185,3 +185,21 @@ def test_a_plot_drawn_with_other_font_rendering_plots_the_same_and_a_changed_bar
     assert plotted["axes"][0]["legend"] == ["no change", "tuned"]
     assert {entry["kind"] for entry in plotted["axes"][0]["collections"]} == {"segments"}  # the whiskers
     assert plotted["axes"][0]["texts"] == [{"text": "n/a", "at": [1, 0.02]}]
+
+
+def test_what_matplotlib_versions_spell_differently_is_described_the_same_way() -> None:
+    """Seen replaying under matplotlib 3.9.4 against a 3.11.2 capture: an error bar's caps (markers
+    on an undrawn line) had another line colour, and fill_between another vertex list."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(4, 3), dpi=100)
+    ax = fig.add_subplot(1, 1, 1)
+    ax.errorbar([0, 1], [0.5, 0.6], yerr=[0.1, 0.1], fmt="none", ecolor="#222222", capsize=3)
+    ax.plot([0, 1], [0, 0], linestyle="None")  # draws nothing
+    ax.fill_between([0, 1], [0, 0], [0, 1])
+    axes = describe(fig)["axes"][0]
+    assert [{key: value for key, value in line.items() if key != "points"} for line in axes["lines"]] == [
+        {"label": "", "marker": "_", "marker_edge": "#222222ff"}] * 2
+    polygons = [entry["polygons"] for entry in axes["collections"] if entry["kind"] == "polygons"]
+    assert polygons == [[[[0, 0], [1, 0], [1, 1]]]]
+    assert describe(fig)["inches"] == [4, 3]

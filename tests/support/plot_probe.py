@@ -12,9 +12,9 @@ pixels elsewhere: measured on the shipped suites' plots, changing only the font 
 hundreds to thousands of pixels by more than a radius-2, 35%-colour tolerance, RMS 20-35 of 255,
 more than a changed bar does. No pixel tolerance separates "drawn by another version" from "draws
 something else"; the artists' data can. The description holds what the harness hands to matplotlib,
-in data coordinates: each axes' title, axis labels, limits, explicitly set tick labels, legend
-entries, bars (x, y, width, height, colour, per container with its label), lines (points, colour,
-style, marker), scatters (points, sizes, colours), line segments (error bars), polygons
+in data coordinates: the figure's size in inches and the dpi it was saved at, each axes' title, axis labels, limits, explicitly set tick labels, legend
+entries, bars (x, y, width, height, colour, per container with its label), lines (points, and the
+colour and style of the line or of the markers, whichever is drawn), scatters (points, sizes, colours), line segments (error bars), polygons
 (`fill_between`), and texts with their positions; numbers to 6 significant digits. Not in it: fonts,
 pixel positions, spines, grid styling, antialiasing - how it is drawn rather than what.
 
@@ -127,6 +127,21 @@ def _bars(ax: Any) -> list[dict[str, Any]]:
     return grouped
 
 
+def _polygon(path: Any) -> list[Any]:
+    """A polygon's corners: without the closing vertex, repeated points or the repeated start,
+    which matplotlib versions spell differently (`fill_between` builds its paths anew in 3.10)."""
+    from matplotlib.path import Path as MplPath
+
+    codes = path.codes if path.codes is not None else [MplPath.LINETO] * len(path.vertices)
+    corners: list[Any] = []
+    for vertex, code in zip(_num(path.vertices), codes):
+        if code != MplPath.CLOSEPOLY and (not corners or vertex != corners[-1]):
+            corners.append(vertex)
+    while len(corners) > 1 and corners[-1] == corners[0]:
+        corners.pop()
+    return corners
+
+
 def _collection(collection: Any) -> dict[str, Any]:
     from matplotlib.collections import LineCollection, PathCollection, PolyCollection
 
@@ -138,21 +153,37 @@ def _collection(collection: Any) -> dict[str, Any]:
         entry.update(kind="segments", segments=_num([segment for segment in collection.get_segments()]),
                      colours=_colours(collection.get_edgecolor()))
     elif isinstance(collection, PolyCollection):  # fill_between (a subclass of it since matplotlib 3.10)
-        entry.update(kind="polygons", polygons=_num([path.vertices for path in collection.get_paths()]),
+        entry.update(kind="polygons", polygons=[_polygon(path) for path in collection.get_paths()],
                      colours=_colours(collection.get_facecolor()))
     else:
         entry.update(kind=type(collection).__name__, points=_num(collection.get_offsets()))
     return entry
 
 
-def _line(line: Any) -> dict[str, Any]:
-    import numpy as np
+_NOTHING = ("None", "none", "", " ")
 
+
+def _line(line: Any) -> dict[str, Any] | None:
+    """A line's points and what draws them: the line's colour and style if it has a line, the
+    marker and its colours if it has markers (an error bar's caps are markers on no line; the
+    colour of that line is drawn nowhere, and matplotlib versions set it differently); None for
+    a line that draws nothing."""
+    import numpy as np
+    from matplotlib.markers import MarkerStyle
+
+    linestyle, marker = str(line.get_linestyle()), str(line.get_marker())
+    if not line.get_visible() or (linestyle in _NOTHING and marker in _NOTHING):
+        return None
     xs = np.asarray(line.get_xdata(), dtype=float)
     ys = np.asarray(line.get_ydata(), dtype=float)
-    return {"label": _label(line), "points": _num(np.column_stack([xs, ys])) if len(xs) else [],
-            "colour": _colour(line.get_color()), "linestyle": str(line.get_linestyle()),
-            "marker": str(line.get_marker())}
+    entry: dict[str, Any] = {"label": _label(line), "points": _num(np.column_stack([xs, ys])) if len(xs) else []}
+    if linestyle not in _NOTHING:
+        entry.update(colour=_colour(line.get_color()), linestyle=linestyle)
+    if marker not in _NOTHING:
+        entry.update(marker=marker, marker_edge=_colour(line.get_markeredgecolor()))
+        if MarkerStyle(line.get_marker()).is_filled():
+            entry["marker_face"] = _colour(line.get_markerfacecolor())
+    return entry
 
 
 def _text(text: Any) -> dict[str, Any]:
@@ -172,7 +203,7 @@ def _axes(ax: Any) -> dict[str, Any]:
                 entry[name] = ticks
     entry["legend"] = _legend(ax.get_legend())
     entry["bars"] = _bars(ax)
-    entry["lines"] = [_line(line) for line in ax.lines]
+    entry["lines"] = [drawn for line in ax.lines if (drawn := _line(line)) is not None]
     entry["collections"] = [_collection(collection) for collection in ax.collections]
     entry["texts"] = [_text(text) for text in ax.texts if text.get_text()]
     return {key: value for key, value in entry.items() if value not in ([], "")}
@@ -181,6 +212,7 @@ def _axes(ax: Any) -> dict[str, Any]:
 def describe(fig: Any) -> dict[str, Any]:
     """What `fig` plots, as JSON: its suptitle and figure texts, figure legends, and each axes."""
     described: dict[str, Any] = {
+        "inches": _num(fig.get_size_inches()),  # with the dpi, the intended pixel size (versions round it differently)
         "texts": [text.get_text() for text in fig.texts if text.get_text()],
         "legends": [_legend(legend) for legend in fig.legends],
         "axes": [_axes(ax) for ax in fig.axes],
@@ -204,8 +236,10 @@ def install(folder: Path) -> None:
             return result
         if isinstance(data, bytes) and png_size(data) is not None:
             folder.mkdir(parents=True, exist_ok=True)
+            dpi = kwargs.get("dpi", self.dpi)
+            described = {"dpi": _num(dpi if isinstance(dpi, (int, float)) else self.dpi), **describe(self)}
             path = folder / f"{hashlib.sha256(data).hexdigest()}.json"
-            path.write_text(json.dumps(describe(self), ensure_ascii=False), encoding="utf-8")
+            path.write_text(json.dumps(described, ensure_ascii=False), encoding="utf-8")
         return result
 
     Figure.savefig = savefig  # type: ignore[method-assign]
