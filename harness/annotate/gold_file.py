@@ -123,6 +123,18 @@ def validate_gold_file(data: object, path: Path, lines: dict) -> GoldSideFile:
     return gold
 
 
+def gold_file_problem(gold: GoldSideFile, suite: str, case_ids: list[str]) -> str | None:
+    """Why a side file is not this suite's gold: it names another suite, or lists a case the suite
+    lacks (a side file copied or left from another suite would give cases gold they never had)."""
+    if gold.suite is not None and gold.suite != suite:
+        return f"gold of suite '{gold.suite}', refused by suite '{suite}'"
+    ids = set(case_ids)
+    unknown = next((case.id for case in gold.cases if case.id not in ids), None)
+    if unknown is not None:
+        return f"case '{unknown}' is not a case of suite '{suite}'"
+    return None
+
+
 def read_gold_file(path: Path) -> GoldSideFile:
     data, lines = load_yaml(path)
     return validate_gold_file(data, path, lines)
