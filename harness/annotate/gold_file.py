@@ -52,6 +52,7 @@ class GoldFileCase(Value):
 
 class ProposedFrom(Value):
     run: str = ""  # the run folder the proposals came from (relative to the project folder when inside it)
+    other_runs: list[str] | None = None  # the other runs of a `--from A --from B` proposal, merged with `run`
     variants: list[str] = Field(default_factory=list)
     sample: int = 0  # the sample of a `--repeat` run that was read (always the first)
 
