@@ -426,7 +426,7 @@ def score_command(
 @app.command("evaluate")
 def evaluate_command(
     suite: Annotated[Path, typer.Argument(help="The suite whose cases the outputs answer.")],
-    outputs: Annotated[Path, typer.Option("--outputs", help="JSONL: one {\"id\": CASE_ID, \"output\": TEXT} a line (or `response` for `output`).")],
+    outputs: Annotated[Path, typer.Option("--outputs", help="JSONL: one {\"id\": CASE_ID, \"output\": TEXT} a line (or `response` for `output`), or {\"id\": CASE_ID, \"rounds\": [FIRST, CONTINUATION, ...]} for a conversation with gleaning.")],
     variant: Annotated[Optional[str], typer.Option("--variant", help="Name of the variant the outputs are (default: the file's name); a suite variant's name uses its prompt's format and examples.")] = None,
     format: Annotated[Optional[str], typer.Option("--format", help="Format the outputs are parsed in (default: the variant's, else auto).")] = None,
     conventions: Annotated[str, typer.Option("--conventions", help="harness (default) or text2kgbench: also score exactly as Text2KGBench's run_eval.py (docs/benchmarks.md).")] = "harness",

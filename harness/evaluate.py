@@ -1,8 +1,10 @@
 """`harness evaluate`: score answers another pipeline produced, with no model and no cassettes.
 
 Each row of the outputs file (`{"id": CASE_ID, "output": TEXT}`, or `response` for `output`) is
-one case's answer. It goes through the runner's own parse and score (`runner.evaluate_case`) as a
-one-round answer of one variant, and the run ends in `finish.finish_run` like any other: a normal
+one case's answer; a row `{"id": CASE_ID, "rounds": [FIRST, CONTINUATION, ...]}` is one case's
+conversation (the first answer, then each gleaning answer). Either goes through the runner's own
+per-round parse, merge and score (`runner.evaluate_case`) as the answer rounds of one variant, as a
+recorded conversation is read, and the run ends in `finish.finish_run` like any other: a normal
 run folder with results.jsonl, summary.json, reports and the gate. Rows whose id is not a case and
 ids given twice are reported (the last row of an id counts, as in Text2KGBench's run_eval.py); a case without a row is
 scored as an empty answer. `--conventions text2kgbench` adds Text2KGBench's figures
@@ -38,7 +40,8 @@ DEFAULT_VARIANT = "outputs"  # the variant's name when the file's name gives non
 class OutputRow:
     line: int
     id: str
-    text: str
+    # the case's answers in order: the first answer, then each gleaning answer (one for `output`)
+    answers: tuple[str, ...]
     # the row's own `triples` ([[subject, relation, object], ...]), as Text2KGBench's responses files
     # carry them: what its run_eval.py scores, so its conventions use them instead of the parse
     triples: list[tuple[str, str, str]] | None = None
@@ -68,8 +71,9 @@ class OutputsFile:
 
 
 def read_outputs(path: Path) -> list[OutputRow]:
-    """Every non-blank line as a row; a line that is not a JSON object with a string `id` and a
-    string `output` (or `response`) is bad input naming file:line."""
+    """Every non-blank line as a row; a line that is not a JSON object with a string `id` and
+    either a string `output` (or `response`) or `rounds`, a non-empty list of strings, is bad
+    input naming file:line."""
     data = read_bytes(path, limit=MAX_RUN_FILE_BYTES)
     try:
         text = data.decode("utf-8")
@@ -84,13 +88,37 @@ def read_outputs(path: Path) -> list[OutputRow]:
         if not isinstance(row, dict):
             raise InputError(f"{where}: a row is a JSON object {{\"id\": CASE_ID, \"output\": TEXT}}")
         case_id = row.get("id")
-        answer = row.get("output", row.get("response"))
         if not isinstance(case_id, str) or not case_id:
             raise InputError(f"{where}: the row needs a string `id` (a case id)")
-        if not isinstance(answer, str):
-            raise InputError(f"{where}: the row needs a string `output` (or `response`)")
-        rows.append(OutputRow(number, case_id, answer, _triples(row.get("triples"), where)))
+        rows.append(OutputRow(number, case_id, _answers(row, where, case_id),
+                              _triples(row.get("triples"), where)))
     return rows
+
+
+def _answers(row: dict, where: str, case_id: str) -> tuple[str, ...]:
+    """The row's answer rounds: `rounds`, or its one `output` (`response`); never both."""
+    single = next((key for key in ("output", "response") if key in row), None)
+    if "rounds" in row:
+        if single is not None:
+            raise InputError(f"{where}: the row of '{case_id}' gives both `{single}` and `rounds`; give one of them")
+        rounds = row["rounds"]
+        if not isinstance(rounds, list) or not rounds or not all(isinstance(text, str) for text in rounds):
+            raise InputError(f"{where}: `rounds` of '{case_id}' must be a non-empty list of strings "
+                             "(the first answer, then each continuation)")
+        return tuple(rounds)
+    answer = row.get(single) if single is not None else None
+    if not isinstance(answer, str):
+        raise InputError(f"{where}: the row needs a string `output` (or `response`), "
+                         "or `rounds`, a list of strings")
+    return (answer,)
+
+
+def answer_rounds(answers: tuple[str, ...]) -> list[Round]:
+    """The rounds a recorded conversation of these answers holds: the first extraction, then one
+    continuation per gleaning answer. The row holds no loop-check answers, so none is made up;
+    each answer's index is its position in the row."""
+    return [Round(index=position, kind="extract" if position == 0 else "continue", output=text)
+            for position, text in enumerate(answers)]
 
 
 def _triples(value: object, where: str) -> list[tuple[str, str, str]] | None:
@@ -230,9 +258,10 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
     results = []
     for case in suite.cases:
         row = matched.by_case.get(case.id)
-        text = row.text if row is not None else ""
-        rounds = [Round(index=0, kind="extract", output=text)]
-        results.append(evaluate_case(view, plan, case, rounds, request_hash({"output": text})))
+        answers = row.answers if row is not None else ("",)
+        # a one-answer row keeps the hash it always had; a conversation hashes all its answers
+        digest = request_hash({"output": answers[0]} if len(answers) == 1 else {"rounds": list(answers)})
+        results.append(evaluate_case(view, plan, case, answer_rounds(answers), digest))
     folder = open_run_folder(reports_dir, suite.name, selection_of([name], [c.id for c in suite.cases]),
                              run_id=run_id, fresh=True)
     try:
@@ -259,5 +288,5 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
     return Evaluation(finished, suite.name, name, conventions, len(suite.cases), figures, notes)
 
 
-__all__ = ["DEFAULT_VARIANT", "Evaluation", "OutputRow", "OutputsFile", "OutputsPlan", "evaluate_outputs",
+__all__ = ["DEFAULT_VARIANT", "Evaluation", "OutputRow", "OutputsFile", "OutputsPlan", "answer_rounds", "evaluate_outputs",
            "match_cases", "plan_outputs", "read_outputs", "text2kgbench_figures", "variant_name"]

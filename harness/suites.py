@@ -563,19 +563,25 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
             if "/" in variant.prompt or variant.prompt.endswith((".txt", ".yaml", ".yml")):
                 raise _fail(path, lines, where, f"prompt file not found: {shown_path(variant.prompt)}")
 
+    # the suite's case ids first: which case a side file's gold belongs to depends on them, so a
+    # duplicate id is what the user must fix first, and a side file's error never hides it
+    seen: dict[str, int] = {}
+    for index, case in enumerate(spec.cases):
+        if case.id in seen:
+            raise _fail(path, lines, ("cases", index, "id"),
+                        f"duplicate case id '{case.id}' (first at case {seen[case.id]})")
+        seen[case.id] = index
+    own_cases = spec.cases
     if spec.gold_file is not None:
         spec = _with_gold_file(spec, path, root, lines, allow_outside=allow_outside_chunks)
     cases: list[GoldCase] = []
-    seen: dict[str, int] = {}
     paths = SuitePaths(path, root)
-    for index, case in enumerate(spec.cases):
+    for index, (own, case) in enumerate(zip(own_cases, spec.cases)):
         loc = ("cases", index)
-        if case.id in seen:
-            raise _fail(path, lines, (*loc, "id"), f"duplicate case id '{case.id}' (first at case {seen[case.id]})")
-        seen[case.id] = index
-        problem = case_problem(spec.kind, case)
-        if problem is not None:
-            raise _fail(path, lines, (*loc, *problem[0]), problem[1])
+        for checked in (own,) if own is case else (own, case):  # the suite's own gold too, where a side file replaces it
+            problem = case_problem(spec.kind, checked)
+            if problem is not None:
+                raise _fail(path, lines, (*loc, *problem[0]), problem[1])
         if spec.kind == "summarize_descriptions":
             text = description_list(case.descriptions)  # `text` fills the prompt's input, as GraphRAG writes it
         elif case.chunk is not None:
@@ -587,25 +593,32 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
             text = case.text or ""
         if not text.strip():
             raise _fail(path, lines, loc, "the case's text is empty")
-        known: set[str] = set()
-        for e_index, entity in enumerate(case.entities):
-            names = [entity.name, *entity.aliases]
-            if any(n in known for n in names):
-                raise _fail(path, lines, (*loc, "entities", e_index), f"entity '{entity.name}' is listed twice")
-            known.update(names)
-        for r_index, rel in enumerate(case.relationships):
-            for end in ("source", "target"):
-                name = getattr(rel, end)
-                if name not in known:
-                    raise _fail(
-                        path, lines, (*loc, "relationships", r_index, end),
-                        f"'{name}' is not an entity of case '{case.id}'",
-                    )
-            if rel.type.strip() and not normalize_predicate(rel.type):
-                raise _fail(path, lines, (*loc, "relationships", r_index, "type"),
-                            f"predicate '{shown_key(rel.type)}' has no letters or digits")
+        # the gold written in the suite, validated even when a side file gives the case its gold
+        # (the side file's own gold was validated with it, errors naming its lines)
+        _check_gold_lists(own, path, lines, loc)
         cases.append(_gold_case(case, text))
     return Suite(spec, path, root, cases, allow_outside_files=allow_outside_chunks)
+
+
+def _check_gold_lists(case: CaseSpec, path: Path, lines: LineMap, loc: tuple) -> None:
+    """No entity name listed twice, every relationship endpoint an entity, every predicate readable."""
+    known: set[str] = set()
+    for e_index, entity in enumerate(case.entities):
+        names = [entity.name, *entity.aliases]
+        if any(n in known for n in names):
+            raise _fail(path, lines, (*loc, "entities", e_index), f"entity '{entity.name}' is listed twice")
+        known.update(names)
+    for r_index, rel in enumerate(case.relationships):
+        for end in ("source", "target"):
+            name = getattr(rel, end)
+            if name not in known:
+                raise _fail(
+                    path, lines, (*loc, "relationships", r_index, end),
+                    f"'{name}' is not an entity of case '{case.id}'",
+                )
+        if rel.type.strip() and not normalize_predicate(rel.type):
+            raise _fail(path, lines, (*loc, "relationships", r_index, "type"),
+                        f"predicate '{shown_key(rel.type)}' has no letters or digits")
 
 
 def _gold_case(case: CaseSpec, text: str) -> GoldCase:
@@ -623,7 +636,7 @@ def _gold_case(case: CaseSpec, text: str) -> GoldCase:
 def _with_gold_file(spec: SuiteSpec, path: Path, root: Path, lines: LineMap, *, allow_outside: bool) -> SuiteSpec:
     """The spec with the gold of `gold_file:` in place of its cases' own (the side file was
     validated on its own, errors naming its lines; a case id it lists must be a case here)."""
-    from .annotate.gold_file import read_gold_file
+    from .annotate.gold_file import gold_file_problem, read_gold_file
 
     where = ("gold_file",)
     relative = spec.gold_file or ""
@@ -636,10 +649,9 @@ def _with_gold_file(spec: SuiteSpec, path: Path, root: Path, lines: LineMap, *, 
         raise _fail(path, lines, where, f"gold file {shown_path(relative)} resolves outside the project folder {root} "
                                         "(pass --allow-outside-chunks to read it anyway)")
     gold = read_gold_file(found)
-    ids = {case.id for case in spec.cases}
-    for case in gold.cases:
-        if case.id not in ids:
-            raise InputError(f"{found}: case '{case.id}' is not a case of suite '{spec.name}'")
+    problem = gold_file_problem(gold, spec.name, [case.id for case in spec.cases])
+    if problem is not None:
+        raise InputError(f"{found}: {problem}")
     by_id = {case.id: case for case in gold.cases}
     cases = [
         case if case.id not in by_id else case.model_copy(update={

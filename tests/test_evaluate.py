@@ -173,6 +173,12 @@ def test_plain_output_prints_the_conventions_line(project, capsys):
     ('{"output": "x"}\n', "vicuna.jsonl:1: the row needs a string `id`"),
     ('{"id": "s1", "output": 3}\n', "vicuna.jsonl:1: the row needs a string `output` (or `response`)"),
     ('{"id": "s1", "output": "x", "triples": [["a", "b"]]}\n', "vicuna.jsonl:1: `triples` must be a list of"),
+    ('{"id": "s1", "output": "x", "rounds": ["x"]}\n', "vicuna.jsonl:1: the row of 's1' gives both `output` and `rounds`"),
+    ('{"id": "s1", "response": "x", "rounds": ["x"]}\n',
+     "vicuna.jsonl:1: the row of 's1' gives both `response` and `rounds`"),
+    ('{"id": "s1", "rounds": []}\n', "vicuna.jsonl:1: `rounds` of 's1' must be a non-empty list of strings"),
+    ('{"id": "s1", "rounds": "x"}\n', "vicuna.jsonl:1: `rounds` of 's1' must be a non-empty list of strings"),
+    ('{"id": "s1", "rounds": ["x", null]}\n', "vicuna.jsonl:1: `rounds` of 's1' must be a non-empty list of strings"),
 ])
 def test_malformed_rows_are_one_line_errors(project, capsys, content, message):
     (project / "vicuna.jsonl").write_text(content, encoding="utf-8")
@@ -192,3 +198,66 @@ def test_bad_options_are_one_line_errors(project, capsys):
     suite.write_text(SUITE.split("ontology:")[0] + "cases:" + SUITE.split("cases:")[1], encoding="utf-8")
     code, _, err = evaluate(capsys, project, "--conventions", "text2kgbench")
     assert code == 2 and "--conventions text2kgbench needs the suite's `ontology:`" in err
+
+
+# GraphRAG answers of a conversation with gleaning: each round closed by its own completion
+# delimiter, as GraphRAG's model writes them. s1's first answer names the entities, its
+# continuation the relationship; s2 answers in one round.
+FIRST = ('("entity"<|>ALAN BEAN<|>PERSON<|>an astronaut)##'
+         '("entity"<|>WHEELER, TEXAS<|>CITY<|>his birthplace)<|COMPLETE|>')
+MORE = '("relationship"<|>ALAN BEAN<|>WHEELER, TEXAS<|>Alan Bean was born in Wheeler, Texas<|>9)<|COMPLETE|>'
+S2 = '("entity"<|>BUZZ ALDRIN<|>PERSON<|>an astronaut)<|COMPLETE|>'
+
+
+def _conversation_rows(project: Path, s1: dict) -> None:
+    rows = [{"id": "s1", **s1}, {"id": "s2", "output": S2}]
+    (project / "vicuna.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
+def test_a_row_of_rounds_is_read_as_a_recorded_conversation(project, capsys):
+    from harness.model import Round
+    from harness.runner import evaluate_case, plan_variant
+    from harness.suites import load_suite
+
+    _conversation_rows(project, {"rounds": [FIRST, MORE]})
+    code, out, err = evaluate(capsys, project, "--variant", "benchmark", "--json", "--run-id", "conv")
+    assert code == 0, err
+    rows = [json.loads(line) for line in
+            (project / "reports" / "astronauts" / "conv" / "results.jsonl").read_text().splitlines()]
+    s1 = rows[0]
+    assert [(r["index"], r["kind"], r["output"]) for r in s1["rounds"]] == [(0, "extract", FIRST), (1, "continue", MORE)]
+    # each round parsed on its own: every record kept, each round's completion delimiter in place
+    assert s1["format_report"]["records_parsed"] == 3 and s1["format_report"]["records_dropped"] == 0
+    assert s1["format_report"]["completion"] == "present" and not s1["format_report"]["issues"]
+    assert [r["records_parsed"] for r in s1["round_reports"]] == [2, 1]
+    assert [e["round"] for e in s1["graph"]["entities"]] == [0, 0]
+    assert [r["round"] for r in s1["graph"]["relationships"]] == [1]
+    # gleaning figures: the continuation is answer position 1, adding the relationship
+    yields = s1["score"]["reference_free"]["rounds"]
+    assert [(y["round"], y["entities"], y["relationships"]) for y in yields] == [(0, 2, 0), (1, 0, 1)]
+    # the same row as the runner's own evaluation of those rounds (a replayed conversation's
+    # extraction and continuation), apart from the hash of what was sent
+    suite = load_suite(project / "suites" / "astronauts.yaml")
+    plan = plan_variant(suite, "benchmark")
+    case = next(c for c in suite.cases if c.id == "s1")
+    replayed = evaluate_case(suite, plan, case, [Round(index=0, kind="extract", output=FIRST),
+                                                 Round(index=1, kind="continue", output=MORE)], "")
+    expected = json.loads(replayed.model_dump_json())
+    assert {k: v for k, v in s1.items() if k != "request_hash"} == {
+        k: v for k, v in expected.items() if k != "request_hash"}
+    # s1's relationship is found: relationship recall 1/4 over the four cases
+    assert json.loads(out)["metrics"]["relationship_recall"] == pytest.approx(0.25)
+
+
+def test_rounds_glued_into_one_output_are_format_errors_that_rounds_avoid(project, capsys):
+    # gluing the rounds as GraphRAG does puts a completion delimiter in the middle of the answer
+    _conversation_rows(project, {"output": FIRST + "\n" + MORE})
+    code, _, err = evaluate(capsys, project, "--variant", "benchmark", "--run-id", "glued")
+    assert code == 0, err
+    glued = json.loads((project / "reports" / "astronauts" / "glued" / "results.jsonl").read_text().splitlines()[0])
+    assert glued["format_report"]["completion"] == "misplaced"
+    _conversation_rows(project, {"rounds": [FIRST, MORE]})
+    code, _, err = evaluate(capsys, project, "--variant", "benchmark", "--run-id", "rounds")
+    assert code == 0, err
+    rounds = json.loads((project / "reports" / "astronauts" / "rounds" / "results.jsonl").read_text().splitlines()[0])
+    assert rounds["format_report"]["completion"] == "present"

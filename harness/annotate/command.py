@@ -11,10 +11,10 @@ import typer
 
 from ..errors import InputError
 
-FromOpt = Annotated[Optional[Path], typer.Option("--from", help="Run folder whose answers are proposed as gold (with --apply: the run re-scored against the reviewed gold).")]
+FromOpt = Annotated[Optional[list[Path]], typer.Option("--from", help="Run folder whose answers are proposed as gold (repeatable: the runs' answers are merged into one proposal per case; with --apply: the runs re-scored against the reviewed gold).")]
 VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", help="Only these variants' answers (repeatable; default: every variant of the run).")]
 CaseOpt = Annotated[Optional[list[str]], typer.Option("--case", help="Only these cases (repeatable).")]
-RefreshOpt = Annotated[bool, typer.Option("--refresh", help="Propose for cases that already have gold too (they become pending, out of gold metrics, until reviewed).")]
+RefreshOpt = Annotated[bool, typer.Option("--refresh", help="Propose also for cases whose gold is the suite's own (they become pending, out of gold metrics, until reviewed; the suite file keeps their gold). Reviewed cases are never re-proposed.")]
 ReviewOpt = Annotated[bool, typer.Option("--review", help="Write the review page of the pending proposals (one HTML file).")]
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Where --review writes the page (default: reports/annotate/<suite>.review.html).")]
 ApplyOpt = Annotated[Optional[Path], typer.Option("--apply", help="Merge a reviewed gold file (the page's download) into the suite's gold.")]
@@ -33,9 +33,25 @@ def _side_path(suite) -> Path:
     return suite.path.parent / side_file_name(suite.path)
 
 
+def _backup_path(side: Path) -> Path:
+    """`podcast.gold.yaml.bak`, else the first free `.bak2`, `.bak3`, ...: an earlier backup is never overwritten."""
+    candidate, number = side.with_name(side.name + ".bak"), 1
+    while candidate.exists():
+        number += 1
+        candidate = side.with_name(f"{side.name}.bak{number}")
+    return candidate
+
+
+def _replaced_reviews(old, new) -> list[str]:
+    """The reviewed cases of the side file `old` whose gold `new` changes or drops."""
+    kept = {case.id: case for case in new.cases}
+    return [case.id for case in old.cases if case.review == "done" and kept.get(case.id) != case]
+
+
 def _write_gold(suite, gold) -> None:
     """The side file, and `gold_file:` appended to the suite when it has none; the suite must load
-    after, otherwise both files are put back as they were."""
+    after, otherwise both files are put back as they were. When the new file changes or drops a
+    reviewed case, the old file is first copied to a backup, and the console says where."""
     from ..atomicfile import atomic_write
     from ..suites import load_suite
     from .gold_file import write_gold_file
@@ -43,6 +59,11 @@ def _write_gold(suite, gold) -> None:
     side = _side_path(suite)
     old_side = side.read_bytes() if side.exists() else None
     old_suite = suite.path.read_bytes()
+    replaced = _replaced_reviews(_read_side(suite), gold) if old_side is not None else []
+    if replaced:
+        backup = _backup_path(side)
+        atomic_write(backup, old_side)
+        typer.echo(f"reviewed gold replaced for {', '.join(replaced)}: the previous {side.name} is kept in {backup}")
     header = (f"# Gold of suite {suite.name}, kept by `harness annotate` (docs/annotate.md).\n"
               "# review: pending = proposed from a run, not gold until reviewed; done = reviewed.\n")
     write_gold_file(side, gold, header=header)
@@ -68,10 +89,18 @@ def _run_reference(suite, run_dir: Path) -> str:
 
 
 def _read_side(suite):
-    from .gold_file import GoldSideFile, read_gold_file
+    """The suite's side file (named by `gold_file:`, else the default name beside the suite), refused
+    when it is another suite's: its gold would be merged into this suite's and written back."""
+    from .gold_file import GoldSideFile, gold_file_problem, read_gold_file
 
     side = _side_path(suite)
-    return read_gold_file(side) if side.exists() else GoldSideFile(suite=suite.name)
+    if not side.exists():
+        return GoldSideFile(suite=suite.name)
+    gold = read_gold_file(side)
+    problem = gold_file_problem(gold, suite.name, [case.id for case in suite.cases])
+    if problem is not None:
+        raise InputError(f"{side}: {problem}")
+    return gold
 
 
 def _check_cases(suite, cases: list[str] | None) -> list[str]:
@@ -82,27 +111,50 @@ def _check_cases(suite, cases: list[str] | None) -> list[str]:
     return [i for i in ids if not cases or i in cases]
 
 
-def propose(suite, run_path: Path, variants: list[str] | None, cases: list[str] | None, refresh: bool) -> None:
+def _load_runs(suite, run_paths: list[Path]) -> list:
+    """Each run given once (the same folder twice is one run), every one a run of this suite."""
     from ..runfolder import load_run
+
+    runs, seen = [], set()
+    for path in run_paths:
+        run = load_run(path, need_summary=False)
+        if run.suite_name != suite.name:
+            raise InputError(f"{run.run_dir}: a run of suite '{run.suite_name}', not '{suite.name}'")
+        if run.run_dir.resolve() not in seen:
+            seen.add(run.run_dir.resolve())
+            runs.append(run)
+    return runs
+
+
+def _run_names(suite, runs: list) -> list[str]:
+    """A short name per run for `found_by`: its folder's name, or its path when two share a name."""
+    names = [run.run_dir.name for run in runs]
+    return [name if names.count(name) == 1 else _run_reference(suite, run.run_dir) for name, run in zip(names, runs)]
+
+
+def propose(suite, run_paths: list[Path], variants: list[str] | None, cases: list[str] | None, refresh: bool) -> None:
     from .gold_file import ProposedFrom
-    from .proposals import graphs_by_case, propose_case
+    from .proposals import graphs_of_runs, propose_case
 
     if suite.spec.kind != "extract_graph":
         raise InputError(f"{suite.path}: annotate proposes extraction gold; suite '{suite.name}' is a {suite.spec.kind} suite")
-    run = load_run(run_path, need_summary=False)
-    if run.suite_name != suite.name:
-        raise InputError(f"{run.run_dir}: a run of suite '{run.suite_name}', not '{suite.name}'")
-    present = [v for v in suite.variant_names() if any(row.variant == v for row in run.rows)]
+    runs = _load_runs(suite, run_paths)
+    present = [v for v in suite.variant_names() if any(row.variant == v for run in runs for row in run.rows)]
     unknown = [v for v in variants or [] if v not in present]
     if unknown:
-        raise InputError(f"--variant: {', '.join(unknown)} not in run {run.run_dir} (it has {', '.join(present) or 'none'})")
+        given = ("run " if len(runs) == 1 else "runs ") + ", ".join(str(run.run_dir) for run in runs)
+        held = "it has" if len(runs) == 1 else "they have"
+        raise InputError(f"--variant: {', '.join(unknown)} not in {given} ({held} {', '.join(present) or 'none'})")
     chosen = variants or present
     wanted = _check_cases(suite, cases)
-    graphs = graphs_by_case(run.rows, chosen)
+    graphs = graphs_of_runs([(name, run.rows) for name, run in zip(_run_names(suite, runs), runs)], chosen)
     side = _read_side(suite)
-    proposed, skipped_gold, no_answer = [], [], []
+    proposed, skipped_gold, reviewed, no_answer = [], [], [], []
     for case in suite.cases:
         if case.id not in wanted:
+            continue
+        if case.review == "done":  # reviewed work is never replaced by a proposal, --refresh or not
+            reviewed.append(case.id)
             continue
         if (case.has_entity_gold or case.has_relationship_gold) and not refresh:
             skipped_gold.append(case.id)
@@ -120,17 +172,22 @@ def propose(suite, run_path: Path, variants: list[str] | None, cases: list[str] 
     by_id = {case.id: case for case in side.cases}
     by_id.update({p.case.id: p.case for p in proposed})
     order = [case.id for case in suite.cases]
+    references = [_run_reference(suite, run.run_dir) for run in runs]
     gold = side.model_copy(update={
         "suite": suite.name,
-        "proposed_from": ProposedFrom(run=_run_reference(suite, run.run_dir), variants=chosen, sample=0),
+        "proposed_from": ProposedFrom(run=references[0], other_runs=references[1:] or None, variants=chosen, sample=0),
         "cases": [by_id[i] for i in order if i in by_id]})
     if proposed:
         _write_gold(suite, gold)
+    if reviewed:
+        typer.echo(f"kept as reviewed (a reviewed case is never re-proposed; --apply a new review to change it): "
+                   f"{', '.join(reviewed)}")
     if skipped_gold:
         typer.echo(f"left alone (they have gold; --refresh to propose anyway): {', '.join(skipped_gold)}")
     if no_answer:
         typer.echo(f"no answer in the run (or an error row): {', '.join(no_answer)}")
-    typer.echo(f"{len(proposed)} case(s) proposed from {', '.join(chosen)} (sample 0) into {_side_path(suite)}: "
+    source = "" if len(runs) == 1 else f" of {len(runs)} runs"
+    typer.echo(f"{len(proposed)} case(s) proposed from {', '.join(chosen)}{source} (sample 0) into {_side_path(suite)}: "
                "review: pending, excluded from gold metrics until reviewed. Next: harness annotate "
                f"{suite.path} --review")
 
@@ -155,7 +212,7 @@ def review_page(suite, out: Path | None, cases: list[str] | None) -> Path:
     return target
 
 
-def apply(suite, reviewed_path: Path, run_path: Path | None) -> None:
+def apply(suite, reviewed_path: Path, run_paths: list[Path]) -> None:
     from ..runfolder import read_rows, run_dir_of
     from ..suites import load_suite
     from .apply import merged, read_reviewed, recall_against, reviewed_cases
@@ -171,19 +228,23 @@ def apply(suite, reviewed_path: Path, run_path: Path | None) -> None:
     fresh = load_suite(suite.path, allow_outside_chunks=suite.allow_outside_files)
     pending = sum(1 for case in fresh.cases if case.pending)
     typer.echo(f"{len(done)} case(s) reviewed into {_side_path(fresh)}; {pending} case(s) still pending")
-    run_given = run_path or (suite.root / side.proposed_from.run if side.proposed_from and side.proposed_from.run else None)
-    if run_given is None or not run_given.exists():
+    proposed_from = side.proposed_from
+    kept = ([suite.root / run for run in [proposed_from.run, *(proposed_from.other_runs or [])] if run]
+            if proposed_from is not None else [])
+    runs_given = [run for run in (run_paths or kept) if run.exists()]
+    if not runs_given:
         typer.echo(f"recall against the reviewed gold: give the run with --from RUN, or run: harness run {suite.path}")
         return
-    rows = read_rows(run_dir_of(run_given))
     ids = {case.id for case in done}
     gold = [case for case in fresh.cases if case.id in ids]
-    variants = [v for v in fresh.variant_names() if any(row.variant == v for row in rows)]
-    typer.echo(f"each variant of {run_given} against the reviewed gold of {len(gold)} case(s) (micro):")
-    for line in recall_against(gold, rows, variants, fresh.spec.matching, fresh.spec.ontology):
-        typer.echo(f"  {line.variant}: entity recall {_fmt(line.entity_recall)}, precision {_fmt(line.entity_precision)}; "
-                   f"relationship recall {_fmt(line.relationship_recall)}, precision {_fmt(line.relationship_precision)} "
-                   f"({line.cases} case(s))")
+    for run_given in runs_given:
+        rows = read_rows(run_dir_of(run_given))
+        variants = [v for v in fresh.variant_names() if any(row.variant == v for row in rows)]
+        typer.echo(f"each variant of {run_given} against the reviewed gold of {len(gold)} case(s) (micro):")
+        for line in recall_against(gold, rows, variants, fresh.spec.matching, fresh.spec.ontology):
+            typer.echo(f"  {line.variant}: entity recall {_fmt(line.entity_recall)}, precision {_fmt(line.entity_precision)}; "
+                       f"relationship recall {_fmt(line.relationship_recall)}, precision {_fmt(line.relationship_precision)} "
+                       f"({line.cases} case(s))")
 
 
 def agreement_report(suite, other_path: Path) -> None:
@@ -221,18 +282,18 @@ def annotate_command(
 
     if apply_file is not None and (agreement_file is not None or review or refresh):
         raise InputError("--apply goes alone (with --from RUN for the recall)")
-    if agreement_file is not None and (from_run is not None or review or refresh):
+    if agreement_file is not None and (from_run or review or refresh):
         raise InputError("--agreement goes alone")
-    if from_run is None and not review and apply_file is None and agreement_file is None:
+    if not from_run and not review and apply_file is None and agreement_file is None:
         raise InputError("say what to do: --from RUN (propose), --review, --apply FILE or --agreement FILE")
     suite = load_suite(suite_path)
     if apply_file is not None:
-        apply(suite, apply_file, from_run)
+        apply(suite, apply_file, from_run or [])
         return
     if agreement_file is not None:
         agreement_report(suite, agreement_file)
         return
-    if from_run is not None:
+    if from_run:
         propose(suite, from_run, variant, case, refresh)
         suite = load_suite(suite_path)
     if review:

@@ -52,6 +52,7 @@ class GoldFileCase(Value):
 
 class ProposedFrom(Value):
     run: str = ""  # the run folder the proposals came from (relative to the project folder when inside it)
+    other_runs: list[str] | None = None  # the other runs of a `--from A --from B` proposal, merged with `run`
     variants: list[str] = Field(default_factory=list)
     sample: int = 0  # the sample of a `--repeat` run that was read (always the first)
 
@@ -121,6 +122,18 @@ def validate_gold_file(data: object, path: Path, lines: dict) -> GoldSideFile:
                 raise _fail(path, lines, (*loc, "relationships", r_index, "type"),
                             f"predicate '{shown_key(rel.type)}' has no letters or digits")
     return gold
+
+
+def gold_file_problem(gold: GoldSideFile, suite: str, case_ids: list[str]) -> str | None:
+    """Why a side file is not this suite's gold: it names another suite, or lists a case the suite
+    lacks (a side file copied or left from another suite would give cases gold they never had)."""
+    if gold.suite is not None and gold.suite != suite:
+        return f"gold of suite '{gold.suite}', refused by suite '{suite}'"
+    ids = set(case_ids)
+    unknown = next((case.id for case in gold.cases if case.id not in ids), None)
+    if unknown is not None:
+        return f"case '{unknown}' is not a case of suite '{suite}'"
+    return None
 
 
 def read_gold_file(path: Path) -> GoldSideFile:

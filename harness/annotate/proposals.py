@@ -161,3 +161,22 @@ def graphs_by_case(rows: list[CaseResult], variants: list[str]) -> dict[str, dic
             if row.variant == variant and row.sample == 0 and row.error is None:
                 found.setdefault(row.case_id, {})[variant] = row.graph
     return found
+
+
+def graphs_of_runs(runs: list[tuple[str, list[CaseResult]]], variants: list[str]
+                   ) -> dict[str, dict[str, ExtractedGraph]]:
+    """`graphs_by_case` over several runs (name, rows), merged: case id -> voter -> graph. A
+    variant only one run holds votes under its name; a variant several runs hold votes once per
+    run, as `variant@run` (two runs of one variant are two answers, and neither replaces the other)."""
+    holders = {variant: [name for name, rows in runs if any(row.variant == variant for row in rows)]
+               for variant in variants}
+    merged: dict[str, dict[str, ExtractedGraph]] = {}
+    for name, rows in runs:
+        for case_id, graphs in graphs_by_case(rows, variants).items():
+            for variant, graph in graphs.items():
+                voter = variant if len(holders[variant]) < 2 else f"{variant}@{name}"
+                merged.setdefault(case_id, {})[voter] = graph
+    # each case's voters in the order variants are given, then runs
+    order = {voter: index for index, voter in enumerate(
+        v if len(holders[v]) < 2 else f"{v}@{name}" for v in variants for name in holders[v])}
+    return {case_id: dict(sorted(graphs.items(), key=lambda item: order[item[0]])) for case_id, graphs in merged.items()}

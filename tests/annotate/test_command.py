@@ -4,6 +4,7 @@ reviewed file is written by hand here; tests/annotate/test_page_browser.py drive
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,12 @@ import pytest
 from harness.suites import load_suite
 
 from .helpers import replayed_run, run_cli, suite_without_gold
+
+
+def load_side(suite: Path):
+    from harness.annotate.gold_file import read_gold_file
+
+    return read_gold_file(suite.parent / "podcast.gold.yaml")
 
 
 @pytest.fixture
@@ -43,18 +50,115 @@ def test_a_run_reports_the_pending_cases_and_leaves_them_out(proposed, capsys):
     assert "12 case(s) have proposed gold pending review" in Path("reports/podcast/r2/report.md").read_text(encoding="utf-8")
 
 
-def test_cases_with_gold_are_left_alone_unless_refresh(proposed, capsys, tmp_path):
+def test_reviewed_cases_are_never_re_proposed_refresh_or_not(proposed, capsys, tmp_path):
+    # --refresh used to turn reviewed cases back into pending proposals, their reviewed gold gone
     suite, run_dir = proposed
     reviewed = tmp_path / "reviewed.yaml"
-    reviewed.write_text("cases:\n  - id: host-welcomes-guest\n    entities: [{name: Dana Whitfield}]\n", encoding="utf-8")
+    reviewed.write_text("reviewer: Ana\ncases:\n  - id: host-welcomes-guest\n    entities: [{name: Dana Whitfield}]\n"
+                        "  - id: series-a-funding\n    entities: [{name: Quillstack}]\n", encoding="utf-8")
     assert run_cli(capsys, "annotate", str(suite), "--apply", str(reviewed))[0] == 0
-    code, out, _ = run_cli(capsys, "annotate", str(suite), "--from", str(run_dir), "--case", "host-welcomes-guest")
+    side = suite.parent / "podcast.gold.yaml"
+    done_before = {c.id: c for c in load_suite(suite).cases if c.review == "done"}
+    assert set(done_before) == {"host-welcomes-guest", "series-a-funding"}
+    for extra in ([], ["--refresh"]):
+        code, out, err = run_cli(capsys, "annotate", str(suite), "--from", str(run_dir), *extra)
+        assert code == 0, err
+        assert ("kept as reviewed (a reviewed case is never re-proposed; --apply a new review to change it): "
+                "host-welcomes-guest, series-a-funding") in out
+        assert "10 case(s) proposed" in out
+        loaded = {c.id: c for c in load_suite(suite).cases}
+        assert {i: loaded[i] for i in done_before} == done_before  # reviewed gold, reviewer and state as they were
+        assert not list(side.parent.glob("*.bak*"))  # nothing replaced: no backup needed
+
+
+def test_refresh_proposes_for_the_suites_own_gold_and_the_suite_file_keeps_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    suite = suite_without_gold(tmp_path)
+    text = suite.read_text(encoding="utf-8").replace(
+        "- id: host-welcomes-guest\n", "- id: host-welcomes-guest\n  entities: [{name: Dana Whitfield}]\n", 1)
+    suite.write_text(text, encoding="utf-8")
+    run_dir = replayed_run(capsys, suite)
+    code, out, err = run_cli(capsys, "annotate", str(suite), "--from", str(run_dir), "--case", "host-welcomes-guest")
+    assert code == 0, err
     assert "left alone (they have gold; --refresh to propose anyway): host-welcomes-guest" in out
     assert "0 case(s) proposed" in out
-    assert load_suite(suite).cases[0].review == "done"
-    code, out, _ = run_cli(capsys, "annotate", str(suite), "--from", str(run_dir), "--case", "host-welcomes-guest",
-                           "--refresh")
+    code, out, err = run_cli(capsys, "annotate", str(suite), "--from", str(run_dir), "--case", "host-welcomes-guest",
+                             "--refresh")
+    assert code == 0, err
     assert "1 case(s) proposed" in out and load_suite(suite).cases[0].review == "pending"
+    assert suite.read_text(encoding="utf-8").startswith(text)  # its own gold is still in the suite file
+
+
+def test_replacing_a_reviewed_case_backs_up_the_side_file_first(proposed, capsys, tmp_path):
+    suite, _ = proposed
+    side = suite.parent / "podcast.gold.yaml"
+    reviews = []
+    for number, name in enumerate(("Dana Whitfield", "Dana W.", "Dana")):
+        reviews.append(tmp_path / f"reviewed{number}.yaml")
+        reviews[-1].write_text(f"cases:\n  - id: host-welcomes-guest\n    entities: [{{name: {name}}}]\n",
+                               encoding="utf-8")
+    code, out, err = run_cli(capsys, "annotate", str(suite), "--apply", str(reviews[0]))
+    assert code == 0 and "backup" not in out and "kept in" not in out  # a pending proposal reviewed: nothing lost
+    first = side.read_bytes()
+    code, out, err = run_cli(capsys, "annotate", str(suite), "--apply", str(reviews[1]))
+    assert code == 0, err
+    backup = suite.parent / "podcast.gold.yaml.bak"
+    assert f"reviewed gold replaced for host-welcomes-guest: the previous podcast.gold.yaml is kept in {backup}" in out
+    assert backup.read_bytes() == first
+    second = side.read_bytes()
+    code, out, err = run_cli(capsys, "annotate", str(suite), "--apply", str(reviews[2]))
+    assert code == 0 and f"kept in {suite.parent / 'podcast.gold.yaml.bak2'}" in out
+    assert backup.read_bytes() == first and (suite.parent / "podcast.gold.yaml.bak2").read_bytes() == second
+    assert [e.name for e in load_suite(suite).cases[0].entities] == ["Dana"]
+
+
+def test_two_runs_are_merged_into_one_proposal(tmp_path, monkeypatch, capsys):
+    # --from A --from B used to keep only B's answers
+    monkeypatch.chdir(tmp_path)
+    suite = suite_without_gold(tmp_path)
+    for run_id, variant in (("only-default", "default"), ("only-tuned", "tuned")):
+        code, _, err = run_cli(capsys, "run", str(suite), "--record-mode", "none", "--run-id", run_id,
+                               "--variant", variant)
+        assert code in (0, 1), err
+    runs = [str(Path("reports/podcast") / r) for r in ("only-default", "only-tuned")]
+    code, out, err = run_cli(capsys, "annotate", str(suite), "--from", runs[0], "--from", runs[1])
+    assert code == 0, err
+    assert "12 case(s) proposed from default, tuned of 2 runs" in out
+    side = (suite.parent / "podcast.gold.yaml").read_text(encoding="utf-8")
+    assert "  run: reports/podcast/only-default\n  other_runs: [reports/podcast/only-tuned]\n" in side
+    voters = {v for case in load_side(suite).cases for e in case.entities for v in e.found_by}
+    assert voters == {"default", "tuned"}
+    # a variant both runs hold votes once per run, named by run: two answers, neither replacing the other
+    replayed_run(capsys, suite, "all")
+    code, out, err = run_cli(capsys, "annotate", str(suite), "--from", runs[0], "--from", "reports/podcast/all",
+                             "--variant", "default")
+    assert code == 0, err
+    voters = {v for case in load_side(suite).cases for e in case.entities for v in e.found_by}
+    assert voters == {"default@only-default", "default@all"}
+    # a run of another suite among them is refused, naming it
+    other = Path("reports/podcast/only-tuned")
+    (other / "summary.json").unlink()  # an unfinished run: its rows name its suite
+    results = other / "results.jsonl"
+    results.write_text(re.sub(r'"suite": ?"podcast"', '"suite": "biomed"', results.read_text(encoding="utf-8")),
+                       encoding="utf-8")
+    code, out, err = run_cli(capsys, "annotate", str(suite), "--from", runs[0], "--from", runs[1])
+    assert code == 2 and "a run of suite 'biomed', not 'podcast'" in err and err.count("\n") == 1
+
+
+def test_a_side_file_of_another_suite_is_refused_and_left_as_it_is(proposed, capsys):
+    suite, run_dir = proposed
+    side = suite.parent / "podcast.gold.yaml"
+    side.write_text(side.read_text(encoding="utf-8").replace("suite: podcast\n", "suite: biomed\n"), encoding="utf-8")
+    before = (suite.read_bytes(), side.read_bytes())
+    code, out, err = run_cli(capsys, "annotate", str(suite), "--from", str(run_dir))
+    assert code == 2 and err.count("\n") == 1
+    assert f"{side}: gold of suite 'biomed', refused by suite 'podcast'" in err
+    # the same file beside a suite that does not name it: not merged into this suite's gold either
+    suite.write_text(suite.read_text(encoding="utf-8").replace(
+        "gold_file: podcast.gold.yaml  # gold kept by harness annotate\n", ""), encoding="utf-8")
+    code, out, err = run_cli(capsys, "annotate", str(suite), "--from", str(run_dir))
+    assert code == 2 and f"{side}: gold of suite 'biomed', refused by suite 'podcast'" in err
+    assert side.read_bytes() == before[1]
 
 
 def test_apply_reports_each_variants_recall_against_the_reviewed_gold(proposed, capsys, tmp_path):

@@ -72,11 +72,39 @@ def test_the_summary_counts_pending_cases_of_the_run_only(tmp_path):
     ("cases:\n  - id: two\n    review: maybe\n", "tiny.gold.yaml:3: cases[0].review: Input should be 'pending' or 'done'"),
     ("cases:\n  - id: two\n    entities: [{name: A, colour: red}]\n", "tiny.gold.yaml:3: cases[0].entities[0].colour: unknown key 'colour'"),
     ("- just a list\n", "tiny.gold.yaml: a gold file is a mapping"),
+    ("suite: other\ncases:\n  - id: two\n", "tiny.gold.yaml: gold of suite 'other', refused by suite 'tiny'"),
 ])
 def test_a_bad_side_file_is_one_line_naming_its_file_and_line(tmp_path, gold, message):
     with pytest.raises(InputError) as info:
         load_suite(_write(tmp_path, gold))
     assert message in info.value.message and "\n" not in info.value.message
+
+
+def test_the_suites_own_gold_is_validated_even_where_the_side_file_gives_the_gold(tmp_path):
+    # case two's gold in the suite names an endpoint that is no entity; the side file gives case two
+    # other gold, which used to hide the suite's broken gold until the side file was gone
+    path = _write(tmp_path)
+    path.write_text(SUITE.replace('    text: "Lowbridge is a town."\n', '    text: "Lowbridge is a town."\n'
+                                  "    entities: [{name: Lowbridge}]\n"
+                                  "    relationships: [{source: Lowbridge, target: Highbridge}]\n"), encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_suite(path)
+    assert info.value.message.endswith(
+        "tiny.yaml:11: cases[1].relationships[0].target: 'Highbridge' is not an entity of case 'two'")
+
+
+def test_a_duplicate_case_id_is_reported_before_a_side_file_error(tmp_path):
+    # both are wrong; the duplicate first: which case a side file's gold belongs to depends on the
+    # suite's ids (here the side file's error is about a case the duplicate may have meant)
+    path = _write(tmp_path, "cases:\n  - id: three\n")
+    path.write_text(SUITE.replace("  - id: two\n", "  - id: one\n"), encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_suite(path)
+    assert info.value.message.endswith("tiny.yaml:8: cases[1].id: duplicate case id 'one' (first at case 0)")
+    (tmp_path / "tiny.gold.yaml").write_text("cases:\n  - id: one\n    review: maybe\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_suite(path)
+    assert "duplicate case id 'one'" in info.value.message
 
 
 def test_a_missing_side_file_is_named_at_the_suite_line(tmp_path):
