@@ -2,8 +2,9 @@
 
 Every user YAML file (suites, gold files, prompt templates) is loaded here, and a hostile one
 must end as one InputError, never a hang or a crash. Values are built in one linear pass over
-the parser's events (libyaml's where it is there), without PyYAML's node tree, and the same pass
-bounds the nesting depth (PyYAML composes recursively: deep nesting raises RecursionError, and
+the parser's events (libyaml's where it is there), without PyYAML's node tree. The nesting depth
+is bounded on the text before any parser reads it (harness.yaml_depth: libyaml reads ahead and
+has a flow-depth limit and wording of its own), and again in the same pass over the events (PyYAML composes recursively: deep nesting raises RecursionError, and
 libyaml's composer can overflow the C stack) and the number of values *after* alias expansion
 (nine levels of nine aliases expand to 387 million) before building what crosses them.
 Recursive aliases are refused, and a tagged scalar that does not construct (`!!int abc`) is an
@@ -19,6 +20,7 @@ import yaml
 
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text
+from .yaml_depth import line_deeper_than
 
 Location = tuple[str | int, ...]
 
@@ -368,6 +370,11 @@ def parse_yaml(text: str, name: str, *, shared: bool = False) -> tuple[Any, Line
     and the lines an AliasedLines: a suite whose 20,000 cases refer to one anchored gold then holds
     that gold once while loading, instead of 20,000 copies.
     """
+    # The harness's own bound, on the text, before any parser: libyaml reads ahead, and stops deep
+    # flow nesting with its own error before the events below reach the limit.
+    too_deep = line_deeper_than(text, MAX_YAML_DEPTH)
+    if too_deep is not None:
+        raise InputError(f"{name}:{too_deep}: nested deeper than {MAX_YAML_DEPTH} levels")
     loader = _LineLoader(text)
     try:
         return _DocumentReader(loader, text, shared).read()
