@@ -32,6 +32,8 @@ _BLOCK_HEADER = re.compile(r"[^\n]*\n?")
 _TO_LINE_END = re.compile(r"[^\n]*")
 _LEADING_SPACES = re.compile(r"[ \n]*")
 _SPACES = re.compile(r" *")
+# What may come before a block collection's first token on its line (see _depth_bound).
+_LINE_OPENING = re.compile(r"^[ \t]*(?:[-?:][ \t]+)*", re.MULTILINE)
 _SIMPLE_KEY_CHARS = 1024  # a key and its `:` are on one line and at most this far apart
 
 
@@ -46,11 +48,25 @@ def line_deeper_than(text: str, limit: int) -> int | None:
     if limit >= len(text):  # every level takes at least one character
         return None
     work = text.translate(_BREAKS) if ("\r" in text or "\x85" in text or "\u2028" in text or "\u2029" in text) else text
+    if _depth_bound(work) <= limit:
+        return None
     where = _first_too_deep(work, limit)
     if where is None:
         return None
     # lines as the YAML reader counts them: "\r\n" is one line break
     return work.count("\n", 0, where) - text.count("\r\n", 0, where) + 1
+
+
+def _depth_bound(work: str) -> int:
+    """A quick upper bound on what _first_too_deep counts, so most files skip the full scan.
+
+    Block collections nest at strictly increasing columns (each with at most one indentless
+    sequence besides), and one starts either at a line's first token or just after a run of
+    `- `, `? ` and `: ` that begins the line: no further right than the longest such run.
+    Each flow level takes a `[` or a `{`, and a flow sequence holds at most one open pair.
+    """
+    widest = max(map(len, _LINE_OPENING.findall(work)), default=0)
+    return 2 * (widest + 1) + 2 * work.count("[") + work.count("{")
 
 
 def _first_too_deep(work: str, limit: int) -> int | None:
@@ -134,14 +150,14 @@ def _first_too_deep(work: str, limit: int) -> int | None:
             allow_key = False
             pos += 1
         elif char == ",":
-            allow_key = True
+            allow_key = flow > 0  # (a `,` outside flow collections is an error anyway)
             keys.pop(flow, None)
             if pairs and pairs[-1]:
                 pairs[-1] = False
                 depth -= 1
             pos += 1
         elif char == "-" and after in " \t\n":
-            if not flow:
+            if not flow and allow_key:  # elsewhere PyYAML refuses a block entry
                 if not columns or column > columns[-1]:
                     columns.append(column)
                     mappings.append(False)
@@ -152,12 +168,12 @@ def _first_too_deep(work: str, limit: int) -> int | None:
                     depth += 1
                 if depth > limit:
                     return pos
-            allow_key = True
+            allow_key = allow_key or flow > 0  # (PyYAML stops at a refused one)
             keys.pop(flow, None)
             pos += 1
         elif char == "?" and (flow or after in " \t\n"):
             if not flow:
-                if not columns or column > columns[-1]:
+                if allow_key and (not columns or column > columns[-1]):  # elsewhere PyYAML refuses a key
                     columns.append(column)
                     mappings.append(True)
                     indentless.append(False)
@@ -168,7 +184,7 @@ def _first_too_deep(work: str, limit: int) -> int | None:
                 peaks[-1] = max(peaks[-1], depth)
             if depth > limit:
                 return pos
-            allow_key = not flow
+            allow_key = allow_key and not flow
             keys.pop(flow, None)
             pos += 1
         elif char == ":" and (flow or after in " \t\n"):
@@ -196,14 +212,14 @@ def _first_too_deep(work: str, limit: int) -> int | None:
                         peaks[-1] = max(peaks[-1], depth, key[1] + 1)
                 allow_key = False
             else:
-                if not flow and (not columns or column > columns[-1]):
+                if not flow and allow_key and (not columns or column > columns[-1]):
                     columns.append(column)
                     mappings.append(True)
                     indentless.append(False)
                     depth += 1
                     if depth > limit:
                         return pos
-                allow_key = not flow
+                allow_key = allow_key and not flow
             pos += 1
         elif char in "*&":
             if allow_key:
@@ -236,6 +252,7 @@ def _first_too_deep(work: str, limit: int) -> int | None:
             if broke:
                 allow_key = True
         else:
+            allow_key = False
             pos += 1  # a character no token starts with: the parser stops here
 
 

@@ -1,12 +1,13 @@
 """YAML loading that remembers where each value came from, so errors can name the line.
 
 Every user YAML file (suites, gold files, prompt templates) is loaded here, and a hostile one
-must end as one InputError, never a hang or a crash. Values are built in one linear pass over
-the parser's events (libyaml's where it is there), without PyYAML's node tree. The nesting depth
-is bounded on the text before any parser reads it (harness.yaml_depth: libyaml reads ahead and
-has a flow-depth limit and wording of its own), and again in the same pass over the events (PyYAML composes recursively: deep nesting raises RecursionError, and
-libyaml's composer can overflow the C stack) and the number of values *after* alias expansion
-(nine levels of nine aliases expand to 387 million) before building what crosses them.
+must end as one InputError, never a hang or a crash. The nesting depth is bounded on the text
+before any parser reads it (harness.yaml_depth: libyaml reads ahead, and stops deep flow nesting
+with a limit and wording of its own). Values are built in one linear pass over the parser's events
+(libyaml's where it is there), without PyYAML's node tree, and the same pass bounds the nesting
+depth again (PyYAML composes recursively: deep nesting raises RecursionError, and libyaml's
+composer can overflow the C stack) and the number of values *after* alias expansion (nine levels
+of nine aliases expand to 387 million) before building what crosses them.
 Recursive aliases are refused, and a tagged scalar that does not construct (`!!int abc`) is an
 error naming its line.
 """

@@ -10,7 +10,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness import yamlfile
+from harness import yaml_depth, yamlfile
 from harness.errors import InputError
 from harness.yaml_depth import line_deeper_than
 from harness.yamlfile import MAX_YAML_DEPTH, parse_yaml
@@ -74,7 +74,8 @@ def trees(spine: int) -> st.SearchStrategy[Tree]:
                 tree = ("seq", block, items, kind == "pair")
             else:
                 keys = draw(st.lists(st.sampled_from(KEYS), min_size=len(siblings), max_size=len(siblings)))
-                pairs = [(f"{key}{index}" if key[0].isalpha() else key, value) for index, (key, value) in enumerate(zip(keys, siblings))]
+                pairs = [(f"{key}{index}" if key[0].isalpha() else key, value)
+                         for index, (key, value) in enumerate(zip(keys, siblings))]
                 pairs.insert(position, (draw(st.sampled_from(["k", "'[k'"])), tree))
                 tree = ("map", block, pairs)
         return tree
@@ -159,6 +160,25 @@ def test_the_scan_refuses_exactly_what_is_deeper_than_the_limit_at_its_line(tree
     depth, line = real_depth(text)
     assert line_deeper_than(text, MAX_YAML_DEPTH) == line
     assert (line is not None) == (depth > MAX_YAML_DEPTH)
+
+
+PIECES = ["[", "]", "{", "}", ",", ":", " ", "\n", "\n  ", "\n    ", "- ", "? ", ": ", "k: ", "- - ", "a", "1", "#", '"',
+          "'", "''", '\\"', "|", ">", "|2", ">-", "&x ", "*x", "!t ", "\t", "-", ".", "---", "...", "%", "\r\n", "@"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join))
+def test_on_any_text_the_scan_is_exact_when_it_parses_and_the_quick_bound_holds(text: str) -> None:
+    """Text of YAML's significant characters at random: where PyYAML parses it, the scan finds
+    its depth; parsed or not, the quick bound that lets most files skip the scan is never less
+    than what the scan counts."""
+    scanned = scanned_depth(text)
+    assert yaml_depth._depth_bound(text.translate(yaml_depth._BREAKS)) >= scanned
+    try:
+        depth, _ = real_depth(text)
+    except yaml.YAMLError:
+        return
+    assert scanned == depth
 
 
 @pytest.mark.parametrize(("text", "depth"), [
