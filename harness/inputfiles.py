@@ -23,6 +23,9 @@ MAX_INPUT_BYTES = 16 * MIB
 MAX_RUN_FILE_BYTES = 1024 * MIB
 # Deepest JSON nesting accepted; results rows nest about 8 levels.
 MAX_JSON_DEPTH = 200
+# Longest JSON integer accepted, in digits: Python's own int-string limit (4300 by default, and
+# settable as low as 640) must never be what refuses a file, or its wording would be the message.
+MAX_JSON_INT_DIGITS = 640
 
 
 def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "file") -> bytes:
@@ -109,11 +112,23 @@ def parse_json(text: str, name: str, *, limit: int = MAX_JSON_DEPTH) -> Any:
     if _may_nest_deeper(text, limit) and json_depth_exceeds(text, limit):
         raise InputError(f"{name}: JSON nested deeper than {limit} levels")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_parse_int)
+    except _LongInteger:
+        raise InputError(f"{name}: JSON number longer than {MAX_JSON_INT_DIGITS} digits") from None
     except RecursionError:  # defence in depth: the pre-scan should have caught it
         raise InputError(f"{name}: JSON nested deeper than {limit} levels") from None
     except ValueError as exc:
         raise InputError(f"{name}: not JSON: {exc}") from None
+
+
+class _LongInteger(Exception):
+    """A JSON integer longer than MAX_JSON_INT_DIGITS (not a ValueError: json must not wrap it)."""
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_JSON_INT_DIGITS:
+        raise _LongInteger
+    return int(digits)
 
 
 def load_json(path: Path, *, limit: int = MAX_RUN_FILE_BYTES, what: str = "JSON file") -> Any:

@@ -1,11 +1,13 @@
 """YAML loading that remembers where each value came from, so errors can name the line.
 
 Every user YAML file (suites, gold files, prompt templates) is loaded here, and a hostile one
-must end as one InputError, never a hang or a crash. Values are built in one linear pass over
-the parser's events (libyaml's where it is there), without PyYAML's node tree, and the same pass
-bounds the nesting depth (PyYAML composes recursively: deep nesting raises RecursionError, and
-libyaml's composer can overflow the C stack) and the number of values *after* alias expansion
-(nine levels of nine aliases expand to 387 million) before building what crosses them.
+must end as one InputError, never a hang or a crash. The nesting depth is bounded on the text
+before any parser reads it (harness.yaml_depth: libyaml reads ahead, and stops deep flow nesting
+with a limit and wording of its own). Values are built in one linear pass over the parser's events
+(libyaml's where it is there), without PyYAML's node tree, and the same pass bounds the nesting
+depth again (PyYAML composes recursively: deep nesting raises RecursionError, and libyaml's
+composer can overflow the C stack) and the number of values *after* alias expansion (nine levels
+of nine aliases expand to 387 million) before building what crosses them.
 Recursive aliases are refused, and a tagged scalar that does not construct (`!!int abc`) is an
 error naming its line.
 """
@@ -19,6 +21,7 @@ import yaml
 
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text
+from .yaml_depth import line_deeper_than
 
 Location = tuple[str | int, ...]
 
@@ -368,6 +371,11 @@ def parse_yaml(text: str, name: str, *, shared: bool = False) -> tuple[Any, Line
     and the lines an AliasedLines: a suite whose 20,000 cases refer to one anchored gold then holds
     that gold once while loading, instead of 20,000 copies.
     """
+    # The harness's own bound, on the text, before any parser: libyaml reads ahead, and stops deep
+    # flow nesting with its own error before the events below reach the limit.
+    too_deep = line_deeper_than(text, MAX_YAML_DEPTH)
+    if too_deep is not None:
+        raise InputError(f"{name}:{too_deep}: nested deeper than {MAX_YAML_DEPTH} levels")
     loader = _LineLoader(text)
     try:
         return _DocumentReader(loader, text, shared).read()

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.errors import InputError
-from harness.inputfiles import MAX_JSON_DEPTH, json_depth_exceeds, load_json, parse_json, read_bytes, read_text
+from harness.inputfiles import MAX_JSON_DEPTH, MAX_JSON_INT_DIGITS, json_depth_exceeds, load_json, parse_json, read_bytes, read_text
 from tests.support.growth import assert_linear
 
 
@@ -54,3 +54,20 @@ def test_depth_scan_is_linear() -> None:
         json_depth_exceeds(text, 10**9)
 
     assert_linear(scan, lambda n: '["a\\"[", ' * n + "1" + "]" * n, 50_000)
+
+
+@pytest.mark.parametrize("int_max_str_digits", [0, 640, 4300])
+def test_a_long_integer_is_refused_by_the_harness_whatever_python_allows(int_max_str_digits: int) -> None:
+    """Python's int-string limit (its wording, its default) must not decide the message."""
+    import sys
+
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(int_max_str_digits)
+    try:
+        assert parse_json("[-" + "9" * MAX_JSON_INT_DIGITS + "]", "n.json") == [-int("9" * MAX_JSON_INT_DIGITS)]
+        for digits in (MAX_JSON_INT_DIGITS + 1, 5_000):
+            with pytest.raises(InputError) as caught:
+                parse_json('{"n": ' + "9" * digits + "}", "n.json")
+            assert caught.value.message == f"n.json: JSON number longer than {MAX_JSON_INT_DIGITS} digits"
+    finally:
+        sys.set_int_max_str_digits(before)
