@@ -32,10 +32,13 @@ Every rule is listed in the verdict with its value, its limit and a status:
   (a prompt tuned from the suite's chunks, an example cut from a test document) warn: their
   scores measure copying, not extraction. The rule lists them.
 
-Per-case rules (used by junit.xml and the pytest plugin, not by the verdict): a case × variant
-breaks a rule when one of its own values misses the variant's threshold on that metric (any
-thresholded metric, rates and counts alike, in the metric's direction), when it has no score (the
-model call or parse failed), or when it got worse by more than `case_max_drop` against the baseline.
+Per-case rules (junit.xml, the pytest plugin, the reports) follow the verdict, so that a case
+fails only where the gate fails: a case × variant breaks a rule when it has no score (the model
+call or parse failed), when it got worse by more than `case_max_drop` against the baseline (the
+verdict's `case_regression` rule lists it), or when one of its own values misses a threshold the
+verdict fails for its variant (the case is one of those that pulled the average down). A value
+that misses a threshold the variant meets on average is a warning of the case, not a failure:
+`harness run --gate` passes that run, and so do junit.xml and `pytest --harness-gate`.
 
 Exit codes: 0 every rule passed or warned; 1 a rule failed; 2 bad input (InputError).
 """
@@ -442,7 +445,8 @@ def judge(
         baseline_run_id=None if baseline is None else baseline.run_id,
         notes=notes,
     )
-    return Judgement(verdict, case_checks(rows, config, baseline=baseline, current=current))
+    failing = {(r.variant, r.metric) for r in rules if r.rule == "threshold" and r.status == "fail"}
+    return Judgement(verdict, case_checks(rows, config, baseline=baseline, current=current, failing=failing))
 
 
 def case_checks(
@@ -451,9 +455,11 @@ def case_checks(
     *,
     baseline: Baseline | None = None,
     current: CaseValues | None = None,
+    failing: set[tuple[str, str]] | None = None,
 ) -> dict[tuple[str, str], CaseCheck]:
     """(variant, case) -> its per-case rules (see the module docstring); `current` is `case_values(rows)`
-    when the caller has it already."""
+    when the caller has it already. `failing`: the (variant, metric) thresholds the verdict fails; a
+    case's miss of any other threshold is a warning (None: no verdict, every miss is a warning)."""
     current = case_values(rows) if current is None else current
     regression = config.regression
     case_max_drop = float(regression.case_max_drop)
@@ -475,18 +481,20 @@ def case_checks(
             )
             continue
         values = current[row.variant][row.case_id]
-        failures = []
+        failures, warnings = [], []
         for key, limit in limits.items():
             value = values.value(key)
             if value is None:
                 continue
             ok, verdict = below_or_above(value, float(limit), _op(key), format_metric(key, limit))
             if not ok:
-                failures.append(f"{phrase(key)} {format_metric(key, value)} {verdict}")
+                found = failures if failing is not None and (row.variant, key) in failing else warnings
+                found.append(f"{phrase(key)} {format_metric(key, value)} {verdict}")
         check = CaseCheck(
             variant=row.variant,
             case_id=row.case_id,
             failures=failures,
+            warnings=warnings,
             missed_entities=values.missed_entities,
             missed_relationships=values.missed_relationships,
             undefined=[f"{phrase(key)} n/a" for key in limits if values.value(key) is None],

@@ -47,19 +47,46 @@ def recorded(suite, server, api_key, tmp_path, project):
 def test_pytest_suites_collects_each_case_and_variant(recorded):
     done = pytest_run(recorded, "suites/", "-v")
     out = done.stdout
-    assert done.returncode == 1, out + done.stderr  # two cases break the suite's threshold
+    # default's flood and fair are below the suite's 50% entity recall, but default meets it on average
+    # (5 of 10): the gate passes the run, so the items pass, with a warning naming the case
+    assert done.returncode == 0, out + done.stderr
     for variant in ("default", "tuned"):
         for case in ("mayor", "flood", "fair"):
             assert f"suites/towns.yaml::{variant}::{case}" in out
-    assert "2 failed, 4 passed" in out
-    # the failure names what the case missed
+    assert "6 passed" in out
     assert "towns / default / flood: entity recall 33.3% is below the threshold 50.0%" in out
-    assert "missed entities (2): Arn, Red Lantern Society" in out
-    assert "missed relationships (2): Arn — Millbrook, Red Lantern Society — Millbrook" in out
     # the run's outputs were written as by `harness run`
     runs = list((recorded / "reports" / "towns").iterdir())
     assert len(runs) == 1 and (runs[0] / "report.html").exists() and (runs[0] / "summary.json").exists()
     assert "towns: gate PASS — reports in" in out
+
+
+@pytest.mark.parametrize("limit, passes", [("0.5", True), ("0.6", False)])
+def test_case_items_and_the_gate_item_give_the_cli_gates_verdict(recorded, limit, passes):
+    """One gate, one verdict: `pytest --harness-gate` fails exactly when `harness run --gate` does,
+    and a failing case item is one that pulled its variant below the threshold."""
+    suite_path = recorded / "suites" / "towns.yaml"
+    text = suite_path.read_text(encoding="utf-8").replace("entity_recall: 0.5", f"entity_recall: {limit}")
+    suite_path.write_text(text, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PYTEST_"))}
+    cli = subprocess.run([str(Path(sys.executable).with_name("harness")), "run", "suites/towns.yaml", "--gate",
+                          "--record-mode", "none", "--reports", "cli-reports"],
+                         cwd=recorded, env=env, capture_output=True, text=True, timeout=300)
+    done = pytest_run(recorded, "suites/", "-v", "--harness-gate")
+    assert (cli.returncode == 0) == passes, cli.stdout + cli.stderr
+    assert (done.returncode == 0) == passes, done.stdout
+    failed = set(re.findall(r"^FAILED suites/towns\.yaml::([\w-]+(?:::\w+)?)", done.stdout, re.M))
+    junit = next((recorded / "cli-reports" / "towns").iterdir()) / "junit.xml"
+    junit_failed = set(re.findall(r'classname="towns\.(\w+)" name="(\w+)"[^>]*>\s*<failure', junit.read_text()))
+    assert {"::".join(pair) for pair in junit_failed} == failed - {"gate"}
+    if passes:
+        assert failed == set(), done.stdout
+        return
+    # default's micro recall is 50% < 60%: its two cases below 60% fail and name what they missed
+    assert failed == {"default::flood", "default::fair", "gate"}, done.stdout
+    assert "towns / default / flood: entity recall 33.3% is below the threshold 60.0%" in done.stdout
+    assert "missed entities (2): Arn, Red Lantern Society" in done.stdout
+    assert "missed relationships (2): Arn — Millbrook, Red Lantern Society — Millbrook" in done.stdout
 
 
 def test_suites_are_collected_only_when_asked(recorded):
@@ -118,11 +145,11 @@ def test_missing_cassettes_fail_the_item_with_the_record_command(recorded):
     assert "cassette missing: record it with `harness record" in done.stdout and "--case flood" in done.stdout
     # the hint spells out the mode: `harness record` records nothing by default under CI
     assert "--case flood --record-mode once`" in done.stdout, done.stdout
-    # the case without a cassette fails; the others replayed and are judged on their own scores
-    # (default's flood and fair are below the suite's 50% entity recall, as with every cassette)
-    assert "3 failed, 3 passed" in done.stdout, done.stdout
+    # the case without a cassette fails; the others replayed (default's flood and fair, below the suite's
+    # 50% entity recall that default meets on average, pass with a warning, as with every cassette)
+    assert "1 failed, 5 passed" in done.stdout, done.stdout
     failed = set(re.findall(r"^FAILED suites/towns\.yaml::(\w+::\w+)", done.stdout, re.M))
-    assert failed == {"tuned::flood", "default::flood", "default::fair"}, done.stdout
+    assert failed == {"tuned::flood"}, done.stdout
     assert "towns / tuned / flood: cassette missing" in done.stdout
 
 

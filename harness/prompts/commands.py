@@ -210,7 +210,7 @@ def export(
 ) -> None:
     """Write a prompt as the files the engine reads (a tuned YAML back to GraphRAG's prompts/*.txt)."""
     from .builtin import canonical_name
-    from .export import TARGETS, export_graphrag, export_lightrag, side_templates, write_exports
+    from .export import TARGETS, export_graphrag, export_lightrag, graphrag_engine, side_templates, write_exports
     from .resolve import resolve_prompt
     from .loading import load_prompt
 
@@ -219,9 +219,12 @@ def export(
     resolved = resolve_prompt(prompt) if canonical_name(prompt) is not None else resolve_prompt(prompt, root=Path.cwd())
     template = resolved.load()
     if to == "graphrag":
-        files = [export_graphrag(template, out_dir, "extract_graph")]
+        engine, settings = graphrag_engine(out_dir)
+        typer.echo(f"GraphRAG version: {engine}, from {settings}" if settings is not None else
+                   f"GraphRAG version: {engine} (no GraphRAG settings file in {out_dir}: its names and keys are written)")
+        files = [export_graphrag(template, out_dir, "extract_graph", engine)]
         for kind, path in side_templates(resolved.path).items():
-            files.append(export_graphrag(load_prompt(path), out_dir, kind))
+            files.append(export_graphrag(load_prompt(path), out_dir, kind, engine))
     else:
         files = [export_lightrag(template, out_dir)]
     write_exports(files, force=force)

@@ -1,13 +1,21 @@
 """`harness prompts export`: a harness template written back as the files GraphRAG or LightRAG read.
 
 GraphRAG reads one text file per prompt, named in its settings, and fills it with `str.format`
-and its own variables only:
+and its own variables only. Which file, which settings key and which variables depends on the
+GraphRAG version, read from the target folder's settings file as `prompts lint` reads it
+(`kinds.folder_engine`), and taken from the prompt kinds registry (`kinds.KINDS`: files,
+settings keys and filled variables per version), so what is written lints clean for that version:
 
-| prompt | settings key (2.x, 3.x) | file (what `graphrag prompt-tune` writes) | variables GraphRAG fills |
-| --- | --- | --- | --- |
-| extraction | `extract_graph.prompt` | `prompts/extract_graph.txt` | `input_text`, `entity_types`, `tuple_delimiter`, `record_delimiter`, `completion_delimiter` |
-| description summary | `summarize_descriptions.prompt` | `prompts/summarize_descriptions.txt` | `entity_name`, `description_list`, `max_length` |
-| community report | `community_reports.graph_prompt` | `prompts/community_report_graph.txt` | `input_text`, `max_report_length` |
+| prompt | 0.x, 1.x: file / settings key | 2.x, 3.x: file / settings key |
+| --- | --- | --- |
+| extraction | `prompts/entity_extraction.txt` / `entity_extraction.prompt` | `prompts/extract_graph.txt` / `extract_graph.prompt` |
+| description summary | `prompts/summarize_descriptions.txt` / `summarize_descriptions.prompt` | the same |
+| community report | `prompts/community_report.txt` / `community_reports.prompt` | `prompts/community_report_graph.txt` / `community_reports.graph_prompt` |
+
+0.x and 1.x fill summaries with `entity_name` and `description_list` only and reports with
+`input_text` only (2.x and 3.x add `max_length` and `max_report_length`); 3.x fills extraction with
+`input_text` and `entity_types` only and parses the fixed delimiters `<|>`, `##`, `<|COMPLETE|>`,
+so those are written into the text. A folder without GraphRAG settings gets 2.x's names.
 
 Everything else is written into the text now, as prompt-tune does: the language, the few-shot
 examples, and the entity types of a template that carries its own (a template that leaves them
@@ -34,15 +42,13 @@ from .template import PromptTemplate
 
 TARGETS = ("graphrag", "lightrag")
 
-# kind -> (file under the project, settings key, the variables GraphRAG fills)
-GRAPHRAG_FILES: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "extract_graph": ("prompts/extract_graph.txt", "extract_graph.prompt",
-                      ("input_text", "entity_types", "tuple_delimiter", "record_delimiter", "completion_delimiter")),
-    "summarize_descriptions": ("prompts/summarize_descriptions.txt", "summarize_descriptions.prompt",
-                               ("entity_name", "description_list", "max_length")),
-    "community_report": ("prompts/community_report_graph.txt", "community_reports.graph_prompt",
-                         ("input_text", "max_report_length")),
+# exported kind -> its registered prompt kind (files, settings keys and variables per GraphRAG version)
+GRAPHRAG_FILES: dict[str, str] = {
+    "extract_graph": "graphrag.extract_graph",
+    "summarize_descriptions": "graphrag.summarize_descriptions",
+    "community_report": "graphrag.community_report",
 }
+DEFAULT_GRAPHRAG_ENGINE = "graphrag-2"  # a folder without GraphRAG settings (what the export wrote before versions)
 # LightRAG >= 1.4.8 fills its extraction prompts with these (operate.py, context_base and input_text)
 LIGHTRAG_VARIABLES = ("input_text", "entity_types", "tuple_delimiter", "completion_delimiter", "language", "examples")
 LIGHTRAG_FILE = "lightrag_prompts.py"
@@ -79,11 +85,13 @@ def baked_values(template: PromptTemplate, engine_variables: tuple[str, ...] = (
     return values
 
 
-def engine_text(template: PromptTemplate, engine_variables: tuple[str, ...], *, joiner: str = "\n\n") -> str:
-    """The template as one `str.format` text in which only `engine_variables` are placeholders."""
+def engine_text(template: PromptTemplate, engine_variables: tuple[str, ...], *, joiner: str = "\n\n",
+                fixed: dict[str, str] | None = None) -> str:
+    """The template as one `str.format` text in which only `engine_variables` are placeholders;
+    `fixed`: values the engine does not fill but expects written in (GraphRAG 3.x's delimiters)."""
     if template.history:
         raise InputError(f"{template.source}: a chat template with few-shot turns cannot be one engine prompt file")
-    baked = baked_values(template, engine_variables)
+    baked = {**baked_values(template, engine_variables), **(fixed or {})}
     open_names = [n for n in engine_variables if n not in baked]
     values = {**{n: _sentinel(n) for n in open_names}, **baked}
     values.update(_mapped(template, values, open_names))
@@ -119,9 +127,9 @@ def sample_values(template: PromptTemplate) -> dict[str, str]:
 
 
 def check_round_trip(template: PromptTemplate, text: str, engine_variables: tuple[str, ...], *,
-                     joiner: str = "\n\n") -> None:
+                     joiner: str = "\n\n", fixed: dict[str, str] | None = None) -> None:
     """The exported text filled as the engine fills it must be the template's own rendering."""
-    values = sample_values(template)
+    values = {**sample_values(template), **(fixed or {})}
     supplied = {n: values[n] for n in engine_variables}
     values.update(_mapped(template, values, engine_variables))
     expected = joiner.join(m["content"] for m in template.render({**values, **baked_values(template, engine_variables)}))
@@ -134,13 +142,51 @@ def check_round_trip(template: PromptTemplate, text: str, engine_variables: tupl
                          "a variable the engine fills); export a template that uses the placeholders as written")
 
 
-def export_graphrag(template: PromptTemplate, out_dir: Path, kind: str = "extract_graph") -> ExportedFile:
-    name, key, variables = GRAPHRAG_FILES[kind]
-    if kind == "extract_graph" and template.format != "graphrag":
-        raise InputError(f"{template.source}: format {template.format}; GraphRAG's extractor reads GraphRAG tuples "
-                         "only (export it --to lightrag, or tune with --format graphrag)")
-    text = engine_text(template, variables)
-    check_round_trip(template, text, variables)
+def graphrag_engine(out_dir: Path) -> tuple[str, Path | None]:
+    """The GraphRAG version the target folder's settings say, and that file (None: no settings there,
+    GraphRAG 2.x's names are written)."""
+    from .kinds import folder_engine
+
+    found = folder_engine(out_dir) if out_dir.is_dir() else None
+    return found if found is not None else (DEFAULT_GRAPHRAG_ENGINE, None)
+
+
+def graphrag_target(kind: str, engine: str) -> tuple[str, str, tuple[str, ...]]:
+    """(file under the project, settings key, the variables GraphRAG fills) of `kind` in that version."""
+    from .kinds import get_kind
+
+    prompt_kind = get_kind(GRAPHRAG_FILES[kind])
+    return (f"prompts/{prompt_kind.files[engine][0]}", prompt_kind.settings_keys[engine][0],
+            tuple(prompt_kind.filled[engine]))
+
+
+def _fixed_delimiters(template: PromptTemplate, variables: tuple[str, ...]) -> dict[str, str]:
+    """The delimiters a version parses but does not fill (3.x): written into the text, and refused
+    when the template declares others, which that version could not read."""
+    fixed = {}
+    for name, default in GRAPHRAG_DELIMITERS.items():
+        if name in variables:
+            continue
+        declared = getattr(template.meta, name)
+        if declared and declared != default:
+            raise InputError(f"{template.source}: {name} {declared!r}; this GraphRAG version fills no delimiter and "
+                             f"parses {default!r} only (export a template with GraphRAG's delimiters)")
+        fixed[name] = default
+    return fixed
+
+
+def export_graphrag(template: PromptTemplate, out_dir: Path, kind: str = "extract_graph",
+                    engine: str = DEFAULT_GRAPHRAG_ENGINE) -> ExportedFile:
+    """One prompt as the file GraphRAG `engine` (graphrag-0 ... graphrag-3) reads for `kind`."""
+    name, key, variables = graphrag_target(kind, engine)
+    fixed: dict[str, str] = {}
+    if kind == "extract_graph":
+        if template.format != "graphrag":
+            raise InputError(f"{template.source}: format {template.format}; GraphRAG's extractor reads GraphRAG tuples "
+                             "only (export it --to lightrag, or tune with --format graphrag)")
+        fixed = _fixed_delimiters(template, variables)
+    text = engine_text(template, variables, fixed=fixed)
+    check_round_trip(template, text, variables, fixed=fixed)
     return ExportedFile(kind, out_dir / name, text, key, tuple(v for v in variables if "{" + v + "}" in text))
 
 

@@ -425,21 +425,28 @@ _GRAPHRAG_SECTIONS = {"llm", "models", "completion_models", "entity_extraction",
 def find_project_engine(prompt: Path) -> tuple[str, Path] | None:
     """The GraphRAG version of the project a prompt file belongs to, and its settings file: the
     first settings file found walking up from the prompt (at most four folders)."""
-    from ..yamlfile import parse_yaml
-
     folder = prompt.resolve().parent
     for _ in range(4):
-        for name in SETTINGS_FILES:
-            candidate = folder / name
-            if candidate.is_file():
-                try:
-                    data, _ = parse_yaml(candidate.read_text(encoding="utf-8"), str(candidate))
-                except (InputError, OSError, UnicodeDecodeError):
-                    return None
-                if isinstance(data, dict) and _GRAPHRAG_SECTIONS & set(data):
-                    return engine_of_settings(data), candidate
-                return None  # a settings file of something else: no GraphRAG project here
+        if any((folder / name).is_file() for name in SETTINGS_FILES):
+            return folder_engine(folder)  # a settings file of something else: no GraphRAG project here
         if folder.parent == folder:
             break
         folder = folder.parent
+    return None
+
+
+def folder_engine(folder: Path) -> tuple[str, Path] | None:
+    """The GraphRAG version a project folder's own settings file says, and that file (None: no
+    readable GraphRAG settings in the folder). Lint and `prompts export` read a project alike."""
+    from ..yamlfile import parse_yaml
+
+    candidate = next((folder / name for name in SETTINGS_FILES if (folder / name).is_file()), None)
+    if candidate is None:
+        return None
+    try:
+        data, _ = parse_yaml(candidate.read_text(encoding="utf-8"), str(candidate))
+    except (InputError, OSError, UnicodeDecodeError):
+        return None
+    if isinstance(data, dict) and _GRAPHRAG_SECTIONS & set(data):
+        return engine_of_settings(data), candidate
     return None

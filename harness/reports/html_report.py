@@ -292,6 +292,8 @@ def case_html(view: ReportView, case_id: str, first: bool) -> str:
         check = view.checks.get((column.variant, case_id))
         if check is not None and not check.passed:
             parts.append(f"<p class='missed'>breaks: {e(check.message())}</p>")
+        elif check is not None and check.warnings:
+            parts.append(f"<p class='muted'>warns: {e(check.warning_message())}</p>")
         if row.score is None:
             parts.append(f"<p class='missed'>no score: {e(row.error or 'failed')}</p></div>")
             continue

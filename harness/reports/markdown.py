@@ -264,7 +264,7 @@ def case_cell(view: ReportView, column: Column, case_id: str) -> str:
     if row.score is None:
         return "❌ error"
     check = view.checks.get((column.variant, case_id))
-    mark = "❌ " if check is not None and not check.passed else ""
+    mark = "" if check is None else "❌ " if not check.passed else "⚠️ " if check.warnings else ""
     if not view.builds_graph:  # another suite kind: its first two key figures
         return mark + " / ".join(m.format(m.value(row.score)) for m in key_figures(view.suite_kind)[:2])
     if not view.has_gold:  # no recall anywhere: the grounding rate and the example leaks instead
@@ -284,7 +284,8 @@ def cases_section(view: ReportView) -> list[str]:
     else:
         what = "Entity / relationship recall" if view.has_gold else "Grounding rate / example leaks (no gold)"
     lines = [f"<details><summary>{what} per case "
-             f"({len(view.case_ids)} cases; ❌ breaks a per-case rule)</summary>", ""]
+             f"({len(view.case_ids)} cases; ❌ breaks a per-case rule; ⚠️ below a threshold its variant meets "
+             f"on average)</summary>", ""]
     if view.suite_kind == "summarize_descriptions":
         missed_by = "facts dropped / added by"
     elif not view.builds_graph:  # reports, claims: what the format found wrong
@@ -317,6 +318,12 @@ def cases_section(view: ReportView) -> list[str]:
         lines += ["", "Per-case rules broken:", ""]
         for check in failing[:MAX_CASE_ROWS]:
             lines.append(f"- `{esc(check.variant)}` / `{esc(check.case_id)}`: {esc(check.message())}")
+    warning = [check for check in view.checks.values() if check.passed and check.warnings]
+    if warning:
+        lines += ["", "Below a threshold on one case, met by the variant on average (warnings; the gate passes "
+                  "them):", ""]
+        for check in warning[:MAX_CASE_ROWS]:
+            lines.append(f"- `{esc(check.variant)}` / `{esc(check.case_id)}`: {esc('; '.join(check.warnings))}")
     lines += ["", "</details>"]
     return lines
 

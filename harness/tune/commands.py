@@ -13,6 +13,19 @@ from ..errors import InputError
 DEFAULT_CHUNK_TOKENS = 1200  # GraphRAG's default chunk size
 
 
+def existing_variant(loaded, name: str, prompt: Path) -> bool:
+    """Whether the suite already has variant `name` for this prompt (re-tuning into the same file:
+    nothing to add). A variant of that name for another prompt is refused before any tuning call."""
+    spec = loaded.spec.variants.get(name)
+    if spec is None:
+        return False
+    current = (loaded.root / spec.prompt).resolve() if spec.prompt else None
+    if current != prompt.resolve():
+        raise InputError(f"--add-variant {name}: {loaded.path} already has a variant '{name}' "
+                         f"({spec.prompt or 'no prompt file'}); choose another name, or tune into its prompt file")
+    return True
+
+
 def add_variant(suite_path: Path, name: str, prompt: Path, root: Path) -> None:
     """Add `name: {prompt: ...}` under the suite's `variants:` as one new line, so comments survive."""
     from ..suites import load_suite
@@ -119,11 +132,13 @@ def tune_command(
     if mode not in RECORD_MODES:
         raise InputError(f"--record-mode: '{mode}' is not one of {', '.join(RECORD_MODES)}")
     loaded = None
+    already = False  # --add-variant names a variant the suite already has for this prompt
     if suite is not None:
         loaded = load_suite(suite)
         texts, names = [c.text for c in loaded.cases], [c.id for c in loaded.cases]
         folder = cassettes or loaded.cassette_dir() / "tune"
         endpoint = endpoint_settings(loaded.spec.model, model_name=model, base_url=base_url)
+        already = bool(add_variant_name) and existing_variant(loaded, add_variant_name, out)
     else:
         assert input_dir is not None
         texts, names = input_chunks(input_dir, chunk_tokens, model or "gpt-4o-mini")
@@ -163,8 +178,11 @@ def tune_command(
     for note in report["notes"]:
         typer.echo(f"note: {note}")
     if add_variant_name and loaded is not None:
-        add_variant(loaded.path, add_variant_name, result.template_path, loaded.root)
-        typer.echo(f"added variant '{add_variant_name}' to {loaded.path}; measure it with:")
+        if already:
+            typer.echo(f"variant '{add_variant_name}' of {loaded.path} already measures {out}; measure it with:")
+        else:
+            add_variant(loaded.path, add_variant_name, result.template_path, loaded.root)
+            typer.echo(f"added variant '{add_variant_name}' to {loaded.path}; measure it with:")
         typer.echo(f"  harness record {loaded.path} --variant {add_variant_name} && harness run {loaded.path}")
         if report["examples_kept"]:
             typer.echo(f"note: the prompt's examples are cases of the suite ({', '.join(report['examples_kept'])}); "

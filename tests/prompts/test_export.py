@@ -3,6 +3,7 @@ what the harness template renders."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 import types
 from pathlib import Path
@@ -87,3 +88,53 @@ def test_export_refusals(harness_cli, tmp_path: Path, capsys: pytest.CaptureFixt
     assert harness_cli(["prompts", "export", "builtin:graphrag/extract_graph", "--to", "graphrag", str(tmp_path)]) == 2
     assert "already exists (use --force" in capsys.readouterr().err
     assert harness_cli(["prompts", "export", "builtin:graphrag/extract_graph", "--to", "graphrag", str(tmp_path), "--force"]) == 0
+
+
+STOCK = REPO / "tests" / "fixtures" / "stock_prompts"
+# the file names and settings keys each GraphRAG version reads (harness.prompts.kinds, from GraphRAG's init_content.py)
+VERSION_FILES = {
+    "graphrag-0": ({"entity_extraction.txt", "summarize_descriptions.txt", "community_report.txt"},
+                   ("entity_extraction.prompt: prompts/entity_extraction.txt",
+                    "community_reports.prompt: prompts/community_report.txt")),
+    "graphrag-1": ({"entity_extraction.txt", "summarize_descriptions.txt", "community_report.txt"},
+                   ("entity_extraction.prompt: prompts/entity_extraction.txt",
+                    "community_reports.prompt: prompts/community_report.txt")),
+    "graphrag-2": ({"extract_graph.txt", "summarize_descriptions.txt", "community_report_graph.txt"},
+                   ("extract_graph.prompt: prompts/extract_graph.txt",
+                    "community_reports.graph_prompt: prompts/community_report_graph.txt")),
+    "graphrag-3": ({"extract_graph.txt", "summarize_descriptions.txt", "community_report_graph.txt"},
+                   ("extract_graph.prompt: prompts/extract_graph.txt",
+                    "community_reports.graph_prompt: prompts/community_report_graph.txt")),
+}
+
+
+@pytest.mark.parametrize("version", sorted(VERSION_FILES))
+@pytest.mark.parametrize("prompt", [str(REPO / "prompts" / "podcast" / "auto.yaml"), "builtin:graphrag/extract_graph"])
+def test_export_writes_the_names_and_keys_of_the_projects_version_and_lints_clean(
+        harness_cli, tmp_path: Path, capsys: pytest.CaptureFixture[str], version: str, prompt: str) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(STOCK / version / "settings.yaml", project / "settings.yaml")  # the version's own settings layout
+    assert harness_cli(["prompts", "export", prompt, "--to", "graphrag", str(project)]) == 0
+    out = capsys.readouterr().out
+    names, keys = VERSION_FILES[version]
+    written = {p.name for p in (project / "prompts").iterdir()}
+    assert written == (names if prompt.endswith("auto.yaml") else {n for n in names if "extract" in n})
+    assert f"GraphRAG version: {version}" in out
+    for key in keys if prompt.endswith("auto.yaml") else keys[:1]:
+        assert key in out
+    files = sorted(str(p) for p in (project / "prompts").iterdir())
+    assert harness_cli(["prompts", "lint", *files]) == 0  # linted for the version the settings say
+    assert f"{len(files)} prompt(s) checked: 0 error(s), 0 warning(s)" in capsys.readouterr().out
+
+
+def test_graphrag_3_gets_its_fixed_delimiters_written_in(harness_cli, tmp_path: Path) -> None:
+    # GraphRAG 3.x fills input_text and entity_types only; it parses <|>, ## and <|COMPLETE|>
+    shutil.copy(STOCK / "graphrag-3" / "settings.yaml", tmp_path / "settings.yaml")
+    assert harness_cli(["prompts", "export", "builtin:graphrag/extract_graph", "--to", "graphrag", str(tmp_path)]) == 0
+    exported = (tmp_path / "prompts" / "extract_graph.txt").read_text(encoding="utf-8")
+    assert "{tuple_delimiter}" not in exported and "<|>" in exported
+    variables = {"input_text": "Ana Ruiz opened the library.", "entity_types": "vessel,port", "tuple_delimiter": "<|>",
+                 "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>", "language": "English"}
+    assert exported.format(input_text=variables["input_text"], entity_types="vessel,port") == _joined(
+        load_builtin("graphrag/extract_graph").render(variables))

@@ -175,12 +175,12 @@ def test_junit_has_one_case_per_case_and_variant(run):
         (f"towns.{v}", c) for v in ("default", "tuned") for c in ("mayor", "flood", "fair")
     )
     failed = {(c.get("classname"), c.get("name")): c.find("failure") for c in cases if c.find("failure") is not None}
-    # the suite's threshold is entity_recall 0.5: default finds 1 of 3 in flood and fair
-    assert set(failed) == {("towns.default", "flood"), ("towns.default", "fair")}
-    flood = failed[("towns.default", "flood")]
-    assert "entity recall 33.3% is below the threshold 50.0%" in flood.get("message")
-    assert "missed entities (2): Arn, Red Lantern Society" in flood.text
-    assert root.find("testsuite").get("failures") == "2" and root.find("testsuite").get("tests") == "6"
+    # the suite's threshold is entity_recall 0.5: default finds 1 of 3 in flood and fair, but 5 of 10 in all,
+    # so the gate passes and so does every junit case (the report marks the two as warnings)
+    assert failed == {}
+    assert root.find("testsuite").get("failures") == "0" and root.find("testsuite").get("tests") == "6"
+    markdown = (outcome.run_dir / "report.md").read_text(encoding="utf-8")
+    assert "- `default` / `flood`: entity recall 33.3% is below the threshold 50.0%" in markdown
 
 
 # --------------------------------------------------------------------------- report.html

@@ -99,3 +99,34 @@ def test_input_files_are_cut_into_chunks_like_an_indexing_pipeline(tmp_path: Pat
     assert names[-1] == "short.md" and names[:-1] == [f"long.txt#{i}" for i in range(1, len(names))]
     assert len(names) == 5 and all(count_tokens(t) <= 500 for t in texts)  # 1,800 tokens: 4 chunks
     assert "".join(texts[:-1]) == (tmp_path / "docs" / "long.txt").read_text()  # nothing lost at the cuts
+
+
+def _podcast_project(tmp_path: Path) -> Path:
+    for folder in ("suites", "prompts", "fixtures/chunks", "fixtures/cassettes/podcast/tune"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    return tmp_path / "suites" / "podcast.yaml"
+
+
+def test_retuning_into_a_variants_own_prompt_leaves_the_suite_as_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # the README's tuning block: `auto` already measures prompts/podcast/auto.yaml (exit 2 "duplicate key" before)
+    suite = _podcast_project(tmp_path)
+    before = suite.read_text()
+    monkeypatch.chdir(tmp_path)
+    args = ["tune", "--suite", "suites/podcast.yaml", "--out", "prompts/podcast/auto.yaml", "--selection", "top",
+            "--limit", "6", "--record-mode", "none", "--add-variant", "auto"]
+    assert main(args) == 0, capsys.readouterr().err
+    assert "variant 'auto' of suites/podcast.yaml already measures prompts/podcast/auto.yaml" in capsys.readouterr().out
+    assert suite.read_text() == before
+
+
+def test_add_variant_naming_another_prompts_variant_is_refused_before_any_call(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    suite = _podcast_project(tmp_path)
+    before = suite.read_text()
+    monkeypatch.chdir(tmp_path)
+    args = ["tune", "--suite", "suites/podcast.yaml", "--out", "prompts/podcast-auto.yaml", "--selection", "top",
+            "--limit", "6", "--record-mode", "none", "--add-variant", "auto"]
+    assert main(args) == 2
+    assert "already has a variant 'auto'" in capsys.readouterr().err
+    assert suite.read_text() == before and not (tmp_path / "prompts" / "podcast-auto.yaml").exists()
