@@ -573,13 +573,18 @@ def audit_cache_command(
     if not folder.exists():
         raise InputError(f"{folder}: not found")
     result = audit_cache(folder, engine=engine)
+    if not result.rows and not result.skipped.empty_stores:
+        skipped = result.skipped.line()
+        raise InputError(f"{folder}: no cache entry here" + (f" ({skipped})" if skipped else ""))
     if json_out:
         for row in result.rows:
             sys.stdout.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
-        sys.stdout.write(json.dumps({"totals": result.totals.to_json(), "skipped": dict(result.skipped.reasons)},
+        sys.stdout.write(json.dumps({"totals": result.totals.to_json(), "skipped": dict(result.skipped.reasons),
+                                     "empty_stores": result.skipped.empty_stores, "notes": result.notes},
                                     ensure_ascii=False) + "\n")
         return
-    for line in render(result.rows, result.totals, result.skipped.line(), str(folder)):
+    for line in render(result.rows, result.totals, result.skipped.line(), str(folder), result.notes,
+                       result.skipped.empty_stores):
         typer.echo(line)
 
 
