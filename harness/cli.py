@@ -528,6 +528,9 @@ def _reference_free_lines(rf) -> list[str]:
     else:
         lines.append(f"  example leaks: {rf.example_leaks}"
                      + (f" ({', '.join(rf.example_leak_names)})" if rf.example_leak_names else ""))
+    if rf.type_word_names:  # a finding only when there is one: no line for 0 or n/a
+        lines.append(f"  names that are type words (name and type swapped): {rf.type_word_names} "
+                     f"({', '.join(rf.type_word_names_found)})")
     return lines
 
 
