@@ -650,7 +650,7 @@ def compare_command(
             typer.echo(f"  {name:24s} {_compare_line(name, delta)}{beyond}")
         for case in comparison.worst_regressions(5):
             lost = ", ".join(case.newly_missed_entities) or "—"
-            typer.echo(f"  regressed: {case.case_id} (F1 change {case.f1_change:+.3f}); newly missed: {lost}")
+            typer.echo(f"  regressed: {case.case_id} ({case.f1_changes_text()}); newly missed: {lost}")
 
 
 def _compare_line(name: str, delta) -> str:

@@ -165,6 +165,18 @@ def test_compare_json(recorded, capsys):
     assert data["cases"]["paired"] == 3
 
 
+def test_compare_prints_each_f1_change_of_a_regressed_case(recorded, capsys):
+    """Issue 27, item 10: not "F1 change -2.000" (the sum of two changes)."""
+    run_cli(capsys, "run", str(recorded))
+    run_dir = next((recorded.parent.parent / "reports" / "towns").iterdir())
+    code, out, err = run_cli(capsys, "compare", str(run_dir), str(run_dir), "--variant-a", "tuned",
+                             "--variant-b", "default")
+    assert code == 0, err
+    regressed = [line for line in out.splitlines() if line.lstrip().startswith("regressed:")]
+    assert regressed and all("(entity F1 " in line and ", relationship F1 " in line for line in regressed)
+    assert "F1 change" not in out
+
+
 def test_shipped_suites_validate():
     for path in sorted((REPO / "suites").glob("*.yaml")):
         suite = load_suite(path)
