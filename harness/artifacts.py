@@ -114,8 +114,20 @@ class CaseDiff(Value):
 
     @property
     def f1_change(self) -> float:
-        """Ranking key for regressions: entity F1 delta plus relationship F1 delta."""
+        """Ranking key for regressions: entity F1 delta plus relationship F1 delta. A sum of two
+        changes (down to -2): never shown as "the F1 change" (`f1_changes_text` says each)."""
         return (self.delta.get("entity_f1") or 0.0) + (self.delta.get("relationship_f1") or 0.0)
+
+    def f1_changes_text(self) -> str:
+        """Each F1 change, labelled: "entity F1 -1.000, relationship F1 -1.000" (n/a without a value)."""
+        return f1_changes_text(self.delta.get("entity_f1"), self.delta.get("relationship_f1"))
+
+
+def f1_changes_text(entity: float | None, relationship: float | None) -> str:
+    """The entity and relationship F1 changes of a case as one labelled text."""
+    def cell(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:+.3f}"
+    return f"entity F1 {cell(entity)}, relationship F1 {cell(relationship)}"
 
 
 class ComparisonSettings(Artifact):
@@ -138,7 +150,7 @@ class PairedCases(Value):
 
 class WorstRegression(Value):
     case_id: str
-    f1_change: float
+    f1_change: float  # entity F1 change + relationship F1 change: the ranking key, not one F1 change
     newly_missed_entities: list[str]
     newly_missed_relationships: list[list[str]]
 

@@ -528,6 +528,9 @@ def _reference_free_lines(rf) -> list[str]:
     else:
         lines.append(f"  example leaks: {rf.example_leaks}"
                      + (f" ({', '.join(rf.example_leak_names)})" if rf.example_leak_names else ""))
+    if rf.type_word_names:  # a finding only when there is one: no line for 0 or n/a
+        lines.append(f"  names that are type words (name and type swapped): {rf.type_word_names} "
+                     f"({', '.join(rf.type_word_names_found)})")
     return lines
 
 
@@ -573,13 +576,18 @@ def audit_cache_command(
     if not folder.exists():
         raise InputError(f"{folder}: not found")
     result = audit_cache(folder, engine=engine)
+    if not result.rows and not result.skipped.empty_stores:
+        skipped = result.skipped.line()
+        raise InputError(f"{folder}: no cache entry here" + (f" ({skipped})" if skipped else ""))
     if json_out:
         for row in result.rows:
             sys.stdout.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
-        sys.stdout.write(json.dumps({"totals": result.totals.to_json(), "skipped": dict(result.skipped.reasons)},
+        sys.stdout.write(json.dumps({"totals": result.totals.to_json(), "skipped": dict(result.skipped.reasons),
+                                     "empty_stores": result.skipped.empty_stores, "notes": result.notes},
                                     ensure_ascii=False) + "\n")
         return
-    for line in render(result.rows, result.totals, result.skipped.line(), str(folder)):
+    for line in render(result.rows, result.totals, result.skipped.line(), str(folder), result.notes,
+                       result.skipped.empty_stores):
         typer.echo(line)
 
 
@@ -642,7 +650,7 @@ def compare_command(
             typer.echo(f"  {name:24s} {_compare_line(name, delta)}{beyond}")
         for case in comparison.worst_regressions(5):
             lost = ", ".join(case.newly_missed_entities) or "—"
-            typer.echo(f"  regressed: {case.case_id} (F1 change {case.f1_change:+.3f}); newly missed: {lost}")
+            typer.echo(f"  regressed: {case.case_id} ({case.f1_changes_text()}); newly missed: {lost}")
 
 
 def _compare_line(name: str, delta) -> str:

@@ -302,7 +302,7 @@ class RoundYield(Value):
 
 class ReferenceFreeScores(Value):
     """What one answer says about itself and its chunk, no gold needed (docs/scoring.md,
-    "Reference-free figures"). The first twelve keys are `harness score --json`'s `reference_free`."""
+    "Reference-free figures"). The first fourteen keys are `harness score --json`'s `reference_free`."""
 
     entities: int  # distinct entities (by normalised name)
     relationships: int  # distinct relationships (normalised endpoint pairs, undirected, self-loops out)
@@ -318,6 +318,10 @@ class ReferenceFreeScores(Value):
     # entity and relationship records with an empty or placeholder description; None when the format
     # writes no descriptions (triples)
     empty_descriptions: int | None = 0
+    # distinct entities whose name is one of the prompt's entity types (name and type swapped), never
+    # counted as example leaks; None without a type list
+    type_word_names: int | None = None
+    type_word_names_found: list[str] = Field(default_factory=list)
     strengths_out_of_scale: int = 0  # relationship records whose strength is set and outside the scale
     # the counts a pooled (micro) rate needs
     entity_records: int = 0

@@ -165,6 +165,18 @@ def test_compare_json(recorded, capsys):
     assert data["cases"]["paired"] == 3
 
 
+def test_compare_prints_each_f1_change_of_a_regressed_case(recorded, capsys):
+    """Issue 27, item 10: not "F1 change -2.000" (the sum of two changes)."""
+    run_cli(capsys, "run", str(recorded))
+    run_dir = next((recorded.parent.parent / "reports" / "towns").iterdir())
+    code, out, err = run_cli(capsys, "compare", str(run_dir), str(run_dir), "--variant-a", "tuned",
+                             "--variant-b", "default")
+    assert code == 0, err
+    regressed = [line for line in out.splitlines() if line.lstrip().startswith("regressed:")]
+    assert regressed and all("(entity F1 " in line and ", relationship F1 " in line for line in regressed)
+    assert "F1 change" not in out
+
+
 def test_shipped_suites_validate():
     for path in sorted((REPO / "suites").glob("*.yaml")):
         suite = load_suite(path)
@@ -205,7 +217,7 @@ def test_ctrl_c_says_how_to_resume(monkeypatch, capsys, tmp_path):
 
 REFERENCE_FREE_KEYS = ["entities", "relationships", "grounded", "ungrounded", "type_conformance", "duplicate_records",
                        "type_conflicts", "dangling", "self_loops", "example_leaks", "example_leak_names",
-                       "empty_descriptions"]
+                       "empty_descriptions", "type_word_names", "type_word_names_found"]
 RF_ANSWER = ('("entity"<|>JOSÉ NÚÑEZ<|>person<|>Mayor of Lowbridge)##("entity"<|>José Núñez<|>organization<|>n/a)##'
              '("entity"<|>LOWBRIDGE<|>geo<|>A river town)##("entity"<|>MARTIN SMITH<|>person<|>Chair)##'
              '("entity"<|>JOSE NUNEZ<|>person<|>Mayor)##'
@@ -244,6 +256,7 @@ def test_score_without_gold_prints_only_the_reference_free_object(rf_files, caps
         "entities": 4, "relationships": 2, "grounded": 2, "ungrounded": ["MARTIN SMITH", "JOSE NUNEZ"],
         "type_conformance": 0.8, "duplicate_records": 1, "type_conflicts": 1, "dangling": 1, "self_loops": 1,
         "example_leaks": 1, "example_leak_names": ["MARTIN SMITH"], "empty_descriptions": 2,
+        "type_word_names": 0, "type_word_names_found": [],
     }
 
 

@@ -493,3 +493,10 @@ def test_comparing_unchanged_graphs_does_not_import_deepdiff() -> None:
             "assert graph_diff(g, g).entities_gained == []; assert 'deepdiff' not in sys.modules; "
             "graph_diff(g, ExtractedGraph()); assert 'deepdiff' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_regression_says_each_f1_change_not_their_sum() -> None:
+    """Issue 27, item 10: `harness compare` printed "F1 change -2.000", the sum of the entity and
+    relationship F1 changes (the ranking key) under a label that reads as one F1."""
+    worst = compare(run_a(), run_b()).worst_regressions()[0]
+    assert worst.f1_changes_text() == "entity F1 -0.200, relationship F1 -0.333"

@@ -4,7 +4,8 @@ kind's parser, and compared with what the engine's own parser keeps.
 
 One responsibility a module: discovery (files, skipped), layouts (how each engine and version
 stores a call), classify (the kind), engines (the engines' extraction parsers, modelled),
-kind_checks (each kind's parser), seams (GraphRAG's gluing of an answer and its gleanings), totals (per kind and per model, the table), audit (the run).
+kind_checks (each kind's parser), seams (GraphRAG's gluing of an answer and its gleanings),
+versions (the version a cache folder was written by, where one entry cannot say), totals (per kind and per model, the table), audit (the run).
 
 A lazy facade (harness.lazy_exports).
 """

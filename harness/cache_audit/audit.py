@@ -4,15 +4,16 @@ its kind's parser and the engine's own, and total the rows. The CLI prints what 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.cache_audit.classify import classify
 from harness.cache_audit.discovery import Skipped, discover
-from harness.cache_audit.entry import ENGINES, CacheEntry, EntryAudit
+from harness.cache_audit.entry import ENGINES, EntryAudit
 from harness.cache_audit.kind_checks import audit_entry
 from harness.cache_audit.seams import count_seams
 from harness.cache_audit.totals import AuditTotals, total
+from harness.cache_audit.versions import graphrag_0x_notes, settle_fnllm_versions
 
 
 @dataclass(slots=True)
@@ -20,6 +21,9 @@ class CacheAudit:
     rows: list[EntryAudit]
     totals: AuditTotals
     skipped: Skipped
+    # what the audit assumed or decided about versions the cache does not store, one line per
+    # cache folder ("<folder>: GraphRAG 0.x cache; ... audit with --engine graphrag-1.x")
+    notes: list[str] = field(default_factory=list)
 
 
 def audit_cache(path: str | os.PathLike[str], *, engine: str | None = None) -> CacheAudit:
@@ -33,27 +37,13 @@ def audit_cache(path: str | os.PathLike[str], *, engine: str | None = None) -> C
         raise FileNotFoundError(str(root))
     skipped = Skipped()
     entries = list(discover(root, skipped))
+    notes: list[str] = []
     if engine is not None:
         for entry in entries:
             entry.engine = engine
     else:
         settle_fnllm_versions(entries)
+        notes = [f"{root / folder if folder else root}: {note}" for folder, note in graphrag_0x_notes(entries).items()]
     rows = [audit_entry(entry, classify(entry)) for entry in entries]
     count_seams(list(zip(entries, rows)))
-    return CacheAudit(rows, total(rows), skipped)
-
-
-def _cache_root(entry_id: str) -> str:
-    """The cache folder an entry's workflow folder sits in (`a/cache` of `a/cache/extract_graph/chat_x_v2`)."""
-    return entry_id.rsplit("/", 2)[0] if entry_id.count("/") >= 2 else ""
-
-
-def settle_fnllm_versions(entries: list[CacheEntry]) -> None:
-    """GraphRAG 1.x and 2.x with fnllm store entries alike; 2.x names two workflow folders
-    differently (extract_graph, extract_claims). An entry read as 1.x whose cache folder also
-    holds a 2.x entry is 2.x."""
-    roots = {_cache_root(e.id) for e in entries if e.engine == "graphrag-2.x"}
-    for entry in entries:
-        if entry.engine == "graphrag-1.x" and _cache_root(entry.id) in roots:
-            entry.engine = "graphrag-2.x"
-            entry.layout = entry.layout.replace("graphrag-1.x", "graphrag-2.x", 1)
+    return CacheAudit(rows, total(rows), skipped, notes)

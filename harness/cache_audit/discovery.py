@@ -20,9 +20,11 @@ _SNIFF = 8192
 
 @dataclass(slots=True)
 class Skipped:
-    """Files not audited, counted by reason (shown as one line, never as rows)."""
+    """Files not audited, counted by reason (shown as one line, never as rows). `empty_stores`
+    names the LightRAG stores that hold no entry yet: empty, not "no cache entry"."""
 
     reasons: Counter[str] = field(default_factory=Counter)
+    empty_stores: list[str] = field(default_factory=list)
 
     def add(self, reason: str) -> None:
         self.reasons[reason] += 1
@@ -52,8 +54,9 @@ def _files(root: Path, skipped: Skipped) -> Iterator[tuple[Path, str]]:
             yield path, path.relative_to(root).as_posix()
 
 
-def _read(path: Path, skipped: Skipped) -> object | None:
-    """The file's JSON, or None after counting why it was skipped."""
+def _read(path: Path, skipped: Skipped) -> tuple[object, bool] | None:
+    """The file's JSON and whether it stores non-ASCII text as escapes (the text is ASCII, what
+    it holds is not), or None after counting why it was skipped."""
     if path.name.startswith("."):
         skipped.add("hidden files")
         return None
@@ -75,10 +78,12 @@ def _read(path: Path, skipped: Skipped) -> object | None:
         skipped.add("binary")
         return None
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
         skipped.add("not JSON")
         return None
+    escaped = "\\u" in text and text.isascii() and not json.dumps(data, ensure_ascii=False).isascii()
+    return data, escaped
 
 
 def discover(path: str | os.PathLike[str], skipped: Skipped) -> Iterator[CacheEntry]:
@@ -86,16 +91,18 @@ def discover(path: str | os.PathLike[str], skipped: Skipped) -> Iterator[CacheEn
     folder holding either), in path order; what is not one is counted in `skipped`."""
     root = Path(path)
     for file, rel in _files(root, skipped):
-        data = _read(file, skipped)
-        if data is None:
+        read = _read(file, skipped)
+        if read is None:
             continue
+        data, escaped = read
         if is_lightrag_store(file.name, data):
             entries = lightrag_entries(rel, data)
             if not entries:
-                skipped.add("empty kv stores")
+                skipped.add("empty LightRAG stores")
+                skipped.empty_stores.append(rel)
             yield from entries
             continue
-        entry = graphrag_entry(rel, data)
+        entry = graphrag_entry(rel, data, escaped_non_ascii=escaped)
         if entry is None:
             skipped.add("JSON that is no cache entry")
             continue

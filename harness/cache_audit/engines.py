@@ -8,7 +8,8 @@ least 4 fields and `"relationship"` records with at least 5 (the tag must be exa
 with its quotes). The weight is the last field:
 
 - 0.1 to 0.3.1: `float(x) if isinstance(x, numbers.Number) else 1.0` on a string: every weight is
-  1.0 (graphrag-0.x below; 0.3.2 to 0.9 parse as 1.x does: audit them with --engine graphrag-1.x);
+  1.0 (graphrag-0.x below; 0.3.2 to 0.5.x store the 0.x layout but parse as 1.x does, and 0.9
+  stores fnllm's: harness.cache_audit.versions says which the audit assumed);
 - 0.3.2 to 2.x: `float(x)`, 1.0 on ValueError, so `5)\\n<|COMPLETE|>` (the last record when no
   record delimiter comes before the completion delimiter) falls back to 1.0;
 - 3.x: the same, and a record that is empty or exactly `<|COMPLETE|>` is skipped (which changes no

@@ -37,6 +37,9 @@ class CacheEntry:
     embedding: bool = False  # the entry holds vectors, not text
     vectors: int = 0
     dimensions: int = 0
+    # what the entry itself proves about the engine version that wrote it (GraphRAG 0.x: "0.1-0.2.0
+    # (no history stored)"); None when it proves nothing
+    version_evidence: str | None = None
 
 
 @dataclass(slots=True)
@@ -50,8 +53,10 @@ class EngineCounts:
 
 @dataclass(slots=True)
 class EntryAudit:
-    """One row of the audit: the entry's kind, whether it parsed cleanly with its kind's parser,
-    and, for extraction answers, the engine's count against ours."""
+    """One row of the audit: the entry's kind, whether its kind's parser read it (`parsed_ok`),
+    what its content breaks of the prompt's rules (`content`), what the engine's parser did to it
+    (`findings`), and, for extraction answers, the engine's count against ours. Three separate
+    things: a report with 4 findings where the prompt asks 5-10 is parsed, with a content finding."""
 
     id: str
     engine: str
@@ -60,9 +65,10 @@ class EntryAudit:
     model: str | None
     kind_source: str  # what decided the kind: "cache_type", "request", "folder", "answer shape", ...
     query_kind: str | None = None
-    ok: bool = True
-    problems: list[str] = field(default_factory=list)  # what our parser or the kind's checks found
-    findings: list[str] = field(default_factory=list)  # what the engine's parser did to it (lost records, weights)
+    parsed_ok: bool = True  # our kind's parser read the answer: no parse problem (content findings aside)
+    problems: list[str] = field(default_factory=list)  # what kept our kind's parser from reading the answer cleanly
+    content: list[str] = field(default_factory=list)  # read, but breaks the prompt's rules (findings count, word limit ...)
+    findings: list[str] = field(default_factory=list)  # what the engine's parser did to it (lost records, weights, loop misread)
     parsed: dict[str, Any] = field(default_factory=dict)  # kind-specific figures (entities, words, points ...)
     engine_parser: str | None = None
     engine_entities: int | None = None
@@ -73,6 +79,11 @@ class EntryAudit:
     # records GraphRAG loses where it glues this answer and its gleanings into one text before
     # parsing (set on the first answer of a conversation; None when not modelled)
     seam_lost: int | None = None
+
+    @property
+    def flagged(self) -> bool:
+        """Worth a look: a parse problem, a content finding or an engine finding."""
+        return bool(self.problems or self.content or self.findings)
 
     @property
     def lost_silently(self) -> int | None:
@@ -92,8 +103,9 @@ class EntryAudit:
             "query_kind": self.query_kind,
             "kind_source": self.kind_source,
             "model": self.model,
-            "ok": self.ok,
+            "parsed_ok": self.parsed_ok,
             "problems": list(self.problems),
+            "content_findings": list(self.content),
             "findings": list(self.findings),
             "parsed": dict(self.parsed),
             "engine_parser": self.engine_parser,

@@ -14,6 +14,14 @@ from harness.cache_audit.classify import Kind, shape_kind
 from harness.cache_audit.engines import COMPLETION, GRAPHRAG_RECORD, GRAPHRAG_TUPLE, LIGHTRAG_TUPLE, engine_parser
 from harness.cache_audit.entry import CacheEntry, EntryAudit
 
+# Issue codes that say what a read answer breaks of the prompt's rules, not that it could not be
+# read: they go to EntryAudit.content, never to its parse problems (a report with 4 findings
+# where the prompt asks 5-10 was parsed).
+CONTENT_CODES: frozenset[str] = frozenset({
+    "report-findings-count", "report-rating-range", "summary-too-long", "summary-missing-entity", "query-score-range",
+    "citation-too-many-ids", "citation-unknown-dataset", "citation-unknown-id", "citation-missing",
+    "citation-malformed", "citation-bad-id",
+})
 DEFAULT_SUMMARY_WORDS = 500  # GraphRAG's default max_length for summarize_descriptions
 _NAME_LINE = re.compile(r"^\s*(?:Entities|Entity Name|Entity|Relation Name|Relationship Name)\s*:\s*(.+?)\s*$", re.M | re.I)
 _WORD_LIMIT = re.compile(r"length to (\d+) words|(?:fewer|less) than (\d+) words", re.I)
@@ -21,6 +29,12 @@ _WORD_LIMIT = re.compile(r"length to (\d+) words|(?:fewer|less) than (\d+) words
 
 def _issue_codes(issues: list[Any]) -> list[str]:
     return sorted({i.code for i in issues})
+
+
+def _file(audit: EntryAudit, reasons: list[str]) -> None:
+    """Put each reason among the parse problems or the content findings, by its code."""
+    for reason in reasons:
+        (audit.content if reason.split(":", 1)[0] in CONTENT_CODES else audit.problems).append(reason)
 
 
 def _extraction(entry: CacheEntry, audit: EntryAudit) -> None:
@@ -91,9 +105,9 @@ def _summary(entry: CacheEntry, audit: EntryAudit) -> None:
     names = summary_names(entry.request)
     limit = summary_word_limit(entry.request)
     issues = check_summary(answer, names, max_words=limit)
-    audit.problems += _issue_codes(issues)
-    if shape_kind(answer).kind == "extraction":
-        audit.problems.append("summary-is-records: the summary is written as extraction records")
+    _file(audit, _issue_codes(issues))
+    if shape_kind(answer).kind == "extraction":  # read as prose, but it is not a summary
+        audit.content.append("summary-is-records: the summary is written as extraction records")
     audit.parsed = {"words": count_words(answer.strip()), "max_words": limit, "names": names}
 
 
@@ -101,7 +115,7 @@ def _report(entry: CacheEntry, audit: EntryAudit) -> None:
     from harness.parsing import format_error_reasons, parse
 
     result = parse(entry.answer or "", "report")
-    audit.problems += format_error_reasons(result.format_report)
+    _file(audit, format_error_reasons(result.format_report))
     report = result.graph.report
     audit.parsed = {
         "report": report is not None,
@@ -142,8 +156,8 @@ def _loop(entry: CacheEntry, audit: EntryAudit) -> None:
     read_yes = engine_loop_reading(entry.engine, answer, entry.request)
     if not shape_kind(answer).kind == "loop":
         audit.problems.append("loop-not-y-n: the loop answer is not a bare Y or N")
-    elif meant_yes and not read_yes:
-        audit.problems.append(f"loop-misread: {answer.strip()!r} means yes but {entry.engine} reads it as no (gleaning stops)")
+    elif meant_yes and not read_yes:  # read, but the engine reads it otherwise: an engine finding
+        audit.findings.append(f"loop-misread: {answer.strip()!r} means yes but {entry.engine} reads it as no (gleaning stops)")
     audit.parsed = {"answer": answer.strip()[:20], "engine_reads_yes": read_yes}
 
 
@@ -174,7 +188,7 @@ def _query(entry: CacheEntry, audit: EntryAudit, query_kind: str | None) -> None
         issues = []
         if not answer.strip():
             audit.problems.append("query-empty: the answer is empty")
-    audit.problems += _issue_codes(issues)
+    _file(audit, _issue_codes(issues))
 
 
 def audit_entry(entry: CacheEntry, kind: Kind) -> EntryAudit:
@@ -199,5 +213,5 @@ def audit_entry(entry: CacheEntry, kind: Kind) -> EntryAudit:
         _query(entry, audit, kind.query_kind)
     else:
         audit.problems.append("kind-unknown: nothing in the entry says what call it was")
-    audit.ok = not audit.problems
+    audit.parsed_ok = not audit.problems
     return audit

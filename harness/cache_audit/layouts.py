@@ -5,13 +5,16 @@ GraphRAG keeps one JSON file per call, `{"result": value, **debug_data}`, in a f
 (JsonPipelineCache.set in every version); what `value` is and which debug data come with it
 changed with the LLM layer:
 
-- 0.x (graphrag.llm, CachingLLM): `result` is the answer text (a list of vectors for embeddings),
-  with `input` (the prompt), `parameters` (the call's model parameters, `model` among them) and
-  `history`. File names `chat-<md5>` (first call), `<name>-chat-v2-<md5>` for named calls
+- 0.x (graphrag.llm, CachingLLM, 0.1 to 0.5.x): `result` is the answer text (a list of vectors
+  for embeddings), with `input` (the prompt), `parameters` (the call's model parameters, `model`
+  among them) and, from 0.2.1, `history`; from 0.3.0 the file is written with
+  `json.dumps(..., ensure_ascii=False)`, before it non-ASCII text is stored as `\\uXXXX` escapes.
+  Nothing else stored tells 0.3.0-0.3.1 from 0.3.2-0.5.x (the versions whose weights differ:
+  harness.cache_audit.versions). File names `chat-<md5>` (first call), `<name>-chat-v2-<md5>` for named calls
   (`extract-continuation-0`, `extract-loopcheck-0`, `summarize`, `create_community_report`),
   `embedding-<md5>`. Folders entity_extraction, summarize_descriptions, community_reporting,
   claim_extraction, text_embedding.
-- 1.x and 2.x with fnllm: `result` is the OpenAI response object (`choices`, `model`), with
+- 0.9, 1.x and 2.x with fnllm: `result` is the OpenAI response object (`choices`, `model`), with
   `input` = {"messages", "parameters"}; file names `chat_<name>_<sha256>_v2` / `chat_<sha256>_v2`.
   Folders as 0.x in 1.x; extract_graph and extract_claims in 2.x.
 - 2.x with LiteLLM: `result` = {"response": <response object>}, file names `..._v3`.
@@ -122,12 +125,26 @@ def _graphrag_version(rel: str, data: dict[str, Any], result: Any) -> str:
     return "graphrag-0.x"
 
 
-def graphrag_entry(rel: str, data: Any, engine: str | None = None) -> CacheEntry | None:
-    """One GraphRAG cache file as an entry; None when it is no GraphRAG cache entry."""
+def _version_evidence(version: str, data: dict[str, Any], escaped_non_ascii: bool) -> str | None:
+    """What a 0.x entry itself proves about the version that wrote it (None: nothing)."""
+    if version != "graphrag-0.x":
+        return None
+    if "history" not in data:
+        return "0.1-0.2.0 (no history stored)"
+    if escaped_non_ascii:
+        return "0.1-0.2.x (non-ASCII text stored escaped)"
+    return None
+
+
+def graphrag_entry(rel: str, data: Any, engine: str | None = None, *, escaped_non_ascii: bool = False) -> CacheEntry | None:
+    """One GraphRAG cache file as an entry; None when it is no GraphRAG cache entry.
+    `escaped_non_ascii`: the file's text is ASCII although what it holds is not (written with
+    json.dumps' default ensure_ascii, as GraphRAG before 0.3.0 did)."""
     if not isinstance(data, dict) or "result" not in data:
         return None
     result = data["result"]
     version = engine or _graphrag_version(rel, data, result)
+    evidence = _version_evidence(version, data, escaped_non_ascii)
     hints = path_hints(rel)
     response = result.get("response") if isinstance(result, dict) and isinstance(result.get("response"), dict) else result
     vectors = _vectors(response)
@@ -138,7 +155,7 @@ def graphrag_entry(rel: str, data: Any, engine: str | None = None) -> CacheEntry
         return CacheEntry(
             id=rel, engine=version, layout=_layout_name(version, data, result), answer=None,
             model=_str_or_none(model), hints=hints, embedding=True, vectors=len(vectors),
-            dimensions=len(vectors[0]) if vectors else 0,
+            dimensions=len(vectors[0]) if vectors else 0, version_evidence=evidence,
         )
     answer: str | None
     model: Any = None
@@ -166,6 +183,7 @@ def graphrag_entry(rel: str, data: Any, engine: str | None = None) -> CacheEntry
     return CacheEntry(
         id=rel, engine=version, layout=_layout_name(version, data, result), answer=answer,
         request=request, conversation=conversation, model=_str_or_none(model), hints=hints,
+        version_evidence=evidence,
     )
 
 
@@ -177,12 +195,15 @@ def _layout_name(version: str, data: dict[str, Any], result: Any) -> str:
 
 
 def is_lightrag_store(name: str, data: Any) -> bool:
-    """A LightRAG LLM-response kv store: the file name says so, or every value sampled is an
-    entry holding `return` (flat) or a mode's map of such entries (nested)."""
-    if not isinstance(data, dict) or not data or "result" in data:
+    """A LightRAG LLM-response kv store: the file name says so (an empty `{}` store too: LightRAG
+    writes one before its first cached call), or every value sampled is an entry holding `return`
+    (flat) or a mode's map of such entries (nested)."""
+    if not isinstance(data, dict) or "result" in data:
         return False
     if name.startswith("kv_store_llm_response_cache"):
         return True
+    if not data:
+        return False
     sample = list(data.items())[:5]
     return all(_is_lightrag_entry(v) or (k in _LIGHTRAG_MODES and isinstance(v, dict) and all(
         _is_lightrag_entry(x) for x in list(v.values())[:5])) for k, v in sample)

@@ -16,12 +16,16 @@ WORST = 10
 
 @dataclass(slots=True)
 class Totals:
-    """Sums over a group of entries. The engine and recovery figures count extraction and
-    continuation entries only (the kinds the engines' graph parsers read)."""
+    """Sums over a group of entries. `parsed_ok` counts entries our kind's parser read;
+    `content_findings` entries whose content breaks the prompt's rules (parsed or not);
+    `engine_findings` entries the engine's parser lost records from, gave fallback weights or
+    misread. The engine and recovery figures count extraction and continuation entries only (the
+    kinds the engines' graph parsers read)."""
 
     entries: int = 0
     parsed_ok: int = 0
-    with_problems: int = 0
+    content_findings: int = 0
+    engine_findings: int = 0
     engine_entities: int = 0
     engine_relationships: int = 0
     recovered_entities: int = 0
@@ -32,8 +36,9 @@ class Totals:
 
     def add(self, row: EntryAudit) -> None:
         self.entries += 1
-        self.parsed_ok += row.ok
-        self.with_problems += bool(row.problems or row.findings)
+        self.parsed_ok += row.parsed_ok
+        self.content_findings += bool(row.content)
+        self.engine_findings += bool(row.findings)
         self.seam_lost += row.seam_lost or 0
         if row.engine_entities is not None:
             self.engine_entities += row.engine_entities
@@ -45,7 +50,8 @@ class Totals:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "entries": self.entries, "parsed_ok": self.parsed_ok, "with_problems": self.with_problems,
+            "entries": self.entries, "parsed_ok": self.parsed_ok, "content_findings": self.content_findings,
+            "engine_findings": self.engine_findings,
             "engine_kept": {"entities": self.engine_entities, "relationships": self.engine_relationships},
             "recovered": {"entities": self.recovered_entities, "relationships": self.recovered_relationships},
             "lost_silently": self.lost_silently, "seam_lost": self.seam_lost, "weight_fallbacks": self.weight_fallbacks,
@@ -81,21 +87,21 @@ def total(rows: Iterable[EntryAudit]) -> AuditTotals:
     return out
 
 
-_HEAD = ("entries", "parsed ok", "engine kept E/R", "we recover E/R", "lost silently", "lost at seams", "weight fallbacks",
-         "with problems")
+_HEAD = ("entries", "parsed", "content findings", "engine kept E/R", "we recover E/R", "lost silently", "lost at seams",
+         "weight fallbacks", "engine findings")
 
 
 def _cells(t: Totals) -> tuple[str, ...]:
     extraction = t.engine_entities or t.engine_relationships or t.recovered_entities or t.recovered_relationships
     dash = "-"
     return (
-        str(t.entries), str(t.parsed_ok),
+        str(t.entries), str(t.parsed_ok), str(t.content_findings),
         f"{t.engine_entities}/{t.engine_relationships}" if extraction else dash,
         f"{t.recovered_entities}/{t.recovered_relationships}" if extraction else dash,
         str(t.lost_silently) if extraction else dash,
         str(t.seam_lost) if extraction else dash,
         str(t.weight_fallbacks) if extraction else dash,
-        str(t.with_problems),
+        str(t.engine_findings),
     )
 
 
@@ -109,28 +115,34 @@ def _table(title: str, groups: dict[str, Totals], overall: Totals) -> list[str]:
 
 
 def worst(rows: Iterable[EntryAudit], limit: int = WORST) -> list[EntryAudit]:
-    """The entries most worth a look: most records lost by the engine, then most problems."""
-    flagged = [r for r in rows if r.problems or r.findings]
-    flagged.sort(key=lambda r: (-(r.lost_silently or 0) - (r.seam_lost or 0), r.ok, -len(r.problems), -(r.engine_weight_fallbacks or 0), r.id))
+    """The entries most worth a look: most records lost by the engine, then the unparsed, then
+    most problems and content findings."""
+    flagged = [r for r in rows if r.flagged]
+    flagged.sort(key=lambda r: (-(r.lost_silently or 0) - (r.seam_lost or 0), r.parsed_ok, -len(r.problems) - len(r.content),
+                                -(r.engine_weight_fallbacks or 0), r.id))
     return flagged[:limit]
 
 
-def render(rows: list[EntryAudit], totals: AuditTotals, skipped_line: str | None, source: str) -> list[str]:
-    """The readable report: a heading, the per-kind and per-model tables, the worst entries."""
+def render(rows: list[EntryAudit], totals: AuditTotals, skipped_line: str | None, source: str,
+           notes: Iterable[str] = (), empty_stores: Iterable[str] = ()) -> list[str]:
+    """The readable report: a heading, what was skipped, the empty LightRAG stores, the version
+    notes, the per-kind and per-model tables, the worst entries."""
     engines = ", ".join(f"{e} {n}" for e, n in sorted(totals.engines.items())) or "none"
     lines = [f"{source}: {totals.all.entries} cache entr{'y' if totals.all.entries == 1 else 'ies'} ({engines})"]
     if skipped_line:
         lines.append(skipped_line)
+    lines += [f"{store}: empty (a LightRAG store with no cached call yet)" for store in empty_stores]
+    lines += list(notes)
     if not rows:
         return lines
     lines += ["", *_table("kind", totals.by_kind, totals.all), "", *_table("model", totals.by_model, totals.all)]
     flagged = worst(rows)
     if flagged:
-        more = sum(1 for r in rows if r.problems or r.findings) - len(flagged)
+        more = sum(1 for r in rows if r.flagged) - len(flagged)
         lines += ["", f"worst entries ({len(flagged)}{f', {more} more with --json' if more > 0 else ''}):"]
         for r in flagged:
             kind = r.kind + (f"/{r.query_kind}" if r.query_kind else "")
             lines.append(f"  {r.id}  [{kind}, {r.model or NO_MODEL}]")
-            for text in [*r.problems, *r.findings][:4]:
+            for text in [*r.problems, *r.content, *r.findings][:4]:
                 lines.append(f"    - {text}")
     return lines

@@ -51,6 +51,8 @@ _COUNTS: tuple[tuple[str, str, str, Callable[[ReferenceFreeScores], int | None],
     ("empty_descriptions", "Empty descriptions", "empty descriptions", lambda rf: rf.empty_descriptions, "<=", None),
     ("strengths_out_of_scale", "Strengths out of scale", "strengths out of scale",
      lambda rf: rf.strengths_out_of_scale, "<=", None),
+    ("type_word_names", "Names that are type words", "names that are type words (name and type swapped)",
+     lambda rf: rf.type_word_names, "<=", None),
 )
 
 

@@ -147,7 +147,8 @@ def render(
 ) -> None:
     """Print exactly the messages the first call of a case sends (the effective entity types on stderr)."""
     messages, types, variant_name = rendered_case(prompt, suite=suite, case=case, variant=variant)
-    sys.stderr.write(f"harness: entity types of {variant_name}: {types.describe()}\n")
+    # name the variant as one: "entity types of default" read as the built-in default types
+    sys.stderr.write(f"harness: entity types of variant '{variant_name}': {types.describe()}\n")
     if text:
         for index, message in enumerate(messages):
             if index:

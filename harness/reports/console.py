@@ -66,12 +66,15 @@ def run_table(summary: RunSummary) -> Table:
     gold = summary.has_gold
     kind = summary.suite_kind
     graph_columns = kind == "extract_graph"
+    # say what each group of columns is: the metric columns pool over cases, while entities,
+    # relationships and communities are the union graph's (a name in two cases counts once)
+    union = "entities, relationships, communities: the union graph of all cases"
     if not graph_columns:
         averages = f"{kind.replace('_', ' ')}: shares pooled over cases"
     elif gold:
-        averages = "recall is micro-averaged"
+        averages = f"recall is micro-averaged; {union}"
     else:
-        averages = "no gold: reference-free figures; counts are totals over cases"
+        averages = f"no gold: reference-free figures, their counts totalled over cases; {union}"
     table = Table(title=f"{summary.suite} — baseline: {baseline} ({averages})", title_justify="left")
     figures = console_columns(gold=gold, kind=kind)
     graph_heads = ("entities", "relationships", "communities") if graph_columns else ()

@@ -182,15 +182,16 @@ def regressions_html(view: ReportView) -> str:
         if not worst:
             parts.append("<p class='muted'>No case lost F1.</p>")
             continue
-        rows = ["<tr><th>case</th><th>F1 change</th><th>newly missed entities</th><th>newly missed relationships</th>"
-                "<th>no longer extracted</th></tr>"]
+        rows = ["<tr><th>case</th><th>entity F1 change</th><th>relationship F1 change</th><th>newly missed entities</th>"
+                "<th>newly missed relationships</th><th>no longer extracted</th></tr>"]
         for case in worst:
             diff = comparison.case_diff(case.case_id) if comparison is not None else None
             lost = diff.graph.entities_lost if diff is not None else []
+            changes = [None if diff is None else diff.delta.get(m) for m in ("entity_f1", "relationship_f1")]
             rows.append(
                 f"<tr><td><a href='#case-{e(case.case_id)}'>{e(case.case_id)}</a></td>"
-                f"<td class='num'>{case.f1_change:+.3f}</td>"
-                f"<td class='missed'>{e(', '.join(case.newly_missed_entities)) or '—'}</td>"
+                + "".join(f"<td class='num'>{'n/a' if c is None else f'{c:+.3f}'}</td>" for c in changes)
+                + f"<td class='missed'>{e(', '.join(case.newly_missed_entities)) or '—'}</td>"
                 f"<td class='missed'>{e(', '.join(' — '.join(p) for p in case.newly_missed_relationships)) or '—'}</td>"
                 f"<td>{e(', '.join(lost)) or '—'}</td></tr>"
             )

@@ -234,7 +234,9 @@ def regressions_section(view: ReportView, k: int = 5) -> list[str]:
             diff = comparison.case_diff(case.case_id) if comparison is not None else None
             if diff is not None and diff.graph.entities_lost:
                 lost.append(f"no longer extracted: {names(diff.graph.entities_lost, 8)}")
-            lines.append(f"- `{esc(case.case_id)}` (F1 change {case.f1_change:+.3f}): "
+            change = (diff.f1_changes_text() if diff is not None
+                      else f"entity F1 + relationship F1 change {case.f1_change:+.3f}")
+            lines.append(f"- `{esc(case.case_id)}` ({change}): "
                          + ("; ".join(lost) if lost else "lower scores, nothing newly missed"))
         lines.append("")
     return lines or ["Nothing is compared (a single variant)."]

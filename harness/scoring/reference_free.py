@@ -18,7 +18,11 @@ counts exactly what `case_score`'s grounding counts. Definitions (also in docs/s
 - `dangling`: relationship records with an endpoint that is not a predicted entity's normalised name.
 - `self_loops`: relationship records whose two endpoints normalise to the same name.
 - `example_leaks`: distinct entities whose name occurs in the prompt's example text and not in
-  the chunk (None when no example text is given); `example_leak_names` names them.
+  the chunk (None when no example text is given); `example_leak_names` names them. A name that is
+  a type word is never a leak (the type list is part of the prompt's text): it is counted below.
+- `type_word_names`: distinct entities whose name is one of the prompt's entity types (through
+  the synonyms), as when a model swaps the name and type fields (`("entity"<|>PERSON<|>Alice...`);
+  None without a type list; `type_word_names_found` names them.
 - `empty_descriptions`: entity and relationship records whose description `is_placeholder_description`
   (None when the format writes no descriptions: triples).
 - `types_optional` (triple formats): an answer none of whose entity records carries a type has no
@@ -46,6 +50,7 @@ from .predicted import grounded_in, predicted_entities
 REFERENCE_FREE_KEYS = (
     "entities", "relationships", "grounded", "ungrounded", "type_conformance", "duplicate_records",
     "type_conflicts", "dangling", "self_loops", "example_leaks", "example_leak_names", "empty_descriptions",
+    "type_word_names", "type_word_names_found",
 )
 
 # GraphRAG's extraction prompt asks for a strength "from 1 to 10"; LightRAG asks for none.
@@ -139,12 +144,14 @@ def reference_free(
             low, high = strength_scale
             out_of_scale += not (low <= rel.strength <= high)
 
-    # ---- grounding and example leaks, over distinct entities
+    # ---- names that are type words (swapped fields), grounding and example leaks, over distinct entities
+    type_words = [key for key in first_name if allowed is not None and canonical_type(first_name[key], types) in allowed]
+    type_word_count = None if allowed is None else len(type_words)
     grounded = dict(zip(predicted.keys, grounded_in(predicted.keys, text)))
     leaked: dict[str, bool] | None = None
     if examples is not None:
         examples_key = _examples_key(examples)
-        leaked = {key: not grounded[key] and occurs_in(key, examples_key) for key in first_name}
+        leaked = {key: not grounded[key] and key not in type_words and occurs_in(key, examples_key) for key in first_name}
     leaks = None if leaked is None else [first_name[key] for key, found in leaked.items() if found]
 
     if types_optional and not any(ent.type.strip() for ent in records):
@@ -162,6 +169,8 @@ def reference_free(
         example_leaks=None if leaks is None else len(leaks),
         example_leak_names=leaks or [],
         empty_descriptions=empty if descriptions else None,
+        type_word_names=type_word_count,
+        type_word_names_found=[first_name[key] for key in type_words],
         strengths_out_of_scale=out_of_scale,
         entity_records=entity_records,
         relationship_records=relationship_records,

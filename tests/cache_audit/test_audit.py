@@ -59,31 +59,33 @@ def test_every_entry_is_classified_as_counted_by_hand(caches: Path) -> None:
 
 def test_totals_per_kind_match_the_hand_count(caches: Path) -> None:
     by_kind = audit_cache(caches).totals.by_kind
-    # kind: (entries, parsed ok, engine E, engine R, recovered E, recovered R, lost, weight fallbacks, with problems)
+    # kind: (entries, parsed, content findings, engine E, engine R, recovered E, recovered R, lost, weight fallbacks,
+    #        engine findings)
     # extraction: engine E 2+2+2+0+2+2 = 10, R 1+2+1+1+1+2 = 8; ours E 2+2+2+1+2+2 = 11, R 8;
     #   lost 11-10 = 1; fallbacks 1 (0.x, all) + 1 ("high") + 1 (3.x glued COMPLETE) + 0 + 0 (LightRAG: no weight) + 1 ("high") = 4
     # continuation: engine E 0+1+1 = 2, R 1+1+0 = 2; ours E 1+1+2 = 4, R 1+1+1 = 3; lost 1+0+2 = 3; fallbacks 1+1 = 2
     expected = {
-        "extraction": (6, 6, 10, 8, 11, 8, 1, 4, 5),
-        "continuation": (3, 3, 2, 2, 4, 3, 3, 2, 3),
-        "loop": (4, 3, 0, 0, 0, 0, 0, 0, 1),  # "Yes" to GraphRAG 2.x, which compares with "Y"
-        "summary": (5, 5, 0, 0, 0, 0, 0, 0, 0),
-        "report": (3, 3, 0, 0, 0, 0, 0, 0, 0),
-        "claims": (2, 1, 0, 0, 0, 0, 0, 0, 1),  # the 3.x claims answer has no completion delimiter
-        "embedding": (3, 3, 0, 0, 0, 0, 0, 0, 0),
-        "query": (3, 3, 0, 0, 0, 0, 0, 0, 0),
+        "extraction": (6, 6, 0, 10, 8, 11, 8, 1, 4, 5),
+        "continuation": (3, 3, 0, 2, 2, 4, 3, 3, 2, 3),
+        "loop": (4, 4, 0, 0, 0, 0, 0, 0, 0, 1),  # "Yes" is read, but GraphRAG 2.x compares with "Y": an engine finding
+        "summary": (5, 5, 0, 0, 0, 0, 0, 0, 0, 0),
+        "report": (3, 3, 0, 0, 0, 0, 0, 0, 0, 0),
+        "claims": (2, 1, 0, 0, 0, 0, 0, 0, 0, 0),  # the 3.x claims answer has no completion delimiter
+        "embedding": (3, 3, 0, 0, 0, 0, 0, 0, 0, 0),
+        "query": (3, 3, 0, 0, 0, 0, 0, 0, 0, 0),
     }
-    got = {k: (t.entries, t.parsed_ok, t.engine_entities, t.engine_relationships, t.recovered_entities,
-               t.recovered_relationships, t.lost_silently, t.weight_fallbacks, t.with_problems) for k, t in by_kind.items()}
+    got = {k: (t.entries, t.parsed_ok, t.content_findings, t.engine_entities, t.engine_relationships,
+               t.recovered_entities, t.recovered_relationships, t.lost_silently, t.weight_fallbacks, t.engine_findings)
+           for k, t in by_kind.items()}
     assert got == expected
 
 
 def test_totals_per_model_match_the_hand_count(caches: Path) -> None:
     by_model = audit_cache(caches).totals.by_model
-    # model: (entries, parsed ok, lost, weight fallbacks)
+    # model: (entries, parsed, lost, weight fallbacks)
     expected = {
         "gpt-4-turbo-preview": (6, 6, 1, 2),  # 0.x: extraction (fallback 1), continuation (lost 1, fallback 1)
-        "gpt-4o-2024-08-06": (6, 5, 0, 2),  # 2.x: "high" and "7)\n<|COMPLETE|>"; the "Yes" loop is not ok
+        "gpt-4o-2024-08-06": (6, 6, 0, 2),  # 2.x: "high" and "7)\n<|COMPLETE|>"; the "Yes" loop is parsed (misread by 2.x)
         "gpt-4o-mini": (6, 5, 1, 1),  # 3.x: glued COMPLETE (fallback), unquoted entity (lost); claims not ok
         "text-embedding-3-large": (1, 1, 0, 0),
         "text-embedding-3-small": (2, 2, 0, 0),
@@ -119,7 +121,7 @@ def test_missing_path(tmp_path: Path) -> None:
 
 def test_bug_summaries_are_not_parsed_as_extraction(caches: Path) -> None:
     rows = [r for r in audit_cache(caches).rows if r.kind == "summary"]
-    assert len(rows) == 5 and all(r.ok and not r.problems for r in rows)
+    assert len(rows) == 5 and all(r.parsed_ok and not r.problems for r in rows)
     chinese = _row(rows, "chat_summarize_0d4f3a5b2e1a7f6d9b8c0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7a8b9c0d1e2f3_v2")
     assert chinese.parsed["names"] == ["东京"]
 
@@ -128,7 +130,7 @@ def test_bug_loop_answers_are_not_extraction(caches: Path) -> None:
     rows = audit_cache(caches).rows
     assert _row(rows, "5c9e8f0a7d6f2e1c4a3b5d6e7f8091a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8_v4").kind == "loop"  # 3.x "N", no request stored
     yes = _row(rows, "chat_extract-loopcheck-0_9c3e2f4a1d0f6e5c8a7b9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7a8b9c0d1e2_v2")
-    assert yes.kind == "loop" and yes.problems and yes.problems[0].startswith("loop-misread")
+    assert yes.kind == "loop" and yes.parsed_ok and yes.findings[0].startswith("loop-misread")
 
 
 def test_bug_lightrag_caches_use_lightrag_parsers(caches: Path) -> None:
@@ -155,7 +157,7 @@ def test_bug_model_is_read_from_the_entry(caches: Path) -> None:
 
 def test_bug_embeddings_are_entries_not_errors(caches: Path) -> None:
     rows = [r for r in audit_cache(caches).rows if r.kind == "embedding"]
-    assert [(r.ok, r.parsed["vectors"]) for r in rows] == [(True, 2), (True, 1), (True, 2)]
+    assert [(r.parsed_ok, r.parsed["vectors"]) for r in rows] == [(True, 2), (True, 1), (True, 2)]
 
 
 def test_bug_git_is_not_walked(caches: Path) -> None:

@@ -13,11 +13,15 @@ def test_table_has_totals_per_kind_and_model_and_no_json(caches: Path, capsys) -
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].endswith("29 cache entries (graphrag-0.x 7, graphrag-2.x 7, graphrag-3.x 7, lightrag 8)")
     assert lines[1] == "skipped 6 file(s): 3 in .git/, 1 JSON that is no cache entry, 1 binary, 1 not JSON"
-    assert lines[3].split()[:2] == ["kind", "entries"]
+    # the g0 cache does not say whether 0.1-0.3.1 or 0.3.2-0.5.x wrote it: the assumption, and the option
+    assert lines[2].startswith(str(caches / "graphrag-0" / "cache") + ": GraphRAG 0.x cache;")
+    assert lines[2].endswith("audit with --engine graphrag-1.x")
+    assert lines[4].split()[:3] == ["kind", "entries", "parsed"]
     totals = [line for line in lines if line.startswith("total ")]
     assert len(totals) == 2  # one under the kind table, one under the model table
-    # total: 29 entries, 27 ok, engine 12/10, ours 15/11, lost 4, lost at seams 1, fallbacks 6, 10 with problems
-    assert totals[0].split() == ["total", "29", "27", "12/10", "15/11", "4", "1", "6", "10"]
+    # total: 29 entries, 28 parsed, 0 content findings, engine 12/10, ours 15/11, lost 4, lost at seams 1,
+    # fallbacks 6, 9 with engine findings
+    assert totals[0].split() == ["total", "29", "28", "0", "12/10", "15/11", "4", "1", "6", "9"]
     assert not any(line.lstrip().startswith("{") for line in lines)  # no JSON rows cut short
     worst = lines.index(next(line for line in lines if line.startswith("worst entries")))
     assert "lightrag/kv_store_llm_response_cache.json#default:extract:b2c3" in lines[worst + 1]
@@ -41,9 +45,24 @@ def test_bad_engine_and_missing_folder_are_exit_2(tmp_path: Path, capsys) -> Non
     assert err[1].endswith("nope: not found")
 
 
-def test_an_empty_folder_says_so(tmp_path: Path, capsys) -> None:
+def test_a_folder_with_no_cache_entry_is_exit_2_naming_it(tmp_path: Path, capsys) -> None:
+    """Issue 27, item 9: an audit of a folder holding no cache entry is a wrong path, not a report."""
+    assert main(["audit-cache", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == f"harness: {tmp_path}: no cache entry here"
+    (tmp_path / "stats.json").write_text('{"total_runtime": 1}')
+    assert main(["audit-cache", str(tmp_path), "--json"]) == 2
+    assert capsys.readouterr().err.strip() == (f"harness: {tmp_path}: no cache entry here "
+                                               "(skipped 1 file(s): 1 JSON that is no cache entry)")
+
+
+def test_an_empty_lightrag_store_says_empty(tmp_path: Path, capsys) -> None:
+    """Issue 27, item 9: LightRAG's store before its first cached call is empty, not 'no cache entry'."""
+    (tmp_path / "kv_store_llm_response_cache.json").write_text("{}")
     assert main(["audit-cache", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.splitlines() == [f"{tmp_path}: 0 cache entries (none)"]
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{tmp_path}: 0 cache entries (none)"
+    assert "kv_store_llm_response_cache.json: empty (a LightRAG store with no cached call yet)" in out
+    assert not any("no cache entry" in line for line in out)
 
 
 def test_audit_and_query_checks_stay_light(tmp_path: Path) -> None:

@@ -31,3 +31,27 @@ def test_skips_are_counted_by_reason(tmp_path: Path) -> None:
                                      "JSON that is no cache entry": 1}
     assert skipped.line() == ("skipped 5 file(s): 1 JSON that is no cache entry, 1 binary, 1 hidden files, "
                               "1 in .venv/, 1 not JSON")
+
+
+def test_an_empty_lightrag_store_is_empty_not_no_cache_entry(tmp_path: Path) -> None:
+    """Issue 27, item 9: LightRAG writes `{}` before its first cached call."""
+    (tmp_path / "kv_store_llm_response_cache.json").write_text("{}")
+    skipped = Skipped()
+    assert list(discover(tmp_path, skipped)) == []
+    assert skipped.empty_stores == ["kv_store_llm_response_cache.json"]
+    assert "JSON that is no cache entry" not in skipped.reasons
+
+
+def test_a_graphrag_0x_entry_says_what_it_proves_about_its_version(tmp_path: Path) -> None:
+    """No `history` stored: 0.1-0.2.0; non-ASCII stored as escapes: before 0.3.0 (ensure_ascii
+    became False in 0.3.0); neither: nothing proven."""
+    folder = tmp_path / "cache" / "entity_extraction"
+    folder.mkdir(parents=True)
+    (folder / "chat-01").write_text(json.dumps({"result": "x", "input": "p", "parameters": {}}))
+    (folder / "chat-02").write_text(json.dumps({"result": "東京", "input": "p", "parameters": {}, "history": None}))
+    (folder / "chat-03").write_text(json.dumps({"result": "東京", "input": "p", "parameters": {}, "history": None},
+                                               ensure_ascii=False))
+    (folder / "chat-04").write_text(json.dumps({"result": "x", "input": "p", "parameters": {}, "history": None}))
+    found = {e.id.rsplit("/", 1)[-1]: e.version_evidence for e in discover(tmp_path, Skipped())}
+    assert found == {"chat-01": "0.1-0.2.0 (no history stored)", "chat-02": "0.1-0.2.x (non-ASCII text stored escaped)",
+                     "chat-03": None, "chat-04": None}

@@ -24,9 +24,12 @@ def test_summary_names_from_both_engines_prompts() -> None:
 
 
 def test_a_summary_is_prose_in_any_language() -> None:
-    assert _audit("summary", "东京是日本的首都。", request='Entities: "东京"').ok
+    assert _audit("summary", "东京是日本的首都。", request='Entities: "东京"').parsed_ok
     bad = _audit("summary", '("entity"<|>TOKYO<|>GEO<|>x)', request='Entities: "OSAKA"')
-    assert bad.problems[0] == "summary-missing-entity" and bad.problems[1].startswith("summary-is-records")
+    # read as prose: what it says is wrong (content findings), not that it could not be read
+    assert bad.parsed_ok and not bad.problems
+    assert bad.content[0] == "summary-missing-entity" and bad.content[1].startswith("summary-is-records")
+    assert _audit("summary", "   ").problems == ["summary-empty"]
 
 
 @pytest.mark.parametrize(("engine", "answer", "reads_yes"), [
@@ -46,13 +49,14 @@ def test_the_stored_loop_prompt_says_which_answer_means_yes() -> None:
 
 
 def test_loop_problems() -> None:
-    assert _audit("loop", "N").ok
-    assert _audit("loop", "Y\n").problems[0].startswith("loop-misread")
+    assert _audit("loop", "N").parsed_ok
+    misread = _audit("loop", "Y\n")  # read as yes; the engine reads it as no: an engine finding
+    assert misread.parsed_ok and misread.findings[0].startswith("loop-misread")
     assert _audit("loop", "There are more entities.").problems[0].startswith("loop-not-y-n")
 
 
 def test_query_answers() -> None:
-    assert _audit("query", '{"points": [{"description": "x [Data: Reports (1)]", "score": 5}]}', query_kind="map").ok
+    assert _audit("query", '{"points": [{"description": "x [Data: Reports (1)]", "score": 5}]}', query_kind="map").parsed_ok
     assert _audit("query", '{"high_level_keywords": ["a"]}', engine="lightrag", query_kind="keywords").problems == [
         "query-missing-field: no list low_level_keywords"]
     assert _audit("query", "  ", engine="lightrag", query_kind="mix").problems == ["query-empty: the answer is empty"]
@@ -60,3 +64,19 @@ def test_query_answers() -> None:
 
 def test_unknown_kind_is_a_problem() -> None:
     assert _audit("unknown", "prose").problems[0].startswith("kind-unknown")
+
+
+def _report(findings: int) -> str:
+    listed = ", ".join(f'{{"summary": "s{n}", "explanation": "e{n}"}}' for n in range(findings))
+    return f'{{"title": "T", "summary": "S", "rating": 5.0, "rating_explanation": "R", "findings": [{listed}]}}'
+
+
+def test_a_content_finding_does_not_make_an_entry_look_unparsed() -> None:
+    """Issue 27, item 9: 66 of 80 real reports had 4 findings where the prompt asks 5-10 and
+    showed as not parsed. They are parsed, with a content finding; a parse problem stays one."""
+    four = _audit("report", _report(4))
+    assert four.parsed_ok and not four.problems and four.content == ["report-findings-count"]
+    five = _audit("report", _report(5))
+    assert five.parsed_ok and not five.content and not five.problems
+    broken = _audit("report", '{"title": "T", "findings": ')
+    assert not broken.parsed_ok and broken.problems

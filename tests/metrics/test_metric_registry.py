@@ -43,7 +43,7 @@ def test_summary_order_is_declaration_order() -> None:
         "relationship_endpoint_recall", "relationship_typed_precision", "relationship_typed_recall",
         "relationship_typed_f1", "grounding_rate", "type_conformance", "distinct_entities",
         "distinct_relationships", "duplicate_records", "type_conflicts", "dangling", "self_loops",
-        "example_leaks", "empty_descriptions", "strengths_out_of_scale", "ontology_conformance",
+        "example_leaks", "empty_descriptions", "strengths_out_of_scale", "type_word_names", "ontology_conformance",
         "domain_range_conformance", *SUMMARIES, "summary_words", "gold_facts_recall", *REPORTS, *CLAIMS, *MAP,
     )
     assert [c.name for c in counts()][:2] == ["entity_tp", "entity_typed_tp"]
@@ -51,7 +51,7 @@ def test_summary_order_is_declaration_order() -> None:
                                                  "relationship_typed_pred"]
     assert [c.name for c in counts()][15:20] == ["grounded", "ungrounded", "unverified", "conforming_records",
                                                  "typed_entity_records"]
-    assert len(counts()) == 33 + 11 + 14 + 8 + 11  # + the summaries (9 counts, 2 gold-fact counts), report, claims and map families
+    assert len(counts()) == 34 + 11 + 14 + 8 + 11  # + the summaries (9 counts, 2 gold-fact counts), report, claims and map families
 
 
 def test_every_metric_pools_registered_counts_of_its_gold_kind() -> None:
@@ -76,7 +76,7 @@ def test_views_of_the_registry() -> None:
                                             "grounding_rate", "type_conformance"]
     reference_free = ["grounding_rate", "type_conformance", "distinct_entities", "distinct_relationships",
                       "duplicate_records", "type_conflicts", "dangling", "self_loops", "example_leaks",
-                      "empty_descriptions", "strengths_out_of_scale"]
+                      "empty_descriptions", "strengths_out_of_scale", "type_word_names"]
     # metrics without a headline rank follow in declaration order
     assert [m.name for m in thresholded()] == ["entity_recall", "relationship_recall", "entity_f1",
                                                "relationship_f1", *reference_free[:2], "relationship_typed_recall",
@@ -137,7 +137,7 @@ def test_kinds_directions_and_formatting() -> None:
 
     counts_ = [m.name for m in metrics() if m.is_count]
     assert counts_ == ["distinct_entities", "distinct_relationships", "duplicate_records", "type_conflicts",
-                       "dangling", "self_loops", "example_leaks", "empty_descriptions", "strengths_out_of_scale",
+                       "dangling", "self_loops", "example_leaks", "empty_descriptions", "strengths_out_of_scale", "type_word_names",
                        "summary_words", "report_overlong_references", "claims_extracted",
                        "map_overlong_references"]
     assert all(m.kind == "rate" for m in metrics() if m.name not in counts_)

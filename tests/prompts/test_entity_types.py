@@ -93,7 +93,8 @@ def test_render_shows_the_effective_types(tmp_path: Path, harness_cli, capsys: p
     assert harness_cli(["prompts", "render", "--suite", str(path)]) == 0
     captured = capsys.readouterr()
     assert "[vessel,port]" in json.loads(captured.out)[-1]["content"]
-    assert "entity types of default: vessel, port (from the suite)" in captured.err
+    # issue 27, item 10: the variant is named as one ("of default" read as the built-in default's types)
+    assert "entity types of variant 'default': vessel, port (from the suite)" in captured.err
 
 
 def test_summary_and_run_header_show_each_variants_types(suite, api_key, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -495,3 +495,15 @@ def test_graphrag_inits_project_is_linted_whole_and_clean() -> None:
         results = lint_project_prompts(project)
         assert len(results) == count, (version, sorted(results))
         assert {name: [str(f) for f in found] for name, found in results.items() if found} == {}, version
+
+
+def test_a_greek_project_is_not_written_down_as_english(tmp_path: Path) -> None:
+    """Issue 27, item 10: the suite said `language: English` for Greek and Chinese projects."""
+    root = project_v0(tmp_path / "proj")
+    (root / "input" / "doc.txt").write_text("Ο δήμαρχος Γιάννης Παπαδόπουλος άνοιξε τη βιβλιοθήκη της Θεσσαλονίκης.",
+                                            encoding="utf-8")
+    out = tmp_path / "proj" / "suites"
+    draft = graphrag_draft(read_graphrag_project(root, environ={}), out)
+    assert draft.language == "Greek"
+    assert "language: Greek, from the Greek script of the input text (the project states none)" in draft.warnings
+    assert yaml.safe_load(draft.to_yaml())["language"] == "Greek"

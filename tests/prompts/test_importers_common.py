@@ -5,7 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.prompts.importers.common import DEFAULT_MODEL, Destination, SuiteDraft, chunk_cases, destination
+import pytest
+
+from harness.prompts.importers.common import (
+    DEFAULT_MODEL, Destination, InputDocument, SuiteDraft, chunk_cases, destination, document_cases,
+)
 
 
 @dataclass
@@ -78,3 +82,41 @@ def test_draft_writes_the_thresholds_with_their_comment_before_the_cases(tmp_pat
     assert (limits.grounding_rate, limits.example_leaks) == (0.85, 0)  # the alias lands on grounding_rate
     draft.thresholds = {}
     assert "thresholds" not in yaml.safe_load(draft.to_yaml())
+
+
+# ---------------------------------------------------------------- the input's language (issue 27, item 10)
+
+@pytest.mark.parametrize(("text", "language", "shared"), [
+    ("Ο Γιάννης Παπαδόπουλος εξελέγη δήμαρχος της Θεσσαλονίκης.", "Greek", False),
+    ("张伟是北京大学的教授，他在上海出生。", "Chinese", False),
+    ("東京都の山田太郎は、大阪で生まれました。", "Japanese", False),
+    ("김민수는 서울에서 태어났다.", "Korean", False),
+    ("Иван Петров родился в Москве.", "Russian", True),
+    ("ولد أحمد في القاهرة عام ١٩٨٠.", "Arabic", True),
+    ("דוד כהן נולד בירושלים.", "Hebrew", False),
+    ("राहुल शर्मा का जन्म दिल्ली में हुआ।", "Hindi", True),
+])
+def test_non_latin_input_is_never_written_down_as_english(tmp_path: Path, text: str, language: str, shared: bool) -> None:
+    """Import wrote `language: English` for Greek and Chinese projects."""
+    draft = SuiteDraft(name="s", description="", notes="", language="English", entity_types=[], model={},
+                       variants={}, baseline="default")
+    where = Destination(root=tmp_path, suite_name="s", model="gpt-4o-mini", chunk_tokens=1200, max_cases=10)
+    document_cases([InputDocument("doc", text, None)], where, draft)
+    assert draft.language == language
+    warning = next(w for w in draft.warnings if w.startswith("language: "))
+    assert ("set `language:`" in warning) is shared
+
+
+def test_latin_input_and_a_stated_language_are_left_alone() -> None:
+    from harness.prompts.importers.language import guess_language, settle_language
+
+    assert guess_language(["Mayor Ana Ruiz opened the library."]) is not None
+    assert guess_language(["Mayor Ana Ruiz opened the library."]).language is None  # type: ignore[union-attr]
+    assert guess_language(["12 345 -- !!"]) is None
+
+    class Draft:
+        language, language_stated, warnings = "French", True, []  # LightRAG's addon_params said French
+
+    draft = Draft()
+    settle_language(draft, ["Ο Γιάννης εξελέγη δήμαρχος."])
+    assert draft.language == "French" and draft.warnings == []

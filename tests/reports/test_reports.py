@@ -366,6 +366,19 @@ def test_console_shows_grounding_with_gold_and_the_compact_set_without(run):
     assert [cell.strip() for cell in tuned.split("│")[2:7]] == ["100.0% (1.00×)", "100.0% (1.00×)", "0", "0", "0"]
 
 
+def test_console_header_says_what_the_columns_are(run):
+    """Issue 27, item 10: the no-gold header said "counts are totals over cases" above the union
+    graph's entities and relationships, which count a name found in two cases once."""
+    outcome, summary = run
+    for variant in summary.variants.values():
+        variant.metrics.annotated = {"entities": 0, "relationships": 0}
+    title = " ".join(_console_text(summary).split())  # the title may wrap
+    assert "counts are totals over cases" not in title
+    assert "reference-free figures, their counts totalled over cases" in title
+    assert "entities, relationships, communities: the union graph of all cases" in title
+    assert {"entities", "relationships", "communities"} <= set(_header(_console_text(summary)))
+
+
 def test_reports_have_the_grounding_plot_and_count_rows(run):
     outcome, summary = run
     html = (outcome.run_dir / "report.html").read_text(encoding="utf-8")

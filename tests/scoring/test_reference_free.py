@@ -70,8 +70,9 @@ def test_json_has_exactly_the_issue_keys_in_order():
     assert list(data) == list(REFERENCE_FREE_KEYS) == [
         "entities", "relationships", "grounded", "ungrounded", "type_conformance", "duplicate_records",
         "type_conflicts", "dangling", "self_loops", "example_leaks", "example_leak_names", "empty_descriptions",
+        "type_word_names", "type_word_names_found",  # issue 27: a swapped name is its own finding
     ]
-    assert data["type_conformance"] is None and data["example_leaks"] is None
+    assert data["type_conformance"] is None and data["example_leaks"] is None and data["type_word_names"] is None
 
 
 def test_accents_are_kept_case_is_folded():
@@ -274,3 +275,20 @@ def test_example_text_normalised_once_still_counts_leaks_per_text() -> None:
     assert reference_free(graph, CHUNK, examples=EXAMPLES).example_leaks == 1
     assert reference_free(graph, CHUNK, examples="Example 1: nobody.").example_leaks == 0
     assert reference_free(graph, CHUNK, examples=EXAMPLES).example_leak_names == ["Martin Smith"]
+
+
+def test_a_name_that_is_a_type_word_is_not_an_example_leak():
+    """Issue 27, item 10: a small model swapped the name and type fields; the type list is part of
+    the prompt's text, so each such name counted as an example leak (17 in a LightRAG cache, none
+    from an example). It is its own finding; a real leak stays a leak."""
+    examples = "Entity types: person, organization\nExample: MARTIN SMITH chairs the Central Institution."
+    graph = ExtractedGraph(entities=[E("PERSON", "Alice"), E("Organization", "Harbor Trust"), E("MARTIN SMITH", "person")])
+    rf = reference_free(graph, "Alice chairs Harbor Trust.", entity_types=["person", "organization"], examples=examples)
+    assert (rf.example_leaks, rf.example_leak_names) == (1, ["MARTIN SMITH"])
+    assert (rf.type_word_names, rf.type_word_names_found) == (2, ["PERSON", "Organization"])
+    assert rf.rounds[0].example_leaks == 1
+    # through the suite's synonyms; and n/a, not 0, without a type list
+    org = reference_free(ExtractedGraph(entities=[E("company", "x")]), "x", entity_types=["organization"],
+                         type_synonyms={"organization": ["company"]})
+    assert org.type_word_names == 1
+    assert reference_free(graph, "Alice chairs Harbor Trust.", examples=examples).type_word_names is None

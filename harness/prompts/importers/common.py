@@ -17,6 +17,7 @@ from ...errors import InputError
 from ...inputfiles import read_text
 from ...names import safe_name
 from ...suites import project_root
+from .language import settle_language
 
 DEFAULT_MAX_CASES = 10
 
@@ -106,6 +107,8 @@ class SuiteDraft:
     matching: dict[str, Any] = field(default_factory=dict)  # written under `matching:` when not empty
     ontology: dict[str, Any] | None = None  # written under `ontology:` (harness.model.Ontology)
     header: str | None = None  # the comment at the top; None: the "fill in the gold" one
+    # the project states `language` (LightRAG's addon_params, ...): the input's script does not replace it
+    language_stated: bool = False
 
     def to_yaml(self) -> str:
         data: dict[str, Any] = {
@@ -262,6 +265,7 @@ def document_cases(documents: list[InputDocument], where: Destination, draft: Su
         else:
             chunk_ref = relative_path(document.path, root)
         draft.cases.append({"id": case_id, "chunk": chunk_ref, "entities": [], "relationships": []})
+    settle_language(draft, (document.text for document in documents[: where.max_cases]))
     if not draft.cases:
         draft.warnings.append("no input text found: the suite has one placeholder case; replace its text with a real chunk")
         draft.cases.append({

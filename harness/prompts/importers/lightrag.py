@@ -55,6 +55,7 @@ class LightRAGProject:
     prompt_lines: dict[str, int] = field(default_factory=dict)
     entity_types: list[str] = field(default_factory=lambda: list(DEFAULT_ENTITY_TYPES))
     language: str = "English"
+    language_stated: bool = False  # from addon_params, SUMMARY_LANGUAGE or PROMPTS, not the default
     model: str | None = None
     input_dir: Path | None = None
     chunk_size: int = 1200
@@ -222,11 +223,11 @@ def read_lightrag_project(root: Path, environ: Mapping[str, str] | None = None) 
     elif isinstance(project.prompts.get("DEFAULT_ENTITY_TYPES"), list):
         project.entity_types = [str(t) for t in project.prompts["DEFAULT_ENTITY_TYPES"]]
     if isinstance(addon.get("language"), str) and addon["language"].strip():
-        project.language = addon["language"].strip()
+        project.language, project.language_stated = addon["language"].strip(), True
     elif env.get("SUMMARY_LANGUAGE", "").strip():
-        project.language = env["SUMMARY_LANGUAGE"].strip()
+        project.language, project.language_stated = env["SUMMARY_LANGUAGE"].strip(), True
     elif isinstance(project.prompts.get("DEFAULT_LANGUAGE"), str):
-        project.language = project.prompts["DEFAULT_LANGUAGE"]
+        project.language, project.language_stated = project.prompts["DEFAULT_LANGUAGE"], True
     if env.get("LLM_MODEL", "").strip():
         project.model = env["LLM_MODEL"].strip()
     input_dir = env.get("INPUT_DIR", "").strip()
@@ -324,6 +325,7 @@ def lightrag_draft(
         description=f"LightRAG setup {project.root.resolve().name}: its extraction prompts against the built-in default",
         notes="",
         language=project.language,
+        language_stated=project.language_stated,
         entity_types=project.entity_types,
         model={"name": where.model, "temperature": 0, "max_gleanings": 1},
         variants=variants,
