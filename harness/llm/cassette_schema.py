@@ -88,7 +88,9 @@ def check_completion_body(text: str | None, place: str) -> None:
     _need(text is not None, place, "no response body")
     try:
         data = json.loads(text)  # type: ignore[arg-type]
-    except (ValueError, RecursionError):
+    except RecursionError:  # deeper than the interpreter recurses: the same bound as below, whatever that limit is
+        raise CorruptCassette(f"{place}: nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError:
         raise CorruptCassette(f"{place}: not JSON") from None
     _check_completion(data, place)
 

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import InputError
-from .cassette_schema import CorruptCassette, validate_cassette
+from .cassette_schema import MAX_DEPTH, CorruptCassette, validate_cassette
 from ..text import scrub_surrogates
 from .request_digest import VOLATILE_BODY_FIELDS, body_hash
 
@@ -44,8 +44,8 @@ def read_cassette(path: Path, *, request_text: bool = True) -> dict[str, Any]:
         return validate_cassette(json.loads(raw.decode("utf-8")), request_text=request_text)
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: corrupt cassette: not UTF-8 (byte {exc.start})") from None
-    except RecursionError:
-        raise InputError(f"{path}: corrupt cassette: nested too deeply to read") from None
+    except RecursionError:  # deeper than the interpreter recurses, so deeper than the schema's bound
+        raise InputError(f"{path}: corrupt cassette: nested deeper than {MAX_DEPTH} levels") from None
     except (CorruptCassette, ValueError) as exc:
         raise InputError(f"{path}: corrupt cassette: {exc}") from None
 

@@ -89,3 +89,25 @@ def test_vcrpys_own_persister_reads_every_shipped_cassette_as_the_store_does():
         seen = [(r.method, urlsplit(r.uri).path.rstrip("/"), body_hash(r.body), resp["body"]["string"])
                 for r, resp in zip(requests, responses)]
         assert seen == [(r.method, r.path, r.digest, r.answer) for r in store.recordings], path
+
+
+@pytest.mark.parametrize("depth", [100, 5_000, 200_000])
+def test_a_deep_cassette_gets_the_harness_bound_whatever_the_interpreter_recurses_to(tmp_path, depth):
+    """Nesting past the schema's 64 levels reads the same whether json.loads managed it (the schema
+    says so) or gave up (RecursionError, whose depth depends on the interpreter)."""
+    from harness.llm.cassette_store import read_cassette
+
+    deep = "[" * depth + "]" * depth
+    path = tmp_path / "deep.json"
+    path.write_text('{"version": 1, "interactions": [{"request": {"method": "POST", "uri": "http://h/v1/chat/completions", '
+                    '"body": {"json": ' + deep + '}, "headers": {}}}]}', encoding="utf-8")
+    with pytest.raises(InputError, match="nested deeper than 64 levels"):
+        read_cassette(path)
+
+
+@pytest.mark.parametrize("depth", [100, 200_000])
+def test_a_deep_stored_answer_gets_the_harness_bound(depth):
+    from harness.llm.cassette_schema import CorruptCassette, check_completion_body
+
+    with pytest.raises(CorruptCassette, match="nested deeper than 64 levels"):
+        check_completion_body('{"a": ' * depth + "1" + "}" * depth, "interactions[0].response")
