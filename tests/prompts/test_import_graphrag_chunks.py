@@ -143,6 +143,9 @@ def test_limit_and_documents_choose_the_cases_and_what_is_left_out_is_said(tmp_p
     assert len(everything.cases) == len(captured) and not any("--limit" in w for w in everything.warnings)
     with pytest.raises(InputError, match="no such document"):
         graphrag_draft(read_graphrag_project(root), out, limit=2, documents=["minutes"])
+    # ids do not depend on how many units are taken: cassettes named by them stay valid
+    one = graphrag_draft(read_graphrag_project(root), out, limit=1, documents=["harbour.txt"])
+    assert [case["id"] for case in one.cases] == ["harbour-1"]
 
 
 def test_cli_limit_documents_and_version_options(harness_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -161,6 +164,16 @@ def test_cli_limit_documents_and_version_options(harness_cli, tmp_path: Path, mo
     ids = [line.split(":", 1)[1].strip() for line in text.splitlines() if "source_id:" in line]
     assert all(len(i) == 32 for i in ids)
     assert "first 3 in GraphRAG's order" in capsys.readouterr().err
+
+
+def test_metadata_the_harness_cannot_reproduce_is_refused_in_one_line(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(CAPTURES / "graphrag-2.7.0-chunks", root)
+    settings = (root / "settings.yaml").read_text(encoding="utf-8")
+    (root / "settings.yaml").write_text(settings.replace("metadata: [title]", "metadata: [title, creation_date]"),
+                                        encoding="utf-8")
+    with pytest.raises(InputError, match="creation_date.*output"):
+        graphrag_draft(read_graphrag_project(root), tmp_path / "harness" / "suites" / "x.yaml")
 
 
 def test_settings_of_every_line_are_read_as_that_line_reads_them() -> None:

@@ -32,6 +32,7 @@ from typing import Any
 
 from ...errors import InputError
 from ...yamlfile import Location, line_of, parse_yaml
+from ...names import safe_name
 from ..builtin import PREFIX
 from ..entity_types import DEFAULT_ENTITY_TYPES, effective_entity_types
 from .common import (
@@ -46,7 +47,6 @@ from .common import (
     relative_path,
     substitute_env,
 )
-from ...names import safe_name
 from .graphrag_chunks import (
     ChunkSettings,
     MAJORS,
@@ -303,8 +303,9 @@ def graphrag_draft(
         typed["project"] = bool(extraction_types(extract, project.entity_types))
     draft.thresholds = reference_free_thresholds(typed)
     units, source = project_text_units(project, draft.warnings)
+    ids = case_ids(units)
     chosen = select_units(units, documents=documents, limit=limit, source=source, warnings=draft.warnings)
-    text_unit_cases(chosen, where, draft)
+    text_unit_cases([(ids[i], units[i]) for i in chosen], where, draft)
     return draft
 
 
@@ -340,46 +341,55 @@ def _input_documents(project: GraphRAGProject, warnings: list[str]) -> list[Engi
 
 
 def select_units(units: list[TextUnit], *, documents: Sequence[str] | None, limit: int, source: str,
-                 warnings: list[str]) -> list[TextUnit]:
-    """The text units that become cases: those of the `--documents` named (a title, its stem, a
-    glob, or a document id prefix), the first `limit` in the engine's order; what was left out is
-    always said."""
-    chosen = units
+                 warnings: list[str]) -> list[int]:
+    """The positions of the text units that become cases: those of the `--documents` named (a
+    title, its stem, a glob, or a document id prefix), the first `limit` in the engine's order;
+    what was left out is always said."""
+    chosen = list(range(len(units)))
     if documents:
         def named(unit: TextUnit) -> bool:
             names = [*unit.titles, *(Path(t).stem for t in unit.titles)]
             return any(fnmatch.fnmatchcase(n, pattern) for n in names for pattern in documents) or any(
                 i.startswith(pattern) for i in unit.document_ids for pattern in documents if len(pattern) >= 8)
-        chosen = [u for u in units if named(u)]
+        chosen = [i for i in chosen if named(units[i])]
         if not chosen:
             known = ", ".join(sorted({t for u in units for t in u.titles})[:10]) or "none"
             raise InputError(f"--documents {', '.join(documents)}: no such document (the project's: {known})")
     if len(chosen) > limit:
-        count = len({i for u in chosen for i in u.document_ids})
+        count = len({d for i in chosen for d in units[i].document_ids})
         warnings.append(f"{len(chosen)} text units of {count} document(s) ({source}); the suite takes the "
                         f"first {limit} in GraphRAG's order (--limit N for more, --documents NAME to choose)")
     return chosen[:limit]
 
 
-def text_unit_cases(units: list[TextUnit], where: Destination, draft: SuiteDraft) -> None:
-    """One case per text unit, its id kept as the case's `source_id`. The case id is the document's
-    name, numbered (`harbour-2`) when the document has more than one unit. A unit that is a whole
-    input file inside the harness project, byte for byte, is read in place; any other is written
-    under fixtures/chunks/<suite>/."""
-    if not units:
-        document_cases([], where, draft)  # the placeholder case and its warning
-        return
+def case_ids(units: Sequence[TextUnit]) -> list[str]:
+    """Each unit's case id: its document's name, numbered (`harbour-2`) when the document has more
+    than one unit. Made over all the project's units before any is left out, so that importing
+    more or fewer of them keeps the ids (and the cassettes named by them)."""
     bases = [safe_name(Path(unit.titles[0]).stem if unit.titles else unit.id[:12])[:90] for unit in units]
     counts = {base: bases.count(base) for base in bases}
     seen: set[str] = set()
     numbers: dict[str, int] = {}
-    for unit, base in zip(units, bases, strict=True):
+    ids: list[str] = []
+    for base in bases:
         numbers[base] = numbers.get(base, 0) + 1
         case_id = base if counts[base] == 1 else f"{base}-{numbers[base]}"
         while case_id in seen:
             numbers[base] += 1
             case_id = f"{base}-{numbers[base]}"
         seen.add(case_id)
+        ids.append(case_id)
+    return ids
+
+
+def text_unit_cases(units: Sequence[tuple[str, TextUnit]], where: Destination, draft: SuiteDraft) -> None:
+    """One case per (case id, text unit), the unit's id kept as the case's `source_id`. A unit that
+    is a whole input file inside the harness project, byte for byte, is read in place; any other is
+    written under fixtures/chunks/<suite>/."""
+    if not units:
+        document_cases([], where, draft)  # the placeholder case and its warning
+        return
+    for case_id, unit in units:
         if unit.path is not None and _same_text(unit.path, unit.text) and \
                 unit.path.resolve().is_relative_to(where.root.resolve()):
             chunk = relative_path(unit.path, where.root)

@@ -280,6 +280,15 @@ def chunk_documents(documents: Sequence[EngineDocument], chunking: ChunkSettings
     problem = chunking_problem(chunking)
     if problem:
         raise InputError(problem)
+    if "creation_date" in chunking.metadata:
+        raise InputError("prepend_metadata with creation_date: GraphRAG writes the input files' creation dates as "
+                         "its storage reads them, which the harness does not reproduce; run `graphrag index` and "
+                         "import again, the text units are then read from the project's output")
+    if chunking.line == "v2":  # 2.x refuses metadata columns its documents lack
+        missing = [c for c in chunking.metadata if any(c not in _document_fields(d) for d in documents)]
+        if missing:
+            raise InputError(f"input.metadata {', '.join(missing)}: not a column of the input documents "
+                             "(GraphRAG 2.x stops on it too)")
     encoding = _encoding(chunking.encoding_model)
 
     def encode(text: str) -> list[int]:
