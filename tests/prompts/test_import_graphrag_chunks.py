@@ -18,7 +18,7 @@ from harness.prompts.importers import graphrag_draft, read_graphrag_project, wri
 from harness.suites import load_suite
 
 CAPTURES = Path(__file__).resolve().parents[1] / "fixtures" / "engine_captures"
-VERSIONS = ["0.9.0", "1.2.0", "2.7.0", "3.1.2"]
+VERSIONS = ["0.5.0", "0.9.0", "1.2.0", "2.1.0", "2.7.0", "3.1.2"]
 
 
 def _capture(version: str) -> list[dict]:
@@ -40,7 +40,7 @@ def _import(root: Path, tmp_path: Path, **options) -> list[tuple[str, str, bytes
 @pytest.mark.parametrize("version", VERSIONS)
 def test_import_cuts_the_versions_text_units_byte_for_byte(version: str, tmp_path: Path) -> None:
     captured = _capture(version)
-    cases = _import(CAPTURES / f"graphrag-{version}-chunks", tmp_path, limit=1000)
+    cases = _import(CAPTURES / f"graphrag-{version}-chunks", tmp_path, limit=1000, graphrag_version=version)
     got = [(source_id, data) for _, source_id, data in cases]
     expected = [(unit["id"], unit["text"].encode("utf-8")) for unit in captured]
     if version.startswith("3."):
@@ -67,9 +67,12 @@ def test_the_captures_hold_what_the_tests_rely_on() -> None:
     assert not any("\r" in unit["text"] for version in VERSIONS for unit in units[version])
     assert any(len(unit["document_ids"]) > 1 for unit in units["1.2.0"])
     assert all(unit["text"].startswith(f"title: {unit['titles'][0]}.\n") for unit in units["2.7.0"])
-    # 0.x-2.x cut a last window that lies inside the one before; 3.x stops at the end
-    assert any(unit["n_tokens"] <= 12 for unit in units["0.9.0"])
-    assert all(unit["n_tokens"] > 12 for unit in units["3.1.2"])
+    # up to 2.1 a last window lies inside the one before; 2.2+ and 3.x stop at the end
+    assert any(unit["n_tokens"] <= 12 for unit in units["0.9.0"] + units["2.1.0"])
+    assert all(unit["n_tokens"] > 12 for unit in units["2.7.0"] + units["3.1.2"])
+    # 0.5 hashed with md5, 0.9 with sha512: the same texts
+    assert [len(unit["id"]) for unit in units["0.5.0"]] == [32] * len(units["0.9.0"])
+    assert sorted(u["text"] for u in units["0.5.0"]) == sorted(u["text"] for u in units["0.9.0"])
 
 
 def test_the_projects_encoding_model_not_the_models_tokenizer_cuts_the_chunks(tmp_path: Path) -> None:

@@ -1,9 +1,9 @@
 """A GraphRAG project's text units, as the project's GraphRAG version cuts them (or as its output
 already holds them), so that the cases of an imported suite are the chunks the engine sends.
 
-Read from each version's chunker (graphrag/index/... of the tags v0.3.6, v0.9.0, v1.2.0, v2.7.0,
-v3.0.0 and v3.1.2; see tests/fixtures/engine_captures/graphrag-*-chunks/ for captures made by the
-real versions):
+Read from each version's chunker (graphrag/index/... of the tags v0.3.6 to v3.1.2) and checked
+against text units written by the real 0.5.0, 0.9.0, 1.2.0, 2.1.0, 2.7.0 and 3.1.2
+(tests/fixtures/engine_captures/graphrag-*-chunks/):
 
 | | 0.x | 1.x | 2.x | 3.x |
 | --- | --- | --- | --- | --- |
