@@ -142,6 +142,8 @@ def test_limit_and_documents_choose_the_cases_and_what_is_left_out_is_said(tmp_p
     assert [case["source_id"] for case in draft.cases] == ours[:2]
     assert [case["id"] for case in draft.cases] == ["cooperative-1", "cooperative-2"]
     assert any(f"{len(ours)} text units of 1 document" in w and "--limit" in w for w in draft.warnings)
+    # an `llm:` layout is 0.x or 1.x: the assumption is said, with the option that changes it
+    assert any("cut as GraphRAG 1.2.0 cuts it" in w and "--graphrag-version" in w for w in draft.warnings)
     everything = graphrag_draft(read_graphrag_project(root), out, limit=1000, documents=["*.txt"])
     assert len(everything.cases) == len(captured) and not any("--limit" in w for w in everything.warnings)
     with pytest.raises(InputError, match="no such document"):
@@ -166,7 +168,8 @@ def test_cli_limit_documents_and_version_options(harness_cli, tmp_path: Path, mo
     assert (tmp_path / "fixtures" / "chunks" / "dock" / "harbour-1.txt").read_bytes() == captured[0]["text"].encode()
     ids = [line.split(":", 1)[1].strip() for line in text.splitlines() if "source_id:" in line]
     assert all(len(i) == 32 for i in ids)
-    assert "first 3 in GraphRAG's order" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "first 3 in GraphRAG's order" in err and "--graphrag-version X.Y.Z" not in err
 
 
 def test_metadata_the_harness_cannot_reproduce_is_refused_in_one_line(tmp_path: Path) -> None:

@@ -101,6 +101,7 @@ class GraphRAGProject:
     input: InputSettings = field(default_factory=InputSettings)
     chunk_size: int = DEFAULT_CHUNK_SIZE
     chunking: ChunkSettings = field(default_factory=lambda: ChunkSettings(version=(0, 9, 0)))
+    version_assumed: bool = True  # chunking.version is the layout's last version, not --graphrag-version
     claim_description: str | None = None
     query_prompts: dict[str, Path] = field(default_factory=dict)  # query kind (kinds.KINDS) -> file
 
@@ -232,6 +233,7 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None, 
         raise InputError(f"--graphrag-version {graphrag_version}: {settings_path} is in the settings layout of GraphRAG "
                          f"{' and '.join(f'{m}.x' for m in MAJORS[project.version])}")
     project.chunking = chunk_settings(data, version)
+    project.version_assumed = not graphrag_version
     project.chunk_size = project.chunking.size
     return project
 
@@ -326,6 +328,14 @@ def project_text_units(project: GraphRAGProject, warnings: list[str]) -> tuple[l
     documents = _input_documents(project, warnings)
     structured = project.input.file_type != "text"  # their ids are not GraphRAG's: keep the file order
     units = chunk_documents(documents, project.chunking, keep_order=structured)
+    if units and project.version_assumed:
+        shown = ".".join(map(str, project.chunking.version))
+        warnings.append(f"no text units table in the project's output: the input is cut as GraphRAG {shown} cuts it, "
+                        f"the last version of its settings layout (--graphrag-version X.Y.Z if another made it)")
+    if units and structured:
+        warnings.append(f"{project.input.file_type} input: its rows are read the harness's way and cut with GraphRAG's "
+                        "chunker, so their ids and order are not GraphRAG's; import after `graphrag index` to take "
+                        "the project's own text units")
     return units, project.chunking.describe()
 
 
