@@ -148,6 +148,9 @@ class GoldCase(Value):
     id: str
     text: str
     chunk: str | None = None  # path the text came from, when it came from a file
+    # the engine's id of this text (a GraphRAG text unit id) when `harness import` took it from the
+    # engine's chunks: what ties a case to the engine's cache and output tables
+    source_id: str | None = None
     entities: list[GoldEntity] = Field(default_factory=list)
     relationships: list[GoldRelationship] = Field(default_factory=list)
     # None: a list is gold only when it is not empty (an empty list is "not annotated yet", as

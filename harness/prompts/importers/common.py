@@ -236,7 +236,7 @@ def chunk_cases(files: list[Path], where: Destination, draft: SuiteDraft) -> Non
             continue
         documents.append(InputDocument(path.stem, text, path))
     if len(files) > where.max_cases:
-        draft.warnings.append(f"{len(files)} input files found; the suite takes the first {where.max_cases} (--max-cases)")
+        draft.warnings.append(f"{len(files)} input files found; the suite takes the first {where.max_cases} (--limit N for more)")
     document_cases(documents, where, draft)
 
 

@@ -21,29 +21,45 @@ loaders read them (graphrag_input.py).
 
 from __future__ import annotations
 
+import fnmatch
+import hashlib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
 from ...yamlfile import Location, line_of, parse_yaml
+from ...names import safe_name
 from ..builtin import PREFIX
 from ..entity_types import DEFAULT_ENTITY_TYPES, effective_entity_types
 from .common import (
     DEFAULT_MAX_CASES,
+    Destination,
     SuiteDraft,
-    chunk_cases,
     destination,
     document_cases,
-    find_files,
     project_file_reference,
     read_dotenv,
     reference_free_thresholds,
     relative_path,
+    settle_language,
     substitute_env,
+)
+from .graphrag_chunks import (
+    ChunkSettings,
+    MAJORS,
+    NEWEST,
+    EngineDocument,
+    TextUnit,
+    chunk_documents,
+    chunk_settings,
+    find_output_table,
+    parse_version,
+    read_output_text_units,
+    read_text_documents,
 )
 from .graphrag_input import InputSettings, input_settings, read_documents
 
@@ -85,6 +101,8 @@ class GraphRAGProject:
     file_pattern: str = DEFAULT_PATTERN
     input: InputSettings = field(default_factory=InputSettings)
     chunk_size: int = DEFAULT_CHUNK_SIZE
+    chunking: ChunkSettings = field(default_factory=lambda: ChunkSettings(version=(0, 9, 0)))
+    version_assumed: bool = True  # chunking.version is the layout's last version, not --graphrag-version
     claim_description: str | None = None
     query_prompts: dict[str, Path] = field(default_factory=dict)  # query kind (kinds.KINDS) -> file
 
@@ -148,8 +166,11 @@ def _input_dir(settings: Mapping[str, Any], base: Path) -> Path:
     return (base / folder) if not Path(folder).is_absolute() else Path(folder)
 
 
-def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None) -> GraphRAGProject:
-    """Read settings, `.env`, prompt files and input settings; InputError names the settings line."""
+def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None, *,
+                          graphrag_version: str | None = None) -> GraphRAGProject:
+    """Read settings, `.env`, prompt files, input and chunking settings; InputError names the
+    settings line. `graphrag_version` (e.g. 0.5.0) tells apart versions whose settings look alike;
+    without it the last version of the settings' line is assumed."""
     settings_path = find_settings(root)
     base = settings_path.parent
     env = {**read_dotenv(base / ".env"), **(os.environ if environ is None else environ)}
@@ -208,9 +229,13 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None) 
     project.input_dir = _input_dir(data, base)
     project.input = input_settings(_section(data, "input"))
     project.file_pattern = project.input.pattern
-    size = _section(data, "chunking", "chunks").get("size")
-    if isinstance(size, int) and size > 0:
-        project.chunk_size = size
+    version = parse_version(graphrag_version) if graphrag_version else NEWEST[project.version]
+    if version[0] not in MAJORS[project.version]:
+        raise InputError(f"--graphrag-version {graphrag_version}: {settings_path} is in the settings layout of GraphRAG "
+                         f"{' and '.join(f'{m}.x' for m in MAJORS[project.version])}")
+    project.chunking = chunk_settings(data, version)
+    project.version_assumed = not graphrag_version
+    project.chunk_size = project.chunking.size
     return project
 
 
@@ -239,10 +264,12 @@ def _query_prompts(settings: Mapping[str, Any], base: Path) -> dict[str, Path]:
 
 
 def graphrag_draft(
-    project: GraphRAGProject, out: Path, *, name: str | None = None, max_cases: int = DEFAULT_MAX_CASES
+    project: GraphRAGProject, out: Path, *, name: str | None = None, limit: int = DEFAULT_MAX_CASES,
+    documents: Sequence[str] | None = None,
 ) -> SuiteDraft:
-    """The suite skeleton: the project's extraction prompt against the built-in default."""
-    where = destination(project, out, name=name, max_cases=max_cases)
+    """The suite skeleton: the project's extraction prompt against the built-in default, one case
+    per text unit of the project (project_text_units), the first `limit` of the `documents` named."""
+    where = destination(project, out, name=name, max_cases=limit)
     root = where.root
     variants: dict[str, dict[str, Any]] = {}
     files: dict[Path, str] = {}
@@ -278,23 +305,119 @@ def graphrag_draft(
     if extract is not None:
         typed["project"] = bool(extraction_types(extract, project.entity_types))
     draft.thresholds = reference_free_thresholds(typed)
-    if project.input_dir is not None and project.input.file_type != "text":
-        documents = read_documents(project.input_dir, project.input, draft.warnings)
-        if len(documents) > where.max_cases:
-            draft.warnings.append(f"{len(documents)} input documents found; the suite takes the first {where.max_cases} (--max-cases)")
-        document_cases(documents, where, draft)
-        return draft
-    files: list[Path] = []
-    if project.input_dir is not None:
-        try:
-            pattern = re.compile(project.file_pattern)
-        except re.error:
-            pattern = re.compile(DEFAULT_PATTERN)
-        files = find_files(project.input_dir, pattern)
-        if not files and project.input_dir.is_dir():
-            files = find_files(project.input_dir, re.compile(DEFAULT_PATTERN))
-    chunk_cases(files, where, draft)
+    units, source = project_text_units(project, draft.warnings)
+    ids = case_ids(units)
+    chosen = select_units(units, documents=documents, limit=limit, source=source, warnings=draft.warnings)
+    text_unit_cases([(ids[i], units[i]) for i in chosen], where, draft)
     return draft
+
+
+def project_text_units(project: GraphRAGProject, warnings: list[str]) -> tuple[list[TextUnit], str]:
+    """The project's text units and where they came from: its output table when it has one (ids
+    as the engine wrote them), else its input cut as its GraphRAG version cuts it."""
+    table = find_output_table(project.settings, project.root)
+    if table is not None:
+        try:
+            units = read_output_text_units(table)
+        except InputError as exc:
+            warnings.append(f"{exc.message}; the input is cut instead")
+        else:
+            titles = {d.id: d.title for d in _input_documents(project, [])}
+            units = [TextUnit(u.id, u.text, u.document_ids, u.n_tokens,
+                              tuple(titles.get(i, i[:12]) for i in u.document_ids)) for u in units]
+            return units, f"{relative_path(table, project.root)} ({len(units)} text units)"
+    documents = _input_documents(project, warnings)
+    structured = project.input.file_type != "text"  # their ids are not GraphRAG's: keep the file order
+    units = chunk_documents(documents, project.chunking, keep_order=structured)
+    if units and project.version_assumed:
+        shown = ".".join(map(str, project.chunking.version))
+        warnings.append(f"no text units table in the project's output: the input is cut as GraphRAG {shown} cuts it, "
+                        f"the last version of its settings layout (--graphrag-version X.Y.Z if another made it)")
+    if units and structured:
+        warnings.append(f"{project.input.file_type} input: its rows are read the harness's way and cut with GraphRAG's "
+                        "chunker, so their ids and order are not GraphRAG's; import after `graphrag index` to take "
+                        "the project's own text units")
+    return units, project.chunking.describe()
+
+
+def _input_documents(project: GraphRAGProject, warnings: list[str]) -> list[EngineDocument]:
+    """The input documents as the project's GraphRAG version loads them. CSV and JSON rows are
+    read by graphrag_input (their document ids are not GraphRAG's: a hash of the text)."""
+    if project.input_dir is None:
+        return []
+    if project.input.file_type == "text":
+        return read_text_documents(project.input_dir, project.file_pattern, project.chunking, warnings)
+    rows = read_documents(project.input_dir, project.input, warnings)
+    return [EngineDocument(hashlib.sha512(d.text.encode("utf-8")).hexdigest(), d.text, d.name, path=d.path) for d in rows]
+
+
+def select_units(units: list[TextUnit], *, documents: Sequence[str] | None, limit: int, source: str,
+                 warnings: list[str]) -> list[int]:
+    """The positions of the text units that become cases: those of the `--documents` named (a
+    title, its stem, a glob, or a document id prefix), the first `limit` in the engine's order;
+    what was left out is always said."""
+    chosen = list(range(len(units)))
+    if documents:
+        def named(unit: TextUnit) -> bool:
+            names = [*unit.titles, *(Path(t).stem for t in unit.titles)]
+            return any(fnmatch.fnmatchcase(n, pattern) for n in names for pattern in documents) or any(
+                i.startswith(pattern) for i in unit.document_ids for pattern in documents if len(pattern) >= 8)
+        chosen = [i for i in chosen if named(units[i])]
+        if not chosen:
+            known = ", ".join(sorted({t for u in units for t in u.titles})[:10]) or "none"
+            raise InputError(f"--documents {', '.join(documents)}: no such document (the project's: {known})")
+    if len(chosen) > limit:
+        count = len({d for i in chosen for d in units[i].document_ids})
+        warnings.append(f"{len(chosen)} text units of {count} document(s) ({source}); the suite takes the "
+                        f"first {limit} in GraphRAG's order (--limit N for more, --documents NAME to choose)")
+    return chosen[:limit]
+
+
+def case_ids(units: Sequence[TextUnit]) -> list[str]:
+    """Each unit's case id: its document's name, numbered (`harbour-2`) when the document has more
+    than one unit. Made over all the project's units before any is left out, so that importing
+    more or fewer of them keeps the ids (and the cassettes named by them)."""
+    bases = [safe_name(Path(unit.titles[0]).stem if unit.titles else unit.id[:12])[:90] for unit in units]
+    counts = {base: bases.count(base) for base in bases}
+    seen: set[str] = set()
+    numbers: dict[str, int] = {}
+    ids: list[str] = []
+    for base in bases:
+        numbers[base] = numbers.get(base, 0) + 1
+        case_id = base if counts[base] == 1 else f"{base}-{numbers[base]}"
+        while case_id in seen:
+            numbers[base] += 1
+            case_id = f"{base}-{numbers[base]}"
+        seen.add(case_id)
+        ids.append(case_id)
+    return ids
+
+
+def text_unit_cases(units: Sequence[tuple[str, TextUnit]], where: Destination, draft: SuiteDraft) -> None:
+    """One case per (case id, text unit), the unit's id kept as the case's `source_id`. A unit that
+    is a whole input file inside the harness project, byte for byte, is read in place; any other is
+    written under fixtures/chunks/<suite>/."""
+    if not units:
+        document_cases([], where, draft)  # the placeholder case and its warning
+        return
+    for case_id, unit in units:
+        if unit.path is not None and _same_text(unit.path, unit.text) and \
+                unit.path.resolve().is_relative_to(where.root.resolve()):
+            chunk = relative_path(unit.path, where.root)
+        else:
+            target = where.root / "fixtures" / "chunks" / where.suite_name / f"{case_id}.txt"
+            draft.files[target] = unit.text
+            chunk = relative_path(target, where.root)
+        draft.cases.append({"id": case_id, "chunk": chunk, "source_id": unit.id, "entities": [], "relationships": []})
+    settle_language(draft, (unit.text for _, unit in units))
+
+
+def _same_text(path: Path, text: str) -> bool:
+    """Whether a suite reading `path` (strict UTF-8, BOM dropped, no newline translation) gets `text`."""
+    try:
+        return path.read_bytes().decode("utf-8-sig") == text
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def extraction_types(path: Path, settings_types: list[str]) -> list[str]:
