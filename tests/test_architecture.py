@@ -21,6 +21,8 @@ its submodules (every submodule would then be in a cycle with a parent that re-e
 
 from __future__ import annotations
 
+import pytest
+
 import ast
 import sys
 import tomllib
@@ -331,6 +333,7 @@ def test_lazy_facades_and_import_module_strings_are_edges(tmp_path):
     assert describe_cycles(graph) == ["pkg.facade -> pkg.facade.impl -> pkg.facade"]
 
 
+@pytest.mark.slow
 def test_the_shipped_package_graph_is_read_whole():
     """A sanity check on the reader itself: known edges of the real package are present."""
     graph = build_graph(PACKAGE)

@@ -128,6 +128,7 @@ def test_shipped_schemas_are_the_generated_ones() -> None:
         jsonschema.Draft202012Validator.check_schema(json.loads(text))
 
 
+@pytest.mark.slow
 def test_golden_files_validate_against_the_generated_schemas() -> None:
     schemas = {name: json.loads(text) for name, text in json_schemas().items()}
     for suite in ("biomed", "news-es", "podcast"):

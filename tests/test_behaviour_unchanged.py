@@ -36,6 +36,8 @@ import pytest
 
 from tests.support.golden import GOLDEN_DIR, compare, normalise, pipeline_order, read_golden, replay
 
+pytestmark = pytest.mark.slow  # end-to-end: replays every shipped suite as make run does
+
 
 @pytest.fixture(scope="module")
 def replayed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:

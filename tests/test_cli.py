@@ -30,6 +30,7 @@ def recorded(project: Path, api_key, capsys) -> Path:
     return project
 
 
+@pytest.mark.slow
 def test_run_replays_and_prints_a_table_per_suite(recorded, capsys, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY")
     code, out, err = run_cli(capsys, "run", str(recorded))
@@ -40,6 +41,7 @@ def test_run_replays_and_prints_a_table_per_suite(recorded, capsys, monkeypatch)
     assert {"results.jsonl", "summary.json", "report.md"} <= {p.name for p in run_dir.iterdir()}
 
 
+@pytest.mark.slow
 def test_deleted_cassette_exits_3_naming_the_case(recorded, capsys):
     (recorded.parent.parent / "fixtures" / "cassettes" / "towns" / "tuned" / "flood.json").unlink()
     code, out, err = run_cli(capsys, "run", str(recorded))
@@ -49,6 +51,7 @@ def test_deleted_cassette_exits_3_naming_the_case(recorded, capsys):
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_ci_never_records(recorded, capsys, monkeypatch):
     monkeypatch.setenv("CI", "true")
     (recorded.parent.parent / "fixtures" / "cassettes" / "towns" / "tuned" / "flood.json").unlink()
@@ -154,6 +157,7 @@ def test_score_of_a_case_without_relationship_gold_prints_n_a(tmp_path, capsys):
     assert json.loads(out)["relationships"]["recall"] is None
 
 
+@pytest.mark.slow
 def test_compare_json(recorded, capsys):
     run_cli(capsys, "run", str(recorded))
     run_dir = next((recorded.parent.parent / "reports" / "towns").iterdir())

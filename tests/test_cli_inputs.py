@@ -82,6 +82,7 @@ DAMAGED = [(command, damage) for command in COMMANDS
            if not (damage.startswith("summary") and command[0] in ("inspect", "compare"))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("command", "damage"), DAMAGED, ids=lambda v: " ".join(v) if isinstance(v, tuple) else v)
 def test_damaged_run_files_name_the_file(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                          command: tuple[str, ...], damage: str) -> None:

@@ -91,6 +91,7 @@ def keep_inside(argv: list[str]) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(argv=argv_strategy())
 def test_random_argv_exits_with_a_documented_code(project: Path, argv: list[str], capsys: pytest.CaptureFixture[str],

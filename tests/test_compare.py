@@ -450,6 +450,7 @@ def _columns_to_test(n: int, seed: int) -> np.ndarray:
     return np.column_stack(columns)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [1, 3, 9, 13, 40, 700, 2001])
 def test_bootstrap_means_and_sign_flips_equal_the_column_by_column_computation(n: int) -> None:
     d = _columns_to_test(n, seed=n)
@@ -484,6 +485,7 @@ def test_resampling_distinct_columns_matches_on_generated_data(rows: list[list[f
         _reference_sign_flip_pvalues(d, resamples=200, seed=5).tobytes()
 
 
+@pytest.mark.slow
 def test_comparing_unchanged_graphs_does_not_import_deepdiff() -> None:
     import subprocess
     import sys

@@ -77,6 +77,7 @@ def test_json_output(run_dir, capsys):
     assert by_variant["default"]["cases"][0]["names"] == ["KESTREL TRUST"]
 
 
+@pytest.mark.slow
 def test_unknown_entity_or_variant_is_bad_input(run_dir, capsys):
     code, _, err = harness(capsys, "inspect", str(run_dir), "Lowbridg Librar")
     assert code == 2 and "no entity named 'Lowbridg Librar'" in err and "closest: LOWBRIDGE LIBRARY" in err

@@ -149,6 +149,7 @@ def test_a_rows_own_triples_are_what_text2kgbench_scores(project, capsys):
     assert summary["variants"]["vicuna"]["metrics"]["metrics"]["relationship_recall"]["micro"] == pytest.approx(0.25)
 
 
+@pytest.mark.slow
 def test_variant_name_and_gate(project, capsys):
     code, out, err = evaluate(capsys, project, "--variant", "alpaca", "--gate", "--run-id", "g")
     assert code == 0, err

@@ -63,6 +63,7 @@ def test_refinish_without_reports_writes_only_the_verdict(recorded, tmp_path):
     assert again.verdict == first.verdict and again.checks == first.checks
 
 
+@pytest.mark.slow
 def test_an_unreadable_default_baseline_is_a_note_for_reports_and_bad_input_for_the_gate(recorded, tmp_path):
     reports = tmp_path / "reports"
     (reports / "baselines").mkdir(parents=True)
@@ -75,6 +76,7 @@ def test_an_unreadable_default_baseline_is_a_note_for_reports_and_bad_input_for_
         finished.gate_exit_code()
 
 
+@pytest.mark.slow
 def test_an_unreadable_given_baseline_stops_a_merge_but_not_a_run(recorded, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("[1]", encoding="utf-8")
@@ -107,6 +109,7 @@ def test_the_summary_is_handed_its_comparisons_and_computes_none() -> None:
     assert not any(name and name.endswith("compare") for name in imported)
 
 
+@pytest.mark.slow
 def test_the_finish_hands_frozen_objects_back_and_leaves_a_callers_freeze_alone(recorded, tmp_path, monkeypatch):
     import gc
 

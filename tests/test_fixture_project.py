@@ -79,6 +79,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> ImportedRun:
 # --------------------------------------------------------------------------- the import
 
 
+@pytest.mark.slow
 def test_import_writes_empty_gold_and_reference_free_thresholds(imported: ImportedRun) -> None:
     text = imported.suite_file.read_text(encoding="utf-8")
     assert "# Reference-free thresholds written by `harness import`: starting points" in text
@@ -89,7 +90,8 @@ def test_import_writes_empty_gold_and_reference_free_thresholds(imported: Import
         "default": {"prompt": "builtin:graphrag.extract_graph", "format": "graphrag"},
     }
     assert data["baseline"] == "default" and data["model"]["max_gleanings"] == 1  # the settings' max_gleanings
-    assert [c["id"] for c in data["cases"]] == CASES
+    # in GraphRAG 2.x's order of text units (documents sorted by their id, a hash of the text), not by file name
+    assert sorted(c["id"] for c in data["cases"]) == sorted(CASES)
     assert all(c["entities"] == [] and c["relationships"] == [] for c in data["cases"])
     suite = load_suite(imported.suite_file)
     limits = suite.spec.thresholds
@@ -176,7 +178,9 @@ def test_gate_applies_the_imported_thresholds(imported: ImportedRun) -> None:
 
 
 def test_junit_fails_each_case_that_breaks_an_imported_threshold(imported: ImportedRun) -> None:
-    """Per case the same limits apply: grounded >= 85%, types >= 90%, no leak, no dangling edge."""
+    """Per case the same limits apply (grounded >= 85%, types >= 90%, no leak, no dangling edge),
+    but a case fails only a limit its variant fails on average, as the gate does (issue 27, item 12:
+    one gate, one verdict); a miss of a limit the variant meets is the case's warning."""
     import xml.etree.ElementTree as ET
 
     tree = ET.parse(imported.suite_file.parent.parent / "reports" / NAME / "e2e" / "junit.xml")
@@ -185,14 +189,13 @@ def test_junit_fails_each_case_that_breaks_an_imported_threshold(imported: Impor
     assert failed == {
         ("default", "01-a-caller-at-baker-street"),  # types 7/8 = 87.5%, 1 dangling
         ("default", "02-the-strongroom"),  # 1 leak
-        ("default", "03-blue-clay"),  # types 6/7 = 85.7%
         ("default", "04-the-pawnbroker"),  # 1 leak
         ("default", "05-the-nephew"),  # 1 dangling
-        ("default", "07-the-crown-and-anchor"),  # grounded 8/10 = 80%
         ("default", "08-the-explanation"),  # types 6/7, 1 dangling
         ("project", "03-blue-clay"),  # 1 leak
         ("project", "07-the-crown-and-anchor"),  # 1 dangling
-    }  # default 06 passes: grounded 8/9 = 88.9%, types 9/9, nothing leaked or dangling
+    }  # default 06 passes: grounded 8/9 = 88.9%, types 9/9, nothing leaked or dangling; default 03
+    # (types 6/7 = 85.7%) and 07 (grounded 8/10 = 80%) only warn: default meets both limits on average
 
 
 def test_console_shows_the_gold_free_columns(imported: ImportedRun) -> None:

@@ -79,6 +79,7 @@ def test_completion_rate_and_f1_thresholds(recorded, project, tmp_path):
     assert rules[("tuned", "relationship_f1")].status == "pass"
 
 
+@pytest.mark.slow
 def test_run_with_gate_exits_1_with_the_failing_rule(recorded, project, tmp_path, capsys):
     """`harness run --gate`: cli._evaluate writes the outputs, gate_outcomes decides the exit code."""
     from harness.cli import _evaluate
@@ -126,6 +127,7 @@ def test_baseline_update_writes_the_baseline_atomically(recorded, tmp_path, caps
     assert not list(path.parent.glob(".*tmp"))
 
 
+@pytest.mark.slow
 def test_a_regression_against_the_baseline_exits_1(recorded, project, tmp_path, capsys, monkeypatch):
     accepted, _ = replay(recorded, reports(tmp_path), "accepted")
     assert harness(capsys, "baseline", "update", str(accepted.run_dir))[0] == 0
@@ -268,6 +270,7 @@ def strip_gold(project: Path) -> Suite:
     return set_suite(project, cases=cases, thresholds=SHIPPED_THRESHOLDS)
 
 
+@pytest.mark.slow
 def test_a_suite_without_gold_fails_the_gate_and_shows_no_recall(recorded, project, tmp_path, capsys):
     from harness.cli import main
 
@@ -437,6 +440,7 @@ def test_a_rise_of_a_lower_is_better_count_is_a_regression() -> None:
     assert {(r.rule, r.metric): r.status for r in back.rules}[("regression", "dangling")] == "pass"
 
 
+@pytest.mark.slow
 def test_a_gold_free_suite_is_gated_on_reference_free_thresholds(recorded, project, tmp_path, capsys):
     # towns without gold; distinct entities per case: default 3, 1, 1 (mean 5/3), tuned 4, 3, 2 (mean 3)
     data = yaml.safe_load(project.read_text(encoding="utf-8"))
@@ -464,6 +468,7 @@ def test_a_gold_free_suite_is_gated_on_reference_free_thresholds(recorded, proje
     assert code == 1 and "distinct entities 1.67 per case" in again
 
 
+@pytest.mark.slow
 def test_a_gold_free_suite_regresses_on_the_reference_free_set_by_default(recorded, project, tmp_path, capsys):
     # no gold and no `regression.metrics`: the default is what the run can stand on (grounded, types
     # ok, duplicates, dangling, leaks), not entity/relationship recall, which no case can have

@@ -43,6 +43,7 @@ def recorded(suite, server, api_key, tmp_path):
     return suite
 
 
+@pytest.mark.slow
 def test_merged_shards_equal_the_unsharded_run(recorded, tmp_path, capsys):
     full, _ = replay(recorded, tmp_path / "full", "run")
     shards = [replay(recorded, tmp_path / "shards", f"shard-{i}", shard=(i, 3))[0] for i in (1, 2, 3)]
@@ -60,6 +61,7 @@ def test_merged_shards_equal_the_unsharded_run(recorded, tmp_path, capsys):
         assert (merged / name).read_bytes() == (full.run_dir / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_merge_defaults_to_the_shards_reports_folder(recorded, tmp_path, capsys):
     shards = [replay(recorded, tmp_path / "reports", f"s{i}", shard=(i, 2))[0] for i in (1, 2)]
     code, out, err = harness(capsys, "merge", *(str(s.run_dir) for s in shards), "--json")
@@ -76,6 +78,7 @@ def test_merge_notes_cases_no_shard_has(recorded, tmp_path, capsys):
     assert "2 case × variant of the suite in no shard" in err
 
 
+@pytest.mark.slow
 def test_merge_gate_exit_code(recorded, project, tmp_path, capsys):
     from .reports.helpers import set_suite
 
@@ -85,6 +88,7 @@ def test_merge_gate_exit_code(recorded, project, tmp_path, capsys):
     assert code == 1 and "FAIL  default: entity recall 50.0% is below the threshold 95.0%" in out
 
 
+@pytest.mark.slow
 def test_merge_refuses_conflicting_or_foreign_or_unfinished_runs(recorded, tmp_path, capsys):
     a, _ = replay(recorded, tmp_path / "reports", "a", shard=(1, 2))
     b, _ = replay(recorded, tmp_path / "reports", "b", shard=(1, 2))
@@ -134,6 +138,7 @@ def _steps_with(job: dict, needle: str) -> list[dict]:
     return [s for s in job["steps"] if needle in str(s.get("run", "")) or needle in str(s.get("uses", ""))]
 
 
+@pytest.mark.slow
 def test_sharded_workflow_merges_what_its_artifacts_hold(recorded, project, tmp_path, capsys, monkeypatch):
     """Each shard job on its own checkout, artifacts uploaded and downloaded with the v4 actions' layout
     (tests/support/artifacts.py), then the merge job's own command: the merged run is the unsharded run."""
@@ -180,6 +185,7 @@ def test_sharded_workflow_merges_what_its_artifacts_hold(recorded, project, tmp_
     assert strip_volatile(summary_of(merged))["variants"] == strip_volatile(summary_of(full.run_dir))["variants"]
 
 
+@pytest.mark.slow
 def test_merge_finds_runs_inside_downloaded_artifact_folders(recorded, tmp_path, capsys):
     """`harness merge DIR` takes a folder holding run folders (an artifact as downloaded), not only run folders."""
     import shutil
@@ -210,6 +216,7 @@ def test_record_takes_shard(suite, server, api_key, project, tmp_path, capsys):
 
 
 
+@pytest.mark.slow
 def test_a_merge_reports_the_entity_types_its_shards_ran_with_not_the_suite_as_edited_since(recorded, tmp_path, capsys):
     import yaml
 

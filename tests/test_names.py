@@ -71,6 +71,7 @@ def finished(suite, server, api_key, tmp_path):
 
 @pytest.mark.parametrize("key,value", [("suite", "../../../escaped"), ("suite", "/tmp/x"),
                                        ("run_id", "../../../escaped"), ("suite", "towns\n")])
+@pytest.mark.slow
 def test_tampered_summary_names_are_refused(finished, capsys, tmp_path, key, value):
     path = finished / "summary.json"
     summary = json.loads(path.read_text(encoding="utf-8"))

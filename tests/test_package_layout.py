@@ -6,6 +6,8 @@ tests/test_architecture.py.
 
 from __future__ import annotations
 
+import pytest
+
 import importlib.metadata
 import re
 import tomllib
@@ -33,6 +35,7 @@ def _import_names(distribution: str) -> set[str]:
     return names
 
 
+@pytest.mark.slow
 def test_every_runtime_dependency_is_used_by_the_package():
     # a dependency only the tests use (jsonschema once) belongs in the `test` extra, not in every install
     project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]

@@ -56,6 +56,7 @@ def assert_same_run(here: RunOutcome, pooled: RunOutcome) -> None:
             assert (pooled.run_dir / name).read_bytes() == (here.run_dir / name).read_bytes(), name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("repeat", [1, 2])
 def test_the_pool_writes_the_bytes_one_process_writes(recorded, tmp_path, repeat):
     here = replay(recorded, tmp_path / "here", workers=1, repeat=repeat)
@@ -64,6 +65,7 @@ def test_the_pool_writes_the_bytes_one_process_writes(recorded, tmp_path, repeat
     assert_same_run(here, pooled)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_rows_end_in_suite_order_whatever_order_the_batches_finish_in(recorded, tmp_path, monkeypatch, seed):
     cut = parallel_replay.batches
@@ -117,6 +119,7 @@ def test_an_interrupted_pooled_run_resumes_to_the_same_rows(recorded, tmp_path):
     assert [r.model_dump_json() for r in again.results] == [r.model_dump_json() for r in whole.results]
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_loses_no_row_and_repeats_none(recorded, tmp_path, monkeypatch):
     parent = os.getpid()
     evaluate = runner.evaluate_case
@@ -211,6 +214,7 @@ sys.exit(main(["run", sys.argv[1], "--reports", sys.argv[2], "--run-id", "killed
 """
 
 
+@pytest.mark.slow
 def test_a_killed_pooled_run_frees_its_folder_and_resumes_to_the_same_rows(recorded, project, tmp_path):
     import signal
     import subprocess
@@ -241,6 +245,7 @@ def test_a_killed_pooled_run_frees_its_folder_and_resumes_to_the_same_rows(recor
     assert rows_of(results.parent) == rows_of(whole.run_dir)  # the killed process timed its calls
 
 
+@pytest.mark.slow
 def test_run_passes_workers_on_and_replays_the_same_rows(recorded, project, tmp_path, monkeypatch, capsys):
     from harness.cli import main
 

@@ -15,6 +15,8 @@ from harness.suites import load_suite
 
 from .reports.helpers import REPO, record_cassettes
 
+pytestmark = pytest.mark.slow  # end-to-end: pytest in a subprocess over the shipped suites
+
 
 def _plugin_args() -> list[str]:
     registered = any(ep.value == "harness.pytest_plugin" for ep in entry_points(group="pytest11"))

@@ -86,6 +86,7 @@ def files_of(run_dir: Path) -> tuple[list, dict]:
     return rows, strip_timings(json.loads((run_dir / "summary.json").read_text()))
 
 
+@pytest.mark.slow
 def test_each_sample_is_recorded_in_its_own_cassette_and_replays_identically(suite, recorded, tmp_path, monkeypatch):
     folder = suite.cassette_dir()
     for variant in ("default", "tuned"):
@@ -153,6 +154,7 @@ def test_comparison_says_which_differences_exceed_the_spread(recorded):
     assert "Repeat spread" in html
 
 
+@pytest.mark.slow
 def test_without_repeat_nothing_about_samples_is_written(recorded, suite, tmp_path):
     outcome = finished(run(suite, tmp_path / "single", repeat=1))
     summary = json.loads((outcome.run_dir / "summary.json").read_text())
@@ -162,6 +164,7 @@ def test_without_repeat_nothing_about_samples_is_written(recorded, suite, tmp_pa
     assert "Repeat spread" not in (outcome.run_dir / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_a_missing_sample_cassette_is_a_cassette_miss_naming_the_sample(recorded, suite, tmp_path):
     outcome = run(suite, tmp_path / "four", repeat=4)
     assert outcome.missing == [] and len(outcome.missing_repeats) == 2
@@ -192,6 +195,7 @@ def test_an_interrupted_recording_keeps_its_finished_samples(suite, api_key, tmp
     assert (suite.cassette_dir() / "tuned" / "sample-2" / "fair.json").exists()
 
 
+@pytest.mark.slow
 def test_the_command_line_records_and_runs_repeats_and_compare_gives_the_verdict_both_ways(suite, api_key, tmp_path,
                                                                                             capsys):
     from harness.cli import main

@@ -87,6 +87,7 @@ def recorded(suite, server, api_key, tmp_path):
 
 @pytest.mark.parametrize("pair", [("default", "tuned"), ("tuned", "default"), ("default", "tuned"),
                                   ("tuned", "tuned")])
+@pytest.mark.slow
 def test_concurrent_runs_never_share_a_folder(recorded, project, tmp_path, pair):
     """Two `harness run` of one suite started together (same second), each with its --variant."""
     reports = tmp_path / "reports"
@@ -105,6 +106,7 @@ def test_concurrent_runs_never_share_a_folder(recorded, project, tmp_path, pair)
         assert summary["run_id"] == d.name and set(summary["variants"]) == {_row_keys(d)[0][0]}
 
 
+@pytest.mark.slow
 def test_a_run_stays_locked_until_its_outputs_are_written(recorded, tmp_path):
     """Between the last row and summary.json (the reports take a while) nobody may resume the run."""
     from harness.finish import finish_outcome
@@ -146,6 +148,7 @@ def _start_killed_run(project: Path, reports: Path, srv: FakeOpenAIServer, env: 
     return killed
 
 
+@pytest.mark.slow
 def test_rerun_with_another_selection_leaves_a_killed_run_alone(project, api_key, tmp_path):
     suite = load_suite(project)
     env = {**os.environ, "OPENAI_API_KEY": SECRET}
@@ -185,6 +188,7 @@ def test_rerun_with_another_selection_leaves_a_killed_run_alone(project, api_key
 
 # --------------------------------------------------------------------------- --run-id with several suites
 
+@pytest.mark.slow
 def test_run_id_names_the_run_of_every_suite(suite, server, api_key, project, tmp_path, capsys):
     import yaml
 

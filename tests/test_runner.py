@@ -121,6 +121,7 @@ def test_missing_cassette_is_reported_per_case(suite, server, api_key, tmp_path)
     assert len(outcome.results) == 5
 
 
+@pytest.mark.slow
 def test_resume_after_kill_9_ends_with_the_same_results(project, api_key, tmp_path):
     suite = load_suite(project)
     env = {**os.environ, "OPENAI_API_KEY": SECRET}
@@ -212,6 +213,7 @@ def _run_printed_command(line: str) -> None:
         assert main(argv[1:]) == 0, part
 
 
+@pytest.mark.slow
 def test_stale_hint_rerecords_exactly_the_stale_and_missing_cases(suite, server, api_key, tmp_path, project,
                                                                   capsys, monkeypatch):
     from harness.cli import main
@@ -239,6 +241,7 @@ def test_stale_hint_rerecords_exactly_the_stale_and_missing_cases(suite, server,
     assert {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in untouched} == untouched
 
 
+@pytest.mark.slow
 def test_stale_hint_is_one_harness_command_when_the_stale_cases_form_a_grid(suite, server, api_key, tmp_path,
                                                                           project, capsys, monkeypatch):
     from harness.cli import main

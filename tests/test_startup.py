@@ -51,6 +51,7 @@ def test_importing_loads_no_heavy_package(module, tmp_path):
 
 @pytest.mark.parametrize("argv", [["--help"], ["tune", "--help"], ["prompts", "lint", "--help"], ["score", "--help"], ["version"]],
                          ids=["help", "tune-help", "prompts-lint-help", "score-help", "version"])
+@pytest.mark.slow
 def test_light_commands_load_no_heavy_package(argv, tmp_path):
     code = f"from harness.cli import main\nprint('exit', main({argv!r}))"
     loaded, done = _loaded_after(code, tmp_path)
@@ -75,6 +76,7 @@ def test_parse_of_one_answer_loads_no_heavy_package(tmp_path):
     ["prompts", "list"],
     ["prompts", "show", "graphrag.extract_graph"],
 ], ids=["export-yaml", "export-builtin", "lint-file", "list", "show"])
+@pytest.mark.slow
 def test_prompt_commands_without_a_suite_load_no_heavy_package(argv, tmp_path):
     """Exporting or linting one prompt file needs neither the model client nor scoring (the prompt
     resolver once imported the suite loader, and scoring with it, for a type annotation)."""

@@ -112,6 +112,7 @@ def _replace(value: Any, path: tuple, new: Any) -> Any:
     return copy
 
 
+@pytest.mark.slow
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_generated_values_at_every_key_load_or_fail_in_one_line(project: Path, data: st.DataObject) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from types import SimpleNamespace
 
 import json
@@ -23,6 +25,7 @@ def strip(value):
     return value
 
 
+@pytest.mark.slow
 def test_two_replays_write_the_same_summary_and_results(suite, api_key, tmp_path):
     with FakeOpenAIServer(script_for(suite)) as srv:
         run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec", base_url=srv.base_url))

@@ -30,6 +30,7 @@ def proposed(tmp_path, monkeypatch, capsys) -> tuple[Path, Path]:
     return suite, run_dir
 
 
+@pytest.mark.slow
 def test_proposals_go_to_a_side_file_and_the_suite_keeps_its_text(proposed):
     suite, _ = proposed
     text = suite.read_text(encoding="utf-8")
@@ -39,6 +40,7 @@ def test_proposals_go_to_a_side_file_and_the_suite_keeps_its_text(proposed):
     assert all(case.pending and case.entities for case in loaded.cases)
 
 
+@pytest.mark.slow
 def test_a_run_reports_the_pending_cases_and_leaves_them_out(proposed, capsys):
     suite, _ = proposed
     code, out, err = run_cli(capsys, "run", str(suite), "--record-mode", "none", "--run-id", "r2")
@@ -161,6 +163,7 @@ def test_a_side_file_of_another_suite_is_refused_and_left_as_it_is(proposed, cap
     assert side.read_bytes() == before[1]
 
 
+@pytest.mark.slow
 def test_apply_reports_each_variants_recall_against_the_reviewed_gold(proposed, capsys, tmp_path):
     suite, run_dir = proposed
     reviewed = tmp_path / "reviewed.yaml"
@@ -188,6 +191,7 @@ def test_apply_reports_each_variants_recall_against_the_reviewed_gold(proposed, 
     ("cases: []\n", "reviewed.yaml: no case in the reviewed file"),
     ("{cases: [\n", "reviewed.yaml"),
 ])
+@pytest.mark.slow
 def test_a_bad_reviewed_file_changes_nothing(proposed, capsys, tmp_path, content, message):
     suite, _ = proposed
     side = suite.parent / "podcast.gold.yaml"
@@ -199,6 +203,7 @@ def test_a_bad_reviewed_file_changes_nothing(proposed, capsys, tmp_path, content
     assert (suite.read_bytes(), side.read_bytes()) == before
 
 
+@pytest.mark.slow
 def test_bad_requests_are_one_line_exit_2(proposed, capsys, tmp_path):
     suite, run_dir = proposed
     cases = [
@@ -213,6 +218,7 @@ def test_bad_requests_are_one_line_exit_2(proposed, capsys, tmp_path):
         assert code == 2 and message in err and err.count("\n") == 1, (argv, err)
 
 
+@pytest.mark.slow
 def test_agreement_between_two_reviewers(proposed, capsys, tmp_path):
     suite, _ = proposed
     first = tmp_path / "first.yaml"

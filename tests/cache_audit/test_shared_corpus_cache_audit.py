@@ -34,6 +34,7 @@ def _entry(row: dict[str, Any]) -> CacheEntry:
                       hints=() if kv else path_hints(row["path"]))
 
 
+@pytest.mark.slow
 def test_shared_corpus_classification_matches_the_call_labels(shared_corpus_rows: list[dict[str, Any]]) -> None:
     pairs = Counter((row["call"], classify(_entry(row)).kind) for row in shared_corpus_rows)
     # measured: extract->extraction 826, continuation->continuation 182, continuation->claims 32

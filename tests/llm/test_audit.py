@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import json
 from pathlib import Path
 
@@ -56,6 +58,7 @@ def test_a_gleaning_round_that_was_not_recorded_makes_the_cassette_stale(project
     assert kinds(project) == {("stale", "default", "mayor")}
 
 
+@pytest.mark.slow
 def test_the_audit_writes_no_run_folder(project, api_key, tmp_path, monkeypatch):
     recorded(project, tmp_path, monkeypatch)
     before = sorted(p for p in project.parent.parent.rglob("*"))

@@ -78,6 +78,7 @@ def cassettes(root: Path) -> dict[str, dict]:
     return found
 
 
+@pytest.mark.slow
 def test_a_batch_recording_replays_as_a_live_one(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
     live, batched = tmp_path / "live", tmp_path / "batched"
     suite = load_suite(make_project(live))
@@ -102,6 +103,7 @@ def test_a_batch_recording_replays_as_a_live_one(tmp_path: Path, env, monkeypatc
     assert main(["cassettes", "audit", "suites/podcast.yaml"]) == 0
 
 
+@pytest.mark.slow
 def test_failed_and_missing_lines_are_recorded_live(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     suite = load_suite(make_project(tmp_path))
@@ -121,6 +123,7 @@ def test_failed_and_missing_lines_are_recorded_live(tmp_path: Path, env, monkeyp
     assert len(list((tmp_path / "fixtures" / "cassettes" / "podcast").rglob("*.json"))) == 36
 
 
+@pytest.mark.slow
 def test_the_summary_line_counts_lines_retried_live(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     suite = load_suite(make_project(tmp_path))
@@ -134,6 +137,7 @@ def test_the_summary_line_counts_lines_retried_live(tmp_path: Path, env, monkeyp
     assert "next check in" in err  # the progress line while a batch is validating / in progress
 
 
+@pytest.mark.slow
 def test_an_interrupted_batch_is_resumed_not_paid_twice(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
     suite = load_suite(make_project(tmp_path))
     state = tmp_path / "fixtures" / "cassettes" / "podcast" / batch_module.STATE_FILE
@@ -158,6 +162,7 @@ def test_an_interrupted_batch_is_resumed_not_paid_twice(tmp_path: Path, env, mon
     assert len(list((tmp_path / "fixtures" / "cassettes" / "podcast" / "tuned").glob("*.json"))) == 12
 
 
+@pytest.mark.slow
 def test_batch_id_attaches_a_batch_created_elsewhere(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
     suite = load_suite(make_project(tmp_path))
     with FakeOpenAIServer(script_for(suite)) as server:
@@ -173,6 +178,7 @@ def test_batch_id_attaches_a_batch_created_elsewhere(tmp_path: Path, env, monkey
     assert (tmp_path / "fixtures" / "cassettes" / "podcast" / "default" / "acquisition-deal.json").exists()
 
 
+@pytest.mark.slow
 def test_existing_cassettes_are_not_sent_again(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
     suite = load_suite(make_project(tmp_path))
     with FakeOpenAIServer(script_for(suite)) as server:
@@ -200,6 +206,7 @@ def test_batch_id_needs_batch(tmp_path: Path, env, monkeypatch: pytest.MonkeyPat
     assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch-id", "batch_1", monkeypatch=monkeypatch) == 2
 
 
+@pytest.mark.slow
 def test_rewrite_replaces_cassettes_and_a_failed_case_is_recorded_live_anew(
         tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
     suite = load_suite(make_project(tmp_path))
@@ -232,6 +239,7 @@ def test_a_provider_without_a_batch_api_is_refused(tmp_path: Path, env, monkeypa
     assert "model.provider 'azure' is not supported" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_loop_checks_and_second_gleanings_go_in_later_phases(tmp_path: Path, env,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """max_gleanings 2: continue, loop check (max_tokens 1), and a second continue where the check says Y."""

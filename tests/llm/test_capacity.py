@@ -43,6 +43,7 @@ def run_calls(srv: FakeOpenAIServer, calls: int) -> tuple[list[str], ModelClient
     return asyncio.run(go()), client
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("latency", [0.0, 0.05, 0.2])
 def test_a_capacity_limited_server_answers_every_call_with_few_rejections(latency, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)

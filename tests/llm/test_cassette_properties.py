@@ -92,6 +92,7 @@ def damaged(draw: st.DrawFn) -> tuple[Path, Path, bytes]:
     return suite_path, cassette, written.encode("utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SHIPPED, reason="no shipped cassettes")
 @given(damaged())
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # capsys is read per example

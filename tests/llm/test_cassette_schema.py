@@ -32,6 +32,7 @@ def depth_as_defined(value: Any) -> int:
     return 0
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(JSON, st.integers(min_value=0, max_value=6))
 def test_nesting_depth_is_the_depth_and_stops_just_past_the_limit(value: Any, limit: int) -> None:
@@ -39,6 +40,7 @@ def test_nesting_depth_is_the_depth_and_stops_just_past_the_limit(value: Any, li
     assert nesting_depth(value, limit) == (depth if depth <= limit else limit + 1)
 
 
+@pytest.mark.slow
 def test_nesting_depth_of_a_deep_value_does_not_recurse() -> None:
     value: Any = []
     for _ in range(100_000):
@@ -46,6 +48,7 @@ def test_nesting_depth_of_a_deep_value_does_not_recurse() -> None:
     assert nesting_depth(value) == 65
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(JSON | st.dictionaries(st.sampled_from(["model", "user", "metadata", "store", "\ud800"]), JSON, max_size=4))
 def test_a_stored_json_body_hashes_as_its_written_text(value: Any) -> None:

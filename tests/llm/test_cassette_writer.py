@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import copy
 import json
 from collections import OrderedDict
@@ -32,6 +34,7 @@ def straightforward(data: object, redactor: Redactor) -> str:
     return dump_json(redactor.redact_data(data), indent=1, sort_keys=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(JSON, st.booleans())
 def test_the_fast_writer_writes_what_json_dumps_writes(data, with_secret):

@@ -142,6 +142,7 @@ def endpoint():
         yield srv, holder
 
 
+@pytest.mark.slow
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(reply=replies())
 def test_any_endpoint_answer_ends_in_a_result_or_model_call_error(endpoint, reply, monkeypatch):

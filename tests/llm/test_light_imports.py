@@ -40,12 +40,14 @@ def test_importing_the_runner_loads_no_sdk():
     ["prompts", "lint", "--suite", "suites/podcast.yaml"],
     ["prompts", "render", "--suite", "suites/podcast.yaml"],
 ], ids=["cassettes-audit", "prompts-lint", "prompts-render"])
+@pytest.mark.slow
 def test_commands_that_send_nothing_load_no_sdk(argv):
     loaded, done = _loaded_after(f"from harness.cli import main\nprint('exit', main({argv!r}))")
     assert "exit 0" in done.stdout, done.stdout + done.stderr
     assert loaded == []
 
 
+@pytest.mark.slow
 def test_a_replayed_run_loads_no_sdk(tmp_path):
     argv = ["run", "suites/podcast.yaml", "--reports", str(tmp_path)]
     loaded, done = _loaded_after(f"from harness.cli import main\nprint('exit', main({argv!r}))")
@@ -53,6 +55,7 @@ def test_a_replayed_run_loads_no_sdk(tmp_path):
     assert loaded == []
 
 
+@pytest.mark.slow
 def test_a_replayed_tuning_loads_no_sdk(tmp_path):
     # tuning replays its steps from the cassette store, as runs do; only recording loads vcrpy
     argv = ["tune", "--suite", "suites/podcast.yaml", "--out", str(tmp_path / "auto.yaml"), "--selection", "top",
@@ -62,6 +65,7 @@ def test_a_replayed_tuning_loads_no_sdk(tmp_path):
     assert loaded == []
 
 
+@pytest.mark.slow
 def test_a_recording_run_does_load_the_sdk(tmp_path):
     """The check above can fail: recording sends through the SDK and vcrpy."""
     code = ("import os\nos.environ['OPENAI_API_KEY'] = 'sk-test-not-used'\n"

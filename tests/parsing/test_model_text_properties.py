@@ -7,6 +7,8 @@ No max_examples here: the Hypothesis profile (tests/conftest.py) decides how har
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import os
 import tempfile
@@ -77,6 +79,7 @@ def _cli(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow
 @given(MODEL_TEXT, st.sampled_from(FORMATS))
 def test_cli_parse_json_and_jsonl(text: str, fmt: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:

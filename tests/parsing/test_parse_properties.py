@@ -3,6 +3,8 @@ report's counts consistent."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 
 from hypothesis import HealthCheck, given, settings
@@ -141,6 +143,7 @@ RECORDISH = st.lists(
 ).map(lambda parts: "".join(r + sep for r, sep in parts))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(RECORDISH, st.sampled_from(["auto", "graphrag", "lightrag"]))
 def test_fast_paths_agree_with_the_general_reader(text: str, fmt: str) -> None:
@@ -185,6 +188,7 @@ _KEYWORDS_RECORD = st.sampled_from(['("content_keywords"<|>"river, trust")', '("
     st.lists(st.one_of(RECORDISH, _KEYWORDS_RECORD.map(lambda r: r + "##\n")), min_size=1, max_size=3).map("".join),
     st.sampled_from(["<|>", "|", "\t", ";;", '"|"', "e", ")", "<r>"]),
 )
+@pytest.mark.slow
 def test_clean_prefix_votes_give_the_layout_counting_every_record_gives(text: str, td: str) -> None:
     """detect_layout reads the clean prefix's votes from its readings instead of recounting its
     records: the layout must be the one counting every record gives, whatever the delimiter."""

@@ -97,6 +97,7 @@ def test_render_shows_the_effective_types(tmp_path: Path, harness_cli, capsys: p
     assert "entity types of variant 'default': vessel, port (from the suite)" in captured.err
 
 
+@pytest.mark.slow
 def test_summary_and_run_header_show_each_variants_types(suite, api_key, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import jsonschema
 

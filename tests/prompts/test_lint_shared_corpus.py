@@ -13,6 +13,7 @@ from harness.prompts import lint_text
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real-llm-outputs.jsonl"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS.is_file(), reason="the shared corpus is not here")
 def test_shared_corpus_prompts_lint_without_raising() -> None:
     prompts: dict[str, str] = {}

@@ -21,6 +21,7 @@ VARIABLES = {"input_text": "Ana met Bo.", "entity_types": "person", "tuple_delim
              "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>", "language": "English"}
 
 
+@pytest.mark.slow
 def test_yaml_template_alias_bomb_is_refused() -> None:
     lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]

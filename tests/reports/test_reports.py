@@ -47,6 +47,7 @@ def test_a_run_writes_every_report(run):
     assert not [p for p in outcome.run_dir.rglob(".*.tmp")]
 
 
+@pytest.mark.slow
 def test_report_md_has_every_section(run):
     outcome, _ = run
     md = (outcome.run_dir / "report.md").read_text(encoding="utf-8")
@@ -67,6 +68,7 @@ def test_report_md_has_every_section(run):
     assert "❌" in md and "`default` / `flood`: entity recall 33.3% is below the threshold 50.0%" in md
 
 
+@pytest.mark.slow
 def test_worst_regressions_say_what_was_lost(suite, server, api_key, tmp_path, project):
     from ..conftest import ANSWERS
 
@@ -94,6 +96,7 @@ def test_worst_regressions_say_what_was_lost(suite, server, api_key, tmp_path, p
     assert "Arn — Millbrook" in section
 
 
+@pytest.mark.slow
 def test_replayed_runs_are_byte_for_byte_the_same(suite, server, api_key, tmp_path):
     record_cassettes(suite, server, tmp_path)
     first, _ = replay(suite, tmp_path / "a", "same")
@@ -110,6 +113,7 @@ def test_replayed_runs_are_byte_for_byte_the_same(suite, server, api_key, tmp_pa
     assert strip_volatile(sa) == strip_volatile(sb)
 
 
+@pytest.mark.slow
 def test_no_timing_outside_keys_ending_in_s(run):
     outcome, summary = run
 
@@ -131,6 +135,7 @@ def test_no_timing_outside_keys_ending_in_s(run):
 # --------------------------------------------------------------------------- summary.json and gate.json schemas
 
 
+@pytest.mark.slow
 def test_summary_and_gate_validate_against_their_schemas(run):
     outcome, _ = run
     for name, file in (("summary.schema.json", "summary.json"), ("gate.schema.json", "gate.json")):
@@ -140,6 +145,7 @@ def test_summary_and_gate_validate_against_their_schemas(run):
                             cls=jsonschema.Draft202012Validator)
 
 
+@pytest.mark.slow
 def test_summaries_of_the_example_suites_validate(tmp_path, monkeypatch):
     monkeypatch.chdir(REPO)
     monkeypatch.setenv("CI", "true")
@@ -157,6 +163,7 @@ def test_summaries_of_the_example_suites_validate(tmp_path, monkeypatch):
         jsonschema.validate(gate, schema("gate.schema.json"), cls=jsonschema.Draft202012Validator)
 
 
+@pytest.mark.slow
 def test_schema_rejects_an_undocumented_key(run):
     _, summary = run
     bad = {**summary.to_json(), "surprise": 1}
@@ -215,6 +222,7 @@ class _Assets(HTMLParser):
             self.styles.append(data)
 
 
+@pytest.mark.slow
 def test_report_html_is_self_contained(run):
     outcome, _ = run
     html = (outcome.run_dir / "report.html").read_text(encoding="utf-8")
@@ -228,6 +236,7 @@ def test_report_html_is_self_contained(run):
     assert not [s for s in assets.styles if "url(" in s or "@import" in s]
 
 
+@pytest.mark.slow
 def test_report_html_shows_chunk_gold_extracted_missed_and_unmatched(run):
     outcome, _ = run
     html = (outcome.run_dir / "report.html").read_text(encoding="utf-8")
@@ -272,6 +281,7 @@ def test_report_html_renders_in_headless_chromium_with_its_plots(run, tmp_path):
 # --------------------------------------------------------------------------- comparison of two runs
 
 
+@pytest.mark.slow
 def test_report_against_another_run(suite, server, api_key, tmp_path, capsys):
     record_cassettes(suite, server, tmp_path)
     first, _ = replay(suite, tmp_path / "reports", "one")
@@ -284,6 +294,7 @@ def test_report_against_another_run(suite, server, api_key, tmp_path, capsys):
     assert {"report.md", "report.html", "plots"} <= {p.name for p in target.iterdir()}
 
 
+@pytest.mark.slow
 def test_report_rewrites_a_runs_reports(run, capsys):
     outcome, _ = run
     before = (outcome.run_dir / "report.md").read_bytes()
@@ -423,6 +434,7 @@ def test_plots_of_a_suite_without_gold_show_the_reference_free_rates(run):
         assert [m.name for m in _plotted(view, with_gold)] == ["grounding_rate", "type_conformance"]
 
 
+@pytest.mark.slow
 def test_report_tables_leave_out_typed_and_ontology_rows_no_column_has(run):
     # the towns suite has neither typed gold nor an ontology: no row of n/a for them; once a column
     # has a typed F1 (as a typed-gold suite would), its row is back, n/a for the other column

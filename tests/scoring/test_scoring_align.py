@@ -84,6 +84,7 @@ def test_empty_inputs() -> None:
     assert align([["a"]], [], 0.9) == []
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 5), st.integers(1, 5), st.data())
 def test_exact_stage_without_a_matrix_assigns_as_the_matrix_does(n: int, m: int, data: st.DataObject) -> None:

@@ -135,6 +135,7 @@ print(graph_stats(graphs).model_dump_json())
 """
 
 
+@pytest.mark.slow
 def test_identical_across_processes_with_different_hash_seeds() -> None:
     """Set iteration order changes with PYTHONHASHSEED; the statistics must not."""
     outputs = {

@@ -190,6 +190,7 @@ def test_too_few_usable_examples_is_a_clear_error(project: Path, api_key: str, t
             tune(options(suite, tmp_path / "t.yaml", tmp_path / "c", "once", srv.base_url, min_examples=3))
 
 
+@pytest.mark.slow
 def test_tune_then_measure_the_new_variant_end_to_end(project: Path, api_key: str, tmp_path: Path) -> None:
     """`tune --add-variant` records the tuning, `record` the new variant's runs; then everything replays offline."""
     suite = load_suite(project)
