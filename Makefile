@@ -33,8 +33,9 @@ run: install
 	$(BIN)/harness tune --suite suites/podcast.yaml --out reports/tune/podcast-auto.yaml \
 		--selection top --limit 6 --record-mode none
 
-# Every test, on every core. Tests that cannot share a process or a port say so with
-# @pytest.mark.xdist_group (see tests/conftest.py).
+# Every test, on every core (pytest-xdist). No test needs a process or a port of its own: local
+# servers bind port 0 and every test writes under its own tmp_path. One that could not share
+# would say so with @pytest.mark.xdist_group(name=...), which --dist loadgroup keeps together.
 test: install
 	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup
 
