@@ -50,7 +50,7 @@ def lint(
     max_tokens: Annotated[Optional[int], typer.Option("--max-tokens", min=1, help="Token budget of the prompt without the chunk (default 4000).")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
     kind: Annotated[Optional[str], typer.Option("--kind", help="Check every prompt as this kind (harness prompts kinds); default: declared, from the file name, or detected.")] = None,
-    engine: Annotated[Optional[str], typer.Option("--engine", help="Engine that fills the prompt: graphrag-0..graphrag-3, graphrag (any version), lightrag, lightrag-old, lightrag-any, harness; default: the GraphRAG project's settings.yaml, else the kind's default.")] = None,
+    engine: Annotated[Optional[str], typer.Option("--engine", help="Engine that fills the prompt: graphrag-0..graphrag-3, graphrag (any version), lightrag, lightrag-old, lightrag-any, llamaindex, harness; default: the GraphRAG project's settings.yaml, else the kind's default.")] = None,
 ) -> None:
     """Check prompt files; exit 1 when any finding is an error."""
     from ..parsing import FORMATS
