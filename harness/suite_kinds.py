@@ -159,7 +159,7 @@ KINDS: Mapping[str, KindSpec] = {
         KindSpec("extract_graph", needs_source=True, inputs=(), gold=("entities", "relationships", "annotated"),
                  variables=_extraction_variables, engine_defaults={}, answer_format=None, gleans=True, score=_extraction_score,
                  extraction_figures=True, prompt_kinds=("graphrag.extract_graph", "graphrag.extract_graph_untyped",
-                                                        "graphrag.extract_graph_json", "lightrag.entity_extraction")),
+                                                        "graphrag.extract_graph_json", "lightrag.entity_extraction", "llamaindex.kg_triplet_extract", "llamaindex.dynamic_extract")),
         KindSpec("summarize_descriptions", needs_source=False, inputs=("entity_name", "descriptions", "max_length"),
                  gold=("facts",), variables=_summary_variables,
                  engine_defaults={"max_length": str(DEFAULT_MAX_LENGTH)}, answer_format="summary", gleans=False,

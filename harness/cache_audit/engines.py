@@ -142,9 +142,94 @@ def lightrag_counts(text: str, tuple_delimiter: str = LIGHTRAG_TUPLE, completion
 
 def engine_parser(engine: str, answer: str) -> tuple[str, Callable[[str], EngineCounts]]:
     """The name and counting function of `engine`'s extraction parser for this answer (LightRAG:
-    the 1.4.8+ parser when the answer uses `<|#|>`, else the older one)."""
+    the 1.4.8+ parser when the answer uses `<|#|>`, else the older one; LlamaIndex: the dynamic
+    extractor's parser for JSON-like answers, the simple one's otherwise)."""
+    if engine == "llamaindex":
+        extractor = llamaindex_extractor(answer)
+        return f"llamaindex-{extractor}", lambda text: llamaindex_counts(text, extractor)
     if engine == "lightrag":
         if LIGHTRAG_TUPLE in answer:
             return "lightrag>=1.4.8", lightrag_counts
         return "lightrag<=1.4.7", lightrag_legacy_counts
     return engine, lambda text: graphrag_counts(text, engine)
+
+
+# ---------------------------------------------------------------- LlamaIndex
+# LlamaIndex's property-graph extractors (llama-index-core 0.14, MIT; checked against its own output
+# in tests/fixtures/engine_captures/llamaindex-0.14.25/parsed.json):
+# - SimpleLLMPathExtractor: default_parse_triplets_fn (indices/property_graph/utils.py): per line,
+#   the text between the first `(` and the first `)` (skipped when either is missing or `)` comes
+#   first), split on every comma: exactly three parts, none over 128 UTF-8 bytes, none empty once
+#   stripped; each part stripped, its double quotes stripped and `str.capitalize`d.
+# - DynamicLLMPathExtractor: default_parse_dynamic_triplets: `json.loads`; from a list, the items
+#   with a truthy head, head_type, relation, tail and tail_type; on a JSON syntax error a regex that
+#   takes the five keys in that order with any of `{"'` around keys and values (a stray `],` does
+#   not stop it). A JSON object (not a list) makes it raise, and the extractor keeps nothing.
+#   The props variant's regex also needs head_props, relation_props and tail_props.
+LLAMAINDEX_MAX_PART_BYTES = 128
+# the two regexes as LlamaIndex writes them
+_DYNAMIC = re.compile(r'[\{"\']head[\}"\']\s*:\s*[\{"\'](.*?)[\}"\'],\s*[\{"\']head_type[\}"\']\s*:\s*[\{"\'](.*?)[\}"\'],\s*[\{"\']relation[\}"\']\s*:\s*[\{"\'](.*?)[\}"\'],\s*[\{"\']tail[\}"\']\s*:\s*[\{"\'](.*?)[\}"\'],\s*[\{"\']tail_type[\}"\']\s*:\s*[\{"\'](.*?)[\}"\']')
+_DYNAMIC_PROPS = re.compile(r'[\{"\']head[\}"\']\s*:\s*[\{"\'](.*?)[\}"\']\s*,\s*[\{"\']head_type[\}"\']\s*:\s*[\{"\'](.*?)[\}"\']\s*,\s*[\{"\']head_props[\}"\']\s*:\s*\{(.*?)\}\s*,\s*[\{"\']relation[\}"\']\s*:\s*[\{"\'](.*?)[\}"\']\s*,\s*[\{"\']relation_props[\}"\']\s*:\s*\{(.*?)\}\s*,\s*[\{"\']tail[\}"\']\s*:\s*[\{"\'](.*?)[\}"\']\s*,\s*[\{"\']tail_type[\}"\']\s*:\s*[\{"\'](.*?)[\}"\']\s*,\s*[\{"\']tail_props[\}"\']\s*:\s*\{(.*?)\}\s*')
+LlamaTriple = tuple[str, str, str]
+TypedTriple = tuple[str, str, str, str, str]  # head, head_type, relation, tail, tail_type
+
+
+class EngineParseError(ValueError):
+    """The engine's parser raised on this answer: the extractor keeps nothing from it."""
+
+
+def llamaindex_triplets(text: str, max_length: int = LLAMAINDEX_MAX_PART_BYTES) -> list[LlamaTriple]:
+    """The triples default_parse_triplets_fn (SimpleLLMPathExtractor) keeps, as it writes them."""
+    kept: list[LlamaTriple] = []
+    for line in text.strip().split("\n"):
+        if "(" not in line or ")" not in line or line.index(")") < line.index("("):
+            continue
+        tokens = line[line.index("(") + 1: line.index(")")].split(",")
+        if len(tokens) != 3 or any(len(t.encode("utf-8")) > max_length for t in tokens):
+            continue
+        parts = [t.strip() for t in tokens]
+        if all(parts):
+            subject, predicate, obj = (p.strip('"').capitalize() for p in parts)
+            kept.append((subject, predicate, obj))
+    return kept
+
+
+def llamaindex_dynamic_triplets(text: str, props: bool = False) -> list[TypedTriple]:
+    """The typed triples default_parse_dynamic_triplets (or its `_with_props` variant) keeps;
+    EngineParseError where it raises (DynamicLLMPathExtractor then keeps nothing)."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        if props:
+            return [(m[0], m[1], m[3], m[5], m[6]) for m in _DYNAMIC_PROPS.findall(text)]
+        return [tuple(m) for m in _DYNAMIC.findall(text)]  # type: ignore[misc]
+    kept: list[TypedTriple] = []
+    try:
+        for item in data:
+            values = tuple(item.get(key) for key in ("head", "head_type", "relation", "tail", "tail_type"))
+            if all(values):
+                kept.append(values)  # type: ignore[arg-type]
+    except (AttributeError, TypeError) as exc:
+        raise EngineParseError("the answer is JSON but not a list of objects") from exc
+    return kept
+
+
+def llamaindex_counts(text: str, extractor: str = "simple") -> EngineCounts:
+    """Entities (distinct names) and relationships LlamaIndex's `extractor` (simple, dynamic,
+    dynamic_props) keeps from one answer; nothing when its parser raises."""
+    try:
+        if extractor == "simple":
+            triples = [(s, o) for s, _, o in llamaindex_triplets(text)]
+        else:
+            triples = [(t[0], t[3]) for t in llamaindex_dynamic_triplets(text, props=extractor == "dynamic_props")]
+    except EngineParseError:
+        return EngineCounts(0, 0, None)
+    return EngineCounts(len({name for pair in triples for name in pair}), len(triples), None)
+
+
+def llamaindex_extractor(answer: str) -> str:
+    """Which extractor's parser an answer is read with: the dynamic one for JSON-like answers
+    (a `head` key), the simple one otherwise."""
+    return "dynamic" if re.search(r"[\"']head[\"']\s*:", answer) else "simple"

@@ -50,7 +50,7 @@ def lint(
     max_tokens: Annotated[Optional[int], typer.Option("--max-tokens", min=1, help="Token budget of the prompt without the chunk (default 4000).")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
     kind: Annotated[Optional[str], typer.Option("--kind", help="Check every prompt as this kind (harness prompts kinds); default: declared, from the file name, or detected.")] = None,
-    engine: Annotated[Optional[str], typer.Option("--engine", help="Engine that fills the prompt: graphrag-0..graphrag-3, graphrag (any version), lightrag, lightrag-old, lightrag-any, harness; default: the GraphRAG project's settings.yaml, else the kind's default.")] = None,
+    engine: Annotated[Optional[str], typer.Option("--engine", help="Engine that fills the prompt: graphrag-0..graphrag-3, graphrag (any version), lightrag, lightrag-old, lightrag-any, llamaindex, harness; default: the GraphRAG project's settings.yaml, else the kind's default.")] = None,
 ) -> None:
     """Check prompt files; exit 1 when any finding is an error."""
     from ..parsing import FORMATS
@@ -413,6 +413,25 @@ import_lightrag = import_app.command(
     "lightrag", help="Turn a LightRAG setup's PROMPTS, entity types and inputs into a suite skeleton."
 )(_import_command(_draft_lightrag, "LightRAG setup folder (holding prompt.py, .env, inputs/)."))
 
+
+
+@import_app.command("llamaindex", help="Turn documents and a LlamaIndex extraction prompt into a suite: LlamaIndex's SentenceSplitter chunks, the prompt filled as its extractor fills it.")
+def import_llamaindex(
+    docs: Annotated[Path, typer.Argument(help="A document, or a folder of .txt/.md documents.", show_default=False)],
+    prompt: Annotated[Path, typer.Option("--prompt", help="The extraction prompt (SimpleLLMPathExtractor's or DynamicLLMPathExtractor's, with {text}).", show_default=False)],
+    chunk_size: Annotated[int, typer.Option("--chunk-size", min=1, help="SentenceSplitter's chunk_size (LlamaIndex's default 1024).")] = 1024,
+    chunk_overlap: Annotated[int, typer.Option("--chunk-overlap", min=0, help="SentenceSplitter's chunk_overlap (LlamaIndex's default 200).")] = 200,
+    out: OutOpt = None, name: NameOpt = None, limit: LimitOpt = 10, force: ForceOpt = False,
+) -> None:
+    from .importers.llamaindex import llamaindex_draft
+    from .lint import lint_prompt
+
+    if not docs.exists():
+        raise InputError(f"{docs}: no such file or folder")
+    target, suite_name = _default_out(out, name, docs)
+    draft = llamaindex_draft(docs, prompt, target, name=suite_name, limit=limit,
+                             chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+    _finish(draft, target, force, {"extraction": lint_prompt(prompt, engine="llamaindex")})
 
 # --------------------------------------------------------------------------- import: benchmarks with gold
 

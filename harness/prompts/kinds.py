@@ -26,12 +26,14 @@ from ..errors import InputError
 
 GRAPHRAG_ENGINES = ("graphrag-0", "graphrag-1", "graphrag-2", "graphrag-3")
 LIGHTRAG_ENGINES = ("lightrag-old", "lightrag")
+LLAMAINDEX_ENGINE = "llamaindex"  # llama-index-core's property-graph extractors (0.10.x-0.14.x)
 HARNESS_ENGINE = "harness"
 # engine names a user may give: the versions, the runner, and one "any version" name per family
 ENGINE_GROUPS: dict[str, tuple[str, ...]] = {
     **{name: (name,) for name in (*GRAPHRAG_ENGINES, *LIGHTRAG_ENGINES)},
     "graphrag": GRAPHRAG_ENGINES,
     "lightrag-any": LIGHTRAG_ENGINES,
+    LLAMAINDEX_ENGINE: (LLAMAINDEX_ENGINE,),
     HARNESS_ENGINE: (HARNESS_ENGINE,),
 }
 ENGINE_NAMES = tuple(ENGINE_GROUPS)
@@ -57,7 +59,7 @@ class PromptKind:
     """One kind of prompt. `filled` maps each engine version to the variables its code fills."""
 
     name: str
-    family: str  # graphrag | lightrag
+    family: str  # graphrag | lightrag | llamaindex
     purpose: str
     filled: Mapping[str, tuple[str, ...]]
     answer: str  # the shape of the answer, in words
@@ -72,6 +74,8 @@ class PromptKind:
     priority: int = 50  # detection order: higher first
     harness: tuple[str, ...] | None = None  # what the harness's runner fills for it (None: it does not run it)
     sources: tuple[str, ...] = ()  # engine files read for `filled`
+    # what the engine fills by default besides the data (LlamaIndex's extractor defaults), as text
+    engine_values: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def engines(self) -> tuple[str, ...]:
@@ -103,6 +107,8 @@ class PromptKind:
         """The engine a prompt of this kind is linted for when nothing says which: the harness's
         runner for the GraphRAG kinds it runs, any GraphRAG version for the others, and for LightRAG
         the newest version that fills every placeholder the prompt uses (else the newest)."""
+        if self.family == LLAMAINDEX_ENGINE:
+            return LLAMAINDEX_ENGINE
         if self.family == "graphrag":
             return HARNESS_ENGINE if self.harness is not None else "graphrag"
         used = set(used)
@@ -129,6 +135,7 @@ _EXTRACT_KEYS = {"graphrag-0": ("entity_extraction.prompt",), "graphrag-1": ("en
 _RUNNER = ("input_text", "entity_types", *_DELIMS, "language")  # template.RUNNER_VARIABLES
 _GR_SRC = "graphrag/index/operations/extract_graph/graph_extractor.py (v0: index/graph/extractors/graph/, v1: operations/extract_entities/)"
 _Q_SRC = "graphrag/query/structured_search/*/search.py, query/question_gen/local_gen.py"
+_LI_SRC = "llama_index/core/indices/property_graph/transformations/"
 _LR_SRC = "lightrag/operate.py (extract_entities, _summarize_descriptions, extract_keywords_only, kg_query, naive_query)"
 
 _KINDS: list[PromptKind] = [
@@ -349,6 +356,47 @@ _KINDS: list[PromptKind] = [
         files=_same(LIGHTRAG_ENGINES, ("naive_rag_response.txt",)),
         settings_keys=_same(LIGHTRAG_ENGINES, ('PROMPTS["naive_rag_response"]',)),
         markers=(r"\{content_data\}",), priority=44, sources=(_LR_SRC,),
+    ),
+    # ---------------------------------------------------------------- LlamaIndex property graphs
+    # llama-index-core 0.14.25 (MIT): the variables each extractor passes to `llm.apredict` (or
+    # `astructured_predict`) and their defaults, recorded from the real extractors in
+    # tests/fixtures/engine_captures/llamaindex-0.14.25/prompts.json. `{text}` is the node's text.
+    PromptKind(
+        "llamaindex.kg_triplet_extract", LLAMAINDEX_ENGINE, "(subject, predicate, object) triples from a chunk (SimpleLLMPathExtractor, KG_TRIPLET_EXTRACT_TMPL)",
+        {LLAMAINDEX_ENGINE: ("text", "max_knowledge_triplets")},
+        "one `(subject, predicate, object)` triple a line", "llamaindex", input_variable="text",
+        optional=frozenset({"max_knowledge_triplets"}),
+        settings_keys={LLAMAINDEX_ENGINE: ("SimpleLLMPathExtractor(extract_prompt=...)",)},
+        markers=(r"\{text\}", r"\{max_knowledge_triplets\}"),
+        excludes=(r"\{allowed_(entity|relation)_types\}", r"\{input_text\}"), priority=47,
+        sources=(_LI_SRC + "simple_llm.py", "llama_index/core/prompts/default_prompts.py"),
+        engine_values={"max_knowledge_triplets": "10"},
+    ),
+    PromptKind(
+        "llamaindex.dynamic_extract", LLAMAINDEX_ENGINE, "typed triples as a JSON list, within an initial ontology (DynamicLLMPathExtractor)",
+        {LLAMAINDEX_ENGINE: ("text", "max_knowledge_triplets", "allowed_entity_types", "allowed_relation_types",
+                             "allowed_entity_properties", "allowed_relation_properties")},
+        "a JSON list of `{head, head_type, relation, tail, tail_type}` objects", "json_triples", input_variable="text",
+        optional=frozenset({"max_knowledge_triplets", "allowed_entity_properties", "allowed_relation_properties"}),
+        settings_keys={LLAMAINDEX_ENGINE: ("DynamicLLMPathExtractor(extract_prompt=...)",)},
+        markers=(r"\{text\}", r"\{allowed_entity_types\}|\{allowed_relation_types\}"), excludes=(r"\{input_text\}",),
+        priority=48, sources=(_LI_SRC + "dynamic_llm.py", "llama_index/core/prompts/default_prompts.py"),
+        engine_values={
+            "max_knowledge_triplets": "10",
+            "allowed_entity_types": "No entity types provided, You are free to define them.",
+            "allowed_relation_types": "No relation types provided, You are free to define them.",
+            "allowed_entity_properties": "No entity properties provided, You are free to define them.",
+            "allowed_relation_properties": "No relation properties provided, You are free to define them.",
+        },
+    ),
+    PromptKind(
+        "llamaindex.schema_extract", LLAMAINDEX_ENGINE, "triples within a fixed schema, read by structured output (SchemaLLMPathExtractor)",
+        {LLAMAINDEX_ENGINE: ("text", "max_triplets_per_chunk")},
+        "structured output (function calling) of `{triplets: [{subject, relation, object}]}`", None, input_variable="text",
+        optional=frozenset({"max_triplets_per_chunk"}),
+        settings_keys={LLAMAINDEX_ENGINE: ("SchemaLLMPathExtractor(extract_prompt=...)",)},
+        markers=(r"\{text\}", r"\{max_triplets_per_chunk\}"), excludes=(r"\{input_text\}",), priority=47,
+        sources=(_LI_SRC + "schema_llm.py",), engine_values={"max_triplets_per_chunk": "10"},
     ),
 ]
 

@@ -29,7 +29,7 @@ STOCK = Path(__file__).resolve().parents[1] / "fixtures" / "stock_prompts"
 @pytest.mark.parametrize("name", list(KINDS))
 def test_each_kind_is_consistent(name: str) -> None:
     kind = KINDS[name]
-    assert kind.name == name and kind.family in ("graphrag", "lightrag") and name.startswith(kind.family + ".")
+    assert kind.name == name and kind.family in ("graphrag", "lightrag", "llamaindex") and name.startswith(kind.family + ".")
     assert kind.format is None or kind.format in format_names()
     assert set(kind.filled) <= set(ENGINE_GROUPS) - {HARNESS_ENGINE}
     assert set(kind.files) <= set(kind.filled) and set(kind.settings_keys) <= set(kind.filled)
