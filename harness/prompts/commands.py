@@ -411,7 +411,7 @@ import_graphrag = import_app.command(
 )(_import_command(_draft_graphrag, "GraphRAG project folder (holding settings.yaml or settings.json).", graphrag=True))
 import_lightrag = import_app.command(
     "lightrag", help="Turn a LightRAG setup's PROMPTS, entity types and inputs into a suite skeleton."
-)(_import_command(_draft_lightrag, "LightRAG setup folder (holding prompt.py, .env, inputs/)."))
+)(_import_command(_draft_lightrag, "LightRAG setup or working folder (prompt.py, .env, inputs/, rag_storage/ with kv_store_*.json)."))
 
 
 

@@ -155,7 +155,7 @@ def test_new_style_setup(tmp_path: Path) -> None:
     assert suite.spec.model.name == "qwen2.5:14b"
     assert suite.spec.variants["project"].tuple_delimiter == "<|#|>"
     assert suite.spec.variants["project"].format == "lightrag"
-    assert [c.id for c in suite.cases] == ["river", "trust"]
+    assert [c.id for c in suite.cases] == ["river-1", "trust-1"]  # chunks of each input, cut as LightRAG cuts them
     plan = plan_variant(suite, "project")
     messages = plan.render(suite.cases[1])
     assert [m["role"] for m in messages] == ["system", "user"]
@@ -166,8 +166,9 @@ def test_new_style_setup(tmp_path: Path) -> None:
     assert plan.template.continue_prompt == (
         "Some entities were missed. Add them with <|#|> between fields, in Spanish, and finish with <|COMPLETE|>.\n"
     )
-    assert plan_variant(suite, "default").template.source == "builtin:lightrag/extract_graph"
-    assert any("summarize_entity_descriptions" in w and "not a literal" in w for w in warnings)
+    assert plan_variant(suite, "default").template.source.endswith("lightrag-1.4.9.11-stock.yaml")
+    assert any(w.endswith("prompt.py:60: PROMPTS['summarize_entity_descriptions'] cannot be read "
+                          "(a call of build_summary_prompt()) and was not imported") for w in warnings)
     template_path = tmp_path / "work" / "prompts" / "lr" / "extract_graph.yaml"
     assert lint_prompt(template_path) == []
     written = "\n".join(p.read_text() for p in (tmp_path / "work").rglob("*") if p.is_file())
@@ -226,7 +227,7 @@ def test_cli_import_lightrag(harness_cli, tmp_path: Path, monkeypatch: pytest.Mo
     assert harness_cli(["import", "lightrag", str(root), "--out", "suites/lr.yaml"]) == 0
     captured = capsys.readouterr()
     assert "wrote suites/lr.yaml: 2 variant(s) (project, default), 2 case(s) with empty gold" in captured.out
-    assert "not a literal" in captured.err
+    assert "cannot be read" in captured.err
     data = yaml.safe_load((tmp_path / "suites" / "lr.yaml").read_text())
     assert data["variants"]["project"]["prompt"] == "prompts/lr/extract_graph.yaml"
 
@@ -248,3 +249,143 @@ def test_an_untyped_lightrag_prompt_gets_no_type_conformance_threshold(tmp_path:
     limits = load_suite(out).spec.thresholds
     assert limits.type_conformance is None
     assert {name: v.type_conformance for name, v in limits.variants.items()} == {"default": 0.9}
+
+
+# --------------------------------------------------------------------------- working folders made by real LightRAG
+
+import json  # noqa: E402
+import shutil  # noqa: E402
+
+from harness.prompts.importers.lightrag_workdir import stock_prompts  # noqa: E402
+
+CAPTURES = Path(__file__).resolve().parents[1] / "fixtures" / "engine_captures"
+WORKDIRS = {"1.4.6": CAPTURES / "lightrag-1.4.6-workdir", "1.4.9.11": CAPTURES / "lightrag-1.4.9.11-workdir"}
+
+
+def _chunk_store(version: str) -> dict[str, dict[str, object]]:
+    return json.loads((WORKDIRS[version] / "rag_storage" / "kv_store_text_chunks.json").read_text())
+
+
+def _import_workdir(root: Path, tmp_path: Path) -> tuple[Path, list[str]]:
+    out = tmp_path / "work" / "suites" / "lr.yaml"
+    draft = lightrag_draft(read_lightrag_project(root, environ={}), out)
+    write_draft(draft, out)
+    return out, draft.warnings
+
+
+@pytest.mark.parametrize("version", sorted(WORKDIRS))
+def test_working_folder_chunks_become_cases_with_their_ids(version: str, tmp_path: Path) -> None:
+    out, _ = _import_workdir(WORKDIRS[version] / "rag_storage", tmp_path)
+    suite = load_suite(out)
+    store = _chunk_store(version)
+    assert [c.source_id for c in suite.cases] == list(store)
+    texts = [(out.parents[1] / yaml.safe_load(out.read_text())["cases"][i]["chunk"]).read_text() for i in range(len(store))]
+    assert texts == [v["content"] for v in store.values()]
+    assert [c.id for c in suite.cases] == ["harbour-1", "harbour-2", "river-1"]
+
+
+@pytest.mark.parametrize("version", sorted(WORKDIRS))
+def test_inputs_without_a_chunk_store_are_cut_as_lightrag_cuts_them(version: str, tmp_path: Path) -> None:
+    root = tmp_path / "setup"
+    shutil.copytree(WORKDIRS[version], root)
+    (root / "rag_storage" / "kv_store_text_chunks.json").unlink()
+    project = read_lightrag_project(root, environ={"CHUNK_SIZE": "80", "CHUNK_OVERLAP_SIZE": "10"})
+    out = tmp_path / "work" / "suites" / "lr.yaml"
+    write_draft(lightrag_draft(project, out), out)
+    store = _chunk_store(version)
+    assert [c.source_id for c in load_suite(out).cases] == list(store)
+
+
+@pytest.mark.parametrize("version", sorted(WORKDIRS))
+def test_types_language_and_stock_prompt_from_the_cached_prompt(version: str, tmp_path: Path) -> None:
+    out, warnings = _import_workdir(WORKDIRS[version], tmp_path)
+    suite = load_suite(out)
+    # the capture ran with addon_params {"entity_types": [person, vessel, harbour], "language": "Spanish"}
+    assert suite.spec.entity_types == ["person", "vessel", "harbour"] and suite.spec.language == "Spanish"
+    assert any(f"LightRAG {version}'s stock prompt (its cached extraction prompts" in w for w in warnings)
+    # the default variant sends exactly what that LightRAG version sent for the first chunk
+    stock = next(s for s in stock_prompts() if s.version == version)
+    cache = json.loads((WORKDIRS[version] / "rag_storage" / "kv_store_llm_response_cache.json").read_text())
+    plan = plan_variant(suite, "default")
+    messages = plan.render(suite.cases[0])
+    # LightRAG caches the user prompt, "\n", then the system prompt (1.4.8+, each stripped), or the one prompt
+    sent = "\n".join(m["content"].strip() for m in [messages[1], messages[0]]) if stock.style == "new" else messages[0]["content"]
+    first = cache[_chunk_store(version)[suite.cases[0].source_id]["llm_cache_list"][0]]["original_prompt"]
+    if version == "1.4.6":
+        assert sent == first
+        assert suite.variant_names() == ["default"]  # stock examples: nothing else to compare
+    else:
+        # 1.4.9.11's capture replaced the examples in code: they become the project variant
+        assert suite.variant_names() == ["project", "default"]
+        project = plan_variant(suite, "project").render(suite.cases[0])
+        assert "\n".join(m["content"].strip() for m in [project[1], project[0]]) == first
+
+
+PROMPT_FORMS = '''
+import textwrap
+PROMPTS = {}
+TD = "<|>"
+PROMPTS["DEFAULT_TUPLE_DELIMITER"] = TD
+PROMPTS["DEFAULT_RECORD_DELIMITER"] = "##"
+PROMPTS["entity_extraction"] = """
+Find [{entity_types}] in {language}, records split by {record_delimiter}.
+Text: {input_text}
+""".strip()
+PROMPTS["entity_continue_extraction"] = ("MANY entities were missed. " +
+    "Add them with {tuple_delimiter}.")
+PROMPTS["entity_if_loop_extraction"] = """Answer {yes} or NO.""".format(yes="YES")
+PROMPTS["fstring"] = f"""plain {{braces}} only"""
+PROMPTS["dedented"] = textwrap.dedent("""
+    a
+    """)
+PROMPTS["joined"] = "\\n".join(["x", "y"])
+PROMPTS["from_entry"] = PROMPTS["DEFAULT_TUPLE_DELIMITER"] + "!"
+PROMPTS["bad_fstring"] = f"types {TD}"
+PROMPTS["bad_format"] = "{a} {b}".format(a="1")
+PROMPTS["bad_call"] = build()
+'''
+
+
+def test_prompt_py_forms_are_read_and_the_rest_named_with_their_line(tmp_path: Path) -> None:
+    (tmp_path / "prompt.py").write_text(PROMPT_FORMS)
+    prompts, lines, skipped = read_prompts_py(tmp_path / "prompt.py")
+    assert prompts["entity_extraction"].startswith("Find [{entity_types}]") and prompts["entity_extraction"].endswith("{input_text}")
+    assert prompts["entity_continue_extraction"] == "MANY entities were missed. Add them with {tuple_delimiter}."
+    assert prompts["entity_if_loop_extraction"] == "Answer YES or NO."
+    assert prompts["fstring"] == "plain {braces} only"
+    assert prompts["dedented"] == "\na\n"
+    assert prompts["joined"] == "x\ny"
+    assert prompts["from_entry"] == "<|>!"
+    assert {k: (s.line, s.reason) for k, s in skipped.items()} == {
+        "bad_fstring": (20, "an f-string with expressions in it"),
+        "bad_format": (21, "a .format() that leaves {b} unfilled"),
+        "bad_call": (22, "a call of build()"),
+    }
+
+
+STRIP_CONTINUE = OLD_PROMPT_PY.replace(
+    'PROMPTS["entity_continue_extraction"] = """MANY entities were missed. Add them below using the same format:\n"""',
+    'PROMPTS["entity_continue_extraction"] = """\nMANY entities were missed. Add them below using the same format:\n""".strip()')
+
+
+def test_strip_continue_prompt_is_read_not_replaced_by_graphrags(tmp_path: Path) -> None:
+    root = old_setup(tmp_path / "setup")
+    (root / "lightrag" / "prompt.py").write_text(STRIP_CONTINUE)
+    out, _ = import_setup(root, tmp_path)
+    plan = plan_variant(load_suite(out), "project")
+    assert plan.template.continue_prompt == "MANY entities were missed. Add them below using the same format:"
+
+
+def test_unreadable_continue_prompt_is_named_with_its_line(tmp_path: Path) -> None:
+    root = old_setup(tmp_path / "setup")
+    text = OLD_PROMPT_PY.replace('PROMPTS["entity_continue_extraction"] = """MANY', 'PROMPTS["entity_continue_extraction"] = make("""MANY')
+    text = text.replace('same format:\n"""', 'same format:\n""")')
+    (root / "lightrag" / "prompt.py").write_text(text)
+    line = text[: text.index("make(")].count("\n") + 1
+    out, warnings = import_setup(root, tmp_path)
+    assert any(w.startswith(f"{root / 'lightrag' / 'prompt.py'}:{line}: PROMPTS['entity_continue_extraction'] cannot be read "
+                            "(a call of make()); the project variant gleans with LightRAG 1.4.6's stock continue prompt")
+               for w in warnings)
+    stock = next(s for s in stock_prompts() if s.version == "1.4.6")
+    assert plan_variant(load_suite(out), "project").template.continue_prompt.startswith(
+        stock.prompts["entity_continue_extraction"][:40])

@@ -1,7 +1,9 @@
 """Import a LightRAG setup: the PROMPTS dict of its prompt.py, its `.env`, and its input folder.
 
-The prompt file is read with `ast`, never executed: only literal strings and lists of strings
-assigned into a `PROMPTS`-like dict are taken. Two generations are understood:
+The prompt file is read with `ast`, never executed: the entries of a `PROMPTS`-like dict whose
+value can be computed from the file alone (`_value`); any other entry is named with its line. A
+LightRAG working folder gives the chunks and what the cached prompts were filled with
+(lightrag_workdir.py); the `default` variant is LightRAG's stock prompt of that release. Two generations are understood:
 
 - LightRAG >= 1.4.8: `entity_extraction_system_prompt` + `entity_extraction_user_prompt`,
   `entity_continue_extraction_user_prompt`, one record per line, DEFAULT_TUPLE_DELIMITER `<|#|>`.
@@ -19,6 +21,8 @@ import ast
 import json
 import os
 import re
+import string
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,13 +30,25 @@ from typing import Any
 
 from ...errors import InputError
 from ...names import safe_name
-from ..builtin import PREFIX
-from ..syntax import partial_fill
+from ..syntax import escape, partial_fill
+from .lightrag_workdir import (
+    Chunk,
+    FilledWith,
+    StockPrompts,
+    cached_extraction_prompts,
+    chunk_like_lightrag,
+    find_workdir,
+    newest_stock,
+    read_chunks,
+    read_filled,
+    stock_examples,
+    stock_prompts,
+)
 from .common import (
     DEFAULT_MAX_CASES,
     SKIP_DIRS,
     SuiteDraft,
-    chunk_cases,
+    document_cases,
     destination,
     dump_yaml,
     find_files,
@@ -43,7 +59,6 @@ from .common import (
 
 PROMPT_FILES = ("prompt.py", "lightrag/prompt.py", "prompts.py", "prompts/prompt.py")
 DEFAULT_ENTITY_TYPES = ["person", "organization", "location", "event", "concept"]
-BUILTIN_DEFAULT = f"{PREFIX}lightrag.extract_graph"
 NEW_TUPLE = "<|#|>"
 
 
@@ -59,7 +74,13 @@ class LightRAGProject:
     model: str | None = None
     input_dir: Path | None = None
     chunk_size: int = 1200
-    skipped: list[str] = field(default_factory=list)  # PROMPTS keys that were not literals
+    skipped: dict[str, Skipped] = field(default_factory=dict)  # PROMPTS entries that cannot be read
+    chunk_overlap: int = 100
+    workdir: Path | None = None  # LightRAG's working folder (kv stores), when the setup has one
+    chunks: list[Chunk] | None = None  # its kv_store_text_chunks.json
+    filled: FilledWith | None = None  # what its cached extraction prompts were filled with
+    stock: StockPrompts | None = None  # the LightRAG release whose stock prompt is the `default` variant
+    stock_reason: str = ""  # how that release was chosen
 
     @property
     def style(self) -> str | None:
@@ -90,6 +111,17 @@ class LightRAGProject:
 # --------------------------------------------------------------------------- reading python without running it
 
 
+class _Unreadable(Exception):
+    """An entry whose value the importer cannot know without running the file; `reason` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+_STRIPS = {"strip": str.strip, "lstrip": str.lstrip, "rstrip": str.rstrip}
+
+
 def _target_key(node: ast.expr) -> tuple[str, str] | None:
     """`PROMPTS["key"]` -> ("PROMPTS", "key")."""
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
@@ -99,24 +131,127 @@ def _target_key(node: ast.expr) -> tuple[str, str] | None:
     return None
 
 
-def _literal(node: ast.expr) -> Any:
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return _joined(node)
-
-
-def _joined(node: ast.expr) -> Any:
-    """`"a" + "b"` and `"\n".join([...])` of literals, which prompt files use."""
+def _value(node: ast.expr, names: Mapping[str, Any], dicts: Mapping[str, Mapping[str, Any]]) -> Any:
+    """The value of an expression the ways prompt files write them: literals, implicit and `+`
+    concatenation, f-strings without expressions, `.strip()`/`.lstrip()`/`.rstrip()`, `.format(...)`
+    of known values, `sep.join([...])`, `textwrap.dedent(...)`, and names or PROMPTS entries set
+    earlier in the file. Anything else raises _Unreadable."""
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, (str, int, float, bool)) or node.value is None:
+            return node.value
+        raise _Unreadable("not a string")
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_value(e, names, dicts) for e in node.elts]
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for part in node.values:
+            if not (isinstance(part, ast.Constant) and isinstance(part.value, str)):
+                raise _Unreadable("an f-string with expressions in it")
+            parts.append(part.value)
+        return "".join(parts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _literal(node.left), _literal(node.right)
-        if isinstance(left, str) and isinstance(right, str):
+        left, right = _value(node.left, names, dicts), _value(node.right, names, dicts)
+        if isinstance(left, str) and isinstance(right, str) or isinstance(left, list) and isinstance(right, list):
             return left + right
-    raise ValueError("not a literal")
+        raise _Unreadable("a `+` of values that are not both strings")
+    if isinstance(node, ast.Name):
+        if node.id in names:
+            return names[node.id]
+        raise _Unreadable(f"the name {node.id} is not a string set earlier in the file")
+    if isinstance(node, ast.Subscript):
+        key = _target_key(node)
+        if key is not None and key[1] in dicts.get(key[0], {}):
+            return dicts[key[0]][key[1]]
+        raise _Unreadable("a subscript of something not set earlier in the file")
+    if isinstance(node, ast.Call):
+        return _call(node, names, dicts)
+    raise _Unreadable(f"an expression ({type(node).__name__})")
 
 
-def read_prompts_py(path: Path) -> tuple[dict[str, Any], dict[str, int], list[str]]:
-    """Literal entries of the PROMPTS dict in a Python file, their lines, and the keys skipped."""
+def _call(node: ast.Call, names: Mapping[str, Any], dicts: Mapping[str, Mapping[str, Any]]) -> Any:
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        if func.attr == "dedent" and isinstance(func.value, ast.Name) and func.value.id == "textwrap" \
+                and len(node.args) == 1 and not node.keywords:
+            text = _value(node.args[0], names, dicts)
+            if isinstance(text, str):
+                return textwrap.dedent(text)
+        owner = _value(func.value, names, dicts)
+        args = [_value(a, names, dicts) for a in node.args if not isinstance(a, ast.Starred)]
+        if isinstance(owner, str):
+            if func.attr in _STRIPS and not node.keywords and len(node.args) <= 1 and \
+                    all(isinstance(a, str) or a is None for a in args):
+                return _STRIPS[func.attr](owner, *args)
+            if func.attr == "join" and len(args) == 1 and not node.keywords and isinstance(args[0], list) \
+                    and all(isinstance(a, str) for a in args[0]):
+                return owner.join(args[0])
+            if func.attr == "replace" and len(args) == 2 and not node.keywords and all(isinstance(a, str) for a in args):
+                return owner.replace(args[0], args[1])
+            if func.attr == "format":
+                return _format(owner, node, names, dicts)
+        raise _Unreadable(f"a call of .{func.attr}()")
+    if isinstance(func, ast.Name) and func.id == "dedent" and len(node.args) == 1 and not node.keywords:
+        text = _value(node.args[0], names, dicts)
+        if isinstance(text, str):
+            return textwrap.dedent(text)
+    raise _Unreadable(f"a call of {ast.unparse(func)}()")
+
+
+def _format(text: str, node: ast.Call, names: Mapping[str, Any], dicts: Mapping[str, Mapping[str, Any]]) -> str:
+    """`"...".format(...)` as Python computes it, for plain `{name}` / `{}` / `{0}` fields only; a
+    field it leaves unfilled is what Python raises KeyError on, so the file itself would fail."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        raise _Unreadable("a .format() of *args or **kwargs")
+    args = [_value(a, names, dicts) for a in node.args]
+    kwargs = {k.arg: _value(k.value, names, dicts) for k in node.keywords if k.arg is not None}
+    out: list[str] = []
+    auto = 0
+    try:
+        fields = list(string.Formatter().parse(text))
+    except ValueError:
+        raise _Unreadable("a .format() of a string with unbalanced braces") from None
+    for literal, field_name, spec, conversion in fields:
+        out.append(literal)
+        if field_name is None:
+            continue
+        if spec or conversion:
+            raise _Unreadable(f"a .format() field {{{field_name}}} with a conversion or format spec")
+        if field_name == "":
+            index: int | str = auto
+            auto += 1
+        elif field_name.isdigit():
+            index = int(field_name)
+        elif field_name.isidentifier():
+            index = field_name
+        else:
+            raise _Unreadable(f"a .format() field {{{field_name}}} that is not a plain name")
+        if isinstance(index, int):
+            if index >= len(args):
+                raise _Unreadable(f"a .format() that leaves field {{{field_name}}} unfilled")
+            value = args[index]
+        elif index in kwargs:
+            value = kwargs[index]
+        else:
+            raise _Unreadable(f"a .format() that leaves {{{field_name}}} unfilled")
+        if not isinstance(value, (str, int, float)):
+            raise _Unreadable(f"a .format() that fills {{{field_name}}} with a list")
+        out.append(str(value))
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A PROMPTS entry the importer could not read: where, and why."""
+
+    key: str
+    line: int
+    reason: str
+
+
+def read_prompts_py(path: Path) -> tuple[dict[str, Any], dict[str, int], dict[str, Skipped]]:
+    """The entries of the PROMPTS dict in a Python file that can be read without running it, their
+    lines, and the entries that cannot (with line and reason). Assignments are read in file order,
+    so an entry may use names and entries set above it."""
     try:
         source = path.read_text(encoding="utf-8")
         tree = ast.parse(source, filename=str(path))
@@ -126,36 +261,57 @@ def read_prompts_py(path: Path) -> tuple[dict[str, Any], dict[str, int], list[st
         raise InputError(f"{path}:{exc.lineno or 1}: not valid Python: {exc.msg}") from None
     by_dict: dict[str, dict[str, Any]] = {}
     lines: dict[str, dict[str, int]] = {}
-    skipped: dict[str, list[str]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            value = node.value
-            if value is None:
-                continue
-            for target in targets:
-                key = _target_key(target)
-                if key is not None:
-                    name, entry = key
-                    try:
-                        by_dict.setdefault(name, {})[entry] = _literal(value)
-                        lines.setdefault(name, {})[entry] = value.lineno
-                    except ValueError:
-                        skipped.setdefault(name, []).append(entry)
-                elif isinstance(target, ast.Name) and isinstance(value, ast.Dict):
-                    for k, v in zip(value.keys, value.values):
-                        if isinstance(k, ast.Constant) and isinstance(k.value, str):
-                            try:
-                                by_dict.setdefault(target.id, {})[k.value] = _literal(v)
-                                lines.setdefault(target.id, {})[k.value] = v.lineno
-                            except ValueError:
-                                skipped.setdefault(target.id, []).append(k.value)
+    skipped: dict[str, dict[str, Skipped]] = {}
+    names: dict[str, Any] = {}
+
+    def keep(name: str, entry: str, value: ast.expr, line: int, add: bool = False) -> None:
+        try:
+            result = _value(value, names, by_dict)
+            if add:
+                before = by_dict.get(name, {}).get(entry)
+                if not (isinstance(before, str) and isinstance(result, str)):
+                    raise _Unreadable("a `+=` onto an entry that was not read")
+                result = before + result
+        except (_Unreadable, RecursionError) as exc:
+            reason = exc.reason if isinstance(exc, _Unreadable) else "nested too deeply"
+            by_dict.get(name, {}).pop(entry, None)
+            skipped.setdefault(name, {})[entry] = Skipped(entry, line, reason)
+            return
+        by_dict.setdefault(name, {})[entry] = result
+        lines.setdefault(name, {})[entry] = line
+        skipped.get(name, {}).pop(entry, None)
+
+    nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))]
+    for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
+        value = node.value
+        if value is None:
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            key = _target_key(target)
+            if key is not None:
+                keep(key[0], key[1], value, value.lineno, add=isinstance(node, ast.AugAssign))
+            elif isinstance(target, ast.Name) and isinstance(value, ast.Dict) and not isinstance(node, ast.AugAssign):
+                by_dict.setdefault(target.id, {})
+                for k, v in zip(value.keys, value.values):
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                        keep(target.id, k.value, v, v.lineno)
+            elif isinstance(target, ast.Name) and not isinstance(node, ast.AugAssign):
+                try:
+                    names[target.id] = _value(value, names, by_dict)
+                except (_Unreadable, RecursionError):
+                    names.pop(target.id, None)
     markers = ("entity_extraction_user_prompt", "entity_extraction", "DEFAULT_TUPLE_DELIMITER")
-    ranked = sorted(by_dict, key=lambda n: (not any(m in by_dict[n] for m in markers), n != "PROMPTS", n))
-    if not ranked or not any(m in by_dict[ranked[0]] for m in markers):
+
+    def known(name: str) -> set[str]:
+        return set(by_dict.get(name, {})) | set(skipped.get(name, {}))
+
+    ranked = sorted(set(by_dict) | set(skipped),
+                    key=lambda n: (not any(m in known(n) for m in markers), n != "PROMPTS", n))
+    if not ranked or not any(m in known(ranked[0]) for m in markers):
         raise InputError(f"{path}: no PROMPTS dict with LightRAG extraction prompts found")
     name = ranked[0]
-    return by_dict[name], lines.get(name, {}), skipped.get(name, [])
+    return by_dict.get(name, {}), lines.get(name, {}), skipped.get(name, {})
 
 
 def _addon_params(root: Path) -> dict[str, Any]:
@@ -215,17 +371,39 @@ def read_lightrag_project(root: Path, environ: Mapping[str, str] | None = None) 
     project = LightRAGProject(root=folder, prompt_file=find_prompt_file(root))
     if project.prompt_file is not None:
         project.prompts, project.prompt_lines, project.skipped = read_prompts_py(project.prompt_file)
+    project.workdir = find_workdir(folder, env.get("WORKING_DIR", "").strip() or None)
+    if project.workdir is not None:
+        project.chunks = read_chunks(project.workdir)
+        cached = cached_extraction_prompts(project.workdir)
+        if project.style is not None:
+            project.filled = read_filled(cached, project.prompts)
+        for stock in reversed(stock_prompts()):
+            found = read_filled(cached, stock.prompts) if cached else None
+            if found is not None:
+                project.stock, project.filled = stock, project.filled or found
+                project.stock_reason = "its cached extraction prompts are that release's stock prompt"
+                break
+    if project.stock is None:
+        project.stock = newest_stock(project.style)
+        project.stock_reason = (
+            f"the newest the harness ships of the {'<= 1.4.7' if project.style == 'old' else '>= 1.4.8'} prompts of prompt.py"
+            if project.style else "no cached stock prompt tells the version; the newest the harness ships")
     addon = _addon_params(folder)
+    filled = project.filled
     if isinstance(addon.get("entity_types"), list) and addon["entity_types"]:
         project.entity_types = [str(t) for t in addon["entity_types"]]
     elif env.get("ENTITY_TYPES", "").strip():
         project.entity_types = _type_list(env["ENTITY_TYPES"]) or project.entity_types
+    elif filled is not None and filled.entity_types:
+        project.entity_types = list(filled.entity_types)
     elif isinstance(project.prompts.get("DEFAULT_ENTITY_TYPES"), list):
         project.entity_types = [str(t) for t in project.prompts["DEFAULT_ENTITY_TYPES"]]
     if isinstance(addon.get("language"), str) and addon["language"].strip():
         project.language, project.language_stated = addon["language"].strip(), True
     elif env.get("SUMMARY_LANGUAGE", "").strip():
         project.language, project.language_stated = env["SUMMARY_LANGUAGE"].strip(), True
+    elif filled is not None and filled.language:
+        project.language, project.language_stated = filled.language, True
     elif isinstance(project.prompts.get("DEFAULT_LANGUAGE"), str):
         project.language, project.language_stated = project.prompts["DEFAULT_LANGUAGE"], True
     if env.get("LLM_MODEL", "").strip():
@@ -234,6 +412,8 @@ def read_lightrag_project(root: Path, environ: Mapping[str, str] | None = None) 
     project.input_dir = Path(input_dir) if input_dir and Path(input_dir).is_absolute() else folder / (input_dir or "inputs")
     if env.get("CHUNK_SIZE", "").strip().isdigit():
         project.chunk_size = int(env["CHUNK_SIZE"].strip())
+    if env.get("CHUNK_OVERLAP_SIZE", "").strip().isdigit():
+        project.chunk_overlap = int(env["CHUNK_OVERLAP_SIZE"].strip())
     return project
 
 
@@ -250,7 +430,7 @@ def _origin(project: LightRAGProject, key: str) -> str:
     return f"{project.prompt_file}:{line}" if line else str(project.prompt_file)
 
 
-def template_data(project: LightRAGProject) -> dict[str, Any]:
+def template_data(project: LightRAGProject, *, name: str | None = None, description: str | None = None) -> dict[str, Any]:
     """The project's extraction prompts as a YAML template (see yaml_template)."""
     values = {
         "tuple_delimiter": project.tuple_delimiter,
@@ -261,9 +441,9 @@ def template_data(project: LightRAGProject) -> dict[str, Any]:
     if project.record_delimiter is not None:
         values["record_delimiter"] = project.record_delimiter
     data: dict[str, Any] = {
-        "name": f"{safe_name(project.root.resolve().name, 'lightrag')}-extract",
+        "name": name or f"{safe_name(project.root.resolve().name, 'lightrag')}-extract",
         "version": "imported",
-        "description": f"Imported from {project.prompt_file} ({'LightRAG >= 1.4.8' if project.style == 'new' else 'LightRAG <= 1.4.7'} prompts)",
+        "description": description or f"Imported from {project.prompt_file} ({'LightRAG >= 1.4.8' if project.style == 'new' else 'LightRAG <= 1.4.7'} prompts)",
         "kind": "lightrag.entity_extraction",
         "format": "lightrag",
         "language": project.language,
@@ -315,6 +495,68 @@ def _template_types(draft: SuiteDraft, project: LightRAGProject) -> list[str]:
     return list(project.entity_types)
 
 
+def _with_prompts(project: LightRAGProject, prompts: dict[str, Any]) -> LightRAGProject:
+    """The project's settings (types, language) with other PROMPTS: a stock release's."""
+    from dataclasses import replace
+
+    return replace(project, prompts=prompts, prompt_lines={}, skipped={})
+
+
+def _gleaning_gaps(project: LightRAGProject, data: dict[str, Any], draft: SuiteDraft) -> None:
+    """A project prompt.py whose continue (or loop) prompt cannot be read or is missing gleans with
+    the stock one of the same LightRAG release, and the import says so with its line."""
+    stock = project.stock
+    if stock is None:
+        return
+    keys = (("entity_continue_extraction_user_prompt", "continue_prompt", None) if project.style == "new" else
+            ("entity_continue_extraction", "continue_prompt", None))
+    pairs = [keys] + ([("entity_if_loop_extraction", "loop_prompt", None)] if project.style == "old" else [])
+    stock_data = template_data(_with_prompts(project, stock.prompts))
+    for key, target, _ in pairs:
+        if target in data:
+            continue
+        skipped = project.skipped.get(key)
+        where = f"{project.prompt_file}:{skipped.line}" if skipped else str(project.prompt_file)
+        why = f"cannot be read ({skipped.reason})" if skipped else "is not set"
+        if target in stock_data:
+            data[target] = stock_data[target]
+            draft.warnings.append(f"{where}: PROMPTS[{key!r}] {why}; the project variant gleans with "
+                                  f"LightRAG {stock.version}'s stock {target.replace('_', ' ')} instead")
+        else:
+            draft.warnings.append(f"{where}: PROMPTS[{key!r}] {why}")
+
+
+def _stock_template(project: LightRAGProject, where: Any, draft: SuiteDraft, *, examples: str | None = None) -> str:
+    """Write the stock extraction prompt of the project's LightRAG release (or, with `examples`,
+    that prompt with the examples the project's cache shows) as a YAML template; its path."""
+    stock = project.stock
+    assert stock is not None
+    prompts = dict(stock.prompts)
+    if examples is not None:
+        prompts["entity_extraction_examples"] = [escape(examples)]
+    suffix = "" if examples is None else "-cached-examples"
+    data = template_data(
+        _with_prompts(project, prompts), name=f"lightrag-{stock.version}-stock{suffix}",
+        description=(f"LightRAG {stock.version}'s stock extraction prompt (lightrag/prompt.py, MIT, "
+                     "Copyright (c) 2025 LightRAG Team)" + ("" if examples is None else
+                     ", with the examples the working folder's cached prompts were filled with")))
+    target = where.root / "prompts" / where.suite_name / f"lightrag-{stock.version}-stock{suffix}.yaml"
+    draft.files[target] = (
+        f"# LightRAG {stock.version}'s stock extraction prompt, as lightrag-hku=={stock.version} ships it in\n"
+        "# lightrag/prompt.py (MIT License, Copyright (c) 2025 LightRAG Team, https://github.com/HKUDS/LightRAG).\n"
+        + ("" if examples is None else "# Its examples are those of the working folder's cached extraction prompts.\n")
+        + dump_yaml(data))
+    return relative_path(target, where.root)
+
+
+def _variant(path: str, tuple_delimiter: str, completion: str, record: str | None) -> dict[str, Any]:
+    variant: dict[str, Any] = {"prompt": path, "format": "lightrag", "tuple_delimiter": tuple_delimiter,
+                               "completion_delimiter": completion}
+    if record is not None:
+        variant["record_delimiter"] = record
+    return variant
+
+
 def lightrag_draft(
     project: LightRAGProject, out: Path, *, name: str | None = None, max_cases: int = DEFAULT_MAX_CASES
 ) -> SuiteDraft:
@@ -322,7 +564,7 @@ def lightrag_draft(
     variants: dict[str, dict[str, Any]] = {}
     draft = SuiteDraft(
         name=where.suite_name,
-        description=f"LightRAG setup {project.root.resolve().name}: its extraction prompts against the built-in default",
+        description=f"LightRAG setup {project.root.resolve().name}: its extraction prompts against LightRAG's stock prompt",
         notes="",
         language=project.language,
         language_stated=project.language_stated,
@@ -331,37 +573,79 @@ def lightrag_draft(
         variants=variants,
         baseline="default",
     )
+    stock = project.stock or newest_stock()
+    stock_project = _with_prompts(project, stock.prompts)
     if project.style is not None:
         data = template_data(project)
         if not data.get("user"):
             raise InputError(f"{_origin(project, 'entity_extraction_user_prompt')}: the extraction prompt is not a literal string")
+        _gleaning_gaps(project, data, draft)
         target = where.root / "prompts" / where.suite_name / "extract_graph.yaml"
         draft.files[target] = (
             f"# Imported by `harness import lightrag` from {project.prompt_file}.\n"
             "# Edit here, or re-import after changing prompt.py.\n" + dump_yaml(data)
         )
-        variant: dict[str, Any] = {
-            "prompt": relative_path(target, where.root),
-            "format": "lightrag",
-            "tuple_delimiter": project.tuple_delimiter,
-            "completion_delimiter": project.completion_delimiter,
-        }
-        if project.record_delimiter is not None:
-            variant["record_delimiter"] = project.record_delimiter
-        variants["project"] = variant
-    else:
-        draft.warnings.append("no LightRAG prompt.py with extraction prompts found; the suite has only the built-in default")
-    for key in project.skipped:
-        draft.warnings.append(f"{_origin(project, key)}: PROMPTS[{key!r}] is not a literal and was not imported")
-    variants["default"] = {"prompt": BUILTIN_DEFAULT, "format": "lightrag", "tuple_delimiter": NEW_TUPLE,
-                           "completion_delimiter": "<|COMPLETE|>"}
+        variants["project"] = _variant(relative_path(target, where.root), project.tuple_delimiter,
+                                       project.completion_delimiter, project.record_delimiter)
+    elif project.filled is not None and project.filled.examples != stock_examples(
+            stock, project.filled.entity_types, project.filled.language):
+        path = _stock_template(project, where, draft, examples=project.filled.examples)
+        variants["project"] = _variant(path, stock_project.tuple_delimiter, stock_project.completion_delimiter,
+                                       stock_project.record_delimiter)
+    elif project.workdir is None:
+        draft.warnings.append("no LightRAG prompt.py with extraction prompts found; the suite has only LightRAG's stock prompt")
+    for key, skipped in project.skipped.items():
+        draft.warnings.append(f"{project.prompt_file}:{skipped.line}: PROMPTS[{key!r}] cannot be read "
+                              f"({skipped.reason}) and was not imported")
+    variants["default"] = _variant(_stock_template(project, where, draft), stock_project.tuple_delimiter,
+                                   stock_project.completion_delimiter, stock_project.record_delimiter)
+    draft.warnings.append(f"default variant: LightRAG {stock.version}'s stock prompt ({project.stock_reason})")
     draft.notes = (
         f"Imported from the LightRAG setup at {relative_path(project.root, where.root)}"
         + (f" (prompts: {relative_path(project.prompt_file, where.root)})" if project.prompt_file else "")
-        + ". Gold is empty: list the entities and relationships of every case before trusting scores."
+        + (f" (working folder: {relative_path(project.workdir, where.root)})" if project.workdir else "")
+        + f". The default variant is LightRAG {stock.version}'s stock prompt."
+        + " Gold is empty: list the entities and relationships of every case before trusting scores."
     )
     draft.thresholds = reference_free_thresholds(
         {name: name != "project" or bool(_template_types(draft, project)) for name in variants})
+    if project.chunks is not None:
+        _chunk_cases(project.chunks, where, draft, f"{project.workdir}/kv_store_text_chunks.json")
+        return draft
     files = find_files(project.input_dir, re.compile(r".*"), suffixes=(".txt", ".md")) if project.input_dir else []
-    chunk_cases(files, where, draft)
+    documents: list[tuple[str, str]] = []
+    for path in files:
+        try:
+            documents.append((path.name, path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            draft.warnings.append(f"{path}: skipped, cannot read it as UTF-8 text ({type(exc).__name__})")
+    chunks = chunk_like_lightrag(documents, project.chunk_size, project.chunk_overlap)
+    _chunk_cases(chunks, where, draft, f"the inputs cut as LightRAG cuts them ({project.chunk_size} tokens, "
+                                       f"overlap {project.chunk_overlap})")
     return draft
+
+
+def _chunk_cases(chunks: list[Chunk], where: Any, draft: SuiteDraft, origin: str) -> None:
+    """One case per chunk, in LightRAG's order, the chunk id kept as `source_id`; case ids are the
+    document's name and the chunk's number (`harbour-2`)."""
+    from .language import settle_language
+
+    taken = chunks[: where.max_cases]
+    if len(chunks) > where.max_cases:
+        draft.warnings.append(f"{len(chunks)} chunks in {origin}; the suite takes the first {where.max_cases} (--limit N for more)")
+    seen: set[str] = set()
+    for chunk in taken:
+        base = safe_name(f"{Path(chunk.document).stem}-{chunk.order + 1}")
+        case_id, n = base, 1
+        while case_id in seen:
+            n += 1
+            case_id = f"{base[:90]}-{n}"
+        seen.add(case_id)
+        target = where.root / "fixtures" / "chunks" / where.suite_name / f"{case_id}.txt"
+        draft.files[target] = chunk.text
+        draft.cases.append({"id": case_id, "chunk": relative_path(target, where.root), "source_id": chunk.id,
+                            "entities": [], "relationships": []})
+    if not taken:
+        document_cases([], where, draft)
+        return
+    settle_language(draft, (chunk.text for chunk in taken))
