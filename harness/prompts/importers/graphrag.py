@@ -4,7 +4,7 @@ What differs between GraphRAG versions, and what is read:
 
 | | v0.x | v1.x | v2.x | v3.x |
 | --- | --- | --- | --- | --- |
-| models | `llm.model` | `models.<id>.model` | `models.<id>.model` | `completion_models.<id>.model` |
+| models | `llm` | `llm` | `models.<id>` | `completion_models.<id>` (graphrag_settings.py) |
 | extraction | `entity_extraction` | `entity_extraction` | `extract_graph` | `extract_graph` |
 | claims | `claim_extraction` | `claim_extraction` | `extract_claims` | `extract_claims` |
 | report prompt | `community_reports.prompt` | same | `graph_prompt` / `text_prompt` | same |
