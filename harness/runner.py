@@ -243,7 +243,7 @@ def clients_for(plans: dict[str, VariantPlan], *, replay: bool) -> dict[str, Mod
     by_variant: dict[str, ModelClient] = {}
     for name, plan in plans.items():
         endpoint = plan.endpoint
-        key = (endpoint.provider, endpoint.base_url, endpoint.api_key_env, endpoint.concurrency)
+        key = (endpoint.provider, endpoint.base_url, endpoint.base_url_env, endpoint.api_key_env, endpoint.concurrency)
         if key not in shared:
             shared[key] = ModelClient(endpoint, replay=replay)
         by_variant[name] = shared[key]

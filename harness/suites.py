@@ -8,12 +8,12 @@ import stat
 from collections import Counter
 from functools import cached_property
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from pydantic import AliasChoices, Field, TypeAdapter, ValidationError, create_model, field_validator, model_validator
 
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
+from .llm.providers.base import check_base_url
 from .llm.providers.registry import PROVIDERS
 from .model import GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, ReviewState, SuiteKind, Value
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
@@ -42,31 +42,6 @@ def _metric_threshold(metric: Metric) -> tuple[object, object]:
     return (float | None, Field(None, ge=0.0, le=1.0, allow_inf_nan=False, validation_alias=names))
 
 
-def check_base_url(url: str) -> str:
-    """An OpenAI-compatible endpoint URL, or ValueError saying what is wrong with it.
-
-    Checked where the URL is given (suite, --base-url): httpx would otherwise fail only at the
-    first call, with InvalidURL or an ExceptionGroup from deep inside the client.
-    """
-    if any(ord(c) < 33 for c in url):
-        raise ValueError("not a URL (it holds spaces or control characters)")
-    try:
-        parts = urlsplit(url)
-        port = parts.port  # raises ValueError when out of range or not a number
-        host = parts.hostname
-    except ValueError as exc:
-        if "port" in str(exc).lower():
-            raise ValueError("the port must be a number from 1 to 65535") from None
-        raise ValueError(f"not a URL ({exc})") from None
-    if parts.scheme not in ("http", "https"):
-        raise ValueError(f"'{url[:80]}' must start with http:// or https://")
-    if not host:
-        raise ValueError(f"'{url[:80]}' names no host")
-    if port == 0:
-        raise ValueError("port 0 is not a port (1 to 65535)")
-    return url
-
-
 class ModelSettings(Value):
     name: str = "gpt-4o-mini"
     temperature: float = Field(0.0, ge=0.0, le=2.0, allow_inf_nan=False)
@@ -75,6 +50,10 @@ class ModelSettings(Value):
     seed: int | None = None
     max_gleanings: int = Field(1, ge=0, le=10)
     base_url: str | None = None
+    # the variable that holds the base URL, when the suite names it rather than the URL (an imported
+    # project's `api_base: ${VAR}`): read when the call is sent, so the suite never holds its value
+    base_url_env: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    api_version: str | None = None  # Azure's api-version (else OPENAI_API_VERSION, else the provider's default)
     api_key_env: str = "OPENAI_API_KEY"
     timeout_s: float = Field(120.0, gt=0, le=86_400, allow_inf_nan=False)
     concurrency: int = Field(8, ge=1, le=512)

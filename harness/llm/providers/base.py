@@ -13,12 +13,38 @@ import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 from ...errors import InputError
 from ...model import Usage
 
 Message = dict[str, Any]
 REPLAY_KEY = "replay-without-key"  # sent only when replaying; scrubbed like any key
+
+
+def check_base_url(url: str) -> str:
+    """An OpenAI-compatible endpoint URL, or ValueError saying what is wrong with it.
+
+    Checked where the URL is given (suite, --base-url): httpx would otherwise fail only at the
+    first call, with InvalidURL or an ExceptionGroup from deep inside the client.
+    """
+    if any(ord(c) < 33 for c in url):
+        raise ValueError("not a URL (it holds spaces or control characters)")
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # raises ValueError when out of range or not a number
+        host = parts.hostname
+    except ValueError as exc:
+        if "port" in str(exc).lower():
+            raise ValueError("the port must be a number from 1 to 65535") from None
+        raise ValueError(f"not a URL ({exc})") from None
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"'{url[:80]}' must start with http:// or https://")
+    if not host:
+        raise ValueError(f"'{url[:80]}' names no host")
+    if port == 0:
+        raise ValueError("port 0 is not a port (1 to 65535)")
+    return url
 
 
 @dataclass
@@ -37,6 +63,8 @@ class EndpointSettings:
     seed: int | None = None
     max_wait_s: float = 120.0  # a longer Retry-After gives the call up (exit 4) instead of waiting
     provider: str = "openai"  # a name in providers.registry.PROVIDERS
+    base_url_env: str | None = None  # the variable the base URL is read from when base_url is unset
+    api_version: str | None = None  # Azure's api-version
 
 
 @dataclass(frozen=True)
@@ -72,6 +100,21 @@ class Provider(ABC):
     @abstractmethod
     def make_client(self, settings: EndpointSettings, api_key: str, http_client: Any) -> Any:
         """The SDK client that sends requests (imports the SDK)."""
+
+    def stated_endpoint(self, settings: EndpointSettings) -> str | None:
+        """The URL the suite gives, itself or through `base_url_env`; None when it gives none. A
+        suite that names a variable which is unset (or not a URL) is refused before anything is
+        sent: falling back to the provider's default endpoint would send the chunks elsewhere."""
+        if settings.base_url or not settings.base_url_env:
+            return settings.base_url
+        value = os.environ.get(settings.base_url_env, "").strip()
+        if not value:
+            raise InputError(f"model.base_url_env: set {settings.base_url_env} to the endpoint's URL "
+                             "(the suite reads its endpoint from there; nothing was sent)")
+        try:
+            return check_base_url(value)
+        except ValueError as exc:
+            raise InputError(f"model.base_url_env: {settings.base_url_env}: {exc}") from None
 
     def find_key(self, settings: EndpointSettings) -> str | None:
         """The first key set among the suite's `api_key_env` and this provider's `key_envs`."""

@@ -13,7 +13,7 @@ import os
 from typing import Any
 from urllib.parse import urlsplit
 
-from ...errors import ModelCallError
+from ...errors import InputError, ModelCallError
 from ...model import Usage
 from ...text import scrub_surrogates
 from ..tokens import count_message_tokens, count_tokens
@@ -134,10 +134,15 @@ class OpenAIProvider(Provider):
     post_path = CHAT_PATH
 
     def base_url(self, settings: EndpointSettings) -> str:
-        return settings.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+        return self.stated_endpoint(settings) or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
 
     def request_path(self, settings: EndpointSettings) -> str:
-        return urlsplit(self.base_url(settings)).path.rstrip("/") + CHAT_PATH
+        # replaying needs no endpoint: an unset `base_url_env` is refused only when a call is sent
+        try:
+            base = self.base_url(settings)
+        except InputError:
+            base = DEFAULT_BASE_URL
+        return urlsplit(base).path.rstrip("/") + CHAT_PATH
 
     def build_payload(self, settings: EndpointSettings, messages: list[Message], **overrides: Any) -> dict[str, Any]:
         return chat_payload(settings, messages, **overrides)
@@ -148,7 +153,7 @@ class OpenAIProvider(Provider):
     def missing_key_hint(self, settings: EndpointSettings) -> str:
         # Azure is the suite's choice (model.provider), not the environment's: say so to someone
         # whose environment is set up for Azure
-        if os.environ.get("AZURE_OPENAI_ENDPOINT") and not settings.base_url:
+        if os.environ.get("AZURE_OPENAI_ENDPOINT") and not settings.base_url and not settings.base_url_env:
             return "; AZURE_OPENAI_ENDPOINT is set: to call that Azure resource, set `model.provider: azure` in the suite"
         return ""
 

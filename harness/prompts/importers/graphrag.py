@@ -4,7 +4,7 @@ What differs between GraphRAG versions, and what is read:
 
 | | v0.x | v1.x | v2.x | v3.x |
 | --- | --- | --- | --- | --- |
-| models | `llm.model` | `models.<id>.model` | `models.<id>.model` | `completion_models.<id>.model` |
+| models | `llm` | `llm` | `models.<id>` | `completion_models.<id>` (graphrag_settings.py) |
 | extraction | `entity_extraction` | `entity_extraction` | `extract_graph` | `extract_graph` |
 | claims | `claim_extraction` | `claim_extraction` | `extract_claims` | `extract_claims` |
 | report prompt | `community_reports.prompt` | same | `graph_prompt` / `text_prompt` | same |
@@ -62,6 +62,7 @@ from .graphrag_chunks import (
     read_text_documents,
 )
 from .graphrag_input import InputSettings, input_settings, read_documents
+from .graphrag_settings import EngineModel, engine_model
 
 SETTINGS_FILES = ("settings.yaml", "settings.yml", "settings.json")
 DEFAULT_CHUNK_SIZE = 1200
@@ -105,6 +106,8 @@ class GraphRAGProject:
     version_assumed: bool = True  # chunking.version is the layout's last version, not --graphrag-version
     claim_description: str | None = None
     query_prompts: dict[str, Path] = field(default_factory=dict)  # query kind (kinds.KINDS) -> file
+    settings_text: str = ""  # as written, before `${VAR}` substitution (graphrag_settings tells them apart)
+    settings_lines: Any = None  # the settings' line map (yamlfile.LineMap)
 
 
 def find_settings(root: Path) -> Path:
@@ -223,6 +226,7 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None, 
         if isinstance(value, str) and value:
             project.delimiters[key] = value
     project.model = _model(data, extract)
+    project.settings_text, project.settings_lines = raw, lines
     claims = _section(data, "extract_claims", "claim_extraction")
     if isinstance(claims.get("description"), str):
         project.claim_description = claims["description"]
@@ -270,6 +274,8 @@ def graphrag_draft(
     """The suite skeleton: the project's extraction prompt against the built-in default, one case
     per text unit of the project (project_text_units), the first `limit` of the `documents` named."""
     where = destination(project, out, name=name, max_cases=limit)
+    # read here, not with the project: lint reads projects whose endpoint a suite could not call
+    engine = engine_model(project.settings_path, project.settings_text, project.settings, project.settings_lines)
     root = where.root
     variants: dict[str, dict[str, Any]] = {}
     files: dict[Path, str] = {}
@@ -293,11 +299,12 @@ def graphrag_draft(
         notes=notes,
         language="English",
         entity_types=project.entity_types,
-        model={"name": where.model, "temperature": 0, "max_gleanings": project.max_gleanings if project.max_gleanings is not None else 1},
+        model=suite_model(project, engine, where.model),
         variants=variants,
         baseline="default",
         files=files,
     )
+    draft.warnings.extend(engine.warnings)
     if extract is None:
         draft.warnings.append("no extraction prompt found in the settings or prompts/; the suite has only the built-in default")
     # the built-in default is filled with the settings' types; the project's prompt may carry its own
@@ -310,6 +317,20 @@ def graphrag_draft(
     chosen = select_units(units, documents=documents, limit=limit, source=source, warnings=draft.warnings)
     text_unit_cases([(ids[i], units[i]) for i in chosen], where, draft)
     return draft
+
+
+def suite_model(project: GraphRAGProject, engine: EngineModel, model: str) -> dict[str, Any]:
+    """The suite's `model:` block: the extraction model's settings the project states
+    (graphrag_settings), temperature 0 and one gleaning where it states none. A model name that
+    comes from `${VAR}` is left out (the suite's default then applies, and a warning says so)."""
+    block = dict(engine.block)
+    written: dict[str, Any] = {} if "name" in engine.left_out else {"name": block.pop("name", model)}
+    block.pop("name", None)
+    temperature = block.pop("temperature", 0)
+    written.update(block)
+    written["temperature"] = temperature
+    written["max_gleanings"] = project.max_gleanings if project.max_gleanings is not None else 1
+    return written
 
 
 def project_text_units(project: GraphRAGProject, warnings: list[str]) -> tuple[list[TextUnit], str]:
