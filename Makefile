@@ -22,6 +22,7 @@ run: install
 	$(BIN)/harness tune --suite suites/podcast.yaml --out reports/tune/podcast-auto.yaml \
 		--selection top --limit 6 --record-mode none
 
+# Unit tests only: no benchmark runs here (those are `make bench`, timed figures `make bench-figures`).
 test: install
 	$(BIN)/python -m pytest -q
 
@@ -33,6 +34,7 @@ bench: install
 	$(BIN)/python bench/tune.py
 	$(BIN)/python bench/limiter.py
 	$(BIN)/python bench/startup.py
+	$(BIN)/python -m pytest -q bench/test_figures_quick.py
 
 # Every figure of issue 18 in one table (installs promptfoo from npm into ~/.cache on first use;
 # QUICK=1 leaves out the 20,000-case memory figure).
