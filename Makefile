@@ -36,6 +36,7 @@ run: install
 # Every test, on every core (pytest-xdist). No test needs a process or a port of its own: local
 # servers bind port 0 and every test writes under its own tmp_path. One that could not share
 # would say so with @pytest.mark.xdist_group(name=...), which --dist loadgroup keeps together.
+# No benchmark runs here: those are `make bench` (and the timed figures `make bench-figures`).
 test: install
 	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadgroup
 
@@ -64,6 +65,7 @@ bench: install
 	$(BIN)/python bench/tune.py
 	$(BIN)/python bench/limiter.py
 	$(BIN)/python bench/startup.py
+	$(BIN)/python -m pytest -q bench/test_figures_quick.py
 
 # Every figure of issue 18 in one table (installs promptfoo from npm into ~/.cache on first use;
 # QUICK=1 leaves out the 20,000-case memory figure).

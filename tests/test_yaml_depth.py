@@ -3,6 +3,7 @@ parser nests the same text to, and parse_yaml's message whatever parser sits bel
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from harness import yaml_depth, yamlfile
 from harness.errors import InputError
 from harness.yaml_depth import line_deeper_than
 from harness.yamlfile import MAX_YAML_DEPTH, parse_yaml
-from tests.support.growth import assert_linear
+from tests.support.growth import Repeat, assert_linear
 
 
 def real_depth(text: str) -> tuple[int, int | None]:
@@ -212,11 +213,11 @@ def test_the_line_is_where_the_level_beyond_the_limit_opens() -> None:
     assert line_deeper_than(flow, MAX_YAML_DEPTH) == 3
 
 
+@pytest.mark.slow
 def test_the_scan_is_linear() -> None:
-    def scan(text: str) -> None:
-        line_deeper_than(text, 10**9)
-
-    assert_linear(scan, lambda n: "- a: '[[' # {{\n  b: [c, {d: \"e\"}]\n  t: |\n    {{ [[\n" * n, 5_000)
+    """Counted under callgrind (tests/support/growth.py): quotes, comments, flow and block scalars."""
+    assert_linear(partial(line_deeper_than, limit=10**9),
+                  Repeat("- a: '[[' # {{\n  b: [c, {d: \"e\"}]\n  t: |\n    {{ [[\n"), 1_000)
 
 
 # --- parse_yaml: the harness's message, whatever the parser below would say --------------------

@@ -115,26 +115,45 @@ def test_non_utf8_and_odd_names_are_one_line_errors(tmp_path: Path) -> None:
     assert len(caught.value.message) < 400
 
 
-def test_alias_bomb_time_does_not_grow_with_the_expansion() -> None:
+def load_refused_or_not(text: str) -> None:
+    """parse_yaml, where an InputError (too many nodes, too deep) is an answer too."""
+    try:
+        parse_yaml(text, "hostile.yaml")
+    except InputError:
+        pass
+
+
+SMALL_NODE_LIMIT = 1000  # MAX_YAML_NODES (a million) costs ~9e9 instructions to reach: too slow to count
+
+
+def load_with_a_small_node_limit(text: str) -> None:
+    """load_refused_or_not with MAX_YAML_NODES lowered: the same refusal, a thousandth of the work."""
+    saved, yamlfile.MAX_YAML_NODES = yamlfile.MAX_YAML_NODES, SMALL_NODE_LIMIT
+    try:
+        load_refused_or_not(text)
+    finally:
+        yamlfile.MAX_YAML_NODES = saved
+
+
+def bomb_past_the_small_node_limit(levels: int) -> str:
+    """alias_bomb of 2 aliases per level, 10 levels (2**10 > SMALL_NODE_LIMIT) more than asked, so
+    every size measured stands for more values than a load may build."""
+    return alias_bomb(10 + levels, 2)
+
+
+@pytest.mark.slow
+def test_alias_bomb_work_does_not_grow_with_the_expansion(monkeypatch: pytest.MonkeyPatch) -> None:
     """Levels of two aliases: the text grows linearly, the expansion doubles per level."""
-
-    def load(text: str) -> None:
-        try:
-            parse_yaml(text, "bomb.yaml")
-        except InputError:
-            pass
-
-    assert_linear(load, lambda n: alias_bomb(n, 2), 40)
+    with monkeypatch.context() as patched:
+        patched.setattr(yamlfile, "MAX_YAML_NODES", SMALL_NODE_LIMIT)
+        with pytest.raises(InputError):  # every size measured is refused
+            parse_yaml(bomb_past_the_small_node_limit(1), "bomb.yaml")
+    assert_linear(load_with_a_small_node_limit, bomb_past_the_small_node_limit, 40)
 
 
-def test_deep_nesting_time_is_bounded() -> None:
-    def load(text: str) -> None:
-        try:
-            parse_yaml(text, "deep.yaml")
-        except InputError:
-            pass
-
-    assert_linear(load, lambda n: nested(n), 20_000)
+@pytest.mark.slow
+def test_deep_nesting_work_is_bounded() -> None:
+    assert_linear(load_refused_or_not, nested, 20_000)
 
 
 # --- the one-pass reader against composing the node tree and constructing it -----------------

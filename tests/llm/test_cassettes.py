@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -314,6 +315,14 @@ def test_audit_finds_the_configured_key_whatever_its_shape(key_env, shown, recor
     assert scan_credentials(recorded_towns) == []  # without the configured key, nothing of its shape is known
 
 
+def cassette_of_copies(folder: Path, base: dict, n: int, indent: int | None = None) -> Path:
+    """A cassette holding `base`'s interactions n times over (growth tests: n is the size)."""
+    path = folder / f"many-{n}.json"
+    path.write_text(json.dumps({**base, "interactions": base["interactions"] * n}, indent=indent), encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
 def test_audit_credential_scan_grows_linearly_with_interactions(tmp_path):
     from harness.llm.audit import scan_credentials
     from harness.llm.redaction import Redactor
@@ -322,18 +331,14 @@ def test_audit_credential_scan_grows_linearly_with_interactions(tmp_path):
 
     key = AZURE_SHAPED_KEY
     leaked = "Bearer " + "abcdefghij" * 2  # built here so the repository holds no credential-like text
-
-    def make(n: int) -> Path:
-        path = tmp_path / f"many-{n}.json"
-        interaction = {"request": {"body": {"json": {"messages": [{"content": "<think>" * 20}]}}},
-                       "response": {"body": {"string": f"{leaked} {key}"}}}
-        path.write_text(json.dumps({"interactions": [interaction] * n}, indent=1), encoding="utf-8")
-        return path
+    interaction = {"request": {"body": {"json": {"messages": [{"content": "<think>" * 20}]}}},
+                   "response": {"body": {"string": f"{leaked} {key}"}}}
+    make = partial(cassette_of_copies, tmp_path, {"interactions": [interaction]}, indent=1)
 
     redactor = Redactor([key])
     findings = scan_credentials(make(50), redactor)
     assert len(findings) == 100 and len({f.path for f in findings}) == 50  # each leak on its own line
-    assert_linear(lambda path: scan_credentials(path, redactor), make, 3000)
+    assert_linear(partial(scan_credentials, redactor=redactor), make, 120)
 
 
 def test_audit_of_a_corrupt_cassette_exits_2_naming_it_and_still_reports_the_rest(recorded_towns, project, capsys):
@@ -353,18 +358,15 @@ def test_audit_of_a_corrupt_cassette_exits_2_naming_it_and_still_reports_the_res
     assert "missing: " in out  # the other findings are still listed
 
 
+@pytest.mark.slow
 def test_loading_and_validating_a_cassette_grows_linearly_with_interactions(recorded_towns, tmp_path):
     from ..support.growth import assert_linear
 
     base = json.loads(recorded_towns.read_text(encoding="utf-8"))
-
-    def make(n: int) -> Path:
-        path = tmp_path / f"many-{n}.json"
-        path.write_text(json.dumps({**base, "interactions": base["interactions"] * n}), encoding="utf-8")
-        return path
+    make = partial(cassette_of_copies, tmp_path, base)
 
     assert len(CassetteStore.load(make(3)).recordings) == 3 * len(base["interactions"])
-    assert_linear(CassetteStore.load, make, 400)
+    assert_linear(CassetteStore.load, make, 20)
 
 
 def test_a_cassette_holding_a_lone_surrogate_escape_replays(recorded_towns, project, tmp_path):

@@ -4,8 +4,10 @@ capacity (test_capacity.py)."""
 from __future__ import annotations
 
 import asyncio
-import time
 
+import pytest
+
+from harness.llm import limiter as limiter_module
 from harness.llm.limiter import AdaptiveLimiter
 
 
@@ -115,25 +117,55 @@ def test_in_flight_never_exceeds_the_limit():
     assert asyncio.run(scenario()) == 3
 
 
-def test_a_retry_after_pauses_every_new_call_however_short():
-    async def scenario() -> float:
+class FakeClock:
+    """The limiter's clock, moved by the test: pauses end when the test says, not after real seconds."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def fake_clock(monkeypatch) -> FakeClock:
+    clock = FakeClock()
+    monkeypatch.setattr(limiter_module, "time", clock)
+    return clock
+
+
+def test_a_retry_after_pauses_every_new_call_however_short(monkeypatch):
+    clock = fake_clock(monkeypatch)
+
+    async def scenario() -> None:
         limiter = AdaptiveLimiter(4)
         await limiter.acquire()
         await limiter.release(throttled=True, retry_after_s=0.2)
-        started = time.monotonic()
-        await asyncio.gather(limiter.acquire(), limiter.acquire())
-        return time.monotonic() - started
+        waiting = asyncio.gather(limiter.acquire(), limiter.acquire())
+        await asyncio.sleep(0.05)  # let both try (and time out waiting once, or more: a busy loop)
+        clock.now += 0.19
+        await limiter.pause(0)  # wakes the waiters to look at the clock again
+        await asyncio.sleep(0.05)
+        assert not waiting.done() and limiter.in_flight == 0  # still paused, though slots are free
+        clock.now += 0.02  # past the end (0.2 s), whatever the rounding
+        await limiter.pause(0)
+        await asyncio.wait_for(waiting, timeout=60)  # a hang guard: the pause is over
+        assert limiter.in_flight == 2
 
-    assert asyncio.run(scenario()) >= 0.18
+    asyncio.run(scenario())
 
 
-def test_pauses_overlap_rather_than_add_up():
+def test_pauses_overlap_rather_than_add_up(monkeypatch):
+    clock = fake_clock(monkeypatch)
+
     async def scenario() -> AdaptiveLimiter:
         limiter = AdaptiveLimiter(4)
         for _ in range(5):
             await limiter.pause(0.1)
+            clock.now += 0.01
+        clock.now += 0.11  # 0.11 s after the last pause started (at +0.04): all over
         await limiter.acquire()
         return limiter
 
     limiter = asyncio.run(scenario())
-    assert 0.1 <= limiter.paused_s < 0.2
+    # five pauses of 0.1 s, each starting 0.01 s after the last: 0.14 s in all, not 0.5
+    assert limiter.paused_s == pytest.approx(0.14)
