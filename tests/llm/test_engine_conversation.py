@@ -12,7 +12,6 @@ import pytest
 import yaml
 
 from harness.errors import InputError
-from harness.llm.engine_conversation import HARNESS, conversation_for, parse_engine
 from harness.runner import plan_variant
 from harness.suites import load_suite
 
@@ -87,18 +86,50 @@ def test_the_harness_sends_what_the_engine_version_sent(name: str, scenario: str
 def test_the_captures_differ_from_what_the_harness_sends_by_default(tmp_path: Path, api_key: str) -> None:
     """The default conversation (no `engine:`) is unchanged, and it is none of 1.x's: the
     captures are what tells the versions apart."""
+    from harness.prompts.template import LOOP_PROMPT
+
     captured = capture("graphrag-1.2.0")
     sent = harness_requests(tmp_path, captured, "stop", None)
     engine = captured["scenarios"]["stop"]["requests"]
-    assert sent[2]["messages"][-1]["content"] == HARNESS.loop_prompt != engine[2]["messages"][-1]["content"]
+    assert sent[2]["messages"][-1]["content"] == LOOP_PROMPT != engine[2]["messages"][-1]["content"]
     assert "logit_bias" not in sent[2] and sent[2]["max_tokens"] == 1
 
 
 @pytest.mark.parametrize("name", CAPTURED)
-def test_loop_answers_are_read_as_the_engine_version_reads_them(name: str) -> None:
-    reading = json.loads((CAPTURES / name / "loop_reading.json").read_text(encoding="utf-8"))
-    conversation = conversation_for(reading["engine"])
-    assert {answer: conversation.continues(answer) for answer in reading["continues_after"]} == reading["continues_after"]
+def test_loop_answers_are_read_as_the_engine_version_reads_them(name: str, tmp_path: Path, api_key: str) -> None:
+    """One case per probed answer, recorded through the runner: a second gleaning follows the loop
+    check exactly where it followed in the real version."""
+    captured = capture(name)
+    reading = json.loads((CAPTURES / name / "loop_reading.json").read_text(encoding="utf-8"))["continues_after"]
+    chunks = {f"Probe {i}. {captured['scenarios']['continue']['chunk']}": answer for i, answer in enumerate(reading)}
+    path = write_suite(tmp_path, captured, "", engine=captured["engine"])
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["cases"] = [{"id": f"probe-{i}", "text": chunk} for i, chunk in enumerate(chunks)]
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+    def answer(body: dict[str, Any]) -> str:
+        first_user = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        return responder(captured["answers"], next(a for c, a in chunks.items() if c in first_user))(body)
+
+    with FakeOpenAIServer(answer) as server:
+        record_cassettes(load_suite(path), server, tmp_path)
+        firsts = [next(m["content"] for m in r["body"]["messages"] if m["role"] == "user") for r in server.requests]
+    calls = {a: sum(1 for first in firsts if c in first) for c, a in chunks.items()}
+    assert {a: n > 3 for a, n in calls.items()} == reading
+
+
+def test_the_loop_reading_rule_of_each_version(tmp_path: Path) -> None:
+    """Versions not captured here, read from their code: 0.2.1-0.5 compare their own LLM's text
+    with "YES"; 0.9-1.0 fnllm's output object (never equal); 1.1 and later the text with "Y"."""
+    from harness.llm.engine_conversation import conversation_for
+
+    cases = {"graphrag-0.3.6": {"YES": True, "Y": False, "YES\n": False, "yes": False},
+             "graphrag-1.0.1": {"YES": False, "Y": False},
+             "graphrag-2.1.0": {"Y": True, " Y": False, "y": False},
+             "graphrag-3.0.0": {"Y": True, "Y\n": False, "N": False}}
+    for engine, answers in cases.items():
+        conversation = conversation_for(engine)
+        assert {a: conversation.continues(a) for a in answers} == answers, engine
 
 
 @pytest.mark.parametrize(("engine", "sent"), [
@@ -120,21 +151,24 @@ def test_a_prompt_file_keeps_its_bom_as_graphrag_reads_it(tmp_path: Path) -> Non
     assert plan_variant(suite, "default").render(suite.cases[0])[0]["content"] == "\ufeffT Ada"
 
 
-@pytest.mark.parametrize(("engine", "answers"), [
-    ("graphrag-0.3.6", {"YES": True, "Y": False, "YES\n": False, "yes": False}),  # str output, exact "YES"
-    ("graphrag-0.9.0", {"YES": False, "Y": False}),  # fnllm's output object is never "YES"
-    ("graphrag-1.2.0", {"Y": True, "YES": False, " Y": False, "y": False}),
-    ("graphrag-3.3.0", {"Y": True, "Y\n": False, "N": False}),
-])
-def test_each_version_reads_the_loop_answer_exactly(engine: str, answers: dict[str, bool]) -> None:
-    conversation = conversation_for(engine)
-    assert {a: conversation.continues(a) for a in answers} == answers
-
-
 def test_an_engine_the_harness_does_not_model_is_refused_with_its_name(tmp_path: Path) -> None:
+    from harness.llm.engine_conversation import parse_engine
+
     assert parse_engine("graphrag-1") == (1, 2, 4) and parse_engine("graphrag-2.7") == (2, 7, 0)
     with pytest.raises(InputError, match="graphrag-9"):
         parse_engine("graphrag-9")
     captured = {"entity_types": ["person"], "max_gleanings": 0}
     with pytest.raises(InputError, match="lightrag"):
         load_suite(write_suite(tmp_path, captured, "Ada", engine="lightrag", prompt=b"{input_text}"))
+
+
+def test_graphrag_0_1_continues_from_the_first_answer_only(tmp_path: Path, api_key: str) -> None:
+    """Read from 0.1.1's code (not captured): every continuation carries the first response's
+    history, not the gleanings and loop checks before it; and its own v0.1 continue prompt."""
+    captured = capture("graphrag-1.2.0")
+    path = write_suite(tmp_path, captured, "Ada met Bob.", engine="graphrag-0.1.1")
+    with FakeOpenAIServer(responder(captured["answers"], "YES")) as server:
+        record_cassettes(load_suite(path), server, tmp_path)
+        sent = [r["body"]["messages"] for r in server.requests]
+    assert [len(m) for m in sent] == [1, 3, 5, 3]  # extract, continue, loop (YES), continue again
+    assert sent[3] == sent[1] and sent[1][-1]["content"].startswith("MANY entities were missed")
