@@ -141,8 +141,11 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
     if conversation.engine is not None:
         # GraphRAG's continue and loop prompts are constants of its code: a suite that names the
         # version sends that version's, whatever a template declares (docs/suites.md, `engine:`)
-        template = dataclasses.replace(template, continue_prompt=conversation.continue_prompt,
-                                       loop_prompt=conversation.loop_prompt)
+        template = dataclasses.replace(
+            template, continue_prompt=conversation.continue_prompt, loop_prompt=conversation.loop_prompt,
+            user=conversation.as_sent(template.user),
+            system=None if template.system is None else conversation.as_sent(template.system),
+            history=[{**m, "content": conversation.as_sent(m["content"])} for m in template.history])
     # the variant's format, else the kind's (summaries, reports, claims), else the template's
     output_format = spec.format or kind.answer_format or template.format or DEFAULT_FORMAT
     return VariantPlan(

@@ -20,7 +20,8 @@ stripped. `bytes.decode("utf-8")` keeps `\\r\\n` and a BOM; `read_text` turns `\
 into `\\n` and keeps a BOM. 0.1.0-0.2.0 send every continuation after the first answer only
 (the first response's history), not after the gleanings before it. 3.x never adds the loop
 check's answer to the history: the next continuation follows the loop question, two user turns
-in a row.
+in a row. 0.1-0.5 fill the prompt with `str.replace` of their five variables, not `str.format`:
+`{{`, `}}` and any other `{name}` are sent as written.
 
 A suite that names no engine keeps the harness's own conversation (`HARNESS`): GraphRAG 2.2's
 prompts, a one-token loop call, and any answer starting with Y (after stripping) going on.
@@ -38,6 +39,12 @@ from ..errors import InputError
 from ..prompts.template import CONTINUE_PROMPT, LOOP_PROMPT
 
 Newlines = Literal["keep", "universal"]
+# how the extraction prompt is filled: `str.format` (0.9 and later), or 0.1-0.5's own LLM, which
+# replaces `{name}` of each variable it passes with `str.replace` and leaves every other brace,
+# `{{` and `}}` included, as written (graphrag/llm/openai/utils.py, perform_variable_replacements)
+Filling = Literal["format", "replace"]
+# the variables 0.1-0.5's extraction passes (run_extract_entities, GraphExtractor.__call__)
+REPLACED_VARIABLES = ("entity_types", "tuple_delimiter", "record_delimiter", "completion_delimiter", "input_text")
 
 # the prompt constants, each the text of the tags named
 _CONTINUE_V01 = "MANY entities were missed in the last extraction.  Add them below using the same format:\n"
@@ -71,6 +78,7 @@ class Conversation:
     keep_bom: bool = False
     continue_from_first: bool = False  # every continuation follows the first answer only (0.1.0-0.2.0)
     loop_answer_in_history: bool = True  # False: the next continuation follows the loop question (3.x)
+    filling: Filling = "format"
 
     @functools.cached_property
     def loop_params(self) -> Mapping[str, Any]:
@@ -92,6 +100,16 @@ class Conversation:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         return text
 
+    def as_sent(self, text: str) -> str:
+        """A message template that the harness's `fill` renders as this version fills it: with
+        `replace` filling, every brace but the placeholders of REPLACED_VARIABLES is literal."""
+        if self.filling == "format":
+            return text
+        from ..prompts.syntax import escape
+
+        parts = _REPLACED.split(text)
+        return "".join(part if index % 2 else escape(part) for index, part in enumerate(parts))
+
     def identity(self) -> dict[str, Any] | None:
         """What a results row's request hash adds for this conversation (None: nothing, as before)."""
         if self.engine is None:
@@ -100,6 +118,7 @@ class Conversation:
 
 
 HARNESS = Conversation(engine=None)
+_REPLACED = re.compile("(" + "|".join(re.escape("{" + name + "}") for name in REPLACED_VARIABLES) + ")")
 
 
 def parse_engine(name: str) -> Version:
@@ -166,4 +185,5 @@ def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) ->
         keep_bom=True,
         continue_from_first=v01,
         loop_answer_in_history=version < (3, 0, 0),
+        filling="replace" if version < (0, 9, 0) else "format",
     )

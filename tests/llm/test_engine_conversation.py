@@ -172,3 +172,16 @@ def test_graphrag_0_1_continues_from_the_first_answer_only(tmp_path: Path, api_k
         sent = [r["body"]["messages"] for r in server.requests]
     assert [len(m) for m in sent] == [1, 3, 5, 3]  # extract, continue, loop (YES), continue again
     assert sent[3] == sent[1] and sent[1][-1]["content"].startswith("MANY entities were missed")
+
+
+def test_graphrag_0_5_fills_its_prompt_by_replacing_its_variables_only(tmp_path: Path) -> None:
+    """0.1-0.5's own LLM replaces `{name}` of the five variables it passes (str.replace): `{{`,
+    `}}` and `{language}` reach the model as written; 0.9 and later use str.format."""
+    captured = {"entity_types": ["person", "geo"], "max_gleanings": 0}
+    prompt = b"A {{x}} {language} [{entity_types}] {input_text}"
+    sent = {}
+    for engine in ("graphrag-0.5.0", "graphrag-0.9.0"):
+        suite = load_suite(write_suite(tmp_path / engine, captured, "Ada", engine=engine, prompt=prompt))
+        sent[engine] = plan_variant(suite, "default").render(suite.cases[0])[0]["content"]
+    assert sent == {"graphrag-0.5.0": "A {{x}} {language} [person,geo] Ada",
+                    "graphrag-0.9.0": "A {x} English [person,geo] Ada"}
