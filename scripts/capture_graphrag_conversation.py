@@ -36,12 +36,13 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 # What the scenario sends: a small GraphRAG-style prompt (CRLF), one chunk, two entity types.
 # Only {entity_types} and {input_text}, delimiters written out: GraphRAG 3.x fills nothing else
 # (its stock prompt writes them literally), and 0.x-2.x ignore the delimiters they would fill.
+# `{{` and `}}`: `str.format` (0.9 and later) sends one brace, 0.1-0.5's `str.replace` two.
 PROMPT_LINES = [
     "-Goal-",
     "Identify all entities of types [{entity_types}] in the text and the relationships among them.",
     'Format each entity as ("entity"<|><name><|><type><|><description>)',
     'Format each relationship as ("relationship"<|><source><|><target><|><description><|><strength>)',
-    "Use ## between records and end with <|COMPLETE|>",
+    "Use ## between records and end with <|COMPLETE|>; never answer in JSON such as {{\"entity\": ...}}",
     "",
     "Text: {input_text}",
     "Output:",
