@@ -3,8 +3,9 @@
 
 Read from GraphRAG's code at each tag (`GraphExtractor._process_document`, the prompt constants of
 `graphrag/prompts/index/` or `index/graph/extractors/graph/prompts.py`, and the config's
-`resolved_strategy`, which reads the prompt file); the versions marked in
-tests/fixtures/engine_captures/ are proven against what the real version sent to the test server:
+`resolved_strategy`, which reads the prompt file). 0.5.0, 0.9.0, 1.2.0, 2.7.0 and 3.3.0 are also
+proven against what the real release sent to the test server (tests/fixtures/engine_captures/);
+the other rows are read from code only:
 
 | versions      | continue / loop prompt                      | loop call params           | loop goes on when     | prompt file read as        |
 | 0.1.0-0.2.0   | "MANY entities were missed" / "YES | NO"    | logit_bias YES,NO; max 1   | the answer is "YES"   | 0.1: read_text; 0.2.0: bytes |
