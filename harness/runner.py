@@ -26,6 +26,7 @@ from .formats import AUTO, DEFAULT_FORMAT, format_names, get_format
 from .formats.base import DELIMITER_KEYS, resolve_delimiters
 from .llm.cassette_store import replaying
 from .llm.client import ModelClient, call_label
+from .llm.engine_conversation import HARNESS, Conversation, conversation_for
 from .llm.gleaning import extract_with_gleaning
 from .llm.providers.base import EndpointSettings
 from .llm.request_digest import request_hash
@@ -62,6 +63,8 @@ class VariantPlan:
     conformance_types: list[str] | None = None
     # the suite's kind (harness.suite_kinds): the variables its prompt is filled with and its scoring
     kind: KindSpec = field(default_factory=lambda: KINDS["extract_graph"])
+    # how gleaning goes: the conversation of the engine version the suite names (`engine:`)
+    conversation: Conversation = HARNESS
     _prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
     _folded_prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -134,6 +137,15 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
     if declared is not None and declared not in kind.prompt_kinds:
         raise InputError(f"{suite.path}: variant '{name}': its prompt says `kind: {declared}`, "
                          f"which is no prompt for a {suite.spec.kind} suite ({', '.join(kind.prompt_kinds)})")
+    conversation = conversation_for(suite.spec.engine)
+    if conversation.engine is not None:
+        # GraphRAG's continue and loop prompts are constants of its code: a suite that names the
+        # version sends that version's, whatever a template declares (docs/suites.md, `engine:`)
+        template = dataclasses.replace(
+            template, continue_prompt=conversation.continue_prompt, loop_prompt=conversation.loop_prompt,
+            user=conversation.as_sent(template.user),
+            system=None if template.system is None else conversation.as_sent(template.system),
+            history=[{**m, "content": conversation.as_sent(m["content"])} for m in template.history])
     # the variant's format, else the kind's (summaries, reports, claims), else the template's
     output_format = spec.format or kind.answer_format or template.format or DEFAULT_FORMAT
     return VariantPlan(
@@ -150,6 +162,7 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         types=types,
         conformance_types=ontology_types(suite.spec.ontology) if suite.spec.ontology is not None else None,
         kind=kind,
+        conversation=conversation,
     )
 
 
@@ -160,14 +173,16 @@ def calls_hash(plan: VariantPlan, first_payload: dict, variables: dict[str, str]
     Parsing and scoring are recomputed from the stored rounds, so they are not part of it.
     The continue and loop prompts are rendered here unless the caller already has them.
     """
-    return request_hash(
-        {
-            "first": first_payload,
-            "continue": plan.template.render_continue(variables) if continue_prompt is None else continue_prompt,
-            "loop": plan.template.render_loop(variables) if loop_prompt is None else loop_prompt,
-            "max_gleanings": plan.max_gleanings,
-        }
-    )
+    calls = {
+        "first": first_payload,
+        "continue": plan.template.render_continue(variables) if continue_prompt is None else continue_prompt,
+        "loop": plan.template.render_loop(variables) if loop_prompt is None else loop_prompt,
+        "max_gleanings": plan.max_gleanings,
+    }
+    engine = plan.conversation.identity()  # None for the harness's own: hashes as before
+    if engine is not None:
+        calls["conversation"] = engine
+    return request_hash(calls)
 
 
 @dataclass(frozen=True)
@@ -233,7 +248,7 @@ async def converse(client: ModelClient, request: CaseRequest) -> list[Round]:
         return await extract_with_gleaning(client, request.messages, plan.template, plan.max_gleanings,
                                            request.variables, first_payload=request.payload,
                                            first_digest=request.digest, continue_prompt=request.continue_prompt,
-                                           loop_prompt=request.loop_prompt)
+                                           loop_prompt=request.loop_prompt, conversation=plan.conversation)
 
 
 def clients_for(plans: dict[str, VariantPlan], *, replay: bool) -> dict[str, ModelClient]:

@@ -204,6 +204,9 @@ class SuiteSpec(Value):
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
     ontology: Ontology | None = None  # entity types and relations the extraction may use (docs/scoring.md)
     citations: CitationSettings = Field(default_factory=CitationSettings)
+    # the engine version whose gleaning conversation the runner has (`graphrag-1.2.0`, or
+    # `graphrag-1` for the newest 1.x; llm/engine_conversation.py); None: the harness's own
+    engine: str | None = None
     # gold kept beside the suite by `harness annotate` (docs/annotate.md); its cases' gold wins
     gold_file: str | None = None
     cases: list[CaseSpec] = Field(min_length=1)
@@ -213,6 +216,18 @@ class SuiteSpec(Value):
     def _safe_name(cls, value: str) -> str:
         if not CASE_ID.fullmatch(value):
             raise ValueError("suite names are letters, digits, '.', '_' and '-' (they name folders)")
+        return value
+
+    @field_validator("engine")
+    @classmethod
+    def _known_engine(cls, value: str | None) -> str | None:
+        if value is not None:
+            from .llm.engine_conversation import parse_engine
+
+            try:
+                parse_engine(value)
+            except InputError as exc:
+                raise ValueError(str(exc)) from None
         return value
 
     @field_validator("variants")

@@ -1,4 +1,5 @@
-"""Gleaning as GraphRAG does it: continue prompts with a Y/N loop check between rounds."""
+"""Gleaning as GraphRAG does it: continue prompts with a Y/N loop check between rounds, in the
+conversation of the engine version the suite names (llm/engine_conversation.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from ..model import Round
 from ..prompts.template import PromptTemplate
 from .client import ModelClient
+from .engine_conversation import HARNESS, Conversation
 
 Message = dict[str, str]
 
@@ -21,13 +23,15 @@ async def extract_with_gleaning(
     first_digest: str | None = None,
     continue_prompt: str | None = None,
     loop_prompt: str | None = None,
+    conversation: Conversation = HARNESS,
 ) -> list[Round]:
     """Every call of one case, in order. Each round keeps its own raw output, never glued.
 
     The continue and loop prompts are filled with the case's variables (a LightRAG-style
     continue prompt names the delimiters). `first_payload` is the first request's body when the
     caller has already built it (to hash it), so it is not built twice; likewise its hash
-    (`first_digest`) and the rendered continue and loop prompts."""
+    (`first_digest`) and the rendered continue and loop prompts. `conversation` says how the
+    engine sends the loop check (its parameters), reads its answer, and lays out the history."""
     values = variables or {}
     if continue_prompt is None:
         continue_prompt = template.render_continue(values)
@@ -37,7 +41,10 @@ async def extract_with_gleaning(
     first = await client.chat(history, payload=first_payload, digest=first_digest if first_payload is not None else None)
     rounds = [Round(index=0, kind="extract", output=first.text, usage=first.usage, latency_s=first.latency_s)]
     history.append({"role": "assistant", "content": first.text})
+    after_first = list(history)
     for gleaning in range(max_gleanings):
+        if conversation.continue_from_first:
+            history = list(after_first)  # GraphRAG 0.1.0-0.2.0 continue the first answer's history
         history.append({"role": "user", "content": continue_prompt})
         more = await client.chat(history)
         rounds.append(
@@ -47,11 +54,12 @@ async def extract_with_gleaning(
         if gleaning >= max_gleanings - 1:
             break  # GraphRAG asks no loop question after the last gleaning
         history.append({"role": "user", "content": loop_prompt})
-        check = await client.chat(history, max_tokens=1)
+        check = await client.chat(history, **conversation.loop_params)
         rounds.append(
             Round(index=len(rounds), kind="loop", output=check.text, usage=check.usage, latency_s=check.latency_s)
         )
-        history.append({"role": "assistant", "content": check.text})
-        if not check.text.strip().upper().startswith("Y"):
+        if conversation.loop_answer_in_history:  # GraphRAG 3.x drops it: two user turns follow each other
+            history.append({"role": "assistant", "content": check.text})
+        if not conversation.continues(check.text):
             break
     return rounds

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal
 from ..errors import InputError
 from .builtin import PREFIX, canonical_name, catalog
 from .loading import load_prompt
-from .template import PromptTemplate
+from .template import PromptReader, PromptTemplate
 
 if TYPE_CHECKING:  # only annotations: loading suites pulls in scoring (numpy, networkx), which export needs not
     from ..suites import Suite
@@ -59,13 +59,13 @@ class ResolvedPrompt:
     def display(self) -> str:
         return f"{PREFIX}{self.builtin}" if self.builtin else str(self.path)
 
-    def load(self, *, strict: bool = True) -> PromptTemplate:
+    def load(self, *, strict: bool = True, reader: PromptReader | None = None) -> PromptTemplate:
         if self.builtin is not None:
             from .builtin import load_builtin
 
             return load_builtin(self.builtin, strict=strict)
         assert self.path is not None
-        return load_prompt(self.path, strict=strict)
+        return load_prompt(self.path, strict=strict, reader=reader)
 
 
 def _candidates(path: Path) -> list[Path]:
@@ -162,5 +162,11 @@ def resolve_variant_prompt(suite: Suite, variant: str, *, environ: Mapping[str, 
 
 
 def load_variant_prompt(suite: Suite, variant: str, *, environ: Mapping[str, str] | None = None) -> PromptTemplate:
-    """Resolve and load a variant's prompt (what the runner should call; see docs/prompts.md)."""
-    return resolve_variant_prompt(suite, variant, environ=environ).load()
+    """Resolve and load a variant's prompt (what the runner should call; see docs/prompts.md), a
+    text prompt read as the engine the suite names reads it (`engine:`; llm/engine_conversation.py)."""
+    reader = None
+    if suite.spec.engine is not None:
+        from ..llm.engine_conversation import conversation_for
+
+        reader = conversation_for(suite.spec.engine).read_prompt_bytes
+    return resolve_variant_prompt(suite, variant, environ=environ).load(reader=reader)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..inputfiles import read_text
+from ..inputfiles import read_bytes, read_text, shown_path
 from .examples import Example, ExampleLayout, render_examples
 from .syntax import TOKEN, escape, fill, partial_fill, placeholders, rendered_length
 
@@ -224,12 +224,22 @@ def read_prompt_text(path: Path) -> str:
     return read_text(path, what="prompt file")
 
 
-def load_text_prompt(path: Path, *, strict: bool = True, source: str | None = None) -> PromptTemplate:
+# how an engine turns a prompt file's bytes into the text it sends (bytes, the name for errors)
+PromptReader = Callable[[bytes, str], str]
+
+
+def load_text_prompt(path: Path, *, strict: bool = True, source: str | None = None,
+                     reader: PromptReader | None = None) -> PromptTemplate:
     """A GraphRAG-style `.txt` prompt: the whole file is the user message.
 
-    `strict=False` (lint) accepts a prompt without `{input_text}` so lint can report it.
+    `strict=False` (lint) accepts a prompt without `{input_text}` so lint can report it. `reader`:
+    read the file as the suite's engine version reads it (line ends, BOM; llm/engine_conversation.py)
+    instead of as the harness reads files.
     """
-    text = read_prompt_text(path)
+    if reader is None:
+        text = read_prompt_text(path)
+    else:
+        text = reader(read_bytes(path, what="prompt file"), shown_path(path))
     name = source or str(path)
     if strict and "{input_text}" not in text:
         raise InputError(f"{name}: the prompt has no {{input_text}} placeholder, so the chunk would never be sent")

@@ -1,0 +1,190 @@
+"""The gleaning conversation of each GraphRAG version, so a suite that names its engine
+(`engine: graphrag-1.2.0`) sends what that version sends and reads loop answers as it does.
+
+Read from GraphRAG's code at each tag (`GraphExtractor._process_document`, the prompt constants of
+`graphrag/prompts/index/` or `index/graph/extractors/graph/prompts.py`, and the config's
+`resolved_strategy`, which reads the prompt file). 0.5.0, 0.9.0, 1.2.0, 2.7.0 and 3.3.0 are also
+proven against what the real release sent to the test server (tests/fixtures/engine_captures/);
+the other rows are read from code only:
+
+| versions      | continue / loop prompt                      | loop call params           | loop goes on when     | prompt file read as        |
+| 0.1.0-0.2.0   | "MANY entities were missed" / "YES | NO"    | logit_bias YES,NO; max 1   | the answer is "YES"   | 0.1: read_text; 0.2.0: bytes |
+| 0.2.1-0.5.x   | "...and relationships..." / "YES | NO"      | logit_bias YES,NO; max 1   | the answer is "YES"   | bytes.decode("utf-8")      |
+| 0.9.0-1.0.x   | as 0.2.1                                    | as 0.2.1                   | never (see below)     | bytes.decode("utf-8")      |
+| 1.1.0-1.2.x   | ... / "Answer Y or N if"                    | logit_bias Y,N; max 1      | the answer is "Y"     | bytes.decode("utf-8")      |
+| 2.0.0-2.1.x   | as 1.1                                      | as 1.1                     | the answer is "Y"     | read_text(utf-8)           |
+| 2.2.0-3.x     | ... / "Answer Y if there are still"         | none                       | the answer is "Y"     | read_text(utf-8)           |
+
+"never": 0.9.0-1.0.x compare fnllm's output object, not its text, with "YES", so the check is
+never true and no second gleaning follows a loop check. "the answer is": exact equality, nothing
+stripped. `bytes.decode("utf-8")` keeps `\\r\\n` and a BOM; `read_text` turns `\\r\\n` and `\\r`
+into `\\n` and keeps a BOM. 0.1.0-0.2.0 send every continuation after the first answer only
+(the first response's history), not after the gleanings before it. 3.x never adds the loop
+check's answer to the history: the next continuation follows the loop question, two user turns
+in a row. 0.1-0.5 fill the prompt with `str.replace` of their five variables, not `str.format`:
+`{{`, `}}` and any other `{name}` are sent as written.
+
+A suite that names no engine keeps the harness's own conversation (`HARNESS`): GraphRAG 2.2's
+prompts, a one-token loop call, and any answer starting with Y (after stripping) going on.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..errors import InputError
+from ..prompts.template import CONTINUE_PROMPT, LOOP_PROMPT
+
+Newlines = Literal["keep", "universal"]
+# how the extraction prompt is filled: `str.format` (0.9 and later), or 0.1-0.5's own LLM, which
+# replaces `{name}` of each variable it passes with `str.replace` and leaves every other brace,
+# `{{` and `}}` included, as written (graphrag/llm/openai/utils.py, perform_variable_replacements)
+Filling = Literal["format", "replace"]
+# the variables 0.1-0.5's extraction passes (run_extract_entities, GraphExtractor.__call__)
+REPLACED_VARIABLES = ("entity_types", "tuple_delimiter", "record_delimiter", "completion_delimiter", "input_text")
+
+# the prompt constants, each the text of the tags named
+_CONTINUE_V01 = "MANY entities were missed in the last extraction.  Add them below using the same format:\n"
+_LOOP_V01 = "It appears some entities may have still been missed.  Answer YES | NO if there are still entities that need to be added.\n"
+_LOOP_V021 = ("It appears some entities and relationships may have still been missed.  "
+              "Answer YES | NO if there are still entities or relationships that need to be added.\n")
+_LOOP_V11 = ("It appears some entities and relationships may have still been missed.  "
+             "Answer Y or N if there are still entities or relationships that need to be added.\n")
+# the tokenizer GraphRAG takes the logit-bias tokens from when the project sets no encoding_model
+DEFAULT_ENCODING = "cl100k_base"
+# the newest release of each major line, which `graphrag-<major>` stands for
+LATEST: dict[int, tuple[int, int, int]] = {0: (0, 9, 0), 1: (1, 2, 4), 2: (2, 7, 2), 3: (3, 3, 0)}
+_ENGINE = re.compile(r"graphrag-(\d+)(?:\.(\d+))?(?:\.(\d+))?")
+
+Version = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """How one engine version gleans: what it sends after the first answer and how it reads the
+    loop check's answer."""
+
+    engine: str | None  # `graphrag-1.2.0`; None: the harness's own conversation
+    continue_prompt: str = CONTINUE_PROMPT
+    loop_prompt: str = LOOP_PROMPT
+    loop_bias: tuple[str, str] | None = None  # the yes and no words the loop call's logit_bias favours
+    loop_max_tokens: int | None = 1
+    encoding: str = DEFAULT_ENCODING  # whose tokens the logit bias names
+    continues: Callable[[str], bool] = lambda answer: answer.strip().upper().startswith("Y")
+    newlines: Newlines | None = None  # how a text prompt file's line ends are read (None: as the harness reads files)
+    keep_bom: bool = False
+    continue_from_first: bool = False  # every continuation follows the first answer only (0.1.0-0.2.0)
+    loop_answer_in_history: bool = True  # False: the next continuation follows the loop question (3.x)
+    filling: Filling = "format"
+
+    @functools.cached_property
+    def loop_params(self) -> Mapping[str, Any]:
+        """The loop call's parameters beyond the suite's (tokens counted only when a run needs them)."""
+        params: dict[str, Any] = {}
+        if self.loop_bias is not None:
+            params["logit_bias"] = _logit_bias(*self.loop_bias, self.encoding)
+        if self.loop_max_tokens is not None:
+            params["max_tokens"] = self.loop_max_tokens
+        return params
+
+    def read_prompt_bytes(self, data: bytes, name: str) -> str:
+        """A text prompt file's content as this version reads it (UTF-8; BOM and line ends per version)."""
+        try:
+            text = data.decode("utf-8" if self.keep_bom else "utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{name}: not UTF-8 text (byte {exc.start})") from None
+        if self.newlines == "universal":
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        return text
+
+    def as_sent(self, text: str) -> str:
+        """A message template that the harness's `fill` renders as this version fills it: with
+        `replace` filling, every brace but the placeholders of REPLACED_VARIABLES is literal."""
+        if self.filling == "format":
+            return text
+        from ..prompts.syntax import escape
+
+        parts = _REPLACED.split(text)
+        return "".join(part if index % 2 else escape(part) for index, part in enumerate(parts))
+
+    def identity(self) -> dict[str, Any] | None:
+        """What a results row's request hash adds for this conversation (None: nothing, as before)."""
+        if self.engine is None:
+            return None
+        return {"engine": self.engine, "encoding": self.encoding}
+
+
+HARNESS = Conversation(engine=None)
+_REPLACED = re.compile("(" + "|".join(re.escape("{" + name + "}") for name in REPLACED_VARIABLES) + ")")
+
+
+def parse_engine(name: str) -> Version:
+    """`graphrag-1.2.0` -> (1, 2, 0); `graphrag-1` -> the newest 1.x; InputError for anything else."""
+    match = _ENGINE.fullmatch(name.strip())
+    if match is None or int(match.group(1)) not in LATEST:
+        raise InputError(f"engine '{name}' is not a GraphRAG version the harness models "
+                         f"(graphrag-0 ... graphrag-3, or one version such as graphrag-1.2.0)")
+    major = int(match.group(1))
+    if match.group(2) is None:
+        return LATEST[major]
+    return major, int(match.group(2)), int(match.group(3) or 0)
+
+
+def _exact(word: str) -> Callable[[str], bool]:
+    def continues(answer: str) -> bool:
+        return answer == word
+    continues.__doc__ = f"GraphRAG's `!= {word!r}`: only the exact answer {word!r} goes on."
+    return continues
+
+
+def _never(answer: str) -> bool:
+    """fnllm's output object compared with "YES": never equal."""
+    return False
+
+
+def _logit_bias(yes: str, no: str, encoding: str) -> dict[str, int]:
+    """GraphRAG's `{encode(yes)[0]: 100, encode(no)[0]: 100}`: the first token of each word."""
+    import tiktoken
+
+    from .tokens import seed_cache
+
+    seed_cache()
+    tokens = tiktoken.get_encoding(encoding)
+    return {str(tokens.encode(yes)[0]): 100, str(tokens.encode(no)[0]): 100}
+
+
+def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) -> Conversation:
+    """The conversation of the engine a suite names (None: the harness's own). `encoding`: the
+    tokenizer of the project's `encoding_model`, whose tokens the loop call's logit bias names."""
+    if engine is None:
+        return HARNESS
+    version = parse_engine(engine)
+    label = "graphrag-{}.{}.{}".format(*version)
+    v01 = version < (0, 2, 1)
+    bias: tuple[str, str] | None
+    if version < (1, 1, 0):
+        loop_prompt, bias = (_LOOP_V01 if v01 else _LOOP_V021), ("YES", "NO")
+        continues = _never if version >= (0, 9, 0) else _exact("YES")
+    elif version < (2, 2, 0):
+        loop_prompt, bias, continues = _LOOP_V11, ("Y", "N"), _exact("Y")
+    else:
+        loop_prompt, bias, continues = LOOP_PROMPT, None, _exact("Y")
+    keep_crlf = (0, 2, 0) <= version < (2, 0, 0)
+    return Conversation(
+        engine=label,
+        continue_prompt=_CONTINUE_V01 if v01 else CONTINUE_PROMPT,
+        loop_prompt=loop_prompt,
+        loop_bias=bias,
+        loop_max_tokens=1 if bias is not None else None,
+        encoding=encoding,
+        continues=continues,
+        newlines="keep" if keep_crlf else "universal",
+        keep_bom=True,
+        continue_from_first=v01,
+        loop_answer_in_history=version < (3, 0, 0),
+        filling="replace" if version < (0, 9, 0) else "format",
+    )
