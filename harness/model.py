@@ -474,6 +474,16 @@ class Round(Value):
     output: str
     usage: Usage = Field(default_factory=Usage)
     latency_s: float = 0.0
+    # why the model stopped, as the provider said ("stop"; "length": cut off at max_tokens, a
+    # `truncated` finding); None where no provider said (evaluated outputs), then left out of the row
+    finish_reason: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unknown_finish(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("finish_reason", "") is None:
+            del data["finish_reason"]
+        return data
 
 
 class CaseResult(Value):

@@ -29,7 +29,7 @@ from .llm.client import ModelClient, call_label
 from .llm.gleaning import extract_with_gleaning
 from .llm.providers.base import EndpointSettings
 from .llm.request_digest import request_hash
-from .model import CaseResult, ExtractedGraph, FormatReport, GoldCase, MatchingConfig, ReferenceFreeScores, Round, Usage
+from .model import CaseResult, ExtractedGraph, FormatIssue, FormatReport, GoldCase, MatchingConfig, ReferenceFreeScores, Round, Usage
 from .parsing import parse
 from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
@@ -266,6 +266,8 @@ def merge_rounds(rounds: list[Round], plan: VariantPlan) -> tuple[ExtractedGraph
             **plan.delimiters,
             round=rnd.index,
         )
+        if rnd.finish_reason == "length":
+            result.format_report.issues.append(truncated_issue(rnd))
         graph.entities.extend(result.graph.entities)
         graph.relationships.extend(result.graph.relationships)
         graph.claims.extend(result.graph.claims)
@@ -280,6 +282,13 @@ def merge_rounds(rounds: list[Round], plan: VariantPlan) -> tuple[ExtractedGraph
         issues=[issue for r in reports for issue in r.issues],
     )
     return graph, combined, reports
+
+
+def truncated_issue(rnd: Round) -> FormatIssue:
+    """The finding for an answer the model stopped at its token limit: its own code, so a cut-off
+    answer is told apart from one that merely forgot the completion delimiter."""
+    return FormatIssue(code="truncated", round=rnd.index, excerpt=rnd.output[-80:],
+                       message=f"answer {rnd.index} was cut off at the token limit (finish_reason length)")
 
 
 def _worst_completion(statuses: Iterable[str]) -> str:
