@@ -37,6 +37,7 @@ from .prompts.leakage import chunk_in_prompt, fold, prompt_without_chunk
 from .prompts.template import PromptMeta, PromptTemplate
 from .runfolder import RESULTS, ResultsWriter, RunFolder, RunLock, new_run_id, open_run_folder, read_results, selection_of
 from .scoring import score_case
+from .scoring.engine_reading import read_as_engine
 from .scoring.ontology import ontology_types
 from .scoring.reference_free import reference_free
 from .suite_kinds import KINDS, KindSpec, ScoreInput
@@ -320,7 +321,9 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
     score = plan.kind.score(ScoreInput(case=case, graph=graph, rounds=rounds, matching=suite.spec.matching,
                                        ontology=suite.spec.ontology, language=plan.language,
                                        datasets=suite_citation_datasets(suite)), score)
+    engine = suite.spec.engine
     return CaseResult(
+        engine=read_as_engine(engine, rounds, graph, plan.delimiters) if engine and extraction else None,
         suite=suite.name,
         variant=plan.name,
         case_id=case.id,

@@ -225,6 +225,10 @@ class SuiteSpec(Value):
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
     ontology: Ontology | None = None  # entity types and relations the extraction may use (docs/scoring.md)
     citations: CitationSettings = Field(default_factory=CitationSettings)
+    # the engine version the suite's prompts run in (`graphrag-3.3.0`, `graphrag-2` for the newest
+    # 2.x, `lightrag-1.4.9`): runs show what its own parser keeps (scoring/engine_reading.py);
+    # None: the harness's reading only
+    engine: str | None = None
     # gold kept beside the suite by `harness annotate` (docs/annotate.md); its cases' gold wins
     gold_file: str | None = None
     cases: list[CaseSpec] = Field(min_length=1)
@@ -234,6 +238,16 @@ class SuiteSpec(Value):
     def _safe_name(cls, value: str) -> str:
         if not CASE_ID.fullmatch(value):
             raise ValueError("suite names are letters, digits, '.', '_' and '-' (they name folders)")
+        return value
+
+    @field_validator("engine")
+    @classmethod
+    def _known_engine(cls, value: str | None) -> str | None:
+        if value is not None:
+            from .cache_audit.engines import ENGINE_NAMES, parser_of_version
+
+            if parser_of_version(value) is None:
+                raise ValueError(f"engine '{value}' is not an engine version the harness models ({ENGINE_NAMES})")
         return value
 
     @field_validator("variants")
