@@ -541,6 +541,11 @@ def test_the_default_variant_is_the_versions_stock_prompt_word_for_word(version:
         sent = plan.render(case)
         assert [m["role"] for m in sent] == ["user"]
         assert sent[0]["content"] == stock.format(**{k: v for k, v in variables.items() if "{" + k + "}" in stock})
+    # the suite names the version, so runs show what its own parser keeps
+    # (the newest version of the settings' layout, as the import's chunking says: v0 settings are 0.x-1.x)
+    assert suite.spec.engine == {"v0": "graphrag-1.2.0", "v1": "graphrag-2.7.0", "v2": "graphrag-2.7.0",
+                                 "v3": "graphrag-3.1.2"}.get(version, suite.spec.engine)
+    assert plan.template.source.endswith("_3x" if suite.spec.engine.startswith("graphrag-3") else "_2x")
     builtin = load_builtin(plan.template.source.removeprefix("builtin:"))
     header = (Path(__file__).resolve().parents[2] / "harness" / "builtin_prompts"
               / (plan.template.source.removeprefix("builtin:").replace("/", ".") + ".yaml")).read_text(encoding="utf-8")

@@ -308,6 +308,7 @@ def graphrag_draft(
         variants=variants,
         baseline="default",
         files=files,
+        engine=f"graphrag-{version}",
     )
     if extract is None:
         draft.warnings.append(f"no extraction prompt found in the settings or prompts/; the suite has only GraphRAG "
