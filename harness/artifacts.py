@@ -450,6 +450,23 @@ class FormatSummary(Value):
     issues_by_code: dict[str, int]
 
 
+class EngineSummary(Value):
+    """What the engine version the suite names keeps from a variant's answers, over its cases,
+    beside what the harness recovers (harness.scoring.engine_reading; docs/scoring.md, "What the
+    engine keeps"). `lost`: records the harness recovers that the engine would not keep."""
+
+    engine: str
+    parser: str
+    cases: int
+    entities: int
+    relationships: int
+    recovered_entities: int
+    recovered_relationships: int
+    lost: int
+    cases_with_loss: int
+    reasons: dict[str, int] = Field(default_factory=dict)
+
+
 class EntityTypesUsed(Value):
     """The entity types a variant's prompt was filled with, and where they came from (docs/prompts.md)."""
 
@@ -566,7 +583,7 @@ class Fragmentation(Value):
 class VariantSummary(Artifact):
     """One variant of a run: scores, graph, format, usage."""
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types", "repeats", "fragmentation")
+    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types", "repeats", "fragmentation", "engine")
     prompt: str
     model: str
     cases: int
@@ -583,6 +600,8 @@ class VariantSummary(Artifact):
     repeats: RepeatSpread | None = None
     fragmentation: Fragmentation | None = None  # None in summaries written before it was computed
     gleaning: list[GleaningRound] = []  # per answer position; empty without reference-free figures
+    # what the engine the suite names (`engine:`) keeps; None (left out) when it names none
+    engine: EngineSummary | None = None
 
     def metric(self, name: str, average: Literal["micro", "macro"] = "micro") -> float | None:
         return self.metrics.get(name, average)

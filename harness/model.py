@@ -474,6 +474,33 @@ class Round(Value):
     output: str
     usage: Usage = Field(default_factory=Usage)
     latency_s: float = 0.0
+    # why the model stopped, as the provider said ("stop"; "length": cut off at max_tokens, a
+    # `truncated` finding); None where no provider said (evaluated outputs), then left out of the row
+    finish_reason: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unknown_finish(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("finish_reason", "") is None:
+            del data["finish_reason"]
+        return data
+
+
+class EngineRead(Value):
+    """What the engine version a suite names (`engine:`) keeps from one case's answers, read by its
+    own parser as harness.cache_audit.engines models it (GraphRAG: the answers glued as it glues
+    them, seams included), beside what the harness recovers (docs/scoring.md, "What the engine
+    keeps"). `lost`: records the harness recovers that the engine does not keep; `reasons`: why
+    the engine read nothing from the records it dropped (reason -> records)."""
+
+    engine: str  # as the suite names it
+    parser: str  # the modelled parser: graphrag-3.x, lightrag>=1.4.8, ...
+    entities: int
+    relationships: int
+    recovered_entities: int
+    recovered_relationships: int
+    lost: int
+    reasons: dict[str, int] = Field(default_factory=dict)
 
 
 class CaseResult(Value):
@@ -495,12 +522,17 @@ class CaseResult(Value):
     # which repeat of the case this row is (`--repeat N`: 0 .. N-1); left out of the file while 0,
     # so a run without repeats writes the rows it always wrote
     sample: int = Field(default=0, ge=0)
+    # what the engine the suite names keeps from the answers; None (left out) where the suite names
+    # no engine or its kind builds no graph
+    engine: EngineRead | None = None
 
     @model_serializer(mode="wrap")
     def _leave_out_first_sample(self, handler: Any) -> Any:
         data = handler(self)
         if isinstance(data, dict) and data.get("sample") == 0:
             del data["sample"]
+        if isinstance(data, dict) and data.get("engine", "") is None:
+            del data["engine"]
         return data
 
 

@@ -30,7 +30,7 @@ from .llm.engine_conversation import HARNESS, Conversation, conversation_for
 from .llm.gleaning import extract_with_gleaning
 from .llm.providers.base import EndpointSettings
 from .llm.request_digest import request_hash
-from .model import CaseResult, ExtractedGraph, FormatReport, GoldCase, MatchingConfig, ReferenceFreeScores, Round, Usage
+from .model import CaseResult, ExtractedGraph, FormatIssue, FormatReport, GoldCase, MatchingConfig, ReferenceFreeScores, Round, Usage
 from .parsing import parse
 from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
@@ -38,6 +38,7 @@ from .prompts.leakage import chunk_in_prompt, fold, prompt_without_chunk
 from .prompts.template import PromptMeta, PromptTemplate
 from .runfolder import RESULTS, ResultsWriter, RunFolder, RunLock, new_run_id, open_run_folder, read_results, selection_of
 from .scoring import score_case
+from .scoring.engine_reading import read_as_engine
 from .scoring.ontology import ontology_types
 from .scoring.reference_free import reference_free
 from .suite_kinds import KINDS, KindSpec, ScoreInput
@@ -281,6 +282,8 @@ def merge_rounds(rounds: list[Round], plan: VariantPlan) -> tuple[ExtractedGraph
             **plan.delimiters,
             round=rnd.index,
         )
+        if rnd.finish_reason == "length":
+            result.format_report.issues.append(truncated_issue(rnd))
         graph.entities.extend(result.graph.entities)
         graph.relationships.extend(result.graph.relationships)
         graph.claims.extend(result.graph.claims)
@@ -295,6 +298,13 @@ def merge_rounds(rounds: list[Round], plan: VariantPlan) -> tuple[ExtractedGraph
         issues=[issue for r in reports for issue in r.issues],
     )
     return graph, combined, reports
+
+
+def truncated_issue(rnd: Round) -> FormatIssue:
+    """The finding for an answer the model stopped at its token limit: its own code, so a cut-off
+    answer is told apart from one that merely forgot the completion delimiter."""
+    return FormatIssue(code="truncated", round=rnd.index, excerpt=rnd.output[-80:],
+                       message=f"answer {rnd.index} was cut off at the token limit (finish_reason length)")
 
 
 def _worst_completion(statuses: Iterable[str]) -> str:
@@ -326,7 +336,9 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
     score = plan.kind.score(ScoreInput(case=case, graph=graph, rounds=rounds, matching=suite.spec.matching,
                                        ontology=suite.spec.ontology, language=plan.language,
                                        datasets=suite_citation_datasets(suite)), score)
+    engine = suite.spec.engine
     return CaseResult(
+        engine=read_as_engine(engine, rounds, graph, plan.delimiters) if engine and extraction else None,
         suite=suite.name,
         variant=plan.name,
         case_id=case.id,

@@ -204,8 +204,10 @@ class SuiteSpec(Value):
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
     ontology: Ontology | None = None  # entity types and relations the extraction may use (docs/scoring.md)
     citations: CitationSettings = Field(default_factory=CitationSettings)
-    # the engine version whose gleaning conversation the runner has (`graphrag-1.2.0`, or
-    # `graphrag-1` for the newest 1.x; llm/engine_conversation.py); None: the harness's own
+    # the engine version the suite's prompts run in (`graphrag-1.2.0`, `graphrag-1` for the newest
+    # 1.x, `lightrag-1.4.9`): a GraphRAG version gives the runner that version's gleaning
+    # conversation (llm/engine_conversation.py), and every run shows what the engine's own parser
+    # keeps (scoring/engine_reading.py); None: the harness's own conversation and reading only
     engine: str | None = None
     # gold kept beside the suite by `harness annotate` (docs/annotate.md); its cases' gold wins
     gold_file: str | None = None
@@ -222,12 +224,16 @@ class SuiteSpec(Value):
     @classmethod
     def _known_engine(cls, value: str | None) -> str | None:
         if value is not None:
+            from .cache_audit.engines import ENGINE_NAMES, parser_of_version
             from .llm.engine_conversation import parse_engine
 
-            try:
-                parse_engine(value)
-            except InputError as exc:
-                raise ValueError(str(exc)) from None
+            if value.strip().lower().startswith("graphrag"):
+                try:
+                    parse_engine(value)
+                except InputError as exc:
+                    raise ValueError(str(exc)) from None
+            elif parser_of_version(value) is None:
+                raise ValueError(f"engine '{value}' is not an engine version the harness models ({ENGINE_NAMES})")
         return value
 
     @field_validator("variants")

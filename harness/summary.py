@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import __version__
-from .artifacts import SUMMARY_SCHEMA_VERSION, ComparisonSummary, EntityTypesUsed, FormatSummary, RunSummary, VariantSummary
+from .artifacts import SUMMARY_SCHEMA_VERSION, ComparisonSummary, EngineSummary, EntityTypesUsed, FormatSummary, RunSummary, VariantSummary
 from .llm.pricing import estimate_cost, load_prices
 from .model import CaseResult, GoldCase, MatchingConfig, Usage, first_samples
 from .parsing.verdict import has_format_errors
@@ -42,6 +42,24 @@ def format_summary(rows: list[CaseResult]) -> FormatSummary:
         records_parsed=sum(row.format_report.records_parsed for row in rows),
         records_dropped=sum(row.format_report.records_dropped for row in rows),
         issues_by_code=dict(sorted(by_code.items())),
+    )
+
+
+def engine_summary(rows: list[CaseResult]) -> EngineSummary | None:
+    """The engine's reading pooled over a variant's rows (None when no row has one)."""
+    reads = [row.engine for row in rows if row.engine is not None]
+    if not reads:
+        return None
+    reasons: Counter[str] = Counter()
+    for read in reads:
+        reasons.update(read.reasons)
+    return EngineSummary(
+        engine=reads[0].engine, parser=reads[0].parser, cases=len(reads),
+        entities=sum(r.entities for r in reads), relationships=sum(r.relationships for r in reads),
+        recovered_entities=sum(r.recovered_entities for r in reads),
+        recovered_relationships=sum(r.recovered_relationships for r in reads),
+        lost=sum(r.lost for r in reads), cases_with_loss=sum(1 for r in reads if r.lost),
+        reasons=dict(sorted(reasons.items())),
     )
 
 
@@ -81,6 +99,7 @@ def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: 
         repeats=repeat_spread(rows),
         fragmentation=fragmentation(first_samples(rows), gold, matching),
         gleaning=gleaning_yield(rows),
+        engine=engine_summary(rows),
     )
 
 

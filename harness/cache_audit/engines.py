@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from harness.cache_audit.entry import EngineCounts
+from harness.cache_audit.entry import EngineCounts, EngineReading
 
 GRAPHRAG_TUPLE = "<|>"
 GRAPHRAG_RECORD = "##"
@@ -60,6 +60,66 @@ def _float_weight(value: str) -> bool:
     return True
 
 
+_RECORD_START = re.compile(r'\(\s*"?(entity|relationship)"?\s*')
+
+
+def _drop_reason(attrs: list[str], record: str, tuple_delimiter: str, completion_delimiter: str) -> str | None:
+    """Why GraphRAG reads nothing from a record that holds one (None: no record in it)."""
+    tag = attrs[0]
+    if tag == '"entity"':
+        return f"entity with {len(attrs)} fields (GraphRAG needs 4)"
+    if tag == '"relationship"':
+        return f"relationship with {len(attrs)} fields (GraphRAG needs 5)"
+    start = _RECORD_START.search(record)
+    if start is None and tag.strip().strip('"').lower() not in ("entity", "relationship"):
+        return None
+    if tag.startswith(completion_delimiter):
+        return f"record glued after {completion_delimiter} (answers joined before parsing)"
+    if start is not None and start.start() > 0:
+        return "text before the record (a fence, prose or markdown) hides its tag"
+    return 'tag not exactly "entity" or "relationship"'
+
+
+def graphrag_reading(
+    text: str,
+    version: str = "graphrag-3.x",
+    tuple_delimiter: str = GRAPHRAG_TUPLE,
+    record_delimiter: str = GRAPHRAG_RECORD,
+    completion_delimiter: str = COMPLETION,
+) -> EngineReading:
+    """What GraphRAG `version` (graphrag-0.x, -1.x, -2.x, -3.x) keeps from one text (an answer, or
+    a conversation's answers glued as the engine glues them), and why it reads nothing from the
+    records it drops: one reason per record lost, a record run into the one before it (no record
+    delimiter between them) counted as lost with that reason."""
+    reading = EngineReading()
+    for raw in text.split(record_delimiter):
+        record = _PARENS.sub("", raw.strip())
+        attrs = record.split(tuple_delimiter)
+        if version == "graphrag-3.x" and (attrs == [""] or attrs == [completion_delimiter]):
+            continue
+        kept = False
+        if attrs[0] == '"entity"' and len(attrs) >= 4:
+            reading.entities += 1
+            kept = True
+        if attrs[0] == '"relationship"' and len(attrs) >= 5:
+            reading.relationships += 1
+            kept = True
+            if version == "graphrag-0.x" or not _float_weight(attrs[-1]):
+                reading.weight_fallbacks += 1
+        if not kept:
+            reason = _drop_reason(attrs, record, tuple_delimiter, completion_delimiter)
+            if reason is not None:
+                reading.lose(reason)
+        # records after the first in one piece: the engine read them as a field of the first
+        starts = [m.start() for m in _RECORD_START.finditer(raw)]
+        for before, start in zip(starts, starts[1:]):
+            if completion_delimiter in raw[before:start]:
+                reading.lose(f"record glued after {completion_delimiter} (answers joined before parsing)")
+            else:
+                reading.lose(f"record not separated by {record_delimiter!r} (read into the record before it)")
+    return reading
+
+
 def graphrag_counts(
     text: str,
     version: str = "graphrag-3.x",
@@ -68,17 +128,7 @@ def graphrag_counts(
     completion_delimiter: str = COMPLETION,
 ) -> EngineCounts:
     """What GraphRAG `version` (graphrag-0.x, -1.x, -2.x, -3.x) keeps from one answer."""
-    entities = relationships = fallbacks = 0
-    for attrs in _graphrag_records(text, tuple_delimiter, record_delimiter):
-        if version == "graphrag-3.x" and (attrs == [""] or attrs == [completion_delimiter]):
-            continue
-        if attrs[0] == '"entity"' and len(attrs) >= 4:
-            entities += 1
-        if attrs[0] == '"relationship"' and len(attrs) >= 5:
-            relationships += 1
-            if version == "graphrag-0.x" or not _float_weight(attrs[-1]):
-                fallbacks += 1
-    return EngineCounts(entities, relationships, fallbacks)
+    return graphrag_reading(text, version, tuple_delimiter, record_delimiter, completion_delimiter).counts()
 
 
 def _split_markers(text: str, markers: list[str]) -> list[str]:
@@ -152,6 +202,36 @@ def engine_parser(engine: str, answer: str) -> tuple[str, Callable[[str], Engine
             return "lightrag>=1.4.8", lightrag_counts
         return "lightrag<=1.4.7", lightrag_legacy_counts
     return engine, lambda text: graphrag_counts(text, engine)
+
+
+_GRAPHRAG_VERSION = re.compile(r"graphrag-(\d+)(?:\.(\d+))?(?:\.(\d+))?")
+_LIGHTRAG_VERSION = re.compile(r"lightrag(?:-(\d+)\.(\d+)(?:\.(\d+))?)?")
+ENGINE_NAMES = "graphrag-0 ... graphrag-3 or one version such as graphrag-3.3.0; lightrag, or lightrag-1.4.9"
+
+
+def parser_of_version(engine: str) -> str | None:
+    """The parser above that the engine version a suite names runs (`engine:` of a suite):
+    graphrag-0.x for 0.1-0.3.1, graphrag-1.x for 0.3.2-1.x (and `graphrag-0`, the newest 0.x),
+    graphrag-2.x, graphrag-3.x; lightrag<=1.4.7 or lightrag>=1.4.8, or plain `lightrag` (chosen
+    per answer, as the audit does). None for a name this module does not model."""
+    name = engine.strip().lower()
+    match = _GRAPHRAG_VERSION.fullmatch(name)
+    if match is not None:
+        major = int(match.group(1))
+        if major > 3:
+            return None
+        if major == 0 and match.group(2) is not None:
+            version = (0, int(match.group(2)), int(match.group(3) or 0))
+            return "graphrag-0.x" if version < (0, 3, 2) else "graphrag-1.x"
+        return "graphrag-1.x" if major == 0 else f"graphrag-{major}.x"
+    match = _LIGHTRAG_VERSION.fullmatch(name)
+    if match is not None:
+        if match.group(1) is None:
+            return "lightrag"
+        version = (int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
+        return "lightrag>=1.4.8" if version >= (1, 4, 8) else "lightrag<=1.4.7"
+    return None
+
 
 
 # ---------------------------------------------------------------- LlamaIndex

@@ -52,6 +52,23 @@ class EngineCounts:
 
 
 @dataclass(slots=True)
+class EngineReading:
+    """What an engine's extraction parser keeps from a text, and why it lost the records it read
+    nothing from (reason -> records): EngineCounts with the reasons (engines.graphrag_reading)."""
+
+    entities: int = 0
+    relationships: int = 0
+    weight_fallbacks: int = 0
+    lost: dict[str, int] = field(default_factory=dict)
+
+    def lose(self, reason: str, records: int = 1) -> None:
+        self.lost[reason] = self.lost.get(reason, 0) + records
+
+    def counts(self) -> EngineCounts:
+        return EngineCounts(self.entities, self.relationships, self.weight_fallbacks)
+
+
+@dataclass(slots=True)
 class EntryAudit:
     """One row of the audit: the entry's kind, whether its kind's parser read it (`parsed_ok`),
     what its content breaks of the prompt's rules (`content`), what the engine's parser did to it

@@ -72,7 +72,7 @@ class _PhaseClient:
         c = self.client
         answer = c.provider.read_answer(content.encode("utf-8"), messages, c.settings.model)  # ModelCallError: failed
         return ChatResult(text=c.redactor.redact(answer.text), usage=answer.usage, latency_s=0.0,
-                          usage_note=answer.usage_note)
+                          usage_note=answer.usage_note, finish_reason=answer.finish_reason)
 
 
 @dataclass

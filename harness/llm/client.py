@@ -64,6 +64,8 @@ class ChatResult:
     latency_s: float
     attempts: int = 1
     usage_note: str | None = None  # why the usage is estimated, when it is
+    # why the model stopped ("stop", "length": cut off at max_tokens, ...); None when not said
+    finish_reason: str | None = None
 
     def __post_init__(self) -> None:
         # Model text enters the harness here. A lone surrogate (a JSON escape such as "\ud800")
@@ -213,7 +215,8 @@ class ModelClient:
         if answer.usage_note:
             self._note_usage(answer.usage_note)
         return ChatResult(text=self.redactor.redact(answer.text), usage=answer.usage,
-                          latency_s=time.perf_counter() - started, attempts=attempt, usage_note=answer.usage_note)
+                          latency_s=time.perf_counter() - started, attempts=attempt, usage_note=answer.usage_note,
+                          finish_reason=answer.finish_reason)
 
     async def _sent(self, body: dict[str, Any], messages: list[Message]) -> ChatResult:
         """Errors (5xx, timeouts, broken answers) are retried up to `max_retries` times with

@@ -160,8 +160,8 @@ def _logit_bias(yes: str, no: str, encoding: str) -> dict[str, int]:
 def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) -> Conversation:
     """The conversation of the engine a suite names (None: the harness's own). `encoding`: the
     tokenizer of the project's `encoding_model`, whose tokens the loop call's logit bias names."""
-    if engine is None:
-        return HARNESS
+    if engine is None or not engine.strip().lower().startswith("graphrag"):
+        return HARNESS  # LightRAG's gleaning conversation is not modelled yet: the harness's own
     version = parse_engine(engine)
     label = "graphrag-{}.{}.{}".format(*version)
     v01 = version < (0, 2, 1)

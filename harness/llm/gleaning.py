@@ -39,7 +39,8 @@ async def extract_with_gleaning(
         loop_prompt = template.render_loop(values)
     history = list(messages)
     first = await client.chat(history, payload=first_payload, digest=first_digest if first_payload is not None else None)
-    rounds = [Round(index=0, kind="extract", output=first.text, usage=first.usage, latency_s=first.latency_s)]
+    rounds = [Round(index=0, kind="extract", output=first.text, usage=first.usage, latency_s=first.latency_s,
+                    finish_reason=first.finish_reason)]
     history.append({"role": "assistant", "content": first.text})
     after_first = list(history)
     for gleaning in range(max_gleanings):
@@ -48,7 +49,8 @@ async def extract_with_gleaning(
         history.append({"role": "user", "content": continue_prompt})
         more = await client.chat(history)
         rounds.append(
-            Round(index=len(rounds), kind="continue", output=more.text, usage=more.usage, latency_s=more.latency_s)
+            Round(index=len(rounds), kind="continue", output=more.text, usage=more.usage, latency_s=more.latency_s,
+                  finish_reason=more.finish_reason)
         )
         history.append({"role": "assistant", "content": more.text})
         if gleaning >= max_gleanings - 1:
@@ -56,7 +58,8 @@ async def extract_with_gleaning(
         history.append({"role": "user", "content": loop_prompt})
         check = await client.chat(history, **conversation.loop_params)
         rounds.append(
-            Round(index=len(rounds), kind="loop", output=check.text, usage=check.usage, latency_s=check.latency_s)
+            Round(index=len(rounds), kind="loop", output=check.text, usage=check.usage, latency_s=check.latency_s,
+                  finish_reason=check.finish_reason)
         )
         if conversation.loop_answer_in_history:  # GraphRAG 3.x drops it: two user turns follow each other
             history.append({"role": "assistant", "content": check.text})

@@ -25,6 +25,7 @@ CODES: dict[str, tuple[str, bool]] = {
     "delimiter-inferred": ("The configured tuple delimiter was absent; the one the model used was inferred.", False),
     "newline-separated": ("Records were separated by newlines or blank lines instead of the record delimiter.", False),
     "glued-records": ("Records followed each other with no separator (e.g. gleaning rounds glued together).", False),
+    "truncated": ("The model stopped at its token limit (finish_reason `length`): the answer is cut off, whatever was read from it.", False),
     # ---------------------------------------------------------------- completion delimiter
     "completion-missing": ("The completion delimiter is absent.", False),
     "completion-repeated": ("The completion delimiter appears more than once.", False),
@@ -105,7 +106,7 @@ CODES: dict[str, tuple[str, bool]] = {
 # The sections of CODES, as sets: each output format (harness.formats) lists the sections its
 # reader may emit; citations and query-phase codes come from harness.checks.
 WHOLE_OUTPUT_CODES: frozenset[str] = frozenset(
-    {"empty-output", "empty-extraction", "refusal", "no-records", "internal-error", "think-block", "think-unclosed", "fence-stripped", "preamble", "closing-note", "interleaved-prose", "markdown-decoration", "delimiter-inferred", "newline-separated", "glued-records"}
+    {"empty-output", "empty-extraction", "refusal", "no-records", "internal-error", "think-block", "think-unclosed", "fence-stripped", "preamble", "closing-note", "interleaved-prose", "markdown-decoration", "delimiter-inferred", "newline-separated", "glued-records", "truncated"}
 )
 COMPLETION_CODES: frozenset[str] = frozenset(
     {"completion-missing", "completion-repeated", "completion-not-last", "completion-lowercase", "completion-malformed"}
@@ -137,7 +138,7 @@ QUERY_CODES: frozenset[str] = frozenset(
 # harness.parsing.verdict, the one definition used by parse, result rows, reports and the gate).
 ERROR_CODES: frozenset[str] = frozenset(
     {
-        "empty-output", "refusal", "no-records", "internal-error",
+        "empty-output", "refusal", "no-records", "internal-error", "truncated",
         "report-missing-field", "report-field-type", "report-rating-invalid", "report-rating-range",
         "report-findings-count", "report-finding-invalid", "summary-not-prose",
     }

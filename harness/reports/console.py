@@ -15,7 +15,7 @@ from rich.table import Table
 
 from ..artifacts import RunSummary, VariantSummary, Verdict
 from ..metrics.registry import Metric, console_columns, format_value, key_figures
-from . import fragmentation_section, gleaning_section
+from . import engine_section, fragmentation_section, gleaning_section
 
 
 def _rate(value: float | None) -> str:
@@ -131,7 +131,8 @@ def print_run_table(summary: RunSummary, run_dir: Path, verdict: Verdict | None 
     repeats = repeat_line(summary)
     if repeats is not None:
         console.print(repeats, markup=False, highlight=False, soft_wrap=True)
-    for line in [*fragmentation_section.console_lines(summary), *gleaning_section.console_lines(summary)]:
+    for line in [*engine_section.console_lines(summary), *fragmentation_section.console_lines(summary),
+                 *gleaning_section.console_lines(summary)]:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     if verdict is not None:
         console.print(gate_line(verdict), markup=False, highlight=False, soft_wrap=True)

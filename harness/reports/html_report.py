@@ -17,7 +17,7 @@ from .plots import PLOTS
 from ..metrics.registry import Metric, key_figures
 from ..metrics.reference_free import reference_free_metrics
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
-from . import fragmentation_section, gleaning_section, outputs_section
+from . import engine_section, fragmentation_section, gleaning_section, outputs_section
 from .view import SIZE_KEYS, Column, ReportView
 
 CASE_LIMIT = 500  # cases detailed in report.html; more are ranked and the worst shown
@@ -380,7 +380,8 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
                 body.append(f"<p class='muted'>Communities: {e(settings.algorithm)} ({e(settings.library)} "
                             f"{e(settings.library_version)}, seed {settings.seed}, resolution {settings.resolution}).</p>")
             body.append(figure(plots, "graph_size"))
-            body += [fragmentation_section.html_block(view), gleaning_section.html_block(view)]
+            body += [engine_section.html_block(view), fragmentation_section.html_block(view),
+                     gleaning_section.html_block(view)]
         if view.kind == "run":
             body += ["<h2>Gate</h2>", gate_html(view)]
         if view.builds_graph:

@@ -13,7 +13,7 @@ from typing import Any
 from ..artifacts import MetricDelta, VariantSummary, Verdict
 from ..metrics.registry import Metric, format_metric, format_value, get, key_figures
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
-from . import fragmentation_section, gleaning_section, outputs_section
+from . import engine_section, fragmentation_section, gleaning_section, outputs_section
 from .view import SIZE_KEYS, Column, ReportView
 
 MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
@@ -373,6 +373,7 @@ def render_markdown(view: ReportView) -> str:
             "",
             *size_table(view),
             "",
+            *engine_section.markdown_lines(view, esc),
             *fragmentation_section.markdown_lines(view, esc), *gleaning_section.markdown_lines(view, esc),
         ]
     if view.kind == "run":

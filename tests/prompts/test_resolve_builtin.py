@@ -107,6 +107,8 @@ def test_catalogue() -> None:
         "graphrag/extract_graph_json",
         "graphrag/extract_graph_untyped",
         "graphrag/global_search_map",
+        "graphrag/stock_extract_graph_2x",
+        "graphrag/stock_extract_graph_3x",
         "graphrag/summarize_descriptions",
         "lightrag/extract_graph",
     ]
@@ -119,6 +121,8 @@ def test_catalogue() -> None:
         "graphrag/extract_graph_json": "json",
         "graphrag/extract_graph_untyped": "graphrag",
         "graphrag/global_search_map": "map_points",
+        "graphrag/stock_extract_graph_2x": "graphrag",
+        "graphrag/stock_extract_graph_3x": "graphrag",
         "graphrag/summarize_descriptions": "summary",
         "lightrag/extract_graph": "lightrag",
     }

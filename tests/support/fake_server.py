@@ -26,6 +26,22 @@ from harness.llm.tokens import count_message_tokens, count_tokens
 Responder = Callable[[dict[str, Any]], str]
 
 
+class Stopped(str):
+    """An answer text with the finish reason to send with it (`Stopped("(...", "length")`: an
+    answer cut off at max_tokens); a plain str is sent with "stop"."""
+
+    finish_reason: str
+
+    def __new__(cls, text: str, finish_reason: str = "stop") -> Stopped:
+        value = super().__new__(cls, text)
+        value.finish_reason = finish_reason
+        return value
+
+
+def finish_reason_of(text: str) -> str:
+    return getattr(text, "finish_reason", "stop")
+
+
 @dataclass
 class RawReply:
     """An answer sent exactly as given (status, headers, body bytes); Content-Length is added."""
@@ -205,7 +221,8 @@ class FakeOpenAIServer:
             "object": "chat.completion",
             "created": 1700000000,
             "model": model,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                         "finish_reason": finish_reason_of(text)}],
         }
         if self.faults.report_usage:
             prompt_tokens = count_message_tokens(body.get("messages", []), model)
@@ -431,7 +448,8 @@ class FakeOpenAIServer:
                     "created": 1700000000,
                     "model": model,
                     "choices": [
-                        {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+                        {"index": 0, "message": {"role": "assistant", "content": str(text)},
+                         "finish_reason": finish_reason_of(text)}
                     ],
                 }
                 if server.faults.report_usage:

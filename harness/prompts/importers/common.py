@@ -107,6 +107,9 @@ class SuiteDraft:
     matching: dict[str, Any] = field(default_factory=dict)  # written under `matching:` when not empty
     ontology: dict[str, Any] | None = None  # written under `ontology:` (harness.model.Ontology)
     header: str | None = None  # the comment at the top; None: the "fill in the gold" one
+    # the engine version the project runs (`graphrag-2.7.2`): written as the suite's `engine:`, so
+    # runs show what that version's own parser keeps from each answer
+    engine: str | None = None
     # the project states `language` (LightRAG's addon_params, ...): the input's script does not replace it
     language_stated: bool = False
 
@@ -121,6 +124,8 @@ class SuiteDraft:
             "variants": self.variants,
             "baseline": self.baseline,
         }
+        if self.engine is not None:
+            data["engine"] = self.engine
         if self.matching:
             data["matching"] = self.matching
         if self.ontology is not None:

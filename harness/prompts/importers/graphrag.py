@@ -67,7 +67,15 @@ from .graphrag_settings import EngineModel, engine_model
 SETTINGS_FILES = ("settings.yaml", "settings.yml", "settings.json")
 DEFAULT_CHUNK_SIZE = 1200
 DEFAULT_PATTERN = r".*\.txt$"
-BUILTIN_DEFAULT = f"{PREFIX}graphrag.extract_graph"  # slash-free spelling, see builtin.py
+# GraphRAG's own stock extraction prompt, word for word, per version (scripts/write_stock_builtins.py):
+# the `default` variant of an import is the prompt a user of that version runs, never a rewrite
+STOCK_DEFAULT = {0: f"{PREFIX}graphrag.stock_extract_graph_2x", 1: f"{PREFIX}graphrag.stock_extract_graph_2x",
+                 2: f"{PREFIX}graphrag.stock_extract_graph_2x", 3: f"{PREFIX}graphrag.stock_extract_graph_3x"}
+
+
+def stock_default(version: tuple[int, ...]) -> str:
+    """The built-in that is GraphRAG `version`'s stock extraction prompt."""
+    return STOCK_DEFAULT[min(max(version[0], 0), 3)]
 
 # kind -> (settings sections, prompt keys, default file names), newest names first
 PROMPT_KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
@@ -271,7 +279,8 @@ def graphrag_draft(
     project: GraphRAGProject, out: Path, *, name: str | None = None, limit: int = DEFAULT_MAX_CASES,
     documents: Sequence[str] | None = None,
 ) -> SuiteDraft:
-    """The suite skeleton: the project's extraction prompt against the built-in default, one case
+    """The suite skeleton: the project's extraction prompt against its GraphRAG version's stock
+    prompt (`default`, word for word: MIT, attributed in the built-in), one case
     per text unit of the project (project_text_units), the first `limit` of the `documents` named."""
     where = destination(project, out, name=name, max_cases=limit)
     # read here, not with the project: lint reads projects whose endpoint a suite could not call
@@ -284,7 +293,8 @@ def graphrag_draft(
         variant: dict[str, Any] = {"prompt": project_file_reference(extract, where, files, "prompts"), "format": "graphrag"}
         variant.update(project.delimiters)
         variants["project"] = variant
-    variants["default"] = {"prompt": BUILTIN_DEFAULT, "format": "graphrag"}
+    version = ".".join(map(str, project.chunking.version))
+    variants["default"] = {"prompt": stock_default(project.chunking.version), "format": "graphrag"}
     others = [f"{kind}: {relative_path(path, root)}" for kind, path in project.prompts.items() if kind != "extract_graph"]
     notes = (
         f"Imported from the GraphRAG project at {relative_path(project.root, root)} "
@@ -295,7 +305,8 @@ def graphrag_draft(
         notes += " Other prompts of the project (not variants, they do not extract from chunks): " + "; ".join(others) + "."
     draft = SuiteDraft(
         name=where.suite_name,
-        description=f"GraphRAG project {project.root.resolve().name}: its extraction prompt against the built-in default",
+        description=(f"GraphRAG project {project.root.resolve().name}: its extraction prompt against GraphRAG {version}'s "
+                     "stock prompt"),
         notes=notes,
         language="English",
         entity_types=project.entity_types,
@@ -303,11 +314,13 @@ def graphrag_draft(
         variants=variants,
         baseline="default",
         files=files,
+        engine=f"graphrag-{version}",
     )
     draft.warnings.extend(engine.warnings)
     if extract is None:
-        draft.warnings.append("no extraction prompt found in the settings or prompts/; the suite has only the built-in default")
-    # the built-in default is filled with the settings' types; the project's prompt may carry its own
+        draft.warnings.append(f"no extraction prompt found in the settings or prompts/; the suite has only GraphRAG "
+                              f"{version}'s stock prompt")
+    # the stock prompt is filled with the settings' types; the project's prompt may carry its own
     typed = {name: True for name in variants}
     if extract is not None:
         typed["project"] = bool(extraction_types(extract, project.entity_types))
