@@ -257,6 +257,7 @@ def shipped_programs(root: Path, console_modules: set[str]) -> list[str]:
     return offenders
 
 
+@pytest.mark.slow
 def test_no_test_server_or_recording_script_ships_inside_the_package():
     assert shipped_programs(PACKAGE, _console_script_modules()) == []
 

@@ -55,6 +55,7 @@ def project(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_claims_suite_records_replays_and_scores_its_claims(project: Path, tmp_path: Path, api_key: str,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     suite = load_suite(project)

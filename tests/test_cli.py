@@ -169,6 +169,7 @@ def test_compare_json(recorded, capsys):
     assert data["cases"]["paired"] == 3
 
 
+@pytest.mark.slow
 def test_compare_prints_each_f1_change_of_a_regressed_case(recorded, capsys):
     """Issue 27, item 10: not "F1 change -2.000" (the sum of two changes)."""
     run_cli(capsys, "run", str(recorded))

@@ -34,6 +34,7 @@ def test_inspect_shows_relationships_cases_and_gold_for_both_variants(run_dir, c
         assert "“Mayor Ana Ruiz of Lowbridge opened the Lowbridge Library with the Kestrel Trust.”" in part
 
 
+@pytest.mark.slow
 def test_aliases_and_missed_entities(run_dir, capsys):
     # "Ruiz" is an alias of the gold entity Ana Ruiz
     code, out, _ = harness(capsys, "inspect", str(run_dir), "ruiz")
@@ -47,6 +48,7 @@ def test_aliases_and_missed_entities(run_dir, capsys):
     assert "written as: RED LANTERN SOCIETY" in tuned and "flood: expected, found" in tuned
 
 
+@pytest.mark.slow
 def test_relationship_filters(run_dir, capsys):
     base = ["inspect", str(run_dir), "Ana Ruiz", "--variant", "tuned"]
     code, out, _ = harness(capsys, *base, "--direction", "in")

@@ -250,6 +250,7 @@ def test_a_row_of_rounds_is_read_as_a_recorded_conversation(project, capsys):
     assert json.loads(out)["metrics"]["relationship_recall"] == pytest.approx(0.25)
 
 
+@pytest.mark.slow
 def test_rounds_glued_into_one_output_are_format_errors_that_rounds_avoid(project, capsys):
     # gluing the rounds as GraphRAG does puts a completion delimiter in the middle of the answer
     _conversation_rows(project, {"output": FIRST + "\n" + MORE})

@@ -91,6 +91,7 @@ def test_an_unreadable_given_baseline_stops_a_merge_but_not_a_run(recorded, tmp_
         finished.gate_exit_code()
 
 
+@pytest.mark.slow
 def test_run_gate_prints_the_verdict_it_wrote(recorded, project, tmp_path, capsys):
     set_suite(project, thresholds={"relationship_recall": 0.9})
     code, out, _ = harness(capsys, "run", str(project), "--reports", str(tmp_path / "reports"), "--run-id", "g",

@@ -42,6 +42,7 @@ def reports(tmp_path: Path) -> Path:
 # --------------------------------------------------------------------------- thresholds
 
 
+@pytest.mark.slow
 def test_a_passing_run_exits_0_and_lists_every_rule(recorded, tmp_path, capsys):
     outcome, _ = replay(recorded, reports(tmp_path), "ok")
     code, out, err = harness(capsys, "gate", str(outcome.run_dir))
@@ -54,6 +55,7 @@ def test_a_passing_run_exits_0_and_lists_every_rule(recorded, tmp_path, capsys):
     assert verdict["status"] == "pass" and verdict["counts"]["fail"] == 0
 
 
+@pytest.mark.slow
 def test_a_broken_threshold_exits_1_naming_the_rule(recorded, project, tmp_path, capsys):
     suite = set_suite(project, thresholds={"entity_recall": 0.5, "format_errors": 0.3,
                                            "variants": {"default": {"entity_recall": 0.75},
@@ -97,6 +99,7 @@ def test_run_with_gate_exits_1_with_the_failing_rule(recorded, project, tmp_path
     assert gate_outcomes(outcomes) == 0
 
 
+@pytest.mark.slow
 def test_cli_run_gate_option(recorded, project, tmp_path, capsys):
     """`harness run --gate` is documented: without the option this exits 2 (no such option) and fails."""
     from harness.cli import main
@@ -186,6 +189,7 @@ def test_a_small_drop_passes_and_every_rule_has_value_and_limit(recorded, tmp_pa
     assert {r.rule for r in verdict.rules} == {"threshold", "regression", "case_regression"}
 
 
+@pytest.mark.slow
 def test_missing_cases_against_the_baseline_warn(recorded, tmp_path):
     outcome, summary = replay(recorded, reports(tmp_path), "full")
     baseline = make_baseline(summary, outcome.results, run_dir=outcome.run_dir)
@@ -199,6 +203,7 @@ def test_missing_cases_against_the_baseline_warn(recorded, tmp_path):
 # --------------------------------------------------------------------------- bad input: exit 2, one line
 
 
+@pytest.mark.slow
 def test_bad_inputs_exit_2_with_one_line(recorded, tmp_path, capsys):
     outcome, _ = replay(recorded, reports(tmp_path), "r")
     cases = []
@@ -239,6 +244,7 @@ def test_a_broken_default_baseline_does_not_stop_a_run_but_fails_the_gate(record
     assert code == 2 and "towns.json: not JSON" in err
 
 
+@pytest.mark.slow
 def test_gate_json_output(recorded, tmp_path, capsys):
     outcome, _ = replay(recorded, reports(tmp_path), "j")
     code, out, _ = harness(capsys, "gate", str(outcome.run_dir), "--json")

@@ -83,6 +83,7 @@ def test_the_map_prompt_is_filled_as_graphrags_global_search_fills_it(project: P
     assert KINDS["global_search_map"].gleans is False
 
 
+@pytest.mark.slow
 def test_a_map_suite_records_replays_and_scores_its_points(project: Path, tmp_path: Path, api_key: str,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     suite = load_suite(project)
@@ -117,6 +118,7 @@ def test_a_map_suite_records_replays_and_scores_its_points(project: Path, tmp_pa
     assert "map_points" in row["score"] and "report" not in row["score"]
 
 
+@pytest.mark.slow
 def test_the_console_and_report_show_the_map_figures(project: Path, tmp_path: Path, api_key: str,
                                                       monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:

@@ -71,6 +71,7 @@ def test_merge_defaults_to_the_shards_reports_folder(recorded, tmp_path, capsys)
     assert data["run_dir"].startswith(str(tmp_path / "reports" / "towns"))
 
 
+@pytest.mark.slow
 def test_merge_notes_cases_no_shard_has(recorded, tmp_path, capsys):
     first, _ = replay(recorded, tmp_path / "reports", "s1", shard=(1, 2))
     code, _, err = harness(capsys, "merge", str(first.run_dir), "--run-id", "partial")
@@ -205,6 +206,7 @@ def test_merge_finds_runs_inside_downloaded_artifact_folders(recorded, tmp_path,
     assert code == 2 and "no finished run" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_record_takes_shard(suite, server, api_key, project, tmp_path, capsys):
     code, _, err = harness(capsys, "record", str(project), "--shard", "2/3", "--base-url", server.base_url,
                            "--reports", str(tmp_path / "r"), "--run-id", "s2")

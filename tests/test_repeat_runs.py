@@ -111,6 +111,7 @@ def test_each_sample_is_recorded_in_its_own_cassette_and_replays_identically(sui
                                                                            ("missing", "flood.json")}
 
 
+@pytest.mark.slow
 def test_summary_holds_the_spread_worked_by_hand(recorded):
     summary = recorded.summary
     default, tuned = summary.variants["default"], summary.variants["tuned"]
@@ -137,6 +138,7 @@ def test_summary_holds_the_spread_worked_by_hand(recorded):
     assert default.cases == 3
 
 
+@pytest.mark.slow
 def test_comparison_says_which_differences_exceed_the_spread(recorded):
     comparison = recorded.summary.comparisons["tuned"]
     verdicts = comparison.repeat_spread

@@ -97,6 +97,7 @@ def test_cassette_holds_only_successes_and_decoded_bodies(suite, api_key, tmp_pa
     assert set(data["interactions"][0]["response"]["headers"]) == {"content-type"}
 
 
+@pytest.mark.slow
 def test_faults_are_retried_and_no_call_is_lost(suite, api_key, tmp_path):
     faults = Faults(rate_429=0.2, rate_500=0.1, rate_drop=0.1, retry_after_s=0.01, seed=3)
     with FakeOpenAIServer(script_for(suite), faults) as srv:
@@ -106,6 +107,7 @@ def test_faults_are_retried_and_no_call_is_lost(suite, api_key, tmp_path):
     assert outcome.retries > 0
 
 
+@pytest.mark.slow
 def test_model_errors_after_retries_are_failures(suite, api_key, tmp_path):
     with FakeOpenAIServer(script_for(suite), Faults(rate_500=1.0)) as srv:
         outcome = record(suite, srv, tmp_path, variants=["default"], cases=["mayor"])

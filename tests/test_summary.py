@@ -39,6 +39,7 @@ def test_two_replays_write_the_same_summary_and_results(suite, api_key, tmp_path
     assert outputs[0] == outputs[1]
 
 
+@pytest.mark.slow
 def test_summary_has_per_variant_usage_cost_and_ratios(suite, api_key, tmp_path):
     with FakeOpenAIServer(script_for(suite)) as srv:
         outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path, base_url=srv.base_url))
@@ -52,6 +53,7 @@ def test_summary_has_per_variant_usage_cost_and_ratios(suite, api_key, tmp_path)
     assert "tuned" in summary.comparisons
 
 
+@pytest.mark.slow
 def test_estimated_usage_is_marked_in_the_summary(suite, api_key, tmp_path):
     import jsonschema
 

@@ -146,6 +146,7 @@ def render(tree: Tree, comments: bool) -> str:
     return ("# [[[ {{{\n" if comments else "") + "\n".join(body) + "\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.integers(1, 12).flatmap(trees), st.booleans())
 def test_the_scan_finds_the_depth_the_parser_nests_to(tree: Tree, comments: bool) -> None:
@@ -154,6 +155,7 @@ def test_the_scan_finds_the_depth_the_parser_nests_to(tree: Tree, comments: bool
     assert scanned_depth(text) == depth, text
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(MAX_YAML_DEPTH - 4, MAX_YAML_DEPTH + 4).flatmap(trees), st.booleans())
 def test_the_scan_refuses_exactly_what_is_deeper_than_the_limit_at_its_line(tree: Tree, comments: bool) -> None:
@@ -167,6 +169,7 @@ PIECES = ["[", "]", "{", "}", ",", ":", " ", "\n", "\n  ", "\n    ", "- ", "? ",
           "'", "''", '\\"', "|", ">", "|2", ">-", "&x ", "*x", "!t ", "\t", "-", ".", "---", "...", "%", "\r\n", "@"]
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join))
 def test_on_any_text_the_scan_is_exact_when_it_parses_and_the_quick_bound_holds(text: str) -> None:

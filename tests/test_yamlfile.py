@@ -31,6 +31,7 @@ def nested(depth: int, kind: str = "flow") -> str:
     return "".join(" " * i + f"k{i}:\n" for i in range(depth)) + " " * depth + "v\n"
 
 
+@pytest.mark.slow
 def test_alias_bomb_nine_by_nine_is_refused_with_its_line() -> None:
     with pytest.raises(InputError) as caught:
         parse_yaml(alias_bomb(9, 9), "bomb.yaml")

@@ -52,6 +52,7 @@ def test_a_run_reports_the_pending_cases_and_leaves_them_out(proposed, capsys):
     assert "12 case(s) have proposed gold pending review" in Path("reports/podcast/r2/report.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_reviewed_cases_are_never_re_proposed_refresh_or_not(proposed, capsys, tmp_path):
     # --refresh used to turn reviewed cases back into pending proposals, their reviewed gold gone
     suite, run_dir = proposed
@@ -73,6 +74,7 @@ def test_reviewed_cases_are_never_re_proposed_refresh_or_not(proposed, capsys, t
         assert not list(side.parent.glob("*.bak*"))  # nothing replaced: no backup needed
 
 
+@pytest.mark.slow
 def test_refresh_proposes_for_the_suites_own_gold_and_the_suite_file_keeps_it(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     suite = suite_without_gold(tmp_path)
@@ -91,6 +93,7 @@ def test_refresh_proposes_for_the_suites_own_gold_and_the_suite_file_keeps_it(tm
     assert suite.read_text(encoding="utf-8").startswith(text)  # its own gold is still in the suite file
 
 
+@pytest.mark.slow
 def test_replacing_a_reviewed_case_backs_up_the_side_file_first(proposed, capsys, tmp_path):
     suite, _ = proposed
     side = suite.parent / "podcast.gold.yaml"
@@ -114,6 +117,7 @@ def test_replacing_a_reviewed_case_backs_up_the_side_file_first(proposed, capsys
     assert [e.name for e in load_suite(suite).cases[0].entities] == ["Dana"]
 
 
+@pytest.mark.slow
 def test_two_runs_are_merged_into_one_proposal(tmp_path, monkeypatch, capsys):
     # --from A --from B used to keep only B's answers
     monkeypatch.chdir(tmp_path)
@@ -147,6 +151,7 @@ def test_two_runs_are_merged_into_one_proposal(tmp_path, monkeypatch, capsys):
     assert code == 2 and "a run of suite 'biomed', not 'podcast'" in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_a_side_file_of_another_suite_is_refused_and_left_as_it_is(proposed, capsys):
     suite, run_dir = proposed
     side = suite.parent / "podcast.gold.yaml"

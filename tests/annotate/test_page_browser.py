@@ -48,6 +48,7 @@ def _relationship(page, source: str, target: str):
             .filter(has=page.locator("td:nth-child(3)", has_text=target)))
 
 
+@pytest.mark.slow
 def test_propose_review_in_the_browser_apply_and_recall(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     suite_path = suite_without_gold(tmp_path)
@@ -130,6 +131,7 @@ def test_propose_review_in_the_browser_apply_and_recall(tmp_path, monkeypatch, c
     assert out.count("relationship recall 100.0%") == 3
 
 
+@pytest.mark.slow
 def test_accept_all_grounded_takes_relationships_between_accepted_entities(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     suite_path = suite_without_gold(tmp_path)
@@ -159,6 +161,7 @@ XSS_TEXT = ("Alice <script>window.__pwned = 1</script> met Bob </textarea><img s
             "at {{7*7}} <a href=\"javascript:window.__pwned=3\">click</a>.")
 
 
+@pytest.mark.slow
 def test_untrusted_chunk_and_answer_render_inert(tmp_path, monkeypatch):
     from harness.annotate.gold_file import GoldFileCase, ProposedEntity, ProposedRelationship
     from harness.annotate.page import page_data, render_page
@@ -190,6 +193,7 @@ def test_untrusted_chunk_and_answer_render_inert(tmp_path, monkeypatch):
         browser.close()
 
 
+@pytest.mark.slow
 def test_the_downloaded_yaml_reads_back_whatever_the_names_hold(tmp_path):
     """The page writes JSON (YAML's flow style) with the characters YAML readers refuse raw
     (C1 controls, DEL, U+FFFE/U+FFFF) or reads as line breaks (NEL, U+2028/9) as escapes: every name reads back equal through load_yaml."""

@@ -27,6 +27,7 @@ def kinds(project: Path) -> set[tuple[str, str, str]]:
     return {(f.kind, Path(f.path).parent.name, Path(f.path).stem) for f in audit_suites([load_suite(project)])}
 
 
+@pytest.mark.slow
 def test_each_case_is_missing_stale_unused_or_fine(project, api_key, tmp_path, monkeypatch):
     recorded(project, tmp_path, monkeypatch)
     assert kinds(project) == set()

@@ -200,6 +200,7 @@ CORRUPTIONS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CORRUPTIONS))
 def test_a_damaged_cassette_is_a_corrupt_cassette_error_naming_the_file(name, recorded_towns, project, tmp_path, capsys):
     from harness.cli import main
@@ -217,6 +218,7 @@ def test_a_damaged_cassette_is_a_corrupt_cassette_error_naming_the_file(name, re
 
 @pytest.mark.parametrize("damage", ["not-a-cassette", "interactions-a-dict", "nested-beyond-the-stack",
                                     "truncated", "not-utf-8", "symlink-loop", "a-directory", "version-2"])
+@pytest.mark.slow
 def test_a_damaged_cassette_file_is_a_corrupt_cassette_error(damage, recorded_towns, project, tmp_path, capsys):
     from harness.cli import main
 
@@ -257,6 +259,7 @@ def test_recorded_cassettes_are_written_0644_like_the_shipped_ones(recorded_town
 AZURE_SHAPED_KEY = "0f3c" + "9a7e5b1d" * 3 + "2c4e"  # 32 hex digits: no sk- or Bearer shape
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ["plain", "base64", "base64-of-header", "url", "json"])
 def test_an_echoed_key_is_scrubbed_from_everything_written(encoding, suite, project, tmp_path, monkeypatch):
     import base64
@@ -292,6 +295,7 @@ def test_an_echoed_key_is_scrubbed_from_everything_written(encoding, suite, proj
     assert _rows(recorded.run_dir) == _rows(replayed.run_dir)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key_env", ["AZURE_OPENAI_API_KEY", "OPENAI_API_KEY", "TOWNS_KEY"])
 @pytest.mark.parametrize("shown", ["plain", "base64", "url"])
 def test_audit_finds_the_configured_key_whatever_its_shape(key_env, shown, recorded_towns, project, monkeypatch):
@@ -385,6 +389,7 @@ def _completion_bytes(content: str, encoding: str = "utf-8") -> bytes:
     return json.dumps(body, ensure_ascii=False).encode(encoding)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", ["utf-16", "utf-16-charset", "not-json-then-good"])
 def test_odd_answer_bodies_record_and_replay(suite, api_key, tmp_path, monkeypatch, first):
     """A UTF-16 JSON answer (json.loads reads it, so the client does) and a retried non-JSON answer

@@ -86,6 +86,7 @@ def test_an_infinite_token_count_is_replaced_by_an_estimate(caplog):
         '"lots"',
     ],
 )
+@pytest.mark.slow
 def test_implausible_usage_is_estimated(usage):
     with FakeOpenAIServer(Script(), raw=lambda _: json_reply(completion(usage))) as srv:
         result = chat(make_client(srv))
@@ -113,6 +114,7 @@ def test_a_400_digit_token_count_has_no_cost_rather_than_an_overflow():
         (b"\xff\xfe{}", "not JSON"),
     ],
 )
+@pytest.mark.slow
 def test_an_answer_that_is_not_a_completion_fails_the_call_after_retries(body, reason):
     with FakeOpenAIServer(Script(), raw=lambda _: json_reply(body)) as srv:
         with pytest.raises(ModelCallError, match=reason) as caught:
@@ -132,6 +134,7 @@ def gzip_bomb(megabytes: int) -> bytes:
     return b"".join(parts)
 
 
+@pytest.mark.slow
 def test_a_gzip_bomb_is_refused_without_decoding_it():
     bomb = gzip_bomb(256)
     assert len(bomb) < 1 << 20
@@ -184,6 +187,7 @@ def waits_requested(monkeypatch) -> list[float]:
     return waits
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", ["86400", "inf", "1e999", "Infinity"])
 def test_a_retry_after_beyond_the_cap_gives_up_at_once(value, monkeypatch):
     reply = json_reply('{"error": {"message": "slow down"}}', 429, **{"Retry-After": value})
@@ -265,6 +269,7 @@ def test_record_gives_up_on_a_day_long_retry_after_with_exit_4_naming_the_case(p
     ],
     ids=["no-choices", "gzip-bomb"],
 )
+@pytest.mark.slow
 def test_record_fails_persistent_endpoint_errors_with_exit_4_naming_the_case(project, capsys, monkeypatch, reply):
     monkeypatch.setattr(client_module, "MAX_BODY_BYTES", 1 << 20)
     with FakeOpenAIServer(Script(), raw=lambda _: reply) as srv:
@@ -274,6 +279,7 @@ def test_record_fails_persistent_endpoint_errors_with_exit_4_naming_the_case(pro
     assert not (project.parent.parent / "fixtures" / "cassettes" / "towns" / "default" / "mayor.json").exists()
 
 
+@pytest.mark.slow
 def test_a_broken_answer_then_a_good_one_records_and_replays_the_same_result(suite, api_key, tmp_path):
     from harness.runner import RunOptions, run_suite
 
@@ -297,6 +303,7 @@ def test_a_broken_answer_then_a_good_one_records_and_replays_the_same_result(sui
     assert [r.graph for r in replayed.results] == [r.graph for r in recorded.results]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("status", [401, 500])
 def test_an_error_body_that_echoes_the_key_does_not_reach_the_failure_message(status):
     """Failure messages go to stderr, junit and CI logs: the configured key is scrubbed from them

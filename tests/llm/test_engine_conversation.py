@@ -72,6 +72,7 @@ def loop_settings(body: dict[str, Any]) -> dict[str, Any]:
     return {"logit_bias": body.get("logit_bias"), "one_token": body.get("max_tokens") == 1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CAPTURED)
 @pytest.mark.parametrize("scenario", ["continue", "stop"])
 def test_the_harness_sends_what_the_engine_version_sent(name: str, scenario: str, tmp_path: Path,
@@ -95,6 +96,7 @@ def test_the_captures_differ_from_what_the_harness_sends_by_default(tmp_path: Pa
     assert "logit_bias" not in sent[2] and sent[2]["max_tokens"] == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CAPTURED)
 def test_loop_answers_are_read_as_the_engine_version_reads_them(name: str, tmp_path: Path, api_key: str) -> None:
     """One case per probed answer, recorded through the runner: a second gleaning follows the loop

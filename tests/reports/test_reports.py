@@ -38,6 +38,7 @@ def schema(name: str) -> dict:
 # --------------------------------------------------------------------------- files
 
 
+@pytest.mark.slow
 def test_a_run_writes_every_report(run):
     outcome, _ = run
     assert OUTPUTS <= {p.name for p in outcome.run_dir.iterdir()}
@@ -252,6 +253,7 @@ def _chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_chromium() is None, reason="chromium is not installed")
 def test_report_html_renders_in_headless_chromium_with_its_plots(run, tmp_path):
     from matplotlib import image

@@ -64,6 +64,7 @@ BLANK_LINES = ('("entity"<|>ANA RUIZ<|>person<|>Mayor)\n\n("entity"<|>LOWBRIDGE<
                '("relationship"<|>ANA RUIZ<|>LOWBRIDGE<|>mayor of)\n<|COMPLETE|>')
 
 
+@pytest.mark.slow
 def test_a_run_of_a_suite_naming_its_engine_shows_what_the_engine_keeps(project: Path, api_key, tmp_path) -> None:
     path = project
     spec = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -114,6 +115,7 @@ def test_a_suite_names_only_an_engine_the_harness_models(project: Path) -> None:
         load_suite(path)
 
 
+@pytest.mark.slow
 def test_a_suite_naming_no_engine_writes_rows_and_summaries_as_before(suite, api_key, tmp_path) -> None:
     with FakeOpenAIServer(script_for(suite)) as srv:
         outcome = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path, base_url=srv.base_url))

@@ -227,6 +227,7 @@ def test_tune_then_measure_the_new_variant_end_to_end(project: Path, api_key: st
 
 
 
+@pytest.mark.slow
 def test_tune_from_a_folder_of_text_files(tmp_path: Path, api_key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CI", raising=False)
@@ -258,6 +259,7 @@ FORMAT_ANSWERS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["lightrag", "json"])
 def test_lightrag_and_json_prompts_are_tuned_in_their_own_format(fmt: str, project: Path, api_key: str,
                                                                 tmp_path: Path) -> None:

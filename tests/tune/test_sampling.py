@@ -151,6 +151,7 @@ def test_direct_calls_and_empty_corpus():
         select(["x"], "nearest", 1)
 
 
+@pytest.mark.slow
 def test_result_does_not_depend_on_the_hash_seed():
     code = (
         "import json, random\n"

@@ -71,6 +71,7 @@ def test_input_cassettes_are_named_after_the_project(tmp_path: Path) -> None:
     assert input_cassettes(tmp_path / "北京" / "input").name == "tune-BeiJing-input"
 
 
+@pytest.mark.slow
 def test_with_selection_all_the_hint_does_not_suggest_limit(tmp_path: Path, api_key: str, monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
