@@ -143,7 +143,7 @@ def render_examples(
 
 @dataclass
 class InlineExample:
-    """An example answer written inside a prompt's text, found by its `Output:` marker."""
+    """An example answer written inside a prompt's text, found by its `Output:` (or `<Output>`) marker."""
 
     output: str  # the answer as written (placeholders unfilled)
     line: int  # file line of the first line of the answer
@@ -151,10 +151,13 @@ class InlineExample:
 
 
 _REAL_DATA = re.compile(r"^\W*real\s+data\W*$", re.I)
-_OUTPUT = re.compile(r"^\s*(?:\*\*)?(?:output|answer|response)(?:\*\*)?\s*:\s*(.*)$", re.I)
-_TYPES = re.compile(r"^\s*(?:\*\*)?entity[_ ]types(?:\*\*)?\s*:\s*(.*)$", re.I)
+# `Output:` (GraphRAG, LightRAG <= 1.4.7) or a `<Output>` line (LightRAG >= 1.4.8's examples)
+_OUTPUT = re.compile(r"^\s*(?:(?:\*\*)?(?:output|answer|response)(?:\*\*)?\s*:|<(?:output|answer|response)>)\s*(.*)$", re.I)
+# `Entity_types: [...]`, or a `<Entity_types>` line with the list on the next line
+_TYPES = re.compile(r"^\s*(?:(?:\*\*)?entity[_ ]types(?:\*\*)?\s*:|<entity[_ ]types>)\s*(.*)$", re.I)
 _STOP = re.compile(
-    r"^\s*(?:#{3,}|-{3,}|={3,}|<?(?:-+\s*)?example\b|(?:\*\*)?(?:entity[_ ]types|text|input)(?:\*\*)?\s*:)",
+    r"^\s*(?:#{3,}|-{3,}|={3,}|<?(?:-+\s*)?example\b|(?:\*\*)?(?:entity[_ ]types|text|input)(?:\*\*)?\s*:"
+    r"|<(?:entity[_ ]types|input[_ ]text)>)",
     re.I,
 )
 
@@ -186,7 +189,11 @@ def find_inline_examples(text: str, first_line: int = 1) -> list[InlineExample]:
         line = lines[index]
         type_match = _TYPES.match(line)
         if type_match:
-            types = _types_from(type_match.group(1))
+            value = type_match.group(1)
+            if not value.strip() and index + 1 < end:  # `<Entity_types>` with the list below it
+                index += 1
+                value = lines[index]
+            types = _types_from(value)
             index += 1
             continue
         match = _OUTPUT.match(line)

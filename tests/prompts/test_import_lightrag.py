@@ -389,3 +389,26 @@ def test_unreadable_continue_prompt_is_named_with_its_line(tmp_path: Path) -> No
     stock = next(s for s in stock_prompts() if s.version == "1.4.6")
     assert plan_variant(load_suite(out), "project").template.continue_prompt.startswith(
         stock.prompts["entity_continue_extraction"][:40])
+
+
+@pytest.mark.parametrize("version", sorted(WORKDIRS))
+def test_the_stock_prompt_of_each_version_has_examples_lint_can_read(version: str, tmp_path: Path) -> None:
+    """LightRAG >= 1.4.8 writes its examples with `<Entity_types>`/`<Output>` lines, not `Output:`:
+    lint read them as 'not an extraction' (three errors on the stock prompt of 1.4.9.11)."""
+    from harness.prompts import lint_prompt
+
+    out, _ = _import_workdir(WORKDIRS[version], tmp_path)
+    suite = load_suite(out)
+    spec = suite.spec.variants["default"]
+    findings = lint_prompt(suite.resolve(spec.prompt))
+    assert [f for f in findings if f.code == "example-not-extraction"] == []
+
+
+def test_angle_bracket_examples_are_found_with_their_types() -> None:
+    from harness.prompts.examples import find_inline_examples
+
+    text = ("---Examples---\n<Entity_types>\n[\"Person\",\"Location\"]\n\n<Input Text>\n```\nAda went to Rome.\n```\n\n"
+            "<Output>\nentity<|>Ada<|>person<|>A traveller.\n<|COMPLETE|>\n\n")
+    (example,) = find_inline_examples(text)
+    assert example.output == "entity<|>Ada<|>person<|>A traveller.\n<|COMPLETE|>"
+    assert example.entity_types == ["Person", "Location"] and example.line == 11
