@@ -107,6 +107,8 @@ def test_import_cache_replays_every_covered_case_as_audit_reads_it(tmp_path: Pat
     suite = load_suite(work / "suites" / "proj-cache.yaml")
     assert suite.variant_names() == ["gpt-4o-mini", "gpt-4o"]
     assert len(suite.cases) == 4  # the cases every model covers: none is scored as an empty answer
+    written = sorted(p.relative_to(suite.cassette_dir()).as_posix() for p in suite.cassette_dir().rglob("*.json"))
+    assert written == sorted(f"{v}/{c.id}.json" for v in suite.variant_names() for c in suite.cases)  # no orphan
     outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "reports", fresh=True))
     finish_outcome(outcome, record_mode="none")
     assert len(outcome.results) == 8 and all(row.error is None for row in outcome.results)
@@ -149,4 +151,4 @@ def test_import_cache_leaves_out_cases_whose_request_differs(tmp_path: Path, cap
     assert f"gpt-4o-mini: 0 of {len(units)} cases covered" in out
     assert "first request differs from the cached one" in err
     assert not (work / "suites" / "proj-cache.yaml").exists()
-    assert not list((work / "cassettes").rglob("*.json")) if (work / "cassettes").exists() else True
+    assert not list(work.rglob("cassettes/**/*.json"))

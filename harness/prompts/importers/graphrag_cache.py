@@ -173,8 +173,9 @@ def _first_user(messages: list[dict[str, Any]]) -> str | None:
 
 
 def write_cache_cassettes(suite_path: Path, calls: list[CachedCall], *, replace: bool = False) -> list[ModelCoverage]:
-    """For every variant of the cache suite (named after a cached model), write the cassette of
-    each case the cache covers; the coverage per model says why every other case is left out."""
+    """For every variant of the cache suite (named after a cached model), find the cases the cache
+    covers (the coverage per model says why every other case is left out) and write the cassettes
+    of the cases every model covers: the suite keeps only those, so no cassette is orphaned."""
     from ...llm.cassettes import write_exchanges
     from ...runner import case_request, clients_for, converse, plan_variant
     from ...suites import load_suite
@@ -184,6 +185,7 @@ def write_cache_cassettes(suite_path: Path, calls: list[CachedCall], *, replace:
     plans = {name: plan_variant(suite, name) for name in names}
     client_of = clients_for(plans, replay=True)
     coverage: list[ModelCoverage] = []
+    pending: list[tuple[str, Path, list[tuple[Any, int, bytes]], tuple[str, ...]]] = []
     for name in names:
         model = suite.spec.variants[name].model or name
         mine = [c for c in calls if c.model == model]
@@ -215,10 +217,13 @@ def write_cache_cassettes(suite_path: Path, calls: list[CachedCall], *, replace:
                                             "harness sends (max_gleanings?)")
                 continue
             key_envs = (client.settings.api_key_env, *client.provider.key_envs)
-            write_exchanges(request.cassette_path(suite), _exchanges(client, stand_in.sent), key_envs=key_envs,
-                            replace=replace)
+            pending.append((case.id, request.cassette_path(suite), _exchanges(client, stand_in.sent), key_envs))
             report.covered.append(case.id)
         coverage.append(report)
+    common = set.intersection(*(set(r.covered) for r in coverage)) if coverage else set()
+    for case_id, path, exchanges, key_envs in pending:
+        if case_id in common:
+            write_exchanges(path, exchanges, key_envs=key_envs, replace=replace)
     return coverage
 
 
