@@ -318,6 +318,9 @@ EngineVersionOpt = Annotated[Optional[str], typer.Option(
     "--graphrag-version", help="The project's GraphRAG version (e.g. 0.5.0), where settings of versions look alike "
                                "(default: the last version of the settings' layout).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")]
+CacheOpt = Annotated[bool, typer.Option(
+    "--cache", help="Also turn the project's LLM cache (GraphRAG 0.x-2.x: it stores the request) into cassettes: a "
+                    "suite <name>-cache with one variant per cached model, replayable with --record-mode none.")]
 
 
 def _finish(draft: Any, out: Path, force: bool, lint_results: dict[str, list[Any]]) -> None:
@@ -381,21 +384,25 @@ def _import_command(
     reads the project and returns the suite draft and the lint findings of its prompts."""
 
     def command(root: Path, out: Path | None = None, name: str | None = None, limit: int = 10,
-                documents: list[str] | None = None, graphrag_version: str | None = None, force: bool = False) -> None:
+                documents: list[str] | None = None, graphrag_version: str | None = None, force: bool = False,
+                cache: bool = False) -> None:
         if not root.exists():
             raise InputError(f"{root}: no such folder")
         target, suite_name = _default_out(out, name, root)
         draft, lint_results = draft_of(root, target, suite_name, limit, documents, graphrag_version)
         _finish(draft, target, force, lint_results)
+        if cache:
+            _import_cache(root, draft, target, graphrag_version, force)
 
     # set as objects, not strings: typer reads them with get_type_hints, which cannot see `root_help`
     command.__annotations__ = {
         "root": Annotated[Path, typer.Argument(help=root_help, show_default=False)],
         "out": OutOpt, "name": NameOpt, "limit": LimitOpt, "documents": DocumentsOpt,
-        "graphrag_version": EngineVersionOpt, "force": ForceOpt, "return": None,
+        "graphrag_version": EngineVersionOpt, "force": ForceOpt, "cache": CacheOpt, "return": None,
     }
     if not graphrag:  # GraphRAG's options only where they mean something
         del command.__annotations__["documents"], command.__annotations__["graphrag_version"]
+        del command.__annotations__["cache"]
         plain = command
 
         def command(root: Path, out: Path | None = None, name: str | None = None, limit: int = 10,  # type: ignore[no-redef]
@@ -404,6 +411,59 @@ def _import_command(
 
         command.__annotations__ = {k: v for k, v in plain.__annotations__.items()}
     return command
+
+
+def _import_cache(root: Path, draft: Any, target: Path, graphrag_version: str | None, force: bool) -> None:
+    """Write `<suite>-cache`: the imported cases the cache covers, one variant per cached model
+    (the project's extraction prompt, which must render to the cached first request), and each
+    covered case's cassette; every model's coverage is printed, every case left out is named."""
+    import dataclasses
+
+    from ..names import safe_name
+    from .importers import write_draft
+    from .importers.common import reference_free_thresholds
+    from .importers.graphrag import read_graphrag_project
+    from .importers.graphrag_cache import (cache_folder, cache_models, read_cached_calls, require_calls,
+                                           write_cache_cassettes)
+
+    project = read_graphrag_project(root, graphrag_version=graphrag_version)
+    folder = cache_folder(project.settings, project.root)
+    calls, notes = read_cached_calls(folder) if folder.is_dir() else ([], [])
+    for note in notes:
+        sys.stderr.write(f"harness: note: {note}\n")
+    require_calls(folder, calls)
+    prompt = draft.variants.get("project") or draft.variants["default"]
+    typed = "type_conformance" in draft.thresholds or "project" in draft.thresholds.get("variants", {}) \
+        if "project" in draft.variants else True
+    variants = {safe_name(model, fallback="model"): {**prompt, "model": model}
+                for model in cache_models(calls) if model != "(not stored)"}
+    if not variants:
+        raise InputError(f"{folder}: --cache: the cached extraction calls name no model")
+    name = f"{draft.name}-cache"
+    out = target.with_name(f"{name}.yaml")
+    cache_draft = dataclasses.replace(
+        draft, name=name, variants=variants, baseline=next(iter(variants)), files={}, warnings=[],
+        thresholds=reference_free_thresholds({v: typed for v in variants}),
+        description=f"{draft.description}: the answers the project's LLM cache holds, one variant per model",
+        notes=f"{draft.notes} Made by --cache from {folder}: each variant replays its model's cached answers "
+              "(harness run --record-mode none); cases the cache does not cover for every model are left out.")
+    write_draft(cache_draft, out, force=True if force else False)
+    coverage = write_cache_cassettes(out, calls, replace=force)
+    total = len(draft.cases)
+    for report in coverage:
+        typer.echo(f"cache: {report.line(total)}")
+        for case_id, reason in report.left_out.items():
+            sys.stderr.write(f"harness: cache: {report.model}: case {case_id} left out: {reason}\n")
+    common = set.intersection(*(set(r.covered) for r in coverage)) if coverage else set()
+    kept = [case for case in draft.cases if case["id"] in common]
+    if not kept:
+        out.unlink(missing_ok=True)
+        raise InputError(f"{folder}: --cache: no case is covered by every cached model; no cache suite written")
+    dropped = len(draft.cases) - len(kept)
+    write_draft(dataclasses.replace(cache_draft, cases=kept), out, force=True)
+    typer.echo(f"wrote {out}: {len(variants)} variant(s) ({', '.join(variants)}), {len(kept)} case(s) from the cache"
+               + (f" ({dropped} left out: not covered by every model)" if dropped else ""))
+    typer.echo(f"next: harness run {out} --record-mode none (no model call, no key)")
 
 
 import_graphrag = import_app.command(
