@@ -24,6 +24,22 @@ check's answer to the history: the next continuation follows the loop question, 
 in a row. 0.1-0.5 fill the prompt with `str.replace` of their five variables, not `str.format`:
 `{{`, `}}` and any other `{name}` are sent as written.
 
+LightRAG (`engine: lightrag-1.4.6`), read from `extract_entities` in lightrag/operate.py,
+`use_llm_func_with_cache` in lightrag/utils.py and lightrag/llm/openai.py (which sends a system
+message when `system_prompt` is set, then `history_messages`, then the prompt as user), and proven
+for 1.4.6, 1.4.9.11 and 1.5.7 against what the real release passed to its `llm_model_func`
+(tests/fixtures/engine_captures/lightrag-<v>-conversation/):
+
+| versions      | gleanings                   | loop check                                       | sent text             |
+| 1.0-1.4.7     | up to `entity_extract_max_gleaning` | `entity_if_loop_extraction`, the answer think-stripped, stripped of space and quotes, lowered, == "yes" | as formatted |
+| 1.4.8-1.5.x   | at most one                 | none                                             | sanitize_text_for_encoding (strip, HTML unescape, control characters out) |
+
+Both keep each answer in the history with `<think>` removed and stripped (`remove_think_tags`),
+and never put the loop question or its answer in the history: a continuation after "yes" follows
+the previous gleaning. Their continue and loop prompts are PROMPTS entries, which a project's
+prompt.py may replace, so a LightRAG suite sends its template's (`harness import lightrag` writes
+them from the project's or the release's stock PROMPTS).
+
 A suite that names no engine keeps the harness's own conversation (`HARNESS`): GraphRAG 2.2's
 prompts, a one-token loop call, and any answer starting with Y (after stripping) going on.
 """
@@ -31,6 +47,7 @@ prompts, a one-token loop call, and any answer starting with Y (after stripping)
 from __future__ import annotations
 
 import functools
+import html
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -59,6 +76,9 @@ DEFAULT_ENCODING = "cl100k_base"
 # the newest release of each major line, which `graphrag-<major>` stands for
 LATEST: dict[int, tuple[int, int, int]] = {0: (0, 9, 0), 1: (1, 2, 4), 2: (2, 7, 2), 3: (3, 3, 0)}
 _ENGINE = re.compile(r"graphrag-(\d+)(?:\.(\d+))?(?:\.(\d+))?")
+_LIGHTRAG = re.compile(r"lightrag-(\d+)\.(\d+)(?:\.(\d+))?(?:\.(\d+))?")
+# the LightRAG lines whose conversation is modelled (1.0-1.5), and the release each major.minor stands for
+LIGHTRAG_LATEST: dict[tuple[int, int], tuple[int, ...]] = {(1, 4): (1, 4, 9, 11), (1, 5): (1, 5, 7)}
 
 Version = tuple[int, int, int]
 
@@ -79,7 +99,15 @@ class Conversation:
     keep_bom: bool = False
     continue_from_first: bool = False  # every continuation follows the first answer only (0.1.0-0.2.0)
     loop_answer_in_history: bool = True  # False: the next continuation follows the loop question (3.x)
+    loop_question_in_history: bool = True  # False: neither the loop question nor its answer (LightRAG)
     filling: Filling = "format"
+    # None: the version's own continue and loop prompts above replace a template's; "template":
+    # the template's are sent (LightRAG reads them from PROMPTS, which a project may replace)
+    gleaning_prompts: Literal["engine", "template"] = "engine"
+    max_gleanings: int | None = None  # the most gleanings the version makes, whatever is asked (None: no cap)
+    # every message's text as the version sends it, and an answer as the version keeps it in the history
+    sent: Callable[[str], str] | None = None
+    kept_answer: Callable[[str], str] | None = None
 
     @functools.cached_property
     def loop_params(self) -> Mapping[str, Any]:
@@ -110,6 +138,12 @@ class Conversation:
 
         parts = _REPLACED.split(text)
         return "".join(part if index % 2 else escape(part) for index, part in enumerate(parts))
+
+    def send(self, messages: list[dict[str, str]]) -> list[dict[str, str]]:
+        """The messages as this version sends them (LightRAG 1.4.8+ sanitizes every text)."""
+        if self.sent is None:
+            return messages
+        return [{**m, "content": self.sent(m["content"])} for m in messages]
 
     def identity(self) -> dict[str, Any] | None:
         """What a results row's request hash adds for this conversation (None: nothing, as before)."""
@@ -157,11 +191,71 @@ def _logit_bias(yes: str, no: str, encoding: str) -> dict[str, int]:
     return {str(tokens.encode(yes)[0]): 100, str(tokens.encode(no)[0]): 100}
 
 
+def parse_lightrag(name: str) -> tuple[int, ...]:
+    """`lightrag-1.4.9.11` -> (1, 4, 9, 11); `lightrag-1.4` -> the newest 1.4 modelled; InputError
+    for a LightRAG line whose conversation is not modelled."""
+    match = _LIGHTRAG.fullmatch(name.strip().lower())
+    if match is None or (int(match.group(1)), int(match.group(2))) > max(LIGHTRAG_LATEST) or int(match.group(1)) < 1:
+        raise InputError(f"engine '{name}' is not a LightRAG version the harness models "
+                         f"(lightrag-1.0 ... lightrag-1.5, or one version such as lightrag-1.4.6)")
+    parts = tuple(int(g) for g in match.groups() if g is not None)
+    if len(parts) == 2 and parts in LIGHTRAG_LATEST:
+        return LIGHTRAG_LATEST[parts]
+    return parts
+
+
+def remove_think_tags(text: str) -> str:
+    """LightRAG's `remove_think_tags`: a leading `<think>...</think>` (or anything up to a
+    `</think>`) removed, then stripped; what it keeps of an answer and reads a loop answer from."""
+    return re.sub(r"^(<think>.*?</think>|.*</think>)", "", text, flags=re.DOTALL).strip()
+
+
+def sanitize_text(text: str) -> str:
+    """LightRAG 1.4.8+'s `sanitize_text_for_encoding`, applied to every prompt, system prompt and
+    history text it sends: stripped, surrogates and U+FFFE/U+FFFF dropped, HTML entities unescaped,
+    control characters (but tab, LF, CR) dropped, stripped again."""
+    text = text.strip()
+    if not text:
+        return text
+    text = "".join(c for c in text if not (0xD800 <= ord(c) <= 0xDFFF or ord(c) in (0xFFFE, 0xFFFF)))
+    text = re.sub(r"[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]", "", text)
+    text = html.unescape(text)
+    text = re.sub(r"[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]", "", text)
+    return text.strip()
+
+
+def _lightrag_yes(answer: str) -> bool:
+    """LightRAG <= 1.4.7: another gleaning only after "yes" (think tags, space and quotes stripped, any case)."""
+    return remove_think_tags(answer).strip().strip('"').strip("'").lower() == "yes"
+
+
+def lightrag_conversation(engine: str) -> Conversation:
+    """The gleaning conversation of one LightRAG version (table in the module's docstring)."""
+    version = parse_lightrag(engine)
+    label = "lightrag-" + ".".join(str(p) for p in version)
+    sanitizes = version >= (1, 4, 8)
+    return Conversation(
+        engine=label,
+        loop_bias=None,
+        loop_max_tokens=None,  # the loop check is an ordinary call
+        continues=_never if sanitizes else _lightrag_yes,
+        loop_question_in_history=False,
+        loop_answer_in_history=False,
+        gleaning_prompts="template",
+        max_gleanings=1 if sanitizes else None,
+        sent=sanitize_text if sanitizes else None,
+        kept_answer=(lambda answer: sanitize_text(remove_think_tags(answer))) if sanitizes else remove_think_tags,
+    )
+
+
 def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) -> Conversation:
     """The conversation of the engine a suite names (None: the harness's own). `encoding`: the
     tokenizer of the project's `encoding_model`, whose tokens the loop call's logit bias names."""
+    if engine is not None and engine.strip().lower().startswith("lightrag-"):
+        return lightrag_conversation(engine)
+    # plain `lightrag` names no release, so no conversation: the harness's own
     if engine is None or not engine.strip().lower().startswith("graphrag"):
-        return HARNESS  # LightRAG's gleaning conversation is not modelled yet: the harness's own
+        return HARNESS
     version = parse_engine(engine)
     label = "graphrag-{}.{}.{}".format(*version)
     v01 = version < (0, 2, 1)
