@@ -49,12 +49,29 @@ def template_of(captured: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def write_suite(root: Path, captured: dict[str, Any], chunks: list[str], *, engine: str | None) -> Path:
+def stock_template(captured: dict[str, Any]) -> dict[str, Any] | None:
+    """The template `harness import lightrag` writes from the release's shipped stock PROMPTS
+    (None: the harness ships none for it)."""
+    from harness.prompts.importers.lightrag import LightRAGProject, template_data
+    from harness.prompts.importers.lightrag_workdir import stock_prompts
+
+    version = captured["engine"].removeprefix("lightrag-")
+    stock = next((s for s in stock_prompts() if s.version == version), None)
+    if stock is None:
+        return None
+    project = LightRAGProject(root=Path("."), prompt_file=None, prompts=dict(stock.prompts),
+                              entity_types=captured["entity_types"], language=captured["language"])
+    return template_data(project)
+
+
+def write_suite(root: Path, captured: dict[str, Any], chunks: list[str], *, engine: str | None,
+                template: dict[str, Any] | None = None) -> Path:
     root.mkdir(parents=True, exist_ok=True)
-    (root / "prompt.yaml").write_text(yaml.safe_dump(template_of(captured), allow_unicode=True, sort_keys=False),
-                                      encoding="utf-8")
+    (root / "prompt.yaml").write_text(yaml.safe_dump(template or template_of(captured), allow_unicode=True,
+                                                     sort_keys=False), encoding="utf-8")
     suite: dict[str, Any] = {
         "name": "conversation",
+        "language": captured["language"],
         "entity_types": captured["entity_types"],
         "model": {"name": "gpt-4o-mini", "max_gleanings": captured["max_gleanings"]},
         "variants": {"default": {"prompt": "prompt.yaml", "format": "lightrag"}},
@@ -93,6 +110,24 @@ def test_the_harness_sends_what_the_lightrag_version_sent(name: str, tmp_path: P
             sent = [r["body"] for r in server.requests if isinstance(r.get("body"), dict)]
         assert [b["messages"] for b in sent] == [c["messages"] for c in seen["calls"]], scenario  # roles, history, bytes
         assert all("logit_bias" not in b and b.get("max_tokens") != 1 for b in sent)  # every call an ordinary one
+
+
+WITH_STOCK = [name for name in CAPTURED if stock_template(capture(name)) is not None]
+
+
+@pytest.mark.parametrize("name", WITH_STOCK)
+def test_the_imported_stock_prompt_sends_what_the_lightrag_version_sent(name: str, tmp_path: Path,
+                                                                        api_key: str) -> None:
+    """The `default` variant `harness import lightrag` writes for the release (its stock PROMPTS)
+    sends the same bytes as the release: prompt, examples as LightRAG joins them, gleaning prompts."""
+    captured = capture(name)
+    for scenario, seen in captured["scenarios"].items():
+        path = write_suite(tmp_path / scenario, captured, [seen["chunk"]], engine=captured["engine"],
+                           template=stock_template(captured))
+        with FakeOpenAIServer(responder(captured, lambda body, a=seen["loop_answer"]: a)) as server:
+            record_cassettes(load_suite(path), server, tmp_path / scenario)
+            sent = [r["body"]["messages"] for r in server.requests if isinstance(r.get("body"), dict)]
+        assert sent == [c["messages"] for c in seen["calls"]], scenario
 
 
 @pytest.mark.parametrize("name", WITH_LOOP)
