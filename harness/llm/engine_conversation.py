@@ -30,13 +30,21 @@ message when `system_prompt` is set, then `history_messages`, then the prompt as
 for 1.4.6, 1.4.9.11 and 1.5.7 against what the real release passed to its `llm_model_func`
 (tests/fixtures/engine_captures/lightrag-<v>-conversation/):
 
-| versions      | gleanings                   | loop check                                       | sent text             |
-| 1.0-1.4.7     | up to `entity_extract_max_gleaning` | `entity_if_loop_extraction`, the answer think-stripped, stripped of space and quotes, lowered, == "yes" | as formatted |
-| 1.4.8-1.5.x   | at most one                 | none                                             | sanitize_text_for_encoding (strip, HTML unescape, control characters out) |
+| versions       | gleanings            | loop check                                  | sent text           | answers kept in the history |
+| 1.0-1.3.x      | up to `entity_extract_max_gleaning` | `entity_if_loop_extraction`; goes on when the answer, stripped of space and quotes and lowered, is "yes" | as formatted | as answered |
+| 1.4.0-1.4.7    | as 1.0               | as 1.0, after `remove_think_tags`          | as formatted        | remove_think_tags (a leading think block), stripped |
+| 1.4.8-1.4.9.x  | at most one          | none                                        | sanitized (v1)      | as 1.4, then sanitized |
+| 1.4.10-1.4.13  | at most one          | none                                        | sanitized (v2)      | as 1.4, then sanitized |
+| 1.4.14-1.5.x   | at most one          | none                                        | sanitized (v2)      | every think block removed, stripped, sanitized |
 
-Both keep each answer in the history with `<think>` removed and stripped (`remove_think_tags`),
-and never put the loop question or its answer in the history: a continuation after "yes" follows
-the previous gleaning. Their continue and loop prompts are PROMPTS entries, which a project's
+Read from the wheels of 1.0.0, 1.2.1, 1.3.0, 1.3.9, 1.4.0, 1.4.7, 1.4.8.1, 1.4.10, 1.4.12-1.4.14,
+1.4.16 and 1.5.0 as well. `sanitize_text_for_encoding`: v1 strips, drops surrogates,
+U+FFFE/U+FFFF and C0 controls (not tab, LF, CR) and DEL, unescapes HTML entities, drops C0, DEL
+and C1 controls, strips; v2 strips, unescapes, drops surrogates, U+FFFE/U+FFFF, C0 controls and
+DEL (C1 kept), strips. No version puts the loop question or its answer in the history: a
+continuation after "yes" follows the previous gleaning. Not modelled: 1.5's skipping of the
+gleaning when system prompt, history and continue prompt exceed MAX_EXTRACT_INPUT_TOKENS (20480
+tokens by default). Their continue and loop prompts are PROMPTS entries, which a project's
 prompt.py may replace, so a LightRAG suite sends its template's (`harness import lightrag` writes
 them from the project's or the release's stock PROMPTS).
 
@@ -78,7 +86,8 @@ LATEST: dict[int, tuple[int, int, int]] = {0: (0, 9, 0), 1: (1, 2, 4), 2: (2, 7,
 _ENGINE = re.compile(r"graphrag-(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 _LIGHTRAG = re.compile(r"lightrag-(\d+)\.(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 # the LightRAG lines whose conversation is modelled (1.0-1.5), and the release each major.minor stands for
-LIGHTRAG_LATEST: dict[tuple[int, int], tuple[int, ...]] = {(1, 4): (1, 4, 9, 11), (1, 5): (1, 5, 7)}
+LIGHTRAG_LATEST: dict[tuple[int, int], tuple[int, ...]] = {
+    (1, 0): (1, 0, 9), (1, 1): (1, 1, 7), (1, 2): (1, 2, 6), (1, 3): (1, 3, 9), (1, 4): (1, 4, 16), (1, 5): (1, 5, 7)}
 
 Version = tuple[int, int, int]
 
@@ -197,7 +206,7 @@ def parse_lightrag(name: str) -> tuple[int, ...]:
     match = _LIGHTRAG.fullmatch(name.strip().lower())
     if match is None or (int(match.group(1)), int(match.group(2))) > max(LIGHTRAG_LATEST) or int(match.group(1)) < 1:
         raise InputError(f"engine '{name}' is not a LightRAG version the harness models "
-                         f"(lightrag-1.0 ... lightrag-1.5, or one version such as lightrag-1.4.6)")
+                         f"(lightrag-1.0 ... lightrag-1.5, or one release such as lightrag-1.4.6)")
     parts = tuple(int(g) for g in match.groups() if g is not None)
     if len(parts) == 2 and parts in LIGHTRAG_LATEST:
         return LIGHTRAG_LATEST[parts]
@@ -205,15 +214,20 @@ def parse_lightrag(name: str) -> tuple[int, ...]:
 
 
 def remove_think_tags(text: str) -> str:
-    """LightRAG's `remove_think_tags`: a leading `<think>...</think>` (or anything up to a
-    `</think>`) removed, then stripped; what it keeps of an answer and reads a loop answer from."""
+    """LightRAG 1.4.0-1.4.13's `remove_think_tags`: a leading `<think>...</think>` (or anything up
+    to a `</think>`) removed, then stripped; what it keeps of an answer and reads a loop answer from."""
     return re.sub(r"^(<think>.*?</think>|.*</think>)", "", text, flags=re.DOTALL).strip()
 
 
-def sanitize_text(text: str) -> str:
-    """LightRAG 1.4.8+'s `sanitize_text_for_encoding`, applied to every prompt, system prompt and
-    history text it sends: stripped, surrogates and U+FFFE/U+FFFF dropped, HTML entities unescaped,
-    control characters (but tab, LF, CR) dropped, stripped again."""
+def remove_think_blocks(text: str) -> str:
+    """LightRAG 1.4.14+'s `remove_think_tags`: an orphaned `...</think>` prefix, then every
+    `<think>...</think>` block anywhere, removed; stripped."""
+    text = re.sub(r"^((?!<think>).)*?</think>", "", text, flags=re.DOTALL)
+    return re.sub(r"<think>.*?</think>", "", text, flags=re.DOTALL).strip()
+
+
+def sanitize_v1(text: str) -> str:
+    """LightRAG 1.4.8-1.4.9.x's `sanitize_text_for_encoding`, applied to every text it sends."""
     text = text.strip()
     if not text:
         return text
@@ -224,28 +238,43 @@ def sanitize_text(text: str) -> str:
     return text.strip()
 
 
-def _lightrag_yes(answer: str) -> bool:
-    """LightRAG <= 1.4.7: another gleaning only after "yes" (think tags, space and quotes stripped, any case)."""
-    return remove_think_tags(answer).strip().strip('"').strip("'").lower() == "yes"
+def sanitize_v2(text: str) -> str:
+    """LightRAG 1.4.10+'s `sanitize_text_for_encoding`: unescaped first, C1 controls kept."""
+    text = text.strip()
+    if not text:
+        return text
+    text = html.unescape(text)
+    text = re.sub("[\ud800-\udfff\ufffe\uffff]", "", text)
+    text = re.sub(r"[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]", "", text)
+    return text.strip()
+
+
+def _lightrag_reads_yes(kept: Callable[[str], str]) -> Callable[[str], bool]:
+    def continues(answer: str) -> bool:
+        return kept(answer).strip().strip('"').strip("'").lower() == "yes"
+    continues.__doc__ = "LightRAG <= 1.4.7: another gleaning only after \"yes\" (space and quotes stripped, any case)."
+    return continues
+
+
+def _identity(text: str) -> str:
+    return text
 
 
 def lightrag_conversation(engine: str) -> Conversation:
     """The gleaning conversation of one LightRAG version (table in the module's docstring)."""
     version = parse_lightrag(engine)
     label = "lightrag-" + ".".join(str(p) for p in version)
-    sanitizes = version >= (1, 4, 8)
+    think = _identity if version < (1, 4) else remove_think_tags if version < (1, 4, 14) else remove_think_blocks
+    if version < (1, 4, 8):
+        return Conversation(
+            engine=label, loop_bias=None, loop_max_tokens=None, continues=_lightrag_reads_yes(think),
+            loop_question_in_history=False, loop_answer_in_history=False, gleaning_prompts="template",
+            kept_answer=None if think is _identity else think)
+    sanitize = sanitize_v1 if version < (1, 4, 10) else sanitize_v2
     return Conversation(
-        engine=label,
-        loop_bias=None,
-        loop_max_tokens=None,  # the loop check is an ordinary call
-        continues=_never if sanitizes else _lightrag_yes,
-        loop_question_in_history=False,
-        loop_answer_in_history=False,
-        gleaning_prompts="template",
-        max_gleanings=1 if sanitizes else None,
-        sent=sanitize_text if sanitizes else None,
-        kept_answer=(lambda answer: sanitize_text(remove_think_tags(answer))) if sanitizes else remove_think_tags,
-    )
+        engine=label, loop_bias=None, loop_max_tokens=None, continues=_never,  # no loop question at all
+        loop_question_in_history=False, loop_answer_in_history=False, gleaning_prompts="template",
+        max_gleanings=1, sent=sanitize, kept_answer=lambda answer: sanitize(think(answer)))
 
 
 def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) -> Conversation:

@@ -28,8 +28,15 @@ def capture(name: str) -> dict[str, Any]:
     return json.loads((CAPTURES / name / "requests.json").read_text(encoding="utf-8"))
 
 
+def binding_messages(call: dict[str, Any]) -> list[dict[str, str]]:
+    """The messages lightrag/llm/openai.py (1.0-1.5) sends for one recorded `llm_model_func` call:
+    a system message when system_prompt is set, history_messages, then the prompt as user."""
+    system = [{"role": "system", "content": call["system_prompt"]}] if call["system_prompt"] else []
+    return [*system, *call["history_messages"], {"role": "user", "content": call["prompt"]}]
+
+
 def last_user(call: dict[str, Any]) -> str:
-    return call["messages"][-1]["content"]
+    return call["prompt"]
 
 
 def template_of(captured: dict[str, Any]) -> dict[str, Any]:
@@ -108,7 +115,7 @@ def test_the_harness_sends_what_the_lightrag_version_sent(name: str, tmp_path: P
         with FakeOpenAIServer(responder(captured, lambda body, a=seen["loop_answer"]: a)) as server:
             record_cassettes(load_suite(path), server, tmp_path / scenario)
             sent = [r["body"] for r in server.requests if isinstance(r.get("body"), dict)]
-        assert [b["messages"] for b in sent] == [c["messages"] for c in seen["calls"]], scenario  # roles, history, bytes
+        assert [b["messages"] for b in sent] == [binding_messages(c) for c in seen["calls"]], scenario  # roles, history, bytes
         assert all("logit_bias" not in b and b.get("max_tokens") != 1 for b in sent)  # every call an ordinary one
 
 
@@ -127,7 +134,7 @@ def test_the_imported_stock_prompt_sends_what_the_lightrag_version_sent(name: st
         with FakeOpenAIServer(responder(captured, lambda body, a=seen["loop_answer"]: a)) as server:
             record_cassettes(load_suite(path), server, tmp_path / scenario)
             sent = [r["body"]["messages"] for r in server.requests if isinstance(r.get("body"), dict)]
-        assert sent == [c["messages"] for c in seen["calls"]], scenario
+        assert sent == [binding_messages(c) for c in seen["calls"]], scenario
 
 
 @pytest.mark.parametrize("name", WITH_LOOP)
@@ -151,21 +158,40 @@ def test_loop_answers_are_read_as_the_lightrag_version_reads_them(name: str, tmp
     assert {a: n > 3 for a, n in calls.items()} == reading
 
 
-def test_lightrag_1_4_8_and_later_sanitize_what_they_send(tmp_path: Path) -> None:
-    """Read from 1.4.9.11's `sanitize_text_for_encoding` (utils.py): stripped, HTML entities
-    unescaped, control characters dropped; 1.4.6 sends the text as formatted."""
+def test_lightrag_1_4_8_and_later_sanitize_what_they_send() -> None:
+    """Read from `sanitize_text_for_encoding` (utils.py): 1.4.8-1.4.9.x strip, drop control
+    characters (C1 too) and unescape HTML entities; 1.4.10 and later keep C1; 1.4.7 and before
+    send the text as formatted."""
     from harness.llm.engine_conversation import conversation_for
 
-    text = "  Ada &amp; Bob\x07 met.\n"
-    assert conversation_for("lightrag-1.4.9.11").send([{"role": "user", "content": text}])[0]["content"] == "Ada & Bob met."
-    assert conversation_for("lightrag-1.4.6").send([{"role": "user", "content": text}])[0]["content"] == text
-    assert conversation_for("lightrag-1.4.9.11").max_gleanings == 1 and conversation_for("lightrag-1.4.6").max_gleanings is None
+    text = "  Ada &amp; Bob\x07\x85 met.\n"
+    sent = {engine: conversation_for(engine).send([{"role": "user", "content": text}])[0]["content"]
+            for engine in ("lightrag-1.4.6", "lightrag-1.4.9.11", "lightrag-1.4.16", "lightrag-1.5.7")}
+    assert sent == {"lightrag-1.4.6": text, "lightrag-1.4.9.11": "Ada & Bob met.",
+                    "lightrag-1.4.16": "Ada & Bob\x85 met.", "lightrag-1.5.7": "Ada & Bob\x85 met."}
+    assert conversation_for("lightrag-1.4.8").max_gleanings == 1 and conversation_for("lightrag-1.4.7").max_gleanings is None
+
+
+def test_what_each_lightrag_line_keeps_of_an_answer_and_reads_from_a_loop_answer() -> None:
+    """Read from the releases' code (not captured): 1.0-1.3 keep answers as given and read the loop
+    answer without removing think tags; 1.4.0-1.4.13 remove a leading think block; 1.4.14 and
+    later every think block."""
+    from harness.llm.engine_conversation import conversation_for
+
+    answer = "<think>a</think> X <think>b</think> Y\n"
+    kept = {engine: (conversation_for(engine).kept_answer or (lambda a: a))(answer)
+            for engine in ("lightrag-1.3.9", "lightrag-1.4.0", "lightrag-1.4.13", "lightrag-1.4.14")}
+    assert kept == {"lightrag-1.3.9": answer, "lightrag-1.4.0": "X <think>b</think> Y",
+                    "lightrag-1.4.13": "X <think>b</think> Y", "lightrag-1.4.14": "X  Y"}
+    assert not conversation_for("lightrag-1.3.9").continues("<think>x</think>yes")
+    assert conversation_for("lightrag-1.3.9").continues(' "Yes"\n')
+    assert conversation_for("lightrag-1.4.0").continues("<think>x</think>yes")
 
 
 def test_a_lightrag_version_whose_conversation_is_not_modelled_is_refused_by_name(tmp_path: Path) -> None:
     from harness.llm.engine_conversation import HARNESS, conversation_for, parse_lightrag
 
-    assert parse_lightrag("lightrag-1.4") == (1, 4, 9, 11) and parse_lightrag("lightrag-1.4.6") == (1, 4, 6)
+    assert parse_lightrag("lightrag-1.4") == (1, 4, 16) and parse_lightrag("lightrag-1.4.9.11") == (1, 4, 9, 11)
     with pytest.raises(InputError, match="lightrag-2.0"):
         parse_lightrag("lightrag-2.0")
     assert conversation_for("lightrag") is HARNESS  # no release named: no conversation to model
