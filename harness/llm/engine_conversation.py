@@ -256,6 +256,11 @@ def _lightrag_reads_yes(kept: Callable[[str], str]) -> Callable[[str], bool]:
     return continues
 
 
+def _no_loop_question(answer: str) -> bool:
+    """LightRAG 1.4.8+ ask no loop question (and glean once at most): nothing to go on after."""
+    return False
+
+
 def _identity(text: str) -> str:
     return text
 
@@ -272,7 +277,7 @@ def lightrag_conversation(engine: str) -> Conversation:
             kept_answer=None if think is _identity else think)
     sanitize = sanitize_v1 if version < (1, 4, 10) else sanitize_v2
     return Conversation(
-        engine=label, loop_bias=None, loop_max_tokens=None, continues=_never,  # no loop question at all
+        engine=label, loop_bias=None, loop_max_tokens=None, continues=_no_loop_question,
         loop_question_in_history=False, loop_answer_in_history=False, gleaning_prompts="template",
         max_gleanings=1, sent=sanitize, kept_answer=lambda answer: sanitize(think(answer)))
 

@@ -6,6 +6,7 @@ made by capture_lightrag_conversation.py), turned into messages as LightRAG's Op
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,8 @@ def write_suite(root: Path, captured: dict[str, Any], chunks: list[str], *, engi
     return path
 
 
-def responder(captured: dict[str, Any], loop_answer_of) -> Any:
+def responder(captured: dict[str, Any],
+              loop_answer_of: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]], str]:
     """The capture script's answers: the first, then gleaning n after n answers in the history,
     the loop answer to the loop prompt."""
     answers = captured["answers"]
