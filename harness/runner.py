@@ -76,7 +76,8 @@ class VariantPlan:
         return {**engine, **self.kind.variables(self, case)}
 
     def render(self, case: GoldCase) -> list[dict[str, str]]:
-        return self.template.render(self.variables(case), case=case.id)
+        """The case's first request as the engine version the suite names sends it."""
+        return self.conversation.send(self.template.render(self.variables(case), case=case.id))
 
     def examples_text(self, case: GoldCase) -> str:
         """The prompt as sent without the case's chunk: its instructions and few-shot examples
@@ -139,9 +140,10 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         raise InputError(f"{suite.path}: variant '{name}': its prompt says `kind: {declared}`, "
                          f"which is no prompt for a {suite.spec.kind} suite ({', '.join(kind.prompt_kinds)})")
     conversation = conversation_for(suite.spec.engine)
-    if conversation.engine is not None:
+    if conversation.engine is not None and conversation.gleaning_prompts == "engine":
         # GraphRAG's continue and loop prompts are constants of its code: a suite that names the
-        # version sends that version's, whatever a template declares (docs/suites.md, `engine:`)
+        # version sends that version's, whatever a template declares (docs/suites.md, `engine:`);
+        # LightRAG's are PROMPTS entries, so its suites send the template's
         template = dataclasses.replace(
             template, continue_prompt=conversation.continue_prompt, loop_prompt=conversation.loop_prompt,
             user=conversation.as_sent(template.user),
@@ -157,7 +159,7 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         language=spec.language or suite.spec.language,
         endpoint=endpoint,
         # GraphRAG gleans extraction and claims only: a summary or a report is one call
-        max_gleanings=model.max_gleanings if kind.gleans else 0,
+        max_gleanings=_gleanings(model.max_gleanings, conversation) if kind.gleans else 0,
         format=output_format,
         delimiters=variant_delimiters(spec, template.meta, output_format),
         types=types,
@@ -165,6 +167,11 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
         kind=kind,
         conversation=conversation,
     )
+
+
+def _gleanings(asked: int, conversation: Conversation) -> int:
+    """The gleanings the engine version makes when asked for `asked` (LightRAG 1.4.8+: one at most)."""
+    return asked if conversation.max_gleanings is None else min(asked, conversation.max_gleanings)
 
 
 def calls_hash(plan: VariantPlan, first_payload: dict, variables: dict[str, str], *,
@@ -233,10 +240,13 @@ def cassette_path(suite: Suite, variant: str, case_id: str, sample: int = 0) -> 
 def case_request(plan: VariantPlan, client: ModelClient, case: GoldCase) -> CaseRequest:
     """The case's requests, rendered and hashed here once (`plan.render` is this render)."""
     variables = plan.variables(case)
-    messages = plan.template.render(variables, case=case.id)
+    conversation = plan.conversation
+    messages = conversation.send(plan.template.render(variables, case=case.id))
     payload = client.payload(messages)
     continue_prompt = plan.template.render_continue(variables)
     loop_prompt = plan.template.render_loop(variables)
+    if conversation.sent is not None:  # LightRAG 1.4.8+ sanitizes every text it sends
+        continue_prompt, loop_prompt = conversation.sent(continue_prompt), conversation.sent(loop_prompt)
     digest = calls_hash(plan, payload, variables, continue_prompt=continue_prompt, loop_prompt=loop_prompt)
     return CaseRequest(plan, case, variables, messages, payload, digest, digest=request_hash(payload),
                        continue_prompt=continue_prompt, loop_prompt=loop_prompt)

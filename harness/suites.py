@@ -225,11 +225,11 @@ class SuiteSpec(Value):
     def _known_engine(cls, value: str | None) -> str | None:
         if value is not None:
             from .cache_audit.engines import ENGINE_NAMES, parser_of_version
-            from .llm.engine_conversation import parse_engine
+            from .llm.engine_conversation import parse_engine, parse_lightrag
 
-            if value.strip().lower().startswith("graphrag"):
-                try:
-                    parse_engine(value)
+            if value.strip().lower().startswith(("graphrag", "lightrag-")):
+                try:  # a version whose conversation is not modelled is refused at load, by name
+                    (parse_engine if value.strip().lower().startswith("graphrag") else parse_lightrag)(value)
                 except InputError as exc:
                     raise ValueError(str(exc)) from None
             elif parser_of_version(value) is None:

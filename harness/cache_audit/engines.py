@@ -205,7 +205,7 @@ def engine_parser(engine: str, answer: str) -> tuple[str, Callable[[str], Engine
 
 
 _GRAPHRAG_VERSION = re.compile(r"graphrag-(\d+)(?:\.(\d+))?(?:\.(\d+))?")
-_LIGHTRAG_VERSION = re.compile(r"lightrag(?:-(\d+)\.(\d+)(?:\.(\d+))?)?")
+_LIGHTRAG_VERSION = re.compile(r"lightrag(?:-(\d+)\.(\d+)(?:\.(\d+))?(?:\.\d+)?)?")  # 1.4.9.11: four parts
 ENGINE_NAMES = "graphrag-0 ... graphrag-3 or one version such as graphrag-3.3.0; lightrag, or lightrag-1.4.9"
 
 

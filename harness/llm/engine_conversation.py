@@ -24,6 +24,30 @@ check's answer to the history: the next continuation follows the loop question, 
 in a row. 0.1-0.5 fill the prompt with `str.replace` of their five variables, not `str.format`:
 `{{`, `}}` and any other `{name}` are sent as written.
 
+LightRAG (`engine: lightrag-1.4.6`), read from `extract_entities` in lightrag/operate.py,
+`use_llm_func_with_cache` in lightrag/utils.py and lightrag/llm/openai.py (which sends a system
+message when `system_prompt` is set, then `history_messages`, then the prompt as user), and proven
+for 1.4.6, 1.4.9.11 and 1.5.7 against what the real release passed to its `llm_model_func`
+(tests/fixtures/engine_captures/lightrag-<v>-conversation/):
+
+| versions       | gleanings            | loop check                                  | sent text           | answers kept in the history |
+| 1.0-1.3.x      | up to `entity_extract_max_gleaning` | `entity_if_loop_extraction`; goes on when the answer, stripped of space and quotes and lowered, is "yes" | as formatted | as answered |
+| 1.4.0-1.4.7    | as 1.0               | as 1.0, after `remove_think_tags`          | as formatted        | remove_think_tags (a leading think block), stripped |
+| 1.4.8-1.4.9.x  | at most one          | none                                        | sanitized (v1)      | as 1.4, then sanitized |
+| 1.4.10-1.4.13  | at most one          | none                                        | sanitized (v2)      | as 1.4, then sanitized |
+| 1.4.14-1.5.x   | at most one          | none                                        | sanitized (v2)      | every think block removed, stripped, sanitized |
+
+Read from the wheels of 1.0.0, 1.2.1, 1.3.0, 1.3.9, 1.4.0, 1.4.7, 1.4.8.1, 1.4.10, 1.4.12-1.4.14,
+1.4.16 and 1.5.0 as well. `sanitize_text_for_encoding`: v1 strips, drops surrogates,
+U+FFFE/U+FFFF and C0 controls (not tab, LF, CR) and DEL, unescapes HTML entities, drops C0, DEL
+and C1 controls, strips; v2 strips, unescapes, drops surrogates, U+FFFE/U+FFFF, C0 controls and
+DEL (C1 kept), strips. No version puts the loop question or its answer in the history: a
+continuation after "yes" follows the previous gleaning. Not modelled: 1.5's skipping of the
+gleaning when system prompt, history and continue prompt exceed MAX_EXTRACT_INPUT_TOKENS (20480
+tokens by default). Their continue and loop prompts are PROMPTS entries, which a project's
+prompt.py may replace, so a LightRAG suite sends its template's (`harness import lightrag` writes
+them from the project's or the release's stock PROMPTS).
+
 A suite that names no engine keeps the harness's own conversation (`HARNESS`): GraphRAG 2.2's
 prompts, a one-token loop call, and any answer starting with Y (after stripping) going on.
 """
@@ -31,6 +55,7 @@ prompts, a one-token loop call, and any answer starting with Y (after stripping)
 from __future__ import annotations
 
 import functools
+import html
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -59,6 +84,10 @@ DEFAULT_ENCODING = "cl100k_base"
 # the newest release of each major line, which `graphrag-<major>` stands for
 LATEST: dict[int, tuple[int, int, int]] = {0: (0, 9, 0), 1: (1, 2, 4), 2: (2, 7, 2), 3: (3, 3, 0)}
 _ENGINE = re.compile(r"graphrag-(\d+)(?:\.(\d+))?(?:\.(\d+))?")
+_LIGHTRAG = re.compile(r"lightrag-(\d+)\.(\d+)(?:\.(\d+))?(?:\.(\d+))?")
+# the LightRAG lines whose conversation is modelled (1.0-1.5), and the release each major.minor stands for
+LIGHTRAG_LATEST: dict[tuple[int, int], tuple[int, ...]] = {
+    (1, 0): (1, 0, 9), (1, 1): (1, 1, 7), (1, 2): (1, 2, 6), (1, 3): (1, 3, 9), (1, 4): (1, 4, 16), (1, 5): (1, 5, 7)}
 
 Version = tuple[int, int, int]
 
@@ -79,7 +108,15 @@ class Conversation:
     keep_bom: bool = False
     continue_from_first: bool = False  # every continuation follows the first answer only (0.1.0-0.2.0)
     loop_answer_in_history: bool = True  # False: the next continuation follows the loop question (3.x)
+    loop_question_in_history: bool = True  # False: neither the loop question nor its answer (LightRAG)
     filling: Filling = "format"
+    # None: the version's own continue and loop prompts above replace a template's; "template":
+    # the template's are sent (LightRAG reads them from PROMPTS, which a project may replace)
+    gleaning_prompts: Literal["engine", "template"] = "engine"
+    max_gleanings: int | None = None  # the most gleanings the version makes, whatever is asked (None: no cap)
+    # every message's text as the version sends it, and an answer as the version keeps it in the history
+    sent: Callable[[str], str] | None = None
+    kept_answer: Callable[[str], str] | None = None
 
     @functools.cached_property
     def loop_params(self) -> Mapping[str, Any]:
@@ -110,6 +147,12 @@ class Conversation:
 
         parts = _REPLACED.split(text)
         return "".join(part if index % 2 else escape(part) for index, part in enumerate(parts))
+
+    def send(self, messages: list[dict[str, str]]) -> list[dict[str, str]]:
+        """The messages as this version sends them (LightRAG 1.4.8+ sanitizes every text)."""
+        if self.sent is None:
+            return messages
+        return [{**m, "content": self.sent(m["content"])} for m in messages]
 
     def identity(self) -> dict[str, Any] | None:
         """What a results row's request hash adds for this conversation (None: nothing, as before)."""
@@ -157,11 +200,96 @@ def _logit_bias(yes: str, no: str, encoding: str) -> dict[str, int]:
     return {str(tokens.encode(yes)[0]): 100, str(tokens.encode(no)[0]): 100}
 
 
+def parse_lightrag(name: str) -> tuple[int, ...]:
+    """`lightrag-1.4.9.11` -> (1, 4, 9, 11); `lightrag-1.4` -> the newest 1.4 modelled; InputError
+    for a LightRAG line whose conversation is not modelled."""
+    match = _LIGHTRAG.fullmatch(name.strip().lower())
+    if match is None or (int(match.group(1)), int(match.group(2))) > max(LIGHTRAG_LATEST) or int(match.group(1)) < 1:
+        raise InputError(f"engine '{name}' is not a LightRAG version the harness models "
+                         f"(lightrag-1.0 ... lightrag-1.5, or one release such as lightrag-1.4.6)")
+    parts = tuple(int(g) for g in match.groups() if g is not None)
+    if len(parts) == 2 and parts in LIGHTRAG_LATEST:
+        return LIGHTRAG_LATEST[parts]
+    return parts
+
+
+def remove_think_tags(text: str) -> str:
+    """LightRAG 1.4.0-1.4.13's `remove_think_tags`: a leading `<think>...</think>` (or anything up
+    to a `</think>`) removed, then stripped; what it keeps of an answer and reads a loop answer from."""
+    return re.sub(r"^(<think>.*?</think>|.*</think>)", "", text, flags=re.DOTALL).strip()
+
+
+def remove_think_blocks(text: str) -> str:
+    """LightRAG 1.4.14+'s `remove_think_tags`: an orphaned `...</think>` prefix, then every
+    `<think>...</think>` block anywhere, removed; stripped."""
+    text = re.sub(r"^((?!<think>).)*?</think>", "", text, flags=re.DOTALL)
+    return re.sub(r"<think>.*?</think>", "", text, flags=re.DOTALL).strip()
+
+
+def sanitize_v1(text: str) -> str:
+    """LightRAG 1.4.8-1.4.9.x's `sanitize_text_for_encoding`, applied to every text it sends."""
+    text = text.strip()
+    if not text:
+        return text
+    text = "".join(c for c in text if not (0xD800 <= ord(c) <= 0xDFFF or ord(c) in (0xFFFE, 0xFFFF)))
+    text = re.sub(r"[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]", "", text)
+    text = html.unescape(text)
+    text = re.sub(r"[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]", "", text)
+    return text.strip()
+
+
+def sanitize_v2(text: str) -> str:
+    """LightRAG 1.4.10+'s `sanitize_text_for_encoding`: unescaped first, C1 controls kept."""
+    text = text.strip()
+    if not text:
+        return text
+    text = html.unescape(text)
+    text = re.sub("[\ud800-\udfff\ufffe\uffff]", "", text)
+    text = re.sub(r"[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]", "", text)
+    return text.strip()
+
+
+def _lightrag_reads_yes(kept: Callable[[str], str]) -> Callable[[str], bool]:
+    def continues(answer: str) -> bool:
+        return kept(answer).strip().strip('"').strip("'").lower() == "yes"
+    continues.__doc__ = "LightRAG <= 1.4.7: another gleaning only after \"yes\" (space and quotes stripped, any case)."
+    return continues
+
+
+def _no_loop_question(answer: str) -> bool:
+    """LightRAG 1.4.8+ ask no loop question (and glean once at most): nothing to go on after."""
+    return False
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def lightrag_conversation(engine: str) -> Conversation:
+    """The gleaning conversation of one LightRAG version (table in the module's docstring)."""
+    version = parse_lightrag(engine)
+    label = "lightrag-" + ".".join(str(p) for p in version)
+    think = _identity if version < (1, 4) else remove_think_tags if version < (1, 4, 14) else remove_think_blocks
+    if version < (1, 4, 8):
+        return Conversation(
+            engine=label, loop_bias=None, loop_max_tokens=None, continues=_lightrag_reads_yes(think),
+            loop_question_in_history=False, loop_answer_in_history=False, gleaning_prompts="template",
+            kept_answer=None if think is _identity else think)
+    sanitize = sanitize_v1 if version < (1, 4, 10) else sanitize_v2
+    return Conversation(
+        engine=label, loop_bias=None, loop_max_tokens=None, continues=_no_loop_question,
+        loop_question_in_history=False, loop_answer_in_history=False, gleaning_prompts="template",
+        max_gleanings=1, sent=sanitize, kept_answer=lambda answer: sanitize(think(answer)))
+
+
 def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) -> Conversation:
     """The conversation of the engine a suite names (None: the harness's own). `encoding`: the
     tokenizer of the project's `encoding_model`, whose tokens the loop call's logit bias names."""
+    if engine is not None and engine.strip().lower().startswith("lightrag-"):
+        return lightrag_conversation(engine)
+    # plain `lightrag` names no release, so no conversation: the harness's own
     if engine is None or not engine.strip().lower().startswith("graphrag"):
-        return HARNESS  # LightRAG's gleaning conversation is not modelled yet: the harness's own
+        return HARNESS
     version = parse_engine(engine)
     label = "graphrag-{}.{}.{}".format(*version)
     v01 = version < (0, 2, 1)

@@ -41,7 +41,8 @@ async def extract_with_gleaning(
     first = await client.chat(history, payload=first_payload, digest=first_digest if first_payload is not None else None)
     rounds = [Round(index=0, kind="extract", output=first.text, usage=first.usage, latency_s=first.latency_s,
                     finish_reason=first.finish_reason)]
-    history.append({"role": "assistant", "content": first.text})
+    kept = conversation.kept_answer or (lambda answer: answer)  # LightRAG keeps answers think-stripped
+    history.append({"role": "assistant", "content": kept(first.text)})
     after_first = list(history)
     for gleaning in range(max_gleanings):
         if conversation.continue_from_first:
@@ -52,16 +53,19 @@ async def extract_with_gleaning(
             Round(index=len(rounds), kind="continue", output=more.text, usage=more.usage, latency_s=more.latency_s,
                   finish_reason=more.finish_reason)
         )
-        history.append({"role": "assistant", "content": more.text})
+        history.append({"role": "assistant", "content": kept(more.text)})
         if gleaning >= max_gleanings - 1:
             break  # GraphRAG asks no loop question after the last gleaning
-        history.append({"role": "user", "content": loop_prompt})
-        check = await client.chat(history, **conversation.loop_params)
+        asked = [*history, {"role": "user", "content": loop_prompt}]
+        if conversation.loop_question_in_history:  # LightRAG asks it beside the history, never in it
+            history = asked
+        check = await client.chat(asked, **conversation.loop_params)
         rounds.append(
             Round(index=len(rounds), kind="loop", output=check.text, usage=check.usage, latency_s=check.latency_s,
                   finish_reason=check.finish_reason)
         )
-        if conversation.loop_answer_in_history:  # GraphRAG 3.x drops it: two user turns follow each other
+        if conversation.loop_question_in_history and conversation.loop_answer_in_history:
+            # GraphRAG 3.x drops it: two user turns follow each other
             history.append({"role": "assistant", "content": check.text})
         if not conversation.continues(check.text):
             break

@@ -96,6 +96,10 @@ class ExampleLayout:
 
     template: str | None = None
     separator: str = "\n\n"
+    # a `block:` example's leading and trailing newlines: "strip" (a YAML `|` block's last newline
+    # is not meant), or "keep" (an engine's examples joined as the engine joins them: LightRAG
+    # 1.4.8+'s stock examples end with a blank line that it sends)
+    block_ends: Literal["strip", "keep"] = "strip"
 
 
 def render_records(example: Example, fmt: str, values: Mapping[str, str]) -> str:
@@ -118,7 +122,8 @@ def render_example(
     example: Example, number: int, fmt: str, values: Mapping[str, str], layout: ExampleLayout, *, source: str = "<prompt>"
 ) -> str:
     if example.block is not None:
-        return render_output(example, fmt, values, source=source).strip("\n")
+        block = render_output(example, fmt, values, source=source)
+        return block if layout.block_ends == "keep" else block.strip("\n")
     template = layout.template or get_format(fmt).example_template
     slots = {
         **values,

@@ -118,6 +118,7 @@ class TemplateSpec(Value):
     examples: list[Example] = Field(default_factory=list)  # validated as the example values themselves
     example_template: str | None = None
     example_separator: str | None = None
+    example_block_ends: Literal["strip", "keep"] = "strip"  # see examples.ExampleLayout.block_ends
     lint: LintSpec = Field(default_factory=LintSpec)
 
     @field_validator("format")
@@ -278,7 +279,7 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
         if value is not None:
             defaults.setdefault(key, value)
 
-    layout = ExampleLayout(template=spec.example_template)
+    layout = ExampleLayout(template=spec.example_template, block_ends=spec.example_block_ends)
     if spec.example_separator is not None:
         layout.separator = spec.example_separator
     template = PromptTemplate(

@@ -162,11 +162,11 @@ def test_an_engine_the_harness_does_not_model_is_refused_with_its_name(tmp_path:
     captured = {"entity_types": ["person"], "max_gleanings": 0}
     with pytest.raises(InputError, match="haystack-2"):
         load_suite(write_suite(tmp_path, captured, "Ada", engine="haystack-2", prompt=b"{input_text}"))
-    # LightRAG is named for what its parser keeps; its gleaning conversation is the harness's own
-    from harness.llm.engine_conversation import HARNESS, conversation_for
+    # a LightRAG release gets its own conversation (tests/llm/test_lightrag_conversation.py)
+    from harness.llm.engine_conversation import conversation_for
 
     suite = load_suite(write_suite(tmp_path, captured, "Ada", engine="lightrag-1.4.9", prompt=b"{input_text}"))
-    assert suite.spec.engine == "lightrag-1.4.9" and conversation_for(suite.spec.engine) is HARNESS
+    assert suite.spec.engine == "lightrag-1.4.9" and conversation_for(suite.spec.engine).engine == "lightrag-1.4.9"
 
 
 def test_graphrag_0_1_continues_from_the_first_answer_only(tmp_path: Path, api_key: str) -> None:

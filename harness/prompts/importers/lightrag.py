@@ -471,6 +471,7 @@ def template_data(project: LightRAGProject, *, name: str | None = None, descript
     if isinstance(examples, list) and all(isinstance(e, str) for e in examples):
         data["examples"] = [{"block": example} for example in examples]
         data["example_separator"] = "\n"
+        data["example_block_ends"] = "keep"  # "\n".join(examples), as LightRAG sends them
     return data
 
 
