@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # `name==version ; marker \` — one pinned requirement of the lock (hash lines follow it)
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)\s*(?:;\s*([^\\]+?))?\s*\\?$")
+# set for the tests run here (tests/test_lock.py reads it)
+LATEST_ENV = "KG_HARNESS_TEST_LATEST"
 # pytest's short summary: `FAILED tests/x.py::test[p] - message` and `ERROR tests/x.py - message`
 SUMMARY = re.compile(r"^(FAILED|ERROR) (\S+?)(?: - .*)?$")
 
@@ -55,7 +59,8 @@ def install_latest(venv: Path) -> bool:
             return False
     python = venv_python(venv)
     steps = [
-        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--upgrade", "pip"],
+        # the build requirements are locked too (build-requirements.in): the newest of them as well
+        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--upgrade", "pip", "setuptools", "wheel"],
         [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--upgrade",
          "--upgrade-strategy", "eager", "-e", ".[test]"],
     ]
@@ -95,7 +100,10 @@ def pytest(venv: Path, args: list[str], workers: str) -> subprocess.CompletedPro
     cmd = [venv_python(venv), "-m", "pytest", "-q", "-rfE", "-p", "no:randomly"]
     if workers not in ("0", ""):
         cmd += ["-n", workers, "--dist", "loadgroup"]
-    done = run(cmd + args, capture=True)
+    # tests that check the venv against the lock skip here: these versions differ from it on purpose
+    done = subprocess.run(cmd + args, cwd=ROOT, text=True, capture_output=True, check=False,
+                          env={**os.environ, LATEST_ENV: "1"})
+    print("+", " ".join(cmd + args), flush=True)
     sys.stdout.write(done.stdout[-4000:])
     sys.stderr.write(done.stderr[-2000:])
     return done
@@ -104,6 +112,20 @@ def pytest(venv: Path, args: list[str], workers: str) -> subprocess.CompletedPro
 def set_version(venv: Path, name: str, version: str) -> bool:
     return run([venv_python(venv), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
                 "--no-deps", f"{name}=={version}"]).returncode == 0
+
+
+def find_culprits(moved: list[tuple[str, str, str]], set_to: Callable[[str, str], bool],
+                  failing_tests_pass: Callable[[], bool]) -> list[str]:
+    """Each moved package (name, locked, newest) whose locked version, alone, makes the failing
+    tests pass: put back, rerun, restore the newest before trying the next."""
+    culprits = []
+    for name, old, new in moved:
+        if not set_to(name, old):
+            continue
+        if failing_tests_pass():
+            culprits.append(f"{name} {new} (locked: {old})")
+        set_to(name, new)
+    return culprits
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,13 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"test-latest: pytest exited {done.returncode} without naming a failing test", file=sys.stderr)
         return 1
     print(f"test-latest: {len(failed)} test(s) fail with the newest versions; looking for the package")
-    culprits = []
-    for name, old, new in moved:
-        if not set_version(args.venv, name, old):
-            continue
-        if pytest(args.venv, failed, "0").returncode == 0:
-            culprits.append(f"{name} {new} (locked: {old})")
-        set_version(args.venv, name, new)
+    culprits = find_culprits(moved, lambda name, version: set_version(args.venv, name, version),
+                             lambda: pytest(args.venv, failed, "0").returncode == 0)
     shown = ", ".join(failed[:5]) + (f" and {len(failed) - 5} more" if len(failed) > 5 else "")
     if culprits:
         print(f"test-latest: FAILED: {'; '.join(culprits)} breaks {shown}", file=sys.stderr)

@@ -8,11 +8,14 @@ since its verdict names the package that broke the tests.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import sys
 import tomllib
 from importlib import metadata
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / "requirements.lock"
@@ -49,6 +52,8 @@ def test_the_lock_pins_every_dependency_and_test_extra_and_the_build_backend() -
     assert sorted(script.canonical(n) for n in wanted if script.canonical(n) not in pinned) == []
 
 
+@pytest.mark.skipif(os.environ.get("KG_HARNESS_TEST_LATEST") == "1",
+                    reason="make test-latest runs the newest versions, not the locked ones, on purpose")
 def test_the_installed_versions_are_the_locked_ones() -> None:
     """What this venv has is what the lock says (make install installs from it): a stale venv
     or an install that bypassed the lock shows here."""
@@ -97,3 +102,21 @@ def test_failing_tests_are_read_from_pytests_short_summary() -> None:
     assert _script().failing_tests(output) == [
         "tests/test_yamlfile.py::test_deep[1000]", "tests/test_yamlfile.py::test_deep[20000]",
         "tests/llm/test_pricing_file.py"]
+
+
+def test_the_package_whose_locked_version_makes_the_failures_pass_is_named() -> None:
+    """find_culprits puts each moved package back alone and restores it: only the one whose
+    locked version mends the failing tests is named."""
+    installed = {"pyyaml": "6.0.5", "numpy": "2.6.0", "rich": "16.0"}
+    calls: list[tuple[str, str]] = []
+
+    def set_to(name: str, version: str) -> bool:
+        calls.append((name, version))
+        installed[name] = version
+        return name != "rich"  # an install that fails is skipped, not blamed
+
+    moved = [("numpy", "2.4.6", "2.6.0"), ("pyyaml", "6.0.4", "6.0.5"), ("rich", "15.0.0", "16.0")]
+    found = _script().find_culprits(moved, set_to, lambda: installed["pyyaml"] == "6.0.4")
+    assert found == ["pyyaml 6.0.5 (locked: 6.0.4)"]
+    assert installed == {"pyyaml": "6.0.5", "numpy": "2.6.0", "rich": "15.0.0"}
+    assert calls == [("numpy", "2.4.6"), ("numpy", "2.6.0"), ("pyyaml", "6.0.4"), ("pyyaml", "6.0.5"), ("rich", "15.0.0")]
