@@ -224,16 +224,12 @@ class SuiteSpec(Value):
     @classmethod
     def _known_engine(cls, value: str | None) -> str | None:
         if value is not None:
-            from .cache_audit.engines import ENGINE_NAMES, parser_of_version
-            from .llm.engine_conversation import parse_engine, parse_lightrag
+            from .engine_names import parse_engine_name
 
-            if value.strip().lower().startswith(("graphrag", "lightrag-")):
-                try:  # a version whose conversation is not modelled is refused at load, by name
-                    (parse_engine if value.strip().lower().startswith("graphrag") else parse_lightrag)(value)
-                except InputError as exc:
-                    raise ValueError(str(exc)) from None
-            elif parser_of_version(value) is None:
-                raise ValueError(f"engine '{value}' is not an engine version the harness models ({ENGINE_NAMES})")
+            try:  # a release whose conversation or parser is not modelled is refused at load, by name
+                parse_engine_name(value)
+            except InputError as exc:
+                raise ValueError(str(exc)) from None
         return value
 
     @field_validator("variants")

@@ -204,34 +204,25 @@ def engine_parser(engine: str, answer: str) -> tuple[str, Callable[[str], Engine
     return engine, lambda text: graphrag_counts(text, engine)
 
 
-_GRAPHRAG_VERSION = re.compile(r"graphrag-(\d+)(?:\.(\d+))?(?:\.(\d+))?")
-_LIGHTRAG_VERSION = re.compile(r"lightrag(?:-(\d+)\.(\d+)(?:\.(\d+))?(?:\.\d+)?)?")  # 1.4.9.11: four parts
-ENGINE_NAMES = "graphrag-0 ... graphrag-3 or one version such as graphrag-3.3.0; lightrag, or lightrag-1.4.9"
-
-
 def parser_of_version(engine: str) -> str | None:
-    """The parser above that the engine version a suite names runs (`engine:` of a suite):
-    graphrag-0.x for 0.1-0.3.1, graphrag-1.x for 0.3.2-1.x (and `graphrag-0`, the newest 0.x),
-    graphrag-2.x, graphrag-3.x; lightrag<=1.4.7 or lightrag>=1.4.8, or plain `lightrag` (chosen
-    per answer, as the audit does). None for a name this module does not model."""
-    name = engine.strip().lower()
-    match = _GRAPHRAG_VERSION.fullmatch(name)
-    if match is not None:
-        major = int(match.group(1))
-        if major > 3:
-            return None
-        if major == 0 and match.group(2) is not None:
-            version = (0, int(match.group(2)), int(match.group(3) or 0))
-            return "graphrag-0.x" if version < (0, 3, 2) else "graphrag-1.x"
-        return "graphrag-1.x" if major == 0 else f"graphrag-{major}.x"
-    match = _LIGHTRAG_VERSION.fullmatch(name)
-    if match is not None:
-        if match.group(1) is None:
-            return "lightrag"
-        version = (int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
-        return "lightrag>=1.4.8" if version >= (1, 4, 8) else "lightrag<=1.4.7"
-    return None
+    """The parser above that the engine release a suite names runs (`engine:` of a suite, read by
+    engine_names): graphrag-0.x for 0.1-0.3.1, graphrag-1.x for 0.3.2-1.x, graphrag-2.x,
+    graphrag-3.x; lightrag<=1.4.7 or lightrag>=1.4.8, or plain `lightrag` (chosen per answer, as
+    the audit does). None for a name the harness does not model."""
+    from ..engine_names import parse_engine_name
+    from ..errors import InputError
 
+    try:
+        release = parse_engine_name(engine)
+    except InputError:
+        return None
+    version = release.version
+    if release.engine == "lightrag":
+        return "lightrag" if version is None else "lightrag>=1.4.8" if version >= (1, 4, 8) else "lightrag<=1.4.7"
+    assert version is not None
+    if version[0] == 0:
+        return "graphrag-0.x" if version < (0, 3, 2) else "graphrag-1.x"
+    return f"graphrag-{version[0]}.x"
 
 
 # ---------------------------------------------------------------- LlamaIndex

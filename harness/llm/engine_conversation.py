@@ -61,6 +61,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..engine_names import EngineRelease, parse_engine_name
 from ..errors import InputError
 from ..prompts.template import CONTINUE_PROMPT, LOOP_PROMPT
 
@@ -81,15 +82,6 @@ _LOOP_V11 = ("It appears some entities and relationships may have still been mis
              "Answer Y or N if there are still entities or relationships that need to be added.\n")
 # the tokenizer GraphRAG takes the logit-bias tokens from when the project sets no encoding_model
 DEFAULT_ENCODING = "cl100k_base"
-# the newest release of each major line, which `graphrag-<major>` stands for
-LATEST: dict[int, tuple[int, int, int]] = {0: (0, 9, 0), 1: (1, 2, 4), 2: (2, 7, 2), 3: (3, 3, 0)}
-_ENGINE = re.compile(r"graphrag-(\d+)(?:\.(\d+))?(?:\.(\d+))?")
-_LIGHTRAG = re.compile(r"lightrag-(\d+)\.(\d+)(?:\.(\d+))?(?:\.(\d+))?")
-# the LightRAG lines whose conversation is modelled (1.0-1.5), and the release each major.minor stands for
-LIGHTRAG_LATEST: dict[tuple[int, int], tuple[int, ...]] = {
-    (1, 0): (1, 0, 9), (1, 1): (1, 1, 7), (1, 2): (1, 2, 6), (1, 3): (1, 3, 9), (1, 4): (1, 4, 16), (1, 5): (1, 5, 7)}
-
-Version = tuple[int, int, int]
 
 
 @dataclass(frozen=True)
@@ -165,18 +157,6 @@ HARNESS = Conversation(engine=None)
 _REPLACED = re.compile("(" + "|".join(re.escape("{" + name + "}") for name in REPLACED_VARIABLES) + ")")
 
 
-def parse_engine(name: str) -> Version:
-    """`graphrag-1.2.0` -> (1, 2, 0); `graphrag-1` -> the newest 1.x; InputError for anything else."""
-    match = _ENGINE.fullmatch(name.strip())
-    if match is None or int(match.group(1)) not in LATEST:
-        raise InputError(f"engine '{name}' is not a GraphRAG version the harness models "
-                         f"(graphrag-0 ... graphrag-3, or one version such as graphrag-1.2.0)")
-    major = int(match.group(1))
-    if match.group(2) is None:
-        return LATEST[major]
-    return major, int(match.group(2)), int(match.group(3) or 0)
-
-
 def _exact(word: str) -> Callable[[str], bool]:
     def continues(answer: str) -> bool:
         return answer == word
@@ -198,19 +178,6 @@ def _logit_bias(yes: str, no: str, encoding: str) -> dict[str, int]:
     seed_cache()
     tokens = tiktoken.get_encoding(encoding)
     return {str(tokens.encode(yes)[0]): 100, str(tokens.encode(no)[0]): 100}
-
-
-def parse_lightrag(name: str) -> tuple[int, ...]:
-    """`lightrag-1.4.9.11` -> (1, 4, 9, 11); `lightrag-1.4` -> the newest 1.4 modelled; InputError
-    for a LightRAG line whose conversation is not modelled."""
-    match = _LIGHTRAG.fullmatch(name.strip().lower())
-    if match is None or (int(match.group(1)), int(match.group(2))) > max(LIGHTRAG_LATEST) or int(match.group(1)) < 1:
-        raise InputError(f"engine '{name}' is not a LightRAG version the harness models "
-                         f"(lightrag-1.0 ... lightrag-1.5, or one release such as lightrag-1.4.6)")
-    parts = tuple(int(g) for g in match.groups() if g is not None)
-    if len(parts) == 2 and parts in LIGHTRAG_LATEST:
-        return LIGHTRAG_LATEST[parts]
-    return parts
 
 
 def remove_think_tags(text: str) -> str:
@@ -265,10 +232,11 @@ def _identity(text: str) -> str:
     return text
 
 
-def lightrag_conversation(engine: str) -> Conversation:
-    """The gleaning conversation of one LightRAG version (table in the module's docstring)."""
-    version = parse_lightrag(engine)
-    label = "lightrag-" + ".".join(str(p) for p in version)
+def lightrag_conversation(release: EngineRelease) -> Conversation:
+    """The gleaning conversation of one LightRAG release (table in the module's docstring)."""
+    version = release.version
+    assert version is not None
+    label = release.label
     think = _identity if version < (1, 4) else remove_think_tags if version < (1, 4, 14) else remove_think_blocks
     if version < (1, 4, 8):
         return Conversation(
@@ -285,13 +253,15 @@ def lightrag_conversation(engine: str) -> Conversation:
 def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) -> Conversation:
     """The conversation of the engine a suite names (None: the harness's own). `encoding`: the
     tokenizer of the project's `encoding_model`, whose tokens the loop call's logit bias names."""
-    if engine is not None and engine.strip().lower().startswith("lightrag-"):
-        return lightrag_conversation(engine)
-    # plain `lightrag` names no release, so no conversation: the harness's own
-    if engine is None or not engine.strip().lower().startswith("graphrag"):
+    if engine is None:
         return HARNESS
-    version = parse_engine(engine)
-    label = "graphrag-{}.{}.{}".format(*version)
+    release = parse_engine_name(engine)
+    if release.engine == "lightrag":
+        # plain `lightrag` names no release, so no conversation: the harness's own
+        return HARNESS if release.version is None else lightrag_conversation(release)
+    version = release.version
+    assert version is not None
+    label = release.label
     v01 = version < (0, 2, 1)
     bias: tuple[str, str] | None
     if version < (1, 1, 0):

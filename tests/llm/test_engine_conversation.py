@@ -154,11 +154,11 @@ def test_a_prompt_file_keeps_its_bom_as_graphrag_reads_it(tmp_path: Path) -> Non
 
 
 def test_an_engine_the_harness_does_not_model_is_refused_with_its_name(tmp_path: Path) -> None:
-    from harness.llm.engine_conversation import parse_engine
+    from harness.engine_names import parse_engine_name
 
-    assert parse_engine("graphrag-1") == (1, 2, 4) and parse_engine("graphrag-2.7") == (2, 7, 0)
+    assert parse_engine_name("graphrag-1").version == (1, 2, 4) and parse_engine_name("graphrag-2.7").version == (2, 7, 0)
     with pytest.raises(InputError, match="graphrag-9"):
-        parse_engine("graphrag-9")
+        parse_engine_name("graphrag-9")
     captured = {"entity_types": ["person"], "max_gleanings": 0}
     with pytest.raises(InputError, match="haystack-2"):
         load_suite(write_suite(tmp_path, captured, "Ada", engine="haystack-2", prompt=b"{input_text}"))

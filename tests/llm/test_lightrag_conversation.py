@@ -191,9 +191,12 @@ def test_what_each_lightrag_line_keeps_of_an_answer_and_reads_from_a_loop_answer
 
 
 def test_a_lightrag_version_whose_conversation_is_not_modelled_is_refused_by_name(tmp_path: Path) -> None:
-    from harness.llm.engine_conversation import HARNESS, conversation_for, parse_lightrag
+    from harness.engine_names import parse_engine_name
+    from harness.llm.engine_conversation import HARNESS, conversation_for
 
-    assert parse_lightrag("lightrag-1.4") == (1, 4, 16) and parse_lightrag("lightrag-1.4.9.11") == (1, 4, 9, 11)
-    with pytest.raises(InputError, match="lightrag-2.0"):
-        parse_lightrag("lightrag-2.0")
+    assert parse_engine_name("lightrag-1.4").version == (1, 4, 16)
+    assert parse_engine_name("lightrag-1.4.9.11").version == (1, 4, 9, 11)
+    for unmodelled in ("lightrag-2.0", "lightrag-0.9"):
+        with pytest.raises(InputError, match=unmodelled):
+            parse_engine_name(unmodelled)
     assert conversation_for("lightrag") is HARNESS  # no release named: no conversation to model
