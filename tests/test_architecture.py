@@ -21,14 +21,14 @@ its submodules (every submodule would then be in a cycle with a parent that re-e
 
 from __future__ import annotations
 
-import pytest
-
 import ast
 import sys
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
 
 import harness
 

@@ -6,12 +6,12 @@ tests/test_architecture.py.
 
 from __future__ import annotations
 
-import pytest
-
 import importlib.metadata
 import re
 import tomllib
 from pathlib import Path
+
+import pytest
 
 import harness
 

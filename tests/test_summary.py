@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
+import json
 from types import SimpleNamespace
 
-import json
+import pytest
 
 from .support.fake_server import FakeOpenAIServer
 from harness.finish import finish_outcome

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 import json
 from pathlib import Path
+
+import pytest
 
 from harness.llm.audit import audit_suites
 from harness.runner import RunOptions, run_suite

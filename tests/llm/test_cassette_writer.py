@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 import copy
 import json
 from collections import OrderedDict
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -7,14 +7,13 @@ No max_examples here: the Hypothesis profile (tests/conftest.py) decides how har
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import os
 import tempfile
 from contextlib import redirect_stderr, redirect_stdout
 from io import StringIO
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -3,10 +3,9 @@ report's counts consistent."""
 
 from __future__ import annotations
 
-import pytest
-
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
