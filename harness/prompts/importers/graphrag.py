@@ -334,12 +334,14 @@ def graphrag_draft(
 
 def suite_model(project: GraphRAGProject, engine: EngineModel, model: str) -> dict[str, Any]:
     """The suite's `model:` block: the extraction model's settings the project states
-    (graphrag_settings), temperature 0 and one gleaning where it states none. A model name that
-    comes from `${VAR}` is left out (the suite's default then applies, and a warning says so)."""
+    (graphrag_settings), and where it states none the version's own: temperature 0 (0.x-2.x send
+    their default, 0), none at all for 3.x (it sends no temperature unless `call_args` has one:
+    `temperature: null`), one gleaning. A model name that comes from `${VAR}` is left out (the
+    suite's default then applies, and a warning says so)."""
     block = dict(engine.block)
     written: dict[str, Any] = {} if "name" in engine.left_out else {"name": block.pop("name", model)}
     block.pop("name", None)
-    temperature = block.pop("temperature", 0)
+    temperature = block.pop("temperature", None if project.version == "v3" else 0)
     written.update(block)
     written["temperature"] = temperature
     written["max_gleanings"] = project.max_gleanings if project.max_gleanings is not None else 1
