@@ -46,10 +46,10 @@ from .lightrag_workdir import (
     cached_extraction_prompts,
     chunk_like_lightrag,
     find_workdir,
+    has_stock_examples,
     newest_stock,
     read_chunks,
     read_filled,
-    stock_examples,
     stock_prompts,
 )
 from .common import (
@@ -661,8 +661,7 @@ def lightrag_draft(
         )
         variants["project"] = _variant(relative_path(target, where.root), project.tuple_delimiter,
                                        project.completion_delimiter, project.record_delimiter)
-    elif project.filled is not None and project.filled.examples != stock_examples(
-            stock, project.filled.entity_types, project.filled.language):
+    elif project.filled is not None and not has_stock_examples(project.filled, stock):
         path = _stock_template(project, where, draft, examples=project.filled.examples)
         variants["project"] = _variant(path, stock_project.tuple_delimiter, stock_project.completion_delimiter,
                                        stock_project.record_delimiter)

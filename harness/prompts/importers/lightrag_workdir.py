@@ -237,3 +237,14 @@ def stock_examples(stock: StockPrompts, entity_types: list[str], language: str) 
               "record_delimiter": stock.prompts.get("DEFAULT_RECORD_DELIMITER", ""),
               "entity_types": ", ".join(entity_types), "language": language}
     return examples.format(**values)
+
+
+def has_stock_examples(filled: FilledWith, stock: StockPrompts) -> bool:
+    """Whether a cached prompt was filled with the release's stock examples. 1.4.8+ caches the
+    system prompt stripped, so examples that end it lose their trailing whitespace there."""
+    expected = stock_examples(stock, filled.entity_types, filled.language)
+    if filled.examples == expected:
+        return True
+    system = stock.prompts.get("entity_extraction_system_prompt")
+    at_end = isinstance(system, str) and system.rstrip().endswith("{examples}")
+    return at_end and filled.examples == expected.rstrip()
