@@ -67,3 +67,84 @@ def test_an_imported_lightrag_project_records_what_its_release_sent(version: str
     sent = recorded(out, answers, tmp_path)
     # every body equal to one the release sent (the order of concurrent chunks aside)
     assert sorted(map(canonical, sent)) == sorted(canonical(r["body"]) for r in captured["requests"])
+
+
+# --------------------------------------------------------------------------- GraphRAG
+
+GRAPHRAG = sorted(p.name.removeprefix("graphrag-") for p in CAPTURES.glob("graphrag-*")
+                  if (p / "requests.json").is_file())
+# GraphRAG's OpenAI clients send these API defaults explicitly; the harness leaves them out: the
+# same request to the endpoint (a None is a setting not sent)
+API_DEFAULTS = {"n": 1, "top_p": 1.0, "frequency_penalty": 0.0, "presence_penalty": 0.0}
+
+
+def graphrag_settings(version: str, captured: dict[str, Any]) -> str:
+    """Settings in the version's own layout stating what the capture's configuration stated
+    (scripts/capture_graphrag_conversation.py): gpt-4o-mini through openai, the prompt file, two
+    gleanings, the entity types."""
+    extraction = {"prompt": "prompts/extract.txt", "max_gleanings": captured["max_gleanings"],
+                  "entity_types": captured["entity_types"]}
+    chat = {"api_key": "${GRAPHRAG_API_KEY}", "type": "openai_chat", "model": "gpt-4o-mini"}
+    major = int(version.split(".")[0])
+    if major <= 1:
+        settings: dict[str, Any] = {"llm": chat, "input": {"type": "file", "file_type": "text", "base_dir": "input",
+                                                           "file_pattern": ".*\\.txt$$"},
+                                    "entity_extraction": extraction}
+    elif major == 2:
+        settings = {"models": {"default_chat_model": chat, "default_embedding_model": {
+                        **chat, "type": "openai_embedding", "model": "text-embedding-3-small"}},
+                    "input": {"type": "file", "file_type": "text", "base_dir": "input"}, "extract_graph": extraction}
+    else:
+        model = {"model_provider": "openai", "model": "gpt-4o-mini", "api_key": "${GRAPHRAG_API_KEY}"}
+        settings = {"completion_models": {"default_completion_model": model},
+                    "embedding_models": {"default_embedding_model": {**model, "model": "text-embedding-3-small"}},
+                    "input_storage": {"type": "file", "base_dir": "input"}, "input": {"type": "text"},
+                    "extract_graph": extraction}
+    return yaml.safe_dump(settings, sort_keys=False)
+
+
+def same_request(body: dict[str, Any]) -> str:
+    return canonical({k: v for k, v in body.items() if v is not None and API_DEFAULTS.get(k, object()) != v})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("version", GRAPHRAG)
+def test_an_imported_graphrag_project_records_what_its_version_sent(version: str, tmp_path: Path, api_key: str,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from ..llm.test_engine_conversation import responder
+
+    monkeypatch.setenv("GRAPHRAG_API_KEY", api_key)
+    captured = json.loads((CAPTURES / f"graphrag-{version}" / "requests.json").read_text(encoding="utf-8"))
+    root = tmp_path / "project"
+    (root / "prompts").mkdir(parents=True)
+    (root / "input").mkdir()
+    (root / "prompts" / "extract.txt").write_bytes(captured["prompt_file_crlf"].encode("utf-8"))
+    scenarios = captured["scenarios"]
+    for name, scenario in scenarios.items():
+        (root / "input" / f"{name}.txt").write_text(scenario["chunk"], encoding="utf-8")
+    (root / "settings.yaml").write_text(graphrag_settings(version, captured), encoding="utf-8")
+    out = tmp_path / "work" / "suites" / "gr.yaml"
+    draft = graphrag_draft(read_graphrag_project(root, environ={}, graphrag_version=version), out)
+    write_draft(draft, out)
+    suite = load_suite(out)
+    assert suite.spec.engine == captured["engine"]
+    # one case per text unit: each input is one unit, its text the chunk the version extracted from
+    assert sorted(case_texts(out)) == sorted(s["chunk"] for s in scenarios.values())
+    # the capture's scripted answers, the loop answer by the conversation's chunk
+    by_chunk = {s["chunk"]: responder(captured["answers"], s["loop_answer"]) for s in scenarios.values()}
+
+    def answer(body: dict[str, Any]) -> str:
+        first = _first_user_text(body)
+        return next(respond(body) for chunk, respond in by_chunk.items() if chunk in first)
+
+    with FakeOpenAIServer(answer) as server:
+        record_cassettes(suite, server, tmp_path)
+        sent = [r["body"] for r in server.requests if isinstance(r.get("body"), dict)]
+    marker = captured["prompt_file_crlf"].splitlines()[1].split("{")[0]  # the project's prompt, not the stock one
+    project_sent = [b for b in sent if marker in _first_user_text(b)]
+    engine_sent = [b for s in scenarios.values() for b in s["requests"]]
+    assert sorted(map(same_request, project_sent)) == sorted(map(same_request, engine_sent))
+
+
+def _first_user_text(body: dict[str, Any]) -> str:
+    return next((m.get("content", "") for m in body.get("messages", []) if m.get("role") == "user"), "")
