@@ -68,6 +68,9 @@ from .common import (
 PROMPT_FILES = ("prompt.py", "lightrag/prompt.py", "prompts.py", "prompts/prompt.py")
 DEFAULT_ENTITY_TYPES = ["person", "organization", "location", "event", "concept"]
 NEW_TUPLE = "<|#|>"
+# the LightRAG(...) keyword arguments the import reads (the others do not change what is sent)
+READ_KEYWORDS = ("working_dir", "chunk_token_size", "chunk_overlap_token_size", "tiktoken_model_name", "addon_params",
+                 "llm_model_name", "entity_extract_max_gleaning", "llm_model_max_async")
 
 
 @dataclass
@@ -380,7 +383,7 @@ def read_lightrag_project(root: Path, environ: Mapping[str, str] | None = None, 
         for other in others:
             project.notes.append(f"{other.where()}: another LightRAG(...) call, not read (the import reads {call.where()})")
         for keyword, reason in call.unread.items():
-            if keyword not in ("llm_model_func", "llm_model_kwargs"):  # lightrag_settings names these
+            if keyword in READ_KEYWORDS:  # llm_model_func and llm_model_kwargs: lightrag_settings names them
                 project.notes.append(f"{call.where(keyword)}: {keyword} cannot be read ({reason}); LightRAG's "
                                      "default or environment value is used instead")
     if project.prompt_file is not None:

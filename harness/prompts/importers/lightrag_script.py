@@ -162,9 +162,13 @@ def _bind_imports(tree: ast.Module, scope: _Scope) -> None:
             scope.functions[node.name] = FuncRef(None, node.name)
 
 
-def _is_lightrag(node: ast.Call) -> bool:
+def _is_lightrag(node: ast.Call, scope: _Scope) -> bool:
+    """`LightRAG(...)`, `lightrag.LightRAG(...)`, or a name LightRAG was imported as."""
     name = _dotted(node.func)
-    return name is not None and (name == "LightRAG" or name.endswith(".LightRAG"))
+    if name is None:
+        return False
+    imported = scope.functions.get(name)
+    return name == "LightRAG" or name.endswith(".LightRAG") or (imported is not None and imported.name == "LightRAG")
 
 
 def _calls_in(path: Path, env: Mapping[str, str]) -> list[ConstructorCall]:
@@ -182,7 +186,7 @@ def _calls_in(path: Path, env: Mapping[str, str]) -> list[ConstructorCall]:
                 scope.names.pop(node.targets[0].id, None)
     calls: list[ConstructorCall] = []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and _is_lightrag(node)):
+        if not (isinstance(node, ast.Call) and _is_lightrag(node, scope)):
             continue
         call = ConstructorCall(path, node.lineno)
         for keyword in node.keywords:
