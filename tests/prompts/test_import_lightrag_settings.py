@@ -195,3 +195,25 @@ def test_the_call_wins_over_the_environment_for_chunking_and_working_folder(tmp_
     project = read_lightrag_project(root, environ={})
     assert (project.chunk_size, project.chunk_overlap, project.tokenizer_model, project.language) == (
         20, 5, "gpt-4", "French")
+
+
+def test_a_value_from_the_importing_shell_is_said_to_be_one(tmp_path: Path) -> None:
+    """LightRAG reads its environment over `.env`, and so does the import; a value only the shell
+    gives is carried and named, since the project's files do not say it."""
+    data, warnings, _ = _import(tmp_path, "LLM_BINDING=openai\nLLM_MODEL=gpt-4o-mini\n",
+                                environ={"LLM_MODEL": "gpt-4.1", "TEMPERATURE": "0.4"})
+    assert (data["model"]["name"], data["model"]["temperature"]) == ("gpt-4.1", 0.4)
+    assert any(w.startswith("environment variable LLM_MODEL: taken from the environment the import ran in")
+               for w in warnings)
+
+
+def test_an_openai_function_the_import_does_not_model_is_named_not_refused(tmp_path: Path) -> None:
+    script = ("from functools import partial\nfrom lightrag import LightRAG\n"
+              "from lightrag.llm.openai import openai_complete_if_cache, openai_embed\n"
+              "a = LightRAG(llm_model_func=openai_embed, llm_model_name='m')\n")
+    _, warnings, _ = _import(tmp_path / "a", "", script)
+    assert any("llm_model_func=lightrag.llm.openai.openai_embed is a function of LightRAG's the import does not model"
+               in w for w in warnings)
+    script = script.replace("llm_model_func=openai_embed", "llm_model_func=partial(openai_complete_if_cache, 'm')")
+    _, warnings, _ = _import(tmp_path / "b", "", script)
+    assert any("index.py:4: llm_model_func cannot be read (a call of partial())" in w for w in warnings)

@@ -66,6 +66,7 @@ OPENAI_FUNCTIONS: dict[str, tuple[str | None, str | None]] = {
     "gpt_4o_complete": ("gpt-4o", None),
     "nvidia_openai_complete": ("nvidia/llama-3.1-nemotron-70b-instruct", "https://integrate.api.nvidia.com/v1"),
 }
+OPENAI_MODULES = ("lightrag.llm.openai", "lightrag.llm.azure_openai")
 # llm_model_kwargs that the OpenAI functions use themselves rather than send
 CLIENT_KWARGS = {"base_url", "api_key", "timeout", "openai_client_configs", "token_tracker", "stream"}
 OPTION_FIELDS = ("frequency_penalty", "max_completion_tokens", "presence_penalty", "reasoning_effort",
@@ -87,6 +88,7 @@ class EnvSource:
     dotenv: Path
     dotenv_lines: Mapping[str, int] = field(default_factory=dict)
     from_environment: frozenset[str] = frozenset()
+    used: set[str] = field(default_factory=set)  # the variables whose values the import took
 
     def get(self, name: str) -> str | None:
         value = self.values.get(name)
@@ -97,6 +99,7 @@ class EnvSource:
         for name in names:
             value = self.get(name)
             if value is not None:
+                self.used.add(name)
                 return name, value
         return None
 
@@ -188,6 +191,9 @@ def engine_model(env: EnvSource, call: ConstructorCall | None, release: Release)
             "or LLM_MODEL for LightRAG's server): the suite calls the harness's default model; set model: by hand")
     _gleanings(block, call)
     _concurrency(block, call)
+    for name in sorted(env.used & env.from_environment):
+        block.result.warnings.append(f"environment variable {name}: taken from the environment the import ran in, "
+                                     f"over {env.dotenv.name} (as LightRAG reads it); the project's files do not say it")
     return block.finish()
 
 
@@ -333,18 +339,27 @@ def _script_model(block: _Block, call: ConstructorCall) -> None:
     if not isinstance(kwargs, dict):
         kwargs = {}
     family = _family(func)
+    if family is None and not isinstance(func, FuncRef):
+        warnings.append(f"{where} cannot be read ({call.unread.get('llm_model_func', 'not a function')}): the "
+                        "endpoint, model and sampling it sends are not read; check the suite's model: by hand")
+        if isinstance(model_name, str) and model_name:
+            block.values["name"] = model_name
+        return
     if family is None:
-        label = func.label if isinstance(func, FuncRef) else "(a value the file alone does not say)"
-        if isinstance(func, FuncRef) and func.module and func.module.startswith("lightrag.llm."):
+        assert isinstance(func, FuncRef)
+        label = func.label
+        if func.module and func.module.startswith("lightrag.llm.") and func.module not in OPENAI_MODULES:
             raise InputError(f"{where}={func.name}: LightRAG's {func.module.rsplit('.', 1)[-1]} binding, which a "
                              "suite cannot call (it calls OpenAI, Azure OpenAI and OpenAI-compatible endpoints: "
                              "lightrag.llm.openai's functions)")
-        warnings.append(f"{where}={label} is the project's own function: the endpoint, model and sampling it sends "
+        whose = "a function of LightRAG's the import does not model" if func.module in OPENAI_MODULES else \
+            "the project's own function"
+        warnings.append(f"{where}={label} is {whose}: the endpoint, model and sampling it sends "
                         "are not read; check the suite's model: by hand")
         if isinstance(model_name, str) and model_name:
             block.values["name"] = model_name
         return
-    module_name, function = family
+    _, function = family
     if function == "azure_openai_complete":
         model = env.first("LLM_MODEL")
         url = kwargs.get("base_url")
@@ -373,7 +388,7 @@ def _script_model(block: _Block, call: ConstructorCall) -> None:
 
 def _family(func: Any) -> tuple[str, str] | None:
     """(module, function) for LightRAG's OpenAI and Azure OpenAI functions; None for any other."""
-    if not isinstance(func, FuncRef) or func.module not in ("lightrag.llm.openai", "lightrag.llm.azure_openai"):
+    if not isinstance(func, FuncRef) or func.module not in OPENAI_MODULES:
         return None
     if func.name == "azure_openai_complete" or (func.module == "lightrag.llm.openai" and func.name in OPENAI_FUNCTIONS):
         return func.module, func.name
