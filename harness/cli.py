@@ -637,7 +637,10 @@ def compare_command(
         _emit_json({"comparisons": {k: c.to_json() for k, c in output.items()}})
         return
     for key, comparison in output.items():
-        typer.echo(f"{comparison.label_b}  vs  {comparison.label_a}  ({len(comparison.cases)} paired cases)")
+        alone = [f"{len(cases)} only in {label}" for cases, label in
+                 ((comparison.only_in_b, comparison.label_b), (comparison.only_in_a, comparison.label_a)) if cases]
+        typer.echo(f"{comparison.label_b}  vs  {comparison.label_a}  ({len(comparison.cases)} paired cases"
+                   + (f"; {', '.join(alone)}: left out" if alone else "") + ")")
         spread = comparison.repeat_spread
         if spread is not None:  # both runs repeated (--repeat N): per metric, beyond the repeat spread or not
             typer.echo(f"  repeats: spread {spread.rule}")

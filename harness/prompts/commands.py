@@ -337,7 +337,7 @@ def _finish(draft: Any, out: Path, force: bool, lint_results: dict[str, list[Any
     try:
         suite = load_suite(out)
         for name in suite.variant_names():
-            plan_variant(suite, name).render(suite.cases[0])
+            plan_variant(suite, name).render(suite.variant_cases(name)[0])
     except InputError as exc:
         raise InputError(f"{out}: written, but it does not load yet: {exc.message}") from None
     typer.echo(f"wrote {out}: {len(draft.variants)} variant(s) ({', '.join(draft.variants)}), "
