@@ -147,6 +147,22 @@ def test_a_crlf_prompt_file_is_read_as_the_engine_version_reads_it(engine: str, 
     assert messages == [{"role": "user", "content": sent.replace("{input_text}", "Ada")}]
 
 
+@pytest.mark.parametrize(("engine", "sent"), [
+    ("graphrag-0.5.0", "T Ada met Bo."),  # run_graph_intelligence: doc.text.strip() (0.x-2.x)
+    ("graphrag-2.7.0", "T Ada met Bo."),
+    ("graphrag-3.3.0", "T Ada met Bo."),  # extract_graph: text.strip()
+    ("lightrag-1.4.6", "T  Ada met Bo.\n"),  # LightRAG's chunks are stored stripped; sent as stored
+    (None, "T  Ada met Bo.\n"),
+])
+def test_graphrag_fills_its_prompt_with_the_text_unit_stripped(engine: str | None, sent: str, tmp_path: Path) -> None:
+    """A text unit that starts inside a sentence begins with a space (GraphRAG's token windows):
+    every GraphRAG version strips it before filling the prompt, so a request keeps no such space
+    (the real 3.3.0 cache of engine_captures/graphrag-3.3.0-cache is keyed on the stripped text)."""
+    captured = {"entity_types": ["person"], "max_gleanings": 0}
+    suite = load_suite(write_suite(tmp_path, captured, " Ada met Bo.\n", engine=engine, prompt=b"T {input_text}"))
+    assert plan_variant(suite, "default").render(suite.cases[0])[0]["content"] == sent
+
+
 def test_a_prompt_file_keeps_its_bom_as_graphrag_reads_it(tmp_path: Path) -> None:
     captured = {"entity_types": ["person"], "max_gleanings": 0}
     suite = load_suite(write_suite(tmp_path, captured, "Ada", engine="graphrag-2.7.0", prompt="\ufeffT {input_text}".encode()))

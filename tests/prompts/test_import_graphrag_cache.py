@@ -71,7 +71,7 @@ def _project(tmp_path: Path) -> tuple[Path, list[dict]]:
     for model, chosen in (("gpt-4o-mini", units[:-1]), ("gpt-4o", units[:4])):
         for i, unit in enumerate(chosen):
             first = PROMPT.format(entity_types=",".join(TYPES), tuple_delimiter="<|>", record_delimiter="##",
-                                  completion_delimiter="<|COMPLETE|>", input_text=unit["text"])
+                                  completion_delimiter="<|COMPLETE|>", input_text=unit["text"].strip())
             history = [{"role": "user", "content": first}]
             answer = _answer(unit["text"], i)
             _entry(folder, "", history, answer, model)
