@@ -168,8 +168,13 @@ entity_extraction:
   max_gleanings: 2
 """,
 }
-PROMPT_FILE = {3: "prompts/extract_graph.txt", 2: "prompts/extract_graph.txt", 0: "prompts/entity_extraction.txt"}
-KEEP_OUTPUT = ("text_units.parquet", "create_final_text_units.parquet", "create_base_text_units.parquet")
+# 1.x: the 0.x layout, and its config resolves the vector store's path (a `vector_store` it must have)
+SETTINGS[1] = SETTINGS[0].replace("GraphRAG 0.x layout (as `graphrag init` 0.5.0", "GraphRAG 1.x layout (as `graphrag init` 1.2.0").replace(
+    "embeddings:\n", "embeddings:\n  vector_store:\n    type: lancedb\n    db_uri: output/lancedb\n"
+    "    container_name: default\n    overwrite: true\n", 1)
+PROMPT_FILE = {3: "prompts/extract_graph.txt", 2: "prompts/extract_graph.txt", 1: "prompts/entity_extraction.txt",
+               0: "prompts/entity_extraction.txt"}
+KEEP_OUTPUT = ("text_units.parquet", "create_final_text_units.parquet")
 
 _NAME = re.compile(r"[A-ZÀ-Þ][\w'’-]+(?: (?:de |la |du )?[A-ZÀ-Þ][\w'’-]+)*")
 
@@ -292,7 +297,8 @@ def _index(python: str, major: int, root: Path, env: dict[str, str]) -> None:
 
 def capture(python: str, version: str, out: Path) -> None:
     major = int(version.split(".")[0])
-    family = 3 if major >= 3 else 2 if major >= 1 else 0
+    family = min(major, 3)
+    ThreadingHTTPServer.request_queue_size = 256  # the default 5 refuses GraphRAG's concurrent calls (a unit lost)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.calls = 0  # type: ignore[attr-defined]
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -3,7 +3,7 @@ cassettes, one variant per cached model, each on the cases its model covers, and
 none` scores them, reading per entry the records `harness audit-cache` reads.
 
 The projects are real: engine_captures/graphrag-<version>-cache/ were indexed by GraphRAG 0.5.0,
-2.7.0 and 3.3.0 themselves against a canned local server (scripts/capture_graphrag_cache.py):
+1.2.0, 2.7.0 and 3.3.0 themselves against a canned local server (scripts/capture_graphrag_cache.py):
 first two documents with gpt-4o-mini, then a third document with the settings switched to gpt-4o.
 0.x-2.x key a call on its model, so gpt-4o answered every text unit again; 3.x keys it on the
 messages only, so gpt-4o answered only the new text units."""
@@ -28,6 +28,7 @@ CAPTURES = Path(__file__).resolve().parents[1] / "fixtures" / "engine_captures"
 # version -> (text units, {model: text units its cache covers}, in the suite's variant order)
 COVERAGE = {
     "0.5.0": (14, {"gpt-4o": 14, "gpt-4o-mini": 7}),
+    "1.2.0": (14, {"gpt-4o": 14, "gpt-4o-mini": 7}),
     "2.7.0": (13, {"gpt-4o": 13, "gpt-4o-mini": 7}),
     "3.3.0": (9, {"gpt-4o-mini": 6, "gpt-4o": 3}),
 }
