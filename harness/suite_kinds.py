@@ -27,12 +27,6 @@ DEFAULT_CLAIM_DESCRIPTION = "Any claims or facts that could be relevant to infor
 DEFAULT_MAP_LENGTH = 1000  # global_search.map_max_length, words: fills {max_length} of the map prompt (2.x, 3.x)
 
 
-class TextUnitReader(Protocol):
-    """How the engine a suite names fills a case's text in (llm.engine_conversation.Conversation)."""
-
-    def text_unit(self, text: str) -> str: ...
-
-
 class Plan(Protocol):
     """What a kind reads of a variant's plan (harness.runner.VariantPlan; structural, so that this
     module need not import the runner)."""
@@ -40,7 +34,6 @@ class Plan(Protocol):
     entity_types: list[str]
     delimiters: dict[str, str]
     language: str
-    conversation: TextUnitReader
 
 
 @dataclass(frozen=True)
@@ -81,8 +74,8 @@ class KindSpec:
 
 
 def _extraction_variables(plan: Plan, case: GoldCase) -> dict[str, str]:
-    return {"input_text": plan.conversation.text_unit(case.text), "entity_types": ",".join(plan.entity_types),
-            **plan.delimiters, "language": plan.language}
+    return {"input_text": case.text, "entity_types": ",".join(plan.entity_types), **plan.delimiters,
+            "language": plan.language}
 
 
 def entity_name_variable(case: GoldCase) -> str:

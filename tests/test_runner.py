@@ -483,7 +483,7 @@ def test_a_variant_runs_only_the_cases_it_lists_and_compares_on_the_shared_ones(
     capsys.readouterr()
     assert main(["compare", str(here.run_dir), str(here.run_dir), "--variant-a", "default", "--variant-b", "tuned"]) == 0
     head = capsys.readouterr().out.splitlines()[0]
-    assert head.endswith(f"(2 paired cases; 1 only in {here.run_dir}:default: left out)")
+    assert head.endswith(f"(2 paired cases; 1 only in {here.run_dir}:default: left out; changes are B minus A)")
 
 
 def test_every_variant_on_every_case_says_nothing_about_pairing(suite, server, api_key, tmp_path):

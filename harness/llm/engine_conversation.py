@@ -109,13 +109,13 @@ class Conversation:
     # every message's text as the version sends it, and an answer as the version keeps it in the history
     sent: Callable[[str], str] | None = None
     kept_answer: Callable[[str], str] | None = None
-    # GraphRAG (every version) fills the extraction prompt with the text unit stripped
-    # (`doc.text.strip()` of run_graph_intelligence, 0.x-2.x; `text.strip()` of extract_graph, 3.x)
-    strip_text_unit: bool = False
+    # the chunk as the version puts it in the prompt: GraphRAG strips every text unit before
+    # extraction (`doc.text.strip()` 0.1-2.x, `text.strip()` 3.x); LightRAG stored it stripped
+    strips_chunk: bool = False
 
-    def text_unit(self, text: str) -> str:
-        """A case's text as this version fills it into the extraction prompt."""
-        return text.strip() if self.strip_text_unit else text
+    def chunk(self, text: str) -> str:
+        """A case's chunk as this version fills `{input_text}` with it."""
+        return text.strip() if self.strips_chunk else text
 
     @functools.cached_property
     def loop_params(self) -> Mapping[str, Any]:
@@ -292,5 +292,5 @@ def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) ->
         continue_from_first=v01,
         loop_answer_in_history=version < (3, 0, 0),
         filling="replace" if version < (0, 9, 0) else "format",
-        strip_text_unit=True,
+        strips_chunk=True,
     )

@@ -370,19 +370,20 @@ def _draft_graphrag(root: Path, out: Path, suite_name: str, limit: int, document
     return draft, lint_project_prompts(project)
 
 
-def _draft_lightrag(root: Path, out: Path, suite_name: str, limit: int, _documents: None,
-                    _graphrag_version: None) -> tuple[Any, dict[str, list[Any]]]:
+def _draft_lightrag(root: Path, out: Path, suite_name: str, limit: int,
+                    lightrag_version: str | None) -> tuple[Any, dict[str, list[Any]]]:
     from .importers.lightrag import lightrag_draft, read_lightrag_project
 
-    draft = lightrag_draft(read_lightrag_project(root), out, name=suite_name, max_cases=limit)
+    draft = lightrag_draft(read_lightrag_project(root, lightrag_version=lightrag_version), out, name=suite_name,
+                           max_cases=limit)
     return draft, _lint_lightrag(draft)
 
 
 def _import_command(
-    draft_of: Callable[..., tuple[Any, dict[str, list[Any]]]], root_help: str, *, graphrag: bool = False
+    draft_of: Callable[..., tuple[Any, dict[str, list[Any]]]], root_help: str
 ) -> Callable[..., None]:
-    """A `harness import <kind>` command: the options every importer takes, around `draft_of`, which
-    reads the project and returns the suite draft and the lint findings of its prompts."""
+    """`harness import graphrag`: its options around `draft_of`, which reads the project and returns
+    the suite draft and the lint findings of its prompts."""
 
     def command(root: Path, out: Path | None = None, name: str | None = None, limit: int = 10,
                 documents: list[str] | None = None, graphrag_version: str | None = None, force: bool = False,
@@ -393,7 +394,7 @@ def _import_command(
         draft, lint_results = draft_of(root, target, suite_name, limit, documents, graphrag_version)
         _finish(draft, target, force, lint_results)
         if cache:
-            _import_cache("graphrag" if graphrag else "lightrag", root, draft, target, graphrag_version, force)
+            _import_cache("graphrag", root, draft, target, graphrag_version, force)
 
     # set as objects, not strings: typer reads them with get_type_hints, which cannot see `root_help`
     command.__annotations__ = {
@@ -401,20 +402,10 @@ def _import_command(
         "out": OutOpt, "name": NameOpt, "limit": LimitOpt, "documents": DocumentsOpt,
         "graphrag_version": EngineVersionOpt, "force": ForceOpt, "cache": CacheOpt, "return": None,
     }
-    if not graphrag:  # GraphRAG's options only where they mean something
-        del command.__annotations__["documents"], command.__annotations__["graphrag_version"]
-        plain = command
-
-        def command(root: Path, out: Path | None = None, name: str | None = None, limit: int = 10,  # type: ignore[no-redef]
-                    force: bool = False, cache: bool = False) -> None:
-            plain(root, out, name, limit, None, None, force, cache)
-
-        command.__annotations__ = {k: v for k, v in plain.__annotations__.items()}
     return command
 
 
-def _import_cache(engine: str, root: Path, draft: Any, target: Path, graphrag_version: str | None,
-                  force: bool) -> None:
+def _import_cache(engine: str, root: Path, draft: Any, target: Path, version: str | None, force: bool) -> None:
     """Write `<suite>-cache`: every imported case some cached model covers, a variant per cached
     model listing the cases it covers (the project's extraction prompt, which must render to the
     cached requests), and each covered case's cassette; every model's coverage is printed, every
@@ -426,12 +417,12 @@ def _import_cache(engine: str, root: Path, draft: Any, target: Path, graphrag_ve
         from .importers.graphrag import read_graphrag_project
         from .importers.graphrag_cache import graphrag_cache_plan
 
-        plan = graphrag_cache_plan(read_graphrag_project(root, graphrag_version=graphrag_version), draft)
+        plan = graphrag_cache_plan(read_graphrag_project(root, graphrag_version=version), draft)
     else:
         from .importers.lightrag import read_lightrag_project
         from .importers.lightrag_cache import lightrag_cache_plan
 
-        plan = lightrag_cache_plan(read_lightrag_project(root), draft)
+        plan = lightrag_cache_plan(read_lightrag_project(root, lightrag_version=version), draft)
     for note in plan.notes:
         sys.stderr.write(f"harness: note: {note}\n")
     first = cache_draft(draft, plan)
@@ -458,10 +449,29 @@ def _import_cache(engine: str, root: Path, draft: Any, target: Path, graphrag_ve
 
 import_graphrag = import_app.command(
     "graphrag", help="Turn a GraphRAG project's prompts, settings and input files into a suite skeleton."
-)(_import_command(_draft_graphrag, "GraphRAG project folder (holding settings.yaml or settings.json).", graphrag=True))
-import_lightrag = import_app.command(
-    "lightrag", help="Turn a LightRAG setup's PROMPTS, entity types and inputs into a suite skeleton."
-)(_import_command(_draft_lightrag, "LightRAG setup or working folder (prompt.py, .env, inputs/, rag_storage/ with kv_store_*.json)."))
+)(_import_command(_draft_graphrag, "GraphRAG project folder (holding settings.yaml or settings.json)."))
+LightRAGVersionOpt = Annotated[Optional[str], typer.Option(
+    "--lightrag-version", help="The project's LightRAG release (e.g. 1.4.6), the suite's `engine:` (default: the "
+                               "project's pin of lightrag-hku, else the release whose stock prompt its cache holds).")]
+
+
+@import_app.command("lightrag", help="Turn a LightRAG setup's PROMPTS, settings (.env, its LightRAG(...) call), entity "
+                                     "types and inputs into a suite skeleton.")
+def import_lightrag(
+    root: Annotated[Path, typer.Argument(help="LightRAG setup or working folder (prompt.py, .env, a script calling "
+                                              "LightRAG(...), inputs/, rag_storage/ with kv_store_*.json).",
+                                         show_default=False)],
+    out: OutOpt = None, name: NameOpt = None, limit: LimitOpt = 10, lightrag_version: LightRAGVersionOpt = None,
+    force: ForceOpt = False, cache: CacheOpt = False,
+) -> None:
+    if not root.exists():
+        raise InputError(f"{root}: no such folder")
+    target, suite_name = _default_out(out, name, root)
+    draft, lint_results = _draft_lightrag(root, target, suite_name, limit, lightrag_version)
+    _finish(draft, target, force, lint_results)
+    if cache:
+        _import_cache("lightrag", root, draft, target, lightrag_version, force)
+
 
 
 

@@ -76,7 +76,7 @@ def test_compare_pairs_the_cached_models_on_the_cases_both_answered(tmp_path: Pa
     assert main(["compare", str(outcome.run_dir), str(outcome.run_dir), "--variant-a", "gpt-4o",
                  "--variant-b", "gpt-4o-mini"]) == 0
     head = capsys.readouterr().out.splitlines()[0]
-    assert head.endswith(f"(7 paired cases; 6 only in {outcome.run_dir}:gpt-4o: left out)")
+    assert head.endswith(f"(7 paired cases; 6 only in {outcome.run_dir}:gpt-4o: left out; changes are B minus A)")
     summary = json.loads((outcome.run_dir / "summary.json").read_text(encoding="utf-8"))
     assert summary["comparisons"]["gpt-4o-mini"]["cases"]["paired"] == 7
 

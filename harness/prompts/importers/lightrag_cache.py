@@ -156,22 +156,23 @@ def require_entries(cache: LightRAGCache, workdir: Path | None) -> None:
 
 
 def lightrag_cache_plan(project: Any, draft: Any) -> CachePlan:
-    """The cache suite of a LightRAG working folder: the conversation of the LightRAG release its
-    cached prompts show (`engine:`), a variant per model the cache names, else one named for the
-    cache, sending the import's project prompt (else LightRAG's stock prompt)."""
+    """The cache suite of a LightRAG working folder: the import's release (`engine:`), whose way of
+    folding a request the stored prompts are matched with; a variant per model the cache names,
+    else one named for the cache, sending the import's project prompt (else LightRAG's stock one)."""
+    from ...engine_names import parse_engine_name
     from ...names import safe_name
 
     workdir = project.workdir
     cache = read_lightrag_cache(workdir) if workdir is not None else LightRAGCache(Path(CACHE_FILE))
     require_entries(cache, workdir)
-    stock = project.stock
-    version = stock.key
+    release = project.release
+    version = release.version if release is not None else parse_engine_name(draft.engine).version
     prompt_from = "project" if "project" in draft.variants else "default"
     prompt = draft.variants[prompt_from]
     notes = []
-    if not project.stock_reason.startswith("its cached"):
-        notes.append(f"{cache.path}: its cached prompts show no LightRAG release the harness ships; replayed as "
-                     f"LightRAG {stock.version}'s conversation ({project.stock_reason})")
+    if release is not None and release.assumed:
+        notes.append(f"{cache.path}: no release is stated; its stored prompts are read as LightRAG "
+                     f"{release.label} folds a request ({release.source}); --lightrag-version X.Y.Z names it")
     models = cache.models()
     if models:
         names = {safe_name(model, fallback="model"): model for model in models}
@@ -185,5 +186,8 @@ def lightrag_cache_plan(project: Any, draft: Any) -> CachePlan:
         notes.append(f"{cache.path}: LightRAG stores no model name: one variant, {CACHE_VARIANT}, named for the "
                      f"cache (its requests name {sent_as}, the suite's model)")
     gleanings = cache.gleanings()
-    return CachePlan(cache.path, variants, names, finders, notes, engine=f"lightrag-{stock.version}",
-                     max_gleanings=gleanings, prompt_from=prompt_from)
+    stated = draft.model.get("max_gleanings")
+    if gleanings is not None and stated is not None and gleanings != stated:
+        notes.append(f"{cache.path}: its chunks were gleaned up to {gleanings} time(s), the settings now say "
+                     f"{stated}: the cache suite gleans as the cache shows")
+    return CachePlan(cache.path, variants, names, finders, notes, max_gleanings=gleanings, prompt_from=prompt_from)
