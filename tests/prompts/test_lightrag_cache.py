@@ -6,7 +6,9 @@ included, and `run --record-mode none` reads per entry the records `harness audi
 The working folders are real: engine_captures/lightrag-<version>-workdir/ were made by LightRAG
 1.4.6 and 1.4.9.11 themselves (capture_lightrag_workdir.py; one gleaning each, as LightRAG's
 default), and lightrag-1.4.6-gleaning-workdir/ by 1.4.6 with MAX_GLEANING=2, its loop question
-answered "YES" for one chunk (a second gleaning follows) and "NO" for the others."""
+answered "YES" for one chunk (a second gleaning follows) and "NO" for the others; the
+lightrag-<version>-project/ folders are projects indexed through LightRAG's OpenAI binding against
+the local test server (MAX_GLEANING=2, every loop question answered "yes")."""
 
 from __future__ import annotations
 
@@ -30,6 +32,9 @@ WORKDIRS = {
     "lightrag-1.4.6-gleaning-workdir": ("lightrag-1.4.6", 2, [["extract", "continue", "loop", "continue"],
                                                                ["extract", "continue", "loop"],
                                                                ["extract", "continue", "loop"]]),
+    # projects indexed through LightRAG's own OpenAI binding (lightrag-<version>-project/README)
+    "lightrag-1.4.6-project": ("lightrag-1.4.6", 2, [["extract", "continue", "loop", "continue"]] * 3),
+    "lightrag-1.4.9.11-project": ("lightrag-1.4.9.11", 1, [["extract", "continue"]] * 3),
 }
 
 

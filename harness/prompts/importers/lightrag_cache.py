@@ -160,6 +160,7 @@ def lightrag_cache_plan(project: Any, draft: Any) -> CachePlan:
     folding a request the stored prompts are matched with; a variant per model the cache names,
     else one named for the cache, sending the import's project prompt (else LightRAG's stock one)."""
     from ...engine_names import parse_engine_name
+    from ...llm.engine_conversation import lightrag_conversation
     from ...names import safe_name
 
     workdir = project.workdir
@@ -187,6 +188,9 @@ def lightrag_cache_plan(project: Any, draft: Any) -> CachePlan:
                      f"cache (its requests name {sent_as}, the suite's model)")
     gleanings = cache.gleanings()
     stated = draft.model.get("max_gleanings")
+    cap = lightrag_conversation(parse_engine_name(f"lightrag-{'.'.join(map(str, version))}")).max_gleanings
+    if stated is not None and cap is not None:
+        stated = min(stated, cap)  # 1.4.8+ glean once at most, whatever the settings say
     if gleanings is not None and stated is not None and gleanings != stated:
         notes.append(f"{cache.path}: its chunks were gleaned up to {gleanings} time(s), the settings now say "
                      f"{stated}: the cache suite gleans as the cache shows")
