@@ -51,6 +51,15 @@ CONVERSATIONS: dict[str, list[str]] = {
         '("entity"<|>IDA MOSS<|>PERSON<|>A chef who judged)\n##\n("entity"<|>OAKFIELD FAIR<|>EVENT<|>A fair)\n'
         '##\n("relationship"<|>IDA MOSS<|>OAKFIELD FAIR<|>Ida Moss judged at the fair<|>6)\n<|COMPLETE|>',
     ],
+    # a small model repeating itself: the same entity twice (once in another case), a relationship
+    # both ways and again in a gleaning (0.x-2.x read into one undirected graph, 3.x into rows)
+    "repeats": [
+        '("entity"<|>ARN<|>GEO<|>A river)\n##\n("entity"<|>Arn<|>GEO<|>The river Arn)\n##\n'
+        '("entity"<|>MILLBROOK<|>GEO<|>A town)\n##\n("relationship"<|>ARN<|>MILLBROOK<|>The Arn flows past<|>5)\n##\n'
+        '("relationship"<|>MILLBROOK<|>ARN<|>Millbrook lies on the Arn<|>4)\n<|COMPLETE|>',
+        '##\n("entity"<|>MILLBROOK<|>GEO<|>A market town)\n##\n'
+        '("relationship"<|>ARN<|>MILLBROOK<|>The Arn floods Millbrook<|>7)\n<|COMPLETE|>',
+    ],
 }
 
 

@@ -13,7 +13,7 @@ The engine runs its own extraction step (GraphRAG: scripts/capture_graphrag_conv
 `drive` with the version's stock prompt; LightRAG: `LightRAG.ainsert` with its stock PROMPTS) on the
 CHUNKS below, so every request of the conversation (first answer, continuations, loop checks) is
 the version's own and every answer is the model's. The proxy forwards each request as sent, except
-that `max_tokens` is capped at MAX_TOKENS and `logit_bias` is dropped (its token ids are OpenAI
+that `max_tokens` is capped (`--max-tokens`, 600 by default) and `logit_bias` is dropped (its token ids are OpenAI
 tokenizer ids, meaningless to another model's vocabulary); an answer cut at the cap is passed on
 with finish_reason "length", as a server would.
 
@@ -60,12 +60,12 @@ CHUNKS = [
 # --------------------------------------------------------------------------- harness side
 
 
-def _forward(llm: str, body: dict[str, Any]) -> tuple[str, str]:
+def _forward(llm: str, body: dict[str, Any], cap: int) -> tuple[str, str]:
     """The model's answer to one request and its finish reason."""
     sent = {key: value for key, value in body.items() if key not in ("logit_bias", "stream", "stream_options")}
-    limit = sent.get("max_tokens") or sent.get("max_completion_tokens") or MAX_TOKENS
+    limit = sent.get("max_tokens") or sent.get("max_completion_tokens") or cap
     sent.pop("max_completion_tokens", None)
-    sent["max_tokens"] = min(int(limit), MAX_TOKENS)
+    sent["max_tokens"] = min(int(limit), cap)
     request = urllib.request.Request(f"{llm.rstrip('/')}/v1/chat/completions", json.dumps(sent).encode("utf-8"),
                                      {"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=1800) as response:
@@ -80,7 +80,8 @@ def _chunk_of(body: dict[str, Any]) -> int | None:
     return found[0] if len(found) == 1 else None
 
 
-def record(engine: str, python: str, llm: str, model: str, out: Path, prompt: Path | None, gleanings: int) -> None:
+def record(engine: str, python: str, llm: str, model: str, out: Path, prompt: Path | None, gleanings: int,
+           cap: int = MAX_TOKENS) -> None:
     sys.path.insert(0, str(REPO_ROOT))
     from harness.llm.request_digest import body_hash
     from harness.llm.tokens import seed_cache
@@ -89,7 +90,7 @@ def record(engine: str, python: str, llm: str, model: str, out: Path, prompt: Pa
     exchanges: list[dict[str, Any]] = []
 
     def answer(body: dict[str, Any]) -> str:
-        text, finish = _forward(llm, body)
+        text, finish = _forward(llm, body, cap)
         exchanges.append({"body": body, "answer": text, "finish_reason": finish})
         return Stopped(text, finish)
 
@@ -125,7 +126,7 @@ def record(engine: str, python: str, llm: str, model: str, out: Path, prompt: Pa
     other = sum(1 for e in exchanges if _chunk_of(e["body"]) is None)
     captured = {
         "engine": f"{engine}-{version}", "model": model, "server": f"llama.cpp server (xllamacpp) at {llm}",
-        "date": datetime.date.today().isoformat(), "max_tokens": MAX_TOKENS, "max_gleanings": gleanings,
+        "date": datetime.date.today().isoformat(), "max_tokens": cap, "max_gleanings": gleanings,
         "prompt": "the version's stock prompt" if prompt is None else prompt.read_text(encoding="utf-8"),
         "note": "real model answers to the engine's own requests; logit_bias dropped, max_tokens capped",
         "other_requests": other, "conversations": conversations}
@@ -191,6 +192,7 @@ def main() -> None:
     parser.add_argument("--model", default="SmolLM2-135M-Instruct.Q4_1", help="the model it serves (recorded)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--prompt", type=Path, help="GraphRAG: the extraction prompt file (default: the version's own)")
+    parser.add_argument("--max-tokens", type=int, default=MAX_TOKENS, help="the cap put on every request's max_tokens")
     parser.add_argument("--gleanings", type=int, default=MAX_GLEANINGS, help="max gleanings the engine is set to")
     parser.add_argument("--base-url")
     parser.add_argument("--root", type=Path)
@@ -198,7 +200,8 @@ def main() -> None:
     if args.command == "drive-lightrag":
         drive_lightrag(args.base_url, args.root)
     elif args.python and args.llm and args.out:
-        record(args.command, args.python, args.llm, args.model, args.out, args.prompt, args.gleanings)
+        record(args.command, args.python, args.llm, args.model, args.out, args.prompt, args.gleanings,
+               args.max_tokens)
     else:
         parser.error("give --python, --llm and --out")
 
