@@ -161,6 +161,19 @@ def _clean(value: str) -> str:
     return value.strip().strip('"').strip("'").strip()
 
 
+def _legacy_normalize(value: str, entity: bool = False) -> str:
+    """LightRAG <=1.4.7's clean_str then normalize_extracted_info, as far as they decide whether a
+    field is empty: one pair of surrounding quotes removed (not a lone quote), and curly quotes in
+    names (its spacing rules for Chinese text never empty a field)."""
+    value = _graphrag_clean(value)
+    for quote in ('"', "'"):
+        if len(value) >= 2 and value.startswith(quote) and value.endswith(quote):
+            value = value[1:-1]
+    if entity:
+        value = value.translate({ord(c): None for c in "“”‘’"})
+    return value
+
+
 def lightrag_legacy_counts(
     text: str, tuple_delimiter: str = GRAPHRAG_TUPLE, record_delimiter: str = GRAPHRAG_RECORD,
     completion_delimiter: str = COMPLETION,
@@ -173,13 +186,14 @@ def lightrag_legacy_counts(
             continue
         attrs = _split_markers(match.group(1), [tuple_delimiter])
         if len(attrs) >= 4 and '"entity"' in attrs[0]:
-            kind = _clean(attrs[2])
-            if _clean(attrs[1]) and kind and not kind.startswith('("') and _clean(attrs[3]):
+            kind = _graphrag_clean(attrs[2]).strip('"')
+            if (_graphrag_clean(attrs[1]) and _legacy_normalize(attrs[1], entity=True).strip() and kind.strip()
+                    and not kind.startswith('("') and _legacy_normalize(attrs[3]).strip()):
                 entities += 1
-            continue
+                continue
         if len(attrs) >= 5 and '"relationship"' in attrs[0]:
-            source, target = _clean(attrs[1]), _clean(attrs[2])
-            if source and target and source != target:
+            source, target = _legacy_normalize(attrs[1], entity=True), _legacy_normalize(attrs[2], entity=True)
+            if source.strip() and target.strip() and source != target:
                 relationships += 1
                 if not _LIGHTRAG_FLOAT.match(attrs[-1].strip('"').strip("'")):
                     fallbacks += 1
