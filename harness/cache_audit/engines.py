@@ -15,19 +15,24 @@ with its quotes). The weight is the last field:
 - 3.x: the same, and a record that is empty or exactly `<|COMPLETE|>` is skipped (which changes no
   count: the completion delimiter glued to the last record still costs its weight).
 
-In 0.x to 2.x the first answer and its gleanings are concatenated before parsing; the audit reads
-each cached answer on its own, so a record broken across that seam is not modelled.
+0.x to 2.x read the records into one undirected networkx graph: what they keep is the distinct
+entity names (upper case, clean_str) an entity record gave a type and the distinct unordered
+pairs; 3.x keeps a row per record. In every version the first answer and its gleanings are
+concatenated before parsing; the audit reads each cached answer on its own (its seams apart).
 
 LightRAG (operate.py): up to 1.4.7 GraphRAG-style tuples: split on the record and completion
-delimiters, take the text inside the outermost parentheses, split on `<|>`; `"entity"` with at
-least 4 fields and a non-empty name, `"relationship"` with at least 5; the weight is the last field
-when it matches `^[-+]?[0-9]*\\.?[0-9]+$`, else 1.0. From 1.4.8: one record per line (split on new
+delimiters, take the text inside the outermost parentheses of one line, split on `<|>`; `"entity"`
+with at least 4 fields and a name, type and description left once one pair of surrounding quotes
+is removed, `"relationship"` with at least 5 and two different, non-empty ends; the weight is the
+last field, quotes stripped, when it matches `^[-+]?[0-9]*\\.?[0-9]+$`, else 1.0. From 1.4.8: one record per line (split on new
 lines and the completion delimiter), `<|#|>` between fields; an entity has exactly 4 fields
 (`entity`, name, type, description: name, type and description non-empty, the type free of
 `'()<>|/\\`), a relation exactly 5 (`relation`, source, target, keywords, description: source and
 target non-empty and different). The format has no weight (None: no fallback to count). Several
-records run together on one line are split as LightRAG does; its repair of mangled delimiters
-(`fix_tuple_delimiter_corruption`) is not modelled.
+records run together on one line are split as LightRAG does, and mangled delimiters mended as
+its `fix_tuple_delimiter_corruption` mends them (1.5's patterns). Not modelled: what 1.5 does
+that 1.4.9 does not (a 5-field `entity` line read as a relation, a relation needing a
+description, JSON answers).
 """
 
 from __future__ import annotations

@@ -78,6 +78,11 @@ def test_lightrag_legacy_needs_a_name_type_and_description_once_quotes_are_strip
     assert lightrag_legacy_counts(text) == EngineCounts(0, 0, 0)
 
 
+def test_lightrag_legacy_keeps_a_lone_quote_as_a_name() -> None:
+    # normalize_extracted_info removes one pair of surrounding quotes, not a lone one
+    assert lightrag_legacy_counts('("entity"<|>"<|>GEO<|>"a town")') == EngineCounts(1, 0, 0)
+
+
 def test_lightrag_legacy_reads_the_parentheses_of_one_line() -> None:
     # re.search(r"\((.*)\)", record) without DOTALL: a record spread over lines is read from its
     # first line only; the strength may be quoted
