@@ -47,6 +47,9 @@ GRAPHRAG_TUPLE = "<|>"
 GRAPHRAG_RECORD = "##"
 COMPLETION = "<|COMPLETE|>"
 LIGHTRAG_TUPLE = "<|#|>"
+# GraphRAG 0.x-2.x: records that add nothing to the text unit's graph
+MERGED_ENTITY = "entity named again (one node of the engine's graph)"
+MERGED_RELATIONSHIP = "relationship written again, either way round (one edge of the engine's graph)"
 
 _PARENS = re.compile(r"^\(|\)$")
 _LIGHTRAG_FLOAT = re.compile(r"^[-+]?[0-9]*\.?[0-9]+$")
@@ -120,11 +123,17 @@ def graphrag_reading(
             if not graph:
                 reading.entities += 1
             elif _graphrag_clean(attrs[2].upper()):
-                typed.add(_graphrag_clean(attrs[1].upper()))
+                name = _graphrag_clean(attrs[1].upper())
+                if name in typed:
+                    reading.lose(MERGED_ENTITY)
+                typed.add(name)
         if attrs[0] == '"relationship"' and len(attrs) >= 5:
             kept = True
             if graph:
-                edges.add(frozenset((_graphrag_clean(attrs[1].upper()), _graphrag_clean(attrs[2].upper()))))
+                pair = frozenset((_graphrag_clean(attrs[1].upper()), _graphrag_clean(attrs[2].upper())))
+                if pair in edges:
+                    reading.lose(MERGED_RELATIONSHIP)
+                edges.add(pair)
             else:
                 reading.relationships += 1
             if version == "graphrag-0.x" or not _float_weight(attrs[-1]):
