@@ -6,6 +6,13 @@ dependency of the harness):
     /work/scratch/gr-conv-3.3.0/bin/python scripts/capture_graphrag_parsing.py \\
         tests/fixtures/engine_parsing/graphrag-3.3.0.json
 
+or, for the conversations of a file of real answers (scripts/capture_real_answers.py), read by
+each version's parser:
+
+    /work/scratch/gr-conv-1.2.0/bin/python scripts/capture_graphrag_parsing.py \
+        tests/fixtures/engine_parsing/real-smollm2/graphrag-1.2.0.json \
+        --answers tests/fixtures/engine_parsing/real-smollm2/answers-graphrag-1.2.0.json
+
 Each conversation's answers are glued as `GraphExtractor._process_document` glues them
 (`results += response`), then read by the version's own `_process_result` (3.x: data frames of
 records) or `_process_results` (0.4-2.x: a networkx graph; entity-record nodes are those with a
@@ -15,11 +22,12 @@ model of that parser (harness/cache_audit/engines.py) with.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import importlib.metadata
 import json
-import sys
 from pathlib import Path
+from typing import Any
 
 # the answers: a clean one, records separated by blank lines instead of `##`, relationships with
 # four fields (no weight), and a gleaning glued after `<|COMPLETE|>` (the seam)
@@ -43,6 +51,15 @@ CONVERSATIONS: dict[str, list[str]] = {
         '("entity"<|>IDA MOSS<|>PERSON<|>A chef who judged)\n##\n("entity"<|>OAKFIELD FAIR<|>EVENT<|>A fair)\n'
         '##\n("relationship"<|>IDA MOSS<|>OAKFIELD FAIR<|>Ida Moss judged at the fair<|>6)\n<|COMPLETE|>',
     ],
+    # a small model repeating itself: the same entity twice (once in another case), a relationship
+    # both ways and again in a gleaning (0.x-2.x read into one undirected graph, 3.x into rows)
+    "repeats": [
+        '("entity"<|>ARN<|>GEO<|>A river)\n##\n("entity"<|>Arn<|>GEO<|>The river Arn)\n##\n'
+        '("entity"<|>MILLBROOK<|>GEO<|>A town)\n##\n("relationship"<|>ARN<|>MILLBROOK<|>The Arn flows past<|>5)\n##\n'
+        '("relationship"<|>MILLBROOK<|>ARN<|>Millbrook lies on the Arn<|>4)\n<|COMPLETE|>',
+        '##\n("entity"<|>MILLBROOK<|>GEO<|>A market town)\n##\n'
+        '("relationship"<|>ARN<|>MILLBROOK<|>The Arn floods Millbrook<|>7)\n<|COMPLETE|>',
+    ],
 }
 
 
@@ -55,8 +72,20 @@ def _read_3x(text: str) -> dict[str, object]:
             "relationships": sorted(f"{s} -> {t}" for s, t in zip(relationships["source"], relationships["target"]))}
 
 
+def _graph_extractor() -> Any:
+    """0.4-2.x's GraphExtractor, wherever the version keeps it."""
+    try:  # 2.x
+        from graphrag.index.operations.extract_graph.graph_extractor import GraphExtractor
+    except ImportError:
+        try:  # 1.x
+            from graphrag.index.operations.extract_entities.graph_extractor import GraphExtractor
+        except ImportError:  # 0.4-0.9
+            from graphrag.index.graph.extractors.graph.graph_extractor import GraphExtractor
+    return GraphExtractor
+
+
 def _read_2x(text: str) -> dict[str, object]:
-    from graphrag.index.operations.extract_graph.graph_extractor import GraphExtractor
+    GraphExtractor = _graph_extractor()
 
     extractor = GraphExtractor.__new__(GraphExtractor)
     extractor._join_descriptions = True
@@ -65,14 +94,29 @@ def _read_2x(text: str) -> dict[str, object]:
             "relationships": sorted(f"{s} -> {t}" for s, t in graph.edges())}
 
 
-def main(out: str) -> None:
+def main(out: str, answers_file: str | None = None) -> None:
     version = importlib.metadata.version("graphrag")
     read = _read_3x if int(version.split(".")[0]) >= 3 else _read_2x
-    captured = {name: {"answers": answers, "kept": read("".join(answers))} for name, answers in CONVERSATIONS.items()}
+    header: dict[str, Any] = {"graphrag": version}
+    if answers_file is None:
+        conversations: dict[str, dict[str, Any]] = {name: {"answers": a} for name, a in CONVERSATIONS.items()}
+    else:  # real answers: keep where they came from, and which request each answer replied to
+        source = json.loads(Path(answers_file).read_text(encoding="utf-8"))
+        header.update({"answers_from": Path(answers_file).name, "engine_that_asked": source["engine"],
+                       "model": source["model"], "server": source["server"], "date": source["date"]})
+        conversations = {name: {"answers": c["answers"],
+                                "requests": [r["request"] for r in c["exchanges"] if r["kind"] != "loop"]}
+                         for name, c in source["conversations"].items()}
+    # the answers glued as _process_document glues them (`results += response`)
+    captured = {name: {**c, "kept": read("".join(c["answers"]))} for name, c in conversations.items()}
     Path(out).parent.mkdir(parents=True, exist_ok=True)
-    Path(out).write_text(json.dumps({"graphrag": version, "conversations": captured}, indent=1, ensure_ascii=False) + "\n",
+    Path(out).write_text(json.dumps({**header, "conversations": captured}, indent=1, ensure_ascii=False) + "\n",
                          encoding="utf-8")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", help="the JSON file to write")
+    parser.add_argument("--answers", help="a file of real answers (scripts/capture_real_answers.py) to read instead")
+    args = parser.parse_args()
+    main(args.out, args.answers)

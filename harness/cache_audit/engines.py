@@ -15,23 +15,29 @@ with its quotes). The weight is the last field:
 - 3.x: the same, and a record that is empty or exactly `<|COMPLETE|>` is skipped (which changes no
   count: the completion delimiter glued to the last record still costs its weight).
 
-In 0.x to 2.x the first answer and its gleanings are concatenated before parsing; the audit reads
-each cached answer on its own, so a record broken across that seam is not modelled.
+0.x to 2.x read the records into one undirected networkx graph: what they keep is the distinct
+entity names (upper case, clean_str) an entity record gave a type and the distinct unordered
+pairs; 3.x keeps a row per record. In every version the first answer and its gleanings are
+concatenated before parsing; the audit reads each cached answer on its own (its seams apart).
 
 LightRAG (operate.py): up to 1.4.7 GraphRAG-style tuples: split on the record and completion
-delimiters, take the text inside the outermost parentheses, split on `<|>`; `"entity"` with at
-least 4 fields and a non-empty name, `"relationship"` with at least 5; the weight is the last field
-when it matches `^[-+]?[0-9]*\\.?[0-9]+$`, else 1.0. From 1.4.8: one record per line (split on new
+delimiters, take the text inside the outermost parentheses of one line, split on `<|>`; `"entity"`
+with at least 4 fields and a name, type and description left once one pair of surrounding quotes
+is removed, `"relationship"` with at least 5 and two different, non-empty ends; the weight is the
+last field, quotes stripped, when it matches `^[-+]?[0-9]*\\.?[0-9]+$`, else 1.0. From 1.4.8: one record per line (split on new
 lines and the completion delimiter), `<|#|>` between fields; an entity has exactly 4 fields
 (`entity`, name, type, description: name, type and description non-empty, the type free of
 `'()<>|/\\`), a relation exactly 5 (`relation`, source, target, keywords, description: source and
 target non-empty and different). The format has no weight (None: no fallback to count). Several
-records run together on one line are split as LightRAG does; its repair of mangled delimiters
-(`fix_tuple_delimiter_corruption`) is not modelled.
+records run together on one line are split as LightRAG does, and mangled delimiters mended as
+its `fix_tuple_delimiter_corruption` mends them (1.5's patterns). Not modelled: what 1.5 does
+that 1.4.9 does not (a 5-field `entity` line read as a relation, a relation needing a
+description, JSON answers).
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 
@@ -41,11 +47,20 @@ GRAPHRAG_TUPLE = "<|>"
 GRAPHRAG_RECORD = "##"
 COMPLETION = "<|COMPLETE|>"
 LIGHTRAG_TUPLE = "<|#|>"
+# GraphRAG 0.x-2.x: records that add nothing to the text unit's graph
+MERGED_ENTITY = "entity named again (one node of the engine's graph)"
+MERGED_RELATIONSHIP = "relationship written again, either way round (one edge of the engine's graph)"
 
 _PARENS = re.compile(r"^\(|\)$")
 _LIGHTRAG_FLOAT = re.compile(r"^[-+]?[0-9]*\.?[0-9]+$")
-_OUTER_PARENS = re.compile(r"\((.*)\)", re.S)
+_OUTER_PARENS = re.compile(r"\((.*)\)")  # no DOTALL, as operate.py: one line's outermost pair
 _BAD_TYPE_CHARS = set("'()<>|/\\")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _graphrag_clean(value: str) -> str:
+    """GraphRAG's clean_str (index/utils/string.py): HTML entities decoded, control characters dropped."""
+    return _CONTROL.sub("", html.unescape(value.strip()))
 
 
 def _graphrag_records(text: str, tuple_delimiter: str, record_delimiter: str) -> list[list[str]]:
@@ -90,8 +105,13 @@ def graphrag_reading(
     """What GraphRAG `version` (graphrag-0.x, -1.x, -2.x, -3.x) keeps from one text (an answer, or
     a conversation's answers glued as the engine glues them), and why it reads nothing from the
     records it drops: one reason per record lost, a record run into the one before it (no record
-    delimiter between them) counted as lost with that reason."""
+    delimiter between them) counted as lost with that reason. 3.x keeps a row per record; 0.x-2.x
+    read the records into one undirected graph, so they keep the distinct entity names (upper
+    case, clean_str) that an entity record gave a type, and the distinct unordered pairs."""
     reading = EngineReading()
+    graph = version != "graphrag-3.x"  # 0.x-2.x read a text unit into one undirected networkx graph
+    typed: set[str] = set()  # graph: the names some entity record gave a type (the nodes it keeps as entities)
+    edges: set[frozenset[str]] = set()
     for raw in text.split(record_delimiter):
         record = _PARENS.sub("", raw.strip())
         attrs = record.split(tuple_delimiter)
@@ -99,11 +119,23 @@ def graphrag_reading(
             continue
         kept = False
         if attrs[0] == '"entity"' and len(attrs) >= 4:
-            reading.entities += 1
             kept = True
+            if not graph:
+                reading.entities += 1
+            elif _graphrag_clean(attrs[2].upper()):
+                name = _graphrag_clean(attrs[1].upper())
+                if name in typed:
+                    reading.lose(MERGED_ENTITY)
+                typed.add(name)
         if attrs[0] == '"relationship"' and len(attrs) >= 5:
-            reading.relationships += 1
             kept = True
+            if graph:
+                pair = frozenset((_graphrag_clean(attrs[1].upper()), _graphrag_clean(attrs[2].upper())))
+                if pair in edges:
+                    reading.lose(MERGED_RELATIONSHIP)
+                edges.add(pair)
+            else:
+                reading.relationships += 1
             if version == "graphrag-0.x" or not _float_weight(attrs[-1]):
                 reading.weight_fallbacks += 1
         if not kept:
@@ -117,6 +149,8 @@ def graphrag_reading(
                 reading.lose(f"record glued after {completion_delimiter} (answers joined before parsing)")
             else:
                 reading.lose(f"record not separated by {record_delimiter!r} (read into the record before it)")
+    if graph:  # a name or pair read twice (in any case, either way round) is one node or edge
+        reading.entities, reading.relationships = len(typed), len(edges)
     return reading
 
 
@@ -141,6 +175,19 @@ def _clean(value: str) -> str:
     return value.strip().strip('"').strip("'").strip()
 
 
+def _legacy_normalize(value: str, entity: bool = False) -> str:
+    """LightRAG <=1.4.7's clean_str then normalize_extracted_info, as far as they decide whether a
+    field is empty: one pair of surrounding quotes removed (not a lone quote), and curly quotes in
+    names (its spacing rules for Chinese text never empty a field)."""
+    value = _graphrag_clean(value)
+    for quote in ('"', "'"):
+        if len(value) >= 2 and value.startswith(quote) and value.endswith(quote):
+            value = value[1:-1]
+    if entity:
+        value = value.translate({ord(c): None for c in "“”‘’"})
+    return value
+
+
 def lightrag_legacy_counts(
     text: str, tuple_delimiter: str = GRAPHRAG_TUPLE, record_delimiter: str = GRAPHRAG_RECORD,
     completion_delimiter: str = COMPLETION,
@@ -152,31 +199,58 @@ def lightrag_legacy_counts(
         if match is None:
             continue
         attrs = _split_markers(match.group(1), [tuple_delimiter])
-        if len(attrs) >= 4 and attrs[0] == '"entity"' and attrs[1].upper().strip():
-            entities += 1
-        elif len(attrs) >= 5 and attrs[0] == '"relationship"':
-            relationships += 1
-            if not _LIGHTRAG_FLOAT.match(attrs[-1]):
-                fallbacks += 1
+        if len(attrs) >= 4 and '"entity"' in attrs[0]:
+            kind = _graphrag_clean(attrs[2]).strip('"')
+            if (_graphrag_clean(attrs[1]) and _legacy_normalize(attrs[1], entity=True).strip() and kind.strip()
+                    and not kind.startswith('("') and _legacy_normalize(attrs[3]).strip()):
+                entities += 1
+                continue
+        if len(attrs) >= 5 and '"relationship"' in attrs[0]:
+            source, target = _legacy_normalize(attrs[1], entity=True), _legacy_normalize(attrs[2], entity=True)
+            if source.strip() and target.strip() and source != target:
+                relationships += 1
+                if not _LIGHTRAG_FLOAT.match(attrs[-1].strip('"').strip("'")):
+                    fallbacks += 1
     return EngineCounts(entities, relationships, fallbacks)
 
 
 def _lightrag_lines(text: str, td: str, completion_delimiter: str) -> list[str]:
+    """LightRAG 1.4.8+'s records: one a line, then records run together on a line split apart as
+    `_process_extraction_result` splits them (a piece after `<|#|>entity<|#|>` gets `entity<|`
+    put back, not `entity<|#|>`, so its name field stays glued and the record is lost)."""
     out: list[str] = []
     for line in _split_markers(text, ["\n", completion_delimiter, completion_delimiter.lower()]):
-        for part in re.split(f"(?={re.escape(td)}(?:entity|relationship|relation){re.escape(td)})", line):
-            part = part.strip()
-            if part.startswith(td):
-                part = part[len(td):]
-            if part:
+        for entity_part in _split_markers(line.strip(), [f"{td}entity{td}"]):
+            if not entity_part.startswith(("entity", "relation")):
+                entity_part = f"entity<|{entity_part}"
+            for part in _split_markers(entity_part, [f"{td}relationship{td}", f"{td}relation{td}"]):
+                if not part.startswith(("entity", "relation")):
+                    part = f"relation{td}{part}"
                 out.append(part)
     return out
+
+
+def _fix_delimiter_corruption(record: str, delimiter_core: str, tuple_delimiter: str) -> str:
+    """LightRAG's fix_tuple_delimiter_corruption (lightrag/utils.py, 1.5.7's patterns: 1.4.9's
+    also mend `<|>`, `<||` with a space before them)."""
+    core = re.escape(delimiter_core)
+    if not core:
+        return record
+    for pattern in (rf"<\|{core}\|*?{core}\|>", rf"<\|\\{core}\|>", r"(?<=\S)<\|+>(?=\S)", rf"<.?\|{core}\|.?>",
+                    rf"<\|?{core}\|?>", rf"<[^|]{core}\|>|<\|{core}[^|]>", rf"<\|{core}\|+(?!>)", rf"<\|{core}:(?!>)",
+                    rf"<\|+{core}>", r"(?<=\S)<\|\|(?!>)", rf"(?<!<)\|{core}\|>", rf"<\|{core}\|>\|", rf"\|\|{core}\|\|"):
+        record = re.sub(pattern, tuple_delimiter, record)
+    return record
 
 
 def lightrag_counts(text: str, tuple_delimiter: str = LIGHTRAG_TUPLE, completion_delimiter: str = COMPLETION) -> EngineCounts:
     """LightRAG from 1.4.8 (`entity<|#|>name<|#|>type<|#|>description`, one record a line)."""
     entities = relationships = 0
     for record in _lightrag_lines(text, tuple_delimiter, completion_delimiter):
+        core = tuple_delimiter[2:-2]  # "#" of "<|#|>", mended in the case written, then lower case
+        record = _fix_delimiter_corruption(record.strip(), core, tuple_delimiter)
+        if core != core.lower():
+            record = _fix_delimiter_corruption(record, core.lower(), tuple_delimiter)
         attrs = _split_markers(record, [tuple_delimiter])
         if len(attrs) == 4 and "entity" in attrs[0]:
             name, kind, description = (_clean(a) for a in attrs[1:])

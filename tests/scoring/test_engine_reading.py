@@ -122,3 +122,15 @@ def test_a_suite_naming_no_engine_writes_rows_and_summaries_as_before(suite, api
     finish_outcome(outcome, record_mode="once")
     assert '"engine"' not in (outcome.run_dir / "results.jsonl").read_text(encoding="utf-8")
     assert all("engine" not in v for v in json.loads((outcome.run_dir / "summary.json").read_text())["variants"].values())
+
+
+def test_graphrag_2x_names_the_records_its_graph_merges(suite) -> None:
+    # ARN and Arn, MILLBROOK twice; ARN-MILLBROOK three times, once the other way round: 2.7.0's
+    # graph keeps 2 nodes and 1 edge (tests/fixtures/engine_parsing/graphrag-2.7.0.json, "repeats")
+    answers = json.loads((CAPTURES / "graphrag-2.7.0.json").read_text(encoding="utf-8"))["conversations"]["repeats"]["answers"]
+    plan = plan_variant(suite, "default")
+    rounds = _rounds(answers)
+    read = read_as_engine("graphrag-2.7.0", rounds, merge_rounds(rounds, plan)[0], plan.delimiters)
+    assert (read.entities, read.relationships) == (2, 1)
+    assert read.reasons == {"entity named again (one node of the engine's graph)": 2,
+                            "relationship written again, either way round (one edge of the engine's graph)": 2}
