@@ -39,6 +39,7 @@ from ..known_keys import learn_keys, redactor as known_redactor
 from ..text import scrub_surrogates
 from .cassette_store import CassetteAbsent, read_cassette
 from .cassette_schema import FORMAT_VERSION, CorruptCassette, check_completion_body, validate_cassette
+from .providers.base import REPLAY_KEY
 from .request_digest import body_hash, canonical_body, canonical_hash, dump_json as _dump
 from .record_modes import RECORD_MODES
 from .redaction import Redactor, configured_secrets, header_secrets
@@ -291,7 +292,7 @@ def open_cassette(path: Path, mode: str, redactor: Redactor | None = None) -> Ca
     def before_record_request(request: Request) -> Request:
         sent = header_secrets(request.headers)
         serializer.redactor.add(sent)
-        learn_keys(sent)  # and whatever else this process writes or prints
+        learn_keys(key for key in sent if key != REPLAY_KEY)  # and whatever else this process writes or prints
         return scrub_request(request)
 
     cassette = Cassette(
