@@ -803,11 +803,13 @@ def _lightrag(case: LightRAGCase) -> Callable[[Path], Outcome]:
         (setup / "inputs").mkdir(parents=True)
         (setup / "prompt.py").write_text(LIGHTRAG_PROMPT + case.prompt_extra(key), encoding="utf-8")
         (setup / "inputs" / "trust.txt").write_text(case.input_text(key), encoding="utf-8")
-        (setup / ".env").write_text(case.dotenv(key), encoding="utf-8")
+        # an OpenAI-compatible server, the binding a suite can call (LightRAG's default, ollama, is refused)
+        (setup / ".env").write_text("LLM_BINDING=openai\n" + case.dotenv(key), encoding="utf-8")
         work = root / "work"
         work.mkdir()
         env: dict[str, str | None] = {name: None for name in ("ENTITY_TYPES", "SUMMARY_LANGUAGE", "LLM_MODEL",
-                                                               "INPUT_DIR", "CHUNK_SIZE", "LLM_BINDING_API_KEY")}
+                                                               "INPUT_DIR", "CHUNK_SIZE", "LLM_BINDING_API_KEY",
+                                                               "LLM_BINDING", "LLM_BINDING_HOST", "WORKING_DIR")}
         env.update(case.environ(key))
         code, out, err = _cli(["import", "lightrag", str(setup), "--out", "suites/lr.yaml"], work, env)
         return Outcome(key, code, {"import": _read_all(_files(work, "*"), work), "stdout": out, "stderr": err})

@@ -421,7 +421,7 @@ def test_a_key_pasted_as_the_model_or_the_types_is_not_written(tmp_path: Path) -
     (a model name pasted from the wrong line, an entity type, text in the prompt or input) is not
     copied into the suite or its files."""
     root = new_setup(tmp_path / "setup")
-    (root / ".env").write_text(f"LLM_BINDING_API_KEY='{SECRET}'\nLLM_MODEL={SECRET}\n"
+    (root / ".env").write_text(f"LLM_BINDING=openai\nLLM_BINDING_API_KEY='{SECRET}'\nLLM_MODEL={SECRET}\n"
                                f"ENTITY_TYPES='[\"person\", \"{SECRET}\"]'\n", encoding="utf-8")
     (root / "inputs" / "trust.txt").write_text(f"Ana Ruiz leads the Kestrel Trust; token {SECRET}.\n")
     out, _ = import_setup(root, tmp_path)
