@@ -124,16 +124,32 @@ def _pattern_of(forms: frozenset[str], secrets: frozenset[str]) -> re.Pattern[st
 
 
 @functools.lru_cache(maxsize=64)
-def _partial_forms(forms: frozenset[str]) -> frozenset[str]:
-    """Every proper beginning of every form: what a text cut in two may end with."""
-    return frozenset(form[:end] for form in forms for end in range(1, len(form)))
+def _forms_by_first(forms: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The forms by their first character (where a text cut in two may end with a form's beginning)."""
+    grouped: dict[str, list[str]] = {}
+    for form in forms:
+        grouped.setdefault(form[0], []).append(form)
+    return {first: tuple(group) for first, group in grouped.items()}
+
+
+def _partial_tail(text: str, forms: frozenset[str]) -> int:
+    """The length of the longest end of `text` that is a proper beginning of a form (0: none)."""
+    by_first = _forms_by_first(forms)
+    longest = max(map(len, forms)) - 1
+    for start in range(max(0, len(text) - longest), len(text)):
+        group = by_first.get(text[start])
+        if group is not None:
+            tail = text[start:]
+            if any(len(form) > len(tail) and form.startswith(tail) for form in group):
+                return len(tail)
+    return 0
 
 
 class Redactor:
     """Replaces every form of a set of secrets with `[REDACTED]`; learns more as it goes."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
-        self._forms: set[str] = set()
+        self._forms: frozenset[str] = frozenset()
         self._secrets: set[str] = set()  # the values learnt so far (each adds its forms once)
         self._pattern: re.Pattern[str] | None = None
         self.add(secrets)
@@ -146,8 +162,7 @@ class Redactor:
         new = set().union(*(_secret_forms(s) for s in unseen)) - self._forms
         if new:
             self._forms |= new
-            self._pattern = _pattern_of(frozenset(self._forms),
-                                        frozenset(s for s in self._secrets if _secret_forms(s)))
+            self._pattern = _pattern_of(self._forms, frozenset(s for s in self._secrets if _secret_forms(s)))
 
     def __bool__(self) -> bool:
         return self._pattern is not None
@@ -171,9 +186,7 @@ class Redactor:
             parts += [text[last:match.start()], REDACTED]
             last = match.end()
         rest = text[last:]
-        partial = _partial_forms(frozenset(self._forms))
-        longest = max(map(len, self._forms)) - 1
-        held = next((k for k in range(min(len(rest), longest), 0, -1) if rest[-k:] in partial), 0)
+        held = _partial_tail(rest, self._forms)
         parts.append(rest[:len(rest) - held])
         return "".join(parts), rest[len(rest) - held:]
 
