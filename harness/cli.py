@@ -531,6 +531,13 @@ def _reference_free_lines(rf) -> list[str]:
     if rf.type_word_names:  # a finding only when there is one: no line for 0 or n/a
         lines.append(f"  names that are type words (name and type swapped): {rf.type_word_names} "
                      f"({', '.join(rf.type_word_names_found)})")
+    if rf.example_relationships:
+        lines.append(f"  {count(rf.example_relationships, 'relationship')} with an endpoint from the examples "
+                     f"({', '.join(rf.example_endpoint_names)})")
+    if rf.example_descriptions:
+        lines.append(f"  {count(rf.example_descriptions, 'description')} copied from the prompt's text")
+    if rf.ungrounded_endpoints:
+        lines.append(f"  {count(rf.ungrounded_endpoints, 'relationship')} with an endpoint not in the chunk")
     return lines
 
 

@@ -305,7 +305,7 @@ class RoundYield(Value):
 
 class ReferenceFreeScores(Value):
     """What one answer says about itself and its chunk, no gold needed (docs/scoring.md,
-    "Reference-free figures"). The first fourteen keys are `harness score --json`'s `reference_free`."""
+    "Reference-free figures"). The first eighteen keys are `harness score --json`'s `reference_free`."""
 
     entities: int  # distinct entities (by normalised name)
     relationships: int  # distinct relationships (normalised endpoint pairs, undirected, self-loops out)
@@ -325,6 +325,17 @@ class ReferenceFreeScores(Value):
     # counted as example leaks; None without a type list
     type_word_names: int | None = None
     type_word_names_found: list[str] = Field(default_factory=list)
+    # relationship records with an endpoint copied from the prompt's examples (in their text, not in
+    # the chunk; a type word is never one); None unless the prompt's example text was given
+    example_relationships: int | None = None
+    example_endpoint_names: list[str] = Field(default_factory=list)
+    # entity and relationship records whose description copies a passage of the prompt's text that
+    # the chunk does not hold (harness/scoring/copied.py); None without the example text, or when
+    # the format writes no descriptions
+    example_descriptions: int | None = None
+    # relationship records with an endpoint whose name is not in the chunk; None on rows scored
+    # before the figure existed
+    ungrounded_endpoints: int | None = None
     strengths_out_of_scale: int = 0  # relationship records whose strength is set and outside the scale
     # the counts a pooled (micro) rate needs
     entity_records: int = 0
