@@ -383,6 +383,13 @@ class ReportScore(Value):
     # ids that are no record of the context: an unknown dataset, a table the context lacks, an id
     # the table does not list; None when the context has no table to check against
     citations_invalid: int | None = None
+    # the same ids by the dataset cited (as the prompt spells it; an unknown one as written); None
+    # when the context has no table to check against
+    citations_invalid_by_dataset: dict[str, int] | None = None
+    # names of the prompt's own worked example (its tables) that the report uses and the context
+    # does not hold; None when the prompt is not known
+    example_names: int | None = None
+    example_names_found: list[str] = Field(default_factory=list)
     context_entities: int = 0  # names in the context's Entities table
     entities_covered: int = 0  # context entities the report names
     gold_facts: int = 0
