@@ -344,14 +344,16 @@ def test_reference_free_figures_controls_without_examples_or_descriptions() -> N
 
 
 def test_reference_free_figures_control_chunk_in_the_prompt() -> None:
-    """The case's chunk is the prompt's own example: copying it is extracting, not leaking."""
+    """The case's chunk is the prompt's own example text: its names are extracted, not leaked, and
+    whether a description copies its own example answer cannot be told (n/a)."""
     chunk = ("The Marlow Valley Water Board voted on Monday to build a reservoir above the village of Ashcombe. Board "
              "chair Priya Natarajan said work would start after the spring floods.")
-    graph = parse(records(ent(WATER, "organization", "The public board that voted to build a reservoir above "
+    graph = parse(records(ent(WATER, "organization", "Voted on Monday to build a reservoir above the village of "
                               "Ashcombe"), ent("ASHCOMBE", "geo", "village"),
-                          rel(WATER, "ASHCOMBE", "The board will build its reservoir above Ashcombe")), "graphrag").graph
+                          rel(WATER, "ASHCOMBE", "The Marlow Valley Water Board voted on Monday to build a reservoir")),
+                  "graphrag").graph
     scores = reference_free(graph, chunk, entity_types=TYPES, examples=EXAMPLES)
-    assert (scores.example_relationships, scores.example_descriptions, scores.ungrounded_endpoints) == (0, 0, 0)
+    assert (scores.example_relationships, scores.example_descriptions, scores.ungrounded_endpoints) == (0, None, 0)
 
 
 # --------------------------------------------------------------------------- community reports: citations
@@ -596,10 +598,11 @@ EVALUATE_VARIANTS: list[tuple[str, list[dict[str, str]], tuple[str, ...], dict[s
     ("clean-passes-gate", CLEAN_ROWS, ("--examples", "prompts/extract_graph.txt", "--gate"),
      {"example_leaks": 0, "type_conformance": 1.0, "exit": 0}),
     ("suite-variant-by-default", LEAKY_ROWS, ("--variant", "project"), {"example_leaks": 1}),
-    ("control-without-examples-na", LEAKY_ROWS, (), {"example_leaks": None, "type_conformance": None}),
+    ("control-without-examples-na", LEAKY_ROWS, (), {"example_leaks": None, "example_relationships": None}),
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rows", "args", "expected"), [v[1:] for v in EVALUATE_VARIANTS],
                          ids=[v[0] for v in EVALUATE_VARIANTS])
 def test_evaluate_examples(imported: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -613,6 +616,7 @@ def test_evaluate_examples(imported: Path, capsys: pytest.CaptureFixture[str], m
             assert metrics[key] == (pytest.approx(value) if isinstance(value, float) else value), (key, metrics[key])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("given", ["missing.txt", "prompts", "builtin:graphrag.nothing"])
 def test_evaluate_examples_bad_file_is_one_line(imported: Path, capsys: pytest.CaptureFixture[str],
                                                 monkeypatch: pytest.MonkeyPatch, given: str) -> None:
