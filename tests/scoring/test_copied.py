@@ -3,10 +3,12 @@ with its input, worked by hand."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.scoring.copied import LONG_RUN, copied_passage, input_text, prompt_text, words
+from tests.support.growth import Repeat, assert_linear
 
 PROMPT = ("Example 1: The Marlow Valley Water Board voted on Monday to build a reservoir above the village of Ashcombe.\n"
           '("entity"<|>PRIYA NATARAJAN<|>person<|>Natarajan chairs the board)')
@@ -66,3 +68,13 @@ def test_never_raises_and_a_copy_is_made_of_prompt_runs(text: str, prompt: str, 
         # every word of it lies in a run of three the prompt holds (overlapping runs join)
         held = [i for i in range(len(run) - 2) if " ".join(run[i : i + 3]) in prompt_text(prompt).runs]
         assert all(any(i <= k < i + 3 for i in held) for k in range(len(run)))
+
+
+def _copies_from_the_example(text: str) -> str | None:
+    return copied_passage(text, PROMPT, CHUNK)
+
+
+@pytest.mark.slow
+def test_a_long_description_is_read_in_linear_time() -> None:
+    assert_linear(_copies_from_the_example, Repeat("Natarajan chairs the board "), 4_000)
+    assert_linear(_copies_from_the_example, Repeat("the village of Ashcombe voted "), 4_000)
