@@ -117,10 +117,10 @@ def _citations(report: CommunityReport, tables: ContextTables, datasets: Sequenc
 def _example_names(examples: str, body: str, context: str) -> list[str]:
     """Names of the prompt's worked example (its tables) that the report uses and the community's
     context does not hold: copied from GraphRAG's example report, not reported from the data."""
-    padded = normalize_text(_POSSESSIVE.sub("", body))
+    said = normalize_text(_POSSESSIVE.sub("", body))
     given = normalize_text(context)
     return [name for name in example_table_names(examples)
-            if occurs_in(normalize_name(name), padded) and not occurs_in(normalize_name(name), given)]
+            if occurs_in(normalize_name(name), said) and not occurs_in(normalize_name(name), given)]
 
 
 def _report_text(report: CommunityReport) -> str:
