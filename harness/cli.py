@@ -430,6 +430,7 @@ def evaluate_command(
     variant: Annotated[Optional[str], typer.Option("--variant", help="Name of the variant the outputs are (default: the file's name); a suite variant's name uses its prompt's format and examples.")] = None,
     format: Annotated[Optional[str], typer.Option("--format", help="Format the outputs are parsed in (default: the variant's, else auto).")] = None,
     conventions: Annotated[str, typer.Option("--conventions", help="harness (default) or text2kgbench: also score exactly as Text2KGBench's run_eval.py (docs/benchmarks.md).")] = "harness",
+    examples: Annotated[Optional[str], typer.Option("--examples", help="The prompt the outputs answered (file or builtin:<name>): example leaks and copies are read against its text, type conformance against its entity types (default: the suite variant's prompt when --variant names one; else n/a).")] = None,
     reports: ReportsOpt = Path("reports"),
     run_id: RunIdOpt = None,
     gate: GateOpt = False,
@@ -445,7 +446,7 @@ def evaluate_command(
         check_name(run_id, "--run-id", "run id")
     loaded = load_suite(suite)
     result = evaluate_outputs(loaded, outputs, variant=variant, fmt=format, conventions=conventions,
-                              reports_dir=reports, run_id=run_id, baseline=baseline)
+                              reports_dir=reports, run_id=run_id, baseline=baseline, examples=examples)
     for note in result.notes:
         typer.echo(f"harness: note: {note}", err=True)
     if json_out:
@@ -531,6 +532,13 @@ def _reference_free_lines(rf) -> list[str]:
     if rf.type_word_names:  # a finding only when there is one: no line for 0 or n/a
         lines.append(f"  names that are type words (name and type swapped): {rf.type_word_names} "
                      f"({', '.join(rf.type_word_names_found)})")
+    if rf.example_relationships:
+        lines.append(f"  {count(rf.example_relationships, 'relationship')} with an endpoint from the examples "
+                     f"({', '.join(rf.example_endpoint_names)})")
+    if rf.example_descriptions:
+        lines.append(f"  {count(rf.example_descriptions, 'description')} copied from the prompt's text")
+    if rf.ungrounded_endpoints:
+        lines.append(f"  {count(rf.ungrounded_endpoints, 'relationship')} with an endpoint not in the chunk")
     return lines
 
 

@@ -305,7 +305,7 @@ class RoundYield(Value):
 
 class ReferenceFreeScores(Value):
     """What one answer says about itself and its chunk, no gold needed (docs/scoring.md,
-    "Reference-free figures"). The first fourteen keys are `harness score --json`'s `reference_free`."""
+    "Reference-free figures"). The first eighteen keys are `harness score --json`'s `reference_free`."""
 
     entities: int  # distinct entities (by normalised name)
     relationships: int  # distinct relationships (normalised endpoint pairs, undirected, self-loops out)
@@ -325,6 +325,17 @@ class ReferenceFreeScores(Value):
     # counted as example leaks; None without a type list
     type_word_names: int | None = None
     type_word_names_found: list[str] = Field(default_factory=list)
+    # relationship records with an endpoint copied from the prompt's examples (in their text, not in
+    # the chunk; a type word is never one); None unless the prompt's example text was given
+    example_relationships: int | None = None
+    example_endpoint_names: list[str] = Field(default_factory=list)
+    # entity and relationship records whose description copies a passage of the prompt's text that
+    # the chunk does not hold (harness/scoring/copied.py); None without the example text, or when
+    # the format writes no descriptions
+    example_descriptions: int | None = None
+    # relationship records with an endpoint whose name is not in the chunk; None on rows scored
+    # before the figure existed
+    ungrounded_endpoints: int | None = None
     strengths_out_of_scale: int = 0  # relationship records whose strength is set and outside the scale
     # the counts a pooled (micro) rate needs
     entity_records: int = 0
@@ -372,6 +383,13 @@ class ReportScore(Value):
     # ids that are no record of the context: an unknown dataset, a table the context lacks, an id
     # the table does not list; None when the context has no table to check against
     citations_invalid: int | None = None
+    # the same ids by the dataset cited (as the prompt spells it; an unknown one as written); None
+    # when the context has no table to check against
+    citations_invalid_by_dataset: dict[str, int] | None = None
+    # names of the prompt's own worked example (its tables) that the report uses and the context
+    # does not hold; None when the prompt is not known
+    example_names: int | None = None
+    example_names_found: list[str] = Field(default_factory=list)
     context_entities: int = 0  # names in the context's Entities table
     entities_covered: int = 0  # context entities the report names
     gold_facts: int = 0

@@ -348,7 +348,8 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
                                                    answers=[rnd.index for rnd in rounds if rnd.kind != "loop"])
     score = plan.kind.score(ScoreInput(case=case, graph=graph, rounds=rounds, matching=suite.spec.matching,
                                        ontology=suite.spec.ontology, language=plan.language,
-                                       datasets=suite_citation_datasets(suite)), score)
+                                       datasets=suite_citation_datasets(suite), examples=plan.examples_text(case)),
+                           score)
     engine = suite.spec.engine
     return CaseResult(
         engine=read_as_engine(engine, rounds, graph, plan.delimiters) if engine and extraction else None,

@@ -234,7 +234,8 @@ def test_ctrl_c_says_how_to_resume(monkeypatch, capsys, tmp_path):
 
 REFERENCE_FREE_KEYS = ["entities", "relationships", "grounded", "ungrounded", "type_conformance", "duplicate_records",
                        "type_conflicts", "dangling", "self_loops", "example_leaks", "example_leak_names",
-                       "empty_descriptions", "type_word_names", "type_word_names_found"]
+                       "empty_descriptions", "type_word_names", "type_word_names_found", "example_relationships",
+                       "example_endpoint_names", "example_descriptions", "ungrounded_endpoints"]
 RF_ANSWER = ('("entity"<|>JOSÉ NÚÑEZ<|>person<|>Mayor of Lowbridge)##("entity"<|>José Núñez<|>organization<|>n/a)##'
              '("entity"<|>LOWBRIDGE<|>geo<|>A river town)##("entity"<|>MARTIN SMITH<|>person<|>Chair)##'
              '("entity"<|>JOSE NUNEZ<|>person<|>Mayor)##'
@@ -274,6 +275,7 @@ def test_score_without_gold_prints_only_the_reference_free_object(rf_files, caps
         "type_conformance": 0.8, "duplicate_records": 1, "type_conflicts": 1, "dangling": 1, "self_loops": 1,
         "example_leaks": 1, "example_leak_names": ["MARTIN SMITH"], "empty_descriptions": 2,
         "type_word_names": 0, "type_word_names_found": [],
+        "example_relationships": 0, "example_endpoint_names": [], "example_descriptions": 0, "ungrounded_endpoints": 0,
     }
 
 

@@ -309,3 +309,64 @@ def test_a_key_in_the_outputs_is_written_nowhere(project, capsys, monkeypatch, k
     for text in (written, out, err):
         assert key not in text and encoded[:-4] not in text
     assert "[REDACTED]" in written and "[REDACTED]" in err  # the unknown id's note is scrubbed too
+
+
+# ---------------------------------------------------------------- issue 28: --examples
+
+IMPORTED = """\
+name: imported
+variants:
+  project:
+    prompt: prompts/extract_graph.txt
+thresholds: {grounded_rate: 0.85, example_leaks: 0, dangling: 0, type_conformance: 0.9}
+cases:
+  - id: c1
+    text: "Maya Chen hosts the Circuit Breakers podcast."
+"""
+# an imported project's prompt: its types written in its text, an example naming the Marlow Valley Water Board
+PROJECT_PROMPT = ("-Goal-\nFind entities of types [podcaster, show] and relationships.\n-Examples-\nText: The Marlow "
+                  "Valley Water Board met.\nOutput: (\"entity\"{tuple_delimiter}MARLOW VALLEY WATER BOARD"
+                  "{tuple_delimiter}organization{tuple_delimiter}a board)\n-Real Data-\nText: {input_text}\nOutput:")
+CLEAN = ('("entity"<|>MAYA CHEN<|>podcaster<|>Host)##("entity"<|>CIRCUIT BREAKERS<|>show<|>A podcast)##'
+         '("relationship"<|>MAYA CHEN<|>CIRCUIT BREAKERS<|>hosts<|>8)<|COMPLETE|>')
+LEAKY = ('("entity"<|>MAYA CHEN<|>podcaster<|>Host)##'
+         '("relationship"<|>MAYA CHEN<|>MARLOW VALLEY WATER BOARD<|>met<|>8)<|COMPLETE|>')
+
+
+def _imported(tmp_path: Path, output: str) -> Path:
+    (tmp_path / "suites").mkdir(exist_ok=True)
+    (tmp_path / "prompts").mkdir(exist_ok=True)
+    (tmp_path / "suites" / "imported.yaml").write_text(IMPORTED, encoding="utf-8")
+    (tmp_path / "prompts" / "extract_graph.txt").write_text(PROJECT_PROMPT, encoding="utf-8")
+    (tmp_path / "other.jsonl").write_text(json.dumps({"id": "c1", "output": output}) + "\n", encoding="utf-8")
+    return tmp_path
+
+
+def _evaluate_other(capsys, root: Path, *args: str) -> tuple[int, dict, str]:
+    code = main(["evaluate", str(root / "suites" / "imported.yaml"), "--outputs", str(root / "other.jsonl"),
+                 "--reports", str(root / "reports"), "--json", *args])
+    out, err = capsys.readouterr()
+    return code, json.loads(out) if out.strip() else {}, err
+
+
+def test_examples_names_the_prompt_another_pipelines_outputs_answered(tmp_path, capsys):
+    """An imported suite's thresholds on leaks and type conformance can pass for another pipeline's
+    outputs once the prompt they answered is named."""
+    root = _imported(tmp_path, CLEAN)
+    code, result, err = _evaluate_other(capsys, root, "--gate", "--examples", str(root / "prompts" / "extract_graph.txt"))
+    assert code == 0, err
+    metrics = result["metrics"]
+    # the prompt's own types (written in its text) and its example text
+    assert (metrics["example_leaks"], metrics["type_conformance"], metrics["example_relationships"]) == (0, 1.0, 0)
+    code, result, err = _evaluate_other(capsys, _imported(tmp_path, LEAKY), "--gate", "--examples",
+                                        str(root / "prompts" / "extract_graph.txt"))
+    assert code == 1 and result["metrics"]["example_relationships"] == 1  # the endpoint copied from the example
+    # without it the prompt is not known: n/a, and a `<=` threshold on n/a never passes
+    code, result, _ = _evaluate_other(capsys, _imported(tmp_path, CLEAN), "--gate")
+    assert code == 1 and result["metrics"]["example_leaks"] is None
+
+
+def test_examples_not_found_is_one_line(tmp_path, capsys):
+    root = _imported(tmp_path, CLEAN)
+    code, _, err = _evaluate_other(capsys, root, "--examples", str(root / "nowhere.txt"))
+    assert code == 2 and err.startswith("harness: --examples: ") and err.count("\n") == 1
