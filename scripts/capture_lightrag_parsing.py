@@ -1,0 +1,186 @@
+"""Capture the graph a real LightRAG release builds from extraction conversations.
+
+Run with the Python of a scratch environment holding that release (LightRAG is never a
+dependency of the harness), with TIKTOKEN_CACHE_DIR holding o200k_base:
+
+    TIKTOKEN_CACHE_DIR=/work/scratch/li-tiktoken /work/scratch/lightrag-1.4.6/bin/python \\
+        scripts/capture_lightrag_parsing.py tests/fixtures/engine_parsing/lightrag-1.4.6.json
+
+Each conversation is one short document inserted with `LightRAG.ainsert` into a fresh working
+folder, in a process of its own (a second insert in one process finds nothing to do in 1.5.7),
+with a scripted LLM: the first extraction call gets the conversation's first answer, each
+gleaning call the next one (the completion delimiter alone when there is none), the 1.4.6
+if-loop question "NO"; `entity_extract_max_gleaning=1` (1.4.8 and later make one at most), the
+LLM cache off, a fake 8-dimensional embedding. LightRAG parses, gleans and merges as it does for
+a user; the graph it stored (graph_chunk_entity_relation.graphml) is written per conversation:
+entities (name, type, description parts split at `<SEP>`) and relationships (the two names,
+description parts, keywords, weight). `summarised` says whether a description summary call was
+made (the answers are written so that none is). Compared with the harness's model of the parser
+(harness/cache_audit/lightrag_parser.py) in tests/cache_audit/test_lightrag_parser.py.
+`--answers FILE` reads further conversations from a JSON file ({name: [answer, ...]}).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+DOCUMENT = "Mara Lind pilots the ferry Kestrel into Port Ysolde every dawn, guided by Tomas Berg. ({name})"
+
+LEGACY: dict[str, list[str]] = {
+    "clean": [
+        '("entity"<|>"Mara Lind"<|>"person"<|>"A harbour pilot")##\n'
+        '("entity"<|>"Kestrel"<|>"vessel"<|>"A ferry")##\n'
+        '("relationship"<|>"Mara Lind"<|>"Kestrel"<|>"Mara Lind pilots the Kestrel"<|>"piloting"<|>8)<|COMPLETE|>',
+    ],
+    "rules": [
+        '("entity"<|>"Mara Lind"<|>"person"<|>"A harbour pilot")##\n'
+        '("entity"<|>"Mara Lind"<|>"captain"<|>"Steers ferries")##\n'
+        '("entity"<|>"Mara Lind"<|>"captain"<|>"Knows the harbour")##\n'
+        '("entity"<|>"Kestrel"<|>"vessel"<|>"")##\n'
+        '("entity"<|>"Gull"<|>("vessel<|>"A boat")##\n'
+        '(entity<|>"Port Ysolde"<|>"harbour"<|>"A port")##\n'
+        '("entity"<|>"Tomas Berg"<|><|>"person"<|>"A guide")##\n'
+        '("relationship"<|>"Mara Lind"<|>"Mara Lind"<|>"Self"<|>"self"<|>1)##\n'
+        '("relationship"<|>"Kestrel"<|>"Mara Lind"<|>"Carries its pilot"<|>"crew, ferry"<|>2)##\n'
+        '("relationship"<|>"Mara Lind"<|>"Kestrel"<|>"Pilots the ferry"<|>"piloting，crew"<|>high)##\n'
+        '("relationship"<|>"Tomas Berg"<|>"Port Ysolde"<|>"Guides ships in"<|>"guiding"<|>3)##\n'
+        'Note: ("entity"<|>"Oslo"<|>"harbour"<|>"A city")\n<|COMPLETE|>',
+    ],
+    "gleaning": [
+        '("entity"<|>"Mara Lind"<|>"person"<|>"A pilot")##\n'
+        '("relationship"<|>"Mara Lind"<|>"Kestrel"<|>"Pilots it"<|>"piloting"<|>8)<|COMPLETE|>',
+        '("entity"<|>"Mara Lind"<|>"captain"<|>"A harbour pilot of long standing")##\n'
+        '("entity"<|>"Kestrel"<|>"vessel"<|>"A ferry")##\n'
+        '("relationship"<|>"Kestrel"<|>"Mara Lind"<|>"Is piloted by her"<|>"crew"<|>1)<|COMPLETE|>',
+    ],
+}
+
+LINES: dict[str, list[str]] = {
+    "clean": [
+        "entity<|#|>Mara Lind<|#|>person<|#|>A harbour pilot\n"
+        "entity<|#|>Kestrel<|#|>vessel<|#|>A ferry\n"
+        "relation<|#|>Mara Lind<|#|>Kestrel<|#|>piloting<|#|>Mara Lind pilots the Kestrel\n<|COMPLETE|>",
+    ],
+    "rules": [
+        "entity<|#|>Mara Lind<|#|>Person<|#|>A harbour pilot<|#|>entity<|#|>Gull<|#|>vessel<|#|>A boat\n"
+        "entity<|#|>Kestrel<|#|>Vessel Type<|#|>A ferry<|#|>relation<|#|>Kestrel<|#|>Gull<|#|>convoy<|#|>They sail together\n"
+        "entity<|#>Port Ysolde<|#|>harbour, city<|#|>A port\n"
+        "entity<|#|>\"Tomas Berg\"<|#|>person<|#|>\n"
+        "entity<|#|>Oslo<|#|>harbour<|#|>A city<|#|>extra\n"
+        "entity<|#|>12<|#|>number<|#|>A number\n"
+        "entity<|#|>Lena<|#|>per/son<|#|>A cook\n"
+        "relation<|#|>Mara Lind<|#|>Mara Lind<|#|>self<|#|>Self\n"
+        "relation<|#|>Kestrel<|#|>Mara Lind<|#|>crew<|#|>Carries its pilot\n"
+        "relation<|#|>Mara Lind<|#|>Kestrel<|#|>piloting，crew<|#|>Pilots the ferry\n"
+        "relation<|#|>Mara Lind<|#|>Port Ysolde<|#|>docking<|#|>\n"
+        "relationship<|#|>Tomas Berg<|#|>Port Ysolde<|#|>guiding<|#|>Guides ships in\n"
+        "entity<|#|>Vera<|#|>Oslo<|#|>founding<|#|>Vera founded Oslo\n"
+        "<|COMPLETE|>",
+    ],
+    "gleaning": [
+        "entity<|#|>Mara Lind<|#|>person<|#|>A pilot\n"
+        "relation<|#|>Mara Lind<|#|>Kestrel<|#|>piloting<|#|>Pilots it\n<|COMPLETE|>",
+        "entity<|#|>Mara Lind<|#|>captain<|#|>A harbour pilot of long standing\n"
+        "entity<|#|>Kestrel<|#|>vessel<|#|>A ferry\n"
+        "relation<|#|>Mara Lind<|#|>Kestrel<|#|>piloting<|#|>Short\n"
+        "relation<|#|>Kestrel<|#|>Mara Lind<|#|>crew<|#|>Is piloted by her every dawn\n<|COMPLETE|>",
+    ],
+}
+
+
+def capture_one(answers: list[str], name: str) -> dict[str, Any]:
+    """One conversation through LightRAG.ainsert in this process: the graph it stored."""
+    import networkx as nx
+    import numpy as np
+    from lightrag import LightRAG
+    from lightrag.prompt import PROMPTS
+    from lightrag.utils import EmbeddingFunc
+
+    document = DOCUMENT.format(name=name)
+    loop_prompt = PROMPTS.get("entity_if_loop_extraction")
+    state = {"summarised": False}
+
+    async def llm(prompt: str, system_prompt: str | None = None, history_messages: list | None = None,
+                  **kwargs: Any) -> str:
+        history = list(history_messages or [])
+        first_user = next((m["content"] for m in history if m["role"] == "user"), prompt)
+        if document not in first_user and document not in (system_prompt or ""):
+            state["summarised"] = True
+            return "summary"
+        if loop_prompt is not None and prompt == loop_prompt:
+            return "NO"
+        asked = sum(1 for m in history if m["role"] == "assistant")
+        return answers[asked] if asked < len(answers) else "<|COMPLETE|>"
+
+    async def embed(texts: list[str]) -> np.ndarray:
+        return np.array([[float((hash(t) >> i) & 1) for i in range(8)] for t in texts])
+
+    async def run() -> dict[str, Any]:
+        workdir = Path(tempfile.mkdtemp(prefix="lr-parse-"))
+        try:
+            rag = LightRAG(working_dir=str(workdir), llm_model_func=llm, entity_extract_max_gleaning=1,
+                           enable_llm_cache=False, enable_llm_cache_for_entity_extract=False,
+                           embedding_func=EmbeddingFunc(embedding_dim=8, max_token_size=8192, func=embed))
+            await rag.initialize_storages()
+            try:
+                from lightrag.kg.shared_storage import initialize_pipeline_status
+                await initialize_pipeline_status()
+            except ImportError:
+                pass
+            await rag.ainsert(document, file_paths=["input.txt"])
+            await rag.finalize_storages()
+            graph = nx.read_graphml(next(workdir.rglob("graph_chunk_entity_relation.graphml")))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return {
+            "entities": [{"name": n, "type": d.get("entity_type", ""),
+                          "description": sorted({p for p in str(d.get("description", "")).split("<SEP>") if p})}
+                         for n, d in graph.nodes(data=True)],
+            "relationships": [{"source": s, "target": t,
+                               "description": sorted({p for p in str(d.get("description", "")).split("<SEP>") if p}),
+                               "keywords": str(d.get("keywords", "")), "weight": float(d.get("weight", 1.0))}
+                              for s, t, d in graph.edges(data=True)],
+            "summarised": state["summarised"],
+        }
+
+    return asyncio.run(run())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out")
+    parser.add_argument("--answers", help="a JSON file of further conversations: {name: [answer, ...]}")
+    parser.add_argument("--one", nargs=2, metavar=("NAME", "ANSWERS_JSON"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:  # the child process: one conversation, its graph as JSON on stdout
+        name, answers = args.one[0], json.loads(args.one[1])
+        sys.stdout.write("\n@@GRAPH@@" + json.dumps(capture_one(answers, name), ensure_ascii=False) + "\n")
+        return
+    release = version("lightrag-hku")
+    from lightrag.prompt import PROMPTS
+
+    conversations = dict(LINES if "entity_extraction_user_prompt" in PROMPTS else LEGACY)
+    if args.answers:
+        conversations.update(json.loads(Path(args.answers).read_text(encoding="utf-8")))
+    captured = {}
+    for name, answers in conversations.items():
+        done = subprocess.run([sys.executable, __file__, args.out, "--one", name, json.dumps(answers)],
+                              capture_output=True, text=True, check=True)
+        graph = json.loads(done.stdout.rsplit("\n@@GRAPH@@", 1)[1])
+        captured[name] = {"answers": answers, "graph": graph}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps({"lightrag": release, "conversations": captured}, indent=1,
+                                         ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
