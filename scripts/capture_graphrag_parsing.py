@@ -19,7 +19,12 @@ relationship pairs, sorted: the first captures' shape) and `graph` (every entity
 of the version's tables in their order, with type, description parts and weight). The committed
 output is what tests/scoring/test_engine_reading.py and tests/cache_audit/test_graphrag_parser.py
 compare the harness's model of that parser (harness/cache_audit/graphrag_parser.py) with.
-`--answers FILE` reads further conversations from a JSON file ({name: [answer, ...]}).
+`--answers FILE` reads the conversations of a file of real answers (scripts/capture_real_answers.py)
+instead, keeping where they came from and the request each answer replied to:
+
+    /work/scratch/gr-conv-1.2.0/bin/python scripts/capture_graphrag_parsing.py \\
+        tests/fixtures/engine_parsing/real-smollm2/graphrag-1.2.0.json \\
+        --answers tests/fixtures/engine_parsing/real-smollm2/answers-graphrag-1.2.0.json
 """
 
 from __future__ import annotations
@@ -145,24 +150,36 @@ def _read_networkx(text: str, version: tuple[int, ...]) -> dict[str, Any]:
     return {"kept": kept, "graph": _tables(entities, relationships)}
 
 
+def real_answers(path: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """A file of real answers (scripts/capture_real_answers.py): where they came from, and per
+    conversation its answers and the request each replied to (loop checks left out)."""
+    source = json.loads(Path(path).read_text(encoding="utf-8"))
+    header = {"answers_from": Path(path).name, "engine_that_asked": source["engine"], "model": source["model"],
+              "server": source["server"], "date": source["date"]}
+    return header, {name: {"answers": c["answers"], "requests": [r["request"] for r in c["exchanges"] if r["kind"] != "loop"]}
+                    for name, c in source["conversations"].items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out")
-    parser.add_argument("--answers", help="a JSON file of further conversations: {name: [answer, ...]}")
+    parser.add_argument("--answers", help="a file of real answers (scripts/capture_real_answers.py) to read instead")
     args = parser.parse_args()
     version_text = importlib.metadata.version("graphrag")
     version = tuple(int(p) for p in version_text.split(".")[:3])
-    conversations = dict(CONVERSATIONS)
+    header: dict[str, Any] = {"graphrag": version_text}
+    conversations: dict[str, dict[str, Any]] = {name: {"answers": a} for name, a in CONVERSATIONS.items()}
     if args.answers:
-        conversations.update(json.loads(Path(args.answers).read_text(encoding="utf-8")))
+        found, conversations = real_answers(args.answers)
+        header.update(found)
     captured = {}
-    for name, answers in conversations.items():
-        text = "".join(answers)
+    for name, conversation in conversations.items():
+        text = "".join(conversation["answers"])  # glued as _process_document glues them
         read = _read_3x(text) if version >= (3, 0, 0) else _read_networkx(text, version)
-        captured[name] = {"answers": answers, **read}
+        captured[name] = {**conversation, **read}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps({"graphrag": version_text, "conversations": captured}, indent=1,
-                                         ensure_ascii=False) + "\n", encoding="utf-8")
+    Path(args.out).write_text(json.dumps({**header, "conversations": captured}, indent=1, ensure_ascii=False) + "\n",
+                              encoding="utf-8")
 
 
 if __name__ == "__main__":

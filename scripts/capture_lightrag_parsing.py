@@ -10,14 +10,16 @@ Each conversation is one short document inserted with `LightRAG.ainsert` into a 
 folder, in a process of its own (a second insert in one process finds nothing to do in 1.5.7),
 with a scripted LLM: the first extraction call gets the conversation's first answer, each
 gleaning call the next one (the completion delimiter alone when there is none), the 1.4.6
-if-loop question "NO"; `entity_extract_max_gleaning=1` (1.4.8 and later make one at most), the
-LLM cache off, a fake 8-dimensional embedding. LightRAG parses, gleans and merges as it does for
+if-loop question "yes" while answers remain, else "no"; `entity_extract_max_gleaning` one less than
+the answers (at least 1; 1.4.8 and later make one at most), the LLM cache off, a fake
+8-dimensional embedding. LightRAG parses, gleans and merges as it does for
 a user; the graph it stored (graph_chunk_entity_relation.graphml) is written per conversation:
 entities (name, type, description parts split at `<SEP>`) and relationships (the two names,
 description parts, keywords, weight). `summarised` says whether a description summary call was
 made (the answers are written so that none is). Compared with the harness's model of the parser
 (harness/cache_audit/lightrag_parser.py) in tests/cache_audit/test_lightrag_parser.py.
-`--answers FILE` reads further conversations from a JSON file ({name: [answer, ...]}).
+`--answers FILE` reads the conversations of a file of real answers (scripts/capture_real_answers.py)
+instead, keeping where they came from and the request each answer replied to.
 """
 
 from __future__ import annotations
@@ -116,9 +118,9 @@ def capture_one(answers: list[str], name: str) -> dict[str, Any]:
         if document not in first_user and document not in (system_prompt or ""):
             state["summarised"] = True
             return "summary"
-        if loop_prompt is not None and prompt == loop_prompt:
-            return "NO"
         asked = sum(1 for m in history if m["role"] == "assistant")
+        if loop_prompt is not None and prompt == loop_prompt:
+            return "yes" if asked < len(answers) else "no"
         return answers[asked] if asked < len(answers) else "<|COMPLETE|>"
 
     async def embed(texts: list[str]) -> np.ndarray:
@@ -127,7 +129,7 @@ def capture_one(answers: list[str], name: str) -> dict[str, Any]:
     async def run() -> dict[str, Any]:
         workdir = Path(tempfile.mkdtemp(prefix="lr-parse-"))
         try:
-            rag = LightRAG(working_dir=str(workdir), llm_model_func=llm, entity_extract_max_gleaning=1,
+            rag = LightRAG(working_dir=str(workdir), llm_model_func=llm, entity_extract_max_gleaning=max(1, len(answers) - 1),
                            enable_llm_cache=False, enable_llm_cache_for_entity_extract=False,
                            embedding_func=EmbeddingFunc(embedding_dim=8, max_token_size=8192, func=embed))
             await rag.initialize_storages()
@@ -158,7 +160,7 @@ def capture_one(answers: list[str], name: str) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out")
-    parser.add_argument("--answers", help="a JSON file of further conversations: {name: [answer, ...]}")
+    parser.add_argument("--answers", help="a file of real answers (scripts/capture_real_answers.py) to read instead")
     parser.add_argument("--one", nargs=2, metavar=("NAME", "ANSWERS_JSON"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:  # the child process: one conversation, its graph as JSON on stdout
@@ -168,17 +170,23 @@ def main() -> None:
     release = version("lightrag-hku")
     from lightrag.prompt import PROMPTS
 
-    conversations = dict(LINES if "entity_extraction_user_prompt" in PROMPTS else LEGACY)
+    header: dict[str, Any] = {"lightrag": release}
+    conversations: dict[str, dict[str, Any]] = {
+        name: {"answers": a} for name, a in (LINES if "entity_extraction_user_prompt" in PROMPTS else LEGACY).items()}
     if args.answers:
-        conversations.update(json.loads(Path(args.answers).read_text(encoding="utf-8")))
+        sys.path.insert(0, str(Path(__file__).parent))
+        from capture_graphrag_parsing import real_answers
+
+        found, conversations = real_answers(args.answers)
+        header.update(found)
     captured = {}
-    for name, answers in conversations.items():
-        done = subprocess.run([sys.executable, __file__, args.out, "--one", name, json.dumps(answers)],
+    for name, conversation in conversations.items():
+        done = subprocess.run([sys.executable, __file__, args.out, "--one", name, json.dumps(conversation["answers"])],
                               capture_output=True, text=True, check=True)
         graph = json.loads(done.stdout.rsplit("\n@@GRAPH@@", 1)[1])
-        captured[name] = {"answers": answers, "graph": graph}
+        captured[name] = {**conversation, "graph": graph}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps({"lightrag": release, "conversations": captured}, indent=1,
+    Path(args.out).write_text(json.dumps({**header, "conversations": captured}, indent=1,
                                          ensure_ascii=False) + "\n", encoding="utf-8")
 
 
