@@ -12,7 +12,9 @@ Each conversation's answers are glued as `GraphExtractor._process_document` glue
 extract_graph operation's `_merge_entities`, `_merge_relationships` and (3.0.6 on)
 `filter_orphan_relationships`; 1.x-2.x `_process_results` (a networkx graph), its nodes and
 `nx.to_pandas_edgelist` as the strategy turns them into tables, then `_merge_entities` and
-`_merge_relationships`; 0.5-0.9 `_process_results`, its nodes and edges as the graph holds them.
+`_merge_relationships`; 0.x `_process_results`, its nodes and edges as the graph holds them (0.1-0.4
+installed with `pip install --no-deps graphrag==0.4.1 networkx`: their GraphExtractor is loaded
+from its own file, `_isolated_extractor`).
 
 Written per conversation: `kept` (entity-record names, the nodes with a type in 0.x-2.x, and
 relationship pairs, sorted: the first captures' shape) and `graph` (every entity and relationship
@@ -111,8 +113,44 @@ def _read_3x(text: str) -> dict[str, Any]:
     return {"kept": kept, "graph": _tables(merged_e, merged_r)}
 
 
+def _isolated_extractor() -> Any:
+    """0.1-0.4's GraphExtractor, loaded from its own file: the package's __init__ files import the
+    whole indexing engine (Azure, datashaper, ...), which `pip install --no-deps graphrag==0.4.1
+    networkx` leaves out. What `_process_results` calls is real (graphrag/index/utils/string.py's
+    clean_str); the rest it never touches (the LLM class, the config defaults, tiktoken) is stubbed."""
+    import importlib.util
+    import sys
+    import types
+
+    root = Path(importlib.util.find_spec("graphrag").origin).parent  # type: ignore[arg-type]
+
+    def load(name: str, path: Path) -> Any:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        sys.modules[name] = module
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        return module
+
+    string = load("graphrag_string", root / "index" / "utils" / "string.py")
+    stubs = {"graphrag.config": {}, "graphrag.config.defaults": {}, "graphrag.index.typing": {"ErrorHandlerFn": Any},
+             "graphrag.index.utils": {"clean_str": string.clean_str}, "graphrag.llm": {"CompletionLLM": Any},
+             "tiktoken": {}}
+    for name, values in stubs.items():
+        sys.modules[name] = types.SimpleNamespace(**values)  # type: ignore[assignment]
+    sys.modules["graphrag.config"].defaults = sys.modules["graphrag.config.defaults"]  # type: ignore[attr-defined]
+    folder = root / "index" / "graph" / "extractors" / "graph"
+    package = types.ModuleType("graph_extractor_package")
+    package.__path__ = [str(folder)]
+    sys.modules["graph_extractor_package"] = package
+    load("graph_extractor_package.prompts", folder / "prompts.py")
+    return load("graph_extractor_package.graph_extractor", folder / "graph_extractor.py")
+
+
 def _networkx(text: str, module: str) -> Any:
-    extractor_class = importlib.import_module(module).GraphExtractor
+    try:
+        extractor_class = importlib.import_module(module).GraphExtractor
+    except ImportError:  # 0.1-0.4 installed without their dependencies
+        extractor_class = _isolated_extractor().GraphExtractor
     extractor = extractor_class.__new__(extractor_class)
     extractor._join_descriptions = True
     return asyncio.run(extractor._process_results({0: text}, "<|>", "##"))
@@ -120,7 +158,6 @@ def _networkx(text: str, module: str) -> Any:
 
 def _read_networkx(text: str, version: tuple[int, ...]) -> dict[str, Any]:
     import networkx as nx
-    import pandas as pd
 
     if version >= (2, 0, 0):
         graph = _networkx(text, "graphrag.index.operations.extract_graph.graph_extractor")
@@ -141,6 +178,8 @@ def _read_networkx(text: str, version: tuple[int, ...]) -> dict[str, Any]:
                                "weight": _number(d.get("weight"))} for s, t, d in graph.edges(data=True)],
         }
         return {"kept": kept, "graph": tables}
+    import pandas as pd  # 1.x and later only: 0.x installed alone has none
+
     entities = pd.DataFrame([{"title": n, **d} for n, d in graph.nodes(data=True)])
     relationships = nx.to_pandas_edgelist(graph)
     if len(entities):
