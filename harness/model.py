@@ -492,7 +492,7 @@ class EngineRead(Value):
     them, seams included), beside what the harness recovers (docs/scoring.md, "What the engine
     keeps"). `entities`, `relationships`: the engine's graph, merged as the engine merges (the
     graph the case is scored on); `lost`: records the harness recovers that have no counterpart
-    in it; `reasons`: why the engine's parser dropped the records it dropped (reason -> records)."""
+    in it (an entity kept only as a relationship's endpoint, untyped, counts as lost); `reasons`: why the engine's parser dropped the records it dropped (reason -> records)."""
 
     engine: str  # as the suite names it
     parser: str  # the modelled parser: graphrag-3.x, lightrag>=1.4.8, llamaindex-simple, ...

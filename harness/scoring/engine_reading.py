@@ -54,9 +54,10 @@ def _as_graph(kept: EngineGraph, recovered: ExtractedGraph) -> ExtractedGraph:
 
 
 def _lost(kept: EngineGraph, recovered: ExtractedGraph) -> int:
-    """Recovered records the engine's graph has no counterpart of: an entity under no kept name,
-    a relationship between two names no kept relationship joins (either way round)."""
-    names = {normalize_name(e.name) for e in kept.entities}
+    """Recovered records the engine's graph has no counterpart of: an entity no kept entity record
+    names (a node the engine added only for a relationship's endpoint has lost the record's type
+    and description), a relationship between two names no kept relationship joins (either way)."""
+    names = {normalize_name(e.name) for e in kept.entities if e.record}
     pairs = {_pair(r.source, r.target) for r in kept.relationships}
     return (sum(1 for e in recovered.entities if normalize_name(e.name) not in names)
             + sum(1 for r in recovered.relationships if _pair(r.source, r.target) not in pairs))

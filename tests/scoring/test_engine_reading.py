@@ -202,3 +202,15 @@ def test_a_suite_naming_no_engine_writes_rows_and_summaries_as_before(suite, api
     finish_outcome(outcome, record_mode="once")
     assert '"engine"' not in (outcome.run_dir / "results.jsonl").read_text(encoding="utf-8")
     assert all("engine" not in v for v in json.loads((outcome.run_dir / "summary.json").read_text())["variants"].values())
+
+
+def test_an_entity_kept_only_as_a_relationship_endpoint_is_lost(suite: Suite) -> None:
+    """GraphRAG 2.7.0 loses IDA MOSS's record at the seam, but her relationship adds a node of that
+    name without type or description: the record is lost, and the scored graph holds the bare node."""
+    data = json.loads((CAPTURES / "graphrag-2.7.0.json").read_text(encoding="utf-8"))["conversations"]
+    suite = _naming(suite, "graphrag-2.7.0")
+    plan = plan_variant(suite, "default")
+    row = evaluate_case(suite, plan, suite.cases[0], _rounds(data["seam"]["answers"]), "hash")
+    assert row.engine is not None and row.engine.lost == 1
+    assert row.engine.reasons == {"record glued after <|COMPLETE|> (answers joined before parsing)": 1}
+    assert [(e.name, e.type, e.description) for e in row.graph.entities if e.name == "IDA MOSS"] == [("IDA MOSS", "", "")]
