@@ -637,7 +637,8 @@ def compare_command(
         _emit_json({"comparisons": {k: c.to_json() for k, c in output.items()}})
         return
     for key, comparison in output.items():
-        typer.echo(f"{comparison.label_b}  vs  {comparison.label_a}  ({len(comparison.cases)} paired cases)")
+        typer.echo(f"{comparison.label_a} -> {comparison.label_b}  ({len(comparison.cases)} paired cases; "
+                   f"changes are B minus A)")
         spread = comparison.repeat_spread
         if spread is not None:  # both runs repeated (--repeat N): per metric, beyond the repeat spread or not
             typer.echo(f"  repeats: spread {spread.rule}")

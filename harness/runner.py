@@ -76,7 +76,10 @@ class VariantPlan:
         """What the prompt is filled with, as the engine fills it for the suite's kind: the case's
         and the variant's values, then the engine's defaults for what the template declares not."""
         engine = {k: v for k, v in self.kind.engine_defaults.items() if k not in self.template.defaults}
-        return {**engine, **self.kind.variables(self, case)}
+        filled = {**engine, **self.kind.variables(self, case)}
+        if self.kind.name == "extract_graph" and self.conversation.strips_chunk:
+            filled["input_text"] = self.conversation.chunk(filled["input_text"])
+        return filled
 
     def render(self, case: GoldCase) -> list[dict[str, str]]:
         """The case's first request as the engine version the suite names sends it."""

@@ -44,7 +44,9 @@ def _metric_threshold(metric: Metric) -> tuple[object, object]:
 
 class ModelSettings(Value):
     name: str = "gpt-4o-mini"
-    temperature: float = Field(0.0, ge=0.0, le=2.0, allow_inf_nan=False)
+    # null: no temperature is sent (the endpoint's default), as GraphRAG 3.x and LightRAG 1.4.7 and
+    # later send none when their settings state none
+    temperature: float | None = Field(0.0, ge=0.0, le=2.0, allow_inf_nan=False)
     top_p: float | None = Field(None, gt=0.0, le=1.0, allow_inf_nan=False)
     max_tokens: int | None = Field(None, ge=1)
     seed: int | None = None

@@ -182,6 +182,18 @@ def test_compare_prints_each_f1_change_of_a_regressed_case(recorded, capsys):
     assert "F1 change" not in out
 
 
+@pytest.mark.slow
+def test_compare_header_names_the_runs_in_the_order_given(recorded, capsys):
+    """Issue 28, item 21: `harness compare A B` printed "B vs A" above figures that read A -> B."""
+    run_cli(capsys, "run", str(recorded))
+    run_dir = next((recorded.parent.parent / "reports" / "towns").iterdir())
+    code, out, err = run_cli(capsys, "compare", str(run_dir), str(run_dir), "--variant-a", "tuned",
+                             "--variant-b", "default")
+    assert code == 0, err
+    header = out.splitlines()[0]
+    assert header.index(":tuned") < header.index(":default") and " -> " in header and " vs " not in header
+
+
 def test_shipped_suites_validate():
     for path in sorted((REPO / "suites").glob("*.yaml")):
         suite = load_suite(path)

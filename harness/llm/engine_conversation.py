@@ -110,6 +110,13 @@ class Conversation:
     # every message's text as the version sends it, and an answer as the version keeps it in the history
     sent: Callable[[str], str] | None = None
     kept_answer: Callable[[str], str] | None = None
+    # the chunk as the version puts it in the prompt: GraphRAG strips every text unit before
+    # extraction (`doc.text.strip()` 0.1-2.x, `text.strip()` 3.x); LightRAG stored it stripped
+    strips_chunk: bool = False
+
+    def chunk(self, text: str) -> str:
+        """A case's chunk as this version fills `{input_text}` with it."""
+        return text.strip() if self.strips_chunk else text
 
     @functools.cached_property
     def loop_params(self) -> Mapping[str, Any]:
@@ -289,4 +296,5 @@ def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) ->
         continue_from_first=v01,
         loop_answer_in_history=version < (3, 0, 0),
         filling="replace" if version < (0, 9, 0) else "format",
+        strips_chunk=True,
     )

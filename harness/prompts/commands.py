@@ -369,19 +369,20 @@ def _draft_graphrag(root: Path, out: Path, suite_name: str, limit: int, document
     return draft, lint_project_prompts(project)
 
 
-def _draft_lightrag(root: Path, out: Path, suite_name: str, limit: int, _documents: None,
-                    _graphrag_version: None) -> tuple[Any, dict[str, list[Any]]]:
+def _draft_lightrag(root: Path, out: Path, suite_name: str, limit: int,
+                    lightrag_version: str | None) -> tuple[Any, dict[str, list[Any]]]:
     from .importers.lightrag import lightrag_draft, read_lightrag_project
 
-    draft = lightrag_draft(read_lightrag_project(root), out, name=suite_name, max_cases=limit)
+    draft = lightrag_draft(read_lightrag_project(root, lightrag_version=lightrag_version), out, name=suite_name,
+                           max_cases=limit)
     return draft, _lint_lightrag(draft)
 
 
 def _import_command(
-    draft_of: Callable[..., tuple[Any, dict[str, list[Any]]]], root_help: str, *, graphrag: bool = False
+    draft_of: Callable[..., tuple[Any, dict[str, list[Any]]]], root_help: str
 ) -> Callable[..., None]:
-    """A `harness import <kind>` command: the options every importer takes, around `draft_of`, which
-    reads the project and returns the suite draft and the lint findings of its prompts."""
+    """`harness import graphrag`: its options around `draft_of`, which reads the project and returns
+    the suite draft and the lint findings of its prompts."""
 
     def command(root: Path, out: Path | None = None, name: str | None = None, limit: int = 10,
                 documents: list[str] | None = None, graphrag_version: str | None = None, force: bool = False,
@@ -400,16 +401,6 @@ def _import_command(
         "out": OutOpt, "name": NameOpt, "limit": LimitOpt, "documents": DocumentsOpt,
         "graphrag_version": EngineVersionOpt, "force": ForceOpt, "cache": CacheOpt, "return": None,
     }
-    if not graphrag:  # GraphRAG's options only where they mean something
-        del command.__annotations__["documents"], command.__annotations__["graphrag_version"]
-        del command.__annotations__["cache"]
-        plain = command
-
-        def command(root: Path, out: Path | None = None, name: str | None = None, limit: int = 10,  # type: ignore[no-redef]
-                    force: bool = False) -> None:
-            plain(root, out, name, limit, None, None, force)
-
-        command.__annotations__ = {k: v for k, v in plain.__annotations__.items()}
     return command
 
 
@@ -468,10 +459,27 @@ def _import_cache(root: Path, draft: Any, target: Path, graphrag_version: str | 
 
 import_graphrag = import_app.command(
     "graphrag", help="Turn a GraphRAG project's prompts, settings and input files into a suite skeleton."
-)(_import_command(_draft_graphrag, "GraphRAG project folder (holding settings.yaml or settings.json).", graphrag=True))
-import_lightrag = import_app.command(
-    "lightrag", help="Turn a LightRAG setup's PROMPTS, entity types and inputs into a suite skeleton."
-)(_import_command(_draft_lightrag, "LightRAG setup or working folder (prompt.py, .env, inputs/, rag_storage/ with kv_store_*.json)."))
+)(_import_command(_draft_graphrag, "GraphRAG project folder (holding settings.yaml or settings.json)."))
+LightRAGVersionOpt = Annotated[Optional[str], typer.Option(
+    "--lightrag-version", help="The project's LightRAG release (e.g. 1.4.6), the suite's `engine:` (default: the "
+                               "project's pin of lightrag-hku, else the release whose stock prompt its cache holds).")]
+
+
+@import_app.command("lightrag", help="Turn a LightRAG setup's PROMPTS, settings (.env, its LightRAG(...) call), entity "
+                                     "types and inputs into a suite skeleton.")
+def import_lightrag(
+    root: Annotated[Path, typer.Argument(help="LightRAG setup or working folder (prompt.py, .env, a script calling "
+                                              "LightRAG(...), inputs/, rag_storage/ with kv_store_*.json).",
+                                         show_default=False)],
+    out: OutOpt = None, name: NameOpt = None, limit: LimitOpt = 10, lightrag_version: LightRAGVersionOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    if not root.exists():
+        raise InputError(f"{root}: no such folder")
+    target, suite_name = _default_out(out, name, root)
+    draft, lint_results = _draft_lightrag(root, target, suite_name, limit, lightrag_version)
+    _finish(draft, target, force, lint_results)
+
 
 
 

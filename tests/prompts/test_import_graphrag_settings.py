@@ -105,6 +105,19 @@ def test_a_3x_project_reads_litellm_provider_and_call_args(tmp_path: Path) -> No
     assert any("rate_limit.requests_per_period: not carried" in w for w in warnings)
 
 
+def test_a_3x_project_that_states_no_temperature_sends_none(tmp_path: Path) -> None:
+    """3.x sends no temperature unless `call_args` has one (its capture: the body is model and
+    messages); 0.x-2.x send their default, 0. The suite says `temperature: null`, sent as nothing."""
+    settings = (FIXTURES / "v3-litellm" / "settings.yaml").read_text().replace("      temperature: 0\n", "")
+    model, out, _ = _import("v3-litellm", tmp_path, settings)
+    assert "temperature" in model and model["temperature"] is None
+    endpoint = endpoint_settings(load_suite(out).spec.model)
+    assert "temperature" not in AzureProvider().build_payload(endpoint, [{"role": "user", "content": "x"}])
+    model, _, _ = _import("v0-vllm", tmp_path / "v0", (FIXTURES / "v0-vllm" / "settings.yaml").read_text()
+                          .replace("  temperature: 0.2\n", ""))
+    assert model["temperature"] == 0
+
+
 @pytest.mark.parametrize(("layout", "edit", "problem"), [
     ("v0-vllm", ("type: openai_chat", "type: static_response"), ":6: llm.type: 'static_response' is a model type"),
     ("v0-vllm", ("type: openai_chat", "type: openai"), ":6: llm.type: 'openai' is a model type a suite cannot call"),

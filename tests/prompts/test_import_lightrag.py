@@ -123,7 +123,9 @@ def new_setup(root: Path) -> Path:
     (root / ".env").write_text(
         "SUMMARY_LANGUAGE=Spanish\n"
         "ENTITY_TYPES='[\"Person\", \"Organization\", \"Location\"]'\n"
+        "LLM_BINDING=openai\n"
         "LLM_MODEL=qwen2.5:14b\n"
+        "LLM_BINDING_HOST=http://localhost:8000/v1\n"
         f"LLM_BINDING_API_KEY={SECRET}\n"
     )
     return root

@@ -35,6 +35,7 @@ from ...yamlfile import Location, line_of, parse_yaml
 from ...names import safe_name
 from ..builtin import PREFIX
 from ..entity_types import DEFAULT_ENTITY_TYPES, effective_entity_types
+from ..graphrag_layout import settings_line, unread_sections
 from .common import (
     DEFAULT_MAX_CASES,
     Destination,
@@ -128,15 +129,9 @@ def find_settings(root: Path) -> Path:
 
 
 def detect_version(settings: Mapping[str, Any]) -> str:
-    if any(k in settings for k in ("completion_models", "input_storage", "chunking", "output_storage")):
-        return "v3"
-    if "models" in settings:
-        if any(k in settings for k in ("extract_graph", "extract_claims")) or "graph_prompt" in _section(settings, "community_reports"):
-            return "v2"
-        return "v1"
-    if any(k in settings for k in ("extract_graph", "extract_claims")):
-        return "v2"
-    return "v0"
+    """The settings' layout label (`v0` ... `v3`, the keys of graphrag_chunks' tables): the major
+    line `graphrag_layout.settings_line` reads, the one reader of GraphRAG's layout."""
+    return f"v{settings_line(settings)}"
 
 
 def _section(settings: Mapping[str, Any], *names: str) -> dict[str, Any]:
@@ -317,6 +312,11 @@ def graphrag_draft(
         engine=f"graphrag-{version}",
     )
     draft.warnings.extend(engine.warnings)
+    for old, new in unread_sections(project.settings):
+        line = line_of(project.settings_lines, (old,)) if project.settings_lines is not None else None
+        place = f"{project.settings_path}:{line}" if line else str(project.settings_path)
+        draft.warnings.append(f"{place}: {old}: the {project.version} layout's GraphRAG reads `{new}`, not `{old}` "
+                              f"(its 0.x/1.x name); the import read it, GraphRAG {version} would not")
     if extract is None:
         draft.warnings.append(f"no extraction prompt found in the settings or prompts/; the suite has only GraphRAG "
                               f"{version}'s stock prompt")
@@ -334,12 +334,14 @@ def graphrag_draft(
 
 def suite_model(project: GraphRAGProject, engine: EngineModel, model: str) -> dict[str, Any]:
     """The suite's `model:` block: the extraction model's settings the project states
-    (graphrag_settings), temperature 0 and one gleaning where it states none. A model name that
-    comes from `${VAR}` is left out (the suite's default then applies, and a warning says so)."""
+    (graphrag_settings), and where it states none the version's own: temperature 0 (0.x-2.x send
+    their default, 0), none at all for 3.x (it sends no temperature unless `call_args` has one:
+    `temperature: null`), one gleaning. A model name that comes from `${VAR}` is left out (the
+    suite's default then applies, and a warning says so)."""
     block = dict(engine.block)
     written: dict[str, Any] = {} if "name" in engine.left_out else {"name": block.pop("name", model)}
     block.pop("name", None)
-    temperature = block.pop("temperature", 0)
+    temperature = block.pop("temperature", None if project.version == "v3" else 0)
     written.update(block)
     written["temperature"] = temperature
     written["max_gleanings"] = project.max_gleanings if project.max_gleanings is not None else 1

@@ -37,10 +37,11 @@ from typing import Any
 from ...errors import InputError
 
 # The version a project is taken to be when no --graphrag-version is given, by the settings layout
-# the importer detected (graphrag.detect_version): the last version that wrote that layout. 0.x
-# and 1.x both write `llm:` (detected v0); `models:` came with 2.0 (detected v1 or v2).
-NEWEST = {"v0": (1, 2, 0), "v1": (2, 7, 0), "v2": (2, 7, 0), "v3": (3, 1, 2)}
-MAJORS = {"v0": (0, 1), "v1": (1, 2), "v2": (2,), "v3": (3,)}  # the versions each layout can be
+# the importer detected (graphrag.detect_version, from prompts/graphrag_layout.py): the last version
+# that wrote that layout. 0.x and 1.x both write `llm:` (v0; v1 when 1.1+'s sections are there);
+# `models:` came with 2.0 (v2).
+NEWEST = {"v0": (1, 2, 0), "v1": (1, 2, 0), "v2": (2, 7, 0), "v3": (3, 1, 2)}
+MAJORS = {"v0": (0, 1), "v1": (1,), "v2": (2,), "v3": (3,)}  # the versions each layout can be
 DEFAULT_ENCODING = {"v0": "cl100k_base", "v1": "cl100k_base", "v2": "cl100k_base", "v3": "o200k_base"}
 DEFAULT_SIZE, DEFAULT_OVERLAP = 1200, 100
 

@@ -133,14 +133,16 @@ def read_chunks(workdir: Path) -> list[Chunk] | None:
     return [row[3] for row in sorted(rows, key=lambda r: r[:3])]
 
 
-def chunk_like_lightrag(documents: list[tuple[str, str]], size: int, overlap: int) -> list[Chunk]:
-    """Documents (name, text) cut as LightRAG's chunking_by_token_size cuts them (module docstring);
-    the text is first cleaned as LightRAG cleans an inserted document (stripped, NULs removed)."""
+def chunk_like_lightrag(documents: list[tuple[str, str]], size: int, overlap: int,
+                        tokenizer_model: str = LIGHTRAG_TOKENIZER_MODEL) -> list[Chunk]:
+    """Documents (name, text) cut as LightRAG's chunking_by_token_size cuts them (module docstring),
+    with the encoding of `tokenizer_model` (LightRAG's `tiktoken_model_name`); the text is first
+    cleaned as LightRAG cleans an inserted document (stripped, NULs removed)."""
     from ...llm.tokens import encoding_for
 
     if size <= overlap:
         raise InputError(f"CHUNK_SIZE {size} must be larger than CHUNK_OVERLAP_SIZE {overlap}")
-    encoding = encoding_for(LIGHTRAG_TOKENIZER_MODEL)
+    encoding = encoding_for(tokenizer_model)
     chunks: list[Chunk] = []
     for name, text in documents:
         tokens = encoding.encode(text.replace("\x00", "").strip(), disallowed_special=())
@@ -235,3 +237,14 @@ def stock_examples(stock: StockPrompts, entity_types: list[str], language: str) 
               "record_delimiter": stock.prompts.get("DEFAULT_RECORD_DELIMITER", ""),
               "entity_types": ", ".join(entity_types), "language": language}
     return examples.format(**values)
+
+
+def has_stock_examples(filled: FilledWith, stock: StockPrompts) -> bool:
+    """Whether a cached prompt was filled with the release's stock examples. 1.4.8+ caches the
+    system prompt stripped, so examples that end it lose their trailing whitespace there."""
+    expected = stock_examples(stock, filled.entity_types, filled.language)
+    if filled.examples == expected:
+        return True
+    system = stock.prompts.get("entity_extraction_system_prompt")
+    at_end = isinstance(system, str) and system.rstrip().endswith("{examples}")
+    return at_end and filled.examples == expected.rstrip()
