@@ -16,7 +16,11 @@ the answers (at least 1; 1.4.8 and later make one at most), the LLM cache off, a
 a user; the graph it stored (graph_chunk_entity_relation.graphml) is written per conversation:
 entities (name, type, description parts split at `<SEP>`) and relationships (the two names,
 description parts, keywords, weight). `summarised` says whether a description summary call was
-made (the answers are written so that none is). Compared with the harness's model of the parser
+made (the answers are written so that none is). Beside it, `kept`: per answer, the records
+LightRAG's own handlers keep from that answer alone (entity names, `source -> target`), read by
+1.4.8+'s module-level `_process_extraction_result`, or for 1.4.6, whose reader is a closure
+inside `extract_entities`, split here as it splits and passed to its own
+`_handle_single_entity_extraction` / `_handle_single_relationship_extraction`. Compared with the harness's model of the parser
 (harness/cache_audit/lightrag_parser.py) in tests/cache_audit/test_lightrag_parser.py.
 `--answers FILE` reads the conversations of a file of real answers (scripts/capture_real_answers.py)
 instead, keeping where they came from and the request each answer replied to.
@@ -99,6 +103,48 @@ LINES: dict[str, list[str]] = {
 }
 
 
+async def _handler(function: Any, attrs: list[str]) -> dict[str, Any] | None:
+    """The release's handler on one record's fields (1.4.8+ take a timestamp)."""
+    import inspect
+
+    if "timestamp" in inspect.signature(function).parameters:
+        return await function(attrs, "chunk-0", 0, "input.txt")
+    return await function(attrs, "chunk-0", "input.txt")
+
+
+async def kept_records(answer: str) -> dict[str, list[str]]:
+    """The records LightRAG's own reader keeps from one answer, before any merging."""
+    import inspect
+    import re
+
+    from lightrag import operate
+    from lightrag.prompt import PROMPTS
+    from lightrag.utils import remove_think_tags, split_string_by_multi_markers
+
+    answer = remove_think_tags(answer)  # as use_llm_func_with_cache hands it on
+    if inspect.isfunction(getattr(operate, "_process_extraction_result", None)):
+        options = {"timestamp": 0} if "timestamp" in inspect.signature(operate._process_extraction_result).parameters else {}
+        nodes, edges = await operate._process_extraction_result(answer, "chunk-0", file_path="input.txt", **options)
+        return {"entities": [n["entity_name"] for records in nodes.values() for n in records],
+                "relationships": [f"{e['src_id']} -> {e['tgt_id']}" for records in edges.values() for e in records]}
+    entities: list[str] = []
+    relationships: list[str] = []
+    for record in split_string_by_multi_markers(answer, [PROMPTS["DEFAULT_RECORD_DELIMITER"],
+                                                         PROMPTS["DEFAULT_COMPLETION_DELIMITER"]]):
+        found = re.search(r"\((.*)\)", record)
+        if found is None:
+            continue
+        attrs = split_string_by_multi_markers(found.group(1), [PROMPTS["DEFAULT_TUPLE_DELIMITER"]])
+        entity = await _handler(operate._handle_single_entity_extraction, attrs)
+        if entity is not None:
+            entities.append(entity["entity_name"])
+            continue
+        relation = await _handler(operate._handle_single_relationship_extraction, attrs)
+        if relation is not None:
+            relationships.append(f"{relation['src_id']} -> {relation['tgt_id']}")
+    return {"entities": entities, "relationships": relationships}
+
+
 def capture_one(answers: list[str], name: str) -> dict[str, Any]:
     """One conversation through LightRAG.ainsert in this process: the graph it stored."""
     import networkx as nx
@@ -170,7 +216,9 @@ def main() -> None:
     release = version("lightrag-hku")
     from lightrag.prompt import PROMPTS
 
-    header: dict[str, Any] = {"lightrag": release}
+    numbers = tuple(int(p) for p in release.split("."))
+    parser_name = "lightrag<=1.4.7" if numbers < (1, 4, 8) else "lightrag>=1.4.8" if numbers < (1, 5) else "lightrag>=1.5"
+    header: dict[str, Any] = {"lightrag": release, "parser": parser_name}
     conversations: dict[str, dict[str, Any]] = {
         name: {"answers": a} for name, a in (LINES if "entity_extraction_user_prompt" in PROMPTS else LEGACY).items()}
     if args.answers:
@@ -184,7 +232,8 @@ def main() -> None:
         done = subprocess.run([sys.executable, __file__, args.out, "--one", name, json.dumps(conversation["answers"])],
                               capture_output=True, text=True, check=True)
         graph = json.loads(done.stdout.rsplit("\n@@GRAPH@@", 1)[1])
-        captured[name] = {**conversation, "graph": graph}
+        kept = [asyncio.run(kept_records(answer)) for answer in conversation["answers"]]
+        captured[name] = {**conversation, "kept": kept, "graph": graph}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({**header, "conversations": captured}, indent=1,
                                          ensure_ascii=False) + "\n", encoding="utf-8")

@@ -47,6 +47,18 @@ def test_the_graph_is_the_real_releases(capture: Path) -> None:
         assert comparable(as_captured(model)) == comparable(conversation["graph"]), name
 
 
+@pytest.mark.parametrize("capture", CAPTURES, ids=lambda p: p.stem)
+def test_each_answer_keeps_the_records_the_real_release_kept(capture: Path) -> None:
+    """Before any merging: the records LightRAG's own handlers keep from each answer alone."""
+    data = json.loads(capture.read_text(encoding="utf-8"))
+    parser = parser_of_release(tuple(int(p) for p in data["lightrag"].split(".")))
+    assert data["parser"] == parser
+    for name, conversation in data["conversations"].items():
+        for answer, kept in zip(conversation["answers"], conversation["kept"], strict=True):
+            reading = lightrag_graph([answer], parser).reading
+            assert (reading.entities, reading.relationships) == (len(kept["entities"]), len(kept["relationships"])), name
+
+
 def test_each_release_reads_with_its_own_parser() -> None:
     assert [parser_of_release(v) for v in [(1, 3, 9), (1, 4, 6), (1, 4, 8), (1, 4, 9, 11), (1, 5, 7)]] == [
         LEGACY, LEGACY, LINES, LINES, LINES_15]
