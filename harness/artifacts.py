@@ -636,7 +636,7 @@ class OutputsSummary(Value):
     rows: int  # rows read
     unknown_ids: list[str] = Field(default_factory=list)  # rows whose id is not a case (not scored)
     duplicate_ids: list[str] = Field(default_factory=list)  # ids given again (the last row is scored)
-    missing_cases: list[str] = Field(default_factory=list)  # cases without a row (scored as an empty answer)
+    missing_cases: list[str] = Field(default_factory=list)  # cases without a row (not scored: in no harness figure)
 
 
 class ConventionsSummary(Value):

@@ -753,6 +753,26 @@ def _usage_error_line(exc: Exception) -> str:
     return f"harness: {command + ': ' if command else ''}{' '.join(message.split())}"
 
 
+def _unknown_option_line(exc: Exception) -> str:
+    """An option the command does not take, as our own line: the command, the option, and every
+    option the command does take, in its declared order (Click's own text suggests only the
+    close matches, which can leave out the options the user needs)."""
+    ctx = getattr(exc, "ctx", None)
+    name = getattr(exc, "option_name", "") or "?"
+    if ctx is None:
+        return f"harness: unknown option {name}"
+    command = ctx.command_path.removeprefix("harness").strip()
+    options: list[str] = []
+    for param in ctx.command.get_params(ctx):
+        if getattr(param, "param_type_name", "") == "option" and not getattr(param, "hidden", False):
+            names = [*param.opts, *param.secondary_opts]
+            longest = [n for n in names if n.startswith("--")] or names
+            options.extend(n for n in longest if n not in options)
+    where = f"{command}: " if command else ""
+    return (f"harness: {where}unknown option {name}; "
+            f"{'`harness ' + command + '`' if command else '`harness`'} takes {', '.join(options) or 'no option'}")
+
+
 INTERRUPTED = 130  # the shell's code for a Ctrl-C; no harness command returns it otherwise
 
 
@@ -762,12 +782,15 @@ def main(argv: list[str] | None = None) -> int:
     Usage errors (unknown option, bad value, missing argument) are one line too, exit 2: Typer
     runs in non-standalone mode so its boxed, multi-line error never prints.
     """
-    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, NoSuchOption, UsageError
 
     try:
         result = app(args=argv, prog_name="harness", standalone_mode=False)
     except NoArgsIsHelpError as exc:  # `harness` or `harness prompts` alone: the help, exit 2
         sys.stdout.write(exc.ctx.get_help() + "\n" if exc.ctx is not None else "")
+        return 2
+    except NoSuchOption as exc:
+        sys.stderr.write(_unknown_option_line(exc) + "\n")
         return 2
     except UsageError as exc:
         sys.stderr.write(_usage_error_line(exc) + "\n")

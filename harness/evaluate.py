@@ -6,9 +6,12 @@ conversation (the first answer, then each gleaning answer). Either goes through 
 per-round parse, merge and score (`runner.evaluate_case`) as the answer rounds of one variant, as a
 recorded conversation is read, and the run ends in `finish.finish_run` like any other: a normal
 run folder with results.jsonl, summary.json, reports and the gate. Rows whose id is not a case and
-ids given twice are reported (the last row of an id counts, as in Text2KGBench's run_eval.py); a case without a row is
-scored as an empty answer. `--conventions text2kgbench` adds Text2KGBench's figures
-(harness.scoring.conventions.text2kgbench) to the summary, where a case without a row counts zero.
+ids given twice are reported (the last row of an id counts, as in Text2KGBench's run_eval.py). A
+case without a row is missing, not answered: it is listed (notes, summary.json's `outputs`, the
+report) and gets no result row, so it is in no figure of the harness's (format errors, scores,
+graph), where an empty answer would count as a format error and a miss. `--conventions
+text2kgbench` adds Text2KGBench's figures (harness.scoring.conventions.text2kgbench) to the
+summary, where a case without a row counts zero, as run_eval.py counts it.
 """
 
 from __future__ import annotations
@@ -64,8 +67,8 @@ class OutputsFile:
                  for row in self.unknown]
         lines += [f"{self.path}:{row.line}: id '{row.id}' given again at line {self.by_case[row.id].line}; "
                   "only the last row is scored" for row in self.duplicates]
-        counted = ("contributes zero to every figure" if conventions == "text2kgbench"
-                   else "scored as an empty answer")
+        counted = ("contributes zero to every Text2KGBench figure, and is left out of the harness's"
+                   if conventions == "text2kgbench" else "missing: not scored (n/a), left out of every figure")
         lines += [f"{self.path}: case '{case}' has no row; {counted}" for case in self.missing]
         return lines
 
@@ -232,13 +235,19 @@ class Evaluation:
     suite: str
     variant: str
     conventions: str
-    cases: int
+    cases: int  # the suite's cases (what Text2KGBench's figures average over)
     metrics: dict[str, float | None]
     notes: list[str]
+    missing: list[str] = field(default_factory=list)  # cases without a row: not scored, in no harness figure
+
+    @property
+    def scored(self) -> int:
+        """Cases the harness's figures stand on: those with a row."""
+        return self.cases - len(self.missing)
 
     def to_json(self) -> dict:
         return {"suite": self.suite, "variant": self.variant, "conventions": self.conventions, "cases": self.cases,
-                "metrics": self.metrics, "notes": self.notes}
+                "scored": self.scored, "missing": list(self.missing), "metrics": self.metrics, "notes": self.notes}
 
 
 def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None, fmt: str | None = None,
@@ -252,17 +261,21 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
         raise InputError(f"--format: '{fmt}' is not one of {', '.join((AUTO, *format_names()))}")
     name = variant_name(variant, outputs)
     matched = match_cases(outputs, read_outputs(outputs), suite.cases)
+    if not matched.by_case:
+        raise InputError(f"{outputs}: no row answers a case of the suite {suite.name} ({len(matched.rows)} row(s); "
+                         f"case ids look like '{suite.cases[0].id}')" if suite.cases else
+                         f"{suite.path}: the suite has no case to score")
     view, plan = plan_outputs(suite, name, fmt, outputs)
     if conventions == "text2kgbench" and suite.spec.ontology is None:
         text2kgbench_figures(suite, [], {})  # raises: the ontology is needed
     results = []
-    for case in suite.cases:
-        row = matched.by_case.get(case.id)
-        answers = row.answers if row is not None else ("",)
+    answered = [case for case in suite.cases if case.id in matched.by_case]
+    for case in answered:  # a case without a row is missing, not an empty answer: no result row
+        answers = matched.by_case[case.id].answers
         # a one-answer row keeps the hash it always had; a conversation hashes all its answers
         digest = request_hash({"output": answers[0]} if len(answers) == 1 else {"rounds": list(answers)})
         results.append(evaluate_case(view, plan, case, answer_rounds(answers), digest))
-    folder = open_run_folder(reports_dir, suite.name, selection_of([name], [c.id for c in suite.cases]),
+    folder = open_run_folder(reports_dir, suite.name, selection_of([name], [c.id for c in answered]),
                              run_id=run_id, fresh=True)
     try:
         write_results(folder.path / RESULTS, results)
@@ -285,7 +298,7 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
     if conventions == "harness":
         summary = finished.summary.variants[name]
         figures = {metric.name: summary.metric(metric.name) for metric in registered_metrics()}
-    return Evaluation(finished, suite.name, name, conventions, len(suite.cases), figures, notes)
+    return Evaluation(finished, suite.name, name, conventions, len(suite.cases), figures, notes, list(matched.missing))
 
 
 __all__ = ["DEFAULT_VARIANT", "Evaluation", "OutputRow", "OutputsFile", "OutputsPlan", "answer_rounds", "evaluate_outputs",

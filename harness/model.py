@@ -465,6 +465,12 @@ class Usage(Value):
             estimated=self.estimated or other.estimated,
         )
 
+    @property
+    def counted(self) -> bool:
+        """Some token was counted. Nothing counted is no usage known (answers another pipeline
+        wrote, calls that all failed), not a free run: what it cost is n/a, never $0."""
+        return bool(self.prompt_tokens or self.completion_tokens or self.total_tokens)
+
 
 class Round(Value):
     """One model call of a case: the first extraction, a gleaning continuation, or a loop check."""

@@ -91,7 +91,7 @@ def test_text2kgbench_conventions_by_hand(project, capsys):
     assert summary["conventions"] == {"name": "text2kgbench", "variant": "vicuna", "cases": 4,
                                       "metrics": result["metrics"], "rows_with_triples": 0}
     assert summary["outputs"]["missing_cases"] == ["s4"]
-    assert "case 's4' has no row; contributes zero to every figure" in err
+    assert "case 's4' has no row; contributes zero to every Text2KGBench figure, and is left out of the harness's" in err
     report = (project / "reports" / "astronauts" / "t2k" / "report.md").read_text()
     assert "text2kgbench" in report and "0.625" in report
 
@@ -101,31 +101,41 @@ def test_harness_conventions_by_hand_and_the_run_folder(project, capsys):
     assert code == 0, err
     result = json.loads(out)
     assert result["conventions"] == "harness" and result["cases"] == 4
+    # s4 has no row: missing, not an empty answer, so it stands in no figure (s3's empty answer does)
+    assert result["scored"] == 3 and result["missing"] == ["s4"]
     metrics = result["metrics"]
     # entities: predicted Alan Bean, Wheeler, Texas, UT Austin (s1), Edwin Smith, MIT, Buzz Aldrin,
-    # NASA (s2), none for s3 and s4 = 7; gold 2 per case = 8; names match after underscores fold to
-    # spaces: Alan Bean, Wheeler Texas, MIT, Buzz Aldrin = 4 -> precision 4/7, recall 4/8
+    # NASA (s2), none for s3 = 7; gold 2 per scored case = 6; names match after underscores fold to
+    # spaces: Alan Bean, Wheeler Texas, MIT, Buzz Aldrin = 4 -> precision 4/7, recall 4/6
     assert metrics["entity_precision"] == pytest.approx(4 / 7)
-    assert metrics["entity_recall"] == pytest.approx(0.5)
-    # relationships on endpoints: predicted 2 + 2 = 4, gold 4, only (Alan Bean, Wheeler Texas) -> 1/4, 1/4
+    assert metrics["entity_recall"] == pytest.approx(4 / 6)
+    # relationships on endpoints: predicted 2 + 2 = 4, gold 3, only (Alan Bean, Wheeler Texas) -> 1/4, 1/3
     assert metrics["relationship_precision"] == pytest.approx(0.25)
-    assert metrics["relationship_recall"] == pytest.approx(0.25)
+    assert metrics["relationship_recall"] == pytest.approx(1 / 3)
     assert metrics["example_leaks"] is None  # the prompt of another pipeline is not known: n/a
     run = project / "reports" / "astronauts" / "own"
     assert {"results.jsonl", "summary.json", "gate.json", "report.md", "report.html", "junit.xml"} <= {
         p.name for p in run.iterdir()}
     rows = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
-    assert [(r["variant"], r["case_id"]) for r in rows] == [("vicuna", c) for c in ("s1", "s2", "s3", "s4")]
+    assert [(r["variant"], r["case_id"]) for r in rows] == [("vicuna", c) for c in ("s1", "s2", "s3")]
     assert rows[0]["graph"]["relationships"][0]["type"] == "birthPlace"
-    assert rows[3]["rounds"][0]["output"] == ""  # no row: scored as an empty answer
     summary = json.loads((run / "summary.json").read_text())
     assert list(summary["variants"]) == ["vicuna"] and "conventions" not in summary
+    variant = summary["variants"]["vicuna"]
+    # format errors: s3's empty answer, of the 3 answered cases (the missing s4 is no format error)
+    assert variant["cases"] == 3 and variant["format"]["cases_with_errors"] == 1
+    assert variant["format"]["format_error_rate"] == pytest.approx(1 / 3, abs=1e-6)
+    # no usage is known of another pipeline's calls: cost n/a, not $0
+    assert variant["cost_usd"] is None
+    report = (run / "report.md").read_text()
+    assert "Cases without a row (1, not scored: n/a, left out of every figure of the harness's): s4" in report
+    assert "$0.0000" not in report and "| tokens | n/a |" in report and "| cost (USD) | n/a |" in report
     assert summary["outputs"] == {"file": str(project / "vicuna.jsonl"), "conventions": "harness", "rows": 5,
                                   "unknown_ids": ["s9"], "duplicate_ids": ["s1"], "missing_cases": ["s4"]}
     assert result["notes"] == [
         f"{project / 'vicuna.jsonl'}:5: id 's9' is not a case of the suite; row not scored",
         f"{project / 'vicuna.jsonl'}:1: id 's1' given again at line 3; only the last row is scored",
-        f"{project / 'vicuna.jsonl'}: case 's4' has no row; scored as an empty answer",
+        f"{project / 'vicuna.jsonl'}: case 's4' has no row; missing: not scored (n/a), left out of every figure",
     ]
     for note in result["notes"]:
         assert f"harness: note: {note}" in err
@@ -145,8 +155,9 @@ def test_a_rows_own_triples_are_what_text2kgbench_scores(project, capsys):
                                           "rel_halluc": 0.0, "sub_halluc": 0.0, "obj_halluc": 0.125}
     summary = json.loads((project / "reports" / "astronauts" / "own-triples" / "summary.json").read_text())
     assert summary["conventions"]["rows_with_triples"] == 1
-    # the harness's own figures still read the answer: s2's relationship is still missed
-    assert summary["variants"]["vicuna"]["metrics"]["metrics"]["relationship_recall"]["micro"] == pytest.approx(0.25)
+    # the harness's own figures still read the answer: s2's relationship is still missed (s4, without
+    # a row, is in none of them)
+    assert summary["variants"]["vicuna"]["metrics"]["metrics"]["relationship_recall"]["micro"] == pytest.approx(1 / 3)
 
 
 @pytest.mark.slow
@@ -158,7 +169,7 @@ def test_variant_name_and_gate(project, capsys):
     # answers do not parse as records there, unless --format says how to read them
     code, out, err = evaluate(capsys, project, "--variant", "benchmark", "--format", "function", "--json")
     assert code == 0, err
-    assert json.loads(out)["metrics"]["relationship_recall"] == pytest.approx(0.25)
+    assert json.loads(out)["metrics"]["relationship_recall"] == pytest.approx(1 / 3)  # s4 has no row: not scored
 
 
 def test_plain_output_prints_the_conventions_line(project, capsys):
@@ -246,8 +257,10 @@ def test_a_row_of_rounds_is_read_as_a_recorded_conversation(project, capsys):
     expected = json.loads(replayed.model_dump_json())
     assert {k: v for k, v in s1.items() if k != "request_hash"} == {
         k: v for k, v in expected.items() if k != "request_hash"}
-    # s1's relationship is found: relationship recall 1/4 over the four cases
-    assert json.loads(out)["metrics"]["relationship_recall"] == pytest.approx(0.25)
+    # s1's relationship is found: relationship recall 1/2 over the two cases with a row (s3 and s4
+    # have none: missing, in no figure)
+    assert json.loads(out)["metrics"]["relationship_recall"] == pytest.approx(0.5)
+    assert json.loads(out)["missing"] == ["s3", "s4"]
 
 
 @pytest.mark.slow
@@ -263,3 +276,11 @@ def test_rounds_glued_into_one_output_are_format_errors_that_rounds_avoid(projec
     assert code == 0, err
     rounds = json.loads((project / "reports" / "astronauts" / "rounds" / "results.jsonl").read_text().splitlines()[0])
     assert rounds["format_report"]["completion"] == "present"
+
+
+def test_no_row_for_any_case_is_a_one_line_error(project, capsys):
+    (project / "vicuna.jsonl").write_text('{"id": "s9", "output": "x"}\n', encoding="utf-8")
+    code, out, err = evaluate(capsys, project)
+    assert code == 2
+    assert "vicuna.jsonl: no row answers a case of the suite astronauts (1 row(s); case ids look like 's1')" in err
+    assert len(err.strip().splitlines()) == 1

@@ -489,17 +489,36 @@ def import_llamaindex(
     prompt: Annotated[Path, typer.Option("--prompt", help="The extraction prompt (SimpleLLMPathExtractor's or DynamicLLMPathExtractor's, with {text}).", show_default=False)],
     chunk_size: Annotated[int, typer.Option("--chunk-size", min=1, help="SentenceSplitter's chunk_size (LlamaIndex's default 1024).")] = 1024,
     chunk_overlap: Annotated[int, typer.Option("--chunk-overlap", min=0, help="SentenceSplitter's chunk_overlap (LlamaIndex's default 200).")] = 200,
+    entity_types: Annotated[Optional[str], typer.Option("--entity-types", help="The extractor's allowed_entity_types, comma-separated (DynamicLLMPathExtractor); filled into {allowed_entity_types} as LlamaIndex fills it.", show_default=False)] = None,
+    relation_types: Annotated[Optional[str], typer.Option("--relation-types", help="The extractor's allowed_relation_types, comma-separated; fills {allowed_relation_types}.", show_default=False)] = None,
+    entity_properties: Annotated[Optional[str], typer.Option("--entity-properties", help="The extractor's allowed_entity_props (names), comma-separated; fills {allowed_entity_properties}.", show_default=False)] = None,
+    relation_properties: Annotated[Optional[str], typer.Option("--relation-properties", help="The extractor's allowed_relation_props (names), comma-separated; fills {allowed_relation_properties}.", show_default=False)] = None,
+    max_triplets: Annotated[Optional[int], typer.Option("--max-triplets", min=1, help="The extractor's max_triplets_per_chunk (DynamicLLMPathExtractor) or max_paths_per_chunk (SimpleLLMPathExtractor); fills {max_knowledge_triplets} (default 10).", show_default=False)] = None,
     out: OutOpt = None, name: NameOpt = None, limit: LimitOpt = 10, force: ForceOpt = False,
 ) -> None:
-    from .importers.llamaindex import llamaindex_draft
+    from .importers.llamaindex import ExtractorArguments, llamaindex_draft
     from .lint import lint_prompt
 
     if not docs.exists():
         raise InputError(f"{docs}: no such file or folder")
     target, suite_name = _default_out(out, name, docs)
+    arguments = ExtractorArguments(
+        entity_types=_comma_list("--entity-types", entity_types), relation_types=_comma_list("--relation-types", relation_types),
+        entity_properties=_comma_list("--entity-properties", entity_properties),
+        relation_properties=_comma_list("--relation-properties", relation_properties), max_triplets=max_triplets)
     draft = llamaindex_draft(docs, prompt, target, name=suite_name, limit=limit,
-                             chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+                             chunk_size=chunk_size, chunk_overlap=chunk_overlap, arguments=arguments)
     _finish(draft, target, force, {"extraction": lint_prompt(prompt, engine="llamaindex")})
+
+def _comma_list(option: str, value: str | None) -> list[str] | None:
+    """A comma-separated option as its items (None: not given); given but empty is bad input."""
+    if value is None:
+        return None
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    if not items:
+        raise InputError(f"{option}: give the values comma-separated, e.g. {option} PERSON,PLACE")
+    return items
+
 
 # --------------------------------------------------------------------------- import: benchmarks with gold
 

@@ -24,9 +24,10 @@ def _rate(value: float | None) -> str:
 
 
 def usage_text(variant: VariantSummary) -> tuple[str, str]:
-    """(tokens, cost) of a variant as shown in every report, marked when the counts are estimated."""
+    """(tokens, cost) of a variant as shown in every report, marked when the counts are estimated;
+    n/a where no token was counted (no usage known) or no price is."""
     mark = " (est.)" if variant.usage.estimated else ""
-    tokens = f"{variant.usage.total_tokens:,}{mark}"
+    tokens = f"{variant.usage.total_tokens:,}{mark}" if variant.usage.counted else "n/a"
     cost = variant.cost_usd
     return tokens, ("n/a" if cost is None else f"${cost:,.4f}{mark}")
 
