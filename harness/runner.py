@@ -361,7 +361,7 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
         usage = usage + rnd.usage
     engine, recovered = None, None
     if suite.spec.engine and plan.kind.extraction_figures:
-        view = read_as_engine(suite.spec.engine, rounds, graph, plan.delimiters)
+        view = read_as_engine(suite.spec.engine, rounds, graph, plan.delimiters, plan.format)
         engine = view.read
         recovered = RecoveredResult(graph=graph, score=_score(suite, plan, case, rounds, graph, combined.format))
         graph = view.graph

@@ -91,7 +91,12 @@ def parser_of_version(engine: str) -> str | None:
     return family(version)
 
 
-def engine_graph(engine: str, answers: list[str], delimiters: dict[str, str]) -> EngineGraph:
+# the LlamaIndex extractor whose parser reads the answers of a suite's answer format
+LLAMAINDEX_EXTRACTORS = {"llamaindex": "simple", "json_triples": "dynamic"}
+
+
+def engine_graph(engine: str, answers: list[str], delimiters: dict[str, str],
+                 answer_format: str | None = None) -> EngineGraph:
     """The graph the engine release a suite names (`engine:`) builds from one case's answers
     (extraction and gleanings, loop checks left out), read by its own parser as modelled here.
 
@@ -100,7 +105,9 @@ def engine_graph(engine: str, answers: list[str], delimiters: dict[str, str]) ->
     3.x reads with its constant delimiters, earlier versions with those the prompt was filled
     with (`delimiters`: tuple_delimiter, record_delimiter, completion_delimiter). LightRAG reads
     each answer on its own and joins a gleaning's records to the first answer's; LlamaIndex does
-    not glean. LightRAG reads with its constant delimiters (`<|>`, `##` up to 1.4.7; `<|#|>` and new
+    not glean; its extractor is the one whose answers the suite's `answer_format` reads
+    (`llamaindex`: SimpleLLMPathExtractor, `json_triples`: DynamicLLMPathExtractor), else chosen
+    per answer as the audit chooses. LightRAG reads with its constant delimiters (`<|>`, `##` up to 1.4.7; `<|#|>` and new
     lines from 1.4.8; `<|COMPLETE|>`), whatever the prompt says. InputError for a name the harness
     does not model (suites are validated at load)."""
     from ..engine_names import parse_engine_name
@@ -110,7 +117,7 @@ def engine_graph(engine: str, answers: list[str], delimiters: dict[str, str]) ->
     record_d = delimiters.get("record_delimiter", GRAPHRAG_RECORD)
     completion_d = delimiters.get("completion_delimiter", COMPLETION)
     if release.engine == "llamaindex":
-        return llamaindex_graph(answers)
+        return llamaindex_graph(answers, LLAMAINDEX_EXTRACTORS.get(answer_format or ""))
     if release.engine == "lightrag":  # its constants, whatever the prompt was filled with
         if release.version is not None:
             parser = parser_of_release(release.version)

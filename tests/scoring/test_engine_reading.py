@@ -109,7 +109,7 @@ def test_a_llamaindex_suite_is_scored_on_the_triples_llamaindex_keeps(answer: st
     plan = plan_variant(suite, "default")
     assert plan.max_gleanings == 0  # LlamaIndex's extractors make one call per chunk
     row = evaluate_case(suite, plan, suite.cases[0], _rounds([text]), "hash")
-    dynamic = '"head"' in text or "'head'" in text
+    dynamic = '"head"' in text or "'head'" in text  # the suite's format says neither: chosen per answer
     kept = parsed["default_parse_dynamic_triplets" if dynamic else "default_parse_triplets_fn"]
     triples = [] if "raises" in kept else [
         (t["head"], t["relation"], t["tail"]) if dynamic else tuple(t) for t in kept["kept"]]
@@ -214,3 +214,16 @@ def test_an_entity_kept_only_as_a_relationship_endpoint_is_lost(suite: Suite) ->
     assert row.engine is not None and row.engine.lost == 1
     assert row.engine.reasons == {"record glued after <|COMPLETE|> (answers joined before parsing)": 1}
     assert [(e.name, e.type, e.description) for e in row.graph.entities if e.name == "IDA MOSS"] == [("IDA MOSS", "", "")]
+
+
+def test_a_llamaindex_suites_format_names_the_extractor_that_reads_it(suite: Suite) -> None:
+    """A `json_triples` suite runs DynamicLLMPathExtractor, whose parser reads a `(s, p, o)` line as
+    nothing; a `llamaindex` suite runs SimpleLLMPathExtractor, whose parser keeps it."""
+    suite = _naming(suite, "llamaindex")
+    lines = _rounds(["(Ada Lovelace, met, Charles Babbage)\n(Ada Lovelace, wrote, notes)"])
+    for fmt, triples in (("llamaindex", 2), ("json_triples", 0)):
+        variant = suite.spec.variants["default"].model_copy(update={"format": fmt})
+        suite.spec.variants["default"] = variant
+        row = evaluate_case(suite, plan_variant(suite, "default"), suite.cases[0], lines, "hash")
+        assert row.engine is not None and row.engine.relationships == triples, fmt
+        assert row.engine.parser == ("llamaindex-simple" if fmt == "llamaindex" else "llamaindex-dynamic")
