@@ -637,8 +637,10 @@ def compare_command(
         _emit_json({"comparisons": {k: c.to_json() for k, c in output.items()}})
         return
     for key, comparison in output.items():
+        alone = [f"{len(cases)} only in {label}" for cases, label in
+                 ((comparison.only_in_a, comparison.label_a), (comparison.only_in_b, comparison.label_b)) if cases]
         typer.echo(f"{comparison.label_a} -> {comparison.label_b}  ({len(comparison.cases)} paired cases; "
-                   f"changes are B minus A)")
+                   + (f"{', '.join(alone)}: left out; " if alone else "") + "changes are B minus A)")
         spread = comparison.repeat_spread
         if spread is not None:  # both runs repeated (--repeat N): per metric, beyond the repeat spread or not
             typer.echo(f"  repeats: spread {spread.rule}")

@@ -204,7 +204,7 @@ class VariantCollector(pytest.Collector):
         self.run = run
 
     def collect(self):
-        for case in self.run.suite.cases:
+        for case in self.run.suite.variant_cases(self.name):
             yield CaseItem.from_parent(self, name=case.id, run=self.run, variant=self.name)
 
 

@@ -506,18 +506,20 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
                          entity_types={name: EntityTypesUsed.model_validate(plan.types.to_json())
                                        for name, plan in plans.items() if plan.types is not None})
     # every row at its place in suite order (variant, then case, then sample): place =
-    # (variant index * cases + case index) * repeat + sample
-    rows: list[CaseResult | None] = [None] * (len(variants) * len(cases) * options.repeat)
+    # (index of the (variant, case) pair) * repeat + sample
+    # the (variant, case) pairs of the run: a variant with a `cases:` list runs only those
+    pairs = suite.pairs(variants, cases)
+    rows: list[CaseResult | None] = [None] * (len(pairs) * options.repeat)
     workers = 0
     if replay:
         from .parallel_replay import worker_count
 
         workers = worker_count(options.workers, len(rows))
     if workers:
-        writer = await _replay_in_pool(suite, options, variants, cases, plans, client_of, clients, previous,
+        writer = await _replay_in_pool(suite, options, pairs, plans, client_of, clients, previous,
                                        folder, outcome, rows, workers)
     else:
-        writer = await _run_here(suite, options, variants, cases, plans, client_of, clients, previous,
+        writer = await _run_here(suite, options, pairs, plans, client_of, clients, previous,
                                  results_path, outcome, rows, replay)
     writer.finish()  # suite order
     outcome.results = [row for row in rows if row is not None]
@@ -525,7 +527,7 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
     return outcome
 
 
-def _kept_rows(variants: list[str], cases: list[GoldCase], plans: dict[str, VariantPlan],
+def _kept_rows(pairs: list[tuple[str, GoldCase]], plans: dict[str, VariantPlan],
                client_of: dict[str, ModelClient], previous: dict[tuple[str, str, int], CaseResult], repeat: int,
                *, every_request: bool) -> Iterable[tuple[int, CaseRequest | None, bool]]:
     """(place, request, kept) for every place in suite order: `kept` when the interrupted run's
@@ -533,18 +535,17 @@ def _kept_rows(variants: list[str], cases: list[GoldCase], plans: dict[str, Vari
     or parser changed). The request is built where it is needed: always with `every_request`,
     else only for a case with a row to compare."""
     place = 0
-    for name in variants:
+    for name, case in pairs:
         plan = plans[name]
-        for case in cases:
-            olds = [previous.get((name, case.id, sample)) for sample in range(repeat)]
-            first = (case_request(plan, client_of[name], case)
-                     if every_request or any(old is not None for old in olds) else None)
-            for sample, old in enumerate(olds):  # finished samples of an interrupted run are kept
-                request = first if first is None or sample == 0 else first.for_sample(sample)
-                kept = (old is not None and request is not None and old.request_hash == request.calls_digest
-                        and old.error is None)
-                yield place, request, kept
-                place += 1
+        olds = [previous.get((name, case.id, sample)) for sample in range(repeat)]
+        first = (case_request(plan, client_of[name], case)
+                 if every_request or any(old is not None for old in olds) else None)
+        for sample, old in enumerate(olds):  # finished samples of an interrupted run are kept
+            request = first if first is None or sample == 0 else first.for_sample(sample)
+            kept = (old is not None and request is not None and old.request_hash == request.calls_digest
+                    and old.error is None)
+            yield place, request, kept
+            place += 1
 
 
 def _not_settled(outcome: RunOutcome, variant: str, case_id: str, sample: int, status: str, message: str = "") -> None:
@@ -558,7 +559,7 @@ def _not_settled(outcome: RunOutcome, variant: str, case_id: str, sample: int, s
         outcome.missing.append((variant, case_id, status))
 
 
-async def _run_here(suite: Suite, options: RunOptions, variants: list[str], cases: list[GoldCase],
+async def _run_here(suite: Suite, options: RunOptions, pairs: list[tuple[str, GoldCase]],
                     plans: dict[str, VariantPlan], client_of: dict[str, ModelClient], clients: list[ModelClient],
                     previous: dict[tuple[str, str, int], CaseResult], results_path: Path, outcome: RunOutcome,
                     rows: list[CaseResult | None], replay: bool) -> ResultsWriter:
@@ -566,7 +567,7 @@ async def _run_here(suite: Suite, options: RunOptions, variants: list[str], case
     other (replay, whose calls never wait)."""
     kept: list[tuple[int, str]] = []
     todo: list[tuple[int, CaseRequest]] = []
-    for place, request, reuse in _kept_rows(variants, cases, plans, client_of, previous, options.repeat,
+    for place, request, reuse in _kept_rows(pairs, plans, client_of, previous, options.repeat,
                                             every_request=True):
         assert request is not None
         if reuse:
@@ -643,7 +644,7 @@ async def _close_clients(outcome: RunOutcome, clients: list[ModelClient]) -> Non
         await client.close()
 
 
-async def _replay_in_pool(suite: Suite, options: RunOptions, variants: list[str], cases: list[GoldCase],
+async def _replay_in_pool(suite: Suite, options: RunOptions, pairs: list[tuple[str, GoldCase]],
                           plans: dict[str, VariantPlan], client_of: dict[str, ModelClient],
                           clients: list[ModelClient], previous: dict[tuple[str, str, int], CaseResult],
                           folder: RunFolder, outcome: RunOutcome, rows: list[CaseResult | None],
@@ -654,7 +655,7 @@ async def _replay_in_pool(suite: Suite, options: RunOptions, variants: list[str]
 
     rescore: list[tuple[int, str | None]] = []
     todo: list[tuple[int, str | None]] = []
-    for place, request, reuse in _kept_rows(variants, cases, plans, client_of, previous, options.repeat,
+    for place, request, reuse in _kept_rows(pairs, plans, client_of, previous, options.repeat,
                                             every_request=False):
         if reuse:
             assert request is not None
@@ -666,7 +667,7 @@ async def _replay_in_pool(suite: Suite, options: RunOptions, variants: list[str]
     # settled before the fork, to warm what every worker would otherwise build for itself
     first = (False, todo.pop(0)) if todo else (True, rescore.pop(0)) if rescore else None
     job = ReplayJob(suite=suite, steps=RunnerSteps(case_request, converse, evaluate_case), plans=plans,
-                    variants=variants, cases=cases, repeat=options.repeat, client_of=client_of, clients=clients,
+                    pairs=pairs, repeat=options.repeat, client_of=client_of, clients=clients,
                     previous=previous, lock=folder.lock)
     unsettled: list[tuple[int, str, str]] = []  # put in suite order below, as _run_here finds them
     with ReplayPool(job, workers, first) as pool:  # forks now: before the progress bar's thread starts

@@ -89,6 +89,9 @@ class VariantSpec(Value):
     record_delimiter: str | None = None
     completion_delimiter: str | None = None
     model: str | None = None  # overrides the suite's model name
+    # the ids of the cases this variant runs (in suite order whatever the list's order); None:
+    # every case. `import --cache` writes it: a cached model answers only the text units it saw
+    cases: list[str] | None = None
 
     @field_validator("format")
     @classmethod
@@ -272,6 +275,22 @@ class Suite:
 
     def variant_names(self) -> list[str]:
         return list(self.spec.variants)
+
+    def variant_cases(self, name: str) -> list[GoldCase]:
+        """The cases variant `name` runs, in suite order: those its `cases:` lists, else every case."""
+        listed = self.spec.variants[name].cases
+        if listed is None:
+            return self.cases
+        wanted = set(listed)
+        return [case for case in self.cases if case.id in wanted]
+
+    def pairs(self, variants: list[str] | None = None,
+              cases: list[GoldCase] | None = None) -> list[tuple[str, GoldCase]]:
+        """Every (variant, case) a run of `variants` on `cases` (default: all) makes, in suite
+        order: variant, then case; a variant with a `cases:` list only on the cases it lists."""
+        chosen = None if cases is None else {id(case) for case in cases}
+        return [(name, case) for name in (self.variant_names() if variants is None else variants)
+                for case in self.variant_cases(name) if chosen is None or id(case) in chosen]
 
     def resolve(self, relative: str) -> Path:
         return resolve_path(relative, self.path, self.root)
@@ -570,6 +589,10 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
             raise _fail(path, lines, ("cases", index, "id"),
                         f"duplicate case id '{case.id}' (first at case {seen[case.id]})")
         seen[case.id] = index
+    for name, variant in spec.variants.items():
+        problem = _variant_cases_problem(variant.cases, seen)
+        if problem is not None:
+            raise _fail(path, lines, ("variants", name, "cases", *problem[0]), problem[1])
     own_cases = spec.cases
     if spec.gold_file is not None:
         spec = _with_gold_file(spec, path, root, lines, allow_outside=allow_outside_chunks)
@@ -597,6 +620,23 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
         _check_gold_lists(own, path, lines, loc)
         cases.append(_gold_case(case, text))
     return Suite(spec, path, root, cases, allow_outside_files=allow_outside_chunks)
+
+
+def _variant_cases_problem(listed: list[str] | None, known: dict[str, int]) -> tuple[tuple, str] | None:
+    """The first problem of a variant's `cases:` list (location under it, message): empty, an
+    id that is no case of the suite, or an id listed twice."""
+    if listed is None:
+        return None
+    if not listed:
+        return (), "the list is empty (leave `cases:` out to run every case)"
+    seen: set[str] = set()
+    for index, case_id in enumerate(listed):
+        if case_id not in known:
+            return (index,), f"no case named '{shown_key(case_id)}'"
+        if case_id in seen:
+            return (index,), f"case '{shown_key(case_id)}' is listed twice"
+        seen.add(case_id)
+    return None
 
 
 def _check_gold_lists(case: CaseSpec, path: Path, lines: LineMap, loc: tuple) -> None:

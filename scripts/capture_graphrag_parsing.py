@@ -63,6 +63,15 @@ CONVERSATIONS: dict[str, list[str]] = {
         '("entity"<|>IDA MOSS<|>PERSON<|>A chef who judged)\n##\n("entity"<|>OAKFIELD FAIR<|>EVENT<|>A fair)\n'
         '##\n("relationship"<|>IDA MOSS<|>OAKFIELD FAIR<|>Ida Moss judged at the fair<|>6)\n<|COMPLETE|>',
     ],
+    # a small model repeating itself: the same entity twice (once in another case), a relationship
+    # both ways and again in a gleaning (0.x-2.x read into one undirected graph, 3.x into rows)
+    "repeats": [
+        '("entity"<|>ARN<|>GEO<|>A river)\n##\n("entity"<|>Arn<|>GEO<|>The river Arn)\n##\n'
+        '("entity"<|>MILLBROOK<|>GEO<|>A town)\n##\n("relationship"<|>ARN<|>MILLBROOK<|>The Arn flows past<|>5)\n##\n'
+        '("relationship"<|>MILLBROOK<|>ARN<|>Millbrook lies on the Arn<|>4)\n<|COMPLETE|>',
+        '##\n("entity"<|>MILLBROOK<|>GEO<|>A market town)\n##\n'
+        '("relationship"<|>ARN<|>MILLBROOK<|>The Arn floods Millbrook<|>7)\n<|COMPLETE|>',
+    ],
     "merging": [
         '("relationship"<|>ana ruiz<|>Kestrel Trust<|>Ana founded the trust<|>3)##\n'
         '("entity"<|>Ana Ruiz<|>person<|>Mayor of Lowbridge)##\n'
@@ -156,6 +165,12 @@ def _networkx(text: str, module: str) -> Any:
     return asyncio.run(extractor._process_results({0: text}, "<|>", "##"))
 
 
+def _raised(error: Exception) -> dict[str, Any]:
+    """What a version keeps from a text its parser raises on: nothing (the text unit fails)."""
+    return {"kept": {"entities": [], "relationships": []}, "graph": {"entities": [], "relationships": []},
+            "raises": f"{type(error).__name__}: {error}"}
+
+
 def _read_networkx(text: str, version: tuple[int, ...]) -> dict[str, Any]:
     import networkx as nx
 
@@ -214,7 +229,10 @@ def main() -> None:
     captured = {}
     for name, conversation in conversations.items():
         text = "".join(conversation["answers"])  # glued as _process_document glues them
-        read = _read_3x(text) if version >= (3, 0, 0) else _read_networkx(text, version)
+        try:
+            read = _read_3x(text) if version >= (3, 0, 0) else _read_networkx(text, version)
+        except KeyError as error:  # 0.1-0.4.1 on a name written again without a type
+            read = _raised(error)
         captured[name] = {**conversation, **read}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({**header, "conversations": captured}, indent=1, ensure_ascii=False) + "\n",

@@ -42,11 +42,14 @@ from typing import Any
 DOCUMENT = "Mara Lind pilots the ferry Kestrel into Port Ysolde every dawn, guided by Tomas Berg. ({name})"
 
 LEGACY: dict[str, list[str]] = {
-    "clean": [
-        '("entity"<|>"Mara Lind"<|>"person"<|>"A harbour pilot")##\n'
-        '("entity"<|>"Kestrel"<|>"vessel"<|>"A ferry")##\n'
-        '("relationship"<|>"Mara Lind"<|>"Kestrel"<|>"Mara Lind pilots the Kestrel"<|>"piloting"<|>8)<|COMPLETE|>',
-    ],
+    "clean": ['("entity"<|>"Mara Lind"<|>"person"<|>"A harbour pilot")##\n("entity"<|>"Kestrel"<|>"vessel"<|>"A ferry")##\n'
+              '("relationship"<|>"Mara Lind"<|>"Kestrel"<|>"She pilots it"<|>"piloting"<|>8)<|COMPLETE|>'],
+    "blank-lines": ['("entity"<|>"Mara Lind"<|>"person"<|>"A pilot")\n\n("entity"<|>"Kestrel"<|>"vessel"<|>"A ferry")\n\n'
+                    '("relationship"<|>"Mara Lind"<|>"Kestrel"<|>"She pilots it"<|>"piloting"<|>8)\n<|COMPLETE|>'],
+    "four-fields-and-fence": ['```\n("entity"<|>"Mara Lind"<|>"person"<|>"A pilot")##\n'
+                              '("relationship"<|>"Mara Lind"<|>"Kestrel"<|>"She pilots it")##\n'
+                              '("entity"<|>""<|>"vessel"<|>"nameless")##\n```<|COMPLETE|>',
+                              '("entity"<|>"Tomas Berg"<|>"person"<|>"A guide")<|COMPLETE|>'],
     "rules": [
         '("entity"<|>"Mara Lind"<|>"person"<|>"A harbour pilot")##\n'
         '("entity"<|>"Mara Lind"<|>"captain"<|>"Steers ferries")##\n'
@@ -76,6 +79,15 @@ LINES: dict[str, list[str]] = {
         "entity<|#|>Kestrel<|#|>vessel<|#|>A ferry\n"
         "relation<|#|>Mara Lind<|#|>Kestrel<|#|>piloting<|#|>Mara Lind pilots the Kestrel\n<|COMPLETE|>",
     ],
+    "run-together": ["entity<|#|>Mara Lind<|#|>person<|#|>A pilot<|#|>entity<|#|>Kestrel<|#|>vessel<|#|>A ferry"
+                     "<|#|>relation<|#|>Mara Lind<|#|>Kestrel<|#|>piloting<|#|>She pilots it\n<|COMPLETE|>"],
+    "corrupt-delimiters": ["entity<|#|>Mara Lind<|person<|#|>A pilot\nentity<#>Kestrel<#>vessel<#>A ferry\n"
+                           "relation<|#|>Mara Lind<|#|>Kestrel<|#|>piloting<|#|>She pilots it\n<|COMPLETE|>"],
+    "bad-fields": ["entity<|#|>Mara Lind<|#|>person\nentity<|#|>Kestrel<|#|>ves/sel<|#|>A ferry\n"
+                   "relation<|#|>Kestrel<|#|>Kestrel<|#|>self<|#|>Same ends\n"
+                   "relationship<|#|>Mara Lind<|#|>Port Ysolde<|#|>docking<|#|>She docks there<|#|>9\n"
+                   "entity<|#|>Port Ysolde<|#|>harbour<|#|>A port\n<|COMPLETE|>",
+                   "```\nentity<|#|>Tomas Berg<|#|>person<|#|>A guide\n```\n<|COMPLETE|>"],
     "rules": [
         "entity<|#|>Mara Lind<|#|>Person<|#|>A harbour pilot<|#|>entity<|#|>Gull<|#|>vessel<|#|>A boat\n"
         "entity<|#|>Kestrel<|#|>Vessel Type<|#|>A ferry<|#|>relation<|#|>Kestrel<|#|>Gull<|#|>convoy<|#|>They sail together\n"
@@ -186,7 +198,9 @@ def capture_one(answers: list[str], name: str) -> dict[str, Any]:
                 pass
             await rag.ainsert(document, file_paths=["input.txt"])
             await rag.finalize_storages()
-            graph = nx.read_graphml(next(workdir.rglob("graph_chunk_entity_relation.graphml")))
+            stored = next(workdir.rglob("graph_chunk_entity_relation.graphml"), None)
+            # no graph stored: the document failed (1.4.9's merge raises on a relation without description)
+            graph = nx.Graph() if stored is None else nx.read_graphml(stored)
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
         return {
@@ -198,6 +212,7 @@ def capture_one(answers: list[str], name: str) -> dict[str, Any]:
                                "keywords": str(d.get("keywords", "")), "weight": float(d.get("weight", 1.0))}
                               for s, t, d in graph.edges(data=True)],
             "summarised": state["summarised"],
+            **({"failed": True} if stored is None else {}),
         }
 
     return asyncio.run(run())

@@ -167,7 +167,8 @@ def test_usage_errors_are_one_line_exit_2(capsys: pytest.CaptureFixture[str], ar
 
 @pytest.mark.parametrize(("argv", "command", "takes"), [
     # Click's own text suggested close matches only: "No such option: --cache (Possible options: --help, --name)"
-    (["import", "lightrag", "setup", "--cache"], "import lightrag", ["--out", "--name", "--limit", "--force", "--help"]),
+    # (before import lightrag took --cache)
+    (["import", "lightrag", "setup", "--caches"], "import lightrag", ["--out", "--name", "--limit", "--cache", "--force", "--help"]),
     (["run", "x.yaml", "--gatee"], "run", ["--record-mode", "--variant", "--case", "--gate", "--workers", "--help"]),
     (["prompts", "lint", "p.txt", "-z"], "prompts lint", ["--suite", "--json", "--kind", "--engine", "--help"]),
     (["--nope"], "", ["--help"]),

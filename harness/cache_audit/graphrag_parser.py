@@ -16,14 +16,19 @@ least 5 (the tag exactly `"entity"` with its quotes). The weight is the last fie
 - 3.x: a record that is empty or exactly `<|COMPLETE|>` is skipped (no count changes).
 
 Names: `clean_str(field.upper())` (HTML unescaped, control characters removed), the type too; the
-descriptions `clean_str(field)`.
+descriptions `clean_str(field)`. What a reading counts as kept (the audit's figures): 3.x a row per
+record; 0.x-2.x the distinct names an entity record gave a type and the distinct unordered pairs,
+a record that adds nothing to the graph named as merged ("entity named again", "relationship
+written again, either way round").
 
 The graph:
 
 - 0.x to 2.x (a networkx Graph, undirected): one node per name; a relationship adds a node (type
   "", no description) for an endpoint no entity record named before it; a name seen again merges
   its descriptions and, from 0.5.0, takes the later non-empty type (up to 0.4.1 the code sets a
-  key nothing reads: the first type stays, "" for a node a relationship added). A relationship
+  key nothing reads: the first type stays, "" for a node a relationship added; and a name written
+  again without a type, before any repeat with one, reads that key back and raises KeyError, so
+  the text unit keeps nothing). A relationship
   seen again in either direction is one edge: weights added, descriptions merged. Edges come out
   as networkx lists them (`to_pandas_edgelist`): from the endpoint added first.
 - 3.x (data frames): entity rows grouped by (title, type), so one name with two types is two
@@ -47,6 +52,12 @@ from harness.cache_audit.entry import EngineReading
 GRAPHRAG_TUPLE = "<|>"
 GRAPHRAG_RECORD = "##"
 COMPLETION = "<|COMPLETE|>"
+SEAM = f"record glued after {COMPLETION} (answers joined before parsing)"
+# 0.x-2.x: records that add nothing to the text unit's graph
+MERGED_ENTITY = "entity named again (one node of the engine's graph)"
+MERGED_RELATIONSHIP = "relationship written again, either way round (one edge of the engine's graph)"
+RAISES = ("record of a case whose parse raised (GraphRAG up to 0.4.1: KeyError 'entity_type' on a name "
+          "written again without a type; the text unit keeps nothing)")
 
 _PARENS = re.compile(r"^\(|\)$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -99,21 +110,38 @@ def _drop_reason(attrs: list[str], record: str, completion_delimiter: str) -> st
 
 def _read(text: str, version: str, tuple_delimiter: str, record_delimiter: str,
           completion_delimiter: str) -> tuple[EngineReading, list[_Record]]:
-    """The records GraphRAG `version` (a family) keeps, in order, and its reading: counts and one
-    reason per record lost (a record run into the one before it, with no record delimiter between
-    them, counted as lost with that reason)."""
+    """The records GraphRAG `version` (a family) keeps, in order, and its reading: what it keeps
+    (3.x: a row per record; 0.x-2.x, which read into one undirected graph: the distinct names an
+    entity record gave a type and the distinct unordered pairs, a record that adds nothing to the
+    graph named with its reason) and one reason per record lost (a record run into the one before
+    it, with no record delimiter between them, counted as lost with that reason)."""
     reading = EngineReading()
     kept: list[_Record] = []
+    graph = version != "graphrag-3.x"
+    typed: set[str] = set()
+    pairs: set[frozenset[str]] = set()
     for raw in text.split(record_delimiter):
         record = _PARENS.sub("", raw.strip())
         attrs = record.split(tuple_delimiter)
         if version == "graphrag-3.x" and (attrs == [""] or attrs == [completion_delimiter]):
             continue
         if attrs[0] == '"entity"' and len(attrs) >= 4:
-            reading.entities += 1
             kept.append(_Record("entity", attrs, 1.0))
+            if not graph:
+                reading.entities += 1
+            elif clean_str(attrs[2].upper()):
+                name = clean_str(attrs[1].upper())
+                if name in typed:
+                    reading.lose(MERGED_ENTITY)
+                typed.add(name)
         elif attrs[0] == '"relationship"' and len(attrs) >= 5:
-            reading.relationships += 1
+            if not graph:
+                reading.relationships += 1
+            else:
+                pair = frozenset((clean_str(attrs[1].upper()), clean_str(attrs[2].upper())))
+                if pair in pairs:
+                    reading.lose(MERGED_RELATIONSHIP)
+                pairs.add(pair)
             weight = None if version == "graphrag-0.x" else _float_weight(attrs[-1])
             if weight is None:
                 reading.weight_fallbacks += 1
@@ -129,6 +157,8 @@ def _read(text: str, version: str, tuple_delimiter: str, record_delimiter: str,
                 reading.lose(f"record glued after {completion_delimiter} (answers joined before parsing)")
             else:
                 reading.lose(f"record not separated by {record_delimiter!r} (read into the record before it)")
+    if graph:
+        reading.entities, reading.relationships = len(typed), len(pairs)
     return reading, kept
 
 
@@ -141,15 +171,24 @@ def graphrag_reading(
 ) -> EngineReading:
     """What GraphRAG `version` (graphrag-0.x, -1.x, -2.x, -3.x) keeps from one text (an answer, or
     a conversation's answers glued as the engine glues them), and why it reads nothing from the
-    records it drops."""
+    records it drops: the audit's counts (3.x: rows; 0.x-2.x: typed names and pairs, exact from
+    0.5 on: up to 0.4.1 a name a relationship named first stays untyped, which `graphrag_graph`,
+    given the release, counts)."""
     return _read(text, version, tuple_delimiter, record_delimiter, completion_delimiter)[0]
 
 
+class _TypeKeyError(Exception):
+    """0.1-0.4.1's `_process_results` raising KeyError('entity_type'): see `_networkx_graph`."""
+
+
 def _networkx_graph(records: list[_Record], release: tuple[int, ...]) -> tuple[list[KeptEntity], list[KeptRelationship]]:
-    """`_process_results` (0.x-2.x) on one text, then the nodes and edges as networkx lists them."""
+    """`_process_results` (0.x-2.x) on one text, then the nodes and edges as networkx lists them.
+    Up to 0.4.1 a name written again sets `node["entity_type"]` (a key nothing reads) and, when the
+    new record has no type, reads it back: KeyError unless an earlier repeat with a type set it."""
     nodes: dict[str, KeptEntity] = {}
     adjacency: dict[str, dict[str, KeptRelationship]] = {}
     later_type_wins = release >= (0, 5, 0)
+    entity_type_set: set[str] = set()  # up to 0.4.1: the nodes whose `entity_type` key exists
     for rec in records:
         if rec.kind == "entity":
             name, kind, description = clean_str(rec.attrs[1].upper()), clean_str(rec.attrs[2].upper()), clean_str(rec.attrs[3])
@@ -162,6 +201,10 @@ def _networkx_graph(records: list[_Record], release: tuple[int, ...]) -> tuple[l
             node.record = True
             if later_type_wins and kind:
                 node.type = kind
+            elif not later_type_wins:
+                if not kind and name not in entity_type_set:
+                    raise _TypeKeyError
+                entity_type_set.add(name)
             continue
         source, target = clean_str(rec.attrs[1].upper()), clean_str(rec.attrs[2].upper())
         description = clean_str(rec.attrs[3])
@@ -225,7 +268,14 @@ def graphrag_graph(
     version = family(release)
     reading, records = _read(text, version, tuple_delimiter, record_delimiter, completion_delimiter)
     build = _networkx_graph if release < (3, 0, 0) else _dataframe_graph
-    entities, relationships = build(records, release)
+    try:
+        entities, relationships = build(records, release)
+    except _TypeKeyError:
+        reading.lose(RAISES, len(records))
+        reading.entities = reading.relationships = 0
+        return EngineGraph(parser=version, reading=reading)
+    if release < (3, 0, 0):  # what the release keeps as typed nodes (up to 0.4.1 the first type stays)
+        reading.entities = sum(1 for e in entities if e.type)
     if release >= (3, 0, 0):
         merged = {(clean_str(r.attrs[1].upper()), clean_str(r.attrs[2].upper())) for r in records if r.kind == "relationship"}
         orphans = len(merged) - len(relationships)

@@ -18,7 +18,8 @@ tests/fixtures/engine_parsing/lightrag-*.json (scripts/capture_lightrag_parsing.
   exactly 4 fields (name, a type free of `'()<>|/\\`, lower-cased and without spaces, a
   description), a relation exactly 5 (two different names, keywords, description); text is
   sanitised (`sanitize_and_normalize_extracted_text`); names longer than 256 characters are cut.
-  A gleaning's record replaces an earlier one of the same name (or ordered pair) only when its
+  One gleaning at most (answers after it are never asked for: their records are lost); a
+  gleaning's record replaces an earlier one of the same name (or ordered pair) only when its
   description is longer.
 - `lightrag>=1.5`, as 1.5.7 reads: the same, and an entity-tagged record of 5 fields is read as a
   relation, a type with commas is its first non-empty part, a relation needs a description,
@@ -26,7 +27,10 @@ tests/fixtures/engine_parsing/lightrag-*.json (scripts/capture_lightrag_parsing.
 
 The graph (`merge_nodes_and_edges`): one node per name, its type the most frequent of its
 records; one edge per unordered pair (stored sorted), weights added, keywords joined; an
-endpoint no entity names becomes a node of type `UNKNOWN` with the edge's description. Merged
+endpoint no entity names becomes a node of type `UNKNOWN` with an edge's description (the first
+edge's here; in LightRAG whichever of its concurrent edge tasks adds the node last). In
+1.4.8-1.4.x a relation whose descriptions are all empty makes the merge raise: the document
+fails and nothing of it is stored. Merged
 descriptions are kept as fragments (LightRAG joins them with `<SEP>` and summarises many with an
 LLM call the model does not make). The JSON extraction mode of 1.5 (`entity_extraction_use_json`,
 off by default) is not modelled.
@@ -46,6 +50,9 @@ LEGACY = "lightrag<=1.4.7"
 LINES = "lightrag>=1.4.8"
 LINES_15 = "lightrag>=1.5"
 PARSERS = (LEGACY, LINES, LINES_15)
+BEYOND_GLEANING = "record of an answer after the one gleaning LightRAG 1.4.8 and later make (never asked for)"
+MERGE_RAISES = ("record of a document whose merge failed (LightRAG 1.4.8+ before 1.5: a relation with no "
+                "description raises ValueError; nothing of the document is stored)")
 LIGHTRAG_TUPLE = "<|#|>"
 LEGACY_TUPLE = "<|>"
 LEGACY_RECORD = "##"
@@ -412,6 +419,13 @@ def lightrag_graph(answers: list[str], parser: str, tuple_delimiter: str | None 
     td = tuple_delimiter or (LEGACY_TUPLE if parser == LEGACY else LIGHTRAG_TUPLE)
     reading = EngineReading()
     chunk = _Answer()
+    if parser != LEGACY and len(answers) > 2:  # 1.4.8 and later glean once at most: never asked for more
+        beyond = EngineReading()
+        for text in answers[2:]:
+            _read_answer(text, parser, beyond, td, record_delimiter, completion_delimiter)
+        if beyond.entities + beyond.relationships:
+            reading.lose(BEYOND_GLEANING, beyond.entities + beyond.relationships)
+        answers = answers[:2]
     for index, text in enumerate(answers):
         answer = _read_answer(text, parser, reading, td, record_delimiter, completion_delimiter)
         if index == 0:
@@ -436,10 +450,18 @@ def lightrag_graph(answers: list[str], parser: str, tuple_delimiter: str | None 
             for word in relation.keywords.split(","):
                 if word.strip() and word.strip() not in edge.keywords:
                     edge.keywords.append(word.strip())
+    if parser == LINES and any(not edge.descriptions for edge in edges.values()):
+        # 1.4.9's _merge_edges_then_upsert raises ValueError on a relation with no description:
+        # the document fails, and nothing of it is stored
+        reading.lose(MERGE_RAISES, sum(len(records) for records in chunk.nodes.values())
+                     + sum(len(relations) for relations in chunk.edges.values()))
+        return EngineGraph(parser=parser, reading=reading, weighted=False)
     for edge in edges.values():
         edge.keywords.sort()
         for end in (edge.source, edge.target):
             if end not in entities:
+                # the first edge naming it gives its description: LightRAG's concurrent edge tasks
+                # race to add the node, so another of its edges may give it instead
                 entities[end] = KeptEntity(end, "UNKNOWN", list(edge.descriptions), record=False)
     return EngineGraph(parser=parser, entities=list(entities.values()), relationships=list(edges.values()),
                        reading=reading, weighted=parser == LEGACY)

@@ -344,14 +344,13 @@ def plan_batch(suite: Suite, *, mode: str, variants: list[str] | None, cases: li
     client_of = clients_for(plans, replay=False)  # a key is needed: refused here without one
     todo: list[BatchCase] = []
     skipped = 0
-    for name in names:
-        for case in chosen:
-            first = case_request(plans[name], client_of[name], case)
-            for sample in range(repeat):
-                request = first if sample == 0 else first.for_sample(sample)
-                path = request.cassette_path(suite)
-                if mode == "once" and path.exists():
-                    skipped += 1
-                    continue
-                todo.append(BatchCase(f"{name}/{case.id}/s{sample}", request, client_of[name], path))
+    for name, case in suite.pairs(names, chosen):
+        first = case_request(plans[name], client_of[name], case)
+        for sample in range(repeat):
+            request = first if sample == 0 else first.for_sample(sample)
+            path = request.cassette_path(suite)
+            if mode == "once" and path.exists():
+                skipped += 1
+                continue
+            todo.append(BatchCase(f"{name}/{case.id}/s{sample}", request, client_of[name], path))
     return todo, skipped

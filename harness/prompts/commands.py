@@ -319,8 +319,9 @@ EngineVersionOpt = Annotated[Optional[str], typer.Option(
                                "(default: the last version of the settings' layout).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")]
 CacheOpt = Annotated[bool, typer.Option(
-    "--cache", help="Also turn the project's LLM cache (GraphRAG 0.x-2.x: it stores the request) into cassettes: a "
-                    "suite <name>-cache with one variant per cached model, replayable with --record-mode none.")]
+    "--cache", help="Also turn the project's LLM cache (GraphRAG 0.x-3.x, a LightRAG working folder's) into "
+                    "cassettes: a suite <name>-cache with one variant per cached model, each on the cases its "
+                    "model covers, replayable with --record-mode none.")]
 
 
 def _finish(draft: Any, out: Path, force: bool, lint_results: dict[str, list[Any]]) -> None:
@@ -337,7 +338,7 @@ def _finish(draft: Any, out: Path, force: bool, lint_results: dict[str, list[Any
     try:
         suite = load_suite(out)
         for name in suite.variant_names():
-            plan_variant(suite, name).render(suite.cases[0])
+            plan_variant(suite, name).render(suite.variant_cases(name)[0])
     except InputError as exc:
         raise InputError(f"{out}: written, but it does not load yet: {exc.message}") from None
     typer.echo(f"wrote {out}: {len(draft.variants)} variant(s) ({', '.join(draft.variants)}), "
@@ -393,7 +394,7 @@ def _import_command(
         draft, lint_results = draft_of(root, target, suite_name, limit, documents, graphrag_version)
         _finish(draft, target, force, lint_results)
         if cache:
-            _import_cache(root, draft, target, graphrag_version, force)
+            _import_cache("graphrag", root, draft, target, graphrag_version, force)
 
     # set as objects, not strings: typer reads them with get_type_hints, which cannot see `root_help`
     command.__annotations__ = {
@@ -404,56 +405,45 @@ def _import_command(
     return command
 
 
-def _import_cache(root: Path, draft: Any, target: Path, graphrag_version: str | None, force: bool) -> None:
-    """Write `<suite>-cache`: the imported cases the cache covers, one variant per cached model
-    (the project's extraction prompt, which must render to the cached first request), and each
-    covered case's cassette; every model's coverage is printed, every case left out is named."""
-    import dataclasses
-
-    from ..names import safe_name
+def _import_cache(engine: str, root: Path, draft: Any, target: Path, version: str | None, force: bool) -> None:
+    """Write `<suite>-cache`: every imported case some cached model covers, a variant per cached
+    model listing the cases it covers (the project's extraction prompt, which must render to the
+    cached requests), and each covered case's cassette; every model's coverage is printed, every
+    case left out of a variant is named with its reason."""
     from .importers import write_draft
-    from .importers.common import reference_free_thresholds
-    from .importers.graphrag import read_graphrag_project
-    from .importers.graphrag_cache import (cache_folder, cache_models, read_cached_calls, require_calls,
-                                           write_cache_cassettes)
+    from .importers.cache_cassettes import cache_draft, covered_draft, write_cache_cassettes
 
-    project = read_graphrag_project(root, graphrag_version=graphrag_version)
-    folder = cache_folder(project.settings, project.root)
-    calls, notes = read_cached_calls(folder) if folder.is_dir() else ([], [])
-    for note in notes:
+    if engine == "graphrag":
+        from .importers.graphrag import read_graphrag_project
+        from .importers.graphrag_cache import graphrag_cache_plan
+
+        plan = graphrag_cache_plan(read_graphrag_project(root, graphrag_version=version), draft)
+    else:
+        from .importers.lightrag import read_lightrag_project
+        from .importers.lightrag_cache import lightrag_cache_plan
+
+        plan = lightrag_cache_plan(read_lightrag_project(root, lightrag_version=version), draft)
+    for note in plan.notes:
         sys.stderr.write(f"harness: note: {note}\n")
-    require_calls(folder, calls)
-    prompt = draft.variants.get("project") or draft.variants["default"]
-    typed = "type_conformance" in draft.thresholds or "project" in draft.thresholds.get("variants", {}) \
-        if "project" in draft.variants else True
-    variants = {safe_name(model, fallback="model"): {**prompt, "model": model}
-                for model in cache_models(calls) if model != "(not stored)"}
-    if not variants:
-        raise InputError(f"{folder}: --cache: the cached extraction calls name no model")
-    name = f"{draft.name}-cache"
-    out = target.with_name(f"{name}.yaml")
-    cache_draft = dataclasses.replace(
-        draft, name=name, variants=variants, baseline=next(iter(variants)), files={}, warnings=[],
-        thresholds=reference_free_thresholds({v: typed for v in variants}),
-        description=f"{draft.description}: the answers the project's LLM cache holds, one variant per model",
-        notes=f"{draft.notes} Made by --cache from {folder}: each variant replays its model's cached answers "
-              "(harness run --record-mode none); cases the cache does not cover for every model are left out.")
-    write_draft(cache_draft, out, force=True if force else False)
-    coverage = write_cache_cassettes(out, calls, replace=force)
+    first = cache_draft(draft, plan)
+    out = target.with_name(f"{first.name}.yaml")
+    write_draft(first, out, force=True if force else False)
+    coverage = write_cache_cassettes(out, plan.finders, plan.models, replace=force)
     total = len(draft.cases)
     for report in coverage:
         typer.echo(f"cache: {report.line(total)}")
         for case_id, reason in report.left_out.items():
             sys.stderr.write(f"harness: cache: {report.model}: case {case_id} left out: {reason}\n")
-    common = set.intersection(*(set(r.covered) for r in coverage)) if coverage else set()
-    kept = [case for case in draft.cases if case["id"] in common]
-    if not kept:
+    final = covered_draft(first, coverage)
+    if final is None:
         out.unlink(missing_ok=True)
-        raise InputError(f"{folder}: --cache: no case is covered by every cached model; no cache suite written")
-    dropped = len(draft.cases) - len(kept)
-    write_draft(dataclasses.replace(cache_draft, cases=kept), out, force=True)
-    typer.echo(f"wrote {out}: {len(variants)} variant(s) ({', '.join(variants)}), {len(kept)} case(s) from the cache"
-               + (f" ({dropped} left out: not covered by every model)" if dropped else ""))
+        raise InputError(f"{plan.source}: --cache: the cache covers no case for any model; no cache suite written")
+    write_draft(final, out, force=True)
+    dropped = total - len(final.cases)
+    lists = sum(1 for entry in final.variants.values() if "cases" in entry)
+    typer.echo(f"wrote {out}: {len(final.variants)} variant(s) ({', '.join(final.variants)}), {len(final.cases)} "
+               "case(s) from the cache" + (f" ({dropped} covered by no model, left out)" if dropped else "")
+               + (f"; {lists} variant(s) run only the cases their model covers" if lists else ""))
     typer.echo(f"next: harness run {out} --record-mode none (no model call, no key)")
 
 
@@ -472,13 +462,15 @@ def import_lightrag(
                                               "LightRAG(...), inputs/, rag_storage/ with kv_store_*.json).",
                                          show_default=False)],
     out: OutOpt = None, name: NameOpt = None, limit: LimitOpt = 10, lightrag_version: LightRAGVersionOpt = None,
-    force: ForceOpt = False,
+    force: ForceOpt = False, cache: CacheOpt = False,
 ) -> None:
     if not root.exists():
         raise InputError(f"{root}: no such folder")
     target, suite_name = _default_out(out, name, root)
     draft, lint_results = _draft_lightrag(root, target, suite_name, limit, lightrag_version)
     _finish(draft, target, force, lint_results)
+    if cache:
+        _import_cache("lightrag", root, draft, target, lightrag_version, force)
 
 
 

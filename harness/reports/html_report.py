@@ -133,6 +133,9 @@ def scores_table(view: ReportView) -> str:
         )
         rows.append(f"<tr><td>{e(row_label(metric))}</td>{cells}</tr>")
     rows.append("<tr><td>cases</td>" + "".join(f"<td class='num'>{c.data.cases}</td>" for c in view.columns) + "</tr>")
+    if view.uneven_cases:  # the variants ran different cases: Δ is over the cases both ran
+        rows.append("<tr><td>paired cases (Δ over these)</td>"
+                    + "".join(f"<td class='num'>{e(c.paired_text())}</td>" for c in view.columns) + "</tr>")
     if view.builds_graph:
         rows.append("<tr><td>annotated cases (entities / relationships)</td>"
                     + "".join(f"<td class='num'>{e(annotated_text(c.data))}</td>" for c in view.columns) + "</tr>")

@@ -119,6 +119,8 @@ def scores_table(view: ReportView) -> list[str]:
             cells.append(cell + (f"<br>{extra}" if extra else ""))
         lines.append(f"| {row_label(metric)} | " + " | ".join(cells) + " |")
     lines.append("| cases | " + " | ".join(str(c.data.cases) for c in view.columns) + " |")
+    if view.uneven_cases:  # the variants ran different cases: Δ is over the cases both ran
+        lines.append("| paired cases (Δ over these) | " + " | ".join(esc(c.paired_text()) for c in view.columns) + " |")
     if view.builds_graph:
         lines.append("| annotated cases (entities / relationships) | "
                      + " | ".join(annotated_text(c.data) for c in view.columns) + " |")

@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 
 from harness.cache_audit.engine_graph import EngineGraph
-from harness.cache_audit.graphrag_parser import graphrag_graph, graphrag_reading
+from harness.cache_audit.graphrag_parser import family, graphrag_graph, graphrag_reading
 
-CAPTURES = sorted((Path(__file__).parents[1] / "fixtures" / "engine_parsing").glob("graphrag-*.json"))
+ROOT = Path(__file__).parents[1] / "fixtures" / "engine_parsing"
+# hand-written conversations, a local model's real answers (real-smollm2/), generated messy answers (generated/)
+CAPTURES = sorted(ROOT.rglob("graphrag-*.json"))
 
 
 def _release(data: dict[str, Any]) -> tuple[int, ...]:
@@ -31,13 +33,30 @@ def as_captured(graph: EngineGraph) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-@pytest.mark.parametrize("capture", CAPTURES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("capture", CAPTURES, ids=lambda p: str(p.relative_to(ROOT).with_suffix("")))
 def test_the_graph_is_the_real_versions(capture: Path) -> None:
     data = json.loads(capture.read_text(encoding="utf-8"))
-    assert len(data["conversations"]) >= 5
+    assert len(data["conversations"]) >= 4
     for name, conversation in data["conversations"].items():
         graph = graphrag_graph("".join(conversation["answers"]), _release(data))
         assert as_captured(graph) == conversation["graph"], name
+
+
+@pytest.mark.parametrize("capture", CAPTURES, ids=lambda p: str(p.relative_to(ROOT).with_suffix("")))
+def test_the_reading_keeps_what_the_real_parser_kept(capture: Path) -> None:
+    """The audit's counts: 3.x a row per record `_process_result` keeps; 0.x-2.x the nodes an
+    entity record gave a type and the graph's edges (a version that raised keeps nothing). The
+    audit knows only the parser family: from 0.5 on that is exact."""
+    data = json.loads(capture.read_text(encoding="utf-8"))
+    release = _release(data)
+    for name, conversation in data["conversations"].items():
+        text, kept = "".join(conversation["answers"]), conversation["kept"]
+        want = (len(kept["entities"]), len(kept["relationships"]))
+        reading = graphrag_graph(text, release).reading
+        assert (reading.entities, reading.relationships) == want, name
+        if release >= (0, 5, 0):
+            reading = graphrag_reading(text, family(release))
+            assert (reading.entities, reading.relationships) == want, name
 
 
 def test_versions_differ_where_their_code_does() -> None:
@@ -61,8 +80,21 @@ def test_versions_differ_where_their_code_does() -> None:
         "relationship naming an entity no entity record names (filter_orphan_relationships)": 2}
 
 
-def test_the_reading_counts_records_before_merging() -> None:
+def test_the_reading_counts_typed_names_and_pairs_before_3x_and_rows_after() -> None:
     text = '("entity"<|>A<|>PERSON<|>a)##("entity"<|>a<|>PERSON<|>b)##("relationship"<|>A<|>B<|>ab<|>2)'
     reading = graphrag_reading(text, "graphrag-2.x")
-    assert (reading.entities, reading.relationships) == (2, 1)
+    assert (reading.entities, reading.relationships) == (1, 1)
+    assert reading.lost == {"entity named again (one node of the engine's graph)": 1}
+    assert (graphrag_reading(text, "graphrag-3.x").entities, graphrag_reading(text, "graphrag-3.x").relationships) == (2, 1)
     assert len(graphrag_graph(text, (2, 7, 0)).entities) == 2  # A (both records), B (the endpoint)
+
+
+def test_up_to_0_4_1_a_name_written_again_without_a_type_raises() -> None:
+    """KeyError 'entity_type' (captured from 0.3.0 and 0.4.1 in generated/): the text unit keeps nothing."""
+    text = '("entity"<|>A<|>PERSON<|>a)##("entity"<|>A<|><|>again)##("relationship"<|>A<|>B<|>ab<|>2)'
+    broken = graphrag_graph(text, (0, 4, 1))
+    assert (broken.entities, broken.relationships) == ([], [])
+    assert sum(broken.reading.lost.values()) == 3
+    retyped_first = '("entity"<|>A<|>PERSON<|>a)##("entity"<|>A<|>GEO<|>b)##("entity"<|>A<|><|>c)'
+    assert [(e.name, e.type) for e in graphrag_graph(retyped_first, (0, 4, 1)).entities] == [("A", "PERSON")]
+    assert [(e.name, e.type) for e in graphrag_graph(text, (0, 5, 0)).entities] == [("A", "PERSON"), ("B", "")]

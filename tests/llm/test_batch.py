@@ -273,3 +273,19 @@ def test_loop_checks_and_second_gleanings_go_in_later_phases(tmp_path: Path, env
     assert stored(batched) == stored(live)
     loop_request = stored(batched)["mayor.jsondefault"][2][0]["body"]["json"]
     assert loop_request["max_tokens"] == 1
+
+
+def test_a_variant_with_a_case_list_is_batched_on_its_cases_only(tmp_path: Path, env) -> None:
+    """`variants.<v>.cases`: plan_batch asks for the listed cases of that variant only."""
+    path = make_project(tmp_path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    first, *rest = data["variants"]
+    some = [case["id"] for case in data["cases"][:2]]
+    data["variants"][first]["cases"] = list(reversed(some))
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    suite = load_suite(path)
+    todo, skipped = batch_module.plan_batch(suite, mode="once", variants=None, cases=None, base_url=None, shard=None,
+                                            repeat=1)
+    assert skipped == 0
+    assert [c.key for c in todo if c.key.startswith(f"{first}/")] == [f"{first}/{case}/s0" for case in some]
+    assert len(todo) == 2 + len(rest) * len(suite.cases)

@@ -61,6 +61,7 @@ from .graphrag_chunks import (
     parse_version,
     read_output_text_units,
     read_text_documents,
+    version_of_output,
 )
 from .graphrag_input import InputSettings, input_settings, read_documents
 from .graphrag_settings import EngineModel, engine_model
@@ -114,6 +115,7 @@ class GraphRAGProject:
     chunking: ChunkSettings = field(default_factory=lambda: ChunkSettings(version=(0, 9, 0)))
     version_assumed: bool = True  # chunking.version is the layout's last version, not --graphrag-version
     claim_description: str | None = None
+    version_note: str | None = None  # how the version was told when no --graphrag-version named it
     query_prompts: dict[str, Path] = field(default_factory=dict)  # query kind (kinds.KINDS) -> file
     settings_text: str = ""  # as written, before `${VAR}` substitution (graphrag_settings tells them apart)
     settings_lines: Any = None  # the settings' line map (yamlfile.LineMap)
@@ -237,6 +239,13 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None, 
     project.input = input_settings(_section(data, "input"))
     project.file_pattern = project.input.pattern
     version = parse_version(graphrag_version) if graphrag_version else NEWEST[project.version]
+    if not graphrag_version:
+        table = find_output_table(data, base)
+        told = version_of_output(table) if table is not None else None
+        if told is not None and told[0][0] in MAJORS[project.version]:
+            version = told[0]
+            project.version_note = (f"GraphRAG {'.'.join(map(str, version))} assumed: {told[1]} "
+                                    "(--graphrag-version X.Y.Z names the version that made it)")
     if version[0] not in MAJORS[project.version]:
         raise InputError(f"--graphrag-version {graphrag_version}: {settings_path} is in the settings layout of GraphRAG "
                          f"{' and '.join(f'{m}.x' for m in MAJORS[project.version])}")
@@ -312,6 +321,8 @@ def graphrag_draft(
         engine=f"graphrag-{version}",
     )
     draft.warnings.extend(engine.warnings)
+    if project.version_note:
+        draft.warnings.append(project.version_note)
     for old, new in unread_sections(project.settings):
         line = line_of(project.settings_lines, (old,)) if project.settings_lines is not None else None
         place = f"{project.settings_path}:{line}" if line else str(project.settings_path)

@@ -386,6 +386,34 @@ def find_output_table(settings: Mapping[str, Any], base: Path) -> Path | None:
     return None
 
 
+def version_of_output(table: Path) -> tuple[tuple[int, int, int], str] | None:
+    """The GraphRAG version the project's output tables say wrote them, and why, where the tables
+    tell versions of one settings layout apart (0.x and 1.x share `llm:`): a table named
+    `create_base_extracted_entities` is 0.1-0.3's (gone in 0.4.0), `create_base_entity_graph`
+    0.4-0.9's (gone in 1.0.0; md5 text unit ids up to 0.5, sha512 from 0.9), and
+    `create_final_text_units` without it 1.x's. None: the tables do not tell (2.x and 3.x write
+    `text_units`, told apart by their settings layout)."""
+    folder = table.parent
+
+    def has(name: str) -> bool:
+        return any((folder / f"{name}{suffix}").is_file() for suffix in TABLE_SUFFIXES)
+
+    if has("create_base_extracted_entities"):
+        return (0, 3, 6), f"{folder.name}/ holds create_base_extracted_entities, which GraphRAG 0.1-0.3 wrote"
+    if has("create_base_entity_graph"):
+        try:
+            ids = [unit.id for unit in read_output_text_units(table)[:5]]
+        except InputError:
+            ids = []
+        if ids and all(len(i) == 32 for i in ids):
+            return (0, 5, 0), (f"{folder.name}/ holds create_base_entity_graph (GraphRAG 0.4-0.9) and md5 text unit "
+                               "ids (up to 0.5)")
+        return (0, 9, 0), f"{folder.name}/ holds create_base_entity_graph, which GraphRAG 0.4-0.9 wrote"
+    if table.stem == "create_final_text_units":
+        return (1, 2, 0), f"{folder.name}/ holds create_final_text_units without create_base_entity_graph (GraphRAG 1.x)"
+    return None
+
+
 def read_output_text_units(path: Path) -> list[TextUnit]:
     """The rows of a text units table (parquet, CSV, JSON or JSON lines), ids as the engine wrote them."""
     rows = _table_rows(path)

@@ -97,7 +97,7 @@ def find_workdir(root: Path, working_dir: str | None = None) -> Path | None:
     return None
 
 
-def _load_store(path: Path) -> Any:
+def load_store(path: Path) -> Any:
     try:
         if path.stat().st_size > MAX_STORE_BYTES:
             raise InputError(f"{path}: larger than {MAX_STORE_BYTES // (1024 * 1024)} MiB, not read")
@@ -114,7 +114,7 @@ def read_chunks(workdir: Path) -> list[Chunk] | None:
     path = workdir / CHUNKS_FILE
     if not path.is_file():
         return None
-    data = _load_store(path)
+    data = load_store(path)
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a JSON object of chunks (chunk id -> chunk)")
     first_seen: dict[str, int] = {}
@@ -164,7 +164,7 @@ def cached_extraction_prompts(workdir: Path) -> list[str]:
     path = workdir / CACHE_FILE
     if not path.is_file():
         return []
-    entries = lightrag_entries(CACHE_FILE, _load_store(path))
+    entries = lightrag_entries(CACHE_FILE, load_store(path))
     return [e.request for e in entries if e.request and (e.cache_type in (None, "extract")) and e.mode in (None, "default")]
 
 
