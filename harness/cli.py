@@ -782,8 +782,16 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: every HarnessError becomes one line on stderr and its exit code.
 
     Usage errors (unknown option, bad value, missing argument) are one line too, exit 2: Typer
-    runs in non-standalone mode so its boxed, multi-line error never prints.
+    runs in non-standalone mode so its boxed, multi-line error never prints. Whatever the command
+    prints, these lines included, passes through the one redaction of known keys (scrubbed_output).
     """
+    from .scrubbed_output import scrubbed_std_streams
+
+    with scrubbed_std_streams():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     from typer._click.exceptions import ClickException, NoArgsIsHelpError, NoSuchOption, UsageError
 
     try:

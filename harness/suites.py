@@ -13,6 +13,7 @@ from pydantic import AliasChoices, Field, TypeAdapter, ValidationError, create_m
 
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
+from .known_keys import learn_key_envs
 from .llm.providers.base import check_base_url
 from .llm.providers.registry import PROVIDERS
 from .model import GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, ReviewState, SuiteKind, Value
@@ -548,6 +549,9 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
         spec = SuiteSpec.model_validate(_validate_shared_gold(data))
     except ValidationError as exc:
         raise _schema_error(path, lines, exc) from None
+    # the suite's key is hidden wherever the harness writes or prints, a command sending nothing too
+    # (`evaluate` writes answers that may hold it)
+    learn_key_envs([spec.model.api_key_env])
 
     problem = matching_problem(spec.matching)
     if problem is not None:

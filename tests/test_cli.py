@@ -365,3 +365,15 @@ def test_plain_score_says_which_mode_each_relationship_figure_is_in(tmp_path, ca
     assert "relationships: P 1.000  R 1.000  F1 1.000  (1 of 1 gold, 1 predicted; endpoints only)" in out
     assert "  typed:       P 0.000  R 0.000  F1 0.000  (0 of 1 gold, 1 predicted; endpoints and predicate)" in out
     assert "missed typed relationships: (Philz, founded_in, Berkeley)" in out  # as the gold writes it
+
+
+def test_what_a_command_prints_is_scrubbed_of_the_key(project, api_key, capsys, tmp_path):
+    """Issue 28: the error printer, usage errors and `--json` all print through the one redaction
+    (a path or a value the user typed may be, or hold, the key)."""
+    code, out, err = run_cli(capsys, "run", f"suites/{api_key}.yaml")
+    assert code == 2 and api_key not in err and "[REDACTED]" in err
+    code, out, err = run_cli(capsys, "record", str(project), "--base-url", f"ftp://proxy.test/?api-key={api_key}")
+    assert code == 2 and api_key not in err and "[REDACTED]" in err
+    (tmp_path / "answer.txt").write_text(f'("entity"<|>{api_key}<|>person<|>leaked)\n<|COMPLETE|>', encoding="utf-8")
+    code, out, err = run_cli(capsys, "parse", str(tmp_path / "answer.txt"), "--json")
+    assert code == 0 and api_key not in out and "[REDACTED]" in out

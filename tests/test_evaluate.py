@@ -284,3 +284,28 @@ def test_no_row_for_any_case_is_a_one_line_error(project, capsys):
     assert code == 2
     assert "vicuna.jsonl: no row answers a case of the suite astronauts (1 row(s); case ids look like 's1')" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("key_env", ["OPENAI_API_KEY", "ASTRO_LLM_CREDENTIAL"])
+def test_a_key_in_the_outputs_is_written_nowhere(project, capsys, monkeypatch, key_env):
+    """Issue 28, item 3: runs redact the key an endpoint echoes; `evaluate` writes another
+    pipeline's answers, which may hold it too (plain, base64, as an entity's name). The suite's
+    own `api_key_env` counts, whatever its name."""
+    import base64
+
+    key = "sk-eval-" + "Zx9Qw8Er7Ty6Ui5Op4As"
+    monkeypatch.setenv(key_env, key)
+    suite = project / "suites" / "astronauts.yaml"
+    suite.write_text(SUITE.replace("variants:", f"model:\n  api_key_env: {key_env}\nvariants:", 1), encoding="utf-8")
+    encoded = base64.b64encode(key.encode()).decode()
+    rows = [{"id": "s1", "output": f"birthPlace(Alan Bean, Houston)\ndebug {key}"},
+            {"id": "s2", "output": f"almaMater({key}, MIT)\nauth {encoded}"},
+            {"id": key, "output": "member(Buzz Aldrin, NASA)"}]
+    (project / "vicuna.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, out, err = evaluate(capsys, project, "--run-id", "k")
+    assert code == 0, err
+    written = "\n".join(p.read_text(encoding="utf-8") for p in (project / "reports").rglob("*")
+                        if p.is_file() and p.suffix != ".png")
+    for text in (written, out, err):
+        assert key not in text and encoded[:-4] not in text
+    assert "[REDACTED]" in written and "[REDACTED]" in err  # the unknown id's note is scrubbed too

@@ -20,7 +20,6 @@ import contextlib
 import contextvars
 import datetime as dt
 import email.utils
-import logging
 import math
 import random
 import time
@@ -29,7 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CassetteMissingError, ModelCallError, find_cause
+from ..known_keys import learn_key_envs
 from ..model import Usage
+from ..scrubbed_output import scrubbed_logger
 from ..text import scrub_surrogates
 from .cassette_store import CaseReplay, current_replay
 from .limiter import AdaptiveLimiter
@@ -42,7 +43,7 @@ MAX_BODY_BYTES = 16 << 20  # a chat completion of 100k tokens is under 1 MB; a b
 NOTICE_WAIT_S = 5.0  # waits this long or longer are announced on stderr
 THROTTLE_BUDGET = 4  # a call may be refused for capacity (429) this many times its retry budget
 
-log = logging.getLogger("harness.llm")
+log = scrubbed_logger("harness.llm")  # an endpoint's error text in a warning may hold the key
 
 _CALL_LABEL: contextvars.ContextVar[str | None] = contextvars.ContextVar("harness_call_label", default=None)
 
@@ -130,7 +131,9 @@ class ModelClient:
         self._api_key = self.provider.api_key(settings, replay=replay)  # checked now: a missing key fails early
         self._sdk: Any = None  # made on the first call that is really sent
         # an endpoint may echo the key in its answer: it must not reach results or reports
-        # (every variable this provider may take its key from, and the key it will send)
+        # (every variable this provider may take its key from, and the key it will send); the
+        # process learns the variables too, so every writer and the screen redact the key
+        learn_key_envs([settings.api_key_env, *self.provider.key_envs])
         secrets = configured_secrets([settings.api_key_env, *self.provider.key_envs])
         self.redactor = Redactor([*secrets, *([] if self._api_key == REPLAY_KEY else [self._api_key])])
 

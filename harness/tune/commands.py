@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..atomicfile import atomic_write
 from ..errors import InputError
 
 DEFAULT_CHUNK_TOKENS = 1200  # GraphRAG's default chunk size
@@ -46,11 +47,11 @@ def add_variant(suite_path: Path, name: str, prompt: Path, root: Path) -> None:
     except ValueError:
         reference = prompt.resolve()
     lines.insert(end, f"{indent}{name}: {{prompt: {reference.as_posix()}}}\n")
-    suite_path.write_text("".join(lines), encoding="utf-8")
+    atomic_write(suite_path, "".join(lines))
     try:
         load_suite(suite_path)
     except InputError:
-        suite_path.write_text(original, encoding="utf-8")
+        atomic_write(suite_path, original)
         raise
 
 

@@ -289,3 +289,41 @@ def test_a_variant_with_a_case_list_is_batched_on_its_cases_only(tmp_path: Path,
     assert skipped == 0
     assert [c.key for c in todo if c.key.startswith(f"{first}/")] == [f"{first}/{case}/s0" for case in some]
     assert len(todo) == 2 + len(rest) * len(suite.cases)
+
+
+def test_an_interrupted_batch_keeps_no_echoed_key_in_its_state(tmp_path: Path, env,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28, item 1: `.batch-state` holds the answers of finished phases and stays after a
+    Ctrl-C, in a folder that is committed; an endpoint that echoes the key (plain, base64, in
+    usage) must not put it there."""
+    import base64
+
+    from ..conftest import write_project
+
+    suite_path = write_project(tmp_path)
+    encoded = base64.b64encode(f"Bearer {KEY}".encode()).decode()
+
+    def echo(body: dict) -> str:
+        users = [m for m in body.get("messages", []) if m.get("role") == "user"]
+        return f"debug {KEY} {encoded}" if len(users) == 1 else "<|COMPLETE|>"
+
+    class Echoing(FakeOpenAIServer):
+        def completion(self, body: dict, text: str, number: int) -> dict:
+            answer = super().completion(body, text, number)
+            answer["usage"]["note"] = KEY
+            return answer
+
+    waits = []
+
+    def interrupted(seconds: float) -> None:
+        waits.append(seconds)
+        if len(waits) == 2:  # phase 2 is in progress: phase 1's answers are in the state
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(batch_module, "_wait", interrupted)
+    with Echoing(echo) as server:
+        assert harness(tmp_path, "record", str(suite_path), "--batch", "--batch-poll", "0", "--base-url",
+                       server.base_url, "--reports", "rec", "--variant", "default", monkeypatch=monkeypatch) == 130
+    state = (tmp_path / "fixtures" / "cassettes" / "towns" / batch_module.STATE_FILE).read_text(encoding="utf-8")
+    assert "debug [REDACTED] QmVhcmVyIH[REDACTED]" in state  # phase 1's answers are there, scrubbed
+    assert KEY not in state and KEY[:16] not in state and encoded[:-4] not in state

@@ -331,3 +331,33 @@ def test_the_body_cap_holds_behind_a_proxy_from_the_environment(monkeypatch):
         with pytest.raises(ModelCallError, match="larger than"):
             chat(client)
         assert proxy.calls == 1
+
+
+# --------------------------------------------------------------------------- issue 28, item 4: the key in an endpoint's error text
+
+
+def test_a_retry_after_refusal_quoting_the_key_does_not_repeat_it():
+    """The refusal quotes the endpoint's error text; an endpoint that puts the key there (plain or
+    base64) must not get it on stderr, where CI logs keep it."""
+    import base64
+
+    echoed = f"key {SECRET} ({base64.b64encode(SECRET.encode()).decode()}) is over quota"
+    reply = json_reply(json.dumps({"error": {"message": echoed}}), 503, **{"retry-after": "100000"})
+    with FakeOpenAIServer(Script(), raw=lambda _: reply) as srv:
+        with pytest.raises(ModelCallError, match="Retry-After") as caught:
+            chat(make_client(srv, max_wait_s=30))
+    assert SECRET not in caught.value.message and SECRET[:16] not in str(caught.value)
+    assert base64.b64encode(SECRET.encode()).decode()[:-4] not in caught.value.message
+    assert "[REDACTED]" in caught.value.message
+
+
+def test_the_waiting_warning_quoting_the_key_does_not_repeat_it(monkeypatch, caplog):
+    """"waiting N s before attempt" carries the error text: its record is scrubbed before any
+    handler (pytest's, a CI log collector's) sees it."""
+    monkeypatch.setattr(client_module, "NOTICE_WAIT_S", 0.0)
+    replies = [json_reply(json.dumps({"error": {"message": f"bad key {SECRET}"}}), 500, **{"retry-after": "0"})]
+    with FakeOpenAIServer(Script(fallback="ok"), raw=lambda _: replies.pop() if replies else None) as srv:
+        with caplog.at_level(logging.WARNING, logger="harness.llm"):
+            assert chat(make_client(srv)).text == "ok"
+    assert "before attempt 2" in caplog.text and "[REDACTED]" in caplog.text
+    assert SECRET not in caplog.text

@@ -4,6 +4,7 @@ writing a suite skeleton that `harness.suites.load_suite` accepts.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -13,8 +14,10 @@ from typing import Any, Protocol
 
 import yaml
 
+from ...atomicfile import atomic_write
 from ...errors import InputError
 from ...inputfiles import read_text
+from ...known_keys import is_key_env, learn_keys_of, scrub_data
 from ...names import safe_name
 from ...suites import project_root
 from .language import settle_language
@@ -38,6 +41,12 @@ THRESHOLDS_COMMENT = (
 SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "site-packages", "__pycache__", ".tox", "build", "dist"}
 
 
+_DOUBLE_QUOTE_ESCAPES = re.compile(r"\\([\\'\"abfnrtv])")
+_SINGLE_QUOTE_ESCAPES = re.compile(r"\\([\\'])")
+_ESCAPED = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+            "v": "\v"}
+
+
 def read_dotenv(path: Path) -> dict[str, str]:
     """KEY=VALUE lines of a `.env` file (`export`, quotes and comments allowed); missing file -> {}."""
     if not path.is_file():
@@ -50,7 +59,9 @@ def read_dotenv(path: Path) -> dict[str, str]:
         key, _, value = line.removeprefix("export ").partition("=")
         key, value = key.strip(), value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
+            # escapes as python-dotenv (what LightRAG and GraphRAG read .env with) decodes them
+            escapes = _DOUBLE_QUOTE_ESCAPES if value[0] == '"' else _SINGLE_QUOTE_ESCAPES
+            value = escapes.sub(lambda m: _ESCAPED[m.group(1)], value[1:-1])
         else:
             value = re.split(r"\s+#", value, maxsplit=1)[0].strip()
         if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
@@ -58,9 +69,21 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+def project_env(dotenv: Path, environ: Mapping[str, str] | None) -> dict[str, str]:
+    """A project's variables: its `.env` file, then the environment (which wins, as in the engines).
+    The keys among them are learnt (known_keys), so nothing the import writes or prints holds one."""
+    env = {**read_dotenv(dotenv), **(os.environ if environ is None else environ)}
+    learn_keys_of(env)
+    return env
+
+
 def substitute_env(text: str, env: Mapping[str, str]) -> str:
-    """`${VAR}` and `$VAR` from env, `$$` for a dollar; unknown variables stay as written."""
-    return Template(text).safe_substitute(env)
+    """`${VAR}` and `$VAR` from env, `$$` for a dollar; unknown variables stay as written. A
+    variable that holds a key (known_keys.is_key_env) becomes the reference `$VAR`, never its value:
+    a settings file that puts `${OPENAI_API_KEY}` in an entity type or a delimiter gets the name
+    (braces dropped: `{` would start a YAML flow mapping where the value stood)."""
+    return Template(text).safe_substitute(
+        {name: f"${name}" if is_key_env(name) else value for name, value in env.items()})
 
 
 def relative_path(path: Path, root: Path) -> str:
@@ -171,7 +194,8 @@ _Dumper.add_representer(str, _str)
 
 def dump_yaml(data: Any) -> str:
     """YAML with multi-line strings as `|` blocks (where YAML allows it), keys in the given order."""
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    # scrubbed as data, before dumping: `[REDACTED]` must be a quoted string, not a YAML sequence
+    return yaml.dump(scrub_data(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 @dataclass(frozen=True)
@@ -290,10 +314,8 @@ def write_draft(draft: SuiteDraft, out: Path, *, force: bool = False) -> list[Pa
         raise InputError(f"{shown}: already exists (use --name NAME to import it as another suite, "
                          "or --force to overwrite)")
     for path, content in draft.files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content, encoding="utf-8")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(draft.to_yaml(), encoding="utf-8")
+        atomic_write(path, content)  # the one writer: a key the project's files hold is not copied
+    atomic_write(out, draft.to_yaml())
     return targets
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...known_keys import learn_key_envs
 from ...yamlfile import Location, line_of, parse_yaml
 from ...names import safe_name
 from ..builtin import PREFIX
@@ -43,7 +43,7 @@ from .common import (
     destination,
     document_cases,
     project_file_reference,
-    read_dotenv,
+    project_env,
     reference_free_thresholds,
     relative_path,
     settle_language,
@@ -64,7 +64,7 @@ from .graphrag_chunks import (
     version_of_output,
 )
 from .graphrag_input import InputSettings, input_settings, read_documents
-from .graphrag_settings import EngineModel, engine_model
+from .graphrag_settings import EngineModel, engine_model, key_variables
 
 SETTINGS_FILES = ("settings.yaml", "settings.yml", "settings.json")
 DEFAULT_CHUNK_SIZE = 1200
@@ -181,11 +181,12 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None, 
     without it the last version of the settings' line is assumed."""
     settings_path = find_settings(root)
     base = settings_path.parent
-    env = {**read_dotenv(base / ".env"), **(os.environ if environ is None else environ)}
     try:
         raw = settings_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{settings_path}: cannot read: {exc}") from None
+    learn_key_envs(key_variables(raw, str(settings_path)))  # before the .env's keys are told apart
+    env = project_env(base / ".env", environ)
     data, lines = parse_yaml(substitute_env(raw, env), str(settings_path))
     if not isinstance(data, dict):
         raise InputError(f"{settings_path}: GraphRAG settings are a mapping of sections")

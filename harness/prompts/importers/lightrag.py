@@ -60,7 +60,7 @@ from .common import (
     destination,
     dump_yaml,
     find_files,
-    read_dotenv,
+    project_env,
     reference_free_thresholds,
     relative_path,
 )
@@ -364,7 +364,7 @@ def _stated(call: ConstructorCall | None, keyword: str) -> Any:
 def _read_env(folder: Path, environ: Mapping[str, str] | None) -> EnvSource:
     environment = os.environ if environ is None else environ
     dotenv = folder / ".env"
-    return EnvSource({**read_dotenv(dotenv), **environment}, dotenv, dotenv_lines(dotenv), frozenset(environment))
+    return EnvSource(project_env(dotenv, environ), dotenv, dotenv_lines(dotenv), frozenset(environment))
 
 
 def read_lightrag_project(root: Path, environ: Mapping[str, str] | None = None, *,
