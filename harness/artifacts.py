@@ -453,7 +453,9 @@ class FormatSummary(Value):
 class EngineSummary(Value):
     """What the engine version the suite names keeps from a variant's answers, over its cases,
     beside what the harness recovers (harness.scoring.engine_reading; docs/scoring.md, "What the
-    engine keeps"). `lost`: records the harness recovers that the engine would not keep."""
+    engine keeps"). `entities`, `relationships`: the engine's graphs, summed over the cases (the
+    graphs the variant's figures are computed on); `lost`: records the harness recovers that have
+    no counterpart in them; `reasons`: why the engine's parser dropped records."""
 
     engine: str
     parser: str
@@ -465,6 +467,14 @@ class EngineSummary(Value):
     lost: int
     cases_with_loss: int
     reasons: dict[str, int] = Field(default_factory=dict)
+
+
+class RecoveredSummary(Value):
+    """A variant's figures on the harness's own graphs, for a suite that names its engine (whose
+    `metrics` and `graph` are on the engine's): the second, labelled column, never the gated one."""
+
+    metrics: SuiteMetrics
+    graph: GraphStats
 
 
 class EntityTypesUsed(Value):
@@ -583,7 +593,7 @@ class Fragmentation(Value):
 class VariantSummary(Artifact):
     """One variant of a run: scores, graph, format, usage."""
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types", "repeats", "fragmentation", "engine")
+    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types", "repeats", "fragmentation", "engine", "recovered")
     prompt: str
     model: str
     cases: int
@@ -600,8 +610,10 @@ class VariantSummary(Artifact):
     repeats: RepeatSpread | None = None
     fragmentation: Fragmentation | None = None  # None in summaries written before it was computed
     gleaning: list[GleaningRound] = []  # per answer position; empty without reference-free figures
-    # what the engine the suite names (`engine:`) keeps; None (left out) when it names none
+    # what the engine the suite names (`engine:`) keeps; None (left out) when it names none. With
+    # it, `metrics` and `graph` are on the engine's graphs and `recovered` on the harness's own
     engine: EngineSummary | None = None
+    recovered: RecoveredSummary | None = None
 
     def metric(self, name: str, average: Literal["micro", "macro"] = "micro") -> float | None:
         return self.metrics.get(name, average)

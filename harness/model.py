@@ -514,17 +514,26 @@ class EngineRead(Value):
     """What the engine version a suite names (`engine:`) keeps from one case's answers, read by its
     own parser as harness.cache_audit.engines models it (GraphRAG: the answers glued as it glues
     them, seams included), beside what the harness recovers (docs/scoring.md, "What the engine
-    keeps"). `lost`: records the harness recovers that the engine does not keep; `reasons`: why
-    the engine read nothing from the records it dropped (reason -> records)."""
+    keeps"). `entities`, `relationships`: the engine's graph, merged as the engine merges (the
+    graph the case is scored on); `lost`: records the harness recovers that have no counterpart
+    in it (an entity kept only as a relationship's endpoint, untyped, counts as lost); `reasons`: why the engine's parser dropped the records it dropped (reason -> records)."""
 
     engine: str  # as the suite names it
-    parser: str  # the modelled parser: graphrag-3.x, lightrag>=1.4.8, ...
+    parser: str  # the modelled parser: graphrag-3.x, lightrag>=1.4.8, llamaindex-simple, ...
     entities: int
     relationships: int
     recovered_entities: int
     recovered_relationships: int
     lost: int
     reasons: dict[str, int] = Field(default_factory=dict)
+
+
+class RecoveredResult(Value):
+    """The harness's own graph of a case's answers and its figures: the second, labelled column
+    of a suite that names its engine, whose default figures are on the engine's graph."""
+
+    graph: ExtractedGraph = Field(default_factory=ExtractedGraph)
+    score: CaseScore | None = None
 
 
 class CaseResult(Value):
@@ -547,16 +556,19 @@ class CaseResult(Value):
     # so a run without repeats writes the rows it always wrote
     sample: int = Field(default=0, ge=0)
     # what the engine the suite names keeps from the answers; None (left out) where the suite names
-    # no engine or its kind builds no graph
+    # no engine or its kind builds no graph. With it, `graph` and `score` are the engine's graph
+    # and its figures, and `recovered` the harness's own graph and figures (left out without it)
     engine: EngineRead | None = None
+    recovered: RecoveredResult | None = None
 
     @model_serializer(mode="wrap")
     def _leave_out_first_sample(self, handler: Any) -> Any:
         data = handler(self)
         if isinstance(data, dict) and data.get("sample") == 0:
             del data["sample"]
-        if isinstance(data, dict) and data.get("engine", "") is None:
-            del data["engine"]
+        for key in ("engine", "recovered"):
+            if isinstance(data, dict) and data.get(key, "") is None:
+                del data[key]
         return data
 
 

@@ -30,7 +30,10 @@ from .llm.engine_conversation import HARNESS, Conversation, conversation_for
 from .llm.gleaning import extract_with_gleaning
 from .llm.providers.base import EndpointSettings
 from .llm.request_digest import request_hash
-from .model import CaseResult, ExtractedGraph, FormatIssue, FormatReport, GoldCase, MatchingConfig, ReferenceFreeScores, Round, Usage
+from .model import (
+    CaseResult, CaseScore, ExtractedGraph, FormatIssue, FormatReport, GoldCase, MatchingConfig, RecoveredResult,
+    ReferenceFreeScores, Round, Usage,
+)
 from .parsing import parse
 from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
@@ -335,24 +338,37 @@ def suite_citation_datasets(suite: Suite) -> list[str] | None:
     return list(suite.spec.citations.datasets) if "citations" in suite.spec.model_fields_set else None
 
 
+def _score(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[Round], graph: ExtractedGraph,
+           read_format: str) -> CaseScore:
+    """The case's figures on one graph: gold, reference-free (extraction kinds) and the kind's own."""
+    extraction = plan.kind.extraction_figures
+    score = score_case(case, graph, suite.spec.matching, suite.spec.ontology if extraction else None)
+    if extraction:  # other kinds' answers hold no graph: grounding, types, leaks... are n/a, not 0
+        score.reference_free = plan.reference_free(case, graph, read_format, suite.spec.matching,
+                                                   answers=[rnd.index for rnd in rounds if rnd.kind != "loop"])
+    return plan.kind.score(ScoreInput(case=case, graph=graph, rounds=rounds, matching=suite.spec.matching,
+                                      ontology=suite.spec.ontology, language=plan.language,
+                                      datasets=suite_citation_datasets(suite), examples=plan.examples_text(case)),
+                           score)
+
+
 def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[Round], digest: str,
                   sample: int = 0) -> CaseResult:
+    """One case scored. A graph-building suite that names its engine (`engine:`) is scored on the
+    graph that engine's parser would keep; the harness's own graph is scored too, as `recovered`."""
     graph, combined, per_round = merge_rounds(rounds, plan)
     usage = Usage()
     for rnd in rounds:
         usage = usage + rnd.usage
-    extraction = plan.kind.extraction_figures
-    score = score_case(case, graph, suite.spec.matching, suite.spec.ontology if extraction else None)
-    if extraction:  # other kinds' answers hold no graph: grounding, types, leaks... are n/a, not 0
-        score.reference_free = plan.reference_free(case, graph, combined.format, suite.spec.matching,
-                                                   answers=[rnd.index for rnd in rounds if rnd.kind != "loop"])
-    score = plan.kind.score(ScoreInput(case=case, graph=graph, rounds=rounds, matching=suite.spec.matching,
-                                       ontology=suite.spec.ontology, language=plan.language,
-                                       datasets=suite_citation_datasets(suite), examples=plan.examples_text(case)),
-                           score)
-    engine = suite.spec.engine
+    engine, recovered = None, None
+    if suite.spec.engine and plan.kind.extraction_figures:
+        view = read_as_engine(suite.spec.engine, rounds, graph, plan.delimiters, plan.format)
+        engine = view.read
+        recovered = RecoveredResult(graph=graph, score=_score(suite, plan, case, rounds, graph, combined.format))
+        graph = view.graph
     return CaseResult(
-        engine=read_as_engine(engine, rounds, graph, plan.delimiters) if engine and extraction else None,
+        engine=engine,
+        recovered=recovered,
         suite=suite.name,
         variant=plan.name,
         case_id=case.id,
@@ -361,7 +377,7 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
         graph=graph,
         format_report=combined,
         round_reports=per_round,
-        score=score,
+        score=_score(suite, plan, case, rounds, graph, combined.format),
         in_prompt_examples=plan.prompt_contains_chunk(case),
         usage=usage,
         latency_s=sum(r.latency_s for r in rounds),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from harness.cache_audit.engines import graphrag_counts
+from harness.cache_audit.graphrag_parser import SEAM, graphrag_reading
 from harness.cache_audit.entry import CacheEntry, EntryAudit
 
 _ROUND = re.compile(r"continuation-(\d+)")
@@ -45,9 +45,12 @@ def count_seams(pairs: list[tuple[CacheEntry, EntryAudit]]) -> None:
         members.sort(key=lambda m: m[0])
         if len(members) < 2 or members[0][0] != 0 or [m[0] for m in members] != list(range(len(members))):
             continue  # not the whole conversation: the first answer or a gleaning is not cached
-        glued = graphrag_counts("".join(m[1].answer or "" for m in members), engine)
-        alone = [graphrag_counts(m[1].answer or "", engine) for m in members]
-        lost = (sum(c.entities for c in alone) - glued.entities) + (sum(c.relationships for c in alone) - glued.relationships)
+        # the records read glued after <|COMPLETE|> once the answers are joined, beyond those each
+        # answer already holds (counts would also take a name a gleaning repeats, which the
+        # undirected graph of 0.x-2.x merges, for a loss)
+        glued = graphrag_reading("".join(m[1].answer or "" for m in members), engine).lost.get(SEAM, 0)
+        alone = sum(graphrag_reading(m[1].answer or "", engine).lost.get(SEAM, 0) for m in members)
+        lost = glued - alone
         first = members[0][2]
         first.seam_lost = max(0, lost)
         if lost > 0:

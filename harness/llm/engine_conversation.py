@@ -54,6 +54,7 @@ prompts, a one-token loop call, and any answer starting with Y (after stripping)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import html
 import re
@@ -263,6 +264,9 @@ def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) ->
     if engine is None:
         return HARNESS
     release = parse_engine_name(engine)
+    if release.engine == "llamaindex":
+        # its extractors send one request per chunk and never glean: the harness's own, capped at none
+        return dataclasses.replace(HARNESS, max_gleanings=0)
     if release.engine == "lightrag":
         # plain `lightrag` names no release, so no conversation: the harness's own
         return HARNESS if release.version is None else lightrag_conversation(release)

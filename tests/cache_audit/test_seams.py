@@ -85,3 +85,19 @@ def test_one_model_under_other_settings_is_another_conversation() -> None:
     pairs += [pair(GLEAN, "continuation", ("extract-continuation-0",), p) for p in ('{"t": 0}', '{"t": 1}')]
     count_seams(pairs)
     assert [row.seam_lost for _, row in pairs] == [1, 1, None, None]
+
+
+def test_a_name_a_gleaning_repeats_is_merged_not_lost_at_the_seam() -> None:
+    """2.x merges a name the gleaning writes again into its node: only the record glued after
+    <|COMPLETE|> is lost where the answers are joined."""
+    first = '("entity"<|>ARN<|>GEO<|>a river)##("entity"<|>MILLBROOK<|>GEO<|>a town)<|COMPLETE|>'
+    glean = '("entity"<|>OAK<|>GEO<|>a tree)##("entity"<|>ARN<|>GEO<|>the river)<|COMPLETE|>'
+
+    def pair(answer: str, kind: str, hints: tuple[str, ...]):
+        entry = CacheEntry(id=kind, engine="graphrag-2.x", layout="t", answer=answer, conversation="prompt", model="m",
+                           hints=hints)
+        return entry, audit_entry(entry, Kind(kind, "test"))
+
+    pairs = [pair(first, "extraction", ()), pair(glean, "continuation", ("extract-continuation-0",))]
+    count_seams(pairs)
+    assert pairs[0][1].seam_lost == 1  # OAK, glued after <|COMPLETE|>; ARN again is one node

@@ -183,6 +183,18 @@ def test_an_engine_the_harness_does_not_model_is_refused_with_its_name(tmp_path:
     assert suite.spec.engine == "lightrag-1.4.9" and conversation_for(suite.spec.engine).engine == "lightrag-1.4.9"
 
 
+def test_llamaindex_never_gleans(tmp_path: Path) -> None:
+    """Its property-graph extractors send one request per chunk: asked for gleanings, none is made,
+    and the conversation is otherwise the harness's own (its requests hash as before)."""
+    from harness.llm.engine_conversation import HARNESS, conversation_for
+
+    suite = load_suite(write_suite(tmp_path, {"entity_types": ["person"], "max_gleanings": 2}, "Ada",
+                                   engine="llamaindex-0.14", prompt=b"{input_text}"))
+    conversation = conversation_for(suite.spec.engine)
+    assert conversation.max_gleanings == 0 and conversation.identity() == HARNESS.identity()
+    assert plan_variant(suite, "default").max_gleanings == 0
+
+
 def test_graphrag_0_1_continues_from_the_first_answer_only(tmp_path: Path, api_key: str) -> None:
     """Read from 0.1.1's code (not captured): every continuation carries the first response's
     history, not the gleanings and loop checks before it; and its own v0.1 continue prompt."""

@@ -36,6 +36,14 @@ def test_cases_are_llamaindex_chunks(tmp_path: Path, size: int, overlap: int) ->
     assert [case.text for case in suite.cases] == expected
 
 
+def test_the_suite_names_llamaindex_so_runs_score_the_triples_it_keeps(tmp_path: Path) -> None:
+    from harness.runner import plan_variant
+
+    suite = load_suite(_import(tmp_path, "DynamicLLMPathExtractor", "--chunk-size", "40", "--chunk-overlap", "10"))
+    assert suite.spec.engine == "llamaindex"
+    assert plan_variant(suite, "project").max_gleanings == 0
+
+
 @pytest.mark.parametrize("extractor", ["SimpleLLMPathExtractor", "DynamicLLMPathExtractor"])
 def test_prompt_renders_as_llamaindex_fills_it(tmp_path: Path, extractor: str) -> None:
     out = _import(tmp_path, extractor, "--chunk-size", "40", "--chunk-overlap", "10")

@@ -119,6 +119,8 @@ def llamaindex_draft(docs: Path, prompt: Path, out: Path, *, name: str | None = 
                f"chunk_overlap={chunk_overlap}). Gold is empty: list the triples of every case before trusting scores."),
         language="English", entity_types=[], model={"name": DEFAULT_MODEL, "temperature": 0, "max_gleanings": 0},
         variants={"project": {"prompt": relative_path(target, root), "format": kind.format}}, baseline="project",
+        # scored on the triples LlamaIndex's own parser keeps (docs/scoring.md, "What the engine keeps")
+        engine="llamaindex",
     )
     draft.warnings.extend(warnings)
     draft.files[target] = (f"# Imported by `harness import llamaindex` from {prompt}: filled as LlamaIndex's extractor\n"
