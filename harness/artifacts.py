@@ -603,7 +603,9 @@ class VariantSummary(Artifact):
     records_from_gleaning: int
     usage: Usage
     cost_usd: Number | None
-    latency_total_s: Number
+    # the calls' summed latency as measured live; None in a replay (`--record-mode none`), whose
+    # calls were read from cassettes (about 0 s, which is no latency of the endpoint's)
+    latency_total_s: Number | None
     entity_types: EntityTypesUsed | None = None  # None when the variant's prompt no longer loads
     # the spread across samples of `--repeat N` (N > 1); with repeats, `metrics` pools every
     # (case, sample) row and `cases` counts those rows (docs/reports.md); None without repeats

@@ -156,6 +156,8 @@ def build_summary(
         variants[name] = variant_summary(rows, prompt=spec.prompt, model=spec.model or suite.spec.model.name,
                                          prices=prices, entity_types=entity_types.get(name),
                                          gold=gold, matching=suite.spec.matching)
+        if record_mode == "none":  # every answer read from a cassette: no latency was measured
+            variants[name].latency_total_s = None
     baseline = suite.baseline
     return RunSummary(
         harness_version=__version__,

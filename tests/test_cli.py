@@ -183,6 +183,19 @@ def test_compare_prints_each_f1_change_of_a_regressed_case(recorded, capsys):
 
 
 @pytest.mark.slow
+def test_a_replay_claims_no_latency(recorded, capsys):
+    """Issue 28, item 21: a replayed run's summary showed a total latency of about 0 s (the time
+    to read cassettes) as if it were the endpoint's; the record run beside it measured real calls."""
+    recorded_runs = list((recorded.parent.parent / "reports" / "towns").iterdir())
+    live = json.loads((recorded_runs[0] / "summary.json").read_text(encoding="utf-8"))
+    assert all(isinstance(v["latency_total_s"], float) for v in live["variants"].values())
+    run_cli(capsys, "run", str(recorded), "--run-id", "replayed")
+    replay = json.loads((recorded.parent.parent / "reports" / "towns" / "replayed" / "summary.json").read_text(encoding="utf-8"))
+    assert replay["record_mode"] == "none"
+    assert all(v["latency_total_s"] is None for v in replay["variants"].values())
+
+
+@pytest.mark.slow
 def test_compare_header_names_the_runs_in_the_order_given(recorded, capsys):
     """Issue 28, item 21: `harness compare A B` printed "B vs A" above figures that read A -> B."""
     run_cli(capsys, "run", str(recorded))
