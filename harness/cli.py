@@ -46,6 +46,11 @@ WorkersOpt = Annotated[Optional[int], typer.Option("--workers", min=0, help="Pro
 OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk and variant prompt files that resolve outside the project folder (refused by default: both are sent to the model and written to cassettes and reports).")]
 
 
+# how the shipped suites' notes say their cassettes hold the team's answers (a suite copied from
+# one keeps the words after its cassettes hold a real model's)
+HAND_WRITTEN = "written by hand"
+
+
 def _evaluate(
     suites: list[Path],
     *,
@@ -116,6 +121,9 @@ def _evaluate(
         try:
             for note in outcome.notes:
                 typer.echo(f"harness: note: {note}", err=True)
+            if outcome.recorded and HAND_WRITTEN in suite.spec.notes:
+                typer.echo(f"harness: note: {suite.path}: its notes say the answers were {HAND_WRITTEN}, but "
+                           f"{outcome.recorded} case(s) were just recorded from the endpoint: update `notes:`", err=True)
             check_outcome(outcome)
             finished = finish_outcome(outcome, record_mode=mode, baseline=baseline)
         finally:

@@ -429,6 +429,7 @@ class RunOutcome:
     calls: int = 0
     retries: int = 0
     notes: list[str] = field(default_factory=list)  # for the user: e.g. an unfinished run not resumed, and why
+    recorded: int = 0  # cases whose cassette took answers sent to the endpoint during this run
     lock: RunLock | None = field(default=None, repr=False)  # held with RunOptions.hold_lock
     # the entity types each variant's prompt was filled with, as planned (summary.json reports them)
     entity_types: dict[str, EntityTypesUsed] = field(default_factory=dict)
@@ -612,6 +613,8 @@ async def _run_here(suite: Suite, options: RunOptions, pairs: list[tuple[str, Go
                     with cassette_for(path) as cassette:
                         rounds = await converse(client_of[plan.name], request)
                     if router is not None:
+                        if getattr(cassette, "dirty", False):  # new exchanges, answered live
+                            outcome.recorded += 1
                         # serialising and writing the cassette is CPU and disk work: off the
                         # event loop, so the other cases' calls go on meanwhile; the row is
                         # written after it, so a resumed run never trusts an unwritten cassette

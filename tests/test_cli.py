@@ -196,6 +196,23 @@ def test_a_replay_claims_no_latency(recorded, capsys):
 
 
 @pytest.mark.slow
+def test_recording_into_a_suite_whose_notes_say_hand_written_says_so(project, api_key, capsys):
+    """Issue 28, item 21: a suite copied from a shipped one kept "answers written by hand" in its
+    notes (and so in every report) after its cassettes held a real model's answers."""
+    text = project.read_text(encoding="utf-8")
+    project.write_text(text.replace("variants:", "notes: The answers were written by hand.\nvariants:", 1),
+                       encoding="utf-8")
+    suite = load_suite(project)
+    with FakeOpenAIServer(script_for(suite)) as srv:
+        code, _, err = run_cli(capsys, "record", str(project), "--base-url", srv.base_url)
+        assert code == 0, err
+        assert "its notes say the answers were written by hand" in err and "update `notes:`" in err
+        code, _, err = run_cli(capsys, "record", str(project), "--base-url", srv.base_url)  # nothing new recorded
+        assert code == 0, err
+        assert "written by hand" not in err
+
+
+@pytest.mark.slow
 def test_compare_header_names_the_runs_in_the_order_given(recorded, capsys):
     """Issue 28, item 21: `harness compare A B` printed "B vs A" above figures that read A -> B."""
     run_cli(capsys, "run", str(recorded))
