@@ -15,7 +15,15 @@ Surfaces and what "held" means for each variant:
   deadline (a fake clock: no real waiting).
 - tune: `harness tune` takes the model's answer limit and the call deadline.
 
-Counts before and after the fix: docs/reliability.md ("Battery").
+Counts, held/broken, on main before the fix (950810c) and after it:
+
+    surface    variants  before   after
+    exchange         22    5/17    22/0   (13 of the 17 hung until the guard, 4 ended without a hint)
+    announce         10    0/10    10/0
+    queue             4     1/3     4/0
+    batch            30   10/20    30/0
+    tune              8     0/8     8/0
+    total            74   16/58    74/0
 """
 
 from __future__ import annotations
