@@ -284,9 +284,10 @@ class ModelClient:
                         await self.limiter.release(throttled=True)
                         raise ModelCallError(f"model call still refused (HTTP 429) after {attempt} attempts") from None
                     try:
-                        why = (f"HTTP 429 ({throttles} so far): the endpoint is at capacity; calls in flight now at "
-                               f"most {max(1, self.limiter.limit - 1)} of {self.setting_names.concurrency} {s.concurrency}")
-                        wait = self._bounded_wait(retry_after, throttles, why, attempt, last=None)
+                        wait = self._bounded_wait(
+                            retry_after, throttles, f"HTTP 429 ({throttles} so far)", attempt, last=None,
+                            hint=(f"; calls in flight now at most {max(1, self.limiter.limit - 1)} "
+                                  f"({self.setting_names.concurrency} {s.concurrency})"))
                     finally:
                         await self.limiter.release(throttled=True, retry_after_s=None)
                     await self.limiter.pause(wait)  # shared: no call starts before it has passed
