@@ -176,11 +176,16 @@ def record(
     repeat: RepeatOpt = 1,
     batch: Annotated[bool, typer.Option("--batch", help="Send the calls through the OpenAI Batch API (half the price, answers within 24 h), then record what failed live; resumable (docs/batch.md).")] = False,
     batch_id: Annotated[Optional[str], typer.Option("--batch-id", help="With --batch: attach to this batch (created earlier) instead of creating one.")] = None,
-    batch_poll: Annotated[float, typer.Option("--batch-poll", min=0.0, help="With --batch: seconds before the first check of a batch (doubling, at most 300).")] = 10.0,
+    batch_poll: Annotated[float, typer.Option("--batch-poll", help="With --batch: seconds before the first check of a batch (1 to 300; doubling, at most 300).")] = 10.0,
 ) -> None:
     """Run against the live endpoint and write cassettes (needs an API key)."""
     if batch_id is not None and not batch:
         raise InputError("--batch-id: only with --batch")
+    from .llm.batch import MAX_POLL_S, MIN_POLL_S
+
+    if not MIN_POLL_S <= batch_poll <= MAX_POLL_S:  # NaN fails too
+        raise InputError(f"--batch-poll: {batch_poll:g} s between checks of a batch; give {MIN_POLL_S:g} to "
+                         f"{MAX_POLL_S:g} seconds (a batch takes minutes to hours)")
     if batch:
         record_mode = _record_batch(suites, record_mode=record_mode, variants=variant, cases=case, shard=shard,
                                     base_url=base_url, allow_outside_chunks=allow_outside_chunks, repeat=repeat,

@@ -741,33 +741,43 @@ def check_outcome(outcome: RunOutcome) -> None:
         raise ModelCallError(f"{suite.path}: case '{case}' of variant '{variant}': {message}{more}")
 
 
-def rerecord_command(suite: Suite, missing: list[tuple[str, str, str]], *, repeat: int = 1) -> str:
+def case_order(suite: Suite) -> dict[str, int]:
+    """Each case id's position in the suite (computed once by a caller that asks for many hints)."""
+    return {case.id: i for i, case in enumerate(suite.cases)}
+
+
+def rerecord_command(suite: Suite, missing: list[tuple[str, str, str]], *, repeat: int = 1,
+                     order: dict[str, int] | None = None) -> str:
     """A shell command that records exactly these (variant, case, missing|stale) cassettes.
 
     `--variant` and `--case` select a grid, so variants that lack the same cases share one
     `harness record`; distinct groups are joined with `&&` rather than re-recording (and paying
     for) cases whose cassettes are fine. Stale cassettes need `rewrite`; missing ones `once`.
     The mode is always spelled out, since `record` defaults to `none` when CI is set.
-    `repeat` > 1 asks for that many samples (`--repeat`).
+    `repeat` > 1 asks for that many samples (`--repeat`). `order` is `case_order(suite)`, given by
+    a caller that asks for one hint per cassette, so that each costs its own cassettes' work and
+    not the whole suite's.
     """
-    by_variant: dict[str, list[tuple[str, str]]] = {}
+    positions = case_order(suite) if order is None else order
+    by_variant: dict[str, dict[str, None]] = {}
+    whys: dict[str, set[str]] = {}
     for variant, case, why in missing:
-        by_variant.setdefault(variant, []).append((case, why))
-    case_order = [c.id for c in suite.cases]
+        by_variant.setdefault(variant, {})[case] = None
+        whys.setdefault(variant, set()).add(why)
     groups: dict[tuple[str, ...], list[str]] = {}
     modes: dict[tuple[str, ...], set[str]] = {}
     for variant in suite.variant_names():
         if variant not in by_variant:
             continue
-        cases = tuple(c for c in case_order if c in {case for case, _ in by_variant[variant]})
+        cases = tuple(sorted((c for c in by_variant[variant] if c in positions), key=positions.__getitem__))
         groups.setdefault(cases, []).append(variant)
-        modes.setdefault(cases, set()).update(why for _, why in by_variant[variant])
+        modes.setdefault(cases, set()).update(whys[variant])
     commands = []
     for cases, variants in groups.items():
         argv = ["harness", "record", str(suite.path)]
         for variant in variants:
             argv += ["--variant", variant]
-        if list(cases) != case_order:  # every case: no --case needed
+        if len(cases) != len(positions):  # every case: no --case needed
             for case in cases:
                 argv += ["--case", case]
         if repeat > 1:

@@ -43,6 +43,10 @@ def _metric_threshold(metric: Metric) -> tuple[object, object]:
     return (float | None, Field(None, ge=0.0, le=1.0, allow_inf_nan=False, validation_alias=names))
 
 
+MAX_TIMEOUT_S = 86_400.0  # a day: the longest `timeout_s` (and `harness tune --timeout`)
+MAX_CONCURRENCY = 512
+
+
 class ModelSettings(Value):
     name: str = "gpt-4o-mini"
     # null: no temperature is sent (the endpoint's default), as GraphRAG 3.x and LightRAG 1.4.7 and
@@ -58,8 +62,8 @@ class ModelSettings(Value):
     base_url_env: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     api_version: str | None = None  # Azure's api-version (else OPENAI_API_VERSION, else the provider's default)
     api_key_env: str = "OPENAI_API_KEY"
-    timeout_s: float = Field(120.0, gt=0, le=86_400, allow_inf_nan=False)
-    concurrency: int = Field(8, ge=1, le=512)
+    timeout_s: float = Field(120.0, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False)
+    concurrency: int = Field(8, ge=1, le=MAX_CONCURRENCY)
     max_retries: int = Field(6, ge=0, le=50)
     # longest Retry-After a call waits for; a longer one gives the call up (exit 4)
     max_wait_s: float = Field(120.0, gt=0, le=86_400, allow_inf_nan=False)

@@ -494,3 +494,34 @@ def test_every_variant_on_every_case_says_nothing_about_pairing(suite, server, a
     summary = finish_outcome(outcome, record_mode="once").summary
     assert cases_line(summary) is None
     assert "paired cases (Δ" not in (outcome.run_dir / "report.md").read_text(encoding="utf-8")
+
+
+def hints_one_by_one(n: int) -> int:
+    """The pytest plugin's hints: one per missing cassette of a suite of n cases."""
+    from types import SimpleNamespace
+
+    from harness.runner import case_order, rerecord_command
+
+    suite = SimpleNamespace(cases=[SimpleNamespace(id=f"c{i}") for i in range(n)], path=Path("suites/s.yaml"),
+                            variant_names=lambda: ["default"])
+    order = case_order(suite)  # type: ignore[arg-type]
+    whole = rerecord_command(suite, [("default", f"c{i}", "missing") for i in range(0, n, 2)])  # type: ignore[arg-type]
+    return len(whole) + sum(len(rerecord_command(suite, [("default", f"c{i}", "missing")], order=order))  # type: ignore[arg-type]
+                            for i in range(n))
+
+
+@pytest.mark.slow
+def test_the_rerecord_hints_of_many_missing_cassettes_cost_linear_work() -> None:
+    """Issue 28.10: each hint scanned the suite's cases once per case of its variant (quadratic)."""
+    from tests.support.growth import assert_linear
+
+    assert_linear(hints_one_by_one, int, 2_000)
+
+
+def test_a_rerecord_hint_names_the_cases_in_suite_order_and_every_case_without_case(suite) -> None:
+    from harness.runner import rerecord_command
+
+    assert rerecord_command(suite, [("tuned", "fair", "missing"), ("tuned", "mayor", "stale")]) == (
+        f"harness record {suite.path} --variant tuned --case mayor --case fair --record-mode rewrite")
+    every = [("default", case.id, "missing") for case in reversed(suite.cases)]
+    assert rerecord_command(suite, every) == f"harness record {suite.path} --variant default --record-mode once"

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import CassetteMissingError, InputError, ModelCallError
 from ..llm.cassette_store import replaying
-from ..llm.client import EndpointSettings, ModelClient
+from ..llm.client import EndpointSettings, ModelClient, SettingNames
 from ..llm.pricing import estimate_cost, load_prices
 from ..formats import get_format
 from ..model import Usage
@@ -66,6 +66,8 @@ class TuneOptions:
     # type discovery asked this many times (`--repeat N`), the same request each time, sample k >= 1
     # in `sample-<k>/entity_types.json`: how often each type recurs; the prompt uses sample 0's
     repeat: int = 1
+    # how a timeout's hint names the settings (harness tune's options); None: a suite's keys
+    setting_names: SettingNames | None = None
 
 
 @dataclass
@@ -109,7 +111,7 @@ class _Session:
     def __init__(self, options: TuneOptions) -> None:
         self.options = options
         self.replay = options.record_mode == "none"
-        self.client = ModelClient(options.endpoint, replay=self.replay)
+        self.client = ModelClient(options.endpoint, replay=self.replay, setting_names=options.setting_names)
         self.usage: dict[str, Usage] = {}
         self._router: Any = None  # a vcrpy CassetteRouter, only when recording
 

@@ -97,7 +97,14 @@ def relative_path(path: Path, root: Path) -> str:
     return Path(rel).as_posix()
 
 
-def find_files(folder: Path, pattern: re.Pattern[str], *, suffixes: tuple[str, ...] = (".txt",)) -> list[Path]:
+class PathPattern(Protocol):
+    """What picks input files: a compiled `re` pattern of the harness's own, or a project's
+    pattern compiled by `file_pattern.compile_file_pattern` (never `re` on a project's text)."""
+
+    def search(self, text: str) -> object: ...
+
+
+def find_files(folder: Path, pattern: PathPattern, *, suffixes: tuple[str, ...] = (".txt",)) -> list[Path]:
     """Input files under a folder whose path (relative, with `/`) matches the pattern, sorted."""
     if not folder.is_dir():
         return []

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from .file_pattern import PatternRefused, compile_file_pattern
 
 # The version a project is taken to be when no --graphrag-version is given, by the settings layout
 # the importer detected (graphrag.detect_version, from prompts/graphrag_layout.py): the last version
@@ -207,13 +208,13 @@ def _hash(name: str, text: str) -> str:
 
 def input_files(folder: Path, pattern: str, chunking: ChunkSettings) -> list[tuple[Path, dict[str, Any]]]:
     """The files GraphRAG's file storage finds, in its order (rglob's), with their pattern groups:
-    0.x-2.x `re.match` the whole path, 3.x `re.search` it."""
+    0.x-2.x `re.match` the whole path, 3.x `re.search` it (the same matches, without backtracking)."""
     if not folder.is_dir():
         return []
-    try:
-        regex = re.compile(pattern)
-    except re.error as exc:
-        raise InputError(f"input file_pattern {pattern!r}: not a regular expression ({exc})") from None
+    try:  # a project's pattern is input: matched without backtracking (file_pattern.py)
+        regex = compile_file_pattern(pattern)
+    except PatternRefused as exc:
+        raise InputError(f"input file_pattern {pattern[:200]!r}: {exc}") from None
     found: list[tuple[Path, dict[str, Any]]] = []
     for path in folder.rglob("**/*"):
         match = regex.search(str(path)) if chunking.line == "v3" else regex.match(str(path))

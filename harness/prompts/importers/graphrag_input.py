@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .common import InputDocument, find_files
+from .common import InputDocument, PathPattern, find_files
+from .file_pattern import PatternRefused, compile_file_pattern
 
 FILE_TYPES = ("text", "csv", "json")
 DEFAULT_PATTERNS = {"text": r".*\.txt$", "csv": r".*\.csv$", "json": r".*\.json$"}
@@ -65,9 +66,13 @@ def input_settings(section: dict[str, Any]) -> InputSettings:
 
 def read_documents(folder: Path, settings: InputSettings, warnings: list[str]) -> list[InputDocument]:
     """Every row of the folder's CSV or JSON input files, in file order; problems go to `warnings`."""
-    try:
-        pattern = re.compile(settings.pattern)
-    except re.error:
+    pattern: PathPattern
+    try:  # a project's pattern is input: matched without backtracking (file_pattern.py)
+        pattern = compile_file_pattern(settings.pattern)
+    except PatternRefused as exc:
+        if settings.file_pattern is not None and "not a regular expression" not in str(exc):
+            warnings.append(f"input file_pattern {settings.file_pattern[:80]!r}: {exc}; the files of the "
+                            f"{settings.file_type} type's default pattern are read instead")
         pattern = re.compile(DEFAULT_PATTERNS[settings.file_type])
     files = find_files(folder, pattern, suffixes=SUFFIXES[settings.file_type])
     documents: list[InputDocument] = []
