@@ -213,8 +213,8 @@ def _cli(args: list[str], cwd: Path, env: dict[str, str | None]) -> tuple[int, s
             else:
                 mp.setenv(name, value)
         mp.chdir(cwd)
-        # every wait is announced (the announcement is what item 4 is about), none is waited
-        mp.setattr(client_module, "NOTICE_WAIT_S", 0.0)
+        # every wait is announced (the announcement is what item 4 is about; the client announces
+        # each retry since issue 28.9), none is waited
         handler = _ToStderr(logging.WARNING)
         logger = logging.getLogger("harness")
         logger.addHandler(handler)
@@ -499,7 +499,7 @@ def _batch(case: BatchCase) -> Callable[[Path], Outcome]:
                                      None if case.status is None else case.status(key))
         with server, pytest.MonkeyPatch.context() as mp:
             mp.setattr(batch_module, "_wait", interrupted)
-            code, out, err = _cli(["record", str(suite), "--batch", "--batch-poll", "0", "--base-url", server.base_url,
+            code, out, err = _cli(["record", str(suite), "--batch", "--batch-poll", "1", "--base-url", server.base_url,
                                    "--reports", str(root / "reports")], root, {"OPENAI_API_KEY": key})
         state = root / "fixtures" / "cassettes" / "echo" / batch_module.STATE_FILE
         text = state.read_text(encoding="utf-8") if state.exists() else ""
