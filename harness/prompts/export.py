@@ -36,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..atomicfile import atomic_write
 from ..errors import InputError
 from .entity_types import DEFAULT_ENTITY_TYPES
 from .template import PromptTemplate
@@ -252,7 +253,6 @@ def write_exports(files: list[ExportedFile], *, force: bool) -> None:
     existing = [f.path for f in files if f.path.exists()]
     if existing and not force:
         raise InputError(f"{existing[0]}: already exists (use --force to overwrite)")
-    for exported in files:
-        exported.path.parent.mkdir(parents=True, exist_ok=True)
-        exported.path.write_text(exported.text, encoding="utf-8")
+    for exported in files:  # atomically, never through a link out of the project (harness/confined.py)
+        atomic_write(exported.path, exported.text)
 
