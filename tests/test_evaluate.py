@@ -263,3 +263,17 @@ def test_rounds_glued_into_one_output_are_format_errors_that_rounds_avoid(projec
     assert code == 0, err
     rounds = json.loads((project / "reports" / "astronauts" / "rounds" / "results.jsonl").read_text().splitlines()[0])
     assert rounds["format_report"]["completion"] == "present"
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_line_separator_inside_an_answer_is_text(project, capsys, separator):
+    """Issue 28 item 16: the outputs were split with `str.splitlines`, which breaks inside a JSON
+    string at U+2028 (valid there, raw), so a valid JSON Lines file was refused."""
+    rows = [{**row, "output": row["output"] + separator + "note"} if "output" in row else row for row in ROWS]
+    (project / "vicuna.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+                                          encoding="utf-8")
+    code, out, err = evaluate(capsys, project, "--json")
+    assert code in (0, 1) and "not JSON" not in err, err
+    results = next((project / "reports" / "astronauts").glob("*/results.jsonl"))
+    stored = [json.loads(line) for line in results.read_text(encoding="utf-8").split("\n") if line]
+    assert any(row["rounds"][0]["output"].endswith(separator + "note") for row in stored)

@@ -14,6 +14,7 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..inputfiles import JsonRefused, loads
 from ..text import scrub_surrogates
 
 FORMAT_VERSION = 1
@@ -86,10 +87,10 @@ def _body(body: Any, place: str) -> tuple[str | None, Any]:
 def check_completion_body(text: str | None, place: str) -> None:
     """What the client reads of an answer must have the types it expects."""
     _need(text is not None, place, "no response body")
-    try:
-        data = json.loads(text)  # type: ignore[arg-type]
-    except RecursionError:  # deeper than the interpreter recurses: the same bound as below, whatever that limit is
-        raise CorruptCassette(f"{place}: nested deeper than {MAX_DEPTH} levels") from None
+    try:  # the JSON policy: nesting (the same bound as below, whatever the interpreter recurses to), integers
+        data = loads(text, limit=MAX_DEPTH)  # type: ignore[arg-type]
+    except JsonRefused as exc:
+        raise CorruptCassette(f"{place}: {str(exc).removeprefix('JSON ')}") from None
     except ValueError:
         raise CorruptCassette(f"{place}: not JSON") from None
     _check_completion(data, place)
