@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from ...cache_audit.classify import classify
-from ...cache_audit.discovery import Skipped, discover
+from ...cache_audit.discovery import MAX_FILE_BYTES, Skipped, discover
 from ...cache_audit.versions import settle_fnllm_versions
 from ...errors import InputError
+from ...inputfiles import loads, read_bytes
 
 EXTRACTION_KINDS = ("extraction", "continuation", "loop")
 _ROUND = re.compile(r"extract-(continuation|loopcheck)-(\d+)")
@@ -109,9 +110,9 @@ def read_cached_calls(folder: Path) -> tuple[list[CachedCall], list[str]]:
             match = _ROUND.fullmatch(hint)
             if match:
                 index = int(match.group(2))
-        try:
-            raw = json.loads((folder / entry.id).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        try:  # bounded, regular files only, the JSON policy (discovery read it so already)
+            raw = loads(read_bytes(folder / entry.id, limit=MAX_FILE_BYTES, what="cache entry"))
+        except (InputError, ValueError):
             raw = None
         model = entry.model or "(not stored)"
         calls.append(CachedCall(entry.id, kind, index, model, entry.conversation, entry.request, entry.answer,
@@ -223,7 +224,7 @@ def write_cache_cassettes(suite_path: Path, calls: list[CachedCall], *, replace:
     common = set.intersection(*(set(r.covered) for r in coverage)) if coverage else set()
     for case_id, path, exchanges, key_envs in pending:
         if case_id in common:
-            write_exchanges(path, exchanges, key_envs=key_envs, replace=replace)
+            write_exchanges(path, exchanges, key_envs=key_envs, replace=replace, roots=(suite.root,))
     return coverage
 
 
