@@ -4,6 +4,7 @@ writing a suite skeleton that `harness.suites.load_suite` accepts.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -304,16 +305,17 @@ def write_draft(draft: SuiteDraft, out: Path, *, force: bool = False) -> list[Pa
         shown = ", ".join(str(p) for p in existing[:3])
         raise InputError(f"{shown}: already exists (use --name NAME to import it as another suite, "
                          "or --force to overwrite)")
-    roots = (suite_root(out),)  # never through a link out of the project (harness/confined.py)
+    # atomically, never through a link out of the working folder's project (harness/confined.py): the
+    # suite's own folder is no project of its own here, a link may be what took it elsewhere
     for path, content in draft.files.items():
-        atomic_write(path, content, roots=roots)
-    atomic_write(out, draft.to_yaml(), roots=roots)  # a link in the suite's place is replaced, not written through
+        atomic_write(path, content)
+    atomic_write(out, draft.to_yaml())  # a link in the suite's place is replaced, not written through
     return targets
 
 
 def suite_root(out: Path) -> Path:
     """The project folder the written suite's paths are relative to (the parent of `suites/`). The
-    file is about to be written, not read: a link in its place is replaced, so where it leads says
-    nothing of the project (only its folder is resolved)."""
-    folder = out.absolute().parent.resolve()
+    file is about to be written, not read: neither a link in its place (replaced) nor a link on its
+    way (refused when it leads out of the project, harness/confined.py) says where the project is."""
+    folder = Path(os.path.abspath(out)).parent  # as named: a link on its way is judged when writing
     return folder.parent if folder.name == "suites" else folder
