@@ -17,6 +17,7 @@ import csv
 import io
 import json
 import os
+import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -63,7 +64,7 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "file") 
         if _special(path):  # a socket cannot even be opened (ENXIO)
             raise UnreadableFile(shown, f"not a regular file (a device, pipe or socket cannot be a {what})",
                                  "not a regular file") from None
-        raise UnreadableFile(shown, f"cannot read {what}: {exc.strerror or exc}", "unreadable") from None
+        raise UnreadableFile(shown, f"cannot read it ({exc.strerror or exc})", "unreadable") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
@@ -86,7 +87,7 @@ def read_bytes(path: Path, *, limit: int = MAX_INPUT_BYTES, what: str = "file") 
                 raise UnreadableFile(shown, f"{what} is larger than the {limit} byte limit", "too large")
         return b"".join(chunks)
     except OSError as exc:
-        raise UnreadableFile(shown, f"cannot read {what}: {exc.strerror or exc}", "unreadable") from None
+        raise UnreadableFile(shown, f"cannot read it ({exc.strerror or exc})", "unreadable") from None
     finally:
         os.close(fd)
 
@@ -127,36 +128,44 @@ def decode_utf8(data: bytes, name: str) -> str:
         raise InputError(f"{name}: not UTF-8 text (byte {exc.start})") from None
 
 
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)  # a string with its escapes, unrolled: linear
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
 def json_depth_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
     """Whether brackets outside strings nest deeper than `limit` (a linear pre-scan).
 
     The scan is deliberately simple: it only has to bound what `json.loads` will recurse into,
-    and strings are the one place brackets do not nest.
+    and strings are the one place brackets do not nest. Strings are skipped by a regular
+    expression and only brackets are visited in Python, so a cassette of megabytes of answer text
+    costs little more than its brackets.
     """
     depth = 0
-    in_string = False
-    escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
+    position = 0
+    string = _JSON_STRING.search(text)
+    for bracket in _JSON_BRACKET.finditer(text):
+        at = bracket.start()
+        while string is not None and string.end() <= at:
+            string = _JSON_STRING.search(text, max(string.end(), position))
+        if string is not None and string.start() < at:
+            continue  # inside a string
+        position = at
+        if bracket.group() in "[{":
             depth += 1
             if depth > limit:
                 return True
-        elif char in "]}":
+        else:
             depth -= 1
     return False
 
 
 class JsonRefused(ValueError):
-    """JSON the policy refuses (nested too deep, an integer too long); the message is ours."""
+    """JSON the policy refuses (nested too deep, an integer too long); the message is ours, `depth`
+    says whether nesting was the reason."""
+
+    def __init__(self, message: str, *, depth: bool) -> None:
+        super().__init__(message)
+        self.depth = depth
 
 
 def loads(text: str | bytes, *, limit: int = MAX_JSON_DEPTH) -> Any:
@@ -164,14 +173,14 @@ def loads(text: str | bytes, *, limit: int = MAX_JSON_DEPTH) -> Any:
     MAX_JSON_INT_DIGITS digits (JsonRefused); a text that is not JSON is a ValueError, as from json."""
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8")  # UnicodeDecodeError is a ValueError too
-    if _may_nest_deeper(text, limit) and json_depth_exceeds(text, limit):
-        raise JsonRefused(f"JSON nested deeper than {limit} levels")
+    if json_depth_exceeds(text, limit):  # always: a shortcut by size would make the cost jump at its threshold
+        raise JsonRefused(f"JSON nested deeper than {limit} levels", depth=True)
     try:
         return json.loads(text, parse_int=_parse_int)
     except _LongInteger:
-        raise JsonRefused(f"JSON number longer than {MAX_JSON_INT_DIGITS} digits") from None
+        raise JsonRefused(f"JSON number longer than {MAX_JSON_INT_DIGITS} digits", depth=False) from None
     except RecursionError:  # defence in depth: the pre-scan should have caught it
-        raise JsonRefused(f"JSON nested deeper than {limit} levels") from None
+        raise JsonRefused(f"JSON nested deeper than {limit} levels", depth=True) from None
 
 
 def parse_json(text: str, name: str, *, limit: int = MAX_JSON_DEPTH) -> Any:
@@ -236,11 +245,6 @@ def csv_rows(text: str, name: str) -> list[dict[str, str]]:
 def load_json(path: Path, *, limit: int = MAX_RUN_FILE_BYTES, what: str = "JSON file") -> Any:
     """A JSON file read through `read_text` and `parse_json`."""
     return parse_json(read_text(path, limit=limit, what=what), shown_path(path))
-
-
-def _may_nest_deeper(text: str, limit: int) -> bool:
-    """Cheap test first: fewer opening brackets than the limit cannot nest beyond it."""
-    return text.count("[") + text.count("{") > limit
 
 
 def shown_path(path: Path | str) -> str:

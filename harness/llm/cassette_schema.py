@@ -21,6 +21,9 @@ FORMAT_VERSION = 1
 # Chat-completion requests and answers nest a handful of levels (messages, content parts,
 # a JSON schema); much deeper is damage, and would overflow the stack of json and vcrpy.
 MAX_DEPTH = 64
+# Nesting read before the schema names the place that is too deep; deeper still is refused unread
+# (far below what the interpreter's JSON decoder recurses to).
+SCAN_DEPTH = 400
 
 
 class CorruptCassette(ValueError):
@@ -88,9 +91,10 @@ def check_completion_body(text: str | None, place: str) -> None:
     """What the client reads of an answer must have the types it expects."""
     _need(text is not None, place, "no response body")
     try:  # the JSON policy: nesting (the same bound as below, whatever the interpreter recurses to), integers
-        data = loads(text, limit=MAX_DEPTH)  # type: ignore[arg-type]
+        data = loads(text, limit=SCAN_DEPTH)  # type: ignore[arg-type]
     except JsonRefused as exc:
-        raise CorruptCassette(f"{place}: {str(exc).removeprefix('JSON ')}") from None
+        problem = f"nested deeper than {MAX_DEPTH} levels" if exc.depth else str(exc).removeprefix("JSON ")
+        raise CorruptCassette(f"{place}: {problem}") from None
     except ValueError:
         raise CorruptCassette(f"{place}: not JSON") from None
     _check_completion(data, place)

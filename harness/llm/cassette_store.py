@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from ..errors import InputError
 from ..inputfiles import MIB, JsonRefused, UnreadableFile, loads, read_bytes, shown_path
-from .cassette_schema import MAX_DEPTH, CorruptCassette, validate_cassette
+from .cassette_schema import MAX_DEPTH, SCAN_DEPTH, CorruptCassette, validate_cassette
 from ..text import scrub_surrogates
 from .request_digest import VOLATILE_BODY_FIELDS, body_hash
 
@@ -46,11 +46,12 @@ def read_cassette(path: Path, *, request_text: bool = True) -> dict[str, Any]:
             raise CassetteAbsent(str(path)) from None
         raise InputError(f"{shown_path(path)}: corrupt cassette: {exc.detail}") from None
     try:
-        return validate_cassette(loads(raw, limit=MAX_DEPTH), request_text=request_text)
+        return validate_cassette(loads(raw, limit=SCAN_DEPTH), request_text=request_text)
     except UnicodeDecodeError as exc:
         raise InputError(f"{shown_path(path)}: corrupt cassette: not UTF-8 (byte {exc.start})") from None
-    except JsonRefused as exc:  # nested deeper than the schema's bound, or an integer past the JSON policy's
-        raise InputError(f"{shown_path(path)}: corrupt cassette: {str(exc).removeprefix('JSON ')}") from None
+    except JsonRefused as exc:  # nested far deeper than the schema's bound, or an integer past the JSON policy's
+        problem = f"nested deeper than {MAX_DEPTH} levels" if exc.depth else str(exc).removeprefix("JSON ")
+        raise InputError(f"{shown_path(path)}: corrupt cassette: {problem}") from None
     except CorruptCassette as exc:
         raise InputError(f"{shown_path(path)}: corrupt cassette: {exc}") from None
     except ValueError:
