@@ -13,6 +13,7 @@ naming it, never a hang, a MemoryError, a RecursionError or a library's ValueErr
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -232,10 +233,24 @@ def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
 def csv_rows(text: str, name: str) -> list[dict[str, str]]:
     """The rows of CSV text with a header (`csv.DictReader`), fields as long as the text: the csv
     module's own bound (128 KiB) is no bound of the harness, whose bound is the file's size."""
+    with _csv_fields(text, name):
+        return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def csv_table(text: str, name: str, delimiter: str = ",") -> list[list[str]]:
+    """The rows of CSV text as lists of cells (`csv.reader`), fields as long as the text."""
+    with _csv_fields(text, name):
+        return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+
+
+@contextlib.contextmanager
+def _csv_fields(text: str, name: str) -> Iterator[None]:
+    """The csv module's field limit raised to the text's length while it is read (put back after:
+    it is the process's), and its errors as InputError naming `name`."""
     previous = csv.field_size_limit()
     try:
         csv.field_size_limit(max(previous, len(text) + 1))
-        return list(csv.DictReader(io.StringIO(text, newline="")))
+        yield
     except csv.Error as exc:
         raise InputError(f"{name}: not CSV ({str(exc)[:80]})") from None
     finally:

@@ -69,3 +69,11 @@ def test_shipped_report_contexts_have_every_table() -> None:
         assert "entities" in t.ids and "relationships" in t.ids, path.name
         # one name per entity row; corvid-tessellate has ten entities, the others nine
         assert len(t.entity_names) == len(t.ids["entities"]) == (10 if path.stem == "corvid-tessellate" else 9)
+
+
+def test_a_cell_longer_than_the_csv_modules_limit_is_read():
+    """Issue 28 item 14: a description over 128 KiB in a context table raised `_csv.Error`."""
+    long = "w" * (200 * 1024)
+    text = f"-----Entities-----\nid,entity,description\n7,ANA,{long}\n8,BO,short\n"
+    tables = read_context_tables(text)
+    assert tables.ids["entities"] == frozenset({"7", "8"}) and tables.entity_names == ("ANA", "BO")
