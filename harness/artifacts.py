@@ -453,7 +453,9 @@ class FormatSummary(Value):
 class EngineSummary(Value):
     """What the engine version the suite names keeps from a variant's answers, over its cases,
     beside what the harness recovers (harness.scoring.engine_reading; docs/scoring.md, "What the
-    engine keeps"). `lost`: records the harness recovers that the engine would not keep."""
+    engine keeps"). `entities`, `relationships`: the engine's graphs, summed over the cases (the
+    graphs the variant's figures are computed on); `lost`: records the harness recovers that have
+    no counterpart in them; `reasons`: why the engine's parser dropped records."""
 
     engine: str
     parser: str
@@ -465,6 +467,14 @@ class EngineSummary(Value):
     lost: int
     cases_with_loss: int
     reasons: dict[str, int] = Field(default_factory=dict)
+
+
+class RecoveredSummary(Value):
+    """A variant's figures on the harness's own graphs, for a suite that names its engine (whose
+    `metrics` and `graph` are on the engine's): the second, labelled column, never the gated one."""
+
+    metrics: SuiteMetrics
+    graph: GraphStats
 
 
 class EntityTypesUsed(Value):
@@ -583,7 +593,7 @@ class Fragmentation(Value):
 class VariantSummary(Artifact):
     """One variant of a run: scores, graph, format, usage."""
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types", "repeats", "fragmentation", "engine")
+    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types", "repeats", "fragmentation", "engine", "recovered")
     prompt: str
     model: str
     cases: int
@@ -593,15 +603,19 @@ class VariantSummary(Artifact):
     records_from_gleaning: int
     usage: Usage
     cost_usd: Number | None
-    latency_total_s: Number
+    # the calls' summed latency as measured live; None in a replay (`--record-mode none`), whose
+    # calls were read from cassettes (about 0 s, which is no latency of the endpoint's)
+    latency_total_s: Number | None
     entity_types: EntityTypesUsed | None = None  # None when the variant's prompt no longer loads
     # the spread across samples of `--repeat N` (N > 1); with repeats, `metrics` pools every
     # (case, sample) row and `cases` counts those rows (docs/reports.md); None without repeats
     repeats: RepeatSpread | None = None
     fragmentation: Fragmentation | None = None  # None in summaries written before it was computed
     gleaning: list[GleaningRound] = []  # per answer position; empty without reference-free figures
-    # what the engine the suite names (`engine:`) keeps; None (left out) when it names none
+    # what the engine the suite names (`engine:`) keeps; None (left out) when it names none. With
+    # it, `metrics` and `graph` are on the engine's graphs and `recovered` on the harness's own
     engine: EngineSummary | None = None
+    recovered: RecoveredSummary | None = None
 
     def metric(self, name: str, average: Literal["micro", "macro"] = "micro") -> float | None:
         return self.metrics.get(name, average)
@@ -624,7 +638,7 @@ class OutputsSummary(Value):
     rows: int  # rows read
     unknown_ids: list[str] = Field(default_factory=list)  # rows whose id is not a case (not scored)
     duplicate_ids: list[str] = Field(default_factory=list)  # ids given again (the last row is scored)
-    missing_cases: list[str] = Field(default_factory=list)  # cases without a row (scored as an empty answer)
+    missing_cases: list[str] = Field(default_factory=list)  # cases without a row (not scored: in no harness figure)
 
 
 class ConventionsSummary(Value):

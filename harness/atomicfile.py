@@ -4,10 +4,12 @@ half of one.
 The content goes to a temporary file in the same folder (so the final rename stays on one file
 system), which is then renamed over the target. The folder is checked first (`confined.check_folder`):
 no link on its way may lead out of the project folder, so a planted `reports -> ~/.config` stops
-the write in one line; a link in the target's own place is replaced, never written through. The temporary name comes from `mkstemp`, unique
+the write in one line; a link in the target's own place is replaced, never written through. The
+temporary name comes from `mkstemp`, unique
 across processes and threads. Files are written with mode 0644 on purpose: results, reports and
-cassettes hold no credential (keys are scrubbed before anything is written) and are meant to be
-read and committed, whatever the process umask.
+cassettes hold no credential and are meant to be read and committed, whatever the process umask.
+Text is scrubbed here (`known_keys.scrub_chunks`): every key the harness knows, in any common
+encoding, is `[REDACTED]` in whatever any command writes; bytes (plots, caches) are written as given.
 """
 
 from __future__ import annotations
@@ -22,13 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from .confined import make_folder
+from .known_keys import scrub, scrub_chunks
 
 FILE_MODE = 0o644
 
 
 def atomic_write(path: Path, content: str | bytes | Iterable[str], *, mode: int = FILE_MODE,
                  roots: Iterable[Path] = ()) -> None:
-    """Write `content` (text as UTF-8, bytes as they are, or text chunks in order) to `path`.
+    """Write `content` (text as UTF-8, bytes as they are, or text chunks in order) to `path`;
+    text with every known key redacted.
 
     `roots`: project folders besides the working folder whose links must not lead out (the
     project of the suite whose cassettes are written)."""
@@ -42,9 +46,9 @@ def atomic_write(path: Path, content: str | bytes | Iterable[str], *, mode: int 
         else:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 if isinstance(content, str):
-                    handle.write(content)
+                    handle.write(scrub(content))
                 else:
-                    handle.writelines(content)
+                    handle.writelines(scrub_chunks(content))
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -46,6 +46,11 @@ WorkersOpt = Annotated[Optional[int], typer.Option("--workers", min=0, help="Pro
 OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk and variant prompt files that resolve outside the project folder (refused by default: both are sent to the model and written to cassettes and reports).")]
 
 
+# how the shipped suites' notes say their cassettes hold the team's answers (a suite copied from
+# one keeps the words after its cassettes hold a real model's)
+HAND_WRITTEN = "written by hand"
+
+
 def _evaluate(
     suites: list[Path],
     *,
@@ -116,6 +121,9 @@ def _evaluate(
         try:
             for note in outcome.notes:
                 typer.echo(f"harness: note: {note}", err=True)
+            if outcome.recorded and HAND_WRITTEN in suite.spec.notes:
+                typer.echo(f"harness: note: {suite.path}: its notes say the answers were {HAND_WRITTEN}, but "
+                           f"{outcome.recorded} case(s) were just recorded from the endpoint: update `notes:`", err=True)
             check_outcome(outcome)
             finished = finish_outcome(outcome, record_mode=mode, baseline=baseline)
         finally:
@@ -168,11 +176,16 @@ def record(
     repeat: RepeatOpt = 1,
     batch: Annotated[bool, typer.Option("--batch", help="Send the calls through the OpenAI Batch API (half the price, answers within 24 h), then record what failed live; resumable (docs/batch.md).")] = False,
     batch_id: Annotated[Optional[str], typer.Option("--batch-id", help="With --batch: attach to this batch (created earlier) instead of creating one.")] = None,
-    batch_poll: Annotated[float, typer.Option("--batch-poll", min=0.0, help="With --batch: seconds before the first check of a batch (doubling, at most 300).")] = 10.0,
+    batch_poll: Annotated[float, typer.Option("--batch-poll", help="With --batch: seconds before the first check of a batch (1 to 300; doubling, at most 300).")] = 10.0,
 ) -> None:
     """Run against the live endpoint and write cassettes (needs an API key)."""
     if batch_id is not None and not batch:
         raise InputError("--batch-id: only with --batch")
+    from .llm.batch import MAX_POLL_S, MIN_POLL_S
+
+    if not MIN_POLL_S <= batch_poll <= MAX_POLL_S:  # NaN fails too
+        raise InputError(f"--batch-poll: {batch_poll:g} s between checks of a batch; give {MIN_POLL_S:g} to "
+                         f"{MAX_POLL_S:g} seconds (a batch takes minutes to hours)")
     if batch:
         record_mode = _record_batch(suites, record_mode=record_mode, variants=variant, cases=case, shard=shard,
                                     base_url=base_url, allow_outside_chunks=allow_outside_chunks, repeat=repeat,
@@ -430,6 +443,7 @@ def evaluate_command(
     variant: Annotated[Optional[str], typer.Option("--variant", help="Name of the variant the outputs are (default: the file's name); a suite variant's name uses its prompt's format and examples.")] = None,
     format: Annotated[Optional[str], typer.Option("--format", help="Format the outputs are parsed in (default: the variant's, else auto).")] = None,
     conventions: Annotated[str, typer.Option("--conventions", help="harness (default) or text2kgbench: also score exactly as Text2KGBench's run_eval.py (docs/benchmarks.md).")] = "harness",
+    examples: Annotated[Optional[str], typer.Option("--examples", help="The prompt the outputs answered (file or builtin:<name>): example leaks and copies are read against its text, type conformance against its entity types (default: the suite variant's prompt when --variant names one; else n/a).")] = None,
     reports: ReportsOpt = Path("reports"),
     run_id: RunIdOpt = None,
     gate: GateOpt = False,
@@ -445,7 +459,7 @@ def evaluate_command(
         check_name(run_id, "--run-id", "run id")
     loaded = load_suite(suite)
     result = evaluate_outputs(loaded, outputs, variant=variant, fmt=format, conventions=conventions,
-                              reports_dir=reports, run_id=run_id, baseline=baseline)
+                              reports_dir=reports, run_id=run_id, baseline=baseline, examples=examples)
     for note in result.notes:
         typer.echo(f"harness: note: {note}", err=True)
     if json_out:
@@ -531,6 +545,13 @@ def _reference_free_lines(rf) -> list[str]:
     if rf.type_word_names:  # a finding only when there is one: no line for 0 or n/a
         lines.append(f"  names that are type words (name and type swapped): {rf.type_word_names} "
                      f"({', '.join(rf.type_word_names_found)})")
+    if rf.example_relationships:
+        lines.append(f"  {count(rf.example_relationships, 'relationship')} with an endpoint from the examples "
+                     f"({', '.join(rf.example_endpoint_names)})")
+    if rf.example_descriptions:
+        lines.append(f"  {count(rf.example_descriptions, 'description')} copied from the prompt's text")
+    if rf.ungrounded_endpoints:
+        lines.append(f"  {count(rf.ungrounded_endpoints, 'relationship')} with an endpoint not in the chunk")
     return lines
 
 
@@ -637,8 +658,10 @@ def compare_command(
         _emit_json({"comparisons": {k: c.to_json() for k, c in output.items()}})
         return
     for key, comparison in output.items():
+        alone = [f"{len(cases)} only in {label}" for cases, label in
+                 ((comparison.only_in_a, comparison.label_a), (comparison.only_in_b, comparison.label_b)) if cases]
         typer.echo(f"{comparison.label_a} -> {comparison.label_b}  ({len(comparison.cases)} paired cases; "
-                   f"changes are B minus A)")
+                   + (f"{', '.join(alone)}: left out; " if alone else "") + "changes are B minus A)")
         spread = comparison.repeat_spread
         if spread is not None:  # both runs repeated (--repeat N): per metric, beyond the repeat spread or not
             typer.echo(f"  repeats: spread {spread.rule}")
@@ -753,6 +776,26 @@ def _usage_error_line(exc: Exception) -> str:
     return f"harness: {command + ': ' if command else ''}{' '.join(message.split())}"
 
 
+def _unknown_option_line(exc: Exception) -> str:
+    """An option the command does not take, as our own line: the command, the option, and every
+    option the command does take, in its declared order (Click's own text suggests only the
+    close matches, which can leave out the options the user needs)."""
+    ctx = getattr(exc, "ctx", None)
+    name = getattr(exc, "option_name", "") or "?"
+    if ctx is None:
+        return f"harness: unknown option {name}"
+    command = ctx.command_path.removeprefix("harness").strip()
+    options: list[str] = []
+    for param in ctx.command.get_params(ctx):
+        if getattr(param, "param_type_name", "") == "option" and not getattr(param, "hidden", False):
+            names = [*param.opts, *param.secondary_opts]
+            longest = [n for n in names if n.startswith("--")] or names
+            options.extend(n for n in longest if n not in options)
+    where = f"{command}: " if command else ""
+    return (f"harness: {where}unknown option {name}; "
+            f"{'`harness ' + command + '`' if command else '`harness`'} takes {', '.join(options) or 'no option'}")
+
+
 INTERRUPTED = 130  # the shell's code for a Ctrl-C; no harness command returns it otherwise
 
 
@@ -760,14 +803,25 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: every HarnessError becomes one line on stderr and its exit code.
 
     Usage errors (unknown option, bad value, missing argument) are one line too, exit 2: Typer
-    runs in non-standalone mode so its boxed, multi-line error never prints.
+    runs in non-standalone mode so its boxed, multi-line error never prints. Whatever the command
+    prints, these lines included, passes through the one redaction of known keys (scrubbed_output).
     """
-    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+    from .scrubbed_output import scrubbed_std_streams
+
+    with scrubbed_std_streams():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, NoSuchOption, UsageError
 
     try:
         result = app(args=argv, prog_name="harness", standalone_mode=False)
     except NoArgsIsHelpError as exc:  # `harness` or `harness prompts` alone: the help, exit 2
         sys.stdout.write(exc.ctx.get_help() + "\n" if exc.ctx is not None else "")
+        return 2
+    except NoSuchOption as exc:
+        sys.stderr.write(_unknown_option_line(exc) + "\n")
         return 2
     except UsageError as exc:
         sys.stderr.write(_usage_error_line(exc) + "\n")

@@ -17,17 +17,21 @@ GRAPHRAG_LATEST: dict[int, tuple[int, int, int]] = {0: (0, 9, 0), 1: (1, 2, 4), 
 # the LightRAG lines the harness models (1.0-1.5), and the release each major.minor stands for
 LIGHTRAG_LATEST: dict[tuple[int, int], tuple[int, ...]] = {
     (1, 0): (1, 0, 9), (1, 1): (1, 1, 7), (1, 2): (1, 2, 6), (1, 3): (1, 3, 9), (1, 4): (1, 4, 16), (1, 5): (1, 5, 7)}
+# the LlamaIndex line whose property-graph extractors the harness models (llama-index-core 0.14)
+LLAMAINDEX_LATEST: dict[tuple[int, int], tuple[int, int, int]] = {(0, 14): (0, 14, 25)}
 NAMES = ("graphrag-0 ... graphrag-3 or one release such as graphrag-1.2.0; lightrag, lightrag-1.0 ... "
-         "lightrag-1.5 or one release such as lightrag-1.4.6")
+         "lightrag-1.5 or one release such as lightrag-1.4.6; llamaindex, llamaindex-0.14 or one release "
+         "such as llamaindex-0.14.25")
 
 _GRAPHRAG = re.compile(r"graphrag-(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 _LIGHTRAG = re.compile(r"lightrag(?:-(\d+)\.(\d+)(?:\.(\d+))?(?:\.(\d+))?)?")  # 1.4.9.11: four parts
+_LLAMAINDEX = re.compile(r"llamaindex(?:-(\d+)\.(\d+)(?:\.(\d+))?)?")
 
 
 @dataclass(frozen=True)
 class EngineRelease:
-    """`graphrag` or `lightrag`, and the release the name stands for (None: plain `lightrag`,
-    which names no release)."""
+    """`graphrag`, `lightrag` or `llamaindex`, and the release the name stands for (None: plain
+    `lightrag`, which names no release)."""
 
     engine: str
     version: tuple[int, ...] | None
@@ -53,4 +57,12 @@ def parse_engine_name(name: str) -> EngineRelease:
         parts = tuple(int(g) for g in match.groups() if g is not None)
         if (1, 0) <= parts[:2] <= max(LIGHTRAG_LATEST):
             return EngineRelease("lightrag", LIGHTRAG_LATEST.get(parts, parts) if len(parts) == 2 else parts)
+    match = _LLAMAINDEX.fullmatch(text)
+    if match is not None:
+        if match.group(1) is None:
+            return EngineRelease("llamaindex", max(LLAMAINDEX_LATEST.values()))
+        line = (int(match.group(1)), int(match.group(2)))
+        if line in LLAMAINDEX_LATEST:
+            patch = match.group(3)
+            return EngineRelease("llamaindex", LLAMAINDEX_LATEST[line] if patch is None else (*line, int(patch)))
     raise InputError(f"engine '{name}' is not an engine version the harness models ({NAMES})")

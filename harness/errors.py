@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from .known_keys import scrub
+
 E = TypeVar("E", bound=BaseException)
 
 
 class HarnessError(Exception):
-    """Base: a message for the user (one line) and the exit code the CLI returns."""
+    """Base: a message for the user (one line) and the exit code the CLI returns. The message
+    is scrubbed of every known key when made: it may quote an endpoint's error text or a value."""
 
     exit_code = 2
 
     def __init__(self, message: str) -> None:
+        message = scrub(message)
         super().__init__(message)
         self.message = message
 

@@ -6,13 +6,17 @@ conversation (the first answer, then each gleaning answer). Either goes through 
 per-round parse, merge and score (`runner.evaluate_case`) as the answer rounds of one variant, as a
 recorded conversation is read, and the run ends in `finish.finish_run` like any other: a normal
 run folder with results.jsonl, summary.json, reports and the gate. Rows whose id is not a case and
-ids given twice are reported (the last row of an id counts, as in Text2KGBench's run_eval.py); a case without a row is
-scored as an empty answer. `--conventions text2kgbench` adds Text2KGBench's figures
-(harness.scoring.conventions.text2kgbench) to the summary, where a case without a row counts zero.
+ids given twice are reported (the last row of an id counts, as in Text2KGBench's run_eval.py). A
+case without a row is missing, not answered: it is listed (notes, summary.json's `outputs`, the
+report) and gets no result row, so it is in no figure of the harness's (format errors, scores,
+graph), where an empty answer would count as a format error and a miss. `--conventions
+text2kgbench` adds Text2KGBench's figures (harness.scoring.conventions.text2kgbench) to the
+summary, where a case without a row counts zero, as run_eval.py counts it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +31,7 @@ from .llm.request_digest import request_hash
 from .metrics.registry import metrics as registered_metrics
 from .model import CaseResult, ExtractedGraph, GoldCase, Round
 from .names import check_name, safe_name
+from .prompts.entity_types import effective_entity_types, suite_entity_types
 from .prompts.template import PromptTemplate
 from .runfolder import RESULTS, open_run_folder, selection_of, write_results
 from .runner import VariantPlan, endpoint_settings, evaluate_case, plan_variant, variant_delimiters
@@ -64,8 +69,8 @@ class OutputsFile:
                  for row in self.unknown]
         lines += [f"{self.path}:{row.line}: id '{row.id}' given again at line {self.by_case[row.id].line}; "
                   "only the last row is scored" for row in self.duplicates]
-        counted = ("contributes zero to every figure" if conventions == "text2kgbench"
-                   else "scored as an empty answer")
+        counted = ("contributes zero to every Text2KGBench figure, and is left out of the harness's"
+                   if conventions == "text2kgbench" else "missing: not scored (n/a), left out of every figure")
         lines += [f"{self.path}: case '{case}' has no row; {counted}" for case in self.missing]
         return lines
 
@@ -153,15 +158,38 @@ def variant_name(given: str | None, outputs: Path) -> str:
     return safe_name(outputs.name.split(".")[0], fallback=DEFAULT_VARIANT)
 
 
+@dataclass
 class OutputsPlan(VariantPlan):
-    """A variant whose prompt is not known (answers of another pipeline): no example text, so
-    example leaks are n/a, and no chunk can be in it."""
+    """A variant of another pipeline's answers. Its prompt is known only when `--examples` names
+    it (`prompt_known`); otherwise there is no example text, so example leaks and the other
+    figures read against the prompt are n/a, and no chunk can be in it."""
+
+    prompt_known: bool = False
 
     def examples_text(self, case: GoldCase) -> str:
+        if self.prompt_known:
+            return super().examples_text(case)
         return None  # type: ignore[return-value]  # reference_free reads None as "no prompt given": n/a
 
     def prompt_contains_chunk(self, case: GoldCase) -> bool:
-        return False
+        return self.prompt_known and super().prompt_contains_chunk(case)
+
+
+def examples_prompt(suite: Suite, reference: str) -> PromptTemplate:
+    """`--examples`: the prompt the outputs answered, a file (from the working folder) or
+    `builtin:<name>`, read as the suite's engine reads prompt files."""
+    from .prompts.resolve import resolve_prompt
+
+    try:
+        resolved = resolve_prompt(reference)
+    except InputError as exc:
+        raise InputError(f"--examples: {exc.message}") from None
+    reader = None
+    if suite.spec.engine is not None:
+        from .llm.engine_conversation import conversation_for
+
+        reader = conversation_for(suite.spec.engine).read_prompt_bytes
+    return resolved.load(reader=reader)
 
 
 def _suite_view(suite: Suite, name: str, spec: VariantSpec) -> Suite:
@@ -172,26 +200,42 @@ def _suite_view(suite: Suite, name: str, spec: VariantSpec) -> Suite:
     return Suite(view, suite.path, suite.root, suite.cases, allow_outside_files=suite.allow_outside_files)
 
 
-def plan_outputs(suite: Suite, name: str, fmt: str | None, outputs: Path) -> tuple[Suite, VariantPlan]:
+def plan_outputs(suite: Suite, name: str, fmt: str | None, outputs: Path,
+                 examples: str | None = None) -> tuple[Suite, VariantPlan]:
     """A variant of the suite's name: its prompt's format, delimiters, entity types and examples
-    (`--format` overriding the format). Another name: no prompt, `--format` (default auto), the
-    format's delimiters, the ontology's entity types (else the suite's)."""
+    (`--format` overriding the format; `examples`, `--examples`, the prompt whose example text the
+    answers are read against). Another name: `--format` (default auto), the ontology's entity types
+    (else the suite's), and with `examples` that prompt's example text, delimiters and entity
+    types (the ontology's, else its own, else the suite's); without it no prompt at all."""
     if name in suite.spec.variants:
         spec = suite.spec.variants[name]
         if fmt is not None:
             spec = spec.model_copy(update={"format": fmt})
         view = _suite_view(suite, name, spec)
-        return view, plan_variant(view, name)
+        plan = plan_variant(view, name)
+        if examples is not None:
+            fields = {f.name: getattr(plan, f.name) for f in dataclasses.fields(plan) if f.init}
+            plan = OutputsPlan(**{**fields, "template": examples_prompt(suite, examples)}, prompt_known=True)
+        return view, plan
     spec = VariantSpec(prompt=f"(outputs of another pipeline: {outputs})", format=fmt or AUTO)
     view = _suite_view(suite, name, spec)
     ontology = suite.spec.ontology
-    types = list(ontology.entity_types) if ontology is not None and ontology.entity_types else list(suite.spec.entity_types)
     template = PromptTemplate(user="{input_text}", source="<outputs>", format=spec.format or DEFAULT_FORMAT)
+    suite_types = list(suite.spec.entity_types)
+    types = suite_types
+    effective = None
+    if examples is not None:
+        template = examples_prompt(suite, examples)
+        effective = effective_entity_types(template, variant=None, suite=suite_entity_types(suite))
+        types = effective.values
+    if ontology is not None and ontology.entity_types:
+        types = list(ontology.entity_types)
     endpoint: EndpointSettings = endpoint_settings(suite.spec.model)
     plan = OutputsPlan(
         name=name, spec=spec, template=template, entity_types=types, language=suite.spec.language,
         endpoint=endpoint, max_gleanings=0, format=spec.format or AUTO,
-        delimiters=variant_delimiters(spec, template.meta, spec.format or AUTO),
+        delimiters=variant_delimiters(spec, template.meta, spec.format or AUTO), types=effective,
+        prompt_known=examples is not None,
     )
     return view, plan
 
@@ -232,19 +276,27 @@ class Evaluation:
     suite: str
     variant: str
     conventions: str
-    cases: int
+    cases: int  # the suite's cases (what Text2KGBench's figures average over)
     metrics: dict[str, float | None]
     notes: list[str]
+    missing: list[str] = field(default_factory=list)  # cases without a row: not scored, in no harness figure
+
+    @property
+    def scored(self) -> int:
+        """Cases the harness's figures stand on: those with a row."""
+        return self.cases - len(self.missing)
 
     def to_json(self) -> dict:
         return {"suite": self.suite, "variant": self.variant, "conventions": self.conventions, "cases": self.cases,
-                "metrics": self.metrics, "notes": self.notes}
+                "scored": self.scored, "missing": list(self.missing), "metrics": self.metrics, "notes": self.notes}
 
 
 def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None, fmt: str | None = None,
                      conventions: str = "harness", reports_dir: Path = Path("reports"),
-                     run_id: str | None = None, baseline: Path | None = None) -> Evaluation:
-    """Score the outputs file against the suite into a new run folder (`run_id`: that folder, started over)."""
+                     run_id: str | None = None, baseline: Path | None = None,
+                     examples: str | None = None) -> Evaluation:
+    """Score the outputs file against the suite into a new run folder (`run_id`: that folder,
+    started over); `examples`: the prompt the outputs answered (`plan_outputs`)."""
     started = time.perf_counter()
     if conventions not in CONVENTIONS:
         raise InputError(f"--conventions: '{conventions}' is not one of {', '.join(CONVENTIONS)}")
@@ -252,17 +304,21 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
         raise InputError(f"--format: '{fmt}' is not one of {', '.join((AUTO, *format_names()))}")
     name = variant_name(variant, outputs)
     matched = match_cases(outputs, read_outputs(outputs), suite.cases)
-    view, plan = plan_outputs(suite, name, fmt, outputs)
+    if not matched.by_case:
+        raise InputError(f"{outputs}: no row answers a case of the suite {suite.name} ({len(matched.rows)} row(s); "
+                         f"case ids look like '{suite.cases[0].id}')" if suite.cases else
+                         f"{suite.path}: the suite has no case to score")
+    view, plan = plan_outputs(suite, name, fmt, outputs, examples)
     if conventions == "text2kgbench" and suite.spec.ontology is None:
         text2kgbench_figures(suite, [], {})  # raises: the ontology is needed
     results = []
-    for case in suite.cases:
-        row = matched.by_case.get(case.id)
-        answers = row.answers if row is not None else ("",)
+    answered = [case for case in suite.cases if case.id in matched.by_case]
+    for case in answered:  # a case without a row is missing, not an empty answer: no result row
+        answers = matched.by_case[case.id].answers
         # a one-answer row keeps the hash it always had; a conversation hashes all its answers
         digest = request_hash({"output": answers[0]} if len(answers) == 1 else {"rounds": list(answers)})
         results.append(evaluate_case(view, plan, case, answer_rounds(answers), digest))
-    folder = open_run_folder(reports_dir, suite.name, selection_of([name], [c.id for c in suite.cases]),
+    folder = open_run_folder(reports_dir, suite.name, selection_of([name], [c.id for c in answered]),
                              run_id=run_id, fresh=True)
     try:
         write_results(folder.path / RESULTS, results)
@@ -285,8 +341,9 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
     if conventions == "harness":
         summary = finished.summary.variants[name]
         figures = {metric.name: summary.metric(metric.name) for metric in registered_metrics()}
-    return Evaluation(finished, suite.name, name, conventions, len(suite.cases), figures, notes)
+    return Evaluation(finished, suite.name, name, conventions, len(suite.cases), figures, notes, list(matched.missing))
 
 
 __all__ = ["DEFAULT_VARIANT", "Evaluation", "OutputRow", "OutputsFile", "OutputsPlan", "answer_rounds", "evaluate_outputs",
+           "examples_prompt",
            "match_cases", "plan_outputs", "read_outputs", "text2kgbench_figures", "variant_name"]

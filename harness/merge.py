@@ -94,7 +94,7 @@ def merge_runs(
             merged[key] = (row, data.run_dir)
 
     variants = suite.variant_names()
-    order = {(v, c.id): i for i, (v, c) in enumerate((v, c) for v in variants for c in suite.cases)}
+    order = {(v, c.id): i for i, (v, c) in enumerate(suite.pairs(variants))}
     unknown = [key[:2] for key in merged if key[:2] not in order]
     if unknown:
         variant, case = unknown[0]

@@ -330,7 +330,7 @@ class RoundYield(Value):
 
 class ReferenceFreeScores(Value):
     """What one answer says about itself and its chunk, no gold needed (docs/scoring.md,
-    "Reference-free figures"). The first fourteen keys are `harness score --json`'s `reference_free`."""
+    "Reference-free figures"). The first eighteen keys are `harness score --json`'s `reference_free`."""
 
     entities: int  # distinct entities (by normalised name)
     relationships: int  # distinct relationships (normalised endpoint pairs, undirected, self-loops out)
@@ -350,6 +350,17 @@ class ReferenceFreeScores(Value):
     # counted as example leaks; None without a type list
     type_word_names: int | None = None
     type_word_names_found: list[str] = Field(default_factory=list)
+    # relationship records with an endpoint copied from the prompt's examples (in their text, not in
+    # the chunk; a type word is never one); None unless the prompt's example text was given
+    example_relationships: int | None = None
+    example_endpoint_names: list[str] = Field(default_factory=list)
+    # entity and relationship records whose description copies a passage of the prompt's text that
+    # the chunk does not hold (harness/scoring/copied.py); None without the example text, or when
+    # the format writes no descriptions
+    example_descriptions: int | None = None
+    # relationship records with an endpoint whose name is not in the chunk; None on rows scored
+    # before the figure existed
+    ungrounded_endpoints: int | None = None
     strengths_out_of_scale: int = 0  # relationship records whose strength is set and outside the scale
     # the counts a pooled (micro) rate needs
     entity_records: int = 0
@@ -397,6 +408,13 @@ class ReportScore(Value):
     # ids that are no record of the context: an unknown dataset, a table the context lacks, an id
     # the table does not list; None when the context has no table to check against
     citations_invalid: int | None = None
+    # the same ids by the dataset cited (as the prompt spells it; an unknown one as written); None
+    # when the context has no table to check against
+    citations_invalid_by_dataset: dict[str, int] | None = None
+    # names of the prompt's own worked example (its tables) that the report uses and the context
+    # does not hold; None when the prompt is not known
+    example_names: int | None = None
+    example_names_found: list[str] = Field(default_factory=list)
     context_entities: int = 0  # names in the context's Entities table
     entities_covered: int = 0  # context entities the report names
     gold_facts: int = 0
@@ -490,6 +508,12 @@ class Usage(Value):
             estimated=self.estimated or other.estimated,
         )
 
+    @property
+    def counted(self) -> bool:
+        """Some token was counted. Nothing counted is no usage known (answers another pipeline
+        wrote, calls that all failed), not a free run: what it cost is n/a, never $0."""
+        return bool(self.prompt_tokens or self.completion_tokens or self.total_tokens)
+
 
 class Round(Value):
     """One model call of a case: the first extraction, a gleaning continuation, or a loop check."""
@@ -515,17 +539,26 @@ class EngineRead(Value):
     """What the engine version a suite names (`engine:`) keeps from one case's answers, read by its
     own parser as harness.cache_audit.engines models it (GraphRAG: the answers glued as it glues
     them, seams included), beside what the harness recovers (docs/scoring.md, "What the engine
-    keeps"). `lost`: records the harness recovers that the engine does not keep; `reasons`: why
-    the engine read nothing from the records it dropped (reason -> records)."""
+    keeps"). `entities`, `relationships`: the engine's graph, merged as the engine merges (the
+    graph the case is scored on); `lost`: records the harness recovers that have no counterpart
+    in it (an entity kept only as a relationship's endpoint, untyped, counts as lost); `reasons`: why the engine's parser dropped the records it dropped (reason -> records)."""
 
     engine: str  # as the suite names it
-    parser: str  # the modelled parser: graphrag-3.x, lightrag>=1.4.8, ...
+    parser: str  # the modelled parser: graphrag-3.x, lightrag>=1.4.8, llamaindex-simple, ...
     entities: int
     relationships: int
     recovered_entities: int
     recovered_relationships: int
     lost: int
     reasons: dict[str, int] = Field(default_factory=dict)
+
+
+class RecoveredResult(Value):
+    """The harness's own graph of a case's answers and its figures: the second, labelled column
+    of a suite that names its engine, whose default figures are on the engine's graph."""
+
+    graph: ExtractedGraph = Field(default_factory=ExtractedGraph)
+    score: CaseScore | None = None
 
 
 class CaseResult(Value):
@@ -548,16 +581,19 @@ class CaseResult(Value):
     # so a run without repeats writes the rows it always wrote
     sample: int = Field(default=0, ge=0)
     # what the engine the suite names keeps from the answers; None (left out) where the suite names
-    # no engine or its kind builds no graph
+    # no engine or its kind builds no graph. With it, `graph` and `score` are the engine's graph
+    # and its figures, and `recovered` the harness's own graph and figures (left out without it)
     engine: EngineRead | None = None
+    recovered: RecoveredResult | None = None
 
     @model_serializer(mode="wrap")
     def _leave_out_first_sample(self, handler: Any) -> Any:
         data = handler(self)
         if isinstance(data, dict) and data.get("sample") == 0:
             del data["sample"]
-        if isinstance(data, dict) and data.get("engine", "") is None:
-            del data["engine"]
+        for key in ("engine", "recovered"):
+            if isinstance(data, dict) and data.get(key, "") is None:
+                del data[key]
         return data
 
 

@@ -97,8 +97,7 @@ class ReplayJob:
     suite: Suite
     steps: RunnerSteps
     plans: dict[str, Any]  # variant -> runner.VariantPlan
-    variants: list[str]
-    cases: list[GoldCase]
+    pairs: list[tuple[str, GoldCase]]  # (variant, case) in suite order: Suite.pairs
     repeat: int
     client_of: dict[str, ModelClient]
     clients: list[ModelClient]  # each client once: the calls and retries counted per batch
@@ -108,8 +107,8 @@ class ReplayJob:
     def where(self, place: int) -> tuple[str, GoldCase, int]:
         """The variant, case and sample at a place in suite order (runner: place = its index)."""
         pair, sample = divmod(place, self.repeat)
-        variant, case = divmod(pair, len(self.cases))
-        return self.variants[variant], self.cases[case], sample
+        variant, case = self.pairs[pair]
+        return variant, case, sample
 
 
 @dataclass

@@ -121,7 +121,7 @@ class SuiteRun:
         self.done = True
         from .errors import HarnessError
         from .finish import finish_run
-        from .runner import RunOptions, rerecord_command, run_suite
+        from .runner import RunOptions, case_order, rerecord_command, run_suite
 
         variants = cases = None
         if self.selected is not None:
@@ -142,9 +142,10 @@ class SuiteRun:
                                                        variants=variants, cases=cases))
             self.outcome = outcome
             # the mode is spelled out: `harness record` defaults to `none` when CI is set
+            order = case_order(self.suite)  # once: a hint per missing cassette must not cost the whole suite
             for variant, case, why in outcome.missing:
                 self.missing[(variant, case)] = (
-                    f"cassette {why}: record it with `{rerecord_command(self.suite, [(variant, case, why)])}`")
+                    f"cassette {why}: record it with `{rerecord_command(self.suite, [(variant, case, why)], order=order)}`")
             self.rerecord_all = rerecord_command(self.suite, outcome.missing) if outcome.missing else None
             for variant, case, message in outcome.failures:
                 self.failures[(variant, case)] = message
@@ -204,7 +205,7 @@ class VariantCollector(pytest.Collector):
         self.run = run
 
     def collect(self):
-        for case in self.run.suite.cases:
+        for case in self.run.suite.variant_cases(self.name):
             yield CaseItem.from_parent(self, name=case.id, run=self.run, variant=self.name)
 
 

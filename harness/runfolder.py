@@ -29,6 +29,7 @@ from .atomicfile import atomic_write, atomic_write_json
 from .confined import make_folder, open_no_follow
 from .errors import HarnessError, InputError
 from .inputfiles import MAX_RUN_FILE_BYTES, load_json, read_text
+from .known_keys import scrub
 from .model import CaseResult
 from .names import check_name
 
@@ -94,6 +95,7 @@ class ResultsWriter:
         self._sink = os.fdopen(fd, "a", encoding="utf-8")
 
     def _track(self, place: int, line: str) -> str:
+        line = scrub(line)  # before its size is kept: the line as it is on disk
         size = len(line) if line.isascii() else len(line.encode("utf-8"))
         self._spans[place] = (self._end, size)
         self._end += size + _NEWLINE_BYTES

@@ -30,7 +30,10 @@ from .llm.engine_conversation import HARNESS, Conversation, conversation_for
 from .llm.gleaning import extract_with_gleaning
 from .llm.providers.base import EndpointSettings
 from .llm.request_digest import request_hash
-from .model import CaseResult, ExtractedGraph, FormatIssue, FormatReport, GoldCase, MatchingConfig, ReferenceFreeScores, Round, Usage
+from .model import (
+    CaseResult, CaseScore, ExtractedGraph, FormatIssue, FormatReport, GoldCase, MatchingConfig, RecoveredResult,
+    ReferenceFreeScores, Round, Usage,
+)
 from .parsing import parse
 from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
@@ -73,7 +76,10 @@ class VariantPlan:
         """What the prompt is filled with, as the engine fills it for the suite's kind: the case's
         and the variant's values, then the engine's defaults for what the template declares not."""
         engine = {k: v for k, v in self.kind.engine_defaults.items() if k not in self.template.defaults}
-        return {**engine, **self.kind.variables(self, case)}
+        filled = {**engine, **self.kind.variables(self, case)}
+        if self.kind.name == "extract_graph" and self.conversation.strips_chunk:
+            filled["input_text"] = self.conversation.chunk(filled["input_text"])
+        return filled
 
     def render(self, case: GoldCase) -> list[dict[str, str]]:
         """The case's first request as the engine version the suite names sends it."""
@@ -332,23 +338,37 @@ def suite_citation_datasets(suite: Suite) -> list[str] | None:
     return list(suite.spec.citations.datasets) if "citations" in suite.spec.model_fields_set else None
 
 
+def _score(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[Round], graph: ExtractedGraph,
+           read_format: str) -> CaseScore:
+    """The case's figures on one graph: gold, reference-free (extraction kinds) and the kind's own."""
+    extraction = plan.kind.extraction_figures
+    score = score_case(case, graph, suite.spec.matching, suite.spec.ontology if extraction else None)
+    if extraction:  # other kinds' answers hold no graph: grounding, types, leaks... are n/a, not 0
+        score.reference_free = plan.reference_free(case, graph, read_format, suite.spec.matching,
+                                                   answers=[rnd.index for rnd in rounds if rnd.kind != "loop"])
+    return plan.kind.score(ScoreInput(case=case, graph=graph, rounds=rounds, matching=suite.spec.matching,
+                                      ontology=suite.spec.ontology, language=plan.language,
+                                      datasets=suite_citation_datasets(suite), examples=plan.examples_text(case)),
+                           score)
+
+
 def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[Round], digest: str,
                   sample: int = 0) -> CaseResult:
+    """One case scored. A graph-building suite that names its engine (`engine:`) is scored on the
+    graph that engine's parser would keep; the harness's own graph is scored too, as `recovered`."""
     graph, combined, per_round = merge_rounds(rounds, plan)
     usage = Usage()
     for rnd in rounds:
         usage = usage + rnd.usage
-    extraction = plan.kind.extraction_figures
-    score = score_case(case, graph, suite.spec.matching, suite.spec.ontology if extraction else None)
-    if extraction:  # other kinds' answers hold no graph: grounding, types, leaks... are n/a, not 0
-        score.reference_free = plan.reference_free(case, graph, combined.format, suite.spec.matching,
-                                                   answers=[rnd.index for rnd in rounds if rnd.kind != "loop"])
-    score = plan.kind.score(ScoreInput(case=case, graph=graph, rounds=rounds, matching=suite.spec.matching,
-                                       ontology=suite.spec.ontology, language=plan.language,
-                                       datasets=suite_citation_datasets(suite)), score)
-    engine = suite.spec.engine
+    engine, recovered = None, None
+    if suite.spec.engine and plan.kind.extraction_figures:
+        view = read_as_engine(suite.spec.engine, rounds, graph, plan.delimiters, plan.format)
+        engine = view.read
+        recovered = RecoveredResult(graph=graph, score=_score(suite, plan, case, rounds, graph, combined.format))
+        graph = view.graph
     return CaseResult(
-        engine=read_as_engine(engine, rounds, graph, plan.delimiters) if engine and extraction else None,
+        engine=engine,
+        recovered=recovered,
         suite=suite.name,
         variant=plan.name,
         case_id=case.id,
@@ -357,7 +377,7 @@ def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[
         graph=graph,
         format_report=combined,
         round_reports=per_round,
-        score=score,
+        score=_score(suite, plan, case, rounds, graph, combined.format),
         in_prompt_examples=plan.prompt_contains_chunk(case),
         usage=usage,
         latency_s=sum(r.latency_s for r in rounds),
@@ -409,6 +429,7 @@ class RunOutcome:
     calls: int = 0
     retries: int = 0
     notes: list[str] = field(default_factory=list)  # for the user: e.g. an unfinished run not resumed, and why
+    recorded: int = 0  # cases whose cassette took answers sent to the endpoint during this run
     lock: RunLock | None = field(default=None, repr=False)  # held with RunOptions.hold_lock
     # the entity types each variant's prompt was filled with, as planned (summary.json reports them)
     entity_types: dict[str, EntityTypesUsed] = field(default_factory=dict)
@@ -487,18 +508,20 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
                          entity_types={name: EntityTypesUsed.model_validate(plan.types.to_json())
                                        for name, plan in plans.items() if plan.types is not None})
     # every row at its place in suite order (variant, then case, then sample): place =
-    # (variant index * cases + case index) * repeat + sample
-    rows: list[CaseResult | None] = [None] * (len(variants) * len(cases) * options.repeat)
+    # (index of the (variant, case) pair) * repeat + sample
+    # the (variant, case) pairs of the run: a variant with a `cases:` list runs only those
+    pairs = suite.pairs(variants, cases)
+    rows: list[CaseResult | None] = [None] * (len(pairs) * options.repeat)
     workers = 0
     if replay:
         from .parallel_replay import worker_count
 
         workers = worker_count(options.workers, len(rows))
     if workers:
-        writer = await _replay_in_pool(suite, options, variants, cases, plans, client_of, clients, previous,
+        writer = await _replay_in_pool(suite, options, pairs, plans, client_of, clients, previous,
                                        folder, outcome, rows, workers)
     else:
-        writer = await _run_here(suite, options, variants, cases, plans, client_of, clients, previous,
+        writer = await _run_here(suite, options, pairs, plans, client_of, clients, previous,
                                  results_path, outcome, rows, replay)
     writer.finish()  # suite order
     outcome.results = [row for row in rows if row is not None]
@@ -506,7 +529,7 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
     return outcome
 
 
-def _kept_rows(variants: list[str], cases: list[GoldCase], plans: dict[str, VariantPlan],
+def _kept_rows(pairs: list[tuple[str, GoldCase]], plans: dict[str, VariantPlan],
                client_of: dict[str, ModelClient], previous: dict[tuple[str, str, int], CaseResult], repeat: int,
                *, every_request: bool) -> Iterable[tuple[int, CaseRequest | None, bool]]:
     """(place, request, kept) for every place in suite order: `kept` when the interrupted run's
@@ -514,18 +537,17 @@ def _kept_rows(variants: list[str], cases: list[GoldCase], plans: dict[str, Vari
     or parser changed). The request is built where it is needed: always with `every_request`,
     else only for a case with a row to compare."""
     place = 0
-    for name in variants:
+    for name, case in pairs:
         plan = plans[name]
-        for case in cases:
-            olds = [previous.get((name, case.id, sample)) for sample in range(repeat)]
-            first = (case_request(plan, client_of[name], case)
-                     if every_request or any(old is not None for old in olds) else None)
-            for sample, old in enumerate(olds):  # finished samples of an interrupted run are kept
-                request = first if first is None or sample == 0 else first.for_sample(sample)
-                kept = (old is not None and request is not None and old.request_hash == request.calls_digest
-                        and old.error is None)
-                yield place, request, kept
-                place += 1
+        olds = [previous.get((name, case.id, sample)) for sample in range(repeat)]
+        first = (case_request(plan, client_of[name], case)
+                 if every_request or any(old is not None for old in olds) else None)
+        for sample, old in enumerate(olds):  # finished samples of an interrupted run are kept
+            request = first if first is None or sample == 0 else first.for_sample(sample)
+            kept = (old is not None and request is not None and old.request_hash == request.calls_digest
+                    and old.error is None)
+            yield place, request, kept
+            place += 1
 
 
 def _not_settled(outcome: RunOutcome, variant: str, case_id: str, sample: int, status: str, message: str = "") -> None:
@@ -539,7 +561,7 @@ def _not_settled(outcome: RunOutcome, variant: str, case_id: str, sample: int, s
         outcome.missing.append((variant, case_id, status))
 
 
-async def _run_here(suite: Suite, options: RunOptions, variants: list[str], cases: list[GoldCase],
+async def _run_here(suite: Suite, options: RunOptions, pairs: list[tuple[str, GoldCase]],
                     plans: dict[str, VariantPlan], client_of: dict[str, ModelClient], clients: list[ModelClient],
                     previous: dict[tuple[str, str, int], CaseResult], results_path: Path, outcome: RunOutcome,
                     rows: list[CaseResult | None], replay: bool) -> ResultsWriter:
@@ -547,7 +569,7 @@ async def _run_here(suite: Suite, options: RunOptions, variants: list[str], case
     other (replay, whose calls never wait)."""
     kept: list[tuple[int, str]] = []
     todo: list[tuple[int, CaseRequest]] = []
-    for place, request, reuse in _kept_rows(variants, cases, plans, client_of, previous, options.repeat,
+    for place, request, reuse in _kept_rows(pairs, plans, client_of, previous, options.repeat,
                                             every_request=True):
         assert request is not None
         if reuse:
@@ -591,6 +613,8 @@ async def _run_here(suite: Suite, options: RunOptions, variants: list[str], case
                     with cassette_for(path) as cassette:
                         rounds = await converse(client_of[plan.name], request)
                     if router is not None:
+                        if getattr(cassette, "dirty", False):  # new exchanges, answered live
+                            outcome.recorded += 1
                         # serialising and writing the cassette is CPU and disk work: off the
                         # event loop, so the other cases' calls go on meanwhile; the row is
                         # written after it, so a resumed run never trusts an unwritten cassette
@@ -624,7 +648,7 @@ async def _close_clients(outcome: RunOutcome, clients: list[ModelClient]) -> Non
         await client.close()
 
 
-async def _replay_in_pool(suite: Suite, options: RunOptions, variants: list[str], cases: list[GoldCase],
+async def _replay_in_pool(suite: Suite, options: RunOptions, pairs: list[tuple[str, GoldCase]],
                           plans: dict[str, VariantPlan], client_of: dict[str, ModelClient],
                           clients: list[ModelClient], previous: dict[tuple[str, str, int], CaseResult],
                           folder: RunFolder, outcome: RunOutcome, rows: list[CaseResult | None],
@@ -635,7 +659,7 @@ async def _replay_in_pool(suite: Suite, options: RunOptions, variants: list[str]
 
     rescore: list[tuple[int, str | None]] = []
     todo: list[tuple[int, str | None]] = []
-    for place, request, reuse in _kept_rows(variants, cases, plans, client_of, previous, options.repeat,
+    for place, request, reuse in _kept_rows(pairs, plans, client_of, previous, options.repeat,
                                             every_request=False):
         if reuse:
             assert request is not None
@@ -647,7 +671,7 @@ async def _replay_in_pool(suite: Suite, options: RunOptions, variants: list[str]
     # settled before the fork, to warm what every worker would otherwise build for itself
     first = (False, todo.pop(0)) if todo else (True, rescore.pop(0)) if rescore else None
     job = ReplayJob(suite=suite, steps=RunnerSteps(case_request, converse, evaluate_case), plans=plans,
-                    variants=variants, cases=cases, repeat=options.repeat, client_of=client_of, clients=clients,
+                    pairs=pairs, repeat=options.repeat, client_of=client_of, clients=clients,
                     previous=previous, lock=folder.lock)
     unsettled: list[tuple[int, str, str]] = []  # put in suite order below, as _run_here finds them
     with ReplayPool(job, workers, first) as pool:  # forks now: before the progress bar's thread starts
@@ -717,33 +741,43 @@ def check_outcome(outcome: RunOutcome) -> None:
         raise ModelCallError(f"{suite.path}: case '{case}' of variant '{variant}': {message}{more}")
 
 
-def rerecord_command(suite: Suite, missing: list[tuple[str, str, str]], *, repeat: int = 1) -> str:
+def case_order(suite: Suite) -> dict[str, int]:
+    """Each case id's position in the suite (computed once by a caller that asks for many hints)."""
+    return {case.id: i for i, case in enumerate(suite.cases)}
+
+
+def rerecord_command(suite: Suite, missing: list[tuple[str, str, str]], *, repeat: int = 1,
+                     order: dict[str, int] | None = None) -> str:
     """A shell command that records exactly these (variant, case, missing|stale) cassettes.
 
     `--variant` and `--case` select a grid, so variants that lack the same cases share one
     `harness record`; distinct groups are joined with `&&` rather than re-recording (and paying
     for) cases whose cassettes are fine. Stale cassettes need `rewrite`; missing ones `once`.
     The mode is always spelled out, since `record` defaults to `none` when CI is set.
-    `repeat` > 1 asks for that many samples (`--repeat`).
+    `repeat` > 1 asks for that many samples (`--repeat`). `order` is `case_order(suite)`, given by
+    a caller that asks for one hint per cassette, so that each costs its own cassettes' work and
+    not the whole suite's.
     """
-    by_variant: dict[str, list[tuple[str, str]]] = {}
+    positions = case_order(suite) if order is None else order
+    by_variant: dict[str, dict[str, None]] = {}
+    whys: dict[str, set[str]] = {}
     for variant, case, why in missing:
-        by_variant.setdefault(variant, []).append((case, why))
-    case_order = [c.id for c in suite.cases]
+        by_variant.setdefault(variant, {})[case] = None
+        whys.setdefault(variant, set()).add(why)
     groups: dict[tuple[str, ...], list[str]] = {}
     modes: dict[tuple[str, ...], set[str]] = {}
     for variant in suite.variant_names():
         if variant not in by_variant:
             continue
-        cases = tuple(c for c in case_order if c in {case for case, _ in by_variant[variant]})
+        cases = tuple(sorted((c for c in by_variant[variant] if c in positions), key=positions.__getitem__))
         groups.setdefault(cases, []).append(variant)
-        modes.setdefault(cases, set()).update(why for _, why in by_variant[variant])
+        modes.setdefault(cases, set()).update(whys[variant])
     commands = []
     for cases, variants in groups.items():
         argv = ["harness", "record", str(suite.path)]
         for variant in variants:
             argv += ["--variant", variant]
-        if list(cases) != case_order:  # every case: no --case needed
+        if len(cases) != len(positions):  # every case: no --case needed
             for case in cases:
                 argv += ["--case", case]
         if repeat > 1:

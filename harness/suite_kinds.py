@@ -47,6 +47,9 @@ class ScoreInput:
     ontology: Ontology | None
     language: str
     datasets: list[str] | None  # the suite's citation datasets (`citations.datasets`) when it sets them
+    # the variant's prompt as sent without the case's input (its instructions and worked examples);
+    # None when the prompt is not known (another pipeline's answers)
+    examples: str | None = None
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,7 @@ def _report_score(given: ScoreInput, base: CaseScore) -> CaseScore:
     schema is checked on the raw text, fences and all."""
     first = next((r.output for r in given.rounds if r.kind != "loop"), "")
     report = score_report(given.case, first, given.graph, datasets=given.datasets or GRAPH_DATASETS,
-                          language=given.language)
+                          language=given.language, examples=given.examples)
     return base.model_copy(update={"report": report})
 
 

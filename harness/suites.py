@@ -13,6 +13,7 @@ from pydantic import AliasChoices, Field, TypeAdapter, ValidationError, create_m
 
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
+from .known_keys import learn_key_envs
 from .llm.providers.base import check_base_url
 from .llm.providers.registry import PROVIDERS
 from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, ReviewDay, ReviewState,
@@ -43,9 +44,15 @@ def _metric_threshold(metric: Metric) -> tuple[object, object]:
     return (float | None, Field(None, ge=0.0, le=1.0, allow_inf_nan=False, validation_alias=names))
 
 
+MAX_TIMEOUT_S = 86_400.0  # a day: the longest `timeout_s` (and `harness tune --timeout`)
+MAX_CONCURRENCY = 512
+
+
 class ModelSettings(Value):
     name: str = "gpt-4o-mini"
-    temperature: float = Field(0.0, ge=0.0, le=2.0, allow_inf_nan=False)
+    # null: no temperature is sent (the endpoint's default), as GraphRAG 3.x and LightRAG 1.4.7 and
+    # later send none when their settings state none
+    temperature: float | None = Field(0.0, ge=0.0, le=2.0, allow_inf_nan=False)
     top_p: float | None = Field(None, gt=0.0, le=1.0, allow_inf_nan=False)
     max_tokens: int | None = Field(None, ge=1)
     seed: int | None = None
@@ -56,8 +63,8 @@ class ModelSettings(Value):
     base_url_env: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     api_version: str | None = None  # Azure's api-version (else OPENAI_API_VERSION, else the provider's default)
     api_key_env: str = "OPENAI_API_KEY"
-    timeout_s: float = Field(120.0, gt=0, le=86_400, allow_inf_nan=False)
-    concurrency: int = Field(8, ge=1, le=512)
+    timeout_s: float = Field(120.0, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False)
+    concurrency: int = Field(8, ge=1, le=MAX_CONCURRENCY)
     max_retries: int = Field(6, ge=0, le=50)
     # longest Retry-After a call waits for; a longer one gives the call up (exit 4)
     max_wait_s: float = Field(120.0, gt=0, le=86_400, allow_inf_nan=False)
@@ -88,6 +95,9 @@ class VariantSpec(Value):
     record_delimiter: str | None = None
     completion_delimiter: str | None = None
     model: str | None = None  # overrides the suite's model name
+    # the ids of the cases this variant runs (in suite order whatever the list's order); None:
+    # every case. `import --cache` writes it: a cached model answers only the text units it saw
+    cases: list[str] | None = None
 
     @field_validator("format")
     @classmethod
@@ -271,6 +281,22 @@ class Suite:
 
     def variant_names(self) -> list[str]:
         return list(self.spec.variants)
+
+    def variant_cases(self, name: str) -> list[GoldCase]:
+        """The cases variant `name` runs, in suite order: those its `cases:` lists, else every case."""
+        listed = self.spec.variants[name].cases
+        if listed is None:
+            return self.cases
+        wanted = set(listed)
+        return [case for case in self.cases if case.id in wanted]
+
+    def pairs(self, variants: list[str] | None = None,
+              cases: list[GoldCase] | None = None) -> list[tuple[str, GoldCase]]:
+        """Every (variant, case) a run of `variants` on `cases` (default: all) makes, in suite
+        order: variant, then case; a variant with a `cases:` list only on the cases it lists."""
+        chosen = None if cases is None else {id(case) for case in cases}
+        return [(name, case) for name in (self.variant_names() if variants is None else variants)
+                for case in self.variant_cases(name) if chosen is None or id(case) in chosen]
 
     def resolve(self, relative: str) -> Path:
         return resolve_path(relative, self.path, self.root)
@@ -528,6 +554,9 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
         spec = SuiteSpec.model_validate(_validate_shared_gold(data))
     except ValidationError as exc:
         raise _schema_error(path, lines, exc) from None
+    # the suite's key is hidden wherever the harness writes or prints, a command sending nothing too
+    # (`evaluate` writes answers that may hold it)
+    learn_key_envs([spec.model.api_key_env])
 
     problem = matching_problem(spec.matching)
     if problem is not None:
@@ -569,6 +598,10 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
             raise _fail(path, lines, ("cases", index, "id"),
                         f"duplicate case id '{case.id}' (first at case {seen[case.id]})")
         seen[case.id] = index
+    for name, variant in spec.variants.items():
+        problem = _variant_cases_problem(variant.cases, seen)
+        if problem is not None:
+            raise _fail(path, lines, ("variants", name, "cases", *problem[0]), problem[1])
     own_cases = spec.cases
     if spec.gold_file is not None:
         spec = _with_gold_file(spec, path, root, lines, allow_outside=allow_outside_chunks)
@@ -596,6 +629,23 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
         _check_gold_lists(own, path, lines, loc)
         cases.append(_gold_case(case, text))
     return Suite(spec, path, root, cases, allow_outside_files=allow_outside_chunks)
+
+
+def _variant_cases_problem(listed: list[str] | None, known: dict[str, int]) -> tuple[tuple, str] | None:
+    """The first problem of a variant's `cases:` list (location under it, message): empty, an
+    id that is no case of the suite, or an id listed twice."""
+    if listed is None:
+        return None
+    if not listed:
+        return (), "the list is empty (leave `cases:` out to run every case)"
+    seen: set[str] = set()
+    for index, case_id in enumerate(listed):
+        if case_id not in known:
+            return (index,), f"no case named '{shown_key(case_id)}'"
+        if case_id in seen:
+            return (index,), f"case '{shown_key(case_id)}' is listed twice"
+        seen.add(case_id)
+    return None
 
 
 def _check_gold_lists(case: CaseSpec, path: Path, lines: LineMap, loc: tuple) -> None:

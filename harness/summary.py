@@ -15,7 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import __version__
-from .artifacts import SUMMARY_SCHEMA_VERSION, ComparisonSummary, EngineSummary, EntityTypesUsed, FormatSummary, RunSummary, VariantSummary
+from .artifacts import (
+    SUMMARY_SCHEMA_VERSION, ComparisonSummary, EngineSummary, EntityTypesUsed, FormatSummary, RecoveredSummary, RunSummary,
+    VariantSummary,
+)
 from .llm.pricing import estimate_cost, load_prices
 from .model import CaseResult, GoldCase, MatchingConfig, Usage, first_samples
 from .parsing.verdict import has_format_errors
@@ -63,6 +66,16 @@ def engine_summary(rows: list[CaseResult]) -> EngineSummary | None:
     )
 
 
+def recovered_summary(rows: list[CaseResult]) -> RecoveredSummary | None:
+    """A variant's figures on the harness's own graphs (None when no row was scored on an engine's)."""
+    recovered = [row.recovered for row in rows if row.recovered is not None]
+    if not recovered:
+        return None
+    first = {id(row.recovered) for row in first_samples(rows) if row.recovered is not None}
+    return RecoveredSummary(metrics=aggregate([r.score for r in recovered if r.score is not None]),
+                            graph=graph_stats([r.graph for r in recovered if id(r) in first]))
+
+
 def _ratio(value: float | None, base: float | None) -> float | None:
     if value is None or base is None or base == 0:
         return None
@@ -100,6 +113,7 @@ def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: 
         fragmentation=fragmentation(first_samples(rows), gold, matching),
         gleaning=gleaning_yield(rows),
         engine=engine_summary(rows),
+        recovered=recovered_summary(rows),
     )
 
 
@@ -142,6 +156,8 @@ def build_summary(
         variants[name] = variant_summary(rows, prompt=spec.prompt, model=spec.model or suite.spec.model.name,
                                          prices=prices, entity_types=entity_types.get(name),
                                          gold=gold, matching=suite.spec.matching)
+        if record_mode == "none":  # every answer read from a cassette: no latency was measured
+            variants[name].latency_total_s = None
     baseline = suite.baseline
     return RunSummary(
         harness_version=__version__,

@@ -14,6 +14,7 @@ error naming its line.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -488,8 +489,9 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def line_of(lines: LineMap, loc: Location) -> int | None:
-    """The line of the deepest known location on the way to `loc`."""
+def line_of(lines: LineMap | Mapping[Location, int], loc: Location) -> int | None:
+    """The line of the deepest known location on the way to `loc` (looked up, never copied: a
+    template asks once per value)."""
     for end in range(len(loc), -1, -1):
         if loc[:end] in lines:
             return lines[loc[:end]]

@@ -163,6 +163,19 @@ def _version() -> tuple[int, int]:
     return int(major), int(minor)
 
 
+def _extraction_settings(root: Path) -> dict[str, Any]:
+    """The extraction step's prompt and gleanings: the scenario's (prompt.txt, MAX_GLEANINGS), or
+    what `drive.json` in the root says (scripts/capture_real_answers.py: the version's stock prompt,
+    `"prompt": null`, and its own number of gleanings)."""
+    options = json.loads((root / "drive.json").read_text(encoding="utf-8")) if (root / "drive.json").exists() else {}
+    prompt = options.get("prompt", "prompt.txt")
+    settings: dict[str, Any] = {"max_gleanings": options.get("max_gleanings", MAX_GLEANINGS),
+                                "entity_types": options.get("entity_types", ENTITY_TYPES)}
+    if prompt is not None:
+        settings["prompt"] = prompt if _version() < (3, 0) else str(root / prompt)
+    return settings
+
+
 async def _drive_v0_v1(base_url: str, root: Path) -> None:
     """0.5-1.x: `create_graphrag_config`, the config's resolved strategy, `run_graph_intelligence`."""
     from graphrag.config.create_graphrag_config import create_graphrag_config
@@ -173,8 +186,7 @@ async def _drive_v0_v1(base_url: str, root: Path) -> None:
     config = create_graphrag_config({
         "llm": llm,
         # the step's own `llm:` too: 0.9.0 does not carry the root's `proxy` into the step's settings
-        "entity_extraction": {"prompt": "prompt.txt", "max_gleanings": MAX_GLEANINGS, "entity_types": ENTITY_TYPES,
-                              "llm": llm},
+        "entity_extraction": {**_extraction_settings(root), "llm": llm},
     }, str(root))
     extraction = config.entity_extraction
     strategy = extraction.resolved_strategy(str(root), config.encoding_model)
@@ -204,7 +216,7 @@ async def _drive_v2(base_url: str, root: Path) -> None:
     config = create_graphrag_config({
         "models": {"default_chat_model": model,
                    "default_embedding_model": {**model, "type": "openai_embedding", "model": "text-embedding-3-small"}},
-        "extract_graph": {"prompt": "prompt.txt", "max_gleanings": MAX_GLEANINGS, "entity_types": ENTITY_TYPES},
+        "extract_graph": _extraction_settings(root),
     }, str(root))
     extraction = config.extract_graph
     strategy = extraction.resolved_strategy(str(root), config.get_language_model_config(extraction.model_id))
@@ -226,8 +238,7 @@ async def _drive_v3(base_url: str, root: Path) -> None:
     settings = {
         "completion_models": {"default_completion_model": model},
         "embedding_models": {"default_embedding_model": {**model, "model": "text-embedding-3-small"}},
-        "extract_graph": {"prompt": str(root / "prompt.txt"), "max_gleanings": MAX_GLEANINGS,
-                          "entity_types": ENTITY_TYPES},
+        "extract_graph": _extraction_settings(root),
     }
     (root / "settings.yaml").write_text(json.dumps(settings), encoding="utf-8")  # JSON is YAML
     config = load_config(root)

@@ -11,6 +11,7 @@ import yaml
 from hypothesis import HealthCheck, settings
 
 from .support.fake_server import FakeOpenAIServer, Faults, Script
+from harness import known_keys
 from harness.runner import plan_variant
 from harness.suites import Suite, load_suite
 
@@ -132,6 +133,15 @@ def script_for(suite: Suite) -> Script:
             first_user = [m["content"] for m in plan.render(case) if m["role"] == "user"][0]
             script.rounds[first_user] = ANSWERS[variant][case.id]
     return script
+
+
+@pytest.fixture(autouse=True)
+def _known_keys_from_the_environment_only() -> Iterator[None]:
+    """Each test starts knowing only the environment's keys: one learnt by an earlier test (a
+    project's .env, a suite's api_key_env) must not redact what a later one writes."""
+    known_keys.forget()
+    yield
+    known_keys.forget()
 
 
 @pytest.fixture

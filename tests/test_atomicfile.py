@@ -111,3 +111,20 @@ _json = st.recursive(
 @given(_json)
 def test_iter_json_matches_json_dumps_on_any_document(data: object) -> None:
     assert "".join(iter_json(data)) == _reference(data)
+
+
+KEY = "sk-writer-" + "Mn4Bv7Cx1Zl9Kj3Hg6Fd"
+
+
+def test_text_is_written_with_every_known_key_redacted_bytes_as_given(tmp_path: Path, monkeypatch) -> None:
+    """The one writer scrubs (issue 28): whole text, chunks that cut the key in two, JSON; bytes
+    (a plot, the tokenizer's cache) are never rewritten."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    atomic_write(tmp_path / "t.md", f"# {KEY}\n")
+    atomic_write(tmp_path / "c.jsonl", iter([f'{{"a": "{KEY[:9]}', f'{KEY[9:]}"}}\n']))
+    atomic_write_json(tmp_path / "s.json", {"model": KEY, KEY: 1})
+    atomic_write(tmp_path / "b.bin", KEY.encode())
+    assert (tmp_path / "t.md").read_text(encoding="utf-8") == "# [REDACTED]\n"
+    assert json.loads((tmp_path / "c.jsonl").read_text(encoding="utf-8")) == {"a": "[REDACTED]"}
+    assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8")) == {"model": "[REDACTED]", "[REDACTED]": 1}
+    assert (tmp_path / "b.bin").read_bytes() == KEY.encode()

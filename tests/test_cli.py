@@ -195,6 +195,36 @@ def test_compare_prints_each_f1_change_of_a_regressed_case(recorded, capsys):
 
 
 @pytest.mark.slow
+def test_a_replay_claims_no_latency(recorded, capsys):
+    """Issue 28, item 21: a replayed run's summary showed a total latency of about 0 s (the time
+    to read cassettes) as if it were the endpoint's; the record run beside it measured real calls."""
+    recorded_runs = list((recorded.parent.parent / "reports" / "towns").iterdir())
+    live = json.loads((recorded_runs[0] / "summary.json").read_text(encoding="utf-8"))
+    assert all(isinstance(v["latency_total_s"], float) for v in live["variants"].values())
+    run_cli(capsys, "run", str(recorded), "--run-id", "replayed")
+    replay = json.loads((recorded.parent.parent / "reports" / "towns" / "replayed" / "summary.json").read_text(encoding="utf-8"))
+    assert replay["record_mode"] == "none"
+    assert all(v["latency_total_s"] is None for v in replay["variants"].values())
+
+
+@pytest.mark.slow
+def test_recording_into_a_suite_whose_notes_say_hand_written_says_so(project, api_key, capsys):
+    """Issue 28, item 21: a suite copied from a shipped one kept "answers written by hand" in its
+    notes (and so in every report) after its cassettes held a real model's answers."""
+    text = project.read_text(encoding="utf-8")
+    project.write_text(text.replace("variants:", "notes: The answers were written by hand.\nvariants:", 1),
+                       encoding="utf-8")
+    suite = load_suite(project)
+    with FakeOpenAIServer(script_for(suite)) as srv:
+        code, _, err = run_cli(capsys, "record", str(project), "--base-url", srv.base_url)
+        assert code == 0, err
+        assert "its notes say the answers were written by hand" in err and "update `notes:`" in err
+        code, _, err = run_cli(capsys, "record", str(project), "--base-url", srv.base_url)  # nothing new recorded
+        assert code == 0, err
+        assert "written by hand" not in err
+
+
+@pytest.mark.slow
 def test_compare_header_names_the_runs_in_the_order_given(recorded, capsys):
     """Issue 28, item 21: `harness compare A B` printed "B vs A" above figures that read A -> B."""
     run_cli(capsys, "run", str(recorded))
@@ -246,7 +276,8 @@ def test_ctrl_c_says_how_to_resume(monkeypatch, capsys, tmp_path):
 
 REFERENCE_FREE_KEYS = ["entities", "relationships", "grounded", "ungrounded", "type_conformance", "duplicate_records",
                        "type_conflicts", "dangling", "self_loops", "example_leaks", "example_leak_names",
-                       "empty_descriptions", "type_word_names", "type_word_names_found"]
+                       "empty_descriptions", "type_word_names", "type_word_names_found", "example_relationships",
+                       "example_endpoint_names", "example_descriptions", "ungrounded_endpoints"]
 RF_ANSWER = ('("entity"<|>JOSÉ NÚÑEZ<|>person<|>Mayor of Lowbridge)##("entity"<|>José Núñez<|>organization<|>n/a)##'
              '("entity"<|>LOWBRIDGE<|>geo<|>A river town)##("entity"<|>MARTIN SMITH<|>person<|>Chair)##'
              '("entity"<|>JOSE NUNEZ<|>person<|>Mayor)##'
@@ -286,6 +317,7 @@ def test_score_without_gold_prints_only_the_reference_free_object(rf_files, caps
         "type_conformance": 0.8, "duplicate_records": 1, "type_conflicts": 1, "dangling": 1, "self_loops": 1,
         "example_leaks": 1, "example_leak_names": ["MARTIN SMITH"], "empty_descriptions": 2,
         "type_word_names": 0, "type_word_names_found": [],
+        "example_relationships": 0, "example_endpoint_names": [], "example_descriptions": 0, "ungrounded_endpoints": 0,
     }
 
 
@@ -377,3 +409,15 @@ def test_plain_score_says_which_mode_each_relationship_figure_is_in(tmp_path, ca
     assert "relationships: P 1.000  R 1.000  F1 1.000  (1 of 1 gold, 1 predicted; endpoints only)" in out
     assert "  typed:       P 0.000  R 0.000  F1 0.000  (0 of 1 gold, 1 predicted; endpoints and predicate)" in out
     assert "missed typed relationships: (Philz, founded_in, Berkeley)" in out  # as the gold writes it
+
+
+def test_what_a_command_prints_is_scrubbed_of_the_key(project, api_key, capsys, tmp_path):
+    """Issue 28: the error printer, usage errors and `--json` all print through the one redaction
+    (a path or a value the user typed may be, or hold, the key)."""
+    code, out, err = run_cli(capsys, "run", f"suites/{api_key}.yaml")
+    assert code == 2 and api_key not in err and "[REDACTED]" in err
+    code, out, err = run_cli(capsys, "record", str(project), "--base-url", f"ftp://proxy.test/?api-key={api_key}")
+    assert code == 2 and api_key not in err and "[REDACTED]" in err
+    (tmp_path / "answer.txt").write_text(f'("entity"<|>{api_key}<|>person<|>leaked)\n<|COMPLETE|>', encoding="utf-8")
+    code, out, err = run_cli(capsys, "parse", str(tmp_path / "answer.txt"), "--json")
+    assert code == 0 and api_key not in out and "[REDACTED]" in out

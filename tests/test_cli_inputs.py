@@ -165,6 +165,25 @@ def test_usage_errors_are_one_line_exit_2(capsys: pytest.CaptureFixture[str], ar
     one_line(err)
 
 
+@pytest.mark.parametrize(("argv", "command", "takes"), [
+    # Click's own text suggested close matches only: "No such option: --cache (Possible options: --help, --name)"
+    # (before import lightrag took --cache)
+    (["import", "lightrag", "setup", "--caches"], "import lightrag", ["--out", "--name", "--limit", "--cache", "--force", "--help"]),
+    (["run", "x.yaml", "--gatee"], "run", ["--record-mode", "--variant", "--case", "--gate", "--workers", "--help"]),
+    (["prompts", "lint", "p.txt", "-z"], "prompts lint", ["--suite", "--json", "--kind", "--engine", "--help"]),
+    (["--nope"], "", ["--help"]),
+])
+def test_an_unknown_option_lists_the_commands_options(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                      command: str, takes: list[str]) -> None:
+    code, _, err = harness(capsys, *argv)
+    line = one_line(err)
+    assert code == 2 and "Possible options" not in line
+    where = f"harness: {command}: " if command else "harness: "
+    assert line.startswith(f"{where}unknown option {argv[-1]}; `harness{' ' + command if command else ''}` takes ")
+    listed = line.split(" takes ", 1)[1].strip().split(", ")
+    assert all(option in listed for option in takes) and argv[-1] not in listed
+
+
 @pytest.mark.parametrize("command", [["compare", "x" * 300, "y"], ["report", "x" * 300], ["gate", "x" * 300],
                                      ["inspect", "x" * 300, "A"]])
 def test_path_too_long_for_the_system_is_one_line(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:

@@ -91,7 +91,7 @@ def test_text2kgbench_conventions_by_hand(project, capsys):
     assert summary["conventions"] == {"name": "text2kgbench", "variant": "vicuna", "cases": 4,
                                       "metrics": result["metrics"], "rows_with_triples": 0}
     assert summary["outputs"]["missing_cases"] == ["s4"]
-    assert "case 's4' has no row; contributes zero to every figure" in err
+    assert "case 's4' has no row; contributes zero to every Text2KGBench figure, and is left out of the harness's" in err
     report = (project / "reports" / "astronauts" / "t2k" / "report.md").read_text()
     assert "text2kgbench" in report and "0.625" in report
 
@@ -101,31 +101,41 @@ def test_harness_conventions_by_hand_and_the_run_folder(project, capsys):
     assert code == 0, err
     result = json.loads(out)
     assert result["conventions"] == "harness" and result["cases"] == 4
+    # s4 has no row: missing, not an empty answer, so it stands in no figure (s3's empty answer does)
+    assert result["scored"] == 3 and result["missing"] == ["s4"]
     metrics = result["metrics"]
     # entities: predicted Alan Bean, Wheeler, Texas, UT Austin (s1), Edwin Smith, MIT, Buzz Aldrin,
-    # NASA (s2), none for s3 and s4 = 7; gold 2 per case = 8; names match after underscores fold to
-    # spaces: Alan Bean, Wheeler Texas, MIT, Buzz Aldrin = 4 -> precision 4/7, recall 4/8
+    # NASA (s2), none for s3 = 7; gold 2 per scored case = 6; names match after underscores fold to
+    # spaces: Alan Bean, Wheeler Texas, MIT, Buzz Aldrin = 4 -> precision 4/7, recall 4/6
     assert metrics["entity_precision"] == pytest.approx(4 / 7)
-    assert metrics["entity_recall"] == pytest.approx(0.5)
-    # relationships on endpoints: predicted 2 + 2 = 4, gold 4, only (Alan Bean, Wheeler Texas) -> 1/4, 1/4
+    assert metrics["entity_recall"] == pytest.approx(4 / 6)
+    # relationships on endpoints: predicted 2 + 2 = 4, gold 3, only (Alan Bean, Wheeler Texas) -> 1/4, 1/3
     assert metrics["relationship_precision"] == pytest.approx(0.25)
-    assert metrics["relationship_recall"] == pytest.approx(0.25)
+    assert metrics["relationship_recall"] == pytest.approx(1 / 3)
     assert metrics["example_leaks"] is None  # the prompt of another pipeline is not known: n/a
     run = project / "reports" / "astronauts" / "own"
     assert {"results.jsonl", "summary.json", "gate.json", "report.md", "report.html", "junit.xml"} <= {
         p.name for p in run.iterdir()}
     rows = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
-    assert [(r["variant"], r["case_id"]) for r in rows] == [("vicuna", c) for c in ("s1", "s2", "s3", "s4")]
+    assert [(r["variant"], r["case_id"]) for r in rows] == [("vicuna", c) for c in ("s1", "s2", "s3")]
     assert rows[0]["graph"]["relationships"][0]["type"] == "birthPlace"
-    assert rows[3]["rounds"][0]["output"] == ""  # no row: scored as an empty answer
     summary = json.loads((run / "summary.json").read_text())
     assert list(summary["variants"]) == ["vicuna"] and "conventions" not in summary
+    variant = summary["variants"]["vicuna"]
+    # format errors: s3's empty answer, of the 3 answered cases (the missing s4 is no format error)
+    assert variant["cases"] == 3 and variant["format"]["cases_with_errors"] == 1
+    assert variant["format"]["format_error_rate"] == pytest.approx(1 / 3, abs=1e-6)
+    # no usage is known of another pipeline's calls: cost n/a, not $0
+    assert variant["cost_usd"] is None
+    report = (run / "report.md").read_text()
+    assert "Cases without a row (1, not scored: n/a, left out of every figure of the harness's): s4" in report
+    assert "$0.0000" not in report and "| tokens | n/a |" in report and "| cost (USD) | n/a |" in report
     assert summary["outputs"] == {"file": str(project / "vicuna.jsonl"), "conventions": "harness", "rows": 5,
                                   "unknown_ids": ["s9"], "duplicate_ids": ["s1"], "missing_cases": ["s4"]}
     assert result["notes"] == [
         f"{project / 'vicuna.jsonl'}:5: id 's9' is not a case of the suite; row not scored",
         f"{project / 'vicuna.jsonl'}:1: id 's1' given again at line 3; only the last row is scored",
-        f"{project / 'vicuna.jsonl'}: case 's4' has no row; scored as an empty answer",
+        f"{project / 'vicuna.jsonl'}: case 's4' has no row; missing: not scored (n/a), left out of every figure",
     ]
     for note in result["notes"]:
         assert f"harness: note: {note}" in err
@@ -145,8 +155,9 @@ def test_a_rows_own_triples_are_what_text2kgbench_scores(project, capsys):
                                           "rel_halluc": 0.0, "sub_halluc": 0.0, "obj_halluc": 0.125}
     summary = json.loads((project / "reports" / "astronauts" / "own-triples" / "summary.json").read_text())
     assert summary["conventions"]["rows_with_triples"] == 1
-    # the harness's own figures still read the answer: s2's relationship is still missed
-    assert summary["variants"]["vicuna"]["metrics"]["metrics"]["relationship_recall"]["micro"] == pytest.approx(0.25)
+    # the harness's own figures still read the answer: s2's relationship is still missed (s4, without
+    # a row, is in none of them)
+    assert summary["variants"]["vicuna"]["metrics"]["metrics"]["relationship_recall"]["micro"] == pytest.approx(1 / 3)
 
 
 @pytest.mark.slow
@@ -158,7 +169,7 @@ def test_variant_name_and_gate(project, capsys):
     # answers do not parse as records there, unless --format says how to read them
     code, out, err = evaluate(capsys, project, "--variant", "benchmark", "--format", "function", "--json")
     assert code == 0, err
-    assert json.loads(out)["metrics"]["relationship_recall"] == pytest.approx(0.25)
+    assert json.loads(out)["metrics"]["relationship_recall"] == pytest.approx(1 / 3)  # s4 has no row: not scored
 
 
 def test_plain_output_prints_the_conventions_line(project, capsys):
@@ -246,8 +257,10 @@ def test_a_row_of_rounds_is_read_as_a_recorded_conversation(project, capsys):
     expected = json.loads(replayed.model_dump_json())
     assert {k: v for k, v in s1.items() if k != "request_hash"} == {
         k: v for k, v in expected.items() if k != "request_hash"}
-    # s1's relationship is found: relationship recall 1/4 over the four cases
-    assert json.loads(out)["metrics"]["relationship_recall"] == pytest.approx(0.25)
+    # s1's relationship is found: relationship recall 1/2 over the two cases with a row (s3 and s4
+    # have none: missing, in no figure)
+    assert json.loads(out)["metrics"]["relationship_recall"] == pytest.approx(0.5)
+    assert json.loads(out)["missing"] == ["s3", "s4"]
 
 
 @pytest.mark.slow
@@ -263,6 +276,100 @@ def test_rounds_glued_into_one_output_are_format_errors_that_rounds_avoid(projec
     assert code == 0, err
     rounds = json.loads((project / "reports" / "astronauts" / "rounds" / "results.jsonl").read_text().splitlines()[0])
     assert rounds["format_report"]["completion"] == "present"
+
+
+def test_no_row_for_any_case_is_a_one_line_error(project, capsys):
+    (project / "vicuna.jsonl").write_text('{"id": "s9", "output": "x"}\n', encoding="utf-8")
+    code, out, err = evaluate(capsys, project)
+    assert code == 2
+    assert "vicuna.jsonl: no row answers a case of the suite astronauts (1 row(s); case ids look like 's1')" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("key_env", ["OPENAI_API_KEY", "ASTRO_LLM_CREDENTIAL"])
+def test_a_key_in_the_outputs_is_written_nowhere(project, capsys, monkeypatch, key_env):
+    """Issue 28, item 3: runs redact the key an endpoint echoes; `evaluate` writes another
+    pipeline's answers, which may hold it too (plain, base64, as an entity's name). The suite's
+    own `api_key_env` counts, whatever its name."""
+    import base64
+
+    key = "sk-eval-" + "Zx9Qw8Er7Ty6Ui5Op4As"
+    monkeypatch.setenv(key_env, key)
+    suite = project / "suites" / "astronauts.yaml"
+    suite.write_text(SUITE.replace("variants:", f"model:\n  api_key_env: {key_env}\nvariants:", 1), encoding="utf-8")
+    encoded = base64.b64encode(key.encode()).decode()
+    rows = [{"id": "s1", "output": f"birthPlace(Alan Bean, Houston)\ndebug {key}"},
+            {"id": "s2", "output": f"almaMater({key}, MIT)\nauth {encoded}"},
+            {"id": key, "output": "member(Buzz Aldrin, NASA)"}]
+    (project / "vicuna.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    code, out, err = evaluate(capsys, project, "--run-id", "k")
+    assert code == 0, err
+    written = "\n".join(p.read_text(encoding="utf-8") for p in (project / "reports").rglob("*")
+                        if p.is_file() and p.suffix != ".png")
+    for text in (written, out, err):
+        assert key not in text and encoded[:-4] not in text
+    assert "[REDACTED]" in written and "[REDACTED]" in err  # the unknown id's note is scrubbed too
+
+
+# ---------------------------------------------------------------- issue 28: --examples
+
+IMPORTED = """\
+name: imported
+variants:
+  project:
+    prompt: prompts/extract_graph.txt
+thresholds: {grounded_rate: 0.85, example_leaks: 0, dangling: 0, type_conformance: 0.9}
+cases:
+  - id: c1
+    text: "Maya Chen hosts the Circuit Breakers podcast."
+"""
+# an imported project's prompt: its types written in its text, an example naming the Marlow Valley Water Board
+PROJECT_PROMPT = ("-Goal-\nFind entities of types [podcaster, show] and relationships.\n-Examples-\nText: The Marlow "
+                  "Valley Water Board met.\nOutput: (\"entity\"{tuple_delimiter}MARLOW VALLEY WATER BOARD"
+                  "{tuple_delimiter}organization{tuple_delimiter}a board)\n-Real Data-\nText: {input_text}\nOutput:")
+CLEAN = ('("entity"<|>MAYA CHEN<|>podcaster<|>Host)##("entity"<|>CIRCUIT BREAKERS<|>show<|>A podcast)##'
+         '("relationship"<|>MAYA CHEN<|>CIRCUIT BREAKERS<|>hosts<|>8)<|COMPLETE|>')
+LEAKY = ('("entity"<|>MAYA CHEN<|>podcaster<|>Host)##'
+         '("relationship"<|>MAYA CHEN<|>MARLOW VALLEY WATER BOARD<|>met<|>8)<|COMPLETE|>')
+
+
+def _imported(tmp_path: Path, output: str) -> Path:
+    (tmp_path / "suites").mkdir(exist_ok=True)
+    (tmp_path / "prompts").mkdir(exist_ok=True)
+    (tmp_path / "suites" / "imported.yaml").write_text(IMPORTED, encoding="utf-8")
+    (tmp_path / "prompts" / "extract_graph.txt").write_text(PROJECT_PROMPT, encoding="utf-8")
+    (tmp_path / "other.jsonl").write_text(json.dumps({"id": "c1", "output": output}) + "\n", encoding="utf-8")
+    return tmp_path
+
+
+def _evaluate_other(capsys, root: Path, *args: str) -> tuple[int, dict, str]:
+    code = main(["evaluate", str(root / "suites" / "imported.yaml"), "--outputs", str(root / "other.jsonl"),
+                 "--reports", str(root / "reports"), "--json", *args])
+    out, err = capsys.readouterr()
+    return code, json.loads(out) if out.strip() else {}, err
+
+
+def test_examples_names_the_prompt_another_pipelines_outputs_answered(tmp_path, capsys):
+    """An imported suite's thresholds on leaks and type conformance can pass for another pipeline's
+    outputs once the prompt they answered is named."""
+    root = _imported(tmp_path, CLEAN)
+    code, result, err = _evaluate_other(capsys, root, "--gate", "--examples", str(root / "prompts" / "extract_graph.txt"))
+    assert code == 0, err
+    metrics = result["metrics"]
+    # the prompt's own types (written in its text) and its example text
+    assert (metrics["example_leaks"], metrics["type_conformance"], metrics["example_relationships"]) == (0, 1.0, 0)
+    code, result, err = _evaluate_other(capsys, _imported(tmp_path, LEAKY), "--gate", "--examples",
+                                        str(root / "prompts" / "extract_graph.txt"))
+    assert code == 1 and result["metrics"]["example_relationships"] == 1  # the endpoint copied from the example
+    # without it the prompt is not known: n/a, and a `<=` threshold on n/a never passes
+    code, result, _ = _evaluate_other(capsys, _imported(tmp_path, CLEAN), "--gate")
+    assert code == 1 and result["metrics"]["example_leaks"] is None
+
+
+def test_examples_not_found_is_one_line(tmp_path, capsys):
+    root = _imported(tmp_path, CLEAN)
+    code, _, err = _evaluate_other(capsys, root, "--examples", str(root / "nowhere.txt"))
+    assert code == 2 and err.startswith("harness: --examples: ") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])

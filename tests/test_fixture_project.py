@@ -21,6 +21,30 @@ fixtures/responses/graphrag-detective/ (the table is also in the fixture's READM
 The default's types are the settings' [organization, person, geo, event]; the project's prompt
 carries prompt-tune's [person, location, organization, object, event]. Default 06 has one `N/A`
 description (empty_descriptions 1); no strength is outside 1..10.
+
+That table is the harness's own reading of the answers, the run's `recovered` column. The import
+names the project's GraphRAG (`engine: graphrag-2.7.0`), so the run's own figures (and the gate,
+junit, the comparison) are on the graph GraphRAG 2.7.0 builds (issue 27, item 0). It differs in
+three ways. The first record of every gleaning is glued after `<|COMPLETE|>` and lost (default
+01 DR. WATSON, 03 SCOTLAND YARD, 04 COLDHARBOUR & FINCH, 06 ROCHESTER STATION, 07 DUTCH EMBASSY;
+project 05 BENGAL LANCERS); its relationship still adds the name, as a node without type or
+description. Every dangling endpoint becomes such a node too (default 01 STRONGROOM, 05 MEDWAY
+BRICKFIELDS, 08 CAPTAIN ASHWORTH; project 07 CONSTABLES), so nothing dangles. And a name given
+twice is one node, the later type winning (default 01 PELLINGHAM HALL, 05 CROWN AND ANCHOR): no
+duplicates, no type conflicts. Per case, on GraphRAG 2.7.0's graph (same columns, then empty
+descriptions; an untyped node conforms to no type):
+
+| case | default | project |
+|---|---|---|
+| 01 | 8 (+STRONGROOM) / 7 (DR. WATSON) / 8 / 5 (VANTRY DIAMOND object; STRONGROOM, DR. WATSON untyped) / 0 / 0 / 0 / 0 / 0 / 6 / 2 | as the first table / 0 |
+| 02 | 8 / 7 (ASHCOMBE) / 8 / 8 / 0 / 0 / 0 / 0 / 0 / 5 / 0 | as the first table / 0 |
+| 03 | 7 / 6 (SCOTLAND YARD) / 7 / 5 (BLUE CLAY evidence; SCOTLAND YARD untyped) / 0 / 0 / 0 / 0 / 0 / 5 / 1 | as the first table / 0 |
+| 04 | 10 / 9 (COLDHARBOUR & FINCH) / 10 / 9 (COLDHARBOUR & FINCH untyped) / 0 / 0 / 0 / 0 / 0 / 6 / 1 | as the first table / 0 |
+| 05 | 9 (+MEDWAY BRICKFIELDS) / 7 (GAMBLING DEBT, MEDWAY BRICKFIELDS) / 9 / 8 (MEDWAY BRICKFIELDS untyped) / 0 / 0 / 0 / 0 / 0 / 7 / 1 | 8 / 8 / 8 / 7 (BENGAL LANCERS untyped) / 0 / 0 / 0 / 0 / 0 / 7 / 1 |
+| 06 | 9 / 8 (ROCHESTER STATION) / 9 / 8 (ROCHESTER STATION untyped) / 0 / 0 / 0 / 0 / 0 / 6 / 2 | as the first table / 0 |
+| 07 | 10 / 8 (ARREST OF CAPTAIN ASHWORTH, DUTCH EMBASSY) / 10 / 8 (VANTRY DIAMOND; DUTCH EMBASSY untyped) / 0 / 0 / 0 / 0 / 0 / 7 / 1 | 9 (+CONSTABLES) / 9 / 9 / 8 (CONSTABLES untyped) / 0 / 0 / 0 / 0 / 0 / 6 / 1 |
+| 08 | 8 (+CAPTAIN ASHWORTH) / 7 (CAPTAIN ASHWORTH) / 8 / 6 (THIRD KEY object; CAPTAIN ASHWORTH untyped) / 0 / 0 / 0 / 1 (NED ROOK) / 0 / 5 / 1 | as the first table / 0 |
+| sum | 69 / 59 / 69 / 57 / 0 / 0 / 0 / 1 / 0 / 47 / 9 | 64 / 63 / 64 / 62 / 0 / 0 / 0 / 0 / 1 / 45 / 2 |
 """
 
 from __future__ import annotations
@@ -114,11 +138,21 @@ def test_replay_needs_no_key_and_scores_every_case(imported: ImportedRun) -> Non
 
 
 def figure(run: ImportedRun, variant: str, name: str) -> tuple[float | None, float | None]:
+    """A figure of the run (on GraphRAG 2.7.0's graph, the second table)."""
     metrics = run.summary.variants[variant].metrics
     return metrics.get(name, "micro"), metrics.get(name, "macro")
 
 
+def recovered_figure(run: ImportedRun, variant: str, name: str) -> tuple[float | None, float | None]:
+    """A figure of the harness's own reading of the answers (the run's `recovered` column, the first table)."""
+    recovered = run.summary.variants[variant].recovered
+    assert recovered is not None
+    return recovered.metrics.get(name, "micro"), recovered.metrics.get(name, "macro")
+
+
 def test_default_prompt_reference_free_figures(imported: ImportedRun) -> None:
+    """The harness's reading, by hand (the first table): the recovered column."""
+    figure = recovered_figure
     micro, macro = figure(imported, "default", "grounding_rate")
     assert micro == pytest.approx(58 / 66)  # 0.879
     # per case 6/7, 7/8, 6/7, 9/10, 7/8, 8/9, 8/10, 7/7 -> 7.053175 / 8
@@ -135,6 +169,7 @@ def test_default_prompt_reference_free_figures(imported: ImportedRun) -> None:
 
 
 def test_tuned_prompt_reference_free_figures(imported: ImportedRun) -> None:
+    figure = recovered_figure
     micro, macro = figure(imported, "project", "grounding_rate")
     assert micro == pytest.approx(62 / 63)  # 0.984: only SCOTLAND YARD in 03 is not in its chunk
     assert macro == pytest.approx((7 + 6 / 7) / 8)  # 0.9821
@@ -144,6 +179,25 @@ def test_tuned_prompt_reference_free_figures(imported: ImportedRun) -> None:
                 "strengths_out_of_scale": 0}
     for name, total in expected.items():
         assert figure(imported, "project", name) == (pytest.approx(total), pytest.approx(total / 8)), name
+
+
+def test_the_runs_figures_are_on_graphrag_2_7_0s_graph(imported: ImportedRun) -> None:
+    """The second table: what the run reports, gates and compares."""
+    micro, macro = figure(imported, "default", "grounding_rate")
+    assert micro == pytest.approx(59 / 69)  # 85.5%: STRONGROOM is in its chunk, the other two new nodes are not
+    assert macro == pytest.approx((7 / 8 + 7 / 8 + 6 / 7 + 9 / 10 + 7 / 9 + 8 / 9 + 8 / 10 + 7 / 8) / 8)
+    micro, macro = figure(imported, "default", "type_conformance")
+    assert micro == pytest.approx(57 / 69)  # 82.6%: 7 untyped nodes join the 4 off-list types
+    assert macro == pytest.approx((5 / 8 + 1 + 5 / 7 + 9 / 10 + 8 / 9 + 8 / 9 + 8 / 10 + 6 / 8) / 8)
+    expected = {"distinct_entities": 69, "distinct_relationships": 47, "duplicate_records": 0, "type_conflicts": 0,
+                "dangling": 0, "self_loops": 1, "example_leaks": 0, "empty_descriptions": 9}
+    for name, total in expected.items():
+        assert figure(imported, "default", name) == (pytest.approx(total), pytest.approx(total / 8)), name
+    assert figure(imported, "project", "grounding_rate")[0] == pytest.approx(63 / 64)
+    assert figure(imported, "project", "type_conformance")[0] == pytest.approx(62 / 64)
+    expected = {"distinct_entities": 64, "duplicate_records": 0, "dangling": 0, "example_leaks": 1, "empty_descriptions": 2}
+    for name, total in expected.items():
+        assert figure(imported, "project", name)[0] == pytest.approx(total), name
 
 
 def test_leaked_names_come_from_each_prompts_own_examples(imported: ImportedRun) -> None:
@@ -160,22 +214,25 @@ def test_leaked_names_come_from_each_prompts_own_examples(imported: ImportedRun)
 
 
 def test_gate_applies_the_imported_thresholds(imported: ImportedRun) -> None:
+    """The gate judges the figures on GraphRAG 2.7.0's graph (the second table)."""
     assert imported.exit_code == 1  # a threshold failed
     assert imported.verdict.status == "fail"
     statuses = {(r.variant, r.metric): (r.status, r.value) for r in imported.verdict.rules if r.rule == "threshold"}
     assert statuses == {
-        ("default", "grounding_rate"): ("pass", pytest.approx(58 / 66)),  # 87.9% >= 85%
-        ("default", "type_conformance"): ("pass", pytest.approx(64 / 68)),  # 94.1% >= 90%
+        ("default", "grounding_rate"): ("pass", pytest.approx(59 / 69)),  # 85.5% >= 85%
+        # 82.6% < 90%: the 4 off-list types and the 7 nodes GraphRAG keeps without a type
+        ("default", "type_conformance"): ("fail", pytest.approx(57 / 69)),
         # GraphRAG's stock examples name nothing the answers hold
         ("default", "example_leaks"): ("pass", 0.0),
-        ("default", "dangling"): ("fail", pytest.approx(3 / 8)),  # STRONGROOM, MEDWAY BRICKFIELDS, CAPTAIN ASHWORTH
-        ("project", "grounding_rate"): ("pass", pytest.approx(62 / 63)),
-        ("project", "type_conformance"): ("pass", 1.0),
+        ("default", "dangling"): ("pass", 0.0),  # GraphRAG adds a node for every endpoint
+        ("project", "grounding_rate"): ("pass", pytest.approx(63 / 64)),
+        ("project", "type_conformance"): ("pass", pytest.approx(62 / 64)),
         ("project", "example_leaks"): ("fail", pytest.approx(1 / 8)),  # SCOTLAND YARD
-        ("project", "dangling"): ("fail", pytest.approx(1 / 8)),  # CONSTABLES
+        ("project", "dangling"): ("pass", 0.0),
     }
     assert "gate: FAIL" in imported.out
     assert "PASS  default: example leaks 0 per case over 8 cases (total 0) is within the limit 0" in imported.out
+    assert "FAIL  default: type conformance 82.6% is below the threshold 90.0%" in imported.out
 
 
 def test_junit_fails_each_case_that_breaks_an_imported_threshold(imported: ImportedRun) -> None:
@@ -187,14 +244,14 @@ def test_junit_fails_each_case_that_breaks_an_imported_threshold(imported: Impor
     tree = ET.parse(imported.suite_file.parent.parent / "reports" / NAME / "e2e" / "junit.xml")
     failed = {(case.get("classname").split(".")[-1], case.get("name"))
               for case in tree.iter("testcase") if case.find("failure") is not None}
+    # on GraphRAG 2.7.0's graph the default fails type conformance on average, so each of its cases
+    # below 90% fails: 01 5/8, 03 5/7, 05 8/9, 06 8/9, 07 8/10, 08 6/8 (02 8/8 and 04 9/10 pass);
+    # the project fails example leaks (03) and meets the rest on average
     assert failed == {
-        ("default", "01-a-caller-at-baker-street"),  # types 7/8 = 87.5%, 1 dangling
-        ("default", "05-the-nephew"),  # 1 dangling
-        ("default", "08-the-explanation"),  # types 6/7, 1 dangling
-        ("project", "03-blue-clay"),  # 1 leak
-        ("project", "07-the-crown-and-anchor"),  # 1 dangling
-    }  # default 06 passes: grounded 8/9 = 88.9%, types 9/9, nothing leaked or dangling; default 03
-    # (types 6/7 = 85.7%) and 07 (grounded 8/10 = 80%) only warn: default meets both limits on average
+        ("default", "01-a-caller-at-baker-street"), ("default", "03-blue-clay"), ("default", "05-the-nephew"),
+        ("default", "06-instructions-for-watson"), ("default", "07-the-crown-and-anchor"),
+        ("default", "08-the-explanation"), ("project", "03-blue-clay"),
+    }
 
 
 def test_console_shows_the_gold_free_columns(imported: ImportedRun) -> None:
@@ -206,29 +263,34 @@ def test_console_shows_the_gold_free_columns(imported: ImportedRun) -> None:
 
 
 def test_comparison_tuned_against_default(imported: ImportedRun) -> None:
+    """On GraphRAG 2.7.0's graph (the second table)."""
     comparison = imported.summary.comparisons["project"]
     assert (comparison.a, comparison.b, comparison.cases.paired) == ("default", "project", 8)
     grounding = comparison.metrics["grounding_rate"]
-    # per-case differences project - default: 1/7, 1/8, 0, 1/10, 1/8, 1/9, 2/10, 0
-    assert grounding.delta == pytest.approx((1 / 7 + 1 / 8 + 1 / 10 + 1 / 8 + 1 / 9 + 2 / 10) / 8)  # +10.0 pt
-    assert (grounding.improved, grounding.regressed, grounding.unchanged) == (6, 0, 2)
-    # exact sign-flip test over 2^8 patterns: only "all six non-zero differences the same sign"
-    # (x 2^2 patterns of the two zeros) is as extreme: 2 * 4 / 256
-    assert grounding.p_value == pytest.approx(8 / 256)
+    # per-case differences project - default: 1/8, 1/8, 0, 1/10, 2/9, 1/9, 2/10, 1/8
+    assert grounding.delta == pytest.approx((1 / 8 + 1 / 8 + 1 / 10 + 2 / 9 + 1 / 9 + 2 / 10 + 1 / 8) / 8)  # +12.6 pt
+    assert (grounding.improved, grounding.regressed, grounding.unchanged) == (7, 0, 1)
+    # exact sign-flip test over 2^8 patterns: only "all seven non-zero differences the same sign"
+    # (x 2 patterns of the zero) is as extreme: 2 * 2 / 256
+    assert grounding.p_value == pytest.approx(4 / 256)
     assert grounding.significant
     conformance = comparison.metrics["type_conformance"]
-    assert conformance.delta == pytest.approx((1 - 7 / 8 + 1 - 6 / 7 + 1 - 9 / 10 + 1 - 6 / 7) / 8)  # +6.4 pt
+    # 01 3/8, 02 0, 03 2/7, 04 1/10, 05 7/8 - 8/9 (BENGAL LANCERS untyped), 06 1/9, 07 8/9 - 8/10, 08 1/4
+    assert conformance.delta == pytest.approx((3 / 8 + 2 / 7 + 1 / 10 + 7 / 8 - 8 / 9 + 1 / 9 + 8 / 9 - 8 / 10 + 1 / 4) / 8)
+    assert (conformance.improved, conformance.regressed, conformance.unchanged) == (6, 1, 1)
+    empty = comparison.metrics["empty_descriptions"]
+    # fewer is better for a count: default 2, 0, 1, 1, 1, 2, 1, 1 -> project 0, 0, 0, 0, 1, 0, 1, 0
+    assert empty.delta == pytest.approx(-7 / 8)
+    assert (empty.improved, empty.regressed, empty.unchanged) == (5, 0, 3)
+    # five non-zero differences of one sign (x 2^3 patterns of the zeros): 2 * 8 / 256
+    assert empty.p_value == pytest.approx(16 / 256) and not empty.significant
     dangling = comparison.metrics["dangling"]
-    assert dangling.delta == pytest.approx((-1 - 1 + 1 - 1) / 8)  # 01, 05, 08 lose theirs; 07 gains CONSTABLES
-    # fewer is better for a count: a case that lost a dangling edge improved
-    assert (dangling.improved, dangling.regressed, dangling.unchanged) == (3, 1, 4)
-    # four non-zero differences of 1: only sign patterns summing to 0 (6 of 16) are less extreme
-    assert dangling.p_value == pytest.approx(10 / 16) and not dangling.significant
+    assert (dangling.delta, dangling.unchanged) == (0, 8)  # GraphRAG adds a node for every endpoint
     leaks = comparison.metrics["example_leaks"]
     assert leaks.delta == pytest.approx(1 / 8)  # 03 gains SCOTLAND YARD; the stock default leaks nothing
     assert (leaks.improved, leaks.regressed, leaks.unchanged) == (0, 1, 7)
     duplicates = comparison.metrics["duplicate_records"]
-    assert (duplicates.micro_delta, duplicates.improved, duplicates.regressed) == (-2, 2, 0)  # 01 and 05
+    assert (duplicates.micro_delta, duplicates.improved, duplicates.regressed) == (0, 0, 0)  # GraphRAG merges them
 
 
 def test_fragmentation_is_what_tuning_did_not_fix(imported: ImportedRun) -> None:
@@ -242,14 +304,17 @@ def test_fragmentation_is_what_tuning_did_not_fix(imported: ImportedRun) -> None
     # by its initial); the inspector 2 -> 1 (rank removed: MARSH ends ADELINE MARSH); DR. WATSON /
     # WATSON 2 -> 1 (01, 06): 43 - 2 - 2 - 1 - 1 = 37. Tuned: 38 - 2 - 2 - 1 = 33 (no WATSON pair).
     # A bare CAPTAIN (tuned, 07) keeps its own node: one word is no name.
+    # On GraphRAG 2.7.0's graph the endpoint nodes count too: default + STRONGROOM, MEDWAY BRICKFIELDS
+    # (45 nodes, 39 clusters) and CAPTAIN ASHWORTH in 08 (the captain's cluster in 4 cases); tuned
+    # + CONSTABLES (39, 34).
     ashworth = ["CAPTAIN ASHWORTH", "CAPTAIN JULIAN ASHWORTH", "J. ASHWORTH"]
-    assert (default.nodes, default.clusters, default.joined_clusters) == (43, 37, 4)
+    assert (default.nodes, default.clusters, default.joined_clusters) == (45, 39, 4)
     assert [(c.names, c.cases) for c in default.top] == [
-        (holmes, 7), (ashworth, 3), (["INSPECTOR MARSH", "ADELINE MARSH"], 3), (["DR. WATSON", "WATSON"], 2)]
-    assert (tuned.nodes, tuned.clusters, tuned.joined_clusters) == (38, 33, 3)
+        (holmes, 7), (ashworth, 4), (["INSPECTOR MARSH", "ADELINE MARSH"], 3), (["DR. WATSON", "WATSON"], 2)]
+    assert (tuned.nodes, tuned.clusters, tuned.joined_clusters) == (39, 34, 3)
     assert [(c.names, c.cases) for c in tuned.top] == [
         (holmes, 7), (ashworth, 3), (["INSPECTOR MARSH", "INSPECTOR ADELINE MARSH"], 3)]
-    assert tuned.fragmentation_rate == pytest.approx(5 / 38, abs=1e-6)  # summary.json keeps 6 decimals
+    assert tuned.fragmentation_rate == pytest.approx(5 / 39, abs=1e-6)  # summary.json keeps 6 decimals
     assert "MR. HOLMES / HOLMES / SHERLOCK HOLMES" in imported.out
 
 
@@ -260,7 +325,8 @@ def test_gleaning_invents_on_the_default_and_finds_on_the_tuned(imported: Import
     # DUTCH EMBASSY: only ALDGATE is in its chunk (none is in GraphRAG's stock examples)
     assert (default[1].entities, default[1].grounded, default[1].example_leaks) == (6, 1, 0)
     assert default[1].grounding_rate == pytest.approx(1 / 6, abs=1e-6)
-    assert (default[0].entities, default[0].grounded) == (66 - 6, 58 - 1)  # 57 / 60 = 95%
+    # the first answer: 60 names, 57 in the chunk, and the 3 endpoint nodes GraphRAG adds (STRONGROOM in its chunk)
+    assert (default[0].entities, default[0].grounded) == (66 - 6 + 3, 58 - 1 + 1)  # 58 / 63
     # tuned gleaning adds only BENGAL LANCERS (05), which its first answer missed and the chunk names
     assert (tuned[1].entities, tuned[1].grounded, tuned[1].example_leaks) == (1, 1, 0)
 
@@ -272,23 +338,30 @@ def test_harness_compare_prints_each_metric_in_its_unit_and_direction(imported: 
     capsys.readouterr()
     assert main(["compare", str(run_dir), str(run_dir), "--variant-a", "default", "--variant-b", "project"]) == 0
     lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")}
-    # grounding per case, macro: 88.2% -> 98.2%, +10.0 pt, real (p = 8/256 = 0.031, 6 better, none worse)
-    assert "88.2% ->   98.2%  Δ +10.0 pt [" in lines["grounding_rate"]
-    assert "p=0.031  real  better 6 · worse 0 · same 2" in lines["grounding_rate"]
-    # dangling: 3/8 -> 1/8 per case; cases 01, 05 and 08 lose theirs, 07 gains one
-    assert "0.38 ->    0.12 per case  Δ -0.25 [" in lines["dangling"]
-    assert lines["dangling"].endswith("better 3 · worse 1 · same 4")
+    # grounding per case, macro, on GraphRAG 2.7.0's graph: 85.6% -> 98.2%, +12.6 pt, real (p = 4/256)
+    assert "85.6% ->   98.2%  Δ +12.6 pt [" in lines["grounding_rate"]
+    assert "p=0.016  real  better 7 · worse 0 · same 1" in lines["grounding_rate"]
+    # empty descriptions: 9/8 -> 2/8 per case (fewer is better); 01, 03, 04, 06 and 08 lose theirs
+    assert "1.12 ->    0.25 per case  Δ -0.88 [" in lines["empty_descriptions"]
+    assert lines["empty_descriptions"].endswith("better 5 · worse 0 · same 3")
 
 
 def test_the_run_shows_what_graphrag_itself_keeps(imported: ImportedRun) -> None:
     """The import names the project's GraphRAG version (`engine:`), so the run shows what that
     version's parser keeps (issue 27, item 0): GraphRAG glues each first answer and its gleaning
-    before parsing, and a gleaning's first record after `<|COMPLETE|>` is lost to the engine."""
+    before parsing, and a gleaning's first record after `<|COMPLETE|>` is lost to the engine; 2.x
+    reads a text unit into one graph, so PELLINGHAM HALL (01) and CROWN AND ANCHOR (05), each
+    written with two types, are one node each."""
     default = imported.summary.variants["default"].engine
     project = imported.summary.variants["project"].engine
     assert default is not None and project is not None
-    assert (default.entities, default.recovered_entities, default.lost, default.cases_with_loss) == (63, 68, 5, 5)
-    assert (project.entities, project.recovered_entities, project.lost) == (62, 63, 1)
-    assert default.reasons == {"record glued after <|COMPLETE|> (answers joined before parsing)": 5}
-    assert ("default: graphrag-2.7.0 keeps 63 entities / 48 relationships, harness recovers 68 / 48, lost by the "
+    # kept: the graph's entities, endpoint nodes included (68 - 2 merged + 3 endpoints); each lost
+    # record's name survives as an untyped endpoint node, which counts as lost
+    assert (default.entities, default.recovered_entities, default.lost, default.cases_with_loss) == (69, 68, 5, 5)
+    assert (project.entities, project.recovered_entities, project.lost) == (64, 63, 1)
+    # why: 5 records glued after <|COMPLETE|>, and PELLINGHAM HALL (01) and CROWN AND ANCHOR (05)
+    # written twice, one node each
+    assert default.reasons == {"entity named again (one node of the engine's graph)": 2,
+                               "record glued after <|COMPLETE|> (answers joined before parsing)": 5}
+    assert ("default: graphrag-2.7.0 keeps 69 entities / 48 relationships, harness recovers 68 / 48, lost by the "
             "engine: 5 in 5/8 cases") in imported.out

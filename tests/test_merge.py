@@ -240,6 +240,22 @@ def test_a_merge_reports_the_entity_types_its_shards_ran_with_not_the_suite_as_e
     assert {name: v["entity_types"] for name, v in merged["variants"].items()} == ran
 
 
+def test_shards_of_a_suite_with_a_variant_case_list_merge_with_nothing_missing(project, server, api_key, tmp_path,
+                                                                               capsys):
+    """A variant that lists its cases (`cases:`) is expected, in the merge, on those cases only."""
+    from .reports.helpers import set_suite
+
+    suite = set_suite(project, variants={"default": {"prompt": "prompts/default.txt"},
+                                         "tuned": {"prompt": "prompts/tuned.txt", "cases": ["fair"]}})
+    record_cassettes(suite, server, tmp_path)
+    shards = [replay(suite, tmp_path / "shards", f"shard-{i}", shard=(i, 2))[0] for i in (1, 2)]
+    assert sorted((r.variant, r.case_id) for s in shards for r in s.results) == [
+        ("default", "fair"), ("default", "flood"), ("default", "mayor"), ("tuned", "fair")]
+    code, out, err = harness(capsys, "merge", *(str(s.run_dir) for s in shards), "--reports", str(tmp_path / "m"))
+    assert code == 0, err
+    assert "in no shard" not in err
+
+
 def test_a_shard_whose_last_row_is_torn_is_refused(recorded, tmp_path, capsys):
     """Issue 28 item 22: a finished shard's torn last row was dropped as a killed run's, and the
     merge (one case short) exited 0, even with --gate."""

@@ -214,3 +214,16 @@ def test_a_count_threshold_fails_cases_and_its_values_are_properties(recorded):
     xml = (recorded / "out.xml").read_text(encoding="utf-8")
     # each case records the key figures and the metrics its variant has thresholds on
     assert '<property name="distinct_entities" value="4"' in xml and '<property name="grounding_rate" value="1.0"' in xml
+
+
+def test_a_variant_with_a_case_list_is_collected_on_its_cases_only(recorded, project):
+    from .reports.helpers import set_suite
+
+    set_suite(project, variants={"default": {"prompt": "prompts/default.txt"},
+                                 "tuned": {"prompt": "prompts/tuned.txt", "cases": ["mayor"]}})
+    done = pytest_run(recorded, "suites/", "-v")
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    assert "suites/towns.yaml::tuned::mayor" in out
+    assert "suites/towns.yaml::tuned::flood" not in out and "suites/towns.yaml::tuned::fair" not in out
+    assert "4 passed" in out

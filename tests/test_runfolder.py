@@ -304,6 +304,22 @@ def test_results_writer_leaves_a_file_in_suite_order_alone(tmp_path):
     assert [json.loads(line)["case_id"] for line in path.read_text().splitlines()] == ["a", "b"]
 
 
+def test_results_writer_appends_rows_scrubbed_and_still_reorders_them_byte_for_byte(tmp_path, monkeypatch):
+    """A row is scrubbed before its size is kept (issue 28): the final reordering copies the
+    lines that are on disk, so a key (longer than its mark) cannot shift them."""
+    from harness.runfolder import ResultsWriter, read_results
+
+    key = "sk-rows-" + "Jd8Ks2Lq5Wm9Xn3Bv7Cz" * 3
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    path = tmp_path / "results.jsonl"
+    writer = ResultsWriter(path, [(2, _row("v", f"c-{key}").model_dump_json())])
+    writer.append(1, _row("v", "b").model_dump_json())
+    writer.append(0, _row("v", f"a-{key[:30]}").model_dump_json())
+    writer.finish()
+    assert key[:16] not in path.read_text(encoding="utf-8")
+    assert [r.case_id for r in read_results(path)] == ["a-[REDACTED]", "b", "c-[REDACTED]"]
+
+
 def test_a_finished_runs_torn_last_row_is_damage(tmp_path):
     """Issue 28 item 22: a torn last row is a killed run's only while the run is unfinished; in a
     finished run (summary.json written) it is a damaged file, and merge took it as one row fewer."""

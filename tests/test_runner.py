@@ -434,3 +434,94 @@ def test_a_case_request_is_rendered_and_hashed_once_and_replay_looks_its_answer_
     assert asyncio.run(first_call(request.digest))  # the recorded answer
     with pytest.raises(CassetteMissingError):  # the store is asked by the digest given, not a fresh hash
         asyncio.run(first_call("0" * 64))
+
+
+def _limit_tuned(project: Path, cases: list[str]) -> None:
+    import yaml
+
+    data = yaml.safe_load(project.read_text(encoding="utf-8"))
+    data["variants"]["tuned"]["cases"] = cases
+    project.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+
+
+def test_a_variant_runs_only_the_cases_it_lists_and_compares_on_the_shared_ones(project, api_key, tmp_path,
+                                                                                 monkeypatch, capsys):
+    """A variant's `cases:` list (issue 27, item 4): it is recorded, replayed (in this process
+    and by the replay pool), summarised, compared with the baseline and audited on its cases
+    only; the cases it does not list are neither run nor reported missing."""
+    from harness.cli import main
+    from harness.finish import finish_outcome
+    from harness.llm.audit import audit_suites
+    from harness.reports.console import cases_line
+
+    _limit_tuned(project, ["fair", "mayor"])  # suite order wins: mayor, then fair
+    suite = load_suite(project)
+    with FakeOpenAIServer(script_for(suite), Faults()) as srv:
+        recorded = record(suite, srv, tmp_path)
+        assert srv.calls == (3 + 2) * 2  # default on three cases, tuned on two; one gleaning each
+    assert not recorded.missing and not recorded.failures
+    assert [(r.variant, r.case_id) for r in recorded.results] == [
+        ("default", "mayor"), ("default", "flood"), ("default", "fair"), ("tuned", "mayor"), ("tuned", "fair")]
+    assert not (suite.cassette_dir() / "tuned" / "flood.json").exists()
+    assert audit_suites([suite]) == []  # nothing missing, nothing orphaned
+
+    monkeypatch.delenv("OPENAI_API_KEY")
+    here = replay(suite, tmp_path)
+    pooled = replay(suite, tmp_path, workers=2)
+    assert not here.missing and not pooled.missing
+    assert rows_of(here.run_dir) == rows_of(pooled.run_dir) == rows_of(recorded.run_dir)
+
+    summary = finish_outcome(here, record_mode="none").summary
+    assert (summary.variants["default"].cases, summary.variants["tuned"].cases) == (3, 2)
+    paired = summary.comparisons["tuned"].cases
+    assert (paired.paired, paired.only_in_a, paired.only_in_b) == (2, ["flood"], [])
+    assert cases_line(summary) == ("cases per variant: default 3, tuned 2; tuned vs default over 2 paired case(s) "
+                                   "(1 only in default: left out)")
+    report = (here.run_dir / "report.md").read_text(encoding="utf-8")
+    assert "| paired cases (Δ over these) | — | 2 (1 only in default) |" in report
+
+    capsys.readouterr()
+    assert main(["compare", str(here.run_dir), str(here.run_dir), "--variant-a", "default", "--variant-b", "tuned"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert head.endswith(f"(2 paired cases; 1 only in {here.run_dir}:default: left out; changes are B minus A)")
+
+
+def test_every_variant_on_every_case_says_nothing_about_pairing(suite, server, api_key, tmp_path):
+    from harness.finish import finish_outcome
+    from harness.reports.console import cases_line
+
+    outcome = record(suite, server, tmp_path)
+    summary = finish_outcome(outcome, record_mode="once").summary
+    assert cases_line(summary) is None
+    assert "paired cases (Δ" not in (outcome.run_dir / "report.md").read_text(encoding="utf-8")
+
+
+def hints_one_by_one(n: int) -> int:
+    """The pytest plugin's hints: one per missing cassette of a suite of n cases."""
+    from types import SimpleNamespace
+
+    from harness.runner import case_order, rerecord_command
+
+    suite = SimpleNamespace(cases=[SimpleNamespace(id=f"c{i}") for i in range(n)], path=Path("suites/s.yaml"),
+                            variant_names=lambda: ["default"])
+    order = case_order(suite)  # type: ignore[arg-type]
+    whole = rerecord_command(suite, [("default", f"c{i}", "missing") for i in range(0, n, 2)])  # type: ignore[arg-type]
+    return len(whole) + sum(len(rerecord_command(suite, [("default", f"c{i}", "missing")], order=order))  # type: ignore[arg-type]
+                            for i in range(n))
+
+
+@pytest.mark.slow
+def test_the_rerecord_hints_of_many_missing_cassettes_cost_linear_work() -> None:
+    """Issue 28.10: each hint scanned the suite's cases once per case of its variant (quadratic)."""
+    from tests.support.growth import assert_linear
+
+    assert_linear(hints_one_by_one, int, 2_000)
+
+
+def test_a_rerecord_hint_names_the_cases_in_suite_order_and_every_case_without_case(suite) -> None:
+    from harness.runner import rerecord_command
+
+    assert rerecord_command(suite, [("tuned", "fair", "missing"), ("tuned", "mayor", "stale")]) == (
+        f"harness record {suite.path} --variant tuned --case mayor --case fair --record-mode rewrite")
+    every = [("default", case.id, "missing") for case in reversed(suite.cases)]
+    assert rerecord_command(suite, every) == f"harness record {suite.path} --variant default --record-mode once"

@@ -184,3 +184,20 @@ def test_a_variant_whose_prompt_is_of_another_kind_is_refused(tmp_path: Path, ca
     assert code == 2
     assert err.strip().count("\n") == 0 and "variant 'tuned'" in err
     assert "kind: graphrag.extract_graph" in err and "summarize_descriptions suite" in err
+
+
+def test_a_report_is_scored_against_its_variants_own_example() -> None:
+    """Issue 28: names copied from the prompt's example report are counted in a run (the runner
+    hands the kind's scorer the prompt without the context)."""
+    from harness.model import Round
+    from harness.runner import evaluate_case
+
+    suite = load_suite(REPO / "suites" / "podcast-reports.yaml")
+    plan = plan_variant(suite, "default")  # builtin:graphrag.community_report: the Brightwater Shipping example
+    case = suite.cases[0]
+    finding = {"summary": "s", "explanation": "Brightwater Shipping was fined in the Essel estuary. [Data: Entities (1)]"}
+    answer = json.dumps({"title": "Brightwater Shipping", "summary": "s", "rating": 5, "rating_explanation": "r",
+                         "findings": [finding] * 5})
+    row = evaluate_case(suite, plan, case, [Round(index=0, kind="extract", output=answer)], "h")
+    assert row.score.report is not None
+    assert row.score.report.example_names_found == ["BRIGHTWATER SHIPPING", "ESSEL ESTUARY"]

@@ -360,3 +360,27 @@ def test_summary_thresholds_validate(project: Path) -> None:
     suite = load_suite(write_suite(project, with_(thresholds={"facts_kept": 0.8, "within_length": 1.0})))
     assert suite.spec.thresholds.facts_kept == 0.8  # type: ignore[attr-defined]
     refused(project, with_(thresholds={"facts_kept": 1.5}), "thresholds.facts_kept")
+
+
+# ------------------------------------------------------------------ a variant's own case list
+
+
+def test_a_variant_case_list_is_kept_in_suite_order(project: Path) -> None:
+    (project / "fixtures" / "chunks" / "b.txt").write_text("Bo left Porto.", encoding="utf-8")
+    data = with_(cases=[{"id": "a", "chunk": "fixtures/chunks/a.txt"}, {"id": "b", "chunk": "fixtures/chunks/b.txt"}],
+                 variants={"default": {"prompt": "prompts/p.txt"}, "small": {"prompt": "prompts/p.txt", "cases": ["b"]}})
+    suite = load_suite(write_suite(project, data))
+    assert [c.id for c in suite.variant_cases("default")] == ["a", "b"]
+    assert [c.id for c in suite.variant_cases("small")] == ["b"]
+    assert [(v, c.id) for v, c in suite.pairs()] == [("default", "a"), ("default", "b"), ("small", "b")]
+    assert [(v, c.id) for v, c in suite.pairs(["small"], [suite.cases[0]])] == []
+
+
+@pytest.mark.parametrize(("cases", "needles"), [
+    (["a", "nope"], (":7: variants.default.cases[1]: no case named 'nope'",)),
+    (["a", "a"], (":7: variants.default.cases[1]: case 'a' is listed twice",)),
+    ([], ("variants.default.cases: the list is empty",)),
+])
+def test_a_variant_case_list_naming_no_case_is_refused_at_load_with_its_line(project: Path, cases: list[str],
+                                                                            needles: tuple[str, ...]) -> None:
+    refused(project, with_(variants={"default": {"prompt": "prompts/p.txt", "cases": cases}}), *needles)

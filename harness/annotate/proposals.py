@@ -154,12 +154,14 @@ def propose_case(case: GoldCase, graphs: dict[str, ExtractedGraph], matching: Ma
 
 def graphs_by_case(rows: list[CaseResult], variants: list[str]) -> dict[str, dict[str, ExtractedGraph]]:
     """case id -> variant -> graph, from sample 0 of each row of the chosen variants (in their order);
-    rows with an error have no answer and are left out."""
+    rows with an error have no answer and are left out. A suite naming its engine proposes from the
+    graph the harness recovered, not the engine's: gold says what the text holds, as the model
+    wrote it, whatever that engine would lose or rename."""
     found: dict[str, dict[str, ExtractedGraph]] = {}
     for variant in variants:
         for row in rows:
             if row.variant == variant and row.sample == 0 and row.error is None:
-                found.setdefault(row.case_id, {})[variant] = row.graph
+                found.setdefault(row.case_id, {})[variant] = row.graph if row.recovered is None else row.recovered.graph
     return found
 
 

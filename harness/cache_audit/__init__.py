@@ -3,7 +3,9 @@ kind (extraction, continuation, loop, summary, report, claims, embedding, query)
 kind's parser, and compared with what the engine's own parser keeps.
 
 One responsibility a module: discovery (files, skipped), layouts (how each engine and version
-stores a call), classify (the kind), engines (the engines' extraction parsers, modelled),
+stores a call), classify (the kind), engines (which engine's extraction parser reads an answer:
+graphrag_parser, lightrag_parser and llamaindex_parser model them per version, engine_graph holds
+the graph they build; runs score it, harness.scoring.engine_reading),
 kind_checks (each kind's parser), seams (GraphRAG's gluing of an answer and its gleanings),
 versions (the version a cache folder was written by, where one entry cannot say), totals (per kind and per model, the table), audit (the run).
 

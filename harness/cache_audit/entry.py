@@ -31,6 +31,10 @@ class CacheEntry:
     request: str | None = None
     conversation: str | None = None  # the first user message of the call's conversation (GraphRAG 0.x-2.x)
     model: str | None = None
+    # the call's model parameters (`model`, temperature, max_tokens ...) as canonical JSON: with
+    # the messages, what GraphRAG's cache key hashes, so two runs of one chunk under other models
+    # or settings are other conversations (None when not stored)
+    parameters: str | None = None
     hints: tuple[str, ...] = ()
     cache_type: str | None = None  # LightRAG's own cache_type, when stored
     mode: str | None = None  # LightRAG's mode (default, local, global, hybrid, naive, mix)

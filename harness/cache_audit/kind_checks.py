@@ -117,12 +117,34 @@ def _report(entry: CacheEntry, audit: EntryAudit) -> None:
     result = parse(entry.answer or "", "report")
     _file(audit, format_error_reasons(result.format_report))
     report = result.graph.report
+    if report is not None and entry.request:
+        unknown = _unknown_ids(report, entry.request)
+        if unknown:
+            audit.content.append(unknown)
     audit.parsed = {
         "report": report is not None,
         "findings": len(report.findings) if report is not None else None,
         "rating": report.rating if report is not None else None,
         "issues": _issue_codes(result.format_report.issues),
     }
+
+
+def _unknown_ids(report: Any, request: str) -> str | None:
+    """The report's citations of records its community's tables (the context in the stored
+    prompt, under GraphRAG's `-----Entities-----` headers) do not hold, as a content finding;
+    None when every id is one of them or the prompt holds no such table to check against."""
+    from harness.checks.citations import DEFAULT_DATASETS, CitationCount, count_citations, read_context_tables, report_parts
+
+    tables = read_context_tables(request)
+    if not tables.ids:
+        return None
+    found = CitationCount()
+    for _, part in report_parts(report):
+        found.add(count_citations(part, tables, DEFAULT_DATASETS, checkable=True))
+    if not found.invalid:
+        return None
+    where = ", ".join(f"{dataset} {count}" for dataset, count in found.invalid_by_dataset.items())
+    return f"citation-unknown-id: {found.invalid} cited id(s) that the community's tables do not hold ({where})"
 
 
 def _claims(entry: CacheEntry, audit: EntryAudit) -> None:

@@ -31,6 +31,7 @@ of extract, summary, keywords, query. LightRAG stores no model name.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -94,6 +95,13 @@ def _first_user_message(messages: Any) -> str | None:
 
 def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
+
+
+def _parameters(value: Any) -> str | None:
+    """Stored model parameters as canonical JSON (keys sorted), None when none are stored."""
+    if not isinstance(value, dict) or not value:
+        return None
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def path_hints(rel: str) -> tuple[str, ...]:
@@ -170,20 +178,22 @@ def graphrag_entry(rel: str, data: Any, engine: str | None = None, *, escaped_no
             return None
     inp = data.get("input")
     conversation: str | None = None
+    parameters = _parameters(data.get("parameters"))
     if isinstance(inp, str):  # 0.x: the prompt (or the continuation / loop prompt) itself
         request = inp
         conversation = _first_user_message(data.get("history")) or inp
     elif isinstance(inp, dict):  # fnllm: {"messages", "parameters"}
         request = _last_user_message(inp.get("messages"))
         conversation = _first_user_message(inp.get("messages"))
+        parameters = _parameters(inp.get("parameters")) or parameters
         if model is None and isinstance(inp.get("parameters"), dict):
             model = inp["parameters"].get("model")
     if model is None and isinstance(data.get("parameters"), dict):
         model = data["parameters"].get("model")
     return CacheEntry(
         id=rel, engine=version, layout=_layout_name(version, data, result), answer=answer,
-        request=request, conversation=conversation, model=_str_or_none(model), hints=hints,
-        version_evidence=evidence,
+        request=request, conversation=conversation, model=_str_or_none(model), parameters=parameters,
+        hints=hints, version_evidence=evidence,
     )
 
 

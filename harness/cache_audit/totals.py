@@ -32,6 +32,7 @@ class Totals:
     recovered_relationships: int = 0
     lost_silently: int = 0
     seam_lost: int = 0
+    seam_counted: int = 0  # conversations whose seams were modelled (3.x's are not: n/a, not 0)
     weight_fallbacks: int = 0
 
     def add(self, row: EntryAudit) -> None:
@@ -39,7 +40,9 @@ class Totals:
         self.parsed_ok += row.parsed_ok
         self.content_findings += bool(row.content)
         self.engine_findings += bool(row.findings)
-        self.seam_lost += row.seam_lost or 0
+        if row.seam_lost is not None:
+            self.seam_counted += 1
+            self.seam_lost += row.seam_lost
         if row.engine_entities is not None:
             self.engine_entities += row.engine_entities
             self.engine_relationships += row.engine_relationships or 0
@@ -54,7 +57,7 @@ class Totals:
             "engine_findings": self.engine_findings,
             "engine_kept": {"entities": self.engine_entities, "relationships": self.engine_relationships},
             "recovered": {"entities": self.recovered_entities, "relationships": self.recovered_relationships},
-            "lost_silently": self.lost_silently, "seam_lost": self.seam_lost, "weight_fallbacks": self.weight_fallbacks,
+            "lost_silently": self.lost_silently, "seam_lost": self.seam_lost if self.seam_counted else None, "weight_fallbacks": self.weight_fallbacks,
         }
 
 
@@ -99,7 +102,7 @@ def _cells(t: Totals) -> tuple[str, ...]:
         f"{t.engine_entities}/{t.engine_relationships}" if extraction else dash,
         f"{t.recovered_entities}/{t.recovered_relationships}" if extraction else dash,
         str(t.lost_silently) if extraction else dash,
-        str(t.seam_lost) if extraction else dash,
+        (str(t.seam_lost) if t.seam_counted else "n/a") if extraction else dash,
         str(t.weight_fallbacks) if extraction else dash,
         str(t.engine_findings),
     )

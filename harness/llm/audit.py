@@ -97,7 +97,7 @@ def audit_suites(suites: list[Suite]) -> list[CassetteAuditFinding]:
         folder = suite.cassette_dir()
         present = set(folder.rglob("*.json")) if folder.exists() else set()
         samples = recorded_samples(suite, present)
-        expected = {folder / v / f"{c.id}.json" for v in suite.variant_names() for c in suite.cases}
+        expected = {folder / v / f"{c.id}.json" for v, c in suite.pairs()}
         expected |= set(samples.values())
         redactor = _key_redactor(suite)
         corrupt: set[Path] = set()
@@ -120,11 +120,12 @@ def recorded_samples(suite: Suite, present: set[Path]) -> dict[tuple[str, str, i
     folder = suite.cassette_dir()
     names = {f"{case.id}.json": case.id for case in suite.cases}
     folders = {folder / variant: variant for variant in suite.variant_names()}
+    runs = {(variant, case.id) for variant, case in suite.pairs()}
     found: dict[tuple[str, str, int], Path] = {}
     for path in present:
         variant, case_id = folders.get(path.parent.parent), names.get(path.name)
         number = path.parent.name.removeprefix(SAMPLE_FOLDER.format(""))
-        if variant is None or case_id is None or not number.isdigit():
+        if variant is None or case_id is None or not number.isdigit() or (variant, case_id) not in runs:
             continue
         if SAMPLE_FOLDER.format(int(number)) == path.parent.name and int(number) >= 1:  # sample-1, not sample-01
             found[(variant, case_id, int(number))] = path
@@ -138,7 +139,7 @@ async def _match_requests(suite: Suite, corrupt: set[Path],
     client_of = clients_for(plans, replay=True)
     findings: list[CassetteAuditFinding] = []
     for name, plan in plans.items():
-        for case in suite.cases:
+        for case in suite.variant_cases(name):
             first = case_request(plan, client_of[name], case)
             numbers = sorted(k for (v, c, k) in samples if v == name and c == case.id)
             for request in [first, *(first.for_sample(k) for k in numbers)]:

@@ -39,8 +39,13 @@ STATE_FILE = ".batch-state"  # in the suite's cassette folder; not *.json, so th
 BATCH_ENDPOINT = "/v1/chat/completions"
 COMPLETION_WINDOW = "24h"
 FINISHED = ("completed", "failed", "expired", "cancelled")
+# the statuses of a batch on its way, in the order it goes through them (cancelling last: a batch
+# being cancelled goes on to cancelled); any other status is not the Batch API's
+STAGES = ("validating", "in_progress", "finalizing", "cancelling")
+MIN_POLL_S = 1.0  # the shortest wait between two checks of a batch (`--batch-poll 0` is no loop)
 MAX_POLL_S = 300.0  # the longest wait between two checks of a batch
 MAX_BATCH_S = 26 * 3600.0  # the window plus the time OpenAI takes to finalise; then give up polling
+MAX_STEPS_BACK = 3  # a batch whose status goes back this many times is not followed further
 
 
 class _Pending(Exception):
@@ -131,13 +136,69 @@ def _wait(seconds: float) -> None:
 
 
 def sdk_client(client: ModelClient) -> Any:
-    """A synchronous OpenAI SDK client for the files and batches endpoints of `client`'s endpoint."""
+    """A synchronous OpenAI SDK client for the files and batches endpoints of `client`'s endpoint:
+    bounded bodies, each request within the call deadline (`timeout_s`), retried by `_checked`
+    (announced) rather than silently by the SDK."""
     import openai
 
+    from .client import MAX_BODY_BYTES
+    from .transport import BoundedSyncTransport, proxy_mounts
+
     provider = client.provider
+    bounded = {"max_body_bytes": MAX_BODY_BYTES, "deadline_s": client.settings.timeout_s,
+               "limits": openai.DEFAULT_CONNECTION_LIMITS}
+    http_client = openai.DefaultHttpxClient(transport=BoundedSyncTransport(**bounded),
+                                            mounts=proxy_mounts(sync=True, **bounded))
     base_url = provider.base_url(client.settings)
+    # its refusals (404/405: no Batch API) as the harness's own errors; what `_checked` retries passes through
     return guarded(openai.OpenAI(base_url=base_url, api_key=client._api_key,  # type: ignore[attr-defined]
-                                 timeout=client.settings.timeout_s, max_retries=client.settings.max_retries), base_url)
+                                 timeout=client.settings.timeout_s, max_retries=0, http_client=http_client), base_url)
+
+
+def poll_interval(seconds: float) -> float:
+    """A wait between two checks of a batch: at least MIN_POLL_S (0, negative and NaN included),
+    at most MAX_POLL_S (infinity included)."""
+    return MIN_POLL_S if not seconds >= MIN_POLL_S else min(seconds, MAX_POLL_S)
+
+
+def _checked(call: Callable[[], Any], what: str, *, retries: int, label: str) -> Any:
+    """`call()` (one request to the files or batches endpoints), retried up to `retries` times on
+    a timeout, a dropped connection, a 429 or a 5xx; every retry announced."""
+    import openai
+
+    failures = 0
+    while True:
+        try:
+            return call()
+        except (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError) as exc:
+            failures += 1
+            why = ("no complete answer within the call's timeout_s" if isinstance(exc, openai.APITimeoutError)
+                   else f"HTTP {exc.status_code}" if isinstance(exc, openai.APIStatusError)
+                   else f"{type(exc).__name__}: {exc}")
+            if failures > retries:
+                raise ModelCallError(f"{label}: {what} failed after {failures} attempts: {why}") from None
+            wait = poll_interval(2.0 ** (failures - 1))
+            _progress(f"{label}: {what} failed ({why}); attempt {failures + 1} of {retries + 1} in {wait:g} s")
+            _wait(wait)
+
+
+class _Retried:
+    """An SDK client whose files and batches calls go through `_checked`: what the SDK retried
+    silently is retried here, announced."""
+
+    def __init__(self, sdk: Any, *, retries: int, label: str) -> None:
+        self.files = _RetriedResource(sdk.files, "files", retries, label)
+        self.batches = _RetriedResource(sdk.batches, "batches", retries, label)
+
+
+class _RetriedResource:
+    def __init__(self, resource: Any, name: str, retries: int, label: str) -> None:
+        self._resource, self._name, self._retries, self._label = resource, name, retries, label
+
+    def __getattr__(self, method: str) -> Callable[..., Any]:
+        call = getattr(self._resource, method)
+        return lambda *args, **kwargs: _checked(lambda: call(*args, **kwargs), f"{self._name}.{method}",
+                                                retries=self._retries, label=self._label)
 
 
 def _lines_digest(lines: list[dict[str, Any]]) -> str:
@@ -152,24 +213,48 @@ def _submit(sdk: Any, lines: list[dict[str, Any]], suite: str, phase: int) -> st
     return str(batch.id)
 
 
+def _status_problem(status: Any, latest: int, steps_back: int) -> str | None:
+    """Why a status cannot be followed: not the Batch API's, or going back once too often."""
+    if not isinstance(status, str) or (status not in FINISHED and status not in STAGES):
+        return f"answered a status the Batch API does not have ({str(status)[:40]!r})"
+    if steps_back >= MAX_STEPS_BACK:
+        return (f"went back to an earlier status {steps_back} times (now {status!r} after "
+                f"{STAGES[latest]!r}): the endpoint's batch does not move on")
+    return None
+
+
 def _poll(sdk: Any, batch_id: str, label: str, first_wait_s: float) -> Any:
-    """The batch once it has finished, checking with backoff (first_wait_s, doubling, at most MAX_POLL_S)."""
+    """The batch once it has finished, checking with backoff (first_wait_s, doubling, between
+    MIN_POLL_S and MAX_POLL_S). Gives up with one line on a status the Batch API does not have, on
+    a status that keeps going back, and MAX_BATCH_S after the first check."""
     started = time.monotonic()
-    wait = first_wait_s
+    wait = poll_interval(first_wait_s)
+    latest = 0  # the furthest stage seen
+    steps_back = 0
     while True:
         batch = sdk.batches.retrieve(batch_id)
-        counts = batch.request_counts
-        done = f"{counts.completed}/{counts.total} done, {counts.failed} failed" if counts is not None else "no counts yet"
-        if batch.status in FINISHED:
-            _progress(f"{label}: batch {batch_id} {batch.status}: {done}")
+        status = getattr(batch, "status", None)
+        if isinstance(status, str) and status in STAGES:
+            stage = STAGES.index(status)
+            steps_back += stage < latest
+            latest = max(latest, stage)
+        problem = _status_problem(status, latest, steps_back)
+        if problem is not None:
+            raise ModelCallError(f"{label}: batch {batch_id} {problem}; nothing more is read from it "
+                                 "(its finished cases are kept: run `harness record --batch` again to resume)")
+        counts = getattr(batch, "request_counts", None)
+        done = (f"{counts.completed}/{counts.total} done, {counts.failed} failed" if counts is not None
+                else "no counts yet")
+        if status in FINISHED:
+            _progress(f"{label}: batch {batch_id} {status}: {done}")
             return batch
         elapsed = time.monotonic() - started
         if elapsed > MAX_BATCH_S:
-            raise ModelCallError(f"batch {batch_id} still {batch.status} after {elapsed / 3600:.1f} h; "
+            raise ModelCallError(f"batch {batch_id} still {status} after {elapsed / 3600:.1f} h; "
                                  "run `harness record --batch` again later to resume it")
-        _progress(f"{label}: batch {batch_id} {batch.status}: {done}; next check in {wait:.3g} s")
+        _progress(f"{label}: batch {batch_id} {status}: {done}; next check in {wait:.3g} s")
         _wait(wait)
-        wait = min(MAX_POLL_S, wait * 2)
+        wait = poll_interval(wait * 2)
 
 
 def _read_lines(sdk: Any, file_id: str | None) -> list[dict[str, Any]]:
@@ -274,7 +359,8 @@ def record_batch(suite: Suite, cases: list[BatchCase], *, replace: bool, poll_s:
         for (base, key_env, model), lines in groups.items():
             group = f"{base} {key_env} {model}"
             digest = _lines_digest(lines)
-            sdk = sdk_for(by_key[lines[0]["custom_id"].rsplit("#", 1)[0]].client)
+            client = by_key[lines[0]["custom_id"].rsplit("#", 1)[0]].client
+            sdk = _Retried(sdk_for(client), retries=client.settings.max_retries, label=f"{suite.name} phase {phase}")
             current = open_batches.get(group)
             if batch_id is not None:
                 current = {"id": batch_id, "digest": digest}
@@ -342,14 +428,13 @@ def plan_batch(suite: Suite, *, mode: str, variants: list[str] | None, cases: li
     client_of = clients_for(plans, replay=False)  # a key is needed: refused here without one
     todo: list[BatchCase] = []
     skipped = 0
-    for name in names:
-        for case in chosen:
-            first = case_request(plans[name], client_of[name], case)
-            for sample in range(repeat):
-                request = first if sample == 0 else first.for_sample(sample)
-                path = request.cassette_path(suite)
-                if mode == "once" and path.exists():
-                    skipped += 1
-                    continue
-                todo.append(BatchCase(f"{name}/{case.id}/s{sample}", request, client_of[name], path, (suite.root,)))
+    for name, case in suite.pairs(names, chosen):
+        first = case_request(plans[name], client_of[name], case)
+        for sample in range(repeat):
+            request = first if sample == 0 else first.for_sample(sample)
+            path = request.cassette_path(suite)
+            if mode == "once" and path.exists():
+                skipped += 1
+                continue
+            todo.append(BatchCase(f"{name}/{case.id}/s{sample}", request, client_of[name], path, (suite.root,)))
     return todo, skipped

@@ -35,9 +35,11 @@ from vcr.request import Request
 
 from ..atomicfile import FILE_MODE, atomic_write, json_float
 from ..errors import InputError
+from ..known_keys import learn_keys, redactor as known_redactor
 from ..text import scrub_surrogates
 from .cassette_store import CassetteAbsent, read_cassette
 from .cassette_schema import FORMAT_VERSION, CorruptCassette, check_completion_body, validate_cassette
+from .providers.base import REPLAY_KEY
 from .request_digest import body_hash, canonical_body, canonical_hash, dump_json as _dump
 from .record_modes import RECORD_MODES
 from .redaction import Redactor, configured_secrets, header_secrets
@@ -234,7 +236,7 @@ class JsonSerializer:
     lone surrogates, which UTF-8 cannot hold; reading validates the structure once."""
 
     def __init__(self, redactor: Redactor | None = None) -> None:
-        self.redactor = redactor if redactor is not None else Redactor(configured_secrets())
+        self.redactor = redactor if redactor is not None else known_redactor()
 
     def serialize(self, cassette_dict: dict[str, Any]) -> str:
         cassette_dict["version"] = cassette_dict.get("version", FORMAT_VERSION)
@@ -293,7 +295,9 @@ def open_cassette(path: Path, mode: str, redactor: Redactor | None = None, roots
     serializer = JsonSerializer(redactor)
 
     def before_record_request(request: Request) -> Request:
-        serializer.redactor.add(header_secrets(request.headers))
+        sent = header_secrets(request.headers)
+        serializer.redactor.add(sent)
+        learn_keys(key for key in sent if key != REPLAY_KEY)  # and whatever else this process writes or prints
         return scrub_request(request)
 
     cassette = Cassette(

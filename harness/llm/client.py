@@ -11,6 +11,14 @@ provider's SDK client sends it (and vcrpy, when recording, stores it). Everythin
 sends is untrusted: bodies are size-capped before decoding (transport.py), an answer the provider
 cannot read is a failed call, and a Retry-After longer than `max_wait_s` ends the call at once
 instead of hanging the run.
+
+Each attempt is one exchange under one deadline, `timeout_s` from the moment it has a concurrency
+slot (deadline.py): a server that trickles its answer is cut there; waiting for a slot is not
+counted. A timeout while other calls shared the endpoint shrinks the shared limit (the server was
+queueing what it could not serve) and is retried under it; a call that timed out alone is not sent
+again, since the same request to the same idle server would take as long again. Every retry is
+announced on stderr, naming the call, why, and the attempt; a timeout's line and failure name the
+settings that help a slow model (`SettingNames`: the suite's keys, or `harness tune`'s options).
 """
 
 from __future__ import annotations
@@ -20,7 +28,6 @@ import contextlib
 import contextvars
 import datetime as dt
 import email.utils
-import logging
 import math
 import random
 import time
@@ -29,7 +36,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CassetteMissingError, ModelCallError, find_cause
+from ..known_keys import learn_key_envs
 from ..model import Usage
+from ..scrubbed_output import scrubbed_logger
 from ..text import scrub_surrogates
 from .cassette_store import CaseReplay, current_replay
 from .limiter import AdaptiveLimiter
@@ -39,10 +48,9 @@ from .redaction import Redactor, configured_secrets
 from .request_digest import request_hash
 
 MAX_BODY_BYTES = 16 << 20  # a chat completion of 100k tokens is under 1 MB; a bomb is refused here
-NOTICE_WAIT_S = 5.0  # waits this long or longer are announced on stderr
 THROTTLE_BUDGET = 4  # a call may be refused for capacity (429) this many times its retry budget
 
-log = logging.getLogger("harness.llm")
+log = scrubbed_logger("harness.llm")  # an endpoint's error text in a warning may hold the key
 
 _CALL_LABEL: contextvars.ContextVar[str | None] = contextvars.ContextVar("harness_call_label", default=None)
 
@@ -55,6 +63,15 @@ def call_label(label: str) -> Iterator[None]:
         yield
     finally:
         _CALL_LABEL.reset(token)
+
+
+@dataclass(frozen=True)
+class SettingNames:
+    """How the user sets what a timeout's hint names: a suite's `model:` keys by default."""
+
+    max_tokens: str = "model.max_tokens"
+    timeout_s: str = "model.timeout_s"
+    concurrency: str = "model.concurrency"
 
 
 @dataclass
@@ -117,8 +134,10 @@ def is_cassette_miss(exc: BaseException) -> bool:
 class ModelClient:
     """Sends chat completions with retries under an adaptive concurrency limit."""
 
-    def __init__(self, settings: EndpointSettings, *, replay: bool, backoff_base_s: float = 0.5) -> None:
+    def __init__(self, settings: EndpointSettings, *, replay: bool, backoff_base_s: float = 0.5,
+                 setting_names: SettingNames | None = None) -> None:
         self.settings = settings
+        self.setting_names = setting_names or SettingNames()
         self.replay = replay
         self.backoff_base_s = backoff_base_s
         self.provider = get_provider(settings.provider)
@@ -130,7 +149,9 @@ class ModelClient:
         self._api_key = self.provider.api_key(settings, replay=replay)  # checked now: a missing key fails early
         self._sdk: Any = None  # made on the first call that is really sent
         # an endpoint may echo the key in its answer: it must not reach results or reports
-        # (every variable this provider may take its key from, and the key it will send)
+        # (every variable this provider may take its key from, and the key it will send); the
+        # process learns the variables too, so every writer and the screen redact the key
+        learn_key_envs([settings.api_key_env, *self.provider.key_envs])
         secrets = configured_secrets([settings.api_key_env, *self.provider.key_envs])
         self.redactor = Redactor([*secrets, *([] if self._api_key == REPLAY_KEY else [self._api_key])])
 
@@ -140,7 +161,8 @@ class ModelClient:
 
             from .transport import BoundedTransport, proxy_mounts
 
-            bounded = {"max_body_bytes": MAX_BODY_BYTES, "limits": openai.DEFAULT_CONNECTION_LIMITS}
+            bounded = {"max_body_bytes": MAX_BODY_BYTES, "deadline_s": self.settings.timeout_s,
+                       "limits": openai.DEFAULT_CONNECTION_LIMITS}
             http_client = openai.DefaultAsyncHttpxClient(transport=BoundedTransport(**bounded),
                                                          mounts=proxy_mounts(**bounded))
             self._sdk = self.provider.make_client(self.settings, self._api_key, http_client)
@@ -156,20 +178,31 @@ class ModelClient:
     def _backoff(self, failures: int) -> float:
         return min(30.0, self.backoff_base_s * 2 ** (failures - 1)) * (0.5 + random.random() / 2)
 
-    def _bounded_wait(self, wait: float | None, failures: int, why: str, attempt: int) -> float:
-        """The wait before the next attempt; a Retry-After beyond `max_wait_s` ends the call."""
+    def _bounded_wait(self, wait: float | None, failures: int, why: str, attempt: int, *, last: int | None,
+                      hint: str = "") -> float:
+        """The wait before the next attempt, announced; a Retry-After beyond `max_wait_s` ends the call.
+        `last` is the last attempt the call may make (None: bounded by a budget of its own)."""
         limit = self.settings.max_wait_s
         if wait is not None and wait > limit:
             shown = "forever" if math.isinf(wait) else f"{wait:g} s"
-            raise ModelCallError(
+            raise ModelCallError(self.redactor.redact(
                 f"{why}: the endpoint asks to wait {shown} (Retry-After) before a retry, more than the "
                 f"{limit:g} s the harness waits; gave up after {attempt} attempt{'s' if attempt > 1 else ''}"
-            )
+            ))
         if wait is None:
             wait = self._backoff(failures)
-        if wait >= NOTICE_WAIT_S:
-            log.warning("harness: %s: %s; waiting %.3g s before attempt %d", self._label(), why, wait, attempt + 1)
+        of = f" of {last}" if last is not None else ""
+        log.warning("harness: %s", self.redactor.redact(
+            f"{self._label()}: {why}; attempt {attempt + 1}{of} in {wait:.2g} s{hint}"))
         return wait
+
+    def _timeout_hint(self, in_flight: int) -> str:
+        """What a timed-out call says: the deadline, and the settings that get a slow model's answer in time."""
+        s, names = self.settings, self.setting_names
+        cap = "not set: the model writes until it stops" if s.max_tokens is None else f"now {s.max_tokens}"
+        return (f"no complete answer within {names.timeout_s.rsplit('.', 1)[-1]}={s.timeout_s:g} s "
+                f"({in_flight} call{'s' if in_flight != 1 else ''} in flight); for a slow model, lower "
+                f"{names.max_tokens} ({cap}), raise {names.timeout_s} or lower {names.concurrency} (now {s.concurrency})")
 
     def _note_usage(self, note: str) -> None:
         """Say once per client and reason why tokens are estimated (not once per call)."""
@@ -219,19 +252,23 @@ class ModelClient:
                           finish_reason=answer.finish_reason)
 
     async def _sent(self, body: dict[str, Any], messages: list[Message]) -> ChatResult:
-        """Errors (5xx, timeouts, broken answers) are retried up to `max_retries` times with
-        backoff; 429s shrink the shared limit and pause every call for their Retry-After, and are
-        retried up to THROTTLE_BUDGET times as often."""
+        """Errors (5xx, dropped connections, broken answers) are retried up to `max_retries` times
+        with backoff; 429s shrink the shared limit and pause every call for their Retry-After, and
+        are retried up to THROTTLE_BUDGET times as often; timeouts are retried only while other
+        calls shared the endpoint, under a limit shrunk by one (module docstring)."""
         import httpx2
         import openai
 
         s = self.settings
         client = self._sdk_client()
         attempt = failures = throttles = 0
+        last = s.max_retries + 1
         while True:
             attempt += 1
             await self.limiter.acquire()
             started = time.perf_counter()
+            # the calls in flight as it starts (itself included), and how many had started before it
+            sharing, before = self.limiter.in_flight, self.limiter.started
             try:
                 # The SDK's documented low-level post, returning the raw response: it sends our
                 # body as built (no per-call TypedDict transform) and we read the JSON ourselves
@@ -246,23 +283,37 @@ class ModelClient:
                     throttles += 1
                     self.throttled += 1
                     retry_after = parse_retry_after(exc.response.headers if exc.response is not None else None)
-                    why = f"HTTP 429 ({throttles} so far)"
                     if throttles > THROTTLE_BUDGET * s.max_retries:
                         await self.limiter.release(throttled=True)
                         raise ModelCallError(f"model call still refused (HTTP 429) after {attempt} attempts") from None
                     try:
-                        wait = self._bounded_wait(retry_after, throttles, why, attempt)
+                        wait = self._bounded_wait(
+                            retry_after, throttles, f"HTTP 429 ({throttles} so far)", attempt, last=None,
+                            hint=(f"; calls in flight now at most {max(1, self.limiter.limit - 1)} "
+                                  f"({self.setting_names.concurrency} {s.concurrency})"))
                     finally:
                         await self.limiter.release(throttled=True, retry_after_s=None)
                     await self.limiter.pause(wait)  # shared: no call starts before it has passed
                     self.retries += 1
                     continue
+                hint = ""
                 if isinstance(exc, openai.APIStatusError):
                     await self.limiter.release(failed=True)
                     if exc.status_code < 500 and exc.status_code not in (408, 409):
                         raise ModelCallError(self.redactor.redact(f"model call failed: HTTP {exc.status_code}: {exc.message}")) from None
                     error, retry_after = f"HTTP {exc.status_code}: {exc.message}", parse_retry_after(exc.response.headers)
-                elif isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError)):
+                elif isinstance(exc, openai.APITimeoutError):
+                    # itself, the calls in flight as it started, and those that started during it
+                    in_flight = sharing + self.limiter.started - before
+                    error, retry_after = self._timeout_hint(in_flight), None
+                    if in_flight <= 1:  # alone: the same request would take as long again
+                        await self.limiter.release(failed=True)
+                        raise ModelCallError(self.redactor.redact(
+                            f"model call failed after {attempt} attempt{'s' if attempt > 1 else ''}: {error}; not sent "
+                            "again, since it ran alone and the same request would take as long again")) from None
+                    await self.limiter.release(throttled=True)  # the server queued what it could not serve
+                    hint = f"; calls in flight now at most {self.limiter.limit}"
+                elif isinstance(exc, openai.APIConnectionError):
                     await self.limiter.release(failed=True)
                     from .transport import is_body_error
 
@@ -276,14 +327,14 @@ class ModelClient:
                     answer = self.provider.read_answer(response.content, messages, s.model)
                 except ModelCallError as exc:
                     await self.limiter.release(failed=True)
-                    error, retry_after = exc.message, None
+                    error, retry_after, hint = exc.message, None, ""
                 else:
                     await self.limiter.release()
                     return self._result(answer, started, attempt)
             failures += 1
             if failures > s.max_retries:
                 raise ModelCallError(self.redactor.redact(f"model call failed after {attempt} attempts: {error}"))
-            wait = self._bounded_wait(retry_after, failures, error, attempt)
+            wait = self._bounded_wait(retry_after, failures, error, attempt, last=last + throttles, hint=hint)
             self.retries += 1
             await asyncio.sleep(wait)
 

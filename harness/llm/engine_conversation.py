@@ -54,6 +54,7 @@ prompts, a one-token loop call, and any answer starting with Y (after stripping)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import html
 import re
@@ -109,6 +110,13 @@ class Conversation:
     # every message's text as the version sends it, and an answer as the version keeps it in the history
     sent: Callable[[str], str] | None = None
     kept_answer: Callable[[str], str] | None = None
+    # the chunk as the version puts it in the prompt: GraphRAG strips every text unit before
+    # extraction (`doc.text.strip()` 0.1-2.x, `text.strip()` 3.x); LightRAG stored it stripped
+    strips_chunk: bool = False
+
+    def chunk(self, text: str) -> str:
+        """A case's chunk as this version fills `{input_text}` with it."""
+        return text.strip() if self.strips_chunk else text
 
     @functools.cached_property
     def loop_params(self) -> Mapping[str, Any]:
@@ -256,6 +264,9 @@ def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) ->
     if engine is None:
         return HARNESS
     release = parse_engine_name(engine)
+    if release.engine == "llamaindex":
+        # its extractors send one request per chunk and never glean: the harness's own, capped at none
+        return dataclasses.replace(HARNESS, max_gleanings=0)
     if release.engine == "lightrag":
         # plain `lightrag` names no release, so no conversation: the harness's own
         return HARNESS if release.version is None else lightrag_conversation(release)
@@ -285,4 +296,5 @@ def conversation_for(engine: str | None, *, encoding: str = DEFAULT_ENCODING) ->
         continue_from_first=v01,
         loop_answer_in_history=version < (3, 0, 0),
         filling="replace" if version < (0, 9, 0) else "format",
+        strips_chunk=True,
     )

@@ -32,6 +32,7 @@ class AdaptiveLimiter:
         self.maximum = max(1, maximum)
         self.limit = self.maximum
         self.in_flight = 0
+        self.started = 0  # calls that have acquired a slot so far (who else ran during a call)
         self.probe_factor = max(1, probe_factor)
         self.ceiling: int | None = None  # the lowest level refused since the last successful probe
         self.failed_probes = 0
@@ -68,6 +69,7 @@ class AdaptiveLimiter:
                     continue
                 if self.in_flight < self.limit:
                     self.in_flight += 1
+                    self.started += 1
                     return
                 await self._cond.wait()
 

@@ -60,10 +60,11 @@ def price_for(model: str, prices: dict[str, tuple[float, float]]) -> tuple[float
 
 
 def estimate_cost(usage: Usage, model: str, prices: dict[str, tuple[float, float]]) -> float | None:
-    """USD for `usage`, or None when the model has no price or the counts give no finite cost
-    (token counts too large for a float: a results file from a broken endpoint)."""
+    """USD for `usage`, or None when the model has no price, no token was counted (no usage
+    known: `harness evaluate` scores answers whose calls it never saw) or the counts give no
+    finite cost (token counts too large for a float: a results file from a broken endpoint)."""
     price = price_for(model, prices)
-    if price is None:
+    if price is None or not usage.counted:
         return None
     try:
         cost = (usage.prompt_tokens * price[0] + usage.completion_tokens * price[1]) / 1_000_000

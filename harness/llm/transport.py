@@ -1,4 +1,5 @@
-"""An HTTP transport that reads at most a bounded number of decoded bytes per response.
+"""HTTP transports that read at most a bounded number of decoded bytes per response, within a
+deadline per exchange.
 
 httpx decodes `Content-Encoding` without limit, and vcrpy's recorder decodes a response
 again before it is stored, so a 500 KB gzip bomb costs gigabytes before any of our code
@@ -6,6 +7,11 @@ sees it. Here bodies are read and decoded below both, in the connection pool, in
 steps: a body that decodes past the limit is refused (`ResponseTooLarge`) after at most
 that many bytes were produced. The response handed up carries the decoded bytes and no
 `Content-Encoding`, so nothing above decodes it again.
+
+Every request is one exchange under one deadline (`deadline_s`, the call's `timeout_s`): the
+connection, the request, the headers and the whole body must be done by then, however slowly the
+server trickles them (harness/llm/deadline.py). The asynchronous transport serves model calls, the
+synchronous one the Batch API's files and batches.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import httpx2
 from httpcore2._utils import is_socket_readable
 
 from ..errors import find_cause
+from .deadline import DeadlineBackend, SyncDeadlineBackend, exchange_deadline
 
 DECODE_STEP = 1 << 16  # bytes of output per decompression step
 
@@ -86,38 +93,46 @@ def _inflate_deflate(data: bytes, limit: int) -> bytes:
         return _inflate(zlib.decompressobj(-zlib.MAX_WBITS), data, limit)
 
 
-class _BoundedPool:
-    """Wraps httpcore2's pool: reads each body whole, bounded, and decodes it."""
+def _decoded(response: httpcore2.Response, raw: bytes, limit: int) -> httpcore2.Response:
+    """The response with its body decoded (bounded) and no Content-Encoding left."""
+    headers = [(k, v) for k, v in response.headers if k.lower() not in (b"content-encoding", b"content-length")]
+    codings = [
+        c.strip().lower()
+        for k, v in response.headers
+        if k.lower() == b"content-encoding"
+        for c in v.decode("latin-1").split(",")
+        if c.strip()
+    ]
+    body = decode_bounded(raw, codings, limit)
+    headers.append((b"Content-Length", str(len(body)).encode()))
+    return httpcore2.Response(response.status, headers=headers, content=body, extensions=response.extensions)
 
-    def __init__(self, pool: Any, limit: int) -> None:
+
+def _grow(raw: bytearray, chunk: bytes, limit: int) -> None:
+    raw += chunk
+    if len(raw) > limit:
+        raise ResponseTooLarge(f"the endpoint's answer is larger than {limit} bytes")
+
+
+class _BoundedPool:
+    """Wraps httpcore2's pool: reads each body whole, bounded, and decodes it, all by the
+    exchange's deadline."""
+
+    def __init__(self, pool: Any, limit: int, deadline_s: float | None = None) -> None:
         self._pool = pool
         self._limit = limit
+        self._deadline_s = deadline_s
 
     async def handle_async_request(self, request: httpcore2.Request) -> httpcore2.Response:
-        response = await self._pool.handle_async_request(request)
-        try:
-            raw = await self._read(response)
-        finally:
-            await response.aclose()
-        headers = [(k, v) for k, v in response.headers if k.lower() not in (b"content-encoding", b"content-length")]
-        codings = [
-            c.strip().lower()
-            for k, v in response.headers
-            if k.lower() == b"content-encoding"
-            for c in v.decode("latin-1").split(",")
-            if c.strip()
-        ]
-        body = decode_bounded(raw, codings, self._limit)
-        headers.append((b"Content-Length", str(len(body)).encode()))
-        return httpcore2.Response(response.status, headers=headers, content=body, extensions=response.extensions)
-
-    async def _read(self, response: httpcore2.Response) -> bytes:
-        raw = bytearray()
-        async for chunk in response.aiter_stream():
-            raw += chunk
-            if len(raw) > self._limit:
-                raise ResponseTooLarge(f"the endpoint's answer is larger than {self._limit} bytes")
-        return bytes(raw)
+        with exchange_deadline(self._deadline_s):
+            response = await self._pool.handle_async_request(request)
+            try:
+                raw = bytearray()
+                async for chunk in response.aiter_stream():
+                    _grow(raw, chunk, self._limit)
+            finally:
+                await response.aclose()
+        return _decoded(response, bytes(raw), self._limit)
 
     async def aclose(self) -> None:
         await self._pool.aclose()
@@ -128,6 +143,36 @@ class _BoundedPool:
 
     async def __aexit__(self, *exc: Any) -> None:
         await self._pool.__aexit__(*exc)
+
+
+class _BoundedSyncPool:
+    """`_BoundedPool` for httpcore2's synchronous pool."""
+
+    def __init__(self, pool: Any, limit: int, deadline_s: float | None = None) -> None:
+        self._pool = pool
+        self._limit = limit
+        self._deadline_s = deadline_s
+
+    def handle_request(self, request: httpcore2.Request) -> httpcore2.Response:
+        with exchange_deadline(self._deadline_s):
+            response = self._pool.handle_request(request)
+            try:
+                raw = bytearray()
+                for chunk in response.iter_stream():
+                    _grow(raw, chunk, self._limit)
+            finally:
+                response.close()
+        return _decoded(response, bytes(raw), self._limit)
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def __enter__(self) -> _BoundedSyncPool:
+        self._pool.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._pool.__exit__(*exc)
 
 
 _UNKNOWN = object()
@@ -188,30 +233,45 @@ class SocketAwareBackend(httpcore2.AsyncNetworkBackend):
 
 
 class BoundedTransport(httpx2.AsyncHTTPTransport):
-    """httpx2's transport (so vcrpy's recorder still wraps it) over a bounded pool."""
+    """httpx2's transport (so vcrpy's recorder still wraps it) over a bounded pool; each request
+    is one exchange of at most `deadline_s` seconds (None: no deadline of its own)."""
 
-    def __init__(self, *, max_body_bytes: int, **kwargs: Any) -> None:
+    def __init__(self, *, max_body_bytes: int, deadline_s: float | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         # httpx2 takes no network backend, so the pool's own is wrapped where it keeps it; a
-        # pool that keeps none there goes on as it is (the same answers, the slower way)
+        # pool that keeps none there goes on as it is (the same answers, the slower way, and
+        # only its own timeouts)
         backend = getattr(self._pool, "_network_backend", None)
         if isinstance(backend, httpcore2.AsyncNetworkBackend):
-            self._pool._network_backend = SocketAwareBackend(backend)  # type: ignore[attr-defined]
-        self._pool = _BoundedPool(self._pool, max_body_bytes)  # type: ignore[assignment]
+            self._pool._network_backend = SocketAwareBackend(DeadlineBackend(backend))  # type: ignore[attr-defined]
+        self._pool = _BoundedPool(self._pool, max_body_bytes, deadline_s)  # type: ignore[assignment]
 
 
-def proxy_mounts(*, max_body_bytes: int, **kwargs: Any) -> dict[str, httpx2.AsyncBaseTransport | None]:
+class BoundedSyncTransport(httpx2.HTTPTransport):
+    """`BoundedTransport` for synchronous clients (the Batch API's files and batches)."""
+
+    def __init__(self, *, max_body_bytes: int, deadline_s: float | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        backend = getattr(self._pool, "_network_backend", None)
+        if isinstance(backend, httpcore2.NetworkBackend):
+            self._pool._network_backend = SyncDeadlineBackend(backend)  # type: ignore[attr-defined]
+        self._pool = _BoundedSyncPool(self._pool, max_body_bytes, deadline_s)  # type: ignore[assignment]
+
+
+def proxy_mounts(*, max_body_bytes: int, deadline_s: float | None = None, sync: bool = False,
+                 **kwargs: Any) -> dict[str, Any]:
     """Bounded transports for the environment's HTTP_PROXY / HTTPS_PROXY / ALL_PROXY (NO_PROXY
-    hosts mapped to None, i.e. direct).
+    hosts mapped to None, i.e. direct); synchronous ones with `sync`.
 
     httpx ignores the environment's proxies once a client is given its own transport, so without
     these mounts a user behind a proxy could not reach the endpoint at all; with httpx's own
-    proxy transports the body cap would not apply.
+    proxy transports neither the body cap nor the deadline would apply.
     """
     from httpx2._utils import get_environment_proxies
 
+    kind: Any = BoundedSyncTransport if sync else BoundedTransport
     return {
-        pattern: None if url is None else BoundedTransport(max_body_bytes=max_body_bytes, proxy=url, **kwargs)
+        pattern: None if url is None else kind(max_body_bytes=max_body_bytes, deadline_s=deadline_s, proxy=url, **kwargs)
         for pattern, url in get_environment_proxies().items()
     }
 

@@ -53,6 +53,12 @@ _COUNTS: tuple[tuple[str, str, str, Callable[[ReferenceFreeScores], int | None],
      lambda rf: rf.strengths_out_of_scale, "<=", None),
     ("type_word_names", "Names that are type words", "names that are type words (name and type swapped)",
      lambda rf: rf.type_word_names, "<=", None),
+    ("example_relationships", "Example relationships", "relationships with an endpoint from the prompt's examples",
+     lambda rf: rf.example_relationships, "<=", None),
+    ("example_descriptions", "Descriptions copied from the prompt", "descriptions copied from the prompt",
+     lambda rf: rf.example_descriptions, "<=", None),
+    ("ungrounded_endpoints", "Ungrounded endpoints", "relationships with an endpoint not in the chunk",
+     lambda rf: rf.ungrounded_endpoints, "<=", None),
 )
 
 
@@ -64,12 +70,14 @@ def _value(count: Callable[[CaseScore], int | None]) -> Callable[[CaseScore], fl
     return lambda s: count(s)  # an int is a float's value here; None stays None
 
 
+# report rows 10-19, in declaration order (ties keep it); 20 on are the description summaries'
+_LAST_RANK = 19
 for _rank, (_name, _label, _phrase, _read, _op, _column) in enumerate(_COUNTS):
     _count = register_count(Count(_name, _figure(_read), None))
     register(Metric(
         _name, _label, _phrase,
         value=_value(_count.value), micro=_total(_name), pools=(_name,), gold=None,
-        higher_is_better=_op == ">=", threshold=_op, report_rank=10 + _rank, kind="count",
+        higher_is_better=_op == ">=", threshold=_op, report_rank=min(10 + _rank, _LAST_RANK), kind="count",
         console="without_gold" if _column else None, short_label=_column or "",
     ))
 

@@ -66,9 +66,26 @@ _rate("report_entity_coverage", "Entity coverage", "context entities covered", "
 _rate("report_fact_recall", "Report fact recall", "report fact recall", "report_gold_facts_found", "report_gold_facts",
       _rat(with_gold_facts(lambda r: r.gold_facts_found), with_gold_facts(lambda r: r.gold_facts)), 46, "facts")
 
+def _count(name: str, label: str, phrase: str, read: Callable[[ReportScore], int | None], rank: int,
+           short: str) -> None:
+    """A lower-is-better count of the report family: total over the cases that have it."""
+    register_count(Count(name, _fig(read), None))  # type: ignore[arg-type]
+    register(Metric(
+        name, label, phrase, value=_fig(read), micro=lambda c: c.total(name), pools=(name,), gold=None,
+        higher_is_better=False, threshold="<=", report_rank=rank, only_where_defined=True, kind="count",
+        short_label=short, suite_kind=KIND,
+    ))
+
+
 register(Metric(
     "report_overlong_references", "Overlong references", "references with more than five ids",
     value=_fig(lambda r: r.overlong_references), micro=lambda c: c.total("report_overlong_references"),
     pools=("report_overlong_references",), gold=None, higher_is_better=False, threshold="<=",
     report_rank=47, only_where_defined=True, kind="count", short_label=">5 ids", suite_kind=KIND,
 ))
+# ids no table of the context holds (n/a without tables); per dataset in ReportScore.citations_invalid_by_dataset
+_count("report_invalid_citations", "Invalid citations", "cited ids the community's tables do not hold",
+       lambda r: r.citations_invalid, 48, "bad ids")
+# names of the prompt's own worked example the report uses and the context lacks (n/a: prompt not known)
+_count("report_example_names", "Example names copied", "names copied from the prompt's example report",
+       lambda r: r.example_names, 49, "example names")

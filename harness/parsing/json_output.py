@@ -12,13 +12,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import json_repair
-
 from harness.inputfiles import answer_decoder
 from harness.model import Entity
 from harness.parsing.delimited import ParsedRecords
 from harness.parsing.fields import is_placeholder, parse_strength
 from harness.parsing.issues_log import IssueLog
+from harness.parsing.json_pieces import repair_value
 from harness.text import scrub_surrogates
 
 # integers past the JSON policy's length are read as floats (inputfiles.answer_int): a model's
@@ -35,6 +34,11 @@ _KEYED_VALUE = re.compile(r"[\[{][\s\[{]{0,8}\"[^\"\n]{1,60}\"\s*:")
 # `json-too-complex`. Real answers stay far below both (documented in docs/format-codes.md).
 MAX_REPAIR_DEPTH = 100
 MAX_REPAIR_CHARS = 200_000
+# json_repair's work can grow with the square of what it is given (an unquoted key makes it look
+# ahead to the end of the text for a character that is not there: a 96 KB answer took 102 s), so
+# it is never given more than this at once: a longer container is cut into its members
+# (json_pieces.py), repaired in groups of at most this size and put back together.
+REPAIR_PIECE_CHARS = 4096
 
 NAME_KEYS = ("name", "entity_name", "entity", "title", "label", "id", "value")
 TYPE_KEYS = ("type", "entity_type", "category", "kind")
@@ -174,10 +178,7 @@ def _repair(text: str, start: int, before: str, log: IssueLog) -> Loaded | None:
     if not truncated and last >= 0:
         after = body[last + 1 :].strip()
         body = body[: last + 1]
-    try:
-        value = json_repair.loads(body)
-    except Exception:  # json_repair is third-party and model output is hostile
-        value = None
+    value = repair_value(body, REPAIR_PIECE_CHARS)
     if value in (None, "", [], {}) and not body.strip("{}[] \n\t"):
         return Loaded(value, True, truncated, before, after) if value in ([], {}) else None
     if value is None or value == "":

@@ -319,8 +319,9 @@ EngineVersionOpt = Annotated[Optional[str], typer.Option(
                                "(default: the last version of the settings' layout).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")]
 CacheOpt = Annotated[bool, typer.Option(
-    "--cache", help="Also turn the project's LLM cache (GraphRAG 0.x-2.x: it stores the request) into cassettes: a "
-                    "suite <name>-cache with one variant per cached model, replayable with --record-mode none.")]
+    "--cache", help="Also turn the project's LLM cache (GraphRAG 0.x-3.x, a LightRAG working folder's) into "
+                    "cassettes: a suite <name>-cache with one variant per cached model, each on the cases its "
+                    "model covers, replayable with --record-mode none.")]
 
 
 def _finish(draft: Any, out: Path, force: bool, lint_results: dict[str, list[Any]]) -> None:
@@ -337,7 +338,7 @@ def _finish(draft: Any, out: Path, force: bool, lint_results: dict[str, list[Any
     try:
         suite = load_suite(out)
         for name in suite.variant_names():
-            plan_variant(suite, name).render(suite.cases[0])
+            plan_variant(suite, name).render(suite.variant_cases(name)[0])
     except InputError as exc:
         raise InputError(f"{out}: written, but it does not load yet: {exc.message}") from None
     typer.echo(f"wrote {out}: {len(draft.variants)} variant(s) ({', '.join(draft.variants)}), "
@@ -369,19 +370,20 @@ def _draft_graphrag(root: Path, out: Path, suite_name: str, limit: int, document
     return draft, lint_project_prompts(project)
 
 
-def _draft_lightrag(root: Path, out: Path, suite_name: str, limit: int, _documents: None,
-                    _graphrag_version: None) -> tuple[Any, dict[str, list[Any]]]:
+def _draft_lightrag(root: Path, out: Path, suite_name: str, limit: int,
+                    lightrag_version: str | None) -> tuple[Any, dict[str, list[Any]]]:
     from .importers.lightrag import lightrag_draft, read_lightrag_project
 
-    draft = lightrag_draft(read_lightrag_project(root), out, name=suite_name, max_cases=limit)
+    draft = lightrag_draft(read_lightrag_project(root, lightrag_version=lightrag_version), out, name=suite_name,
+                           max_cases=limit)
     return draft, _lint_lightrag(draft)
 
 
 def _import_command(
-    draft_of: Callable[..., tuple[Any, dict[str, list[Any]]]], root_help: str, *, graphrag: bool = False
+    draft_of: Callable[..., tuple[Any, dict[str, list[Any]]]], root_help: str
 ) -> Callable[..., None]:
-    """A `harness import <kind>` command: the options every importer takes, around `draft_of`, which
-    reads the project and returns the suite draft and the lint findings of its prompts."""
+    """`harness import graphrag`: its options around `draft_of`, which reads the project and returns
+    the suite draft and the lint findings of its prompts."""
 
     def command(root: Path, out: Path | None = None, name: str | None = None, limit: int = 10,
                 documents: list[str] | None = None, graphrag_version: str | None = None, force: bool = False,
@@ -392,7 +394,7 @@ def _import_command(
         draft, lint_results = draft_of(root, target, suite_name, limit, documents, graphrag_version)
         _finish(draft, target, force, lint_results)
         if cache:
-            _import_cache(root, draft, target, graphrag_version, force)
+            _import_cache("graphrag", root, draft, target, graphrag_version, force)
 
     # set as objects, not strings: typer reads them with get_type_hints, which cannot see `root_help`
     command.__annotations__ = {
@@ -400,78 +402,76 @@ def _import_command(
         "out": OutOpt, "name": NameOpt, "limit": LimitOpt, "documents": DocumentsOpt,
         "graphrag_version": EngineVersionOpt, "force": ForceOpt, "cache": CacheOpt, "return": None,
     }
-    if not graphrag:  # GraphRAG's options only where they mean something
-        del command.__annotations__["documents"], command.__annotations__["graphrag_version"]
-        del command.__annotations__["cache"]
-        plain = command
-
-        def command(root: Path, out: Path | None = None, name: str | None = None, limit: int = 10,  # type: ignore[no-redef]
-                    force: bool = False) -> None:
-            plain(root, out, name, limit, None, None, force)
-
-        command.__annotations__ = {k: v for k, v in plain.__annotations__.items()}
     return command
 
 
-def _import_cache(root: Path, draft: Any, target: Path, graphrag_version: str | None, force: bool) -> None:
-    """Write `<suite>-cache`: the imported cases the cache covers, one variant per cached model
-    (the project's extraction prompt, which must render to the cached first request), and each
-    covered case's cassette; every model's coverage is printed, every case left out is named."""
-    import dataclasses
-
-    from ..names import safe_name
+def _import_cache(engine: str, root: Path, draft: Any, target: Path, version: str | None, force: bool) -> None:
+    """Write `<suite>-cache`: every imported case some cached model covers, a variant per cached
+    model listing the cases it covers (the project's extraction prompt, which must render to the
+    cached requests), and each covered case's cassette; every model's coverage is printed, every
+    case left out of a variant is named with its reason."""
     from .importers import write_draft
-    from .importers.common import reference_free_thresholds
-    from .importers.graphrag import read_graphrag_project
-    from .importers.graphrag_cache import (cache_folder, cache_models, read_cached_calls, require_calls,
-                                           write_cache_cassettes)
+    from .importers.cache_cassettes import cache_draft, covered_draft, write_cache_cassettes
 
-    project = read_graphrag_project(root, graphrag_version=graphrag_version)
-    folder = cache_folder(project.settings, project.root)
-    calls, notes = read_cached_calls(folder) if folder.is_dir() else ([], [])
-    for note in notes:
+    if engine == "graphrag":
+        from .importers.graphrag import read_graphrag_project
+        from .importers.graphrag_cache import graphrag_cache_plan
+
+        plan = graphrag_cache_plan(read_graphrag_project(root, graphrag_version=version), draft)
+    else:
+        from .importers.lightrag import read_lightrag_project
+        from .importers.lightrag_cache import lightrag_cache_plan
+
+        plan = lightrag_cache_plan(read_lightrag_project(root, lightrag_version=version), draft)
+    for note in plan.notes:
         sys.stderr.write(f"harness: note: {note}\n")
-    require_calls(folder, calls)
-    prompt = draft.variants.get("project") or draft.variants["default"]
-    typed = "type_conformance" in draft.thresholds or "project" in draft.thresholds.get("variants", {}) \
-        if "project" in draft.variants else True
-    variants = {safe_name(model, fallback="model"): {**prompt, "model": model}
-                for model in cache_models(calls) if model != "(not stored)"}
-    if not variants:
-        raise InputError(f"{folder}: --cache: the cached extraction calls name no model")
-    name = f"{draft.name}-cache"
-    out = target.with_name(f"{name}.yaml")
-    cache_draft = dataclasses.replace(
-        draft, name=name, variants=variants, baseline=next(iter(variants)), files={}, warnings=[],
-        thresholds=reference_free_thresholds({v: typed for v in variants}),
-        description=f"{draft.description}: the answers the project's LLM cache holds, one variant per model",
-        notes=f"{draft.notes} Made by --cache from {folder}: each variant replays its model's cached answers "
-              "(harness run --record-mode none); cases the cache does not cover for every model are left out.")
-    write_draft(cache_draft, out, force=True if force else False)
-    coverage = write_cache_cassettes(out, calls, replace=force)
+    first = cache_draft(draft, plan)
+    out = target.with_name(f"{first.name}.yaml")
+    write_draft(first, out, force=True if force else False)
+    coverage = write_cache_cassettes(out, plan.finders, plan.models, replace=force)
     total = len(draft.cases)
     for report in coverage:
         typer.echo(f"cache: {report.line(total)}")
         for case_id, reason in report.left_out.items():
             sys.stderr.write(f"harness: cache: {report.model}: case {case_id} left out: {reason}\n")
-    common = set.intersection(*(set(r.covered) for r in coverage)) if coverage else set()
-    kept = [case for case in draft.cases if case["id"] in common]
-    if not kept:
+    final = covered_draft(first, coverage)
+    if final is None:
         out.unlink(missing_ok=True)
-        raise InputError(f"{folder}: --cache: no case is covered by every cached model; no cache suite written")
-    dropped = len(draft.cases) - len(kept)
-    write_draft(dataclasses.replace(cache_draft, cases=kept), out, force=True)
-    typer.echo(f"wrote {out}: {len(variants)} variant(s) ({', '.join(variants)}), {len(kept)} case(s) from the cache"
-               + (f" ({dropped} left out: not covered by every model)" if dropped else ""))
+        raise InputError(f"{plan.source}: --cache: the cache covers no case for any model; no cache suite written")
+    write_draft(final, out, force=True)
+    dropped = total - len(final.cases)
+    lists = sum(1 for entry in final.variants.values() if "cases" in entry)
+    typer.echo(f"wrote {out}: {len(final.variants)} variant(s) ({', '.join(final.variants)}), {len(final.cases)} "
+               "case(s) from the cache" + (f" ({dropped} covered by no model, left out)" if dropped else "")
+               + (f"; {lists} variant(s) run only the cases their model covers" if lists else ""))
     typer.echo(f"next: harness run {out} --record-mode none (no model call, no key)")
 
 
 import_graphrag = import_app.command(
     "graphrag", help="Turn a GraphRAG project's prompts, settings and input files into a suite skeleton."
-)(_import_command(_draft_graphrag, "GraphRAG project folder (holding settings.yaml or settings.json).", graphrag=True))
-import_lightrag = import_app.command(
-    "lightrag", help="Turn a LightRAG setup's PROMPTS, entity types and inputs into a suite skeleton."
-)(_import_command(_draft_lightrag, "LightRAG setup or working folder (prompt.py, .env, inputs/, rag_storage/ with kv_store_*.json)."))
+)(_import_command(_draft_graphrag, "GraphRAG project folder (holding settings.yaml or settings.json)."))
+LightRAGVersionOpt = Annotated[Optional[str], typer.Option(
+    "--lightrag-version", help="The project's LightRAG release (e.g. 1.4.6), the suite's `engine:` (default: the "
+                               "project's pin of lightrag-hku, else the release whose stock prompt its cache holds).")]
+
+
+@import_app.command("lightrag", help="Turn a LightRAG setup's PROMPTS, settings (.env, its LightRAG(...) call), entity "
+                                     "types and inputs into a suite skeleton.")
+def import_lightrag(
+    root: Annotated[Path, typer.Argument(help="LightRAG setup or working folder (prompt.py, .env, a script calling "
+                                              "LightRAG(...), inputs/, rag_storage/ with kv_store_*.json).",
+                                         show_default=False)],
+    out: OutOpt = None, name: NameOpt = None, limit: LimitOpt = 10, lightrag_version: LightRAGVersionOpt = None,
+    force: ForceOpt = False, cache: CacheOpt = False,
+) -> None:
+    if not root.exists():
+        raise InputError(f"{root}: no such folder")
+    target, suite_name = _default_out(out, name, root)
+    draft, lint_results = _draft_lightrag(root, target, suite_name, limit, lightrag_version)
+    _finish(draft, target, force, lint_results)
+    if cache:
+        _import_cache("lightrag", root, draft, target, lightrag_version, force)
+
 
 
 
@@ -481,17 +481,36 @@ def import_llamaindex(
     prompt: Annotated[Path, typer.Option("--prompt", help="The extraction prompt (SimpleLLMPathExtractor's or DynamicLLMPathExtractor's, with {text}).", show_default=False)],
     chunk_size: Annotated[int, typer.Option("--chunk-size", min=1, help="SentenceSplitter's chunk_size (LlamaIndex's default 1024).")] = 1024,
     chunk_overlap: Annotated[int, typer.Option("--chunk-overlap", min=0, help="SentenceSplitter's chunk_overlap (LlamaIndex's default 200).")] = 200,
+    entity_types: Annotated[Optional[str], typer.Option("--entity-types", help="The extractor's allowed_entity_types, comma-separated (DynamicLLMPathExtractor); filled into {allowed_entity_types} as LlamaIndex fills it.", show_default=False)] = None,
+    relation_types: Annotated[Optional[str], typer.Option("--relation-types", help="The extractor's allowed_relation_types, comma-separated; fills {allowed_relation_types}.", show_default=False)] = None,
+    entity_properties: Annotated[Optional[str], typer.Option("--entity-properties", help="The extractor's allowed_entity_props (names), comma-separated; fills {allowed_entity_properties}.", show_default=False)] = None,
+    relation_properties: Annotated[Optional[str], typer.Option("--relation-properties", help="The extractor's allowed_relation_props (names), comma-separated; fills {allowed_relation_properties}.", show_default=False)] = None,
+    max_triplets: Annotated[Optional[int], typer.Option("--max-triplets", min=1, help="The extractor's max_triplets_per_chunk (DynamicLLMPathExtractor) or max_paths_per_chunk (SimpleLLMPathExtractor); fills {max_knowledge_triplets} (default 10).", show_default=False)] = None,
     out: OutOpt = None, name: NameOpt = None, limit: LimitOpt = 10, force: ForceOpt = False,
 ) -> None:
-    from .importers.llamaindex import llamaindex_draft
+    from .importers.llamaindex import ExtractorArguments, llamaindex_draft
     from .lint import lint_prompt
 
     if not docs.exists():
         raise InputError(f"{docs}: no such file or folder")
     target, suite_name = _default_out(out, name, docs)
+    arguments = ExtractorArguments(
+        entity_types=_comma_list("--entity-types", entity_types), relation_types=_comma_list("--relation-types", relation_types),
+        entity_properties=_comma_list("--entity-properties", entity_properties),
+        relation_properties=_comma_list("--relation-properties", relation_properties), max_triplets=max_triplets)
     draft = llamaindex_draft(docs, prompt, target, name=suite_name, limit=limit,
-                             chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+                             chunk_size=chunk_size, chunk_overlap=chunk_overlap, arguments=arguments)
     _finish(draft, target, force, {"extraction": lint_prompt(prompt, engine="llamaindex")})
+
+def _comma_list(option: str, value: str | None) -> list[str] | None:
+    """A comma-separated option as its items (None: not given); given but empty is bad input."""
+    if value is None:
+        return None
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    if not items:
+        raise InputError(f"{option}: give the values comma-separated, e.g. {option} PERSON,PLACE")
+    return items
+
 
 # --------------------------------------------------------------------------- import: benchmarks with gold
 

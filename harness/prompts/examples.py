@@ -3,14 +3,14 @@
 Structured examples (a text plus its entities and relationships) are rendered with the
 delimiters of the call being made, so an example can never disagree with the format the
 answer is parsed with. Raw examples (`output:` or a whole `block:`) are templates filled the
-same way. Examples written inline in a prompt file are found by their `Output:` markers, so
-lint can parse them.
+same way. Examples written inline in a prompt file are found by their `Output:` markers or,
+in any language, by holding records in the prompt's format, so lint can parse them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -148,7 +148,8 @@ def render_examples(
 
 @dataclass
 class InlineExample:
-    """An example answer written inside a prompt's text, found by its `Output:` (or `<Output>`) marker."""
+    """An example answer written inside a prompt's text: a block under an `Output:` (or
+    `<Output>`) label, or, in any language, a block that holds records in the prompt's format."""
 
     output: str  # the answer as written (placeholders unfilled)
     line: int  # file line of the first line of the answer
@@ -165,6 +166,9 @@ _STOP = re.compile(
     r"|<(?:entity[_ ]types|input[_ ]text)>)",
     re.I,
 )
+# A label line in any language and script: a few words (letters first) and a colon, or a tag
+# line: `Đầu ra:`, `Ví dụ 2:`, `输出：`, `<Ausgabe>`. Group 1 is what follows the label on its line.
+_LABEL = re.compile(r"^\s*(?:(?:\*\*)?[^\W\d_][\w '’.-]{0,40}?(?:\*\*)?\s*[:：]|<[^\W\d_][\w '’-]{0,40}>)\s*(.*)$")
 
 
 def _types_from(value: str) -> list[str] | None:
@@ -174,12 +178,18 @@ def _types_from(value: str) -> list[str] | None:
     return [t.strip().strip("'\"`") for t in value.split(",") if t.strip()]
 
 
-def find_inline_examples(text: str, first_line: int = 1) -> list[InlineExample]:
-    """Example answers in a prompt: every `Output:` block before the real-data section.
+def find_inline_examples(text: str, first_line: int = 1,
+                         holds_records: Callable[[str], bool] | None = None) -> list[InlineExample]:
+    """Example answers in a prompt, before its real-data section.
 
-    An answer runs from its marker to the next separator (`####`, `---`), example heading,
-    `Text:`/`Entity_types:` line, or the real-data section. Empty answers (the final
-    `Output:` the model is asked to complete) are skipped.
+    The example section is cut into blocks at separators (`####`, `---`), example headings,
+    `Text:`/`Entity_types:` lines and label lines of any language (`Đầu ra:`, `<Ausgabe>`; a label
+    followed by text on its line starts a block with that text when the text holds records). A
+    block is an answer when an English answer label (`Output:`, `<Output>`) opens it, whatever it
+    holds (so a refusal written as an example is still checked), or when `holds_records` says it
+    holds records in the prompt's format: a translated prompt's examples are found by what they
+    are, not by what their label says. Empty blocks (the final `Output:` the model is asked to
+    complete) are skipped.
     """
     lines = text.split("\n")
     end = len(lines)
@@ -189,11 +199,26 @@ def find_inline_examples(text: str, first_line: int = 1) -> list[InlineExample]:
             break
     found: list[InlineExample] = []
     types: list[str] | None = None
+    body: list[tuple[int, str]] = []
+    labelled = False
+
+    def close() -> None:
+        nonlocal body, labelled, types
+        content = [(n, line) for n, line in body if line.strip()]
+        if content:
+            first, last = content[0][0], content[-1][0]
+            output = "\n".join(line for n, line in body if first <= n <= last)
+            if labelled or (holds_records is not None and holds_records(output)):
+                found.append(InlineExample(output, first_line + first, types))
+                types = None
+        body, labelled = [], False
+
     index = 0
     while index < end:
         line = lines[index]
         type_match = _TYPES.match(line)
         if type_match:
+            close()
             value = type_match.group(1)
             if not value.strip() and index + 1 < end:  # `<Entity_types>` with the list below it
                 index += 1
@@ -201,21 +226,21 @@ def find_inline_examples(text: str, first_line: int = 1) -> list[InlineExample]:
             types = _types_from(value)
             index += 1
             continue
-        match = _OUTPUT.match(line)
-        if not match:
-            index += 1
-            continue
-        body: list[tuple[int, str]] = []
-        if match.group(1).strip():
-            body.append((index, match.group(1)))
+        output = _OUTPUT.match(line)
+        label = None if output else _LABEL.match(line)
+        if output or _STOP.match(line):
+            close()
+            labelled = output is not None
+            rest = output.group(1) if output else ""
+            if rest.strip():
+                body.append((index, rest))
+        elif label and (not label.group(1).strip()
+                        or (holds_records is not None and holds_records(label.group(1)))):
+            close()
+            if label.group(1).strip():
+                body.append((index, label.group(1)))
+        else:
+            body.append((index, line))
         index += 1
-        while index < end and not _STOP.match(lines[index]):
-            body.append((index, lines[index]))
-            index += 1
-        content = [(n, line) for n, line in body if line.strip()]
-        if content:
-            first, last = content[0][0], content[-1][0]
-            output = "\n".join(line for n, line in body if first <= n <= last)
-            found.append(InlineExample(output, first_line + first, types))
-        types = None
+    close()
     return found

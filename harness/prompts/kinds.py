@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
+from .graphrag_layout import settings_line
 
 GRAPHRAG_ENGINES = ("graphrag-0", "graphrag-1", "graphrag-2", "graphrag-3")
 LIGHTRAG_ENGINES = ("lightrag-old", "lightrag")
@@ -445,23 +446,10 @@ def detect_kind(text: str) -> PromptKind | None:
 
 
 def engine_of_settings(settings: Mapping[str, object]) -> str:
-    """The GraphRAG version a settings mapping is written for, from its layout.
-
-    v3: `completion_models`, `input_storage`, `chunking`, `output_storage`; v2: `models` with
-    `extract_graph`/`extract_claims` (or `graph_prompt`); v0 and v1 share the `llm:` layout, and
-    `graphrag init` of v1.1+ adds `basic_search` and `drift_search.reduce_prompt`. v0 and v1 fill
-    the same variables into every prompt they share, so telling them apart matters little.
-    """
-    if any(k in settings for k in ("completion_models", "input_storage", "chunking", "output_storage")):
-        return "graphrag-3"
-    reports = settings.get("community_reports")
-    if "models" in settings or any(k in settings for k in ("extract_graph", "extract_claims")) \
-            or (isinstance(reports, dict) and "graph_prompt" in reports):
-        return "graphrag-2"
-    drift = settings.get("drift_search")
-    if "basic_search" in settings or (isinstance(drift, dict) and "reduce_prompt" in drift):
-        return "graphrag-1"
-    return "graphrag-0"
+    """The GraphRAG version line a settings mapping is written for (`graphrag-0` ... `graphrag-3`),
+    read from its layout by `graphrag_layout.settings_line`. v0 and v1 fill the same variables into
+    every prompt they share, so telling them apart matters little here."""
+    return f"graphrag-{settings_line(settings)}"
 
 
 SETTINGS_FILES = ("settings.yaml", "settings.yml", "settings.json")

@@ -316,6 +316,10 @@ def _load(prompt: str | Path) -> PromptTemplate | LintFinding:
         if not path.is_file():
             raise InputError(f"{path}: prompt file not found")
         read_prompt_text(path)
+        if path.suffix.lower() == ".py":  # a LightRAG prompt.py: its extraction prompt, not the module's text
+            from .importers.lightrag_module import prompt_module_template
+
+            return prompt_module_template(path)
         load = partial(load_prompt, path, strict=False)
     try:
         return load()
@@ -660,13 +664,34 @@ class _ExampleText:
     records: list[str] = field(default_factory=list)
 
 
+# what a block that shows the answer's layout, not an answer, reads as
+_LAYOUT_CODES = frozenset({"preamble", "placeholder-value"})
+
+
+def _holds_records(values: Mapping[str, str], ctx: LintContext) -> Callable[[str], bool]:
+    """Whether a block of prompt text (placeholders unfilled) is an answer in the prompt's format:
+    it holds records, opens with one and fills none with `<placeholders>` (instructions that show
+    a record's layout open with prose or hold `<entity_name>`). How an example's answer is told
+    from its input text whatever language labels it."""
+
+    def holds(text: str) -> bool:
+        result = parse(fill(text, values, missing="keep"), ctx.format, tuple_delimiter=ctx.tuple_delimiter,
+                       record_delimiter=ctx.record_delimiter, completion_delimiter=ctx.completion_delimiter)
+        graph = result.graph
+        records = len(graph.entities) + len(graph.relationships) + len(graph.claims) + (graph.report is not None)
+        return records > 0 and not any(i.code in _LAYOUT_CODES for i in result.format_report.issues)
+
+    return holds
+
+
 def _check_examples(template: PromptTemplate, ctx: LintContext, out: _Collector) -> None:
     values = _render_values(template, ctx)
+    holds = _holds_records(values, ctx)
     found: list[_ExampleText] = []
     for index, example in enumerate(template.examples, 1):
         found.extend(_declared_example(template, example, index, values, ctx, out))
     for part, text in template.parts():
-        for number, inline in enumerate(find_inline_examples(text, template.line_of(part)), 1):
+        for number, inline in enumerate(find_inline_examples(text, template.line_of(part), holds), 1):
             found.append(_inline(inline, values, ctx, f"example {number} in the {part.split('.')[0]} message",
                                  template.meta.entity_types if ctx.entity_types is None else ctx.entity_types))
     for example in found:
@@ -684,9 +709,10 @@ def _declared_example(template: PromptTemplate, example: Example, index: int, va
     label = f"example {index}"
     if example.kind == "block":
         assert example.block is not None
-        inner = find_inline_examples(example.block, example.output_line or example.line)
+        inner = find_inline_examples(example.block, example.output_line or example.line, _holds_records(values, ctx))
         if not inner:
-            out.add("example-not-extraction", example.line, f"{label} has no 'Output:' answer to check")
+            out.add("example-not-extraction", example.line,
+                    f"{label} has no answer to check: no block of {ctx.format} records, no 'Output:' label")
             return []
         fallback = example.entity_types or template.meta.entity_types
         return [_inline(i, values, ctx, label, fallback) for i in inner]

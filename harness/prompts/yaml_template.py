@@ -167,7 +167,7 @@ class TemplateSpec(Value):
 
 
 def _fail(source: str, lines: Mapping[Location, int], loc: Location, message: str) -> InputError:
-    line = line_of(dict(lines), loc)
+    line = line_of(lines, loc)
     where = f"{source}:{line}" if line else source
     name = format_loc(loc)
     text = f"{where}: {name + ': ' if name else ''}{message}"
@@ -176,7 +176,7 @@ def _fail(source: str, lines: Mapping[Location, int], loc: Location, message: st
 
 def _content_line(raw_lines: list[str], lines: Mapping[Location, int], loc: Location) -> int:
     """The file line a string value starts on: the line after a `|` or `>` block indicator."""
-    line = line_of(dict(lines), loc) or 1
+    line = line_of(lines, loc) or 1
     raw = raw_lines[line - 1] if 0 < line <= len(raw_lines) else ""
     return line + 1 if BLOCK_SCALAR.search(raw.rstrip()) else line
 
@@ -251,16 +251,16 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
         if (key,) in lines:
             origin[key] = _content_line(raw_lines, lines, (key,))
     for name in spec.variables:
-        origin[f"variables.{name}"] = line_of(dict(lines), ("variables", name)) or 1
+        origin[f"variables.{name}"] = line_of(lines, ("variables", name)) or 1
 
     functions: dict[str, TemplateFunction] = {}
     for name, call in spec.functions.items():
-        where = f"{source}:{line_of(dict(lines), ('functions', name)) or 1}"
+        where = f"{source}:{line_of(lines, ('functions', name)) or 1}"
         functions[name] = compile_function(call, where=where)
 
     examples: list[Example] = list(spec.examples)
     for index, item in enumerate(examples):
-        item.line = line_of(dict(lines), ("examples", index)) or 1
+        item.line = line_of(lines, ("examples", index)) or 1
         raw_key = "block" if item.block is not None else "output"
         if (item.block or item.output) is not None:
             item.output_line = _content_line(raw_lines, lines, ("examples", index, raw_key))

@@ -24,9 +24,10 @@ def _rate(value: float | None) -> str:
 
 
 def usage_text(variant: VariantSummary) -> tuple[str, str]:
-    """(tokens, cost) of a variant as shown in every report, marked when the counts are estimated."""
+    """(tokens, cost) of a variant as shown in every report, marked when the counts are estimated;
+    n/a where no token was counted (no usage known) or no price is."""
     mark = " (est.)" if variant.usage.estimated else ""
-    tokens = f"{variant.usage.total_tokens:,}{mark}"
+    tokens = f"{variant.usage.total_tokens:,}{mark}" if variant.usage.counted else "n/a"
     cost = variant.cost_usd
     return tokens, ("n/a" if cost is None else f"${cost:,.4f}{mark}")
 
@@ -97,6 +98,26 @@ def run_table(summary: RunSummary) -> Table:
     return table
 
 
+def cases_line(summary: RunSummary) -> str | None:
+    """Where the variants ran different cases (a variant's `cases:` list, as `import --cache`
+    writes): each variant's case count, and how many cases each comparison with the baseline
+    stands on; None when every variant ran the same cases."""
+    comparisons = summary.comparisons
+    uneven = any(c.cases.only_in_a or c.cases.only_in_b for c in comparisons.values())
+    if not uneven and len({v.cases for v in summary.variants.values()}) <= 1:
+        return None
+    counts = ", ".join(f"{name} {variant.cases}" for name, variant in summary.variants.items())
+    def alone(cases: list[str], name: str) -> str:
+        return f"{len(cases)} only in {name}" if cases else ""
+
+    paired = "; ".join(
+        f"{name} vs {summary.baseline} over {c.cases.paired} paired case(s)"
+        + (f" ({', '.join(filter(None, (alone(c.cases.only_in_b, name), alone(c.cases.only_in_a, summary.baseline))))}"
+           ": left out)" if c.cases.only_in_a or c.cases.only_in_b else "")
+        for name, c in comparisons.items())
+    return f"cases per variant: {counts}" + (f"; {paired}" if paired else "")
+
+
 def gate_line(verdict: Verdict) -> str:
     """One line of the run's verdict (the verdict sets the exit code only with --gate)."""
     failed = verdict.failed()
@@ -128,6 +149,9 @@ def print_run_table(summary: RunSummary, run_dir: Path, verdict: Verdict | None 
     console.print(run_table(summary))
     for line in annotation_lines(summary):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
+    cases = cases_line(summary)
+    if cases is not None:
+        console.print(cases, markup=False, highlight=False, soft_wrap=True)
     repeats = repeat_line(summary)
     if repeats is not None:
         console.print(repeats, markup=False, highlight=False, soft_wrap=True)

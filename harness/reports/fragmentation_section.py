@@ -115,8 +115,19 @@ def console_lines(summary: RunSummary) -> list[str]:
         if f is None or not f.top:
             continue
         line = (f"{name}: entity fragmentation: {f.nodes:,} GraphRAG nodes would be {f.clusters:,} after joining "
-                f"({f.joined_clusters} cluster{'s' if f.joined_clusters != 1 else ''}, e.g. {' / '.join(f.top[0].names)})")
+                f"({f.joined_clusters} cluster{'s' if f.joined_clusters != 1 else ''}, e.g. {_example(f.top[0].names)})")
         if f.gold is not None and f.gold.fragmented:
             line += f"; {f.gold.fragmented} of {f.gold.found} found gold entities under several titles"
         lines.append(line)
     return lines
+
+
+CONSOLE_NAMES = 4  # names of the example cluster shown on the console line
+CONSOLE_NAME_CHARS = 60  # characters of each (a model's "name" may be a 32,000-token paragraph)
+
+
+def _example(names: list[str]) -> str:
+    """A cluster's names for one console line: the first few, each cut short, and how many more."""
+    shown = [n if len(n) <= CONSOLE_NAME_CHARS else n[:CONSOLE_NAME_CHARS - 3] + "..." for n in names[:CONSOLE_NAMES]]
+    more = f" and {len(names) - CONSOLE_NAMES:,} more" if len(names) > CONSOLE_NAMES else ""
+    return " / ".join(shown) + more

@@ -133,6 +133,9 @@ def scores_table(view: ReportView) -> str:
         )
         rows.append(f"<tr><td>{e(row_label(metric))}</td>{cells}</tr>")
     rows.append("<tr><td>cases</td>" + "".join(f"<td class='num'>{c.data.cases}</td>" for c in view.columns) + "</tr>")
+    if view.uneven_cases:  # the variants ran different cases: Δ is over the cases both ran
+        rows.append("<tr><td>paired cases (Δ over these)</td>"
+                    + "".join(f"<td class='num'>{e(c.paired_text())}</td>" for c in view.columns) + "</tr>")
     if view.builds_graph:
         rows.append("<tr><td>annotated cases (entities / relationships)</td>"
                     + "".join(f"<td class='num'>{e(annotated_text(c.data))}</td>" for c in view.columns) + "</tr>")
@@ -208,8 +211,8 @@ def format_html(view: ReportView) -> str:
     if view.builds_graph:
         rows.append("<tr><td>completion delimiter present</td>"
                     + "".join(f"<td class='num'>{pct(f.completion_rate)}</td>" for f in fmt) + "</tr>")
-    rows.append("<tr><td>records parsed / seen (dropped)</td>" + "".join(
-        f"<td class='num'>{f.records_parsed}/{f.records_seen} ({f.records_dropped})</td>" for f in fmt) + "</tr>")
+    label, cells = engine_section.records_row(view)
+    rows.append(f"<tr><td>{e(label)}</td>" + "".join(f"<td class='num'>{e(cell)}</td>" for cell in cells) + "</tr>")
     for code in sorted({code for f in fmt for code in f.issues_by_code}):
         rows.append(f"<tr><td><code>{e(code)}</code></td>" + "".join(
             f"<td class='num'>{f.issues_by_code.get(code, 0)}</td>" for f in fmt) + "</tr>")
@@ -368,6 +371,7 @@ def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
             *([outputs_block] if outputs_block else []),
             "<h2>Scores</h2>",
             f"<p class='muted'>{legend}</p>",
+            *([f"<p class='muted'>{e(note)}</p>"] if (note := engine_section.scores_note(view)) else []),
             scores_table(view),
         ]
         body += [figure(plots, "metrics"), figure(plots, "recall_scatter"), figure(plots, "grounding")]

@@ -119,6 +119,8 @@ def scores_table(view: ReportView) -> list[str]:
             cells.append(cell + (f"<br>{extra}" if extra else ""))
         lines.append(f"| {row_label(metric)} | " + " | ".join(cells) + " |")
     lines.append("| cases | " + " | ".join(str(c.data.cases) for c in view.columns) + " |")
+    if view.uneven_cases:  # the variants ran different cases: Δ is over the cases both ran
+        lines.append("| paired cases (Δ over these) | " + " | ".join(esc(c.paired_text()) for c in view.columns) + " |")
     if view.builds_graph:
         lines.append("| annotated cases (entities / relationships) | "
                      + " | ".join(annotated_text(c.data) for c in view.columns) + " |")
@@ -249,8 +251,8 @@ def format_table(view: ReportView) -> list[str]:
         f"{f.cases_with_errors}/{c.data.cases} ({pct(f.format_error_rate)})" for f, c in zip(fmt, view.columns)) + " |")
     if view.builds_graph:  # a summary or a report has no completion delimiter to look for
         lines.append("| completion delimiter present | " + " | ".join(pct(f.completion_rate) for f in fmt) + " |")
-    lines.append("| records parsed / seen (dropped) | " + " | ".join(
-        f"{f.records_parsed}/{f.records_seen} ({f.records_dropped})" for f in fmt) + " |")
+    label, cells = engine_section.records_row(view)
+    lines.append(f"| {label} | " + " | ".join(esc(cell) for cell in cells) + " |")
     codes = sorted({code for f in fmt for code in f.issues_by_code})
     for code in codes:
         lines.append(f"| `{esc(code)}` | " + " | ".join(str(f.issues_by_code.get(code, 0)) for f in fmt) + " |")
@@ -363,6 +365,7 @@ def render_markdown(view: ReportView) -> str:
         "",
         scores_legend(ref_word),
         "",
+        *([note, ""] if (note := engine_section.scores_note(view)) else []),
         *scores_table(view),
         "",
         *(["## Repeat spread", "", *repeats_section(view), ""] if has_repeats(view) else []),

@@ -18,8 +18,9 @@ def _facts(view: ReportView) -> list[str]:
     outputs = view.outputs
     assert outputs is not None
     facts = [f"Answers read from `{outputs.file}` ({outputs.rows} rows), scored with no model call."]
-    missing_word = ("contribute zero to every Text2KGBench figure" if outputs.conventions == "text2kgbench"
-                    else "are scored as empty answers")
+    missing_word = ("not scored: n/a, left out of every figure of the harness's"
+                    + ("; each contributes zero to every Text2KGBench figure" if outputs.conventions == "text2kgbench"
+                       else ""))
     if outputs.missing_cases:
         facts.append(f"Cases without a row ({len(outputs.missing_cases)}, {missing_word}): "
                      + ", ".join(outputs.missing_cases))

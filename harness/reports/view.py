@@ -49,6 +49,16 @@ class Column:
     def row(self, case_id: str) -> CaseResult | None:
         return self._index.get(case_id)
 
+    def paired_text(self) -> str:
+        """The cases this column's Δ stands on: paired with its reference, and those only one side ran."""
+        if self.comparison is None:
+            return "—"
+        cases = self.comparison.cases
+        alone = [f"{len(cases.only_in_b)} only here" if cases.only_in_b else "",
+                 f"{len(cases.only_in_a)} only in {self.reference}" if cases.only_in_a else ""]
+        extra = ", ".join(part for part in alone if part)
+        return f"{cases.paired}" + (f" ({extra})" if extra else "")
+
     def __post_init__(self) -> None:
         self._index: dict[str, CaseResult] = {}
         for r in self.rows:  # a repeated run's case shows its first sample (rows are in sample order)
@@ -74,6 +84,13 @@ class ReportView:
 
     def column(self, name: str) -> Column:
         return next(c for c in self.columns if c.name == name)
+
+    @property
+    def uneven_cases(self) -> bool:
+        """Whether some compared column ran cases its reference did not, or the other way round (a
+        variant's `cases:` list): the reports then say what each Δ stands on."""
+        return any(c.comparison is not None and (c.comparison.cases.only_in_a or c.comparison.cases.only_in_b)
+                   for c in self.columns)
 
     def reference_of(self, column: Column) -> Column | None:
         return None if column.reference is None else self.column(column.reference)

@@ -13,7 +13,12 @@ entity records of every case, as one union-find, in this order:
 2. **Fuzzy**: normalised names whose `rapidfuzz.fuzz.ratio / 100` is at least the suite's
    `matching.fuzzy_threshold`, the rule `align.py` applies to gold names, except names that
    differ only in digits (`APOLLO 11`/`APOLLO 12`): alignment pairs one prediction with one gold
-   entity, but joining is transitive, and numbered names would chain into one cluster.
+   entity, but joining is transitive, and numbered names would chain into one cluster. Each name
+   is compared with the `FUZZY_WINDOW` names next to it in alphabetical order and the
+   `FUZZY_WINDOW` next to it in the order of names read backwards (the sorted neighbourhood of
+   record linkage): names that alike share a long start or a long end, so they sort close in one
+   of the two orders. Up to `FUZZY_WINDOW + 1` names every pair is compared; beyond, the work
+   grows with the number of names, not its square (40,000 names of one answer).
 3. **Honorifics**: names equal once leading honorifics (`HONORIFICS`) are removed (`MR. HOLMES`/
    `HOLMES`), unless both are typed and share no type. A person's name also loses leading ranks
    and titles (`RANKS`: `INSPECTOR MARSH`/`MARSH`); other names keep them (`GENERAL ELECTRIC`).
@@ -29,6 +34,9 @@ entity records of every case, as one union-find, in this order:
    alone, unless the short name's honorific or rank is carried by exactly one of them (`CAPTAIN
    ASHWORTH` -> `CAPTAIN JULIAN ASHWORTH`, not `LADY CECILY ASHWORTH`). Every step-4 decision is
    taken on the clusters of steps 1-3, so the result does not depend on the order of names.
+   Trailing tokens are looked up in a trie of names read backwards, and initials in an index of
+   each name's initialled forms (names of at most `MAX_INITIALLED_TOKENS` tokens), so one name of
+   32,000 tokens costs its length and not its square.
 
 With gold, each gold entity's identity across cases is its normalised name, joined with the
 entities of other cases whose name is one of its aliases (alias to alias does not join: `Smith`
@@ -57,7 +65,8 @@ from .case_score import entity_matches
 from .normalize import canonical_type, normalize_name, type_table
 
 FRAGMENT_LIMIT = 20  # clusters and gold fragments listed per variant (20,000 cases stay small)
-_CHUNK = 256  # names compared at once by the fuzzy rule (a block times its window of float32 scores)
+FUZZY_WINDOW = 64  # names each name is compared with, after it in each of the two orders (step 2)
+MAX_INITIALLED_TOKENS = 6  # longest name matched by initials (step 4): 31 initialled forms at most
 
 HONORIFICS: frozenset[str] = frozenset({
     "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "professor", "sir", "dame", "lord", "lady", "mme", "mlle",
@@ -115,16 +124,32 @@ def _titled(key: str, person: bool) -> tuple[tuple[str, ...], frozenset[str]]:
     """The name without its leading honorifics (and, for a person, ranks), and what was removed."""
     tokens = key.split()
     strip = HONORIFICS | RANKS if person else HONORIFICS
-    removed: set[str] = set()
-    while len(tokens) > 1 and tokens[0] in strip:
-        removed.add(tokens[0])
-        tokens = tokens[1:]
-    return tuple(tokens), frozenset(removed)
+    start = 0
+    while start < len(tokens) - 1 and tokens[start] in strip:
+        start += 1
+    return tuple(tokens[start:]), frozenset(tokens[:start])
+
+
+def _initialled(core: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every form of `core` with one or more of its first tokens (not the last) cut to their
+    initial: the short names `_initials_of` pairs with it (`J ASHWORTH` of `JULIAN ASHWORTH`)."""
+    if not 2 <= len(core) <= MAX_INITIALLED_TOKENS:
+        return []
+    cuttable = [k for k, token in enumerate(core[:-1]) if len(token) > 1]
+    forms = []
+    for mask in range(1, 1 << len(cuttable)):
+        form = list(core)
+        for bit, k in enumerate(cuttable):
+            if mask >> bit & 1:
+                form[k] = core[k][0]
+        forms.append(tuple(form))
+    return forms
 
 
 def _initials_of(short: tuple[str, ...], full: tuple[str, ...]) -> bool:
     """`J ASHWORTH` of `JULIAN ASHWORTH`: same length, the same last token, and every other token
-    equal or a one-letter initial of the other's (at least one initial)."""
+    equal or a one-letter initial of the other's (at least one initial). Names matched this way
+    are found through `_initialled`; this is its definition, kept for the tests."""
     if len(short) != len(full) or len(short) < 2 or short == full or short[-1] != full[-1]:
         return False
     initial = False
@@ -136,34 +161,108 @@ def _initials_of(short: tuple[str, ...], full: tuple[str, ...]) -> bool:
     return initial
 
 
-def _surname_key(core: tuple[str, ...]) -> tuple[int, str, str]:
-    return len(core), core[-1], "".join(token[:1] for token in core[:-1])
-
-
 def _compatible(a: set[str], b: set[str]) -> bool:
     return not a or not b or bool(a & b)
 
 
-def _fuzzy_pairs(keys: list[str], threshold: float) -> list[tuple[int, int]]:
-    """Pairs of indices of `keys` whose fuzz.ratio / 100 >= threshold. Only names whose lengths allow
-    it are compared (ratio <= 2 * shorter / (shorter + longer)), a block of names at a time."""
+def _fuzzy_pairs(keys: list[str], threshold: float, window: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (two index arrays) of `keys` whose fuzz.ratio / 100 >= threshold, among each key and
+    the `window` (default FUZZY_WINDOW) keys after it in alphabetical order and in the order of
+    keys read backwards."""
+    n = len(keys)
+    window = window or FUZZY_WINDOW
     if threshold <= 0.0:  # every pair is a candidate, as in align
-        return [(0, i) for i in range(1, len(keys))]
-    order = sorted(range(len(keys)), key=lambda i: (len(keys[i]), i))
-    lengths = np.array([len(keys[i]) for i in order])
+        return np.zeros(max(0, n - 1), dtype=np.int64), np.arange(1, n, dtype=np.int64)
     cutoff = threshold * 100.0 - 1e-9
-    pairs: list[tuple[int, int]] = []
-    for start in range(0, len(order), _CHUNK):
-        block = order[start:start + _CHUNK]
-        # ratio >= t needs longer <= shorter * (2 - t) / t
-        stop = int(np.searchsorted(lengths, len(keys[block[-1]]) * (2.0 - threshold) / threshold, side="right"))
-        window = order[start:stop]
-        scores = cdist([keys[i] for i in block], [keys[j] for j in window], scorer=fuzz.ratio,
-                       score_cutoff=cutoff, dtype=np.float32, workers=-1)
-        for r, c in zip(*np.nonzero(scores >= cutoff)):
-            if c > r:  # the window starts with the block: each pair once
-                pairs.append((block[int(r)], window[int(c)]))
-    return pairs
+    firsts: list[np.ndarray] = []
+    seconds: list[np.ndarray] = []
+    for order in (sorted(range(n), key=keys.__getitem__), sorted(range(n), key=lambda i: keys[i][::-1])):
+        ids = np.array(order, dtype=np.int64)
+        for start in range(0, n, window):
+            block = order[start:start + window]
+            ahead = order[start:start + 2 * window]
+            scores = cdist([keys[i] for i in block], [keys[j] for j in ahead], scorer=fuzz.ratio,
+                           score_cutoff=cutoff, dtype=np.float32, workers=-1)
+            r, c = np.nonzero(scores >= cutoff)
+            keep = (c > r) & (c - r <= window)  # each pair once, and only within the window
+            firsts.append(ids[start + r[keep]])
+            seconds.append(ids[start + c[keep]])
+    if not firsts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(firsts), np.concatenate(seconds)
+
+
+def _join_components(joins: _Joins, members: np.ndarray, a: np.ndarray, b: np.ndarray, size: int) -> None:
+    """Join the ends of every edge (a[k], b[k]) over `size` points, each point standing for node
+    `members[point]`: connected components first (scipy), then one union per node."""
+    if not len(a):
+        return
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    graph = coo_matrix((np.ones(len(a), dtype=np.int8), (a, b)), shape=(size, size))
+    _, labels = connected_components(graph, directed=False)
+    first: dict[int, int] = {}
+    for point, label in enumerate(labels.tolist()):
+        leader = first.setdefault(label, point)
+        if leader != point:
+            joins.union(int(members[leader]), int(members[point]))
+
+
+def _few(box: list[int], root: int) -> None:
+    """Keep at most two distinct roots: a step-4 decision only asks "none, one or several"."""
+    if len(box) < 2 and root not in box:
+        box.append(root)
+
+
+class _PersonIndex:
+    """The persons a person's name may be the short form of (step 4), as at most two distinct
+    clusters of steps 1-3, overall and per title: names it is the trailing tokens of (a trie of
+    names read backwards, one node per distinct suffix) and names it is an initialled form of."""
+
+    def __init__(self) -> None:
+        self.children: list[dict[str, int]] = [{}]
+        self.below: list[list[int]] = [[]]  # longer names ending with the node's tokens
+        self.below_titled: dict[tuple[int, str], list[int]] = {}
+        self.end: dict[int, int] = {}  # person -> the node of its whole name
+        self.initialled: dict[tuple[str, ...], list[int]] = {}
+        self.initialled_titled: dict[tuple[tuple[str, ...], str], list[int]] = {}
+
+    def add(self, person: int, core: tuple[str, ...], titles: frozenset[str], root: int) -> None:
+        node = 0
+        for depth, token in enumerate(reversed(core), 1):
+            child = self.children[node].get(token)
+            if child is None:
+                child = len(self.children)
+                self.children[node][token] = child
+                self.children.append({})
+                self.below.append([])
+            node = child
+            if depth < len(core):  # a proper suffix of this name
+                _few(self.below[node], root)
+                for title in titles:
+                    _few(self.below_titled.setdefault((node, title), []), root)
+        self.end[person] = node
+        for form in _initialled(core):
+            _few(self.initialled.setdefault(form, []), root)
+            for title in titles:
+                _few(self.initialled_titled.setdefault((form, title), []), root)
+
+    def longer(self, person: int, core: tuple[str, ...], titles: frozenset[str]) -> list[int]:
+        """The clusters (at most two) this person's name may be a short form of; of several, those
+        that share one of its titles when there are any (module docstring)."""
+        node = self.end[person]
+        found: list[int] = []
+        for root in [*self.below[node], *self.initialled.get(core, [])]:
+            _few(found, root)
+        if len(found) > 1 and titles:
+            titled: list[int] = []
+            for title in titles:
+                for root in [*self.below_titled.get((node, title), []),
+                             *self.initialled_titled.get((core, title), [])]:
+                    _few(titled, root)
+            return titled or found
+        return found
 
 
 def join_names(nodes: list[_Node], matching: MatchingConfig) -> _Joins:
@@ -174,42 +273,36 @@ def join_names(nodes: list[_Node], matching: MatchingConfig) -> _Joins:
         first = by_key.setdefault(node.key, i)
         joins.union(first, i)
     keys = list(by_key)
-    for a, b in _fuzzy_pairs(keys, matching.fuzzy_threshold):
-        if _DIGITS.sub("", keys[a]) != _DIGITS.sub("", keys[b]):  # APOLLO 11 / APOLLO 12 stay apart
-            joins.union(by_key[keys[a]], by_key[keys[b]])
+    a, b = _fuzzy_pairs(keys, matching.fuzzy_threshold)
+    if len(a):  # APOLLO 11 / APOLLO 12 stay apart: compared without digits, once per name
+        undigited: dict[str, int] = {}
+        plain = np.array([undigited.setdefault(_DIGITS.sub("", key), len(undigited)) for key in keys], dtype=np.int64)
+        differ = plain[a] != plain[b]
+        _join_components(joins, np.array([by_key[key] for key in keys], dtype=np.int64), a[differ], b[differ],
+                         len(keys))
     persons = [i for i, node in enumerate(nodes) if node.types & PERSON_TYPES]
     person_set = set(persons)
     by_core: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for i, node in enumerate(nodes):
         by_core[_core(node.key, i in person_set)].append(i)
-    for members in by_core.values():  # a handful of titles each: every compatible pair
-        for n, i in enumerate(members):
-            for j in members[n + 1:]:
-                if _compatible(nodes[i].types, nodes[j].types):
-                    joins.union(i, j)
+    for members in by_core.values():  # compatible titles of one name: the pairs' components
+        untyped = [i for i in members if not nodes[i].types]
+        if untyped:  # compatible with every other: one cluster
+            for i in members[1:]:
+                joins.union(members[0], i)
+            continue
+        holder: dict[str, int] = {}
+        for i in members:
+            for kind in nodes[i].types:
+                joins.union(holder.setdefault(kind, i), i)
     titled = {i: _titled(nodes[i].key, True) for i in persons}
-    longer: dict[tuple[str, ...], list[int]] = defaultdict(list)  # trailing tokens -> longer names
-    # (tokens, last token, first letters of the others) -> names: blocks of the names `_initials_of`
-    # can pair (it needs all three equal), so persons sharing a surname are not compared pairwise
-    by_surname: dict[tuple[int, str, str], list[int]] = defaultdict(list)
+    index = _PersonIndex()
     for i in persons:
-        core = titled[i][0]
-        for k in range(1, len(core)):
-            longer[core[k:]].append(i)
-        by_surname[_surname_key(core)].append(i)
-    found: dict[int, set[int]] = {}
-    for i in persons:
-        core, titles = titled[i]
-        initials = [j for j in by_surname[_surname_key(core)] if _initials_of(core, titled[j][0])] \
-            if any(len(token) == 1 for token in core[:-1]) else []  # no initial: `_initials_of` is False
-        candidates = longer.get(core, []) + initials
-        roots = {joins.find(j) for j in candidates}
-        if len(roots) > 1 and titles:  # a surname of two people: the one who shares the title
-            roots = {joins.find(j) for j in candidates if titled[j][1] & titles} or roots
-        found[i] = roots
+        index.add(i, *titled[i], joins.find(i))
+    found = {i: index.longer(i, *titled[i]) for i in persons}
     for i, roots in found.items():
         if len(roots) == 1:
-            joins.union(i, roots.pop())
+            joins.union(i, roots[0])
     return joins
 
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from harness.checks.citations import MAX_IDS, ContextTables, expand_ids, find_citations, read_context_tables
+from harness.checks.citations import CitationCount, ContextTables, count_citations, read_context_tables
 from harness.checks.query import check_map_response, load_answer, map_points
 from harness.content_words import facts_found
 from harness.model import GoldCase, MapScore
@@ -42,25 +42,28 @@ def score_map(case: GoldCase, text: str, *, datasets: Sequence[str] = MAP_DATASE
     raw = value.get("points") if isinstance(value, dict) else None
     entries: list[Any] = raw if isinstance(raw, list) else []
     points = map_points(text) or []
-    out = _Cites(tables, datasets)
+    checkable = tables.ids_of("Reports") is not None  # else a cited id counts when its dataset is known
+    out = CitationCount()
+    to_cite = cited = 0
     for description, must_cite in points:
-        valid = out.add(description)
-        out.to_cite += must_cite
-        out.cited += must_cite and valid > 0
+        found = count_citations(description, tables, datasets, checkable=checkable)
+        out.add(found)
+        to_cite += must_cite
+        cited += must_cite and found.valid > 0
     body = "\n".join(description for description, _ in points)
     return MapScore(
         schema_ok=not problems,
         schema_problems=problems,
         points=len(entries),
         scores_in_range=sum(1 for e in entries if isinstance(e, dict) and _in_range(e.get("score"))),
-        points_to_cite=out.to_cite,
-        points_cited=out.cited,
+        points_to_cite=to_cite,
+        points_cited=cited,
         references=out.references,
         overlong_references=out.overlong,
         unknown_datasets=out.unknown_datasets,
         malformed_citations=out.malformed,
         citations=out.ids,
-        citations_invalid=out.invalid if out.checkable else None,
+        citations_invalid=out.invalid if checkable else None,
         gold_facts=len(case.facts),
         gold_facts_found=facts_found(case.facts, body, language=language) if case.facts else 0,
     )
@@ -90,30 +93,3 @@ def _in_range(score: Any) -> bool:
     return isinstance(score, (int, float)) and SCORE_RANGE[0] <= score <= SCORE_RANGE[1]
 
 
-class _Cites:
-    """What the citations of one answer's points add up to."""
-
-    def __init__(self, tables: ContextTables, datasets: Sequence[str]) -> None:
-        self.tables = tables
-        self.checkable = tables.ids_of("Reports") is not None  # else a cited id counts when its dataset is known
-        self.known = {d.casefold() for d in datasets}
-        self.references = self.overlong = self.unknown_datasets = self.malformed = 0
-        self.ids = self.invalid = self.to_cite = self.cited = 0
-
-    def add(self, description: str) -> int:
-        """Counts a point's citations; returns how many of its ids are reports of the context."""
-        valid = 0
-        for citation in find_citations(description):
-            self.malformed += citation.malformed
-            for ref in citation.references:
-                self.references += 1
-                self.overlong += len(ref.ids) > MAX_IDS
-                is_known = ref.dataset.strip().casefold() in self.known
-                self.unknown_datasets += not is_known
-                context = self.tables.ids_of(ref.dataset) if is_known else None
-                for i in expand_ids(ref.ids):
-                    self.ids += 1
-                    ok = (context is not None and i in context) if self.checkable else is_known
-                    self.invalid += not ok
-                    valid += ok
-        return valid

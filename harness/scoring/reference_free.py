@@ -23,6 +23,18 @@ counts exactly what `case_score`'s grounding counts. Definitions (also in docs/s
 - `type_word_names`: distinct entities whose name is one of the prompt's entity types (through
   the synonyms), as when a model swaps the name and type fields (`("entity"<|>PERSON<|>Alice...`);
   None without a type list; `type_word_names_found` names them.
+- `example_relationships`: relationship records with an endpoint that is an example leak by the
+  definition above, declared as an entity or not (a model that copies the prompt's worked example
+  as relationships names no entity of it); None without example text; `example_endpoint_names`
+  names those endpoints, as first written.
+- `example_descriptions`: entity and relationship records whose description copies the prompt's
+  text and not the chunk (`copied.copied_passage`: a run of eight words, or a description of three
+  words or more that is mostly such runs); None without example text, when the format writes no
+  descriptions, and when the chunk stands in the examples (`prompts.leakage.chunk_in_prompt`: its
+  own example answer is there, and copying it cannot be told from extracting).
+- `ungrounded_endpoints`: relationship records with an endpoint whose normalised name does not
+  occur in the chunk (the grounding test, applied to endpoints: an undeclared endpoint is no entity
+  the grounding rate sees).
 - `empty_descriptions`: entity and relationship records whose description `is_placeholder_description`
   (None when the format writes no descriptions: triples).
 - `types_optional` (triple formats): an answer none of whose entity records carries a type has no
@@ -39,10 +51,13 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model import ExtractedGraph, ReferenceFreeScores, RoundYield
 from ..parsing.fields import is_placeholder
+from ..prompts.leakage import chunk_in_prompt
+from .copied import copied_passage, input_text, prompt_text
 from .normalize import canonical_type, normalize_name, normalize_text, occurs_in, type_table
 from .predicted import grounded_in, predicted_entities
 
@@ -50,7 +65,8 @@ from .predicted import grounded_in, predicted_entities
 REFERENCE_FREE_KEYS = (
     "entities", "relationships", "grounded", "ungrounded", "type_conformance", "duplicate_records",
     "type_conflicts", "dangling", "self_loops", "example_leaks", "example_leak_names", "empty_descriptions",
-    "type_word_names", "type_word_names_found",
+    "type_word_names", "type_word_names_found", "example_relationships", "example_endpoint_names",
+    "example_descriptions", "ungrounded_endpoints",
 )
 
 # GraphRAG's extraction prompt asks for a strength "from 1 to 10"; LightRAG asks for none.
@@ -153,6 +169,14 @@ def reference_free(
         examples_key = _examples_key(examples)
         leaked = {key: not grounded[key] and key not in type_words and occurs_in(key, examples_key) for key in first_name}
     leaks = None if leaked is None else [first_name[key] for key, found in leaked.items() if found]
+    endpoints = _endpoints(graph, text, types, allowed, None if examples is None else _examples_key(examples))
+    copies = None
+    # a chunk that stands in the examples has its own example answer there: copying it cannot be
+    # told from extracting (the row is marked `in_prompt_examples`), so the figure is n/a
+    if examples is not None and descriptions and not chunk_in_prompt(text, examples):
+        index, chunk = prompt_text(examples), input_text(text)
+        copies = sum(1 for record in [*records, *(r for r in graph.relationships if r.source.strip() and r.target.strip())]
+                     if record.description.strip() and copied_passage(record.description, index, chunk) is not None)
 
     if types_optional and not any(ent.type.strip() for ent in records):
         allowed = None  # an answer that types nothing (plain triples): conformance is n/a, not 0
@@ -171,11 +195,47 @@ def reference_free(
         empty_descriptions=empty if descriptions else None,
         type_word_names=type_word_count,
         type_word_names_found=[first_name[key] for key in type_words],
+        example_relationships=endpoints.from_examples,
+        example_endpoint_names=endpoints.example_names,
+        example_descriptions=copies,
+        ungrounded_endpoints=endpoints.ungrounded,
         strengths_out_of_scale=out_of_scale,
         entity_records=entity_records,
         relationship_records=relationship_records,
         conforming_records=None if allowed is None else conforming,
         rounds=round_yields(graph, grounded, leaked, rounds),
+    )
+
+
+@dataclass
+class _Endpoints:
+    """What the relationship records' endpoints say (module docstring: `example_relationships`,
+    `ungrounded_endpoints`)."""
+
+    ungrounded: int
+    from_examples: int | None
+    example_names: list[str]
+
+
+def _endpoints(graph: ExtractedGraph, text: str, types: dict[str, str], allowed: set[str] | None,
+               examples_key: str | None) -> _Endpoints:
+    written: dict[str, str] = {}  # normalised endpoint -> as first written
+    pairs: list[tuple[str, str]] = []
+    for rel in graph.relationships:
+        if rel.source.strip() and rel.target.strip():
+            pair = (normalize_name(rel.source), normalize_name(rel.target))
+            written.setdefault(pair[0], rel.source)
+            written.setdefault(pair[1], rel.target)
+            pairs.append(pair)
+    grounded = dict(zip(written, grounded_in(list(written), text)))
+    leaked: dict[str, bool] = {}
+    if examples_key is not None:
+        leaked = {key: not grounded[key] and not (allowed is not None and canonical_type(written[key], types) in allowed)
+                  and occurs_in(key, examples_key) for key in written}
+    return _Endpoints(
+        ungrounded=sum(1 for pair in pairs if not (grounded[pair[0]] and grounded[pair[1]])),
+        from_examples=None if examples_key is None else sum(1 for pair in pairs if leaked[pair[0]] or leaked[pair[1]]),
+        example_names=[written[key] for key, found in leaked.items() if found],
     )
 
 

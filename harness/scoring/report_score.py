@@ -4,6 +4,9 @@
 Entities, Claims, Relationships or Sources, each with the ids a report cites: see
 `checks.citations.read_context_tables`); `text` is the raw answer and `graph.report` the report
 the `report` format read from it. Nothing here needs gold except the facts (`case.facts`).
+Citations are counted by `checks.citations.count_citations`, per dataset too; names of the
+prompt's own worked example (`checks.citations.example_table_names`) that the report uses and the
+context does not hold are counted as copied.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ import re
 from collections.abc import Sequence
 
 from harness.checks.citations import (
-    MAX_IDS,
+    CitationCount,
     ContextTables,
-    expand_ids,
-    find_citations,
+    count_citations,
+    example_table_names,
     read_context_tables,
     report_parts,
 )
@@ -25,7 +28,7 @@ from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_output import load_json
 from harness.model import CommunityReport, ExtractedGraph, GoldCase, ReportScore
 from harness.content_words import facts_found
-from harness.scoring.normalize import normalize_name, normalize_text
+from harness.scoring.normalize import normalize_name, normalize_text, occurs_in
 
 # The datasets each report prompt cites (GraphRAG's community_report and community_report_text)
 GRAPH_DATASETS: tuple[str, ...] = ("Entities", "Relationships", "Claims", "Reports")
@@ -43,17 +46,19 @@ _SCHEMA_CODES = frozenset(
 
 
 def score_report(case: GoldCase, text: str, graph: ExtractedGraph, *, datasets: Sequence[str],
-                 language: str = "English") -> ReportScore:
+                 language: str = "English", examples: str | None = None) -> ReportScore:
     """The report figures of one case; `datasets` are the dataset names the prompt asks to cite,
-    `language` the one its gold facts are stemmed in."""
+    `language` the one its gold facts are stemmed in, `examples` the prompt as sent without the
+    context (its worked example: None when not known, and the names copied from it are n/a)."""
     tables = read_context_tables(case.text)
     report = graph.report
     schema_ok, problems = _schema(text, report)
     rating = report.rating if report is not None else None
     findings = report.findings if report is not None else []
-    cites = _citations(report, tables, datasets) if report is not None else _Cites()
+    cites, findings_cited = _citations(report, tables, datasets) if report is not None else (CitationCount(), 0)
     body = _report_text(report) if report is not None else ""
     names = tables.entity_names
+    copied = None if examples is None else _example_names(examples, body, case.text)
     return ReportScore(
         schema_ok=schema_ok,
         schema_problems=problems,
@@ -61,13 +66,16 @@ def score_report(case: GoldCase, text: str, graph: ExtractedGraph, *, datasets: 
         rating_in_range=None if rating is None else RATING_RANGE[0] <= rating <= RATING_RANGE[1],
         findings=len(findings),
         findings_in_range=MIN_FINDINGS <= len(findings) <= MAX_FINDINGS,
-        findings_cited=cites.findings_cited,
+        findings_cited=findings_cited,
         references=cites.references,
         overlong_references=cites.overlong,
         unknown_datasets=cites.unknown_datasets,
         malformed_citations=cites.malformed,
         citations=cites.ids,
         citations_invalid=cites.invalid if tables.ids else None,
+        citations_invalid_by_dataset=cites.invalid_by_dataset if tables.ids else None,
+        example_names=None if copied is None else len(copied),
+        example_names_found=copied or [],
         context_entities=len(names),
         entities_covered=_covered(names, body),
         gold_facts=len(case.facts),
@@ -94,36 +102,25 @@ def _cut_off(text: str) -> bool:
     return log.has("json-truncated")
 
 
-class _Cites:
-    """What the citations of one report add up to."""
-
-    def __init__(self) -> None:
-        self.references = self.overlong = self.unknown_datasets = self.malformed = 0
-        self.ids = self.invalid = self.findings_cited = 0
-
-
-def _citations(report: CommunityReport, tables: ContextTables, datasets: Sequence[str]) -> _Cites:
-    known = {d.casefold() for d in datasets}
+def _citations(report: CommunityReport, tables: ContextTables, datasets: Sequence[str]) -> tuple[CitationCount, int]:
+    """The citations of every part of the report, and how many findings cite a valid record."""
     checkable = bool(tables.ids)
-    out = _Cites()
+    out = CitationCount()
+    findings_cited = 0
     for where, part in report_parts(report):
-        valid_here = 0
-        for citation in find_citations(part):
-            out.malformed += citation.malformed
-            for ref in citation.references:
-                out.references += 1
-                out.overlong += len(ref.ids) > MAX_IDS
-                is_known = ref.dataset.strip().casefold() in known
-                out.unknown_datasets += not is_known
-                context = tables.ids_of(ref.dataset) if is_known else None
-                for i in expand_ids(ref.ids):
-                    out.ids += 1
-                    ok = context is not None and i in context if checkable else is_known
-                    out.invalid += not ok
-                    valid_here += ok
-        if where.startswith("finding") and valid_here:
-            out.findings_cited += 1
-    return out
+        found = count_citations(part, tables, datasets, checkable=checkable)
+        out.add(found)
+        findings_cited += where.startswith("finding") and found.valid > 0
+    return out, findings_cited
+
+
+def _example_names(examples: str, body: str, context: str) -> list[str]:
+    """Names of the prompt's worked example (its tables) that the report uses and the community's
+    context does not hold: copied from GraphRAG's example report, not reported from the data."""
+    said = normalize_text(_POSSESSIVE.sub("", body))
+    given = normalize_text(context)
+    return [name for name in example_table_names(examples)
+            if occurs_in(normalize_name(name), said) and not occurs_in(normalize_name(name), given)]
 
 
 def _report_text(report: CommunityReport) -> str:

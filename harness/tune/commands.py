@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import Annotated, Optional
@@ -109,18 +110,23 @@ def tune_command(
     chunk_tokens: Annotated[int, typer.Option("--chunk-tokens", min=50, help="With --input: cut files into chunks of this many tokens.")] = DEFAULT_CHUNK_TOKENS,
     cassettes: Annotated[Optional[Path], typer.Option("--cassettes", help="Folder of tuning cassettes (default: fixtures/cassettes/<suite>/tune).")] = None,
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Ask for the entity types N times (the same request; each sample its own cassette) and report how often each type recurs.")] = 1,
+    model_max_tokens: Annotated[Optional[int], typer.Option("--model-max-tokens", min=1, help="Most tokens the model may write per answer (a suite's model.max_tokens; default: the suite's, else no limit).")] = None,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds a call may take, from its first byte sent to its answer's last (a suite's model.timeout_s; default: the suite's, else 120).")] = None,
+    concurrency: Annotated[Optional[int], typer.Option("--concurrency", min=1, max=512, help="Most calls in flight (a suite's model.concurrency; default: the suite's, else 8).")] = None,
 ) -> None:
     """Generate a domain-tuned extraction prompt from sample chunks (calls recorded as cassettes)."""
     from ..llm.providers.registry import get_provider
     from ..llm.record_modes import RECORD_MODES, default_record_mode
-    from ..llm.client import EndpointSettings
+    from ..llm.client import EndpointSettings, SettingNames
     from ..runner import endpoint_settings
-    from ..suites import load_suite
+    from ..suites import MAX_TIMEOUT_S, load_suite
     from .pipeline import TuneOptions, tune
     from .sampling import SELECTIONS
 
     if (suite is None) == (input_dir is None):
         raise InputError("give exactly one of --suite or --input")
+    if timeout is not None and not 0 < timeout <= MAX_TIMEOUT_S:  # NaN fails too
+        raise InputError(f"--timeout: {timeout:g} is no time for a call; give more than 0 and at most {MAX_TIMEOUT_S:g} seconds")
     if selection not in SELECTIONS:
         raise InputError(f"--selection: '{selection}' is not one of {', '.join(SELECTIONS)}")
     if discover_entity_types and entity_types:
@@ -148,6 +154,8 @@ def tune_command(
         raise InputError("--entity-types: no type given")
     if persona is not None and not persona.strip():
         raise InputError("--persona: empty")
+    overrides = {"max_tokens": model_max_tokens, "timeout_s": timeout, "concurrency": concurrency}
+    endpoint = dataclasses.replace(endpoint, **{k: v for k, v in overrides.items() if v is not None})
     has_key = get_provider(endpoint.provider).find_key(endpoint) is not None
     if base_url and mode != "none" and not has_key:  # an endpoint was asked for: never replay instead
         raise InputError(f"--base-url {base_url}: no {endpoint.api_key_env} set, so nothing can be recorded; set it "
@@ -160,6 +168,7 @@ def tune_command(
         texts=texts, names=names, out=out, cassettes=folder, endpoint=endpoint,
         record_mode=mode, domain=domain, language=language, persona=persona, selection=selection, limit=limit,
         max_tokens=max_tokens, min_examples=min_examples, entity_types=types, format=output_format, repeat=repeat,
+        setting_names=SettingNames(max_tokens="--model-max-tokens", timeout_s="--timeout", concurrency="--concurrency"),
     ))
     report = result.report
     typer.echo(f"domain: {report['domain']}; language: {report['language']}; entity types: {', '.join(report['entity_types'])}")

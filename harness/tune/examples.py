@@ -4,7 +4,10 @@ Weak tuning models answer with refusals, summaries (of the passage, or of the pr
 examples), prose, or records copied from the examples the prompt showed them; one such
 "example" poisons every later call. An answer is kept only when it parses with the declared
 format, loses no record, ends with the completion delimiter, holds at least one relationship,
-relates only listed entities of listed types, and every entity it names occurs in the chunk.
+relates only listed entities of listed types, every entity it names occurs in the chunk, no
+description is empty or a placeholder (`<entity_description>`, `N/A`), and no description copies
+the extraction prompt's own text (its instructions or worked examples) rather than the chunk
+(`scoring.copied`, the rule the reference-free figures count `example_descriptions` with).
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from ..formats import get_format
 from ..model import ExtractedGraph
 from ..parsing import parse
 from ..prompts.lint import PROSE_CODES  # the same prose codes that lint reports in examples
+from ..scoring.copied import copied_passage, input_text, prompt_text as index_prompt
 from ..scoring.normalize import is_cjk, normalize_name, normalize_text, occurs_in
+from ..scoring.reference_free import is_placeholder_description
 
 SUMMARY_HINTS = re.compile(
     r"\b(the (above|previous|given|preceding) examples?|examples? (above|provided|given)|in summary|"
@@ -30,7 +35,7 @@ POSSESSIVE = re.compile(r"(?<=\w)['\u2019\u02bc]s\b")
 
 # Reasons start with one of these words, so reports and tests can group them.
 REASONS = ("refusal", "empty", "summary", "prose", "unparsable", "completion", "prose-mixed",
-           "no-relationship", "dangling", "type", "copied", "ungrounded")
+           "no-relationship", "dangling", "type", "copied", "ungrounded", "placeholder")
 
 
 @dataclass
@@ -72,9 +77,12 @@ def judge_example(
     record_delimiter: str = "##",
     completion_delimiter: str = "<|COMPLETE|>",
     entity_types: list[str] | None = None,
+    prompt_text: str | None = None,
 ) -> ExampleVerdict:
     """Judge one answer; `chunk` is the passage it was extracted from, `prompt_example_names`
-    the entity names of the examples the extraction prompt itself showed the model."""
+    the entity names of the examples the extraction prompt itself showed the model, `prompt_text`
+    that prompt as sent without the chunk (its instructions and examples: descriptions must not
+    copy it)."""
     result = parse(answer, format, tuple_delimiter=tuple_delimiter, record_delimiter=record_delimiter,
                    completion_delimiter=completion_delimiter)
     graph, report = result.graph, result.format_report
@@ -118,4 +126,16 @@ def judge_example(
         bad = sorted({e.type for e in graph.entities if e.type.strip().lower() not in allowed})
         if bad:
             return ExampleVerdict(False, f"type: entity type(s) outside the list: {', '.join(bad)}", graph)
+    if get_format(format).writes_descriptions:
+        descriptions = [e.description for e in graph.entities] + [r.description for r in graph.relationships]
+        empty = [d for d in descriptions if is_placeholder_description(d)]
+        if empty:
+            return ExampleVerdict(False, f"placeholder: {len(empty)} description(s) empty or a placeholder "
+                                         f"({empty[0].strip()[:40]!r})", graph)
+        if prompt_text is not None and chunk is not None:
+            index, given = index_prompt(prompt_text), input_text(chunk)
+            copies = [p for p in (copied_passage(d, index, given) for d in descriptions) if p is not None]
+            if copies:
+                return ExampleVerdict(False, f"copied: {len(copies)} description(s) repeat the prompt's own text, "
+                                             f"not the passage ({copies[0][:60]!r})", graph)
     return ExampleVerdict(True, "ok", graph)

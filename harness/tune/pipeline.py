@@ -19,11 +19,12 @@ from typing import Any
 
 from ..errors import CassetteMissingError, InputError, ModelCallError
 from ..llm.cassette_store import replaying
-from ..llm.client import EndpointSettings, ModelClient
+from ..llm.client import EndpointSettings, ModelClient, SettingNames
 from ..llm.pricing import estimate_cost, load_prices
 from ..formats import get_format
 from ..model import Usage
 from ..atomicfile import atomic_write
+from ..prompts.leakage import prompt_without_chunk
 from ..prompts.lint import has_errors, lint_prompt
 from ..prompts.yaml_template import load_yaml_text
 from . import steps
@@ -65,6 +66,8 @@ class TuneOptions:
     # type discovery asked this many times (`--repeat N`), the same request each time, sample k >= 1
     # in `sample-<k>/entity_types.json`: how often each type recurs; the prompt uses sample 0's
     repeat: int = 1
+    # how a timeout's hint names the settings (harness tune's options); None: a suite's keys
+    setting_names: SettingNames | None = None
 
 
 @dataclass
@@ -108,7 +111,7 @@ class _Session:
     def __init__(self, options: TuneOptions) -> None:
         self.options = options
         self.replay = options.record_mode == "none"
-        self.client = ModelClient(options.endpoint, replay=self.replay)
+        self.client = ModelClient(options.endpoint, replay=self.replay, setting_names=options.setting_names)
         self.usage: dict[str, Usage] = {}
         self._router: Any = None  # a vcrpy CassetteRouter, only when recording
 
@@ -154,7 +157,8 @@ async def _domain_and_language(session: _Session, texts: list[str], notes: list[
     async def domain() -> str:
         if options.domain:
             return options.domain
-        return steps.clean_line(await session.question("domain", steps.domain_prompt(texts)), "domain")
+        return steps.clean_line(await session.question("domain", steps.domain_prompt(texts)), "domain",
+                                given=steps.samples_block(texts))
 
     async def language() -> str:
         if options.language:
@@ -172,14 +176,14 @@ async def _domain_and_language(session: _Session, texts: list[str], notes: list[
 TYPE_SAMPLE_STEP = "sample-{}/entity_types"
 
 
-async def _type_samples(session: _Session, prompt: str, notes: list[str]) -> list[list[str] | None]:
+async def _type_samples(session: _Session, prompt: str, notes: list[str], given: str) -> list[list[str] | None]:
     """Samples 1 .. N-1 of type discovery (`--repeat N`), each cleaned as sample 0 is; a sample
     whose answer holds no list of types is None, with a note (it does not stop the tuning)."""
 
     async def one(k: int) -> list[str] | None:
         answer = await session.question(TYPE_SAMPLE_STEP.format(k), prompt, response_format={"type": "json_object"})
         try:
-            return steps.clean_entity_types(answer)[0]
+            return steps.clean_entity_types(answer, given=given)[0]
         except ModelCallError as exc:
             notes.append(f"entity types, sample {k}: {exc.message}")
             return None
@@ -196,7 +200,7 @@ async def _persona_and_types(session: _Session, domain: str, texts: list[str], n
     async def persona() -> str:
         if options.persona:
             return " ".join(options.persona.split())
-        return steps.clean_persona(await session.question("persona", steps.persona_prompt(domain)))
+        return steps.clean_persona(await session.question("persona", steps.persona_prompt(domain)), given=domain)
 
     async def types() -> list[str]:
         if options.entity_types:
@@ -204,8 +208,8 @@ async def _persona_and_types(session: _Session, domain: str, texts: list[str], n
         prompt = steps.entity_types_prompt(domain, texts)
         answer, others = await _all(
             session.question("entity_types", prompt, response_format={"type": "json_object"}),
-            _type_samples(session, prompt, notes))
-        found, changes = steps.clean_entity_types(answer)
+            _type_samples(session, prompt, notes, steps.samples_block(texts)))
+        found, changes = steps.clean_entity_types(answer, given=steps.samples_block(texts))
         notes.extend(f"entity types: {n}" for n in changes)
         samples.extend([found, *others])
         return found
@@ -238,6 +242,7 @@ async def _examples(session: _Session, chosen: list[int], *, domain: str, langua
                                                    examples=base.get("examples", []))), "<tune extractor>")
     shown = example_entity_names(base)
     variables = {"entity_types": ",".join(entity_types), "language": language, **delimiters}
+    own_text = prompt_without_chunk(extractor, variables)  # what no kept description may copy
     json_mode = {"response_format": {"type": "json_object"}} if get_format(fmt).json_mode else {}
     files = cassette_names(options.names, fmt)
 
@@ -246,7 +251,7 @@ async def _examples(session: _Session, chosen: list[int], *, domain: str, langua
         answer = await session.ask(files[name], extractor.render({**variables, "input_text": text}),
                                    **json_mode)
         verdict = judge_example(answer, chunk=text, prompt_example_names=shown, entity_types=entity_types,
-                                format=fmt, **delimiters)
+                                format=fmt, prompt_text=own_text, **delimiters)
         entry: dict[str, Any] = {"chunk": name, "entities": len(verdict.graph.entities),
                                  "relationships": len(verdict.graph.relationships)}
         if verdict.kept:
@@ -286,7 +291,7 @@ async def tune_async(options: TuneOptions) -> TuneResult:
                 _examples(session, chosen, domain=domain, language=language, persona=persona, entity_types=entity_types),
                 rating_task,
             )
-            rating = steps.clean_rating(rating_answer)
+            rating = steps.clean_rating(rating_answer, given="\n".join([domain, persona, steps.samples_block(texts)]))
     finally:
         await session.client.close()
 

@@ -11,6 +11,7 @@ from ..errors import ModelCallError
 from ..parsing.cleanup import clean, is_refusal
 from ..parsing.issues_log import IssueLog
 from ..parsing.json_output import load_json
+from .echo import SHAPE, echo, item_key
 
 SAMPLE_CHARS = 1200
 MAX_TYPES = 10
@@ -83,6 +84,20 @@ def entity_types_prompt(domain: str, texts: list[str], cap: int = MAX_TYPES) -> 
     )
 
 
+def own_text(task: str) -> str:
+    """A tuning question as asked with no sample passage and no earlier answer in it: its own words,
+    which nothing taken from an answer into a prompt may repeat (echo.py)."""
+    return {"domain": domain_prompt([]), "persona": persona_prompt(""), "rating": rating_prompt("", "", []),
+            "entity-types": entity_types_prompt("", [])}[task]
+
+
+def _refuse_echo(item: str, task: str, given: str, remedy: str) -> None:
+    reason = echo(item, own_text(task), given)
+    if reason is not None:
+        what = f"{item[:80]!r} is {reason}" if reason == SHAPE else f"is {reason}"
+        raise ModelCallError(f"the {task} answer {what}; {remedy}")
+
+
 # --------------------------------------------------------------------------- answer checks
 
 
@@ -97,13 +112,15 @@ def refuses(text: str) -> bool:
     return any(is_refusal(sentence) for sentence in re.split(r"(?<=[.!?…])\s+", text))
 
 
-def clean_line(answer: str, what: str, max_words: int = 12) -> str:
+def clean_line(answer: str, what: str, max_words: int = 12, *, given: str = "") -> str:
+    """A short phrase (the domain); `given`: the sample passages the question showed."""
     answer = visible(answer)
     text = re.sub(r"^(the )?(domain|answer)( is)?:?\s*", "", answer.strip(), flags=re.I)
     text = text.strip().strip("\"'*").strip().rstrip(".").strip("\"'").strip()
+    remedy = f"give it with --{what}, or ask again with --record-mode rewrite"
     if not text or len(text.split()) > max_words or "\n" in text or refuses(text):
-        raise ModelCallError(f"the {what} answer is not a short phrase: {answer.strip()[:80]!r}; "
-                             f"give it with --{what}, or ask again with --record-mode rewrite")
+        raise ModelCallError(f"the {what} answer is not a short phrase: {answer.strip()[:80]!r}; {remedy}")
+    _refuse_echo(text, what, given, remedy)
     return text
 
 
@@ -127,22 +144,27 @@ def clean_language(answer: str) -> tuple[str, str | None]:
                          "give it with --language, or ask again with --record-mode rewrite")
 
 
-def clean_persona(answer: str) -> str:
+def clean_persona(answer: str, *, given: str = "") -> str:
+    """A "You are ..." persona; `given`: the domain the question named."""
     text = " ".join(visible(answer).split())
     text = re.sub(r"^(?:persona|answer)\s*:\s*", "", text.strip('"'), flags=re.I)
+    remedy = "give it with --persona \"You are ...\", or ask again with --record-mode rewrite"
     if not text.lower().startswith("you are") or len(text.split()) > 120 or refuses(text):
-        raise ModelCallError(f"the persona answer is not a short 'You are ...' persona: {text[:80]!r}; "
-                             "give it with --persona \"You are ...\", or ask again with --record-mode rewrite")
+        raise ModelCallError(f"the persona answer is not a short 'You are ...' persona: {text[:80]!r}; {remedy}")
+    _refuse_echo(text, "persona", given, remedy)
     return text
 
 
-def clean_rating(answer: str) -> str:
-    """One or two sentences that say what the two ends of the 0-10 scale mean."""
+def clean_rating(answer: str, *, given: str = "") -> str:
+    """One or two sentences that say what the two ends of the 0-10 scale mean, in the model's own
+    words: the question's example (a public-health scale) copied is refused as an empty answer is.
+    `given`: the domain, persona and sample passages the question was filled with."""
     text = " ".join(visible(answer).split()).strip('"').strip()
     text = re.sub(r"^(?:rating(?: description)?|answer)\s*:\s*", "", text, flags=re.I)
     ends = re.search(r"\b(?:0|zero|1|one)\b", text) and re.search(r"\b(?:10|ten)\b", text)
     if not text or not ends or len(text.split()) > 80 or refuses(text) or "{" in text:
         raise ModelCallError(f"the rating answer does not describe a 0-10 scale: {text[:80]!r}")
+    _refuse_echo(text, "rating", given, "ask again with --record-mode rewrite")
     return text
 
 
@@ -163,24 +185,32 @@ def _singular(name: str) -> str:
     return name
 
 
-def clean_entity_types(answer: str, cap: int = MAX_TYPES) -> tuple[list[str], list[str]]:
+def clean_entity_types(answer: str, cap: int = MAX_TYPES, *, given: str = "") -> tuple[list[str], list[str]]:
     """De-duplicated, normalised types (capped), and notes on what was changed.
 
     A plural is a duplicate of its singular when both are listed ("organizations" and
-    "organization"); a lone plural is kept as written ("news" is not "new")."""
+    "organization"); a lone plural is kept as written ("news" is not "new"). A type that repeats
+    the question (a word of its answer shape, `"type"`; its instructions) is dropped with a note;
+    `given`: the sample passages the question showed. No usable type left is refused."""
     data = _json_answer(answer)
     raw = data.get("entity_types", data.get("types")) if isinstance(data, dict) else data
     if isinstance(raw, list):
         raw = [t.get("name", t.get("type")) if isinstance(t, dict) else t for t in raw]
     if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
         raise ModelCallError("the entity-types answer has no list of strings under `entity_types`")
-    names = [re.sub(r"[^\w -]", "", item.strip().lower()).strip().replace(" ", "_").replace("-", "_") for item in raw]
+    names = [item_key(item) for item in raw]
     listed = set(names)
     types: list[str] = []
     notes: list[str] = []
+    echoed: list[str] = []
+    question = own_text("entity-types")
     for item, name in zip(raw, names):
+        reason = echo(item, question, given) if name else None
         if not name:
             notes.append(f"dropped empty type {item!r}")
+        elif reason is not None:
+            echoed.append(f"dropped {item!r}: {reason}")
+            notes.append(echoed[-1])
         elif name in types:
             notes.append(f"dropped duplicate {item!r}")
         elif _singular(name) != name and _singular(name) in listed:
@@ -191,5 +221,7 @@ def clean_entity_types(answer: str, cap: int = MAX_TYPES) -> tuple[list[str], li
         notes.append(f"kept the first {cap} of {len(types)} types")
         types = types[:cap]
     if not types:
-        raise ModelCallError("the entity-types answer lists no usable type")
+        why = f" ({'; '.join(echoed)})" if echoed else ""
+        raise ModelCallError(f"the entity-types answer lists no usable type{why}; give them with --entity-types, "
+                             "or ask again with --record-mode rewrite")
     return types, notes

@@ -91,3 +91,11 @@ def test_rows_are_read_from_sample_zero_without_errors():
             CaseResult(suite="s", variant="b", case_id="x", error="timeout"),
             CaseResult(suite="s", variant="c", case_id="x", graph=GRAPHS["c"])]
     assert graphs_by_case(rows, ["a", "b", "c"]) == {"x": {"a": GRAPHS["a"], "c": GRAPHS["c"]}}
+
+
+def test_a_suite_naming_its_engine_proposes_from_the_graph_the_harness_recovered():
+    """The engine's graph lost a record (say, glued after <|COMPLETE|>): gold still proposes it."""
+    from harness.model import RecoveredResult
+
+    row = CaseResult(suite="s", variant="a", case_id="x", graph=GRAPHS["b"], recovered=RecoveredResult(graph=GRAPHS["a"]))
+    assert graphs_by_case([row], ["a"]) == {"x": {"a": GRAPHS["a"]}}

@@ -50,3 +50,55 @@ def test_engine_parser_picks_the_lightrag_generation_by_delimiter() -> None:
     assert engine_parser("lightrag", "entity<|#|>A<|#|>t<|#|>d")[0] == "lightrag>=1.4.8"
     assert engine_parser("lightrag", '("entity"<|>A<|>t<|>d)')[0] == "lightrag<=1.4.7"
     assert engine_parser("graphrag-2.x", "")[0] == "graphrag-2.x"
+
+
+# Bugs found by comparing with the real versions' parsers (tests/fixtures/engine_parsing/,
+# tests/scoring/test_engine_reading_real_answers.py):
+
+REPEATS = ('("entity"<|>ARN<|>GEO<|>a river)##("entity"<|>Arn<|>GEO<|>the Arn)##("entity"<|>MILLBROOK<|>GEO<|>a town)##'
+           '("relationship"<|>ARN<|>MILLBROOK<|>flows past<|>5)##("relationship"<|>MILLBROOK<|>ARN<|>lies on<|>4)')
+
+
+def test_graphrag_before_3x_keeps_one_node_per_name_and_one_edge_per_pair() -> None:
+    # 0.x-2.x read the records into one undirected networkx graph (names upper-cased); 3.x keeps rows
+    assert graphrag_counts(REPEATS, "graphrag-2.x") == EngineCounts(2, 1, 0)
+    assert graphrag_counts(REPEATS, "graphrag-1.x") == EngineCounts(2, 1, 0)
+    assert graphrag_counts(REPEATS, "graphrag-3.x") == EngineCounts(3, 2, 0)
+
+
+def test_graphrag_before_3x_counts_as_entities_the_names_an_entity_record_typed() -> None:
+    # a node with no type is what a relationship's endpoint makes: not an entity record's node
+    text = '("entity"<|>A<|> <|>no type)##("entity"<|>B<|>GEO<|>b)##("relationship"<|>A<|>C<|>r<|>1)'
+    assert graphrag_counts(text, "graphrag-2.x") == EngineCounts(1, 1, 0)
+
+
+def test_lightrag_legacy_needs_a_name_type_and_description_once_quotes_are_stripped() -> None:
+    text = ('("entity"<|>""<|>"vessel"<|>"nameless")##("entity"<|>"A"<|>""<|>"typeless")##'
+            '("entity"<|>"B"<|>"person"<|>"")##("relationship"<|>"A"<|>"A"<|>"self"<|>"k"<|>1)<|COMPLETE|>')
+    assert lightrag_legacy_counts(text) == EngineCounts(0, 0, 0)
+
+
+def test_lightrag_legacy_keeps_a_lone_quote_as_a_name() -> None:
+    # normalize_extracted_info removes one pair of surrounding quotes, not a lone one
+    assert lightrag_legacy_counts('("entity"<|>"<|>GEO<|>"a town")') == EngineCounts(1, 0, 0)
+
+
+def test_lightrag_legacy_reads_the_parentheses_of_one_line() -> None:
+    # re.search(r"\((.*)\)", record) without DOTALL: a record spread over lines is read from its
+    # first line only; the strength may be quoted
+    assert lightrag_legacy_counts('("entity"<|>"A"<|>"person"\n<|>"a")') == EngineCounts(0, 0, 0)
+    assert lightrag_legacy_counts('("relationship"<|>"A"<|>"B"<|>"r"<|>"k"<|>"7")') == EngineCounts(0, 1, 0)
+
+
+def test_lightrag_splits_run_together_records_as_it_does() -> None:
+    # the piece after `<|#|>entity<|#|>` gets `entity<|` back, not `entity<|#|>`: that entity is lost
+    text = ("entity<|#|>A<|#|>person<|#|>a<|#|>entity<|#|>B<|#|>vessel<|#|>b"
+            "<|#|>relation<|#|>A<|#|>B<|#|>k<|#|>r\n<|COMPLETE|>")
+    assert lightrag_counts(text) == EngineCounts(1, 1, None)
+
+
+def test_lightrag_mends_corrupted_delimiters() -> None:
+    # fix_tuple_delimiter_corruption: <#>, <|#|, |#|>, <||#> become <|#|>; `<|person` is not mended
+    text = ("entity<#>A<#>person<#>a\nentity<|#|B<|#|>vessel|#|>b\nrelation<||#>A<|#|>B<|#|>k<|#|>r\n"
+            "entity<|#|>C<|person<|#|>c\n<|COMPLETE|>")
+    assert lightrag_counts(text) == EngineCounts(2, 1, None)

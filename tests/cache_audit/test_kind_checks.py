@@ -80,3 +80,34 @@ def test_a_content_finding_does_not_make_an_entry_look_unparsed() -> None:
     assert five.parsed_ok and not five.content and not five.problems
     broken = _audit("report", '{"title": "T", "findings": ')
     assert not broken.parsed_ok and broken.problems
+
+
+REPORT_CONTEXT = """-----Entities-----
+human_readable_id,title,description,degree
+1,GEARLOOSE,Robotics startup,2
+
+
+-----Relationships-----
+human_readable_id,source,target,description,combined_degree
+7,OMAR HADDAD,GEARLOOSE,Haddad founded Gearloose,3
+"""
+
+
+def _citing_report(cite: str) -> str:
+    import json
+
+    finding = {"summary": "s", "explanation": f"Omar Haddad founded Gearloose. {cite}"}
+    return json.dumps({"title": "t", "summary": "s [Data: Entities (1)]", "rating": 3, "rating_explanation": "r",
+                       "findings": [finding] * 5})
+
+
+def test_a_report_citing_records_its_community_does_not_hold_is_a_content_finding() -> None:
+    """Issue 28: a real report cited relationships 37-41 (GraphRAG's example) of a community with one."""
+    request = f"-Real Data-\nText:\n{REPORT_CONTEXT}\nOutput:"
+    audit = _audit("report", _citing_report("[Data: Relationships (37, 38, 39, 40, 41,+more)]"), request=request)
+    assert audit.parsed_ok and audit.content == [
+        "citation-unknown-id: 25 cited id(s) that the community's tables do not hold (Relationships 25)"]
+    assert _audit("report", _citing_report("[Data: Relationships (7)]"), request=request).content == []
+    # no stored prompt, or one without the community's tables: nothing to check against
+    assert _audit("report", _citing_report("[Data: Relationships (37)]")).content == []
+    assert _audit("report", _citing_report("[Data: Relationships (37)]"), request="Write a report.").content == []

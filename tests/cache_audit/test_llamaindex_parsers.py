@@ -13,8 +13,10 @@ from harness.cache_audit.engines import (
     engine_parser,
     llamaindex_counts,
     llamaindex_dynamic_triplets,
+    llamaindex_extractor,
     llamaindex_triplets,
 )
+from harness.cache_audit.llamaindex_parser import llamaindex_graph
 
 CAPTURE = Path(__file__).parents[1] / "fixtures" / "engine_captures" / "llamaindex-0.14.25"
 PARSED = json.loads((CAPTURE / "parsed.json").read_text(encoding="utf-8"))["parsed"]
@@ -58,3 +60,29 @@ def test_simple_answers_are_read_with_the_simple_parser() -> None:
     name, count = engine_parser("llamaindex", _answer("simple_malformed.txt"))
     assert name == "llamaindex-simple"
     assert count(_answer("simple_malformed.txt")).relationships == len(PARSED["simple_malformed.txt"]["default_parse_triplets_fn"]["kept"])
+
+
+@pytest.mark.parametrize("name", ANSWERS)
+def test_the_graph_holds_the_triples_llamaindex_keeps(name: str) -> None:
+    """The graph a run scores: the triples the extractor chosen for the answer keeps, each once,
+    and their names as nodes (typed by the dynamic extractor)."""
+    answer = _answer(name)
+    extractor = llamaindex_extractor(answer)
+    captured = PARSED[name]["default_parse_triplets_fn" if extractor == "simple" else "default_parse_dynamic_triplets"]
+    graph = llamaindex_graph([answer])
+    assert graph.parser == f"llamaindex-{extractor}"
+    if "raises" in captured:
+        assert graph.entities == [] and graph.relationships == []
+        assert sum(graph.reading.lost.values()) == 1
+        return
+    if extractor == "simple":
+        triples = [tuple(t) for t in captured["kept"]]
+    else:
+        triples = [(t["head"], t["relation"], t["tail"]) for t in captured["kept"]]
+    assert [(r.source, r.predicate, r.target) for r in graph.relationships] == list(dict.fromkeys(triples))
+    assert [e.name for e in graph.entities] == list(dict.fromkeys(n for s, _, o in triples for n in (s, o)))
+    if extractor != "simple":
+        types: dict[str, str] = {}  # a node's label: the last one a triple gave it (the store upserts)
+        for t in captured["kept"]:
+            types[t["head"]], types[t["tail"]] = t["head_type"], t["tail_type"]
+        assert {e.name: e.type for e in graph.entities} == types

@@ -28,7 +28,7 @@ def test_totals_group_by_kind_and_model_in_a_stable_order() -> None:
     assert totals.all.to_json() == {"entries": 3, "parsed_ok": 2, "content_findings": 0, "engine_findings": 1,
                                     "engine_kept": {"entities": 2, "relationships": 1},
                                     "recovered": {"entities": 4, "relationships": 1},
-                                    "lost_silently": 2, "seam_lost": 0, "weight_fallbacks": 0}
+                                    "lost_silently": 2, "seam_lost": None, "weight_fallbacks": 0}
 
 
 def test_worst_is_bounded_and_ranked_by_loss_then_problems() -> None:
@@ -52,3 +52,17 @@ def test_parsed_and_content_findings_are_two_counts() -> None:
     header = next(line for line in lines if line.startswith("kind"))
     assert "  parsed  content findings  " in header
     assert next(line for line in lines if line.startswith("report")).split()[:4] == ["report", "3", "2", "1"]
+
+
+def test_seams_not_modelled_are_n_a_not_zero() -> None:
+    """Issue 28, item 20: on a GraphRAG 3.x cache (no request stored, seams not modelled) the
+    table said "lost at seams 0" where every entry's JSON said null."""
+    unmodelled = [_row(1), _row(2)]
+    lines = render(unmodelled, total(unmodelled), None, "cache")
+    extraction = next(line for line in lines if line.startswith("extraction"))
+    assert "n/a" in extraction.split() and total(unmodelled).all.to_json()["seam_lost"] is None
+    counted = [_row(1), _row(2)]
+    counted[0].seam_lost, counted[1].seam_lost = 0, 3
+    assert total(counted).all.to_json()["seam_lost"] == 3
+    assert "n/a" not in next(line for line in render(counted, total(counted), None, "cache")
+                             if line.startswith("extraction")).split()

@@ -44,3 +44,11 @@ def test_deep_nesting_does_not_raise() -> None:
 @pytest.mark.slow
 def test_citation_opener_followed_by_spaces_and_no_closer() -> None:
     assert_linear(find_citations, Repeat(" ", "[Data:"), 20_000)
+
+
+@pytest.mark.slow
+def test_many_date_ranges_and_their_openers() -> None:
+    """GraphRAG's `Date_Range ((...), (...))` is read apart from the ids (issue 28): linear too."""
+    assert_linear(find_citations, Repeat("Date_Range ((2000, 01, 01), (2000, 07, 12)), ", "[Data: Sources (1), ", "]"),
+                  2_000)
+    assert_linear(find_citations, Repeat("Date_Range ((", "[Data: ", "]"), 4_000)

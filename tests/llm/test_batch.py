@@ -45,6 +45,15 @@ def script_for(suite: Suite) -> Script:
     return script
 
 
+@pytest.fixture(autouse=True)
+def no_real_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The poller's waits between checks, asked for and not slept (a test that wants another
+    `_wait` sets its own)."""
+    waits: list[float] = []
+    monkeypatch.setattr(batch_module, "_wait", waits.append)
+    return waits
+
+
 @pytest.fixture
 def env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CI", raising=False)
@@ -87,7 +96,7 @@ def test_a_batch_recording_replays_as_a_live_one(tmp_path: Path, env, monkeypatc
         assert harness(live, "record", "suites/podcast.yaml", "--base-url", server.base_url, "--reports", "rec",
                        monkeypatch=monkeypatch) == 0
         live_calls = server.calls
-        assert harness(batched, "record", "suites/podcast.yaml", "--batch", "--batch-poll", "0.01", "--base-url",
+        assert harness(batched, "record", "suites/podcast.yaml", "--batch", "--batch-poll", "1", "--base-url",
                        server.base_url, "--reports", "rec", monkeypatch=monkeypatch) == 0
         # 36 first calls in phase 1, 36 gleaning rounds (max_gleanings 1) in phase 2; nothing live
         assert server.batch_creates == 2
@@ -111,7 +120,7 @@ def test_failed_and_missing_lines_are_recorded_live(tmp_path: Path, env, monkeyp
         # two first calls fail (error file), one gleaning round has no line at all
         server.fail_lines = lambda cid: cid in {"default/host-welcomes-guest/s0#0", "tuned/chip-fab-news/s0#0"}
         server.drop_lines = lambda cid: cid == "auto/headset-launch/s0#1"
-        assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url",
+        assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--batch-poll", "1", "--base-url",
                        server.base_url, "--reports", "rec", monkeypatch=monkeypatch) == 0
         # phase 1: 36 lines, 34 answered; phase 2: the 34 gleaning rounds, 33 answered
         assert server.batch_answered == 34 + 33
@@ -129,7 +138,7 @@ def test_the_summary_line_counts_lines_retried_live(tmp_path: Path, env, monkeyp
     suite = load_suite(make_project(tmp_path))
     with FakeOpenAIServer(script_for(suite)) as server:
         server.fail_lines = lambda cid: cid == "default/acquisition-deal/s0#0"
-        assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url",
+        assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--batch-poll", "1", "--base-url",
                        server.base_url, "--reports", "rec", "--variant", "default", monkeypatch=monkeypatch) == 0
     err = capsys.readouterr().err
     assert ("harness: podcast: batch: 23 calls in 2 phases (batch_1, batch_2); 11 cassettes written from the batch, "
@@ -146,7 +155,7 @@ def test_an_interrupted_batch_is_resumed_not_paid_twice(tmp_path: Path, env, mon
         raise KeyboardInterrupt
 
     with FakeOpenAIServer(script_for(suite)) as server:
-        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url", server.base_url,
+        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "1", "--base-url", server.base_url,
                 "--reports", "rec", "--variant", "tuned"]
         monkeypatch.setattr(batch_module, "_wait", interrupted)
         assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 130  # interrupted: "rerun to resume"
@@ -166,7 +175,7 @@ def test_an_interrupted_batch_is_resumed_not_paid_twice(tmp_path: Path, env, mon
 def test_batch_id_attaches_a_batch_created_elsewhere(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
     suite = load_suite(make_project(tmp_path))
     with FakeOpenAIServer(script_for(suite)) as server:
-        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url", server.base_url,
+        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "1", "--base-url", server.base_url,
                 "--reports", "rec", "--variant", "default", "--case", "acquisition-deal"]
         monkeypatch.setattr(batch_module, "_wait", lambda seconds: (_ for _ in ()).throw(KeyboardInterrupt()))
         assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 130  # interrupted: "rerun to resume"
@@ -182,7 +191,7 @@ def test_batch_id_attaches_a_batch_created_elsewhere(tmp_path: Path, env, monkey
 def test_existing_cassettes_are_not_sent_again(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch) -> None:
     suite = load_suite(make_project(tmp_path))
     with FakeOpenAIServer(script_for(suite)) as server:
-        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url", server.base_url,
+        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "1", "--base-url", server.base_url,
                 "--reports", "rec", "--variant", "default"]
         assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 0
         assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 0
@@ -212,7 +221,7 @@ def test_rewrite_replaces_cassettes_and_a_failed_case_is_recorded_live_anew(
     suite = load_suite(make_project(tmp_path))
     folder = tmp_path / "fixtures" / "cassettes" / "podcast" / "default"
     with FakeOpenAIServer(script_for(suite)) as server:
-        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "0", "--base-url", server.base_url,
+        args = ["record", "suites/podcast.yaml", "--batch", "--batch-poll", "1", "--base-url", server.base_url,
                 "--reports", "rec", "--variant", "default", "--case", "acquisition-deal", "--case", "chip-fab-news"]
         assert harness(tmp_path, *args, monkeypatch=monkeypatch) == 0
         before = {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.json")}
@@ -302,7 +311,7 @@ def test_loop_checks_and_second_gleanings_go_in_later_phases(tmp_path: Path, env
         assert harness(live, "record", "suites/towns.yaml", "--base-url", server.base_url, "--reports", "rec",
                        monkeypatch=monkeypatch) == 0
         live_calls = server.calls
-        assert harness(batched, "record", "suites/towns.yaml", "--batch", "--batch-poll", "0", "--base-url",
+        assert harness(batched, "record", "suites/towns.yaml", "--batch", "--batch-poll", "1", "--base-url",
                        server.base_url, "--reports", "rec", monkeypatch=monkeypatch) == 0
         # 6 cases x (first, continue, loop check "N") + default/mayor's second continue: 4 phases, 19 calls
         assert live_calls == 19 == server.batch_answered and server.batch_creates == 4
@@ -319,3 +328,108 @@ def test_loop_checks_and_second_gleanings_go_in_later_phases(tmp_path: Path, env
     assert stored(batched) == stored(live)
     loop_request = stored(batched)["mayor.jsondefault"][2][0]["body"]["json"]
     assert loop_request["max_tokens"] == 1
+
+
+def test_a_variant_with_a_case_list_is_batched_on_its_cases_only(tmp_path: Path, env) -> None:
+    """`variants.<v>.cases`: plan_batch asks for the listed cases of that variant only."""
+    path = make_project(tmp_path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    first, *rest = data["variants"]
+    some = [case["id"] for case in data["cases"][:2]]
+    data["variants"][first]["cases"] = list(reversed(some))
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    suite = load_suite(path)
+    todo, skipped = batch_module.plan_batch(suite, mode="once", variants=None, cases=None, base_url=None, shard=None,
+                                            repeat=1)
+    assert skipped == 0
+    assert [c.key for c in todo if c.key.startswith(f"{first}/")] == [f"{first}/{case}/s0" for case in some]
+    assert len(todo) == 2 + len(rest) * len(suite.cases)
+
+
+def test_an_interrupted_batch_keeps_no_echoed_key_in_its_state(tmp_path: Path, env,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28, item 1: `.batch-state` holds the answers of finished phases and stays after a
+    Ctrl-C, in a folder that is committed; an endpoint that echoes the key (plain, base64, in
+    usage) must not put it there."""
+    import base64
+
+    from ..conftest import write_project
+
+    suite_path = write_project(tmp_path)
+    encoded = base64.b64encode(f"Bearer {KEY}".encode()).decode()
+
+    def echo(body: dict) -> str:
+        users = [m for m in body.get("messages", []) if m.get("role") == "user"]
+        return f"debug {KEY} {encoded}" if len(users) == 1 else "<|COMPLETE|>"
+
+    class Echoing(FakeOpenAIServer):
+        def completion(self, body: dict, text: str, number: int) -> dict:
+            answer = super().completion(body, text, number)
+            answer["usage"]["note"] = KEY
+            return answer
+
+    waits = []
+
+    def interrupted(seconds: float) -> None:
+        waits.append(seconds)
+        if len(waits) == 2:  # phase 2 is in progress: phase 1's answers are in the state
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(batch_module, "_wait", interrupted)
+    with Echoing(echo) as server:
+        assert harness(tmp_path, "record", str(suite_path), "--batch", "--batch-poll", "1", "--base-url",
+                       server.base_url, "--reports", "rec", "--variant", "default", monkeypatch=monkeypatch) == 130
+    state = (tmp_path / "fixtures" / "cassettes" / "towns" / batch_module.STATE_FILE).read_text(encoding="utf-8")
+    assert "debug [REDACTED] QmVhcmVyIH[REDACTED]" in state  # phase 1's answers are there, scrubbed
+    assert KEY not in state and KEY[:16] not in state and encoded[:-4] not in state
+
+
+# --------------------------------------------------------------------------- the poller (issue 28.8)
+
+
+def scripted(*statuses: object) -> object:
+    """An SDK whose batch answers these statuses in turn, then the last one for ever."""
+    from types import SimpleNamespace
+
+    seen: list[object] = []
+
+    def retrieve(batch_id: str) -> object:
+        status = statuses[min(len(seen), len(statuses) - 1)]
+        seen.append(status)
+        return SimpleNamespace(id=batch_id, status=status, request_counts=None)
+
+    return SimpleNamespace(batches=SimpleNamespace(retrieve=retrieve), seen=seen)
+
+
+@pytest.mark.parametrize("status", ["weird", "", None, 3, "Completed"])
+def test_a_status_the_batch_api_does_not_have_ends_polling_at_once(status: object) -> None:
+    sdk = scripted("validating", status)
+    with pytest.raises(batch_module.ModelCallError, match="status the Batch API does not have") as caught:
+        batch_module._poll(sdk, "batch_9", "podcast phase 1", 10.0)
+    assert sdk.seen == ["validating", status]  # type: ignore[attr-defined]
+    assert "batch_9" in caught.value.message and "again to resume" in caught.value.message
+
+
+def test_a_status_that_keeps_going_back_ends_polling(no_real_waits: list[float]) -> None:
+    sdk = scripted(*["validating", "in_progress"] * 50)
+    with pytest.raises(batch_module.ModelCallError, match="went back to an earlier status 3 times"):
+        batch_module._poll(sdk, "batch_9", "podcast phase 1", 10.0)
+    assert len(sdk.seen) == 2 * batch_module.MAX_STEPS_BACK + 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("first", [0.0, -1.0, float("nan"), float("inf"), 1e308])
+def test_waits_between_checks_stay_within_their_bounds(first: float, no_real_waits: list[float]) -> None:
+    batch = batch_module._poll(scripted(*["in_progress"] * 12, "completed"), "batch_9", "podcast phase 1", first)
+    assert batch.status == "completed"
+    assert len(no_real_waits) == 12
+    assert all(batch_module.MIN_POLL_S <= wait <= batch_module.MAX_POLL_S for wait in no_real_waits), no_real_waits
+
+
+@pytest.mark.parametrize("value", ["0", "0.5", "301", "inf"])
+def test_batch_poll_outside_its_bounds_is_refused(value: str, env: None, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    make_project(tmp_path)
+    assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--batch-poll", value,
+                   "--base-url", "http://127.0.0.1:9/v1", monkeypatch=monkeypatch) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("harness: --batch-poll:") and len(err.strip().splitlines()) == 1

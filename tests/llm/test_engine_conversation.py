@@ -84,6 +84,20 @@ def test_the_harness_sends_what_the_engine_version_sent(name: str, scenario: str
     assert [loop_settings(b) for b in sent] == [loop_settings(b) for b in engine]
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CAPTURED)
+def test_a_text_unit_with_outer_whitespace_is_sent_stripped(name: str, tmp_path: Path, api_key: str) -> None:
+    """Every GraphRAG version strips a text unit before extraction (`doc.text.strip()` 0.1-2.x,
+    `text.strip()` 3.x): a unit that starts or ends with white space (14 of 58 units of a public
+    1.x project) is sent as the capture of its stripped text, so a cached answer can match it."""
+    captured = capture(name)
+    scenario = dict(captured["scenarios"]["stop"])
+    scenario["chunk"] = "\n  " + scenario["chunk"] + " \n\n"
+    padded = {**captured, "scenarios": {**captured["scenarios"], "stop": scenario}}
+    sent = harness_requests(tmp_path, padded, "stop", captured["engine"])
+    assert [b["messages"] for b in sent] == [b["messages"] for b in captured["scenarios"]["stop"]["requests"]]
+
+
 def test_the_captures_differ_from_what_the_harness_sends_by_default(tmp_path: Path, api_key: str) -> None:
     """The default conversation (no `engine:`) is unchanged, and it is none of 1.x's: the
     captures are what tells the versions apart."""
@@ -167,6 +181,18 @@ def test_an_engine_the_harness_does_not_model_is_refused_with_its_name(tmp_path:
 
     suite = load_suite(write_suite(tmp_path, captured, "Ada", engine="lightrag-1.4.9", prompt=b"{input_text}"))
     assert suite.spec.engine == "lightrag-1.4.9" and conversation_for(suite.spec.engine).engine == "lightrag-1.4.9"
+
+
+def test_llamaindex_never_gleans(tmp_path: Path) -> None:
+    """Its property-graph extractors send one request per chunk: asked for gleanings, none is made,
+    and the conversation is otherwise the harness's own (its requests hash as before)."""
+    from harness.llm.engine_conversation import HARNESS, conversation_for
+
+    suite = load_suite(write_suite(tmp_path, {"entity_types": ["person"], "max_gleanings": 2}, "Ada",
+                                   engine="llamaindex-0.14", prompt=b"{input_text}"))
+    conversation = conversation_for(suite.spec.engine)
+    assert conversation.max_gleanings == 0 and conversation.identity() == HARNESS.identity()
+    assert plan_variant(suite, "default").max_gleanings == 0
 
 
 def test_graphrag_0_1_continues_from_the_first_answer_only(tmp_path: Path, api_key: str) -> None:

@@ -14,7 +14,8 @@ from harness.suites import Regression, Thresholds
 
 # the community report and claims families (harness/metrics/reports.py, claims.py), in declaration order
 REPORTS = ("report_schema_valid", "report_rating_in_range", "report_findings_in_range", "report_citation_validity",
-           "report_findings_cited", "report_entity_coverage", "report_fact_recall", "report_overlong_references")
+           "report_findings_cited", "report_entity_coverage", "report_fact_recall", "report_overlong_references",
+           "report_invalid_citations", "report_example_names")
 CLAIMS = ("claims_well_formed", "claim_status_valid", "claim_dates_valid", "claim_subjects_in_specs", "claim_recall",
           "claims_extracted")
 # the global-search map family (harness/metrics/map_points.py), in declaration order
@@ -43,7 +44,8 @@ def test_summary_order_is_declaration_order() -> None:
         "relationship_endpoint_recall", "relationship_typed_precision", "relationship_typed_recall",
         "relationship_typed_f1", "grounding_rate", "type_conformance", "distinct_entities",
         "distinct_relationships", "duplicate_records", "type_conflicts", "dangling", "self_loops",
-        "example_leaks", "empty_descriptions", "strengths_out_of_scale", "type_word_names", "ontology_conformance",
+        "example_leaks", "empty_descriptions", "strengths_out_of_scale", "type_word_names", "example_relationships",
+        "example_descriptions", "ungrounded_endpoints", "ontology_conformance",
         "domain_range_conformance", *SUMMARIES, "summary_words", "gold_facts_recall", *REPORTS, *CLAIMS, *MAP,
     )
     assert [c.name for c in counts()][:2] == ["entity_tp", "entity_typed_tp"]
@@ -51,7 +53,7 @@ def test_summary_order_is_declaration_order() -> None:
                                                  "relationship_typed_pred"]
     assert [c.name for c in counts()][15:20] == ["grounded", "ungrounded", "unverified", "conforming_records",
                                                  "typed_entity_records"]
-    assert len(counts()) == 34 + 11 + 14 + 8 + 11  # + the summaries (9 counts, 2 gold-fact counts), report, claims and map families
+    assert len(counts()) == 37 + 11 + 16 + 8 + 11  # + the summaries (9 counts, 2 gold-fact counts), report, claims and map families
 
 
 def test_every_metric_pools_registered_counts_of_its_gold_kind() -> None:
@@ -76,7 +78,8 @@ def test_views_of_the_registry() -> None:
                                             "grounding_rate", "type_conformance"]
     reference_free = ["grounding_rate", "type_conformance", "distinct_entities", "distinct_relationships",
                       "duplicate_records", "type_conflicts", "dangling", "self_loops", "example_leaks",
-                      "empty_descriptions", "strengths_out_of_scale", "type_word_names"]
+                      "empty_descriptions", "strengths_out_of_scale", "type_word_names", "example_relationships",
+                      "example_descriptions", "ungrounded_endpoints"]
     # metrics without a headline rank follow in declaration order
     assert [m.name for m in thresholded()] == ["entity_recall", "relationship_recall", "entity_f1",
                                                "relationship_f1", *reference_free[:2], "relationship_typed_recall",
@@ -138,12 +141,13 @@ def test_kinds_directions_and_formatting() -> None:
     counts_ = [m.name for m in metrics() if m.is_count]
     assert counts_ == ["distinct_entities", "distinct_relationships", "duplicate_records", "type_conflicts",
                        "dangling", "self_loops", "example_leaks", "empty_descriptions", "strengths_out_of_scale", "type_word_names",
-                       "summary_words", "report_overlong_references", "claims_extracted",
-                       "map_overlong_references"]
+                       "example_relationships", "example_descriptions", "ungrounded_endpoints",
+                       "summary_words", "report_overlong_references", "report_invalid_citations", "report_example_names",
+                       "claims_extracted", "map_overlong_references"]
     assert all(m.kind == "rate" for m in metrics() if m.name not in counts_)
     lower = [m.name for m in metrics() if not m.higher_is_better]
-    assert lower == [*counts_[2:-4], "facts_added", "summary_words", "report_overlong_references",
-                     "map_overlong_references"]
+    assert lower == [*counts_[2:13], "facts_added", "summary_words", "report_overlong_references",
+                     "report_invalid_citations", "report_example_names", "map_overlong_references"]
     assert all(get(n).threshold == "<=" for n in lower if n != "summary_words") and get("summary_words").threshold is None  # type: ignore[union-attr]
     assert get("distinct_entities").threshold == ">=" and get("type_conformance").threshold == ">="  # type: ignore[union-attr]
     # one formatting for every report: a rate as a percentage, a count as a number, None as n/a

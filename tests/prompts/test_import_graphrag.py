@@ -66,19 +66,15 @@ def project_v0(root: Path) -> Path:
 
 
 def project_v1(root: Path) -> Path:
-    """GraphRAG 1.x: `models:` with model ids, still `entity_extraction` and `claim_extraction`."""
+    """GraphRAG 1.x: still `llm:`, `entity_extraction` and `claim_extraction`; `graphrag init` of
+    1.1 and later also writes `basic_search` (what tells it from 0.x)."""
     _files(root, {"entity_extraction.txt": EXTRACT, "claim_extraction.txt": CLAIMS, "community_report.txt": REPORT,
                   "summarize_descriptions.txt": SUMMARIZE}, INPUTS)
     (root / "settings.yaml").write_text(
-        "models:\n"
-        "  default_chat_model:\n"
-        "    api_key: ${GRAPHRAG_API_KEY}\n"
-        "    type: openai_chat\n"
-        "    model: ${CHAT_MODEL}\n"
-        "  default_embedding_model:\n"
-        "    api_key: ${GRAPHRAG_API_KEY}\n"
-        "    type: openai_embedding\n"
-        "    model: text-embedding-3-small\n"
+        "llm:\n"
+        "  api_key: ${GRAPHRAG_API_KEY}\n"
+        "  type: openai_chat\n"
+        "  model: ${CHAT_MODEL}\n"
         "input:\n"
         "  type: file\n"
         "  file_type: text\n"
@@ -87,7 +83,6 @@ def project_v1(root: Path) -> Path:
         "chunks:\n"
         "  size: 1200\n"
         "entity_extraction:\n"
-        "  model_id: default_chat_model\n"
         "  prompt: \"prompts/entity_extraction.txt\"\n"
         "  entity_types: [organization,person,geo,event]\n"
         "  max_gleanings: 1\n"
@@ -98,6 +93,8 @@ def project_v1(root: Path) -> Path:
         "  prompt: \"prompts/claim_extraction.txt\"\n"
         "community_reports:\n"
         "  prompt: \"prompts/community_report.txt\"\n"
+        "basic_search:\n"
+        "  prompt: \"prompts/basic_search_system_prompt.txt\"\n"
     )
     return root
 
@@ -220,7 +217,8 @@ def test_settings_are_carried_into_the_suite(tmp_path: Path) -> None:
     data = yaml.safe_load(out.read_text())
     # ${CHAT_MODEL} (from .env) is not written: a suite holds no substituted environment values;
     # the key's variable is kept as a reference
-    assert data["model"] == {"api_key_env": "GRAPHRAG_API_KEY", "temperature": 0, "max_gleanings": 1}
+    # (1.x's `llm:` layout sends max_tokens 4000 when the settings leave it out)
+    assert data["model"] == {"api_key_env": "GRAPHRAG_API_KEY", "max_tokens": 4000, "temperature": 0, "max_gleanings": 1}
     assert data["entity_types"] == ["organization", "person", "geo", "event"]
     assert [c["id"] for c in data["cases"]] == ["mayor", "flood"]  # .txt only, sub-folders included
     # the project's input lies outside the harness project: copied in, since chunks outside are refused
@@ -284,15 +282,37 @@ def test_project_without_its_own_prompt_compares_nothing_but_the_default(tmp_pat
 def test_missing_prompt_file_names_the_settings_line(tmp_path: Path) -> None:
     root = project_v1(tmp_path / "p")
     (root / "prompts" / "entity_extraction.txt").unlink()
-    with pytest.raises(InputError, match=r"settings\.yaml:19: entity_extraction\.prompt: prompt file not found"):
+    with pytest.raises(InputError, match=r"settings\.yaml:13: entity_extraction\.prompt: prompt file not found"):
         read_graphrag_project(root, environ={})
 
 
 def test_detect_version() -> None:
     assert detect_version({"llm": {}}) == "v0"
-    assert detect_version({"models": {}, "entity_extraction": {}}) == "v1"
+    assert detect_version({"llm": {}, "basic_search": {}}) == "v1"
     assert detect_version({"models": {}, "extract_graph": {}}) == "v2"
     assert detect_version({"completion_models": {}}) == "v3"
+
+
+def test_a_models_layout_is_2x_whatever_sections_it_holds(tmp_path: Path) -> None:
+    """No 0.x or 1.x release reads `models:` (2.0 replaced `llm:` with it): such settings, with or
+    without `extract_graph`, are 2.x's layout, read alike by the importer and by lint (one reader,
+    prompts/graphrag_layout.py). They were labelled v1 and took --graphrag-version 1.x."""
+    from harness.prompts.kinds import engine_of_settings
+
+    for settings in ({"models": {}}, {"models": {}, "entity_extraction": {}}):
+        assert (detect_version(settings), engine_of_settings(settings)) == ("v2", "graphrag-2")
+    root = tmp_path / "p"
+    _files(root, {"extract_graph.txt": EXTRACT}, INPUTS)
+    (root / "settings.yaml").write_text(
+        "models:\n  default_chat_model: {api_key: '${GRAPHRAG_API_KEY}', type: openai_chat, model: gpt-4o-mini}\n"
+        "entity_extraction:\n  prompt: prompts/extract_graph.txt\n  max_gleanings: 1\n")
+    with pytest.raises(InputError, match=r"--graphrag-version 1\.2\.0: .* in the settings layout of GraphRAG 2\.x"):
+        read_graphrag_project(root, environ={}, graphrag_version="1.2.0")
+    project = read_graphrag_project(root, environ={})
+    draft = graphrag_draft(project, tmp_path / "work" / "suites" / "p.yaml")
+    assert draft.engine == "graphrag-2.7.0"
+    assert any("settings.yaml:4: entity_extraction: the v2 layout's GraphRAG reads `extract_graph`" in w
+               for w in draft.warnings)
 
 
 def test_project_prompts_are_linted_with_graphrag_variables(tmp_path: Path) -> None:
@@ -546,7 +566,7 @@ def test_the_default_variant_is_the_versions_stock_prompt_word_for_word(version:
         assert sent[0]["content"] == stock.format(**{k: v for k, v in variables.items() if "{" + k + "}" in stock})
     # the suite names the version, so runs show what its own parser keeps
     # (the newest version of the settings' layout, as the import's chunking says: v0 settings are 0.x-1.x)
-    assert suite.spec.engine == {"v0": "graphrag-1.2.0", "v1": "graphrag-2.7.0", "v2": "graphrag-2.7.0",
+    assert suite.spec.engine == {"v0": "graphrag-1.2.0", "v1": "graphrag-1.2.0", "v2": "graphrag-2.7.0",
                                  "v3": "graphrag-3.1.2"}.get(version, suite.spec.engine)
     assert plan.template.source.endswith("_3x" if suite.spec.engine.startswith("graphrag-3") else "_2x")
     builtin = load_builtin(plan.template.source.removeprefix("builtin:"))

@@ -1,154 +1,128 @@
-"""`harness import graphrag ROOT --cache` (issue 27, item 4, GraphRAG 0.x-2.x): the project's LLM
-cache becomes cassettes, one variant per cached model, and `run --record-mode none` scores what
-the cache holds, reading per entry the records `harness audit-cache` reads.
+"""`harness import graphrag ROOT --cache` (issue 27, item 4): a GraphRAG project's LLM cache becomes
+cassettes, one variant per cached model, each on the cases its model covers, and `run --record-mode
+none` scores them, reading per entry the records `harness audit-cache` reads.
 
-The fixture project is the real GraphRAG 2.7.0 chunking project (engine_captures/graphrag-2.7.0-
-chunks) with an extraction prompt and a cache written in 2.x's fnllm layout; the continuation and
-loop prompts in it are the ones GraphRAG 2.7.0 itself sent (engine_captures/graphrag-2.7.0)."""
+The projects are real: engine_captures/graphrag-<version>-cache/ were indexed by GraphRAG 0.5.0,
+1.2.0, 2.7.0 and 3.3.0 themselves against a canned local server (scripts/capture_graphrag_cache.py):
+first two documents with gpt-4o-mini, then a third document with the settings switched to gpt-4o.
+0.x-2.x key a call on its model, so gpt-4o answered every text unit again; 3.x keys it on the
+messages only, so gpt-4o answered only the new text units."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
-from harness.cache_audit import audit_cache
-from harness.cli import main
-from harness.finish import finish_outcome
-from harness.parsing import parse
-from harness.runner import RunOptions, run_suite
-from harness.suites import load_suite
+from harness.llm.engine_conversation import conversation_for
+from harness.prompts.importers.graphrag_cache import graphrag3_cache_key
+
+from ..support.cache_import import (assert_rounds_read_as_audit, cassette_files, covered_suite, import_with_cache,
+                                    replay)
 
 CAPTURES = Path(__file__).resolve().parents[1] / "fixtures" / "engine_captures"
-PROMPT = ("-Goal-\nIdentify all entities of types [{entity_types}] in the text and the relationships among them.\n"
-          "Format each entity as (\"entity\"{tuple_delimiter}<name>{tuple_delimiter}<type>{tuple_delimiter}<description>)\n"
-          "Use {record_delimiter} between records and end with {completion_delimiter}\n\nText: {input_text}\nOutput:\n")
-TYPES = ["organization", "person", "geo"]
+
+# version -> (text units, {model: text units its cache covers}, in the suite's variant order)
+COVERAGE = {
+    "0.5.0": (14, {"gpt-4o": 14, "gpt-4o-mini": 7}),
+    "1.2.0": (14, {"gpt-4o": 14, "gpt-4o-mini": 7}),
+    "2.7.0": (13, {"gpt-4o": 13, "gpt-4o-mini": 7}),
+    "3.3.0": (9, {"gpt-4o-mini": 6, "gpt-4o": 3}),
+}
 
 
-def _engine_prompts() -> tuple[str, str]:
-    """The continuation and loop prompts GraphRAG 2.7.0 sent (its own capture)."""
-    data = json.loads((CAPTURES / "graphrag-2.7.0" / "requests.json").read_text(encoding="utf-8"))
-    sent = data["scenarios"]["continue"]["requests"]
-    return sent[1]["messages"][-1]["content"], sent[2]["messages"][-1]["content"]
+@pytest.mark.slow
+@pytest.mark.parametrize("version", sorted(COVERAGE))
+def test_a_real_cache_replays_every_covered_case_as_audit_reads_it(version: str, tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    root = CAPTURES / f"graphrag-{version}-cache"
+    total, covered = COVERAGE[version]
+    imported = import_with_cache(capsys, monkeypatch, tmp_path / "work", "graphrag", root, "proj",
+                                 "--graphrag-version", version)
+    suite = covered_suite(imported)
+    for model, count in covered.items():
+        assert f"cache: {model}: {count} of {total} cases covered" in imported.out
+    assert suite.variant_names() == list(covered)  # a variant per cached model, named after it
+    assert suite.spec.engine == f"graphrag-{version}"
+    # every case some model covers is kept (here: every text unit); a variant lists its cases when it lacks some
+    assert len(suite.cases) == total
+    for name, count in covered.items():
+        assert len(suite.variant_cases(name)) == count
+        assert (suite.spec.variants[name].cases is None) == (count == len(suite.cases))
+    assert cassette_files(suite) == sorted(f"{v}/{c.id}.json" for v, c in suite.pairs())  # none orphaned
+
+    outcome = replay(suite, tmp_path / "reports")
+    assert not outcome.missing and not outcome.failures
+    assert len(outcome.results) == sum(covered.values())  # no case scored as an empty answer
+    checked = assert_rounds_read_as_audit(outcome, root / "cache", "graphrag")
+    kinds = {rnd.kind for row in outcome.results for rnd in row.rounds}
+    assert kinds == {"extract", "continue", "loop"} and checked > 2 * len(outcome.results)
 
 
-def _entry(folder: Path, call: str, messages: list[dict], answer: str, model: str) -> None:
-    digest = hashlib.sha256(json.dumps(messages).encode() + model.encode()).hexdigest()
-    name = f"chat_{call + '_' if call else ''}{digest}_v2"
-    body = {"id": f"chatcmpl-{digest[:8]}", "object": "chat.completion", "created": 1735689600, "model": model,
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": answer}}],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
-    data = {"result": body, "input": {"messages": messages, "parameters": {"model": model, "temperature": 0.0}}}
-    (folder / name).write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+@pytest.mark.slow
+def test_compare_pairs_the_cached_models_on_the_cases_both_answered(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.cli import main
+
+    root = CAPTURES / "graphrag-2.7.0-cache"
+    suite = covered_suite(import_with_cache(capsys, monkeypatch, tmp_path / "work", "graphrag", root, "proj",
+                                            "--graphrag-version", "2.7.0"))
+    outcome = replay(suite, tmp_path / "reports")
+    capsys.readouterr()
+    assert main(["compare", str(outcome.run_dir), str(outcome.run_dir), "--variant-a", "gpt-4o",
+                 "--variant-b", "gpt-4o-mini"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert head.endswith(f"(7 paired cases; 6 only in {outcome.run_dir}:gpt-4o: left out; changes are B minus A)")
+    summary = json.loads((outcome.run_dir / "summary.json").read_text(encoding="utf-8"))
+    assert summary["comparisons"]["gpt-4o-mini"]["cases"]["paired"] == 7
 
 
-def _answer(text: str, n: int) -> str:
-    word = text.split("\n", 1)[-1].split()[0].strip(".,").upper() or "X"
-    return (f'("entity"<|>{word}{n}<|>ORGANIZATION<|>named in the text)\n##\n'
-            f'("entity"<|>PLACE{n}<|>GEO<|>a place)\n##\n'
-            f'("relationship"<|>{word}{n}<|>PLACE{n}<|>is at<|>{n + 1})\n<|COMPLETE|>')
-
-
-def _project(tmp_path: Path) -> tuple[Path, list[dict]]:
-    """The project, its cache written as GraphRAG 2.7.0 with max_gleanings 2 would: gpt-4o-mini
-    answered every text unit but the last; gpt-4o the first four. Odd units stop at the loop check."""
-    root = tmp_path / "project"
-    shutil.copytree(CAPTURES / "graphrag-2.7.0-chunks", root)
-    settings = (root / "settings.yaml").read_text(encoding="utf-8")
-    settings += ("extract_graph:\n  model_id: default_chat_model\n  prompt: prompts/extract_graph.txt\n"
-                 f"  entity_types: [{', '.join(TYPES)}]\n  max_gleanings: 2\ncache:\n  type: file\n  base_dir: cache\n")
-    (root / "settings.yaml").write_text(settings, encoding="utf-8")
-    (root / "prompts").mkdir()
-    (root / "prompts" / "extract_graph.txt").write_text(PROMPT, encoding="utf-8")
-    units = json.loads((CAPTURES / "graphrag-2.7.0-chunks" / "text_units.json").read_text(encoding="utf-8"))["text_units"]
-    cont, loop = _engine_prompts()
+def test_the_3x_cache_key_is_the_engines() -> None:
+    """The key of each text unit's first request names a file the real 3.3.0 wrote, and so does the
+    key of its continuation: the assistant turn keyed as GraphRAG's builder holds it (with
+    `refusal: None`, never sent), or no continuation would be found."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    root = CAPTURES / "graphrag-3.3.0-cache"
     folder = root / "cache" / "extract_graph"
-    folder.mkdir(parents=True)
-    for model, chosen in (("gpt-4o-mini", units[:-1]), ("gpt-4o", units[:4])):
-        for i, unit in enumerate(chosen):
-            first = PROMPT.format(entity_types=",".join(TYPES), tuple_delimiter="<|>", record_delimiter="##",
-                                  completion_delimiter="<|COMPLETE|>", input_text=unit["text"])
-            history = [{"role": "user", "content": first}]
-            answer = _answer(unit["text"], i)
-            _entry(folder, "", history, answer, model)
-            history += [{"role": "assistant", "content": answer}, {"role": "user", "content": cont}]
-            more = f'("entity"<|>EXTRA{i}<|>PERSON<|>found on gleaning)\n<|COMPLETE|>'
-            _entry(folder, "extract-continuation-0", history, more, model)
-            history += [{"role": "assistant", "content": more}, {"role": "user", "content": loop}]
-            go_on = "Y" if i % 2 == 0 else "N"
-            _entry(folder, "extract-loopcheck-0", history, go_on, model)
-            if go_on == "Y":
-                history += [{"role": "assistant", "content": go_on}, {"role": "user", "content": cont}]
-                _entry(folder, "extract-continuation-1", history,
-                       f'("relationship"<|>EXTRA{i}<|>PLACE{i}<|>visits<|>3)\n<|COMPLETE|>', model)
-    return root, units
+    prompt = (root / "prompts" / "extract_graph.txt").read_text(encoding="utf-8")
+    names = {p.name for p in folder.iterdir()}
+    continue_prompt = conversation_for("graphrag-3.3.0").continue_prompt
+    units = pq.read_table(root / "output" / "text_units.parquet").to_pylist()
+    for unit in units:
+        first = [{"role": "user", "content": prompt.format(entity_types="organization,person,geo",
+                                                           input_text=unit["text"].strip())}]
+        key = graphrag3_cache_key(first)
+        assert key in names
+        answer = json.loads((folder / key).read_text(encoding="utf-8"))["result"]["response"]["content"]
+        history = [*first, {"role": "assistant", "content": answer}, {"role": "user", "content": continue_prompt}]
+        assert graphrag3_cache_key(history) in names
+        # keyed as the messages are sent, without GraphRAG's `refusal: None`: no such file
+        sent = yaml.dump({"messages": history, "response_format": None}, sort_keys=True)
+        assert hashlib.sha256(sent.encode("utf-8")).hexdigest() + "_v4" not in names
 
 
-def test_import_cache_replays_every_covered_case_as_audit_reads_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    root, units = _project(tmp_path)
-    work = tmp_path / "harness"
-    (work / "suites").mkdir(parents=True)
-    monkeypatch.chdir(work)
-    for env in ("OPENAI_API_KEY", "AZURE_OPENAI_API_KEY"):
-        monkeypatch.delenv(env, raising=False)
-    code = main(["import", "graphrag", str(root), "--name", "proj", "--limit", "50", "--graphrag-version", "2.7.0",
-                 "--cache"])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    assert f"gpt-4o-mini: {len(units) - 1} of {len(units)} cases covered" in out
-    assert f"gpt-4o: 4 of {len(units)} cases covered" in out
-    assert "case rivers-" in err and "not in the cache" in err  # the uncovered case is named
+@pytest.mark.parametrize(("version", "reason"), [
+    ("2.7.0", "the harness's first request differs from the cached one"),
+    ("3.3.0", "not in the cache (no entry extract_graph/"),
+])
+def test_a_prompt_changed_since_indexing_covers_nothing(version: str, reason: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
 
-    suite = load_suite(work / "suites" / "proj-cache.yaml")
-    assert suite.variant_names() == ["gpt-4o-mini", "gpt-4o"]
-    assert len(suite.cases) == 4  # the cases every model covers: none is scored as an empty answer
-    written = sorted(p.relative_to(suite.cassette_dir()).as_posix() for p in suite.cassette_dir().rglob("*.json"))
-    assert written == sorted(f"{v}/{c.id}.json" for v in suite.variant_names() for c in suite.cases)  # no orphan
-    outcome = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "reports", fresh=True))
-    finish_outcome(outcome, record_mode="none")
-    assert len(outcome.results) == 8 and all(row.error is None for row in outcome.results)
-
-    # per cached entry: the answer the replayed run read is the cached one, and its records are
-    # the records audit-cache reads from that entry
-    audit = {row.id: row for row in audit_cache(root / "cache").rows}
-    entries = {}
-    for path in (root / "cache" / "extract_graph").iterdir():
-        data = json.loads(path.read_text(encoding="utf-8"))
-        entries[(data["result"]["model"], data["input"]["messages"][-1]["content"],
-                 data["result"]["choices"][0]["message"]["content"])] = f"extract_graph/{path.name}"
-    checked = 0
-    for row in outcome.results:
-        model = suite.spec.variants[row.variant].model
-        for rnd in row.rounds:
-            matches = [key for key in entries if key[0] == model and key[2] == rnd.output]
-            assert matches, (row.variant, row.case_id, rnd.kind)
-            audited = audit[entries[matches[0]]]
-            if rnd.kind != "loop":
-                graph = parse(rnd.output, "graphrag").graph
-                assert (len(graph.entities), len(graph.relationships)) == (
-                    audited.recovered_entities, audited.recovered_relationships)
-            checked += 1
-    assert checked == sum(3 + (i % 2 == 0) for i in range(4)) * 2
-
-
-def test_import_cache_leaves_out_cases_whose_request_differs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    root, units = _project(tmp_path)
-    # the project's prompt changed since the index was built: no cached request is the harness's
-    (root / "prompts" / "extract_graph.txt").write_text(PROMPT.replace("-Goal-", "-GOAL-"), encoding="utf-8")
-    work = tmp_path / "harness"
-    (work / "suites").mkdir(parents=True)
-    monkeypatch.chdir(work)
-    code = main(["import", "graphrag", str(root), "--name", "proj", "--limit", "50", "--graphrag-version", "2.7.0",
-                 "--cache"])
-    out, err = capsys.readouterr()
-    assert code == 2
-    assert f"gpt-4o-mini: 0 of {len(units)} cases covered" in out
-    assert "first request differs from the cached one" in err
-    assert not (work / "suites" / "proj-cache.yaml").exists()
-    assert not list(work.rglob("cassettes/**/*.json"))
+    root = tmp_path / "project"
+    shutil.copytree(CAPTURES / f"graphrag-{version}-cache", root)
+    prompt = root / "prompts" / "extract_graph.txt"
+    prompt.write_text(prompt.read_text(encoding="utf-8").replace("-Goal-", "-GOAL-"), encoding="utf-8")
+    imported = import_with_cache(capsys, monkeypatch, tmp_path / "work", "graphrag", root, "proj",
+                                 "--graphrag-version", version, "--limit", "3")
+    assert imported.code == 2
+    assert "gpt-4o: 0 of 3 cases covered" in imported.out
+    assert reason in imported.err
+    assert "no cache suite written" in imported.err
+    assert not imported.suite_path.exists()
+    assert not list((tmp_path / "work").rglob("cassettes/**/*.json"))

@@ -235,3 +235,31 @@ def test_a_0x_project_is_read_from_its_newest_run_folder(tmp_path: Path) -> None
             encoding="utf-8")
     cases = _import(root, tmp_path, limit=1000)
     assert [source_id for _, source_id, _ in cases] == [u["id"] for u in captured[2:5]]
+
+
+@pytest.mark.parametrize(("captured_by", "marker", "told"), [
+    ("0.5.0", "create_base_entity_graph", "0.5.0"),  # md5 text unit ids: 0.4-0.5
+    ("0.9.0", "create_base_entity_graph", "0.9.0"),  # sha512 ids
+    ("0.5.0", "create_base_extracted_entities", "0.3.6"),  # gone in 0.4.0 (md5 ids, as 0.5.0 writes them)
+])
+def test_the_output_tables_tell_the_0x_version_the_shared_settings_layout_hides(
+        captured_by: str, marker: str, told: str, tmp_path: Path) -> None:
+    """0.x and 1.x share the `llm:` settings layout; a public 0.x project was imported as 1.2.0
+    (its conversation, and its case ids hashes, its document ids computed 1.x's way) with no word.
+    The tables 0.x wrote beside its text units tell the version, and the import says so."""
+    root = tmp_path / "project"
+    shutil.copytree(CAPTURES / f"graphrag-{captured_by}-chunks", root)
+    captured = _capture(captured_by)
+    (root / "output").mkdir()
+    (root / "output" / "create_final_text_units.json").write_text("".join(
+        json.dumps({k: u[k] for k in ("id", "text", "n_tokens", "document_ids")}) + "\n" for u in captured),
+        encoding="utf-8")
+    (root / "output" / f"{marker}.json").write_text("", encoding="utf-8")
+    draft = graphrag_draft(read_graphrag_project(root), tmp_path / "harness" / "suites" / "imported.yaml", limit=1000)
+    assert draft.engine == f"graphrag-{told}"
+    assert any(f"GraphRAG {told} assumed" in w and marker in w for w in draft.warnings)
+    stems = {Path(t).stem for unit in captured for t in unit["titles"]}
+    assert all(case["id"].rsplit("-", 1)[0] in stems for case in draft.cases)
+    named = graphrag_draft(read_graphrag_project(root, graphrag_version="1.2.0"),
+                           tmp_path / "harness" / "suites" / "named.yaml", limit=1000)
+    assert named.engine == "graphrag-1.2.0" and not any("assumed" in w for w in named.warnings)

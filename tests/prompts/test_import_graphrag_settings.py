@@ -105,6 +105,19 @@ def test_a_3x_project_reads_litellm_provider_and_call_args(tmp_path: Path) -> No
     assert any("rate_limit.requests_per_period: not carried" in w for w in warnings)
 
 
+def test_a_3x_project_that_states_no_temperature_sends_none(tmp_path: Path) -> None:
+    """3.x sends no temperature unless `call_args` has one (its capture: the body is model and
+    messages); 0.x-2.x send their default, 0. The suite says `temperature: null`, sent as nothing."""
+    settings = (FIXTURES / "v3-litellm" / "settings.yaml").read_text().replace("      temperature: 0\n", "")
+    model, out, _ = _import("v3-litellm", tmp_path, settings)
+    assert "temperature" in model and model["temperature"] is None
+    endpoint = endpoint_settings(load_suite(out).spec.model)
+    assert "temperature" not in AzureProvider().build_payload(endpoint, [{"role": "user", "content": "x"}])
+    model, _, _ = _import("v0-vllm", tmp_path / "v0", (FIXTURES / "v0-vllm" / "settings.yaml").read_text()
+                          .replace("  temperature: 0.2\n", ""))
+    assert model["temperature"] == 0
+
+
 @pytest.mark.parametrize(("layout", "edit", "problem"), [
     ("v0-vllm", ("type: openai_chat", "type: static_response"), ":6: llm.type: 'static_response' is a model type"),
     ("v0-vllm", ("type: openai_chat", "type: openai"), ":6: llm.type: 'openai' is a model type a suite cannot call"),
@@ -165,3 +178,38 @@ def test_a_suite_whose_endpoint_variable_is_unset_refuses_to_send(monkeypatch: p
         OpenAIProvider().base_url(settings)
     monkeypatch.setenv("LOCAL_LLM_URL", LOCAL_URL)
     assert OpenAIProvider().base_url(settings) == LOCAL_URL
+
+
+def test_key_variables_are_never_substituted_into_what_the_suite_holds(tmp_path: Path) -> None:
+    """Issue 28, item 2: `${VAR}` of a key (the settings' own `api_key` variable, whatever its name,
+    a provider's, one named like a secret) in entity types or delimiters stays a reference; no file
+    the import writes holds the key, nor its base64."""
+    import base64
+
+    settings = (FIXTURES / "v0-vllm" / "settings.yaml").read_text(encoding="utf-8")
+    settings = settings.replace("api_key: ${GRAPHRAG_API_KEY}", "api_key: ${LLM_CREDENTIAL}")
+    settings = settings.replace("entity_types: [organization,person,geo,event]",
+                                "entity_types: [person, ${LLM_CREDENTIAL}, $GRAPHRAG_API_KEY]\n"
+                                "  tuple_delimiter: ${OPENAI_API_KEY}\n  record_delimiter: \"##${HF_TOKEN}\"")
+    root = _project("v0-vllm", tmp_path / "project", settings)
+    (root / ".env").write_text(f"LLM_CREDENTIAL={SECRET}\nGRAPHRAG_API_KEY={SECRET}\n", encoding="utf-8")
+    (root / "prompts" / "entity_extraction.txt").write_text(EXTRACT + f"\n# {SECRET}\n", encoding="utf-8")
+    out = tmp_path / "work" / "suites" / "imported.yaml"
+    project = read_graphrag_project(root, environ={"OPENAI_API_KEY": SECRET, "HF_TOKEN": SECRET})
+    assert project.entity_types == ["person", "$LLM_CREDENTIAL", "$GRAPHRAG_API_KEY"]
+    assert project.delimiters == {"tuple_delimiter": "$OPENAI_API_KEY", "record_delimiter": "##$HF_TOKEN"}
+    write_draft(graphrag_draft(project, out), out)
+    written = "\n".join(p.read_text(encoding="utf-8") for p in (tmp_path / "work").rglob("*") if p.is_file())
+    assert SECRET not in written and base64.b64encode(SECRET.encode()).decode()[:-4] not in written
+    assert yaml.safe_load(out.read_text(encoding="utf-8"))["model"]["api_key_env"] == "LLM_CREDENTIAL"
+
+
+def test_key_variables_are_found_in_every_layout(tmp_path: Path) -> None:
+    from harness.prompts.importers.graphrag_settings import key_variables
+
+    for layout, expected in (("v0-vllm", ["GRAPHRAG_API_KEY"]), ("v1-azure", ["GRAPHRAG_API_KEY"])):
+        raw = (FIXTURES / layout / "settings.yaml").read_text(encoding="utf-8")
+        assert sorted(set(key_variables(raw, layout))) == expected, layout
+    nested = "models:\n  a: {api_key: '${K1}'}\n  b:\n    api_key: pre-$K2\nx: [{api_key: $K3}]\n"
+    assert sorted(key_variables(nested, "s")) == ["K1", "K2", "K3"]
+    assert key_variables("not: [valid", "s") == []

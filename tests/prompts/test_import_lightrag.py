@@ -123,7 +123,9 @@ def new_setup(root: Path) -> Path:
     (root / ".env").write_text(
         "SUMMARY_LANGUAGE=Spanish\n"
         "ENTITY_TYPES='[\"Person\", \"Organization\", \"Location\"]'\n"
+        "LLM_BINDING=openai\n"
         "LLM_MODEL=qwen2.5:14b\n"
+        "LLM_BINDING_HOST=http://localhost:8000/v1\n"
         f"LLM_BINDING_API_KEY={SECRET}\n"
     )
     return root
@@ -412,3 +414,17 @@ def test_angle_bracket_examples_are_found_with_their_types() -> None:
     (example,) = find_inline_examples(text)
     assert example.output == "entity<|>Ada<|>person<|>A traveller.\n<|COMPLETE|>"
     assert example.entity_types == ["Person", "Location"] and example.line == 11
+
+
+def test_a_key_pasted_as_the_model_or_the_types_is_not_written(tmp_path: Path) -> None:
+    """Issue 28, item 2 (LightRAG): the setup's `.env` keys are known, so a value that repeats one
+    (a model name pasted from the wrong line, an entity type, text in the prompt or input) is not
+    copied into the suite or its files."""
+    root = new_setup(tmp_path / "setup")
+    (root / ".env").write_text(f"LLM_BINDING=openai\nLLM_BINDING_API_KEY='{SECRET}'\nLLM_MODEL={SECRET}\n"
+                               f"ENTITY_TYPES='[\"person\", \"{SECRET}\"]'\n", encoding="utf-8")
+    (root / "inputs" / "trust.txt").write_text(f"Ana Ruiz leads the Kestrel Trust; token {SECRET}.\n")
+    out, _ = import_setup(root, tmp_path)
+    written = "\n".join(p.read_text(encoding="utf-8") for p in (tmp_path / "work").rglob("*") if p.is_file())
+    assert SECRET not in written and "[REDACTED]" in written
+    assert load_suite(out).spec.model.name == "[REDACTED]"

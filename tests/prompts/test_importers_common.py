@@ -120,3 +120,27 @@ def test_latin_input_and_a_stated_language_are_left_alone() -> None:
     draft = Draft()
     settle_language(draft, ["Ο Γιάννης εξελέγη δήμαρχος."])
     assert draft.language == "French" and draft.warnings == []
+
+
+def test_a_key_variable_is_substituted_by_its_name_never_its_value(monkeypatch):
+    """Issue 28, item 2: `${VAR}` of a key becomes `$VAR` (a reference, still a YAML plain scalar
+    in a flow list); other variables are substituted as the engines do."""
+    from harness import known_keys
+    from harness.prompts.importers.common import substitute_env
+
+    key = "sk-subst-" + "Rt6Yu1Io4Pa8Sd2Fg5Hj"
+    env = {"OPENAI_API_KEY": key, "HF_TOKEN": key, "LLM_CREDENTIAL": key, "MODEL": "qwen2.5:14b"}
+    text = "types: [a, ${OPENAI_API_KEY}, $HF_TOKEN]\nmodel: ${MODEL}\nother: ${LLM_CREDENTIAL}-x\ncost: $$5\n"
+    assert substitute_env(text, env) == (f"types: [a, $OPENAI_API_KEY, $HF_TOKEN]\nmodel: qwen2.5:14b\n"
+                                         f"other: {key}-x\ncost: $5\n")
+    known_keys.learn_key_envs(["LLM_CREDENTIAL"])  # named by the settings' `api_key: ${LLM_CREDENTIAL}`
+    assert substitute_env("other: ${LLM_CREDENTIAL}-x", env) == "other: $LLM_CREDENTIAL-x"
+
+
+def test_dotenv_quoted_values_are_unescaped_as_python_dotenv_does(tmp_path):
+    """The key a `.env` holds must be read as the engines read it, or its echo would not be known."""
+    from harness.prompts.importers.common import read_dotenv
+
+    (tmp_path / ".env").write_text('A="pw\\"q\\\\r"\nB=\'it\\\'s\'\nC="a\\nb"\nD=plain # comment\nE=\'raw\\n\'\n',
+                                   encoding="utf-8")
+    assert read_dotenv(tmp_path / ".env") == {"A": 'pw"q\\r', "B": "it's", "C": "a\nb", "D": "plain", "E": "raw\\n"}

@@ -250,3 +250,61 @@ def test_a_declared_variable_without_a_value_is_supplied_by_the_caller(tmp_path:
     assert [f.code for f in lint_prompt(path)] == []
     path.write_text(path.read_text().replace("{entity_name}", "{entity_nme}"), encoding="utf-8")
     assert "placeholder-unknown" in [f.code for f in lint_prompt(path)]
+
+
+# A translated prompt labels its examples in its own language: the examples are found by holding
+# records in the prompt's format (Vietnamese `Đầu ra:` in a public LightRAG project gave three
+# false `example-not-extraction` errors, and an inline example under such a label was never checked).
+TRANSLATED = [
+    ("vi", "-Ví dụ-", "Văn bản:", "Đầu ra:"),
+    ("zh", "-示例-", "文本：", "输出："),
+    ("de", "-Beispiel-", "Text:", "Ausgabe:"),
+    ("es", "-Ejemplo-", "<Texto>", "<Salida>"),
+]
+
+
+def _translated(heading: str, text_label: str, answer_label: str) -> str:
+    good = (LINT / "good.txt").read_text(encoding="utf-8")
+    example = good[good.index("-Example-"):good.index("-Real Data-")]
+    local = (example.replace("-Example-", heading).replace("Text:\n", text_label + "\n")
+             .replace("Output:\n", answer_label + "\n"))
+    return good.replace(example, local)
+
+
+@pytest.mark.parametrize(("language", "heading", "text_label", "answer_label"), TRANSLATED, ids=[t[0] for t in TRANSLATED])
+def test_translated_example_labels_are_found_by_their_records(language: str, heading: str, text_label: str,
+                                                              answer_label: str, tmp_path: Path) -> None:
+    prompt = _translated(heading, text_label, answer_label)
+    assert answer_label in prompt and "Output:\n(" not in prompt
+    assert lint_text(prompt) == []
+    # the example is read and checked: a type off its list is caught on the answer's first line
+    bad = prompt.replace("OSLO{tuple_delimiter}geo", "OSLO{tuple_delimiter}city")
+    assert codes(lint_text(bad)) == {("example-type-undeclared", 16)}
+
+
+@pytest.mark.parametrize(("language", "heading", "text_label", "answer_label"), TRANSLATED, ids=[t[0] for t in TRANSLATED])
+def test_a_translated_block_example_is_not_reported_as_no_answer(language: str, heading: str, text_label: str,
+                                                                 answer_label: str, tmp_path: Path) -> None:
+    good = (LINT / "good.txt").read_text(encoding="utf-8")
+    example = good[good.index("-Example-"):good.index("-Real Data-")]
+    block = _translated(heading, text_label, answer_label)
+    block = block[block.index(heading):block.index("-Real Data-")]
+    path = tmp_path / "translated.yaml"
+    path.write_text(
+        "name: translated\nformat: graphrag\nlanguage: English\nuser: |\n"
+        + "".join("  " + line + "\n" for line in good.replace(example, "{examples}\n\n").splitlines())
+        + "examples:\n  - block: " + json.dumps(block, ensure_ascii=False) + "\n",
+        encoding="utf-8",
+    )
+    assert lint_prompt(path) == []
+
+
+def test_a_record_layout_in_the_instructions_is_no_example() -> None:
+    # instructions showing a record's layout open with prose or fill it with <placeholders>
+    prompt = ("Write each entity as:\n"
+              '("entity"{tuple_delimiter}<name>{tuple_delimiter}<type>{tuple_delimiter}<description>)\n\n'
+              "Format:\n"
+              '("entity"{tuple_delimiter}<name>{tuple_delimiter}<type>{tuple_delimiter}<description>)\n'
+              "Finish with {completion_delimiter}, put {record_delimiter} between records, types [{entity_types}], "
+              "descriptions in {language}.\n\nText: {input_text}\nOutput:\n")
+    assert lint_text(prompt) == []

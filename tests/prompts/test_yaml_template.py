@@ -188,3 +188,33 @@ def test_structured_examples_render_in_every_format(fmt: str) -> None:
     assert template.format == fmt
     values = template.values({**VALUES, "tuple_delimiter": "<|#|>" if fmt == "lightrag" else "<|>"})
     assert values["examples"].count("Output:" if fmt not in ("json",) else "Answer:") == len(template.examples)
+
+
+# --------------------------------------------------------------------------- growth (issue 28.10)
+
+
+def loaded_user(text: str) -> int:
+    from harness.prompts.yaml_template import load_yaml_text
+
+    return len(load_yaml_text(text, "t.yaml", strict=False).user)
+
+
+def many(kind: str, n: int) -> str:
+    if kind == "variables":
+        return "variables:\n" + "".join(f"  v{i}: value {i}\n" for i in range(n)) + "user: '{input_text}'\n"
+    if kind == "examples":
+        return ("user: '{examples} {input_text}'\nexamples:\n"
+                + "".join(f"  - text: t{i}\n    entities: [{{name: A{i}, type: person}}]\n" for i in range(n)))
+    turns = "".join(f"  - role: user\n    content: q{i}\n  - role: assistant\n    content: a{i}\n" for i in range(n))
+    return "messages:\n" + turns + "  - role: user\n    content: '{input_text}'\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["variables", "examples", "messages"])
+def test_a_template_of_many_values_loads_in_work_linear_in_them(kind: str) -> None:
+    """Each value's line was looked up in a fresh copy of every value's line (quadratic)."""
+    import functools
+
+    from tests.support.growth import assert_linear
+
+    assert_linear(loaded_user, functools.partial(many, kind), 2_000)

@@ -98,3 +98,16 @@ def test_no_gleaning_section_without_a_gleaning_answer():
     rows = [r for r in ROWS if r.variant == "default"]
     md = render_markdown(run_view(_summary(rows), rows))
     assert "## Gleaning yield" not in md and "## Entity fragmentation" in md
+
+
+def test_the_console_line_stays_short_whatever_the_cluster():
+    """Issue 28.15: one answer's cluster of thousands of names, or a name of 32,000 tokens, was
+    printed whole on the console line."""
+    from harness.reports.fragmentation_section import CONSOLE_NAME_CHARS, console_lines
+
+    titles = [" ".join("Mr" if i >> b & 1 else "Dr" for b in range(6)) + " Holmes" for i in range(50)]
+    rows = [_row("default", "c1", [("Sherlock " + "Holmes " * 5000, 0), *((t, 0) for t in titles)], 1),
+            _row("default", "c2", [("Holmes", 0)], 1)]
+    [line] = console_lines(_summary(rows))
+    assert len(line) < 8 * CONSOLE_NAME_CHARS
+    assert "more)" in line

@@ -10,7 +10,7 @@ from rapidfuzz import fuzz
 
 from harness.model import CaseResult, Entity, ExtractedGraph, GoldCase, GoldEntity, MatchingConfig
 from harness.scoring import score_case
-from harness.scoring.fragmentation import FRAGMENT_LIMIT, _fuzzy_pairs, fragmentation, graphrag_title
+from harness.scoring.fragmentation import FUZZY_WINDOW, FRAGMENT_LIMIT, _fuzzy_pairs, fragmentation, graphrag_title
 
 
 def row(case_id: str, *entities: tuple[str, str], gold: GoldCase | None = None) -> CaseResult:
@@ -85,14 +85,38 @@ def test_fuzzy_joins_follow_the_suite_threshold():
     assert fragmentation(rows, matching=MatchingConfig(fuzzy_threshold=0.98)).clusters == 2
 
 
+def brute_fuzzy_pairs(keys: list[str], threshold: float = 0.9) -> set[tuple[int, int]]:
+    return {(i, j) for i in range(len(keys)) for j in range(i + 1, len(keys))
+            if fuzz.ratio(keys[i], keys[j]) >= threshold * 100 - 1e-9}
+
+
+def found_pairs(keys: list[str], window: int | None = None) -> set[tuple[int, int]]:
+    a, b = _fuzzy_pairs(keys, 0.9, window)
+    return {(min(i, j), max(i, j)) for i, j in zip(a.tolist(), b.tolist())}
+
+
 def test_fuzzy_pairs_match_a_brute_force_comparison_across_blocks():
     rng = random.Random(7)
     keys = sorted({"".join(rng.choice("abc ") for _ in range(rng.randint(3, 9))).strip() or "a" for _ in range(1500)})
-    expected = {(i, j) for i in range(len(keys)) for j in range(i + 1, len(keys))
-                if fuzz.ratio(keys[i], keys[j]) >= 90.0 - 1e-9}
-    found = {tuple(sorted(pair)) for pair in _fuzzy_pairs(keys, 0.9)}
-    assert len(keys) > 2 * 256  # several blocks
-    assert found == expected
+    assert len(keys) > 4 * 64  # several blocks
+    assert found_pairs(keys, window=len(keys)) == brute_fuzzy_pairs(keys)
+
+
+def test_up_to_the_window_every_pair_is_compared():
+    rng = random.Random(8)
+    keys = list({"".join(rng.choice("ab ") for _ in range(rng.randint(3, 7))).strip() or "a" for _ in range(200)})
+    keys = keys[:FUZZY_WINDOW + 1]
+    assert found_pairs(keys) == brute_fuzzy_pairs(keys)
+
+
+def test_beyond_the_window_names_alike_at_their_start_or_end_are_still_joined():
+    """The sorted neighbourhood: 3,000 names, pairs differing in their last or first letters are
+    next to each other in one of the two orders; every pair found is a brute-force pair."""
+    keys = [f"company number {i:05d}" for i in range(1500)] + [f"{i:05d} holdings limited" for i in range(1500)]
+    typos = ["company number 00042x", "x00042 holdings limited"]
+    found = found_pairs(keys + typos)
+    assert (42, 3000) in found and (1542, 3001) in found
+    assert found <= brute_fuzzy_pairs(keys + typos)
 
 
 def test_an_empty_variant_has_no_rate():
@@ -275,18 +299,64 @@ def _generated_persons(cases: int, seed: int) -> list[CaseResult]:
     return rows
 
 
-def test_initials_blocking_gives_the_clusters_of_comparing_every_name_with_its_surname(monkeypatch):
-    # the initials rule compares a name only with names of its number of tokens, its surname and the
-    # first letters of its other tokens (blocking); comparing it with every name of its number of
-    # tokens and surname, as before, must give the same clusters
+def pairwise_join_names(nodes, matching):  # type: ignore[no-untyped-def]
+    """join_names as it was written before the index (issue 28.15): every pair of a name's
+    titles, every longer name by its trailing tokens, every name of the same length and surname
+    for initials; fuzzy on every pair. The reference the indexed version must equal."""
+    import harness.scoring.fragmentation as frag
+
+    joins = frag._Joins(len(nodes))
+    by_key: dict = {}
+    for i, node in enumerate(nodes):
+        joins.union(by_key.setdefault(node.key, i), i)
+    keys = list(by_key)
+    for a, b in sorted(brute_fuzzy_pairs(keys, matching.fuzzy_threshold)):
+        if frag._DIGITS.sub("", keys[a]) != frag._DIGITS.sub("", keys[b]):
+            joins.union(by_key[keys[a]], by_key[keys[b]])
+    persons = [i for i, node in enumerate(nodes) if node.types & frag.PERSON_TYPES]
+    by_core: dict = {}
+    for i, node in enumerate(nodes):
+        by_core.setdefault(frag._core(node.key, i in set(persons)), []).append(i)
+    for members in by_core.values():
+        for n, i in enumerate(members):
+            for j in members[n + 1:]:
+                if frag._compatible(nodes[i].types, nodes[j].types):
+                    joins.union(i, j)
+    titled = {i: frag._titled(nodes[i].key, True) for i in persons}
+    found = {}
+    for i in persons:
+        core, titles = titled[i]
+        candidates = [j for j in persons if len(titled[j][0]) > len(core) and titled[j][0][-len(core):] == core]
+        candidates += [j for j in persons if frag._initials_of(core, titled[j][0])]
+        roots = {joins.find(j) for j in candidates}
+        if len(roots) > 1 and titles:
+            roots = {joins.find(j) for j in candidates if titled[j][1] & titles} or roots
+        found[i] = roots
+    for i, roots in found.items():
+        if len(roots) == 1:
+            joins.union(i, roots.pop())
+    return joins
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_the_indexed_joins_give_the_clusters_of_comparing_every_pair(monkeypatch, seed):
+    # titles, trailing tokens and initials are looked up in an index (a trie of names read
+    # backwards, each name's initialled forms) instead of compared pairwise: the same clusters
     import harness.scoring.fragmentation as frag
 
     monkeypatch.setattr(frag, "FRAGMENT_LIMIT", 100_000)  # every joined cluster listed
-    rows = _generated_persons(300, seed=5)
-    blocked = fragmentation(rows, None, MatchingConfig())
-    monkeypatch.setattr(frag, "_surname_key", lambda core: (len(core), core[-1], ""))
-    unblocked = fragmentation(rows, None, MatchingConfig())
-    assert blocked.joined_clusters > 5
-    assert any(any("." in name for name in c.names) for c in blocked.top)  # initials are joined
-    assert len(blocked.top) == blocked.joined_clusters
-    assert blocked == unblocked
+    monkeypatch.setattr(frag, "FUZZY_WINDOW", 100_000)  # fuzzy on every pair too
+    rows = _generated_persons(300, seed=seed)
+    indexed = fragmentation(rows, None, MatchingConfig())
+    monkeypatch.setattr(frag, "join_names", pairwise_join_names)
+    pairwise = fragmentation(rows, None, MatchingConfig())
+    assert indexed.joined_clusters > 5
+    assert any(any("." in name for name in c.names) for c in indexed.top)  # initials are joined
+    assert indexed == pairwise
+
+
+def test_a_name_of_many_tokens_is_joined_by_its_trailing_tokens():
+    long_name = " ".join(f"W{i}" for i in range(32_000)) + " HOLMES"
+    frag = fragmentation([row("c1", (long_name, "person"), ("Holmes", "person"), ("MR " * 32_000 + "MARSH", "person"),
+                              ("Marsh", "person"))])
+    assert (frag.nodes, frag.clusters) == (4, 2)

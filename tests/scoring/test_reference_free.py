@@ -63,6 +63,10 @@ def test_the_worked_example_of_the_docs():
     assert rf.empty_descriptions == 2  # "n/a" and "<relationship_description>"
     assert rf.strengths_out_of_scale == 1  # 12
     assert (rf.entity_records, rf.relationship_records, rf.conforming_records) == (5, 4, 4)
+    # "Chair of the Central Institution": five words of the example text the chunk does not hold
+    assert rf.example_descriptions == 1
+    # every endpoint (HARBOR TRUST too, though undeclared) is in the chunk
+    assert (rf.ungrounded_endpoints, rf.example_relationships, rf.example_endpoint_names) == (0, 0, [])
 
 
 def test_json_has_exactly_the_issue_keys_in_order():
@@ -71,8 +75,59 @@ def test_json_has_exactly_the_issue_keys_in_order():
         "entities", "relationships", "grounded", "ungrounded", "type_conformance", "duplicate_records",
         "type_conflicts", "dangling", "self_loops", "example_leaks", "example_leak_names", "empty_descriptions",
         "type_word_names", "type_word_names_found",  # issue 27: a swapped name is its own finding
+        # issue 28: relationships and descriptions copied from the examples, endpoints not in the chunk
+        "example_relationships", "example_endpoint_names", "example_descriptions", "ungrounded_endpoints",
     ]
     assert data["type_conformance"] is None and data["example_leaks"] is None and data["type_word_names"] is None
+    assert data["example_relationships"] is None and data["example_descriptions"] is None
+    assert data["ungrounded_endpoints"] == 0
+
+
+# ---------------------------------------------------------------- issue 28: what leaks besides declared entities
+
+COPIED_EXAMPLE = ExtractedGraph(  # a real model's answer: the prompt's worked example, as relationships only
+    entities=[E("JOSÉ NÚÑEZ", "person", "Mayor of Lowbridge")],
+    relationships=[
+        R("MARTIN SMITH", "CENTRAL INSTITUTION", "Martin Smith, Chair of the Central Institution, will take questions"),
+        R("JOSÉ NÚÑEZ", "MARTIN SMITH", "met"),
+        R("JOSÉ NÚÑEZ", "HARBOR TRUST", "met the trust"),
+        R("JOSÉ NÚÑEZ", "person", "type word, not a leak"),
+    ],
+)
+
+
+def test_relationships_copied_from_the_example_are_counted_though_no_entity_declares_them():
+    rf = reference_free(COPIED_EXAMPLE, CHUNK, entity_types=["person"], examples=EXAMPLES)
+    assert rf.example_leaks == 0  # the declared entity is the chunk's: the leak count alone saw nothing
+    assert rf.example_relationships == 2  # records 1 and 2: an endpoint from the example, not in the chunk
+    assert rf.example_endpoint_names == ["MARTIN SMITH", "CENTRAL INSTITUTION"]
+    assert rf.ungrounded_endpoints == 3  # records 1, 2 and 4 (`person` is not in the chunk)
+    assert rf.example_descriptions == 1  # record 1 copies eight words of the example text
+
+
+def test_the_new_figures_are_na_without_example_text_and_descriptions():
+    rf = reference_free(COPIED_EXAMPLE, CHUNK, entity_types=["person"])
+    assert (rf.example_relationships, rf.example_descriptions, rf.example_endpoint_names) == (None, None, [])
+    assert rf.ungrounded_endpoints == 3  # grounding needs no example text
+    triples = reference_free(COPIED_EXAMPLE, CHUNK, examples=EXAMPLES, descriptions=False)
+    assert triples.example_descriptions is None and triples.example_relationships == 2
+
+
+def test_a_description_the_chunk_holds_is_not_copied_though_the_prompt_holds_it_too():
+    chunk = "At noon Martin Smith, Chair of the Central Institution, said he will take questions at a press conference."
+    graph = ExtractedGraph(entities=[E("MARTIN SMITH", "person", "Chair of the Central Institution")],
+                           relationships=[R("MARTIN SMITH", "CENTRAL INSTITUTION", "will take questions at a press conference")])
+    rf = reference_free(graph, chunk, examples=EXAMPLES)
+    assert (rf.example_descriptions, rf.example_relationships, rf.ungrounded_endpoints) == (0, 0, 0)
+
+
+def test_copied_descriptions_are_na_when_the_chunk_is_one_of_the_examples():
+    """Its own example answer is in the prompt: copying it cannot be told from extracting."""
+    chunk = "Martin Smith, Chair of the Central Institution, will take questions at a press conference."
+    graph = ExtractedGraph(entities=[E("MARTIN SMITH", "person", "The chair, who spoke")])
+    examples = EXAMPLES + '\n("entity"<|>MARTIN SMITH<|>person<|>The chair, who spoke)'
+    assert reference_free(graph, chunk, examples=examples).example_descriptions is None
+    assert reference_free(graph, "Martin Smith spoke.", examples=examples).example_descriptions == 1
 
 
 def test_accents_are_kept_case_is_folded():

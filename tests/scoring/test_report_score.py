@@ -182,3 +182,50 @@ def test_entity_names_normalised(written: str) -> None:
     obj = report(title=written, summary="s", rating_explanation="r",
                  findings=[finding("f", "x")] * 5)
     assert score(obj).entities_covered == 1
+
+
+# ---------------------------------------------------------------- issue 28: ids the community lacks, example names
+
+def test_invalid_ids_per_dataset_in_the_worked_example() -> None:
+    s = score(report())
+    # Relationships 12, Entities 5-9, Sources 2 (not a dataset of a graph report)
+    assert s.citations_invalid_by_dataset == {"Relationships": 1, "Entities": 5, "Sources": 1}
+    assert score(report(), context="Corvid Systems buys Tessellate.").citations_invalid_by_dataset is None
+
+
+def test_graphrags_example_citations_in_a_community_with_one_relationship() -> None:
+    """A real report cited relationships 37-41, copied from GraphRAG's example, in a community with one."""
+    context = CONTEXT.split("-----Relationships-----")[0] + (
+        "-----Relationships-----\nhuman_readable_id,source,target,description,combined_degree\n"
+        "7,CORVID SYSTEMS,TESSELLATE,Corvid is acquiring Tessellate,5\n")
+    obj = report(findings=[finding("f", "x [Data: Entities (5), Relationships (37, 38, 39, 40, 41,+more)]")] * 5)
+    s = score(obj, context=context)
+    assert s.citations_invalid_by_dataset == {"Entities": 5, "Relationships": 25}
+    assert s.findings_cited == 0
+
+
+GRAPHRAG_EXAMPLE = """Entities
+
+human_readable_id,title,description
+5,VERDANT OASIS PLAZA,Verdant Oasis Plaza is the location of the Unity March
+
+Relationships
+
+human_readable_id,source,target,description
+37,VERDANT OASIS PLAZA,UNITY MARCH,Verdant Oasis Plaza is the location of the Unity March
+"""
+
+
+def test_names_copied_from_the_prompts_example_report() -> None:
+    obj = report(title="Verdant Oasis Plaza and Corvid Systems",
+                 findings=[finding("f", "The Unity March's route passes Corvid. [Data: Entities (1)]")] * 5)
+    answer = json.dumps(obj)
+    graph = parse(answer, "report").graph
+    s = score_report(GoldCase(id="c", text=CONTEXT), answer, graph, datasets=GRAPH_DATASETS, examples=GRAPHRAG_EXAMPLE)
+    assert (s.example_names, s.example_names_found) == (2, ["VERDANT OASIS PLAZA", "UNITY MARCH"])
+    # the prompt not known: n/a, not 0
+    assert score_report(GoldCase(id="c", text=CONTEXT), answer, graph, datasets=GRAPH_DATASETS).example_names is None
+    # a name the community holds is reported, not copied
+    held = CONTEXT.replace("4,GIDEON MARWICK", "4,VERDANT OASIS PLAZA")
+    s = score_report(GoldCase(id="c", text=held), answer, graph, datasets=GRAPH_DATASETS, examples=GRAPHRAG_EXAMPLE)
+    assert s.example_names_found == ["UNITY MARCH"]

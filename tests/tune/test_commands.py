@@ -26,6 +26,11 @@ from ..conftest import REPO
     (["--input", "{tmp}", "--record-mode", "sometimes"], "--record-mode"),
     (["--input", "{tmp}"], "no .txt or .md files with text"),
     (["--suite", "{tmp}/missing.yaml"], "missing.yaml"),
+    (["--input", "{tmp}", "--timeout", "0"], "--timeout: 0 is no time"),
+    (["--input", "{tmp}", "--timeout", "nan"], "--timeout: nan is no time"),
+    (["--input", "{tmp}", "--timeout", "1e400"], "--timeout: inf is no time"),
+    (["--input", "{tmp}", "--model-max-tokens", "0"], "--model-max-tokens"),
+    (["--input", "{tmp}", "--concurrency", "0"], "--concurrency"),
 ])
 def test_bad_options_are_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
@@ -130,3 +135,20 @@ def test_add_variant_naming_another_prompts_variant_is_refused_before_any_call(
     assert main(args) == 2
     assert "already has a variant 'auto'" in capsys.readouterr().err
     assert suite.read_text() == before and not (tmp_path / "prompts" / "podcast-auto.yaml").exists()
+
+
+def test_the_model_settings_of_tune_reach_every_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--model-max-tokens` and `--timeout` (issue 28.9: the settings a slow local model needs)."""
+    from ..support.fake_server import FakeOpenAIServer, Script
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_text("Ana Ruiz is the mayor of Lowbridge.", encoding="utf-8")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
+    monkeypatch.chdir(tmp_path)
+    with FakeOpenAIServer(Script(fallback="<|COMPLETE|>")) as srv:
+        main(["tune", "--input", str(tmp_path / "docs"), "--out", str(tmp_path / "t.yaml"), "--domain", "towns",
+              "--language", "English", "--persona", "You are a clerk.", "--entity-types", "person,geo",
+              "--record-mode", "rewrite", "--base-url", srv.base_url, "--model-max-tokens", "256", "--timeout", "30",
+              "--cassettes", str(tmp_path / "cassettes")])
+        sent = [r["body"] for r in srv.requests if r["body"] is not None]
+    assert sent and all(body.get("max_tokens") == 256 for body in sent)

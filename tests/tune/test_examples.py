@@ -58,3 +58,35 @@ def test_names_the_passage_holds_in_another_form_are_grounded(name: str, chunk: 
 
 def test_without_the_chunk_grounding_is_not_checked() -> None:
     assert judge_example(GOOD.replace("LOWBRIDGE", "MILLBROOK")).kept
+
+
+# ---------------------------------------------------------------- issue 28: descriptions a prompt would keep
+
+PROMPT_TEXT = ("Write each entity as (\"entity\"<|><entity_name><|><entity_type><|><entity_description>)\n"
+               "entity_description: what the passage tells us about the entity, its attributes and what it does\n"
+               "Example 1: (\"entity\"<|>PRIYA NATARAJAN<|>person<|>Chair of the Marlow Valley Water Board who "
+               "announced when work would start)")
+PODCAST = "Maya Chen hosts the Circuit Breakers podcast and interviews Omar Haddad, founder of Gearloose."
+
+
+def _answer(maya: str, omar: str = "Founder of Gearloose") -> str:
+    return (f'("entity"<|>MAYA CHEN<|>person<|>{maya})##("entity"<|>OMAR HADDAD<|>person<|>{omar})##'
+            '("relationship"<|>MAYA CHEN<|>OMAR HADDAD<|>Maya Chen interviews Omar Haddad<|>8)<|COMPLETE|>')
+
+
+@pytest.mark.parametrize(("maya", "kind"), [
+    ("Chair of the Marlow Valley Water Board who announced when work would start", "copied"),  # the example's
+    ("what the passage tells us about the entity, its attributes and what it does", "copied"),  # the instruction
+    ("<entity_description>", "placeholder"),
+    ("entity_description", "placeholder"),
+    ("N/A", "placeholder"),
+    ("Host of the Circuit Breakers podcast", "ok"),
+])
+def test_descriptions_must_be_the_passages_own(maya: str, kind: str) -> None:
+    verdict = judge_example(_answer(maya), chunk=PODCAST, entity_types=["person"], prompt_text=PROMPT_TEXT)
+    assert verdict.kind == kind, verdict.reason
+
+
+def test_without_the_prompt_text_copies_are_not_looked_for() -> None:
+    answer = _answer("Chair of the Marlow Valley Water Board who announced when work would start")
+    assert judge_example(answer, chunk=PODCAST, entity_types=["person"]).kept

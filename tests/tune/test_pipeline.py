@@ -317,3 +317,27 @@ def test_chunk_names_that_clash_as_file_names_get_their_own_cassettes() -> None:
     files = cassette_names(["a b.txt", "a_b.txt", "c.txt"], "graphrag")
     assert len(set(files.values())) == 3 and files["c.txt"] == "example-c.txt.json"
     assert files["a b.txt"].startswith("example-a_b.txt-") and files["a_b.txt"].startswith("example-a_b.txt-")
+
+
+def test_answers_that_echo_the_tuning_prompt_never_reach_the_tuned_prompts(project: Path, api_key: str, tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: both real models answered `"type"` as an entity type; it is dropped and reported."""
+    monkeypatch.setitem(STEPS, "TASK: entity-types", '{"entity_types": ["type", "person", "organization", "geo", "event"]}')
+    suite = load_suite(project)
+    with FakeOpenAIServer(Responder({c.id: c.text for c in suite.cases})) as srv:
+        result = tune(options(suite, tmp_path / "t.yaml", tmp_path / "c", "once", srv.base_url))
+    assert result.report["entity_types"] == ["person", "organization", "geo", "event"]
+    assert "entity types: dropped 'type': a word of the tuning prompt's answer shape" in result.report["notes"]
+    assert "- type\n" not in result.template_path.read_text(encoding="utf-8")
+
+
+def test_a_rating_copied_from_the_tuning_prompt_stops_tuning(project: Path, api_key: str, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: a 0.5B model's rating for a technology podcast was the prompt's public-health example."""
+    monkeypatch.setitem(STEPS, "TASK: rating", "A float score between 0 and 10 for how much the community affects "
+                                               "public health, 0 being trivial and 10 being a matter of national policy.")
+    suite = load_suite(project)
+    with FakeOpenAIServer(Responder({c.id: c.text for c in suite.cases})) as srv:
+        with pytest.raises(ModelCallError, match="rating answer is a repeat of the tuning prompt's own text"):
+            tune(options(suite, tmp_path / "t.yaml", tmp_path / "c", "once", srv.base_url))
+    assert not (tmp_path / "t.community_report.yaml").exists()

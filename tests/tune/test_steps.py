@@ -111,3 +111,56 @@ def test_native_and_decorated_language_names(answer: str, name: str) -> None:
 def test_short_non_answers_are_not_languages(answer: str) -> None:
     with pytest.raises(ModelCallError):
         clean_language(answer)
+
+
+# ---------------------------------------------------------------- issue 28: answers that copy the question
+
+
+def test_a_type_that_echoes_the_answer_shape_is_dropped_with_a_note() -> None:
+    # both real models answered `"type"`, echoing {"entity_types": ["type", ...]}
+    types, notes = clean_entity_types('{"entity_types": ["type", "person", "Entity_Types", "podcast"]}')
+    assert types == ["person", "podcast"]
+    assert notes == ["dropped 'type': a word of the tuning prompt's answer shape",
+                     "dropped 'Entity_Types': a word of the tuning prompt's answer shape"]
+
+
+def test_a_type_that_echoes_the_instructions_is_dropped_unless_the_samples_say_it() -> None:
+    types, notes = clean_entity_types('{"entity_types": ["short lower-case general types", "person"]}')
+    assert types == ["person"] and "a repeat of the tuning prompt's own text" in notes[0]
+    # a phrase the sample passages hold is theirs, though the question says it too
+    given = "Passage 1:\nThe style guide asks for short lower-case general types of type."
+    assert clean_entity_types('{"entity_types": ["general types", "short lower-case general types"]}',
+                              given=given)[0] == ["general_types", "short_lower_case_general_types"]
+    # the question's own example types are good answers
+    assert clean_entity_types('{"entity_types": ["person", "organization", "location"]}') == (
+        ["person", "organization", "location"], [])
+
+
+def test_every_type_an_echo_is_refused_as_an_empty_list_is() -> None:
+    with pytest.raises(ModelCallError, match=r"no usable type \(dropped 'type': a word of the tuning prompt's "
+                                             r"answer shape\); give them with --entity-types"):
+        clean_entity_types('{"entity_types": ["type", "..."]}')
+
+
+def test_the_rating_example_copied_word_for_word_is_refused() -> None:
+    # a 0.5B model's rating description for a technology podcast
+    copied = ("A float score between 0 and 10 for how much the community affects public health, 0 being trivial "
+              "and 10 being a matter of national policy.")
+    with pytest.raises(ModelCallError, match="is a repeat of the tuning prompt's own text.*--record-mode rewrite"):
+        clean_rating(copied, given="technology podcasts")
+    with pytest.raises(ModelCallError, match="tuning prompt"):
+        clean_rating(copied.replace("public health", "technology podcasts"), given="technology podcasts")
+    # the example's form in the model's own words is what the question asks for
+    adapted = ("A float score between 0 and 10 for how much the community shapes the technology podcast landscape, "
+               "0 being an offhand mention and 10 being an industry-defining shift.")
+    assert clean_rating(adapted, given="technology podcasts") == adapted
+
+
+def test_a_domain_or_persona_that_repeats_the_question_is_refused() -> None:
+    with pytest.raises(ModelCallError, match="tuning prompt.*--domain"):
+        clean_line("technology podcasts, clinical pharmacology, regional news", "domain")
+    assert clean_line("technology podcasts", "domain") == "technology podcasts"  # one of its examples: fine
+    echo = ('You are an expert who builds knowledge graphs from technology podcasts texts: two or three sentences in '
+            'the second person, starting with "You are", saying what the expert knows.')
+    with pytest.raises(ModelCallError, match="tuning prompt.*--persona"):
+        clean_persona(echo, given="technology podcasts")

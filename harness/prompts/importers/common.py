@@ -18,6 +18,7 @@ from ...atomicfile import atomic_write
 from ...confined import resolves_inside
 from ...errors import InputError
 from ...inputfiles import read_bytes, read_text
+from ...known_keys import is_key_env, learn_keys_of, scrub_data
 from ...names import safe_name
 from .language import settle_language
 
@@ -42,6 +43,12 @@ THRESHOLDS_COMMENT = (
 SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "site-packages", "__pycache__", ".tox", "build", "dist"}
 
 
+_DOUBLE_QUOTE_ESCAPES = re.compile(r"\\([\\'\"abfnrtv])")
+_SINGLE_QUOTE_ESCAPES = re.compile(r"\\([\\'])")
+_ESCAPED = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+            "v": "\v"}
+
+
 def read_dotenv(path: Path) -> dict[str, str]:
     """KEY=VALUE lines of a `.env` file (`export`, quotes and comments allowed); missing file -> {}."""
     if not path.is_file():
@@ -55,7 +62,9 @@ def read_dotenv(path: Path) -> dict[str, str]:
         key, _, value = line.removeprefix("export ").partition("=")
         key, value = key.strip(), value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
+            # escapes as python-dotenv (what LightRAG and GraphRAG read .env with) decodes them
+            escapes = _DOUBLE_QUOTE_ESCAPES if value[0] == '"' else _SINGLE_QUOTE_ESCAPES
+            value = escapes.sub(lambda m: _ESCAPED[m.group(1)], value[1:-1])
         else:
             value = re.split(r"\s+#", value, maxsplit=1)[0].strip()
         if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
@@ -63,9 +72,21 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+def project_env(dotenv: Path, environ: Mapping[str, str] | None) -> dict[str, str]:
+    """A project's variables: its `.env` file, then the environment (which wins, as in the engines).
+    The keys among them are learnt (known_keys), so nothing the import writes or prints holds one."""
+    env = {**read_dotenv(dotenv), **(os.environ if environ is None else environ)}
+    learn_keys_of(env)
+    return env
+
+
 def substitute_env(text: str, env: Mapping[str, str]) -> str:
-    """`${VAR}` and `$VAR` from env, `$$` for a dollar; unknown variables stay as written."""
-    return Template(text).safe_substitute(env)
+    """`${VAR}` and `$VAR` from env, `$$` for a dollar; unknown variables stay as written. A
+    variable that holds a key (known_keys.is_key_env) becomes the reference `$VAR`, never its value:
+    a settings file that puts `${OPENAI_API_KEY}` in an entity type or a delimiter gets the name
+    (braces dropped: `{` would start a YAML flow mapping where the value stood)."""
+    return Template(text).safe_substitute(
+        {name: f"${name}" if is_key_env(name) else value for name, value in env.items()})
 
 
 def relative_path(path: Path, root: Path) -> str:
@@ -79,7 +100,14 @@ def relative_path(path: Path, root: Path) -> str:
     return Path(rel).as_posix()
 
 
-def find_files(folder: Path, pattern: re.Pattern[str], *, suffixes: tuple[str, ...] = (".txt",)) -> list[Path]:
+class PathPattern(Protocol):
+    """What picks input files: a compiled `re` pattern of the harness's own, or a project's
+    pattern compiled by `file_pattern.compile_file_pattern` (never `re` on a project's text)."""
+
+    def search(self, text: str) -> object: ...
+
+
+def find_files(folder: Path, pattern: PathPattern, *, suffixes: tuple[str, ...] = (".txt",)) -> list[Path]:
     """Input files under a folder whose path (relative, with `/`) matches the pattern, sorted."""
     if not folder.is_dir():
         return []
@@ -176,7 +204,8 @@ _Dumper.add_representer(str, _str)
 
 def dump_yaml(data: Any) -> str:
     """YAML with multi-line strings as `|` blocks (where YAML allows it), keys in the given order."""
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    # scrubbed as data, before dumping: `[REDACTED]` must be a quoted string, not a YAML sequence
+    return yaml.dump(scrub_data(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 @dataclass(frozen=True)
@@ -308,7 +337,7 @@ def write_draft(draft: SuiteDraft, out: Path, *, force: bool = False) -> list[Pa
     # atomically, never through a link out of the working folder's project (harness/confined.py): the
     # suite's own folder is no project of its own here, a link may be what took it elsewhere
     for path, content in draft.files.items():
-        atomic_write(path, content)
+        atomic_write(path, content)  # the one writer: a key the project's files hold is not copied
     atomic_write(out, draft.to_yaml())  # a link in the suite's place is replaced, not written through
     return targets
 

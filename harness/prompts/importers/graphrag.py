@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,10 +32,12 @@ from typing import Any
 from ...confined import check_source
 from ...errors import InputError
 from ...inputfiles import read_bytes, read_text
+from ...known_keys import learn_key_envs
 from ...yamlfile import Location, line_of, parse_yaml
 from ...names import safe_name
 from ..builtin import PREFIX
 from ..entity_types import DEFAULT_ENTITY_TYPES, effective_entity_types
+from ..graphrag_layout import settings_line, unread_sections
 from .common import (
     DEFAULT_MAX_CASES,
     MAX_DOCUMENT_BYTES,
@@ -46,7 +47,7 @@ from .common import (
     document_cases,
     outside_project,
     project_file_reference,
-    read_dotenv,
+    project_env,
     reference_free_thresholds,
     relative_path,
     settle_language,
@@ -64,9 +65,10 @@ from .graphrag_chunks import (
     parse_version,
     read_output_text_units,
     read_text_documents,
+    version_of_output,
 )
 from .graphrag_input import InputSettings, input_settings, read_documents
-from .graphrag_settings import EngineModel, engine_model
+from .graphrag_settings import EngineModel, engine_model, key_variables
 
 SETTINGS_FILES = ("settings.yaml", "settings.yml", "settings.json")
 DEFAULT_CHUNK_SIZE = 1200
@@ -117,6 +119,7 @@ class GraphRAGProject:
     chunking: ChunkSettings = field(default_factory=lambda: ChunkSettings(version=(0, 9, 0)))
     version_assumed: bool = True  # chunking.version is the layout's last version, not --graphrag-version
     claim_description: str | None = None
+    version_note: str | None = None  # how the version was told when no --graphrag-version named it
     query_prompts: dict[str, Path] = field(default_factory=dict)  # query kind (kinds.KINDS) -> file
     settings_text: str = ""  # as written, before `${VAR}` substitution (graphrag_settings tells them apart)
     settings_lines: Any = None  # the settings' line map (yamlfile.LineMap)
@@ -132,15 +135,9 @@ def find_settings(root: Path) -> Path:
 
 
 def detect_version(settings: Mapping[str, Any]) -> str:
-    if any(k in settings for k in ("completion_models", "input_storage", "chunking", "output_storage")):
-        return "v3"
-    if "models" in settings:
-        if any(k in settings for k in ("extract_graph", "extract_claims")) or "graph_prompt" in _section(settings, "community_reports"):
-            return "v2"
-        return "v1"
-    if any(k in settings for k in ("extract_graph", "extract_claims")):
-        return "v2"
-    return "v0"
+    """The settings' layout label (`v0` ... `v3`, the keys of graphrag_chunks' tables): the major
+    line `graphrag_layout.settings_line` reads, the one reader of GraphRAG's layout."""
+    return f"v{settings_line(settings)}"
 
 
 def _section(settings: Mapping[str, Any], *names: str) -> dict[str, Any]:
@@ -188,8 +185,9 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None, 
     without it the last version of the settings' line is assumed."""
     settings_path = find_settings(root)
     base = settings_path.parent
-    env = {**read_dotenv(base / ".env"), **(os.environ if environ is None else environ)}
     raw = read_text(settings_path, what="GraphRAG settings file")  # bounded, regular files only, strict UTF-8
+    learn_key_envs(key_variables(raw, str(settings_path)))  # before the .env's keys are told apart
+    env = project_env(base / ".env", environ)
     data, lines = parse_yaml(substitute_env(raw, env), str(settings_path))
     if not isinstance(data, dict):
         raise InputError(f"{settings_path}: GraphRAG settings are a mapping of sections")
@@ -246,6 +244,13 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None, 
     project.input = input_settings(_section(data, "input"))
     project.file_pattern = project.input.pattern
     version = parse_version(graphrag_version) if graphrag_version else NEWEST[project.version]
+    if not graphrag_version:
+        table = find_output_table(data, base)
+        told = version_of_output(table) if table is not None else None
+        if told is not None and told[0][0] in MAJORS[project.version]:
+            version = told[0]
+            project.version_note = (f"GraphRAG {'.'.join(map(str, version))} assumed: {told[1]} "
+                                    "(--graphrag-version X.Y.Z names the version that made it)")
     if version[0] not in MAJORS[project.version]:
         raise InputError(f"--graphrag-version {graphrag_version}: {settings_path} is in the settings layout of GraphRAG "
                          f"{' and '.join(f'{m}.x' for m in MAJORS[project.version])}")
@@ -321,6 +326,13 @@ def graphrag_draft(
         engine=f"graphrag-{version}",
     )
     draft.warnings.extend(engine.warnings)
+    if project.version_note:
+        draft.warnings.append(project.version_note)
+    for old, new in unread_sections(project.settings):
+        line = line_of(project.settings_lines, (old,)) if project.settings_lines is not None else None
+        place = f"{project.settings_path}:{line}" if line else str(project.settings_path)
+        draft.warnings.append(f"{place}: {old}: the {project.version} layout's GraphRAG reads `{new}`, not `{old}` "
+                              f"(its 0.x/1.x name); the import read it, GraphRAG {version} would not")
     if extract is None:
         draft.warnings.append(f"no extraction prompt found in the settings or prompts/; the suite has only GraphRAG "
                               f"{version}'s stock prompt")
@@ -338,12 +350,14 @@ def graphrag_draft(
 
 def suite_model(project: GraphRAGProject, engine: EngineModel, model: str) -> dict[str, Any]:
     """The suite's `model:` block: the extraction model's settings the project states
-    (graphrag_settings), temperature 0 and one gleaning where it states none. A model name that
-    comes from `${VAR}` is left out (the suite's default then applies, and a warning says so)."""
+    (graphrag_settings), and where it states none the version's own: temperature 0 (0.x-2.x send
+    their default, 0), none at all for 3.x (it sends no temperature unless `call_args` has one:
+    `temperature: null`), one gleaning. A model name that comes from `${VAR}` is left out (the
+    suite's default then applies, and a warning says so)."""
     block = dict(engine.block)
     written: dict[str, Any] = {} if "name" in engine.left_out else {"name": block.pop("name", model)}
     block.pop("name", None)
-    temperature = block.pop("temperature", 0)
+    temperature = block.pop("temperature", None if project.version == "v3" else 0)
     written.update(block)
     written["temperature"] = temperature
     written["max_gleanings"] = project.max_gleanings if project.max_gleanings is not None else 1

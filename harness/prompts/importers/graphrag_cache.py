@@ -1,22 +1,30 @@
-"""`harness import graphrag ROOT --cache`: the project's LLM cache as cassettes (GraphRAG 0.x-2.x).
+"""`harness import graphrag ROOT --cache`: a GraphRAG project's LLM cache as cassettes (0.x-3.x).
 
-GraphRAG 0.x-2.x store each extraction call with its request (the first user message of the
-conversation, and the call's own last user message), so a cached conversation is found by the
-harness's own first request: a case whose rendered first request is byte-equal to a cached one is
-covered by that model. The harness then replays its own conversation for the case (runner.converse,
-as `record --batch` does) over a stand-in client that answers each call from the cache, in the
-order GraphRAG made them (extraction, continuation 0, loop 0, continuation 1, ...), checking that
-each request the harness sends is the one the engine sent; the exchanges go through
-`cassettes.write_exchanges`, the writer a recording uses, so a replayed run reads exactly the
-answers `harness audit-cache` reads. A case whose conversation the cache does not hold in full,
-or whose request differs, gets no cassette and is reported, never scored as an empty answer.
+How a cached call is found for the call the harness would send (harness.prompts.importers.
+cache_cassettes plays the conversation and writes the cassettes):
 
-GraphRAG 3.x stores no request: its entries cannot be matched this way (not handled here).
+- **0.x-2.x** store each extraction call with its request (the first user message of the
+  conversation, and the call's own last user message). A case's conversation is the cached one
+  whose first request is byte-equal to the harness's; its calls are taken in the order GraphRAG
+  made them (extraction, continuation 0, loop 0, continuation 1, ...), each checked against the
+  request the harness sends.
+- **3.x** stores no request: an entry's file name is the engine's cache key, `sha256(yaml.dump(
+  {"messages": ..., "response_format": None}, sort_keys=True))` + `_v4` (graphrag/cache/
+  cache_key_creator.py over graphrag_llm's create_cache_key and graphrag_common's hash_data, the
+  arguments `LiteLLMCompletion.completion_async` hands its cache middleware, `metrics` left out).
+  The messages are GraphRAG's CompletionMessagesBuilder's: an assistant message carries
+  `"refusal": None`, which the endpoint never sees. So each call's key is computed from the
+  request the harness sends and looked up under the extraction cache folder
+  (`extract_graph.model_instance_name`, default `extract_graph`). The key holds no model name:
+  3.x answers a text unit from the cache whatever model the settings name now, so a cache holds
+  one model's answer per request, and the model is the stored response's.
+
+Every answer read is the cached one, so a replayed run reads per entry what `harness audit-cache`
+reads.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import re
@@ -30,15 +38,17 @@ from ...cache_audit.discovery import MAX_FILE_BYTES, Skipped, discover
 from ...cache_audit.versions import settle_fnllm_versions
 from ...errors import InputError
 from ...inputfiles import loads, read_bytes
+from .cache_cassettes import CachedReply, CachePlan, CaseCache, CaseFinder, Uncovered, response_body
 
 EXTRACTION_KINDS = ("extraction", "continuation", "loop")
 _ROUND = re.compile(r"extract-(continuation|loopcheck)-(\d+)")
+NOT_STORED = "(not stored)"
 
 
 @dataclass(slots=True)
 class CachedCall:
-    """One cached extraction-conversation call: its place in the conversation and the body a
-    recording of it would hold."""
+    """One cached extraction-conversation call of 0.x-2.x: its place in the conversation and the
+    body a recording of it would hold."""
 
     id: str
     kind: str  # extraction, continuation or loop
@@ -58,188 +68,222 @@ class CachedCall:
 
 
 @dataclass(slots=True)
-class ModelCoverage:
-    """What the cache holds for one model: the cases covered, and why each other case is not."""
+class KeyedEntry:
+    """One 3.x cache entry, known by its file name (the engine's cache key)."""
 
+    id: str  # its path under the cache folder, as audit-cache names it
+    kind: str
     model: str
-    covered: list[str] = field(default_factory=list)
-    left_out: dict[str, str] = field(default_factory=dict)  # case id -> reason
+    body: bytes
 
-    def line(self, total: int) -> str:
-        return f"{self.model}: {len(self.covered)} of {total} cases covered"
+
+@dataclass(slots=True)
+class GraphRAGCache:
+    """The extraction calls of a GraphRAG cache folder: 0.x-2.x with their requests, 3.x by key."""
+
+    folder: Path
+    calls: list[CachedCall] = field(default_factory=list)
+    keyed: dict[str, KeyedEntry] = field(default_factory=dict)  # 3.x: "<folder>/<key>" -> entry
+
+    def models(self) -> list[str]:
+        """The models of the cached extraction answers (first answers first), in first-seen order."""
+        seen: dict[str, None] = {}
+        for kind in ("extraction", "continuation"):
+            for call in self.calls:
+                if call.kind == kind:
+                    seen.setdefault(call.model, None)
+            for entry in self.keyed.values():
+                if entry.kind == kind:
+                    seen.setdefault(entry.model, None)
+        return list(seen)
 
 
 def cache_folder(settings: Mapping[str, Any], base: Path) -> Path:
-    """The project's cache folder: `cache.base_dir` of the settings (GraphRAG's default `cache`)."""
+    """The project's cache folder: `cache.base_dir` (0.x-2.x) or `cache.storage.base_dir` (3.x),
+    GraphRAG's default `cache`."""
     section = settings.get("cache")
     value = section.get("base_dir") if isinstance(section, Mapping) else None
+    storage = section.get("storage") if isinstance(section, Mapping) else None
+    if value is None and isinstance(storage, Mapping):
+        value = storage.get("base_dir")
     folder = Path(value) if isinstance(value, str) and value.strip() else Path("cache")
     return folder if folder.is_absolute() else base / folder
 
 
-def _response_body(raw: Any, answer: str, model: str) -> bytes:
-    """The chat completion the endpoint answered: the stored response object (1.x, 2.x), else
-    (0.x stores the text only) the smallest completion holding the text."""
+def extraction_folder(settings: Mapping[str, Any]) -> str:
+    """3.x: the cache folder of the extraction model, `extract_graph.model_instance_name`."""
+    section = settings.get("extract_graph")
+    value = section.get("model_instance_name") if isinstance(section, Mapping) else None
+    return value if isinstance(value, str) and value.strip() else "extract_graph"
+
+
+def _stored_response(raw: Any) -> Any:
     result = raw.get("result") if isinstance(raw, dict) else None
     if isinstance(result, dict) and isinstance(result.get("response"), dict):
-        result = result["response"]
-    if isinstance(result, dict) and isinstance(result.get("choices"), list):
-        return json.dumps(result, ensure_ascii=False).encode("utf-8")
-    digest = hashlib.sha256(answer.encode("utf-8")).hexdigest()[:24]
-    body = {"id": f"chatcmpl-cache-{digest}", "object": "chat.completion", "model": model,
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": answer}}]}
-    return json.dumps(body, ensure_ascii=False).encode("utf-8")
+        return result["response"]
+    return result
 
 
-def read_cached_calls(folder: Path) -> tuple[list[CachedCall], list[str]]:
-    """The extraction-conversation calls of a GraphRAG cache folder, and notes on what was not used."""
-    skipped = Skipped()
-    entries = list(discover(folder, skipped))
+def read_graphrag_cache(folder: Path) -> GraphRAGCache:
+    """The extraction-conversation calls of a GraphRAG cache folder."""
+    cache = GraphRAGCache(folder)
+    entries = list(discover(folder, Skipped()))
     settle_fnllm_versions(entries)
-    calls: list[CachedCall] = []
-    no_request = 0
     for entry in entries:
         kind = classify(entry).kind
         if kind not in EXTRACTION_KINDS or entry.answer is None:
             continue
-        if entry.engine == "graphrag-3.x" or entry.request is None or entry.conversation is None:
-            no_request += 1
+        try:  # bounded, regular files only, the JSON policy (discovery read it so already)
+            raw = loads(read_bytes(folder / entry.id, limit=MAX_FILE_BYTES, what="cache entry"))
+        except (InputError, ValueError):
+            raw = None
+        model = entry.model or NOT_STORED
+        body = response_body(entry.answer, model, _stored_response(raw))
+        if entry.engine == "graphrag-3.x":
+            cache.keyed[entry.id] = KeyedEntry(entry.id, kind, model, body)
+            continue
+        if entry.request is None or entry.conversation is None:
             continue
         index = 0
         for hint in entry.hints:
             match = _ROUND.fullmatch(hint)
             if match:
                 index = int(match.group(2))
-        try:  # bounded, regular files only, the JSON policy (discovery read it so already)
-            raw = loads(read_bytes(folder / entry.id, limit=MAX_FILE_BYTES, what="cache entry"))
-        except (InputError, ValueError):
-            raw = None
-        model = entry.model or "(not stored)"
-        calls.append(CachedCall(entry.id, kind, index, model, entry.conversation, entry.request, entry.answer,
-                                _response_body(raw, entry.answer, model)))
-    notes = []
-    if no_request:
-        notes.append(f"{folder}: {no_request} extraction entr{'y' if no_request == 1 else 'ies'} store no request "
-                     "(GraphRAG 3.x): not turned into cassettes")
-    return calls, notes
+        cache.calls.append(CachedCall(entry.id, kind, index, model, entry.conversation, entry.request,
+                                      entry.answer, body))
+    return cache
 
 
-class _Uncovered(Exception):
-    """The harness's conversation needs a call the cache does not hold as the harness sends it."""
+# --------------------------------------------------------------------------- 0.x-2.x: the stored request
 
 
-class _CacheClient:
-    """Stands in for ModelClient in `converse`: answers each call from one case's cached
-    conversation, in GraphRAG's order, after checking the request is the one the engine sent."""
+class StoredConversation:
+    """One case's cached conversation (0.x-2.x), answered in GraphRAG's order after checking that
+    each request the harness sends is the one the engine sent."""
 
-    def __init__(self, client: Any, calls: list[CachedCall]) -> None:
-        self.client = client
+    def __init__(self, calls: list[CachedCall]) -> None:
         self.calls = sorted(calls, key=lambda c: c.order)
-        self.sent: list[tuple[dict[str, Any], bytes]] = []
 
-    def payload(self, messages: list[dict[str, Any]], **overrides: Any) -> dict[str, Any]:
-        return self.client.payload(messages, **overrides)
-
-    async def chat(self, messages: list[dict[str, Any]], *, payload: dict[str, Any] | None = None,
-                   **overrides: Any) -> Any:
-        from ...llm.client import ChatResult
-
-        body = payload if payload is not None else self.client.payload(messages, **overrides)
-        step = len(self.sent)
+    def reply(self, step: int, messages: list[dict[str, Any]]) -> CachedReply:
         if step >= len(self.calls) or self.calls[step].order != step:
-            raise _Uncovered(f"the cache holds no answer to call {step + 1} of the conversation")
+            raise Uncovered(f"the cache holds no answer to call {step + 1} of the conversation")
         call = self.calls[step]
         last = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"), None)
         if last != call.request:
-            raise _Uncovered(f"call {step + 1} ({call.kind}): the harness's request differs from the cached one ({call.id})")
-        self.sent.append((body, call.body))
-        c = self.client
-        answer = c.provider.read_answer(call.body, messages, c.settings.model)
-        return ChatResult(text=c.redactor.redact(answer.text), usage=answer.usage, latency_s=0.0,
-                          usage_note=answer.usage_note, finish_reason=answer.finish_reason)
+            raise Uncovered(f"call {step + 1} ({call.kind}): the harness's request differs from the cached one "
+                            f"({call.id})")
+        return CachedReply(call.id, call.body)
 
-
-def _exchanges(client: Any, sent: list[tuple[dict[str, Any], bytes]]) -> list[tuple[Any, int, bytes]]:
-    from vcr.request import Request
-
-    provider, settings = client.provider, client.settings
-    uri = provider.base_url(settings).rstrip("/") + provider.post_path
-    headers = {"content-type": "application/json"}
-    return [(Request("POST", uri, json.dumps(p, ensure_ascii=False).encode("utf-8"), headers), 200, body)
-            for p, body in sent]
+    def unused(self, used: int) -> str | None:
+        extra = len(self.calls) - used
+        return (f"the cache holds {extra} more call(s) of this conversation than the harness sends "
+                "(max_gleanings?)") if extra > 0 else None
 
 
 def _first_user(messages: list[dict[str, Any]]) -> str | None:
     return next((m.get("content") for m in messages if m.get("role") == "user"), None)
 
 
-def write_cache_cassettes(suite_path: Path, calls: list[CachedCall], *, replace: bool = False) -> list[ModelCoverage]:
-    """For every variant of the cache suite (named after a cached model), find the cases the cache
-    covers (the coverage per model says why every other case is left out) and write the cassettes
-    of the cases every model covers: the suite keeps only those, so no cassette is orphaned."""
-    from ...llm.cassettes import write_exchanges
-    from ...runner import case_request, clients_for, converse, plan_variant
-    from ...suites import load_suite
-
-    suite = load_suite(suite_path)
-    names = suite.variant_names()
-    plans = {name: plan_variant(suite, name) for name in names}
-    client_of = clients_for(plans, replay=True)
-    coverage: list[ModelCoverage] = []
-    pending: list[tuple[str, Path, list[tuple[Any, int, bytes]], tuple[str, ...]]] = []
-    for name in names:
-        model = suite.spec.variants[name].model or name
-        mine = [c for c in calls if c.model == model]
-        by_conversation: dict[str, list[CachedCall]] = {}
-        for call in mine:
-            by_conversation.setdefault(call.conversation, []).append(call)
-        report = ModelCoverage(model)
-        client = client_of[name]
-        for case in suite.cases:
-            request = case_request(plans[name], client, case)
-            first = _first_user(request.messages)
-            held = by_conversation.get(first or "")
-            if held is None:
-                if case.text and any(case.text in conv for conv in by_conversation):
-                    report.left_out[case.id] = ("the cache holds this text unit, but the harness's first request "
-                                                "differs from the cached one (prompt or settings)")
-                else:
-                    report.left_out[case.id] = "not in the cache"
-                continue
-            stand_in = _CacheClient(client, held)
-            try:
-                asyncio.run(converse(stand_in, request))  # type: ignore[arg-type]
-            except _Uncovered as exc:
-                report.left_out[case.id] = str(exc)
-                continue
-            unused = len(stand_in.calls) - len(stand_in.sent)
-            if unused:
-                report.left_out[case.id] = (f"the cache holds {unused} more call(s) of this conversation than the "
-                                            "harness sends (max_gleanings?)")
-                continue
-            key_envs = (client.settings.api_key_env, *client.provider.key_envs)
-            pending.append((case.id, request.cassette_path(suite), _exchanges(client, stand_in.sent), key_envs))
-            report.covered.append(case.id)
-        coverage.append(report)
-    common = set.intersection(*(set(r.covered) for r in coverage)) if coverage else set()
-    for case_id, path, exchanges, key_envs in pending:
-        if case_id in common:
-            write_exchanges(path, exchanges, key_envs=key_envs, replace=replace, roots=(suite.root,))
-    return coverage
-
-
-def cache_models(calls: list[CachedCall]) -> list[str]:
-    """The models of the cached extraction calls, in first-seen order."""
-    seen: dict[str, None] = {}
+def stored_finder(calls: list[CachedCall], model: str) -> CaseFinder:
+    """Find a case's conversation by its first request (0.x-2.x), among `model`'s cached calls."""
+    by_conversation: dict[str, list[CachedCall]] = {}
     for call in calls:
-        seen.setdefault(call.model, None)
-    return list(seen)
+        if call.model == model:
+            by_conversation.setdefault(call.conversation, []).append(call)
+
+    def find(case: Any, request: Any) -> CaseCache | str:
+        held = by_conversation.get(_first_user(request.messages) or "")
+        if held is not None:
+            return StoredConversation(held)
+        text = case.text.strip()
+        if text and any(text in conversation for conversation in by_conversation):
+            return ("the cache holds this text unit, but the harness's first request differs from the cached "
+                    "one (prompt or settings)")
+        return "not in the cache"
+    return find
 
 
-def require_calls(folder: Path, calls: list[CachedCall]) -> None:
+# --------------------------------------------------------------------------- 3.x: the engine's cache key
+
+
+def graphrag3_cache_key(messages: list[dict[str, Any]]) -> str:
+    """The cache key GraphRAG 3.x files a chat call under, from the messages the endpoint is sent:
+    as its CompletionMessagesBuilder built them (an assistant message with `"refusal": None`)."""
+    import yaml
+
+    built = [{**m, "refusal": None} if m.get("role") == "assistant" else dict(m) for m in messages]
+    text = yaml.dump({"messages": built, "response_format": None}, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest() + "_v4"
+
+
+class KeyedConversation:
+    """One case's conversation in a 3.x cache: each call found by the key the engine computes."""
+
+    def __init__(self, cache: GraphRAGCache, folder: str, model: str) -> None:
+        self.cache, self.folder, self.model = cache, folder, model
+
+    def reply(self, step: int, messages: list[dict[str, Any]]) -> CachedReply:
+        key = f"{self.folder}/{graphrag3_cache_key(messages)}"
+        entry = self.cache.keyed.get(key)
+        if entry is None:
+            raise Uncovered(f"the cache holds no answer to call {step + 1} of the conversation (key {key})")
+        if entry.model != self.model:
+            raise Uncovered(f"call {step + 1}: the cache holds {entry.model}'s answer ({key})")
+        return CachedReply(entry.id, entry.body)
+
+    def unused(self, used: int) -> str | None:
+        return None  # a keyed cache cannot tell a conversation's calls apart from other units'
+
+
+def keyed_finder(cache: GraphRAGCache, folder: str, model: str) -> CaseFinder:
+    """Find a case's conversation by the engine's cache key of its first request (3.x)."""
+
+    def find(case: Any, request: Any) -> CaseCache | str:
+        key = f"{folder}/{graphrag3_cache_key(request.messages)}"
+        entry = cache.keyed.get(key)
+        if entry is None:
+            return f"not in the cache (no entry {key})"
+        if entry.model != model:
+            return f"the cache holds {entry.model}'s answer to it"
+        return KeyedConversation(cache, folder, model)
+    return find
+
+
+def finders(cache: GraphRAGCache, models: list[str], folder: str) -> dict[str, CaseFinder]:
+    """Per model, how a case's cached conversation is found."""
+    out: dict[str, CaseFinder] = {}
+    for model in models:
+        out[model] = keyed_finder(cache, folder, model) if any(e.model == model for e in cache.keyed.values()) \
+            else stored_finder(cache.calls, model)
+    return out
+
+
+def require_calls(folder: Path, cache: GraphRAGCache) -> None:
     """A cache with no extraction conversation to turn into cassettes is an input error."""
     if not folder.is_dir():
-        raise InputError(f"{folder}: --cache: no such cache folder (the settings' cache.base_dir)")
-    if not calls:
-        raise InputError(f"{folder}: --cache: no cached extraction call that stores its request "
-                         "(GraphRAG 0.x-2.x caches do; 3.x stores none)")
+        raise InputError(f"{folder}: --cache: no such cache folder (the settings' cache base_dir)")
+    if not cache.calls and not cache.keyed:
+        raise InputError(f"{folder}: --cache: no cached extraction call (GraphRAG 0.x-2.x store the request, "
+                         "3.x the key; this folder holds neither)")
+
+
+def graphrag_cache_plan(project: Any, draft: Any) -> CachePlan:
+    """The cache suite of a GraphRAG project: a variant per model its extraction cache names, each
+    sending the project's extraction prompt (the import's `project` variant) under that model."""
+    from ...names import safe_name
+
+    folder = cache_folder(project.settings, project.root)
+    cache = read_graphrag_cache(folder) if folder.is_dir() else GraphRAGCache(folder)
+    require_calls(folder, cache)
+    prompt_from = "project" if "project" in draft.variants else "default"
+    models = [model for model in cache.models() if model != NOT_STORED]
+    if not models:
+        raise InputError(f"{folder}: --cache: the cached extraction calls name no model")
+    names = {safe_name(model, fallback="model"): model for model in models}
+    find = finders(cache, models, extraction_folder(project.settings))
+    notes = []
+    if cache.keyed:
+        notes.append(f"{folder}: GraphRAG 3.x files a call under a key of its messages only, not the model: each "
+                     "text unit holds the answer of the model that first answered it")
+    return CachePlan(folder, {name: {**draft.variants[prompt_from], "model": model} for name, model in names.items()},
+                     names, {name: find[model] for name, model in names.items()}, notes, prompt_from=prompt_from)

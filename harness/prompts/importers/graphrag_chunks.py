@@ -35,12 +35,14 @@ from typing import Any
 from ...errors import InputError
 from ...inputfiles import JsonRefused, csv_rows, jsonl_lines, loads, read_text, shown_path, universal_newlines
 from .common import MAX_DOCUMENT_BYTES, outside_project
+from .file_pattern import PatternRefused, compile_file_pattern
 
 # The version a project is taken to be when no --graphrag-version is given, by the settings layout
-# the importer detected (graphrag.detect_version): the last version that wrote that layout. 0.x
-# and 1.x both write `llm:` (detected v0); `models:` came with 2.0 (detected v1 or v2).
-NEWEST = {"v0": (1, 2, 0), "v1": (2, 7, 0), "v2": (2, 7, 0), "v3": (3, 1, 2)}
-MAJORS = {"v0": (0, 1), "v1": (1, 2), "v2": (2,), "v3": (3,)}  # the versions each layout can be
+# the importer detected (graphrag.detect_version, from prompts/graphrag_layout.py): the last version
+# that wrote that layout. 0.x and 1.x both write `llm:` (v0; v1 when 1.1+'s sections are there);
+# `models:` came with 2.0 (v2).
+NEWEST = {"v0": (1, 2, 0), "v1": (1, 2, 0), "v2": (2, 7, 0), "v3": (3, 1, 2)}
+MAJORS = {"v0": (0, 1), "v1": (1,), "v2": (2,), "v3": (3,)}  # the versions each layout can be
 DEFAULT_ENCODING = {"v0": "cl100k_base", "v1": "cl100k_base", "v2": "cl100k_base", "v3": "o200k_base"}
 DEFAULT_SIZE, DEFAULT_OVERLAP = 1200, 100
 
@@ -206,13 +208,13 @@ def _hash(name: str, text: str) -> str:
 
 def input_files(folder: Path, pattern: str, chunking: ChunkSettings) -> list[tuple[Path, dict[str, Any]]]:
     """The files GraphRAG's file storage finds, in its order (rglob's), with their pattern groups:
-    0.x-2.x `re.match` the whole path, 3.x `re.search` it."""
+    0.x-2.x `re.match` the whole path, 3.x `re.search` it (the same matches, without backtracking)."""
     if not folder.is_dir():
         return []
-    try:
-        regex = re.compile(pattern)
-    except re.error as exc:
-        raise InputError(f"input file_pattern {pattern!r}: not a regular expression ({exc})") from None
+    try:  # a project's pattern is input: matched without backtracking (file_pattern.py)
+        regex = compile_file_pattern(pattern)
+    except PatternRefused as exc:
+        raise InputError(f"input file_pattern {pattern[:200]!r}: {exc}") from None
     found: list[tuple[Path, dict[str, Any]]] = []
     for path in folder.rglob("**/*"):
         match = regex.search(str(path)) if chunking.line == "v3" else regex.match(str(path))
@@ -386,6 +388,34 @@ def find_output_table(settings: Mapping[str, Any], base: Path) -> Path | None:
                 path = folder / f"{name}{suffix}"
                 if path.is_file():
                     return path
+    return None
+
+
+def version_of_output(table: Path) -> tuple[tuple[int, int, int], str] | None:
+    """The GraphRAG version the project's output tables say wrote them, and why, where the tables
+    tell versions of one settings layout apart (0.x and 1.x share `llm:`): a table named
+    `create_base_extracted_entities` is 0.1-0.3's (gone in 0.4.0), `create_base_entity_graph`
+    0.4-0.9's (gone in 1.0.0; md5 text unit ids up to 0.5, sha512 from 0.9), and
+    `create_final_text_units` without it 1.x's. None: the tables do not tell (2.x and 3.x write
+    `text_units`, told apart by their settings layout)."""
+    folder = table.parent
+
+    def has(name: str) -> bool:
+        return any((folder / f"{name}{suffix}").is_file() for suffix in TABLE_SUFFIXES)
+
+    if has("create_base_extracted_entities"):
+        return (0, 3, 6), f"{folder.name}/ holds create_base_extracted_entities, which GraphRAG 0.1-0.3 wrote"
+    if has("create_base_entity_graph"):
+        try:
+            ids = [unit.id for unit in read_output_text_units(table)[:5]]
+        except InputError:
+            ids = []
+        if ids and all(len(i) == 32 for i in ids):
+            return (0, 5, 0), (f"{folder.name}/ holds create_base_entity_graph (GraphRAG 0.4-0.9) and md5 text unit "
+                               "ids (up to 0.5)")
+        return (0, 9, 0), f"{folder.name}/ holds create_base_entity_graph, which GraphRAG 0.4-0.9 wrote"
+    if table.stem == "create_final_text_units":
+        return (1, 2, 0), f"{folder.name}/ holds create_final_text_units without create_base_entity_graph (GraphRAG 1.x)"
     return None
 
 

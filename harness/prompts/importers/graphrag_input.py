@@ -25,7 +25,8 @@ from typing import Any
 
 from ...errors import InputError
 from ...inputfiles import JsonRefused, csv_rows, loads, read_text, shown_path, universal_newlines
-from .common import MAX_DOCUMENT_BYTES, InputDocument, find_files, outside_project
+from .common import MAX_DOCUMENT_BYTES, InputDocument, PathPattern, find_files, outside_project
+from .file_pattern import PatternRefused, compile_file_pattern
 
 FILE_TYPES = ("text", "csv", "json")
 DEFAULT_PATTERNS = {"text": r".*\.txt$", "csv": r".*\.csv$", "json": r".*\.json$"}
@@ -67,9 +68,13 @@ def read_documents(folder: Path, settings: InputSettings, warnings: list[str], *
                    within: Path | None = None) -> list[InputDocument]:
     """Every row of the folder's CSV or JSON input files, in file order; problems go to `warnings`.
     A file resolving outside `within` (the imported project) is skipped."""
-    try:
-        pattern = re.compile(settings.pattern)
-    except re.error:
+    pattern: PathPattern
+    try:  # a project's pattern is input: matched without backtracking (file_pattern.py)
+        pattern = compile_file_pattern(settings.pattern)
+    except PatternRefused as exc:
+        if settings.file_pattern is not None and "not a regular expression" not in str(exc):
+            warnings.append(f"input file_pattern {settings.file_pattern[:80]!r}: {exc}; the files of the "
+                            f"{settings.file_type} type's default pattern are read instead")
         pattern = re.compile(DEFAULT_PATTERNS[settings.file_type])
     files = find_files(folder, pattern, suffixes=SUFFIXES[settings.file_type])
     documents: list[InputDocument] = []

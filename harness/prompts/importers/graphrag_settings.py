@@ -68,6 +68,24 @@ def marked_settings(raw: str, where: str) -> Any:
     return data
 
 
+def key_variables(raw: str, where: str) -> list[str]:
+    """The variables the settings take a key from (`api_key: ${VAR}`, in any section): their values
+    are keys, never substituted into anything written (common.substitute_env)."""
+    found: list[str] = []
+    stack: list[Any] = [marked_settings(raw, where)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            for name, value in node.items():
+                if name == "api_key" and isinstance(value, str):
+                    found += re.findall(f"{_MARK_OPEN}([A-Za-z_][A-Za-z0-9_]*){_MARK_CLOSE}", value)
+                else:
+                    stack.append(value)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
 @dataclass
 class EngineModel:
     """The suite's `model:` keys the project states (`max_gleanings` is the importer's), and what

@@ -12,7 +12,11 @@ LightRAG working folder gives the chunks and what the cached prompts were filled
 
 Entity types come from `addon_params` in the project's Python files, then ENTITY_TYPES in the
 environment or `.env`, then PROMPTS["DEFAULT_ENTITY_TYPES"]; the language from
-`addon_params["language"]`, SUMMARY_LANGUAGE, then PROMPTS["DEFAULT_LANGUAGE"].
+`addon_params["language"]`, SUMMARY_LANGUAGE, then PROMPTS["DEFAULT_LANGUAGE"]. The project's
+`LightRAG(...)` call (lightrag_script.py) wins over the environment, as its keyword arguments win
+over LightRAG's environment defaults: working_dir, chunk_token_size, chunk_overlap_token_size,
+tiktoken_model_name, addon_params. The model, endpoint, sampling, limits and gleanings become the
+suite's `model:` (lightrag_settings.py), the release its `engine:` (lightrag_release.py).
 """
 
 from __future__ import annotations
@@ -31,17 +35,21 @@ from ...errors import InputError
 from ...inputfiles import loads, read_text, universal_newlines
 from ...names import safe_name
 from ..syntax import escape, partial_fill
+from .lightrag_release import Release, parse_release, pinned_release
+from .lightrag_script import ConstructorCall, EnvRef, addon_assignments, find_constructor
+from .lightrag_settings import EnvSource, dotenv_lines, engine_model
 from .lightrag_workdir import (
+    LIGHTRAG_TOKENIZER_MODEL,
     Chunk,
     FilledWith,
     StockPrompts,
     cached_extraction_prompts,
     chunk_like_lightrag,
     find_workdir,
+    has_stock_examples,
     newest_stock,
     read_chunks,
     read_filled,
-    stock_examples,
     stock_prompts,
 )
 from .common import (
@@ -54,7 +62,7 @@ from .common import (
     dump_yaml,
     find_files,
     outside_project,
-    read_dotenv,
+    project_env,
     reference_free_thresholds,
     relative_path,
 )
@@ -62,6 +70,9 @@ from .common import (
 PROMPT_FILES = ("prompt.py", "lightrag/prompt.py", "prompts.py", "prompts/prompt.py")
 DEFAULT_ENTITY_TYPES = ["person", "organization", "location", "event", "concept"]
 NEW_TUPLE = "<|#|>"
+# the LightRAG(...) keyword arguments the import reads (the others do not change what is sent)
+READ_KEYWORDS = ("working_dir", "chunk_token_size", "chunk_overlap_token_size", "tiktoken_model_name", "addon_params",
+                 "llm_model_name", "entity_extract_max_gleaning", "llm_model_max_async")
 
 
 @dataclass
@@ -83,6 +94,11 @@ class LightRAGProject:
     filled: FilledWith | None = None  # what its cached extraction prompts were filled with
     stock: StockPrompts | None = None  # the LightRAG release whose stock prompt is the `default` variant
     stock_reason: str = ""  # how that release was chosen
+    tokenizer_model: str = LIGHTRAG_TOKENIZER_MODEL  # LightRAG's tiktoken_model_name, which cuts the chunks
+    env: EnvSource | None = None  # what LightRAG reads from its environment (.env under the process's)
+    constructor: ConstructorCall | None = None  # the project's LightRAG(...) call, when it has one
+    release: Release | None = None  # the LightRAG release the project runs (the suite's `engine:`)
+    notes: list[str] = field(default_factory=list)  # what reading the project found to say
 
     @property
     def style(self) -> str | None:
@@ -318,32 +334,6 @@ def read_prompts_py(path: Path) -> tuple[dict[str, Any], dict[str, int], dict[st
     return by_dict.get(name, {}), lines.get(name, {}), skipped.get(name, {})
 
 
-def _addon_params(root: Path) -> dict[str, Any]:
-    """`addon_params={...}` literals in the project's Python files (two levels deep at most)."""
-    found: dict[str, Any] = {}
-    for path in sorted(root.glob("*.py")) + sorted(root.glob("*/*.py")):
-        if any(part in SKIP_DIRS for part in path.relative_to(root).parts):
-            continue
-        try:
-            tree = ast.parse(read_text(path, what="Python file", encoding="utf-8"))
-        except (InputError, SyntaxError, ValueError, RecursionError):
-            continue
-        for node in ast.walk(tree):
-            value: ast.expr | None = None
-            if isinstance(node, ast.keyword) and node.arg == "addon_params":
-                value = node.value
-            elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "addon_params" for t in node.targets):
-                value = node.value
-            if isinstance(value, ast.Dict):
-                try:
-                    literal = ast.literal_eval(value)
-                except (ValueError, SyntaxError):
-                    continue
-                if isinstance(literal, dict):
-                    found.update({k: v for k, v in literal.items() if k in ("entity_types", "language")})
-    return found
-
-
 def _type_list(value: str) -> list[str]:
     value = value.strip()
     try:
@@ -367,15 +357,45 @@ def find_prompt_file(root: Path) -> Path | None:
     return None
 
 
-def read_lightrag_project(root: Path, environ: Mapping[str, str] | None = None) -> LightRAGProject:
+def _stated(call: ConstructorCall | None, keyword: str) -> Any:
+    """A keyword argument of the project's LightRAG(...) call, an environment lookup resolved."""
+    if call is None or keyword not in call.values:
+        return None
+    value = call.values[keyword]
+    return value.resolved if isinstance(value, EnvRef) else value
+
+
+def _read_env(folder: Path, environ: Mapping[str, str] | None) -> EnvSource:
+    environment = os.environ if environ is None else environ
+    dotenv = folder / ".env"
+    return EnvSource(project_env(dotenv, environ), dotenv, dotenv_lines(dotenv), frozenset(environment))
+
+
+def read_lightrag_project(root: Path, environ: Mapping[str, str] | None = None, *,
+                          lightrag_version: str | None = None) -> LightRAGProject:
+    """Read the setup's prompt.py, `.env`, `LightRAG(...)` call, working folder and inputs, and tell
+    its release (`lightrag_version`, e.g. 1.4.6, names it); InputError names the file and line."""
     folder = root.parent if root.is_file() else root
     if not folder.is_dir():
         raise InputError(f"{root}: no such folder")
-    env = {**read_dotenv(folder / ".env"), **(os.environ if environ is None else environ)}
-    project = LightRAGProject(root=folder, prompt_file=find_prompt_file(root))
+    source = _read_env(folder, environ)
+    env = source.values
+    project = LightRAGProject(root=folder, prompt_file=find_prompt_file(root), env=source)
+    call, others = find_constructor(folder, env)
+    project.constructor = call
+    if call is not None:
+        for other in others:
+            project.notes.append(f"{other.where()}: another LightRAG(...) call, not read (the import reads {call.where()})")
+        for keyword, reason in call.unread.items():
+            if keyword in READ_KEYWORDS:  # llm_model_func and llm_model_kwargs: lightrag_settings names them
+                project.notes.append(f"{call.where(keyword)}: {keyword} cannot be read ({reason}); LightRAG's "
+                                     "default or environment value is used instead")
     if project.prompt_file is not None:
         project.prompts, project.prompt_lines, project.skipped = read_prompts_py(project.prompt_file)
-    project.workdir = find_workdir(folder, env.get("WORKING_DIR", "").strip() or None)
+    working_dir = _stated(call, "working_dir")
+    working_dir = working_dir if isinstance(working_dir, str) and working_dir.strip() else env.get("WORKING_DIR", "")
+    project.workdir = find_workdir(folder, working_dir.strip() or None)
+    matched: StockPrompts | None = None
     if project.workdir is not None:
         project.chunks = read_chunks(project.workdir)
         cached = cached_extraction_prompts(project.workdir)
@@ -384,15 +404,12 @@ def read_lightrag_project(root: Path, environ: Mapping[str, str] | None = None) 
         for stock in reversed(stock_prompts()):
             found = read_filled(cached, stock.prompts) if cached else None
             if found is not None:
-                project.stock, project.filled = stock, project.filled or found
-                project.stock_reason = "its cached extraction prompts are that release's stock prompt"
+                matched, project.filled = stock, project.filled or found
                 break
-    if project.stock is None:
-        project.stock = newest_stock(project.style)
-        project.stock_reason = (
-            f"the newest the harness ships of the {'<= 1.4.7' if project.style == 'old' else '>= 1.4.8'} prompts of prompt.py"
-            if project.style else "no cached stock prompt tells the version; the newest the harness ships")
-    addon = _addon_params(folder)
+    _settle_release(project, matched, lightrag_version)
+    addon = _stated(call, "addon_params")
+    if not isinstance(addon, dict):
+        addon = addon_assignments(folder, env)
     filled = project.filled
     if isinstance(addon.get("entity_types"), list) and addon["entity_types"]:
         project.entity_types = [str(t) for t in addon["entity_types"]]
@@ -414,11 +431,62 @@ def read_lightrag_project(root: Path, environ: Mapping[str, str] | None = None) 
         project.model = env["LLM_MODEL"].strip()
     input_dir = env.get("INPUT_DIR", "").strip()
     project.input_dir = Path(input_dir) if input_dir and Path(input_dir).is_absolute() else folder / (input_dir or "inputs")
-    if env.get("CHUNK_SIZE", "").strip().isdigit():
-        project.chunk_size = int(env["CHUNK_SIZE"].strip())
-    if env.get("CHUNK_OVERLAP_SIZE", "").strip().isdigit():
-        project.chunk_overlap = int(env["CHUNK_OVERLAP_SIZE"].strip())
+    for keyword, variable, attribute in (("chunk_token_size", "CHUNK_SIZE", "chunk_size"),
+                                         ("chunk_overlap_token_size", "CHUNK_OVERLAP_SIZE", "chunk_overlap")):
+        stated = _stated(call, keyword)
+        if isinstance(stated, int) and not isinstance(stated, bool):
+            setattr(project, attribute, stated)
+        elif env.get(variable, "").strip().isdigit():
+            setattr(project, attribute, int(env[variable].strip()))
+    tokenizer = _stated(call, "tiktoken_model_name")
+    if isinstance(tokenizer, str) and tokenizer.strip():
+        project.tokenizer_model = tokenizer.strip()
     return project
+
+
+def _settle_release(project: LightRAGProject, matched: StockPrompts | None, option: str | None) -> None:
+    """The release the project runs (lightrag_release.py), and the stock prompt of the `default`
+    variant: the cached one's release, else the shipped one nearest the release."""
+    release = Release(parse_release(option, "--lightrag-version"), "--lightrag-version") if option else \
+        pinned_release(project.root)
+    shipped = stock_prompts()
+    if matched is not None:
+        project.stock = matched
+        project.stock_reason = "its cached extraction prompts are that release's stock prompt"
+        if release is None:
+            release = Release(tuple(matched.key), f"the working folder's cached extraction prompts are LightRAG "
+                                                  f"{matched.version}'s stock prompt")
+        elif _generation(release.version) != matched.style:
+            project.notes.append(f"{release.source}, but the working folder's cached extraction prompts are LightRAG "
+                                 f"{matched.version}'s stock prompt: another release made that folder")
+    if release is None:
+        style = project.style or "new"
+        project.stock = newest_stock(style)
+        project.stock_reason = (f"the newest the harness ships of the {_shown(style)} prompts of prompt.py"
+                                if project.style else "no cached stock prompt tells the version; the newest the harness ships")
+        release = Release(tuple(project.stock.key), "assumed: no --lightrag-version, no pin of lightrag-hku and no "
+                          f"cached stock prompt tell it; {project.stock_reason}", assumed=True)
+    elif project.stock is None:
+        generation = _generation(release.version)
+        same = [s for s in shipped if s.style == generation]
+        older = [s for s in same if s.key <= release.version]
+        project.stock = (older[-1] if older else same[0]) if same else shipped[-1]
+        project.stock_reason = (f"the project's release: {release.source}" if project.stock.key == release.version else
+                                f"the shipped release nearest LightRAG {release.label} ({release.source}), whose own "
+                                "stock prompt the harness does not ship")
+    if project.style is not None and project.style != _generation(release.version):
+        project.notes.append(f"{project.prompt_file}: holds the {_shown(project.style)} prompts, but LightRAG "
+                             f"{release.label} reads the {_shown(_generation(release.version))} ones")
+    project.release = release
+
+
+def _generation(version: tuple[int, ...]) -> str:
+    """LightRAG's prompt generation: `new` (system + user prompts) from 1.4.8, `old` before."""
+    return "new" if version >= (1, 4, 8) else "old"
+
+
+def _shown(style: str) -> str:
+    return ">= 1.4.8" if style == "new" else "<= 1.4.7"
 
 
 # --------------------------------------------------------------------------- the template
@@ -567,6 +635,9 @@ def lightrag_draft(
 ) -> SuiteDraft:
     where = destination(project, out, name=name, max_cases=max_cases)
     variants: dict[str, dict[str, Any]] = {}
+    # read here, not with the project: lint and --cache read projects whose endpoint a suite could not call
+    release = project.release or Release(tuple(newest_stock().key), "assumed", assumed=True)
+    engine = engine_model(project.env or _read_env(project.root, {}), project.constructor, release)
     draft = SuiteDraft(
         name=where.suite_name,
         description=f"LightRAG setup {project.root.resolve().name}: its extraction prompts against LightRAG's stock prompt",
@@ -574,10 +645,15 @@ def lightrag_draft(
         language=project.language,
         language_stated=project.language_stated,
         entity_types=project.entity_types,
-        model={"name": where.model, "temperature": 0, "max_gleanings": 1},
+        model={"name": where.model, **engine.block},
         variants=variants,
         baseline="default",
+        engine=release.engine,
     )
+    draft.warnings.extend(project.notes)
+    draft.warnings.extend(engine.warnings)
+    draft.warnings.append(f"engine: {release.engine} ({release.source})"
+                          + (" (--lightrag-version X.Y.Z names it)" if release.assumed or "cached" in release.source else ""))
     stock = project.stock or newest_stock()
     stock_project = _with_prompts(project, stock.prompts)
     if project.style is not None:
@@ -592,8 +668,7 @@ def lightrag_draft(
         )
         variants["project"] = _variant(relative_path(target, where.root), project.tuple_delimiter,
                                        project.completion_delimiter, project.record_delimiter)
-    elif project.filled is not None and project.filled.examples != stock_examples(
-            stock, project.filled.entity_types, project.filled.language):
+    elif project.filled is not None and not has_stock_examples(project.filled, stock):
         path = _stock_template(project, where, draft, examples=project.filled.examples)
         variants["project"] = _variant(path, stock_project.tuple_delimiter, stock_project.completion_delimiter,
                                        stock_project.record_delimiter)
@@ -627,9 +702,9 @@ def lightrag_draft(
                                                                       encoding="utf-8"))))
         except InputError as exc:
             draft.warnings.append(f"{exc.message}: skipped")
-    chunks = chunk_like_lightrag(documents, project.chunk_size, project.chunk_overlap)
-    _chunk_cases(chunks, where, draft, f"the inputs cut as LightRAG cuts them ({project.chunk_size} tokens, "
-                                       f"overlap {project.chunk_overlap})")
+    chunks = chunk_like_lightrag(documents, project.chunk_size, project.chunk_overlap, project.tokenizer_model)
+    _chunk_cases(chunks, where, draft, f"the inputs cut as LightRAG cuts them ({project.chunk_size} tokens of "
+                                       f"{project.tokenizer_model}'s encoding, overlap {project.chunk_overlap})")
     return draft
 
 

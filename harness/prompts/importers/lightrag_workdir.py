@@ -98,7 +98,7 @@ def find_workdir(root: Path, working_dir: str | None = None) -> Path | None:
     return None
 
 
-def _load_store(path: Path) -> Any:
+def load_store(path: Path) -> Any:
     # bounded, regular files only, strict UTF-8; the JSON policy (nesting, 5,000-digit numbers)
     text = read_text(path, limit=MAX_STORE_BYTES, what="LightRAG store", encoding="utf-8")
     try:
@@ -115,7 +115,7 @@ def read_chunks(workdir: Path) -> list[Chunk] | None:
     path = workdir / CHUNKS_FILE
     if not path.is_file():
         return None
-    data = _load_store(path)
+    data = load_store(path)
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a JSON object of chunks (chunk id -> chunk)")
     first_seen: dict[str, int] = {}
@@ -134,14 +134,16 @@ def read_chunks(workdir: Path) -> list[Chunk] | None:
     return [row[3] for row in sorted(rows, key=lambda r: r[:3])]
 
 
-def chunk_like_lightrag(documents: list[tuple[str, str]], size: int, overlap: int) -> list[Chunk]:
-    """Documents (name, text) cut as LightRAG's chunking_by_token_size cuts them (module docstring);
-    the text is first cleaned as LightRAG cleans an inserted document (stripped, NULs removed)."""
+def chunk_like_lightrag(documents: list[tuple[str, str]], size: int, overlap: int,
+                        tokenizer_model: str = LIGHTRAG_TOKENIZER_MODEL) -> list[Chunk]:
+    """Documents (name, text) cut as LightRAG's chunking_by_token_size cuts them (module docstring),
+    with the encoding of `tokenizer_model` (LightRAG's `tiktoken_model_name`); the text is first
+    cleaned as LightRAG cleans an inserted document (stripped, NULs removed)."""
     from ...llm.tokens import encoding_for
 
     if size <= overlap:
         raise InputError(f"CHUNK_SIZE {size} must be larger than CHUNK_OVERLAP_SIZE {overlap}")
-    encoding = encoding_for(LIGHTRAG_TOKENIZER_MODEL)
+    encoding = encoding_for(tokenizer_model)
     chunks: list[Chunk] = []
     for name, text in documents:
         tokens = encoding.encode(text.replace("\x00", "").strip(), disallowed_special=())
@@ -163,7 +165,7 @@ def cached_extraction_prompts(workdir: Path) -> list[str]:
     path = workdir / CACHE_FILE
     if not path.is_file():
         return []
-    entries = lightrag_entries(CACHE_FILE, _load_store(path))
+    entries = lightrag_entries(CACHE_FILE, load_store(path))
     return [e.request for e in entries if e.request and (e.cache_type in (None, "extract")) and e.mode in (None, "default")]
 
 
@@ -236,3 +238,14 @@ def stock_examples(stock: StockPrompts, entity_types: list[str], language: str) 
               "record_delimiter": stock.prompts.get("DEFAULT_RECORD_DELIMITER", ""),
               "entity_types": ", ".join(entity_types), "language": language}
     return examples.format(**values)
+
+
+def has_stock_examples(filled: FilledWith, stock: StockPrompts) -> bool:
+    """Whether a cached prompt was filled with the release's stock examples. 1.4.8+ caches the
+    system prompt stripped, so examples that end it lose their trailing whitespace there."""
+    expected = stock_examples(stock, filled.entity_types, filled.language)
+    if filled.examples == expected:
+        return True
+    system = stock.prompts.get("entity_extraction_system_prompt")
+    at_end = isinstance(system, str) and system.rstrip().endswith("{examples}")
+    return at_end and filled.examples == expected.rstrip()

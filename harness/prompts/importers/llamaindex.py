@@ -1,9 +1,13 @@
 """`harness import llamaindex DOCS --prompt FILE`: a suite whose cases are the nodes LlamaIndex's
 default `SentenceSplitter` makes of the documents, and whose variant is the user's extraction
-prompt filled as LlamaIndex's extractor fills it (`{text}` and the extractor's defaults)."""
+prompt filled as LlamaIndex's extractor fills it: `{text}`, the extractor's defaults, and the
+arguments the project gives its extractor (allowed entity and relation types and properties, the
+triplets per chunk), filled as the extractor fills them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +24,54 @@ from .llamaindex_chunks import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, Senten
 DOCUMENT_SUFFIXES = (".txt", ".md")
 
 
+@dataclass(frozen=True)
+class ExtractorArguments:
+    """What a project passes its LlamaIndex extractor besides the prompt (None: not given, the
+    extractor's default). DynamicLLMPathExtractor(allowed_entity_types=..., allowed_relation_types=...,
+    allowed_entity_props=..., allowed_relation_props=..., max_triplets_per_chunk=...);
+    SimpleLLMPathExtractor(max_paths_per_chunk=...)."""
+
+    entity_types: Sequence[str] | None = None
+    relation_types: Sequence[str] | None = None
+    entity_properties: Sequence[str] | None = None
+    relation_properties: Sequence[str] | None = None
+    max_triplets: int | None = None
+
+
+# option -> (the variable the extractor fills with it, the field of ExtractorArguments); lists are
+# filled `", ".join(values)` (dynamic_llm.py `_apredict_with_props`), an empty list as not given
+_LISTS = (
+    ("--entity-types", "allowed_entity_types", "entity_types"),
+    ("--relation-types", "allowed_relation_types", "relation_types"),
+    ("--entity-properties", "allowed_entity_properties", "entity_properties"),
+    ("--relation-properties", "allowed_relation_properties", "relation_properties"),
+)
+
+
+def extractor_values(kind_name: str, defaults: Mapping[str, str], variables: Sequence[str], used: set[str],
+                     arguments: ExtractorArguments, warnings: list[str]) -> dict[str, str]:
+    """The values the extractor fills the prompt with: its defaults, and what the project gives it,
+    as the extractor writes them. `variables` are what the kind's extractor fills (an option whose
+    variable it does not fill is bad input); `used` the prompt's placeholders (an option the prompt
+    never shows is filled, as the extractor fills it, and said)."""
+    values = dict(defaults)
+    given: list[tuple[str, str, str]] = []
+    for option, variable, name in _LISTS:
+        items = getattr(arguments, name)
+        if items is not None and [item for item in items if item.strip()]:
+            given.append((option, variable, ", ".join(item.strip() for item in items if item.strip())))
+    if arguments.max_triplets is not None:
+        given.append(("--max-triplets", "max_knowledge_triplets", str(arguments.max_triplets)))
+    for option, variable, value in given:
+        if variable not in variables:
+            raise InputError(f"{option}: the {kind_name} extractor fills no {{{variable}}} "
+                             f"(it fills {', '.join('{' + v + '}' for v in variables)})")
+        if variable not in used:
+            warnings.append(f"{option}: the prompt never uses {{{variable}}}; the extractor fills it, the prompt ignores it")
+        values[variable] = value
+    return values
+
+
 def document_files(docs: Path) -> list[Path]:
     """The documents: one file, or the .txt/.md files under a folder in sorted path order
     (SimpleDirectoryReader's order for a plain folder)."""
@@ -30,8 +82,12 @@ def document_files(docs: Path) -> list[Path]:
 
 
 def llamaindex_draft(docs: Path, prompt: Path, out: Path, *, name: str | None = None, limit: int = 10,
-                     chunk_size: int = DEFAULT_CHUNK_SIZE, chunk_overlap: int = DEFAULT_CHUNK_OVERLAP) -> SuiteDraft:
-    """The suite: the first `limit` chunks, in document order, each a case with empty gold."""
+                     chunk_size: int = DEFAULT_CHUNK_SIZE, chunk_overlap: int = DEFAULT_CHUNK_OVERLAP,
+                     arguments: ExtractorArguments = ExtractorArguments()) -> SuiteDraft:
+    """The suite: the first `limit` chunks, in document order, each a case with empty gold; the
+    prompt filled with the extractor's defaults and the `arguments` the project gives it."""
+    from ..syntax import placeholders
+
     root = suite_root(out)
     suite_name = safe_name(name or out.stem or docs.name, fallback="imported")
     text = read_prompt_text(prompt)
@@ -46,10 +102,17 @@ def llamaindex_draft(docs: Path, prompt: Path, out: Path, *, name: str | None = 
         splitter = SentenceSplitter(chunk_size, chunk_overlap)
     except ValueError as exc:
         raise InputError(f"--chunk-size {chunk_size} --chunk-overlap {chunk_overlap}: {exc}") from None
+    warnings: list[str] = []
+    values = extractor_values(kind.name, kind.engine_values, kind.filled.get(LLAMAINDEX_ENGINE, ()),
+                              set(placeholders(text)), arguments, warnings)
     template: dict[str, Any] = {
         "kind": kind.name, "format": kind.format,
-        "variables": dict(kind.engine_values), "variable_mappings": {"input_text": "text"}, "user": text,
+        "variables": values, "variable_mappings": {"input_text": "text"}, "user": text,
     }
+    if arguments.entity_types:
+        # the types the prompt carries in {allowed_entity_types}: what type conformance reads
+        # (DynamicLLMPathExtractor's prompt calls them a starting point: no threshold is set on it)
+        template["entity_types"] = [t.strip() for t in arguments.entity_types if t.strip()]
     target = root / "prompts" / suite_name / "extract_graph.yaml"
     draft = SuiteDraft(
         name=suite_name,
@@ -58,9 +121,13 @@ def llamaindex_draft(docs: Path, prompt: Path, out: Path, *, name: str | None = 
                f"chunk_overlap={chunk_overlap}). Gold is empty: list the triples of every case before trusting scores."),
         language="English", entity_types=[], model={"name": DEFAULT_MODEL, "temperature": 0, "max_gleanings": 0},
         variants={"project": {"prompt": relative_path(target, root), "format": kind.format}}, baseline="project",
+        # scored on the triples LlamaIndex's own parser keeps (docs/scoring.md, "What the engine keeps")
+        engine="llamaindex",
     )
+    draft.warnings.extend(warnings)
     draft.files[target] = (f"# Imported by `harness import llamaindex` from {prompt}: filled as LlamaIndex's extractor\n"
-                           "# fills it ({text} is the chunk; `variables` are the extractor's defaults).\n" + dump_yaml(template))
+                           "# fills it ({text} is the chunk; `variables` are the extractor's defaults and the\n"
+                           "# arguments given to the import: --entity-types, --relation-types, ...).\n" + dump_yaml(template))
     draft.thresholds = reference_free_thresholds({"project": False})
     chunks: list[str] = []
     files = document_files(docs)
