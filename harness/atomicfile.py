@@ -2,7 +2,10 @@
 half of one.
 
 The content goes to a temporary file in the same folder (so the final rename stays on one file
-system), which is then renamed over the target. The temporary name comes from `mkstemp`, unique
+system), which is then renamed over the target. The folder is checked first (`confined.check_folder`):
+no link on its way may lead out of the project folder, so a planted `reports -> ~/.config` stops
+the write in one line; a link in the target's own place is replaced, never written through. The
+temporary name comes from `mkstemp`, unique
 across processes and threads. Files are written with mode 0644 on purpose: results, reports and
 cassettes hold no credential and are meant to be read and committed, whatever the process umask.
 Text is scrubbed here (`known_keys.scrub_chunks`): every key the harness knows, in any common
@@ -20,15 +23,20 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from .confined import make_folder
 from .known_keys import scrub, scrub_chunks
 
 FILE_MODE = 0o644
 
 
-def atomic_write(path: Path, content: str | bytes | Iterable[str], *, mode: int = FILE_MODE) -> None:
+def atomic_write(path: Path, content: str | bytes | Iterable[str], *, mode: int = FILE_MODE,
+                 roots: Iterable[Path] = ()) -> None:
     """Write `content` (text as UTF-8, bytes as they are, or text chunks in order) to `path`;
-    text with every known key redacted."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    text with every known key redacted.
+
+    `roots`: project folders besides the working folder whose links must not lead out (the
+    project of the suite whose cassettes are written)."""
+    make_folder(path.parent, roots)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(fd, mode)  # mkstemp makes 0600
@@ -48,9 +56,9 @@ def atomic_write(path: Path, content: str | bytes | Iterable[str], *, mode: int 
         raise
 
 
-def atomic_write_json(path: Path, data: Any) -> None:
+def atomic_write_json(path: Path, data: Any, *, roots: Iterable[Path] = ()) -> None:
     """`data` as indented UTF-8 JSON with a final newline (summaries, verdicts, baselines)."""
-    atomic_write(path, iter_json(data))
+    atomic_write(path, iter_json(data), roots=roots)
 
 
 # --------------------------------------------------------------------------- indented JSON, faster

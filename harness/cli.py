@@ -273,7 +273,7 @@ def parse_command(
 ) -> None:
     """Parse model output; exit 1 when it has format errors (a query-phase answer: any issue)."""
     from .checks.query import QUERY_FORMATS
-    from .inputfiles import MAX_RUN_FILE_BYTES, parse_json
+    from .inputfiles import MAX_RUN_FILE_BYTES, jsonl_lines, parse_json
     from .parsing import has_format_errors, parse, parse_result_to_json
 
     if format not in QUERY_FORMATS:
@@ -296,7 +296,7 @@ def parse_command(
         if source is not None:
             raise InputError("give either FILE or --jsonl, not both")
         failed = False
-        for number, line in enumerate(_read_input(str(jsonl), limit=MAX_RUN_FILE_BYTES).splitlines(), 1):
+        for number, line in jsonl_lines(_read_input(str(jsonl), limit=MAX_RUN_FILE_BYTES)):  # "\n" only
             if not line.strip():
                 continue
             row = parse_json(line, f"{jsonl}:{number}")

@@ -25,7 +25,7 @@ from .artifacts import ConventionsSummary, EntityTypesUsed, OutputsSummary
 from .errors import InputError
 from .finish import FinishedRun, finish_run
 from .formats import AUTO, DEFAULT_FORMAT, format_names
-from .inputfiles import MAX_RUN_FILE_BYTES, parse_json, read_bytes
+from .inputfiles import MAX_RUN_FILE_BYTES, jsonl_lines, parse_json, read_bytes
 from .llm.providers.base import EndpointSettings
 from .llm.request_digest import request_hash
 from .metrics.registry import metrics as registered_metrics
@@ -85,7 +85,7 @@ def read_outputs(path: Path) -> list[OutputRow]:
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     rows: list[OutputRow] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in jsonl_lines(text):  # "\n" only: an answer may hold U+2028 inside a string
         if not line.strip():
             continue
         where = f"{path}:{number}"

@@ -9,11 +9,13 @@ merged run is the unsharded run apart from timings (`*_s`) and `created_at`.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .artifacts import RunSummary, Verdict
+from .confined import make_folder
 from .errors import InputError
 from .model import CaseResult
 from .names import check_name
@@ -106,7 +108,8 @@ def merge_runs(
     record_mode = modes.pop() if len(modes) == 1 else "mixed"
     wall_s = max(float(data.finished.timings.get("wall_s", 0.0)) for data in loaded)
 
-    reports_dir = reports if reports is not None else loaded[0].run_dir.resolve().parent.parent
+    # the shard's folder as named, not resolved: a linked run folder must not move the merged run out
+    reports_dir = reports if reports is not None else Path(os.path.abspath(loaded[0].run_dir)).parent.parent
     if run_id is None:
         run_dir = claim_new_dir(reports_dir / suite_name)  # atomic: a concurrent run cannot take it too
     else:
@@ -115,7 +118,7 @@ def merge_runs(
             raise InputError(f"{run_dir}: already exists; pick another --run-id")
         if any(run_dir.resolve() == data.run_dir.resolve() for data in loaded):
             raise InputError(f"{run_dir}: is one of the runs being merged")
-        run_dir.mkdir(parents=True, exist_ok=True)
+        make_folder(run_dir)
     write_results(run_dir / RESULTS, rows)
     # each variant's entity types as its shards ran it (not the prompt as it reads now)
     entity_types = {name: variant.entity_types for data in reversed(loaded)

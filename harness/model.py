@@ -6,11 +6,36 @@ version of the harness can be read back by the next (results.jsonl, summary.json
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import datetime as dt
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_serializer
 
 CompletionStatus = Literal["present", "missing", "misplaced"]
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _review_day(value: Any) -> Any:
+    """A review's date as `YYYY-MM-DD`, a day of the calendar: YAML reads an unquoted one as a
+    date (kept, as text), the review page writes text (checked: `2026-99-99` is no day)."""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, str):
+        try:
+            if not _ISO_DAY.fullmatch(value):
+                raise ValueError(value)
+            dt.date.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"'{value[:40]}' is not a date (YYYY-MM-DD, a day of the calendar)") from None
+    return value
+
+
+# `reviewed:` of a case or a reviewed gold file (docs/annotate.md)
+ReviewDay = Annotated[str, BeforeValidator(_review_day)]
 
 
 class Value(BaseModel):
@@ -173,7 +198,7 @@ class GoldCase(Value):
     # until reviewed, so a proposal never grades the model it came from; "done": reviewed
     review: ReviewState | None = None
     reviewer: str | None = None
-    reviewed: str | None = None  # the review's date, as the reviewer gave it
+    reviewed: ReviewDay | None = None  # the review's date, YYYY-MM-DD
 
     @property
     def pending(self) -> bool:

@@ -17,7 +17,6 @@ Three rules keep concurrent and interrupted runs from losing rows:
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from pydantic import ValidationError
 
 from .artifacts import BASELINE_SCHEMA_VERSION, Artifact, Baseline, RunSummary, read_artifact
 from .atomicfile import atomic_write, atomic_write_json
+from .confined import make_folder, open_no_follow
 from .errors import HarnessError, InputError
 from .inputfiles import MAX_RUN_FILE_BYTES, load_json, read_text
 from .known_keys import scrub
@@ -44,8 +44,9 @@ BASELINES = "baselines"  # <reports>/baselines/<suite>.json, beside the suites' 
 # --------------------------------------------------------------------------- results files
 
 
-def read_results(path: Path) -> list[CaseResult]:
+def read_results(path: Path, *, finished: bool = False) -> list[CaseResult]:
     """Rows of a results file; a torn last line (a killed run) is ignored, other damage is an error.
+    A `finished` run's file (its summary.json written) was complete: a torn last line there is damage.
 
     A run writes one row per case × variant (× sample, with `--repeat`); a file holding one twice has been edited or
     concatenated, and every reader (resume, report, gate, compare, inspect, merge) would have to
@@ -61,7 +62,7 @@ def read_results(path: Path) -> list[CaseResult]:
         try:
             row = CaseResult.model_validate_json(line)
         except ValidationError as exc:
-            if number >= len(lines) - 1:
+            if number >= len(lines) - 1 and not finished:
                 break  # the line being written when the run was killed
             raise InputError(f"{path}:{number}: not a result row: {exc.errors()[0]['msg']}") from None
         if (row.variant, row.case_id, row.sample) in seen:
@@ -89,7 +90,9 @@ class ResultsWriter:
         self._spans: dict[int, tuple[int, int]] = {}  # place -> (offset, bytes of the line without its newline)
         self._end = 0
         atomic_write(path, (self._track(place, line) for place, line in kept))
-        self._sink = path.open("a", encoding="utf-8")  # text mode, as write_results: the same newlines
+        # text mode, as write_results: the same newlines; never through a link put in its place since
+        fd = open_no_follow(path, os.O_WRONLY | os.O_APPEND)
+        self._sink = os.fdopen(fd, "a", encoding="utf-8")
 
     def _track(self, place: int, line: str) -> str:
         line = scrub(line)  # before its size is kept: the line as it is on disk
@@ -187,7 +190,7 @@ def read_rows(run_dir: Path) -> list[CaseResult]:
     path = run_dir / RESULTS
     if not path.exists():
         raise InputError(f"{run_dir}: no {RESULTS} here (give a run folder)")
-    return read_results(path)
+    return read_results(path, finished=(run_dir / SUMMARY).exists())
 
 
 def load_run(path: Path, *, need_summary: bool = True) -> RunData:
@@ -266,7 +269,7 @@ class RunLock:
         self._fd: int | None = None
 
     def acquire(self) -> bool:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = open_no_follow(self.path, os.O_RDWR | os.O_CREAT, 0o644)  # a planted link must not create its target
         if not _try_lock(fd):
             os.close(fd)
             return False
@@ -280,6 +283,7 @@ class RunLock:
 
 
 Selection = dict[str, list[str]]
+MAX_SELECTION_BYTES = 64 * 1024 * 1024  # variant and case ids of the biggest suites, many times over
 
 
 def selection_of(variants: list[str], case_ids: list[str]) -> Selection:
@@ -288,9 +292,12 @@ def selection_of(variants: list[str], case_ids: list[str]) -> Selection:
 
 def read_selection(run_dir: Path) -> Selection | None:
     """The selection a run was started with; None when unknown (older runs) or unreadable."""
+    path = run_dir / SELECTION
+    if not path.exists():
+        return None
     try:
-        data = json.loads((run_dir / SELECTION).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        data = load_json(path, limit=MAX_SELECTION_BYTES, what="run selection")  # bounded: never a FIFO's hang
+    except HarnessError:
         return None
     if not isinstance(data, dict) or not all(isinstance(data.get(k), list) for k in ("variants", "cases")):
         return None
@@ -316,7 +323,7 @@ def new_run_id() -> str:
 def claim_new_dir(suite_dir: Path, run_id: str | None = None) -> Path:
     """Create and return a run folder no other process has: `mkdir` is atomic, a taken name moves on."""
     base = run_id or new_run_id()
-    suite_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(suite_dir)
     n = 1
     while True:
         run_dir = suite_dir / (base if n == 1 else f"{base}-{n}")
@@ -366,7 +373,7 @@ def open_run_folder(reports_dir: Path, suite: str, selection: Selection, *, run_
     if run_id:
         check_name(run_id, "--run-id", "run id")
         run_dir = suite_dir / run_id
-        run_dir.mkdir(parents=True, exist_ok=True)
+        make_folder(run_dir)
         lock = RunLock(run_dir)
         if not lock.acquire():
             raise InputError(f"{run_dir}: another harness process is writing this run; wait for it or pick another --run-id")

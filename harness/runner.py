@@ -597,7 +597,7 @@ async def _run_here(suite: Suite, options: RunOptions, pairs: list[tuple[str, Go
         else:  # the SDK sends, and vcrpy records into the case's cassette
             from .llm.cassettes import CassetteRouter
 
-            router = stack.enter_context(CassetteRouter(options.record_mode).patched())
+            router = stack.enter_context(CassetteRouter(options.record_mode, roots=(suite.root,)).patched())
             cassette_for = functools.partial(router.case, save=False)  # saved below, in a thread
 
         async def worker() -> None:

@@ -16,7 +16,8 @@ from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
 from .known_keys import learn_key_envs
 from .llm.providers.base import check_base_url
 from .llm.providers.registry import PROVIDERS
-from .model import GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, ReviewState, SuiteKind, Value
+from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, ReviewDay, ReviewState,
+                    SuiteKind, Value)
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
 from .formats import AUTO, format_names
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
@@ -163,7 +164,7 @@ class CaseSpec(Value):
     claims: list[GoldClaim] = Field(default_factory=list)
     review: ReviewState | None = None  # `harness annotate`: pending gold is no gold until reviewed
     reviewer: str | None = None
-    reviewed: str | None = None
+    reviewed: ReviewDay | None = None
 
     @field_validator("id")
     @classmethod

@@ -105,16 +105,35 @@ class _ConstructError(Exception):
         self.error = error
 
 
-class _Collection:
-    """A mapping or sequence being read: its value, location, and the key awaiting its value."""
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
-    __slots__ = ("value", "path", "key", "awaiting_key")
+
+class _MergeKey:
+    """The key `<<` of a YAML merge (`<<: *base`, `<<: [*a, *b]`) while its value is read: the
+    value's lines are recorded under it (each `<<` of a mapping its own), then moved to the keys it
+    gives when the mapping ends, and dropped from the lines of a copying load."""
+
+    __slots__ = ("line",)
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+    def __repr__(self) -> str:
+        return "<<"
+
+
+class _Collection:
+    """A mapping or sequence being read: its value, location, and the key awaiting its value;
+    for a mapping, what its merges (`<<`) give it, applied when it ends."""
+
+    __slots__ = ("value", "path", "key", "awaiting_key", "merges")
 
     def __init__(self, value: dict | list, path: Location) -> None:
         self.value = value
         self.path = path
         self.key: Any = None
         self.awaiting_key = isinstance(value, dict)
+        self.merges: list[tuple[dict, Location]] = []  # (mapping, where its lines are), in PyYAML's order
 
 
 class _DocumentReader:
@@ -139,6 +158,7 @@ class _DocumentReader:
         self.composer_error: yaml.YAMLError | None = None
         self.construct_error: Exception | None = None
         self.result: Any = None
+        self.merges = False  # a merge key was read: its lines are dropped at the end of a copying load
 
     def read(self) -> tuple[Any, LineMap]:
         loader = self.loader
@@ -192,7 +212,7 @@ class _DocumentReader:
                 if counts:
                     counts[-1] += size
                 if building:
-                    self._end(stack)
+                    building = self._end(stack)
             elif kind is yaml.DocumentStartEvent:
                 documents += 1
                 if documents == 2 and composing:
@@ -205,7 +225,12 @@ class _DocumentReader:
             raise self.composer_error
         if self.construct_error is not None:
             raise self.construct_error
-        return self.result, self.aliased if self.aliased is not None else self.direct
+        if self.aliased is not None:
+            return self.result, self.aliased
+        if self.merges:  # the lines recorded under a `<<` were moved to the keys it gave
+            self.direct = {loc: line for loc, line in self.direct.items()
+                           if not any(isinstance(part, _MergeKey) for part in loc)}
+        return self.result, self.direct
 
     def _compose(self, event: Any, alias: bool) -> bool:
         """What composing the node tree checks: aliases name an anchor defined before, and no
@@ -247,16 +272,68 @@ class _DocumentReader:
         self.direct[path] = line
         return path
 
-    def _store(self, stack: list[_Collection], value: Any) -> None:
+    def _store(self, stack: list[_Collection], value: Any) -> bool:
+        """Put a finished value in its place; False once a merge's value cannot be merged."""
         if not stack:
             self.result = value
-            return
+            return True
         parent = stack[-1]
         if isinstance(parent.value, list):
             parent.value.append(value)
-        else:
-            parent.value[parent.key] = value
-            parent.awaiting_key = True
+            return True
+        parent.awaiting_key = True
+        if isinstance(parent.key, _MergeKey):
+            return self._add_merge(parent, value)
+        parent.value[parent.key] = value
+        return True
+
+    def _add_merge(self, parent: _Collection, value: Any) -> bool:
+        """A `<<: VALUE` of `parent`: a mapping, or a list of them."""
+        where = (*parent.path, parent.key)
+        if isinstance(value, dict):
+            parent.merges.append((value, where))
+            return True
+        if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+            parent.merges.extend((item, (*where, index)) for index, item in enumerate(value))
+            return True
+        return self._fail(InputError(f"line {parent.key.line}: a merge (<<) takes a mapping or a list of mappings"))
+
+    def _apply_merges(self, collection: _Collection) -> None:
+        """YAML's merge keys (yaml.org/type/merge.html), as PyYAML applies them: the keys merged come
+        first, in the order the merges give them, then the keys written in the mapping. A key written
+        in the mapping wins over a merged one; of two merges (two `<<`, or a list `<<: [*a, *b]`)
+        the earlier wins. A merged key's lines are those of the mapping it came from."""
+        mapping, path = collection.value, collection.path
+        written = dict(mapping)
+        winners: dict[Any, tuple[Any, Location | None]] = {}
+        for source, where in collection.merges:
+            for key, item in source.items():
+                if key not in winners:
+                    winners[key] = (item, (*where, key))
+        for key, item in written.items():
+            winners[key] = (item, None)
+        mapping.clear()
+        for key, (item, source) in winners.items():
+            mapping[key] = item
+            if source is not None:
+                self._reline(item, source, (*path, key))
+
+    def _reline(self, value: Any, source: Location, target: Location) -> None:
+        """Give `target` (and what lies below it) the lines of `source`."""
+        if self.aliased is not None:  # a shared load: a link, as for an alias
+            line = self.aliased.get(source)
+            if line is not None:
+                self.direct[target] = line
+            self.aliased.links[target] = source
+            return
+        direct = self.direct
+        direct[target] = direct[source]
+        if isinstance(value, dict):
+            for key, item in value.items():
+                self._reline(item, (*source, key), (*target, key))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                self._reline(item, (*source, index), (*target, index))
 
     def _key(self, parent: _Collection, key: Any, line: int, scalar: bool) -> bool:
         """Accept a mapping key; False (after recording the error) when it is not a usable one."""
@@ -278,6 +355,10 @@ class _DocumentReader:
         else:
             line = event.start_mark.line + 1
             scalar = True
+            if stack and stack[-1].awaiting_key and self._is_merge(event):
+                stack[-1].key, stack[-1].awaiting_key = _MergeKey(line), False
+                self.merges = True
+                return True
             try:
                 value = self._scalar(event)
             except _ConstructError as exc:
@@ -296,8 +377,7 @@ class _DocumentReader:
                 value = self._copy(value, anchor_path, path)
         if not alias and event.anchor is not None:
             self.anchors[event.anchor] = (value, path, line, True)
-        self._store(stack, value)
-        return True
+        return self._store(stack, value)
 
     def _copy(self, value: Any, source: Location, target: Location) -> Any:
         """A fresh copy of an anchored collection, with the lines of its values copied too."""
@@ -315,6 +395,13 @@ class _DocumentReader:
                 items.append(self._copy(item, (*source, index), (*target, index)))
             return items
         return value
+
+    def _is_merge(self, event: yaml.ScalarEvent) -> bool:
+        """Whether a mapping key is YAML's merge key: a plain `<<` (or one tagged !!merge)."""
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        return tag == _MERGE_TAG
 
     def _scalar(self, event: yaml.ScalarEvent) -> Any:
         """A plain value; a tagged scalar that cannot be what its tag says is an InputError."""
@@ -349,8 +436,11 @@ class _DocumentReader:
         stack.append(collection)
         return True
 
-    def _end(self, stack: list[_Collection]) -> None:
-        self._store(stack, stack.pop().value)
+    def _end(self, stack: list[_Collection]) -> bool:
+        collection = stack.pop()
+        if collection.merges:
+            self._apply_merges(collection)
+        return self._store(stack, collection.value)
 
 
 def load_yaml(path: Path, *, shared: bool = False) -> tuple[Any, LineMap]:

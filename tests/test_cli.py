@@ -122,6 +122,18 @@ def test_parse_jsonl_carries_ids(tmp_path, capsys):
     assert code == 1  # the refusal is a format error
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_parse_jsonl_keeps_a_line_separator_inside_an_answer(tmp_path, capsys, separator):
+    """Issue 28 item 16: `str.splitlines` cut the row at a raw U+2028 inside its JSON string."""
+    rows = tmp_path / "rows.jsonl"
+    answer = f'("entity"<|>A<|>person<|>one{separator}two)\n<|COMPLETE|>'
+    rows.write_text(json.dumps({"id": "a", "output": answer}, ensure_ascii=False) + "\n", encoding="utf-8")
+    code, out, err = run_cli(capsys, "parse", "--jsonl", str(rows), "--json")
+    assert code == 0, err
+    [result] = [json.loads(line) for line in out.split("\n") if line]
+    assert result["id"] == "a" and result["entities"][0]["description"] == f"one{separator}two"
+
+
 def test_score_json_contract(tmp_path, capsys):
     gold = tmp_path / "gold.yaml"
     gold.write_text(

@@ -370,3 +370,17 @@ def test_examples_not_found_is_one_line(tmp_path, capsys):
     root = _imported(tmp_path, CLEAN)
     code, _, err = _evaluate_other(capsys, root, "--examples", str(root / "nowhere.txt"))
     assert code == 2 and err.startswith("harness: --examples: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_line_separator_inside_an_answer_is_text(project, capsys, separator):
+    """Issue 28 item 16: the outputs were split with `str.splitlines`, which breaks inside a JSON
+    string at U+2028 (valid there, raw), so a valid JSON Lines file was refused."""
+    rows = [{**row, "output": row["output"] + separator + "note"} if "output" in row else row for row in ROWS]
+    (project / "vicuna.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+                                          encoding="utf-8")
+    code, out, err = evaluate(capsys, project, "--json")
+    assert code in (0, 1) and "not JSON" not in err, err
+    results = next((project / "reports" / "astronauts").glob("*/results.jsonl"))
+    stored = [json.loads(line) for line in results.read_text(encoding="utf-8").split("\n") if line]
+    assert any(row["rounds"][0]["output"].endswith(separator + "note") for row in stored)

@@ -254,3 +254,29 @@ def test_shards_of_a_suite_with_a_variant_case_list_merge_with_nothing_missing(p
     code, out, err = harness(capsys, "merge", *(str(s.run_dir) for s in shards), "--reports", str(tmp_path / "m"))
     assert code == 0, err
     assert "in no shard" not in err
+
+
+def test_a_shard_whose_last_row_is_torn_is_refused(recorded, tmp_path, capsys):
+    """Issue 28 item 22: a finished shard's torn last row was dropped as a killed run's, and the
+    merge (one case short) exited 0, even with --gate."""
+    shards = [replay(recorded, tmp_path / "shards", f"shard-{i}", shard=(i, 2))[0] for i in (1, 2)]
+    results = shards[1].run_dir / "results.jsonl"
+    results.write_bytes(results.read_bytes()[:-40])
+    for gate in ((), ("--gate",)):
+        code, _, err = harness(capsys, "merge", *(str(s.run_dir) for s in shards), "--reports", str(tmp_path / "m"),
+                               *gate)
+        assert code == 2 and err.startswith(f"harness: {results}:") and "not a result row" in err, err
+        assert err.count("\n") == 1
+
+
+def test_merge_never_writes_through_a_link_out_of_the_project(recorded, tmp_path, tmp_path_factory, capsys):
+    """Issue 28 item 5: `merge` into a reports folder planted as a link wrote the merged run there."""
+    outside = tmp_path_factory.mktemp("outside")
+    shards = [replay(recorded, tmp_path / "reports", f"shard-{i}", shard=(i, 2))[0] for i in (1, 2)]
+    (tmp_path / "merged").symlink_to(outside)
+    (tmp_path / "reports" / "towns" / "m").symlink_to(outside)
+    for reports in (("--reports", "merged"), ()):
+        code, _, err = harness(capsys, "merge", *(str(s.run_dir.relative_to(tmp_path)) for s in shards), *reports,
+                               "--run-id", "m")
+        assert code == 2 and "outside the project folder" in err, err
+    assert list(outside.iterdir()) == []

@@ -318,3 +318,44 @@ def test_results_writer_appends_rows_scrubbed_and_still_reorders_them_byte_for_b
     writer.finish()
     assert key[:16] not in path.read_text(encoding="utf-8")
     assert [r.case_id for r in read_results(path)] == ["a-[REDACTED]", "b", "c-[REDACTED]"]
+
+
+def test_a_finished_runs_torn_last_row_is_damage(tmp_path):
+    """Issue 28 item 22: a torn last row is a killed run's only while the run is unfinished; in a
+    finished run (summary.json written) it is a damaged file, and merge took it as one row fewer."""
+    from harness.runfolder import RESULTS, SUMMARY, read_results, read_rows, write_results
+
+    rows = [_row("v", "a"), _row("v", "b")]
+    write_results(tmp_path / RESULTS, rows)
+    with (tmp_path / RESULTS).open("a", encoding="utf-8") as fh:
+        fh.write('{"suite": "s", "variant": "w", "case_')
+    assert read_rows(tmp_path) == rows  # unfinished: the row being written when it was killed
+    (tmp_path / SUMMARY).write_text("{}", encoding="utf-8")
+    with pytest.raises(InputError, match=r"results.jsonl:3: not a result row"):
+        read_rows(tmp_path)
+    assert read_results(tmp_path / RESULTS) == rows  # resuming reads it as before
+
+
+@pytest.mark.parametrize("link", ["reports", "reports/towns", "reports/towns/r1"])
+def test_a_run_folder_linked_out_of_the_project_is_refused(tmp_path, monkeypatch, link):
+    """Issue 28 item 5: a planted link sent the run (rows, lock, reports) outside the project."""
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    (project / link).parent.mkdir(parents=True)
+    outside.mkdir()
+    (project / link).symlink_to(outside)
+    monkeypatch.chdir(project)
+    for run_id in ("r1", None) if link != "reports/towns/r1" else ("r1",):
+        with pytest.raises(InputError, match="is a link to .*outside the project folder"):
+            open_run_folder(Path("reports"), "towns", selection_of(["v"], ["a"]), run_id=run_id)
+    assert list(outside.iterdir()) == []
+
+
+def test_a_planted_lock_link_creates_nothing_outside(tmp_path, monkeypatch):
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    (project / "reports" / "towns" / "r1").mkdir(parents=True)
+    outside.mkdir()
+    (project / "reports" / "towns" / "r1" / ".lock").symlink_to(outside / "created")
+    monkeypatch.chdir(project)
+    with pytest.raises(InputError, match=r"\.lock: is a link"):
+        open_run_folder(Path("reports"), "towns", selection_of(["v"], ["a"]), run_id="r1")
+    assert list(outside.iterdir()) == []

@@ -157,3 +157,25 @@ def test_cases_built_without_validation_are_the_validated_ones(suite_file: Path)
         assert case.model_fields_set == validated.model_fields_set
         for name in GoldCase.model_fields:
             assert type(getattr(case, name)) is type(getattr(validated, name)), name
+
+
+def test_yaml_merge_keys_load_as_yaml_says(project: Path) -> None:
+    """Issue 28 item 22: `<<: *base` was refused ("could not determine a constructor for the tag")."""
+    text = ("name: s\n"
+            "model:\n  <<: {name: gpt-4o-mini, temperature: 0, max_gleanings: 0}\n  max_gleanings: 1\n"
+            "variants:\n  default: &v\n    prompt: prompts/p.txt\n    entity_types: [person]\n"
+            "  tuned:\n    <<: *v\n    entity_types: [person, place]\n"
+            "cases:\n- id: a\n  text: Ana met Bo.\n  <<: {entities: [{name: Ana}]}\n")
+    suite = load_suite(write(project, text))
+    assert (suite.spec.model.name, suite.spec.model.max_gleanings) == ("gpt-4o-mini", 1)
+    assert suite.spec.variants["tuned"].prompt == "prompts/p.txt"
+    assert suite.spec.variants["tuned"].entity_types == ["person", "place"]
+    assert [e.name for e in suite.cases[0].entities] == ["Ana"]
+    # what a merge gives is checked like what is written: an unknown key names the `<<` line
+    message = load_or_message(write(project, text.replace("{entities: [{name: Ana}]}", "{entitys: []}")))
+    assert isinstance(message, str) and "s.yaml:15:" in message and "entitys" in message, message
+
+
+def test_a_merge_of_no_mapping_names_its_line(project: Path) -> None:
+    path = write(project, "name: s\nvariants:\n  default:\n    <<: [1, 2]\n    prompt: prompts/p.txt\ncases:\n- id: a\n  text: x\n")
+    assert load_or_message(path) == f"{path}:4: a merge (<<) takes a mapping or a list of mappings"

@@ -178,15 +178,43 @@ def composed_then_constructed(text: str) -> tuple[Any, dict] | str:
     def build(node: yaml.Node, path: tuple) -> Any:
         lines[path] = node.start_mark.line + 1
         if isinstance(node, yaml.MappingNode):
-            result: dict = {}
+            merge = "tag:yaml.org,2002:merge"  # yaml.org/type/merge.html
+            sources: list[yaml.MappingNode] = []
             for key_node, value_node in node.value:
+                if key_node.tag == merge:
+                    listed = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+                    if not listed or not all(isinstance(n, yaml.MappingNode) for n in listed):
+                        raise InputError(f"line {key_node.start_mark.line + 1}: a merge (<<) takes a mapping or a "
+                                         "list of mappings")
+                    sources += listed
+            # each merged mapping built at this mapping's place, with lines of its own; a key takes
+            # the value and lines of the first mapping giving it, unless it is written here
+            result: dict = {}
+            for source in sources:
+                outer = dict(lines)
+                lines.clear()
+                merged = build(source, path)
+                own = dict(lines)
+                lines.clear()
+                lines.update(outer)
+                for key, value in merged.items():
+                    if key not in result:
+                        result[key] = value
+                        lines.update({loc: n for loc, n in own.items() if loc[:len(path) + 1] == (*path, key)})
+            written: dict = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == merge:
+                    continue
                 where = f"line {key_node.start_mark.line + 1}"
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise InputError(f"{where}: a mapping key must be a plain value")
                 key = scalar(key_node)
-                if key in result:
+                if key in written:
                     raise InputError(f"{where}: duplicate key '{key}'")
-                result[key] = build(value_node, (*path, key))
+                for loc in [loc for loc in lines if loc[:len(path) + 1] == (*path, key)]:
+                    del lines[loc]  # a merged value it replaces
+                written[key] = build(value_node, (*path, key))
+            result.update(written)
             return result
         if isinstance(node, yaml.SequenceNode):
             return [build(item, (*path, index)) for index, item in enumerate(node.value)]
@@ -248,6 +276,10 @@ def test_one_pass_reads_what_composing_then_constructing_reads(
 @pytest.mark.parametrize("text", [
     "", "---\n", "a: &x 1\nb: &x 2\n", "a: !!int q\nb: *nowhere\n", "{[1]: 2, b: *nowhere}\n", "a: !!int q\n---\nb: 2\n",
     "a: 1\na: 2\n", "&k a: 1\nb: *k\n", "a: &m {x: 1}\n*m : 2\n", "<<: {a: 1}\nb: 2\n", "- !!map x\n",
+    "b: &b {x: 1, y: [2, 3]}\nm:\n  y: 0\n  <<: *b\n", "a: &a {x: 1}\nb: &b {x: 2, z: 3}\nm: {<<: [*a, *b], w: 4}\n",
+    "m:\n  <<: {q: 1}\n  <<: {q: 2, r: 3}\n", "m:\n  <<: 5\n", "m:\n  <<: [{a: 1}, 2]\n", "m:\n  <<: []\n",
+    "a: &a {x: {deep: [1]}}\nm:\n  <<: *a\n  k: *a\n", "b: &b {<<: {x: 1}, y: 2}\nm: {<<: *b, z: 3}\n",
+    "m:\n  <<: &in {x: 1}\nn: *in\n",
     "a: !!timestamp 2020-01-01\nb: !!binary aGk=\nc: 0x1f\nd: 1e3\ne: ! 12\n", "- &a [1, 2]\n- &b [*a, *a]\n- *b\n",
     "a: [1, 2\n", "a: b: c\n",
 ])

@@ -43,7 +43,9 @@ def merged(side: GoldSideFile, done: list[GoldFileCase], order: list[str]) -> Go
 
 
 def read_reviewed(path: Path) -> GoldSideFile:
-    if not path.is_file():
+    """A reviewed gold file; one that is not there is named as such, and anything else that is not
+    a regular file (a folder, a FIFO, a device) is refused by the reader, saying what it is."""
+    if not path.exists() and not path.is_symlink():
         raise InputError(f"{path}: no such reviewed gold file")
     return read_gold_file(path)
 

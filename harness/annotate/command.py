@@ -53,33 +53,67 @@ def _write_gold(suite, gold) -> None:
     after, otherwise both files are put back as they were. When the new file changes or drops a
     reviewed case, the old file is first copied to a backup, and the console says where."""
     from ..atomicfile import atomic_write
+    from ..inputfiles import read_bytes
     from ..suites import load_suite
     from .gold_file import write_gold_file
 
     side = _side_path(suite)
-    old_side = side.read_bytes() if side.exists() else None
-    old_suite = suite.path.read_bytes()
+    roots = (suite.root,)  # no write through a link out of the suite's project (harness/confined.py)
+    old_side = read_bytes(side, what="gold file") if side.exists() else None
+    old_suite = read_bytes(suite.path, what="suite")
     replaced = _replaced_reviews(_read_side(suite), gold) if old_side is not None else []
     if replaced:
         backup = _backup_path(side)
-        atomic_write(backup, old_side)
+        atomic_write(backup, old_side, roots=roots)
         typer.echo(f"reviewed gold replaced for {', '.join(replaced)}: the previous {side.name} is kept in {backup}")
     header = (f"# Gold of suite {suite.name}, kept by `harness annotate` (docs/annotate.md).\n"
               "# review: pending = proposed from a run, not gold until reviewed; done = reviewed.\n")
-    write_gold_file(side, gold, header=header)
+    write_gold_file(side, gold, header=header, roots=roots)
     if not suite.spec.gold_file:
-        text = old_suite.decode("utf-8")
-        line = f"gold_file: {side.name}  # gold kept by harness annotate\n"
-        atomic_write(suite.path, text + ("" if text.endswith("\n") or not text else "\n") + line)
+        atomic_write(suite.path, with_gold_file(old_suite.decode("utf-8"), side.name), roots=roots)
     try:
         load_suite(suite.path, allow_outside_chunks=suite.allow_outside_files)
     except InputError:
-        atomic_write(suite.path, old_suite)
+        atomic_write(suite.path, old_suite, roots=roots)
         if old_side is None:
             side.unlink()
         else:
-            atomic_write(side, old_side)
+            atomic_write(side, old_side, roots=roots)
         raise
+
+
+def with_gold_file(text: str, name: str) -> str:
+    """The suite's text with `gold_file: NAME` added and nothing else changed: one line appended to
+    a block mapping (comments and layout kept), or one more entry before the closing brace of a
+    suite written in flow style (JSON), where a line after the brace would not be YAML."""
+    import json
+
+    import yaml
+
+    end = None
+    try:
+        events = list(yaml.parse(text, Loader=yaml.SafeLoader))  # marks in characters (libyaml's may not be)
+    except yaml.YAMLError:
+        events = []
+    starts = [e for e in events if isinstance(e, yaml.MappingStartEvent)]
+    if starts and starts[0].flow_style:
+        depth, keys = 0, 0
+        for event in events:
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+                if depth == 0:
+                    end = event.start_mark.index
+                    break
+            elif depth == 1 and isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+                keys += 1
+    if end is not None:
+        head = text[:end].rstrip()
+        entry = f'{"," if keys and not head.endswith(",") else ""}\n "gold_file": {json.dumps(name)}\n'
+        return head + entry + text[end:]
+    line = f"gold_file: {name}  # gold kept by harness annotate\n"
+    return text + ("" if text.endswith("\n") or not text else "\n") + line
 
 
 def _run_reference(suite, run_dir: Path) -> str:

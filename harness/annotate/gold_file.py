@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import Field, ValidationError
 
 from ..errors import InputError
-from ..model import GoldEntity, GoldRelationship, ReviewState, Value
+from ..model import GoldEntity, GoldRelationship, ReviewDay, ReviewState, Value
 from ..names import CASE_ID
 from ..scoring.normalize import normalize_predicate
 from ..yamlfile import format_loc, line_of, load_yaml, shown_key
@@ -37,7 +37,7 @@ class GoldFileCase(Value):
     id: str
     review: ReviewState | None = None
     reviewer: str | None = None
-    reviewed: str | None = None
+    reviewed: ReviewDay | None = None
     annotated: bool | None = None
     entities: list[ProposedEntity] = Field(default_factory=list)
     relationships: list[ProposedRelationship] = Field(default_factory=list)
@@ -63,7 +63,7 @@ class GoldSideFile(Value):
     suite: str | None = None
     proposed_from: ProposedFrom | None = None
     reviewer: str | None = None  # defaults for the cases of a reviewed file
-    reviewed: str | None = None
+    reviewed: ReviewDay | None = None
     cases: list[GoldFileCase] = Field(default_factory=list)
 
 
@@ -141,8 +141,9 @@ def read_gold_file(path: Path) -> GoldSideFile:
     return validate_gold_file(data, path, lines)
 
 
-def write_gold_file(path: Path, gold: GoldSideFile, *, header: str = "") -> None:
-    """The side file as YAML (block style, keys in model order, unset values left out)."""
+def write_gold_file(path: Path, gold: GoldSideFile, *, header: str = "", roots: tuple[Path, ...] = ()) -> None:
+    """The side file as YAML (block style, keys in model order, unset values left out); `roots`: the
+    project folder it is written inside (harness/confined.py)."""
     import yaml
 
     from ..atomicfile import atomic_write
@@ -153,4 +154,4 @@ def write_gold_file(path: Path, gold: GoldSideFile, *, header: str = "") -> None
             for key in [k for k, v in item.items() if v in ([], {}, "") or (k == "directed" and v is False)]:
                 del item[key]
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None)
-    atomic_write(path, [header, text])
+    atomic_write(path, [header, text], roots=roots)

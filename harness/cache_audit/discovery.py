@@ -13,6 +13,7 @@ from pathlib import Path
 
 from harness.cache_audit.entry import CacheEntry
 from harness.cache_audit.layouts import graphrag_entry, is_lightrag_store, lightrag_entries
+from harness.inputfiles import JsonRefused, UnreadableFile, loads, read_bytes
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
 _SNIFF = 8192
@@ -60,14 +61,10 @@ def _read(path: Path, skipped: Skipped) -> tuple[object, bool] | None:
     if path.name.startswith("."):
         skipped.add("hidden files")
         return None
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            skipped.add("too large")
-            return None
-        with path.open("rb") as handle:
-            data = handle.read()
-    except OSError:
-        skipped.add("unreadable")
+    try:  # regular files of bounded size only: a FIFO would hang the walk, /dev/zero never ends
+        data = read_bytes(path, limit=MAX_FILE_BYTES, what="cache entry")
+    except UnreadableFile as exc:
+        skipped.add(exc.reason if exc.reason in ("too large", "not a regular file") else "unreadable")
         return None
     if b"\x00" in data[:_SNIFF]:
         skipped.add("binary")
@@ -78,8 +75,11 @@ def _read(path: Path, skipped: Skipped) -> tuple[object, bool] | None:
         skipped.add("binary")
         return None
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        data = loads(text)  # the JSON policy: nesting and integer length bounded
+    except JsonRefused:
+        skipped.add("JSON past the harness's bounds (nesting, number length)")
+        return None
+    except ValueError:
         skipped.add("not JSON")
         return None
     escaped = "\\u" in text and text.isascii() and not json.dumps(data, ensure_ascii=False).isascii()

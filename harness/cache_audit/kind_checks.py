@@ -6,13 +6,13 @@ Pure: an entry and its kind in, an EntryAudit out."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from harness.cache_audit.classify import Kind, shape_kind
 from harness.cache_audit.engines import COMPLETION, GRAPHRAG_RECORD, GRAPHRAG_TUPLE, LIGHTRAG_TUPLE, engine_parser
 from harness.cache_audit.entry import CacheEntry, EntryAudit
+from harness.inputfiles import loads
 
 # Issue codes that say what a read answer breaks of the prompt's rules, not that it could not be
 # read: they go to EntryAudit.content, never to its parse problems (a report with 4 findings
@@ -83,8 +83,8 @@ def summary_names(request: str | None) -> list[str]:
         return []
     value = match.group(1)
     try:
-        loaded = json.loads(value)
-    except (json.JSONDecodeError, ValueError):
+        loaded = loads(value)  # the JSON policy: nesting and integer length bounded
+    except ValueError:
         return [value.strip().strip("\"'")]
     if isinstance(loaded, str):
         return [loaded]

@@ -61,6 +61,8 @@ def llamaindex_dynamic_triplets(text: str, props: bool = False) -> list[TypedTri
         if props:
             return [(m[0], m[1], m[3], m[5], m[6]) for m in _DYNAMIC_PROPS.findall(text)]
         return [tuple(m) for m in _DYNAMIC.findall(text)]  # type: ignore[misc]
+    except (ValueError, RecursionError) as exc:  # a number past Python's int limit, nesting past its stack:
+        raise EngineParseError("the answer is JSON the engine's json.loads raises on") from exc  # raised there too
     kept: list[TypedTriple] = []
     try:
         for item in data:

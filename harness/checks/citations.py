@@ -22,6 +22,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from harness.errors import InputError
 from harness.model import FormatIssue
 from harness.parsing.issues import issue
 
@@ -269,8 +270,7 @@ class ContextTables:
 def read_context_tables(text: str) -> ContextTables:
     """The tables of a community context in GraphRAG's layout (above). A table without a header
     row adds nothing; a context with no section header has no tables at all."""
-    import csv
-    import io
+    from ..inputfiles import csv_table
 
     headers = list(_SECTION.finditer(text))
     ids: dict[str, set[str]] = {}
@@ -281,7 +281,11 @@ def read_context_tables(text: str) -> ContextTables:
         body = text[header.end() : end].strip("\n")
         first_line = body.split("\n", 1)[0]
         sep = "|" if "|" in first_line and "," not in first_line else ","
-        rows = [row for row in csv.reader(io.StringIO(body), delimiter=sep) if any(cell.strip() for cell in row)]
+        try:  # a cell may be as long as the context (the csv module alone stops at 128 KiB)
+            table = csv_table(body, dataset, delimiter=sep)
+        except InputError:
+            continue  # not a table: it adds no ids
+        rows = [row for row in table if any(cell.strip() for cell in row)]
         if not rows:
             continue
         columns = [c.strip().casefold() for c in rows[0]]

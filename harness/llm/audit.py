@@ -18,9 +18,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..errors import CassetteMissingError, InputError
+from ..inputfiles import UnreadableFile, read_bytes, shown_path
 from ..runner import SAMPLE_FOLDER, CaseRequest, case_request, clients_for, converse, plan_variant
 from ..suites import Suite
-from .cassette_store import CassetteStore, replaying
+from .cassette_store import MAX_CASSETTE_BYTES, CassetteStore, replaying
 from .client import ModelClient
 from .providers.registry import get_provider
 from .redaction import Redactor, configured_secrets
@@ -52,7 +53,7 @@ def scan_credentials(
 ) -> list[CassetteAuditFinding]:
     """Credential-shaped text, and any form of the keys `redactor` knows, with their line numbers."""
     if text is None:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = _text(path)
     matches = [(m.start(), name, m.group(0)) for name, pattern in SECRET_PATTERNS for m in pattern.finditer(text)]
     if redactor is not None:
         matches += [(m.start(), "configured-key", m.group(0)) for m in redactor.find(text)]
@@ -67,6 +68,11 @@ def scan_credentials(
     return findings
 
 
+def _text(path: Path) -> str:
+    """A cassette's text for the credential scan, through the bounded reader (undecodable bytes replaced)."""
+    return read_bytes(path, limit=MAX_CASSETTE_BYTES, what="cassette").decode("utf-8", "replace")
+
+
 def _key_redactor(suite: Suite) -> Redactor:
     return Redactor(configured_secrets([suite.spec.model.api_key_env, *get_provider(suite.spec.model.provider).key_envs]))
 
@@ -74,10 +80,9 @@ def _key_redactor(suite: Suite) -> Redactor:
 def _check_file(path: Path, redactor: Redactor) -> list[CassetteAuditFinding]:
     """Credentials in one cassette, and whether it loads at all."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:  # a symlink loop, a directory named *.json
-        detail = f"{path}: corrupt cassette: cannot read it ({exc.strerror or exc})"
-        return [CassetteAuditFinding("corrupt", str(path), detail)]
+        text = _text(path)
+    except UnreadableFile as exc:  # a symlink loop, a folder named *.json, a FIFO, a 2 GB file
+        return [CassetteAuditFinding("corrupt", str(path), f"{shown_path(path)}: corrupt cassette: {exc.detail}")]
     findings = scan_credentials(path, redactor, text)
     try:
         CassetteStore.load(path)

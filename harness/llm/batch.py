@@ -27,14 +27,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..atomicfile import atomic_write_json
 from ..errors import InputError, ModelCallError
+from ..inputfiles import jsonl_lines, loads
 from ..suites import Suite
+from .batch_sdk import guarded
+from .batch_state import load_state, save_state
 from .client import ChatResult, ModelClient
 from .request_digest import request_hash
 
 STATE_FILE = ".batch-state"  # in the suite's cassette folder; not *.json, so the audit never sees it
-STATE_VERSION = 1
 BATCH_ENDPOINT = "/v1/chat/completions"
 COMPLETION_WINDOW = "24h"
 FINISHED = ("completed", "failed", "expired", "cancelled")
@@ -88,6 +89,7 @@ class BatchCase:
     request: Any  # runner.CaseRequest
     client: ModelClient
     path: Path
+    roots: tuple[Path, ...] = ()  # the project folder its cassette is written inside (harness/confined.py)
 
 
 @dataclass
@@ -116,19 +118,11 @@ def state_path(suite: Suite) -> Path:
 
 
 def _load_state(path: Path) -> dict[str, Any]:
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: unreadable batch state ({str(exc)[:80]}); delete it to start a new batch") from None
-    if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
-        raise InputError(f"{path}: not a batch state of this harness (version {STATE_VERSION}); delete it to start anew")
-    return data
+    return load_state(path)  # bounded, and every field checked (llm/batch_state.py)
 
 
 def _save_state(path: Path, state: dict[str, Any]) -> None:
-    atomic_write_json(path, {"version": STATE_VERSION, **state})
+    save_state(path, state)
 
 
 def _progress(message: str) -> None:
@@ -155,8 +149,10 @@ def sdk_client(client: ModelClient) -> Any:
                "limits": openai.DEFAULT_CONNECTION_LIMITS}
     http_client = openai.DefaultHttpxClient(transport=BoundedSyncTransport(**bounded),
                                             mounts=proxy_mounts(sync=True, **bounded))
-    return openai.OpenAI(base_url=provider.base_url(client.settings), api_key=client._api_key,  # type: ignore[attr-defined]
-                         timeout=client.settings.timeout_s, max_retries=0, http_client=http_client)
+    base_url = provider.base_url(client.settings)
+    # its refusals (404/405: no Batch API) as the harness's own errors; what `_checked` retries passes through
+    return guarded(openai.OpenAI(base_url=base_url, api_key=client._api_key,  # type: ignore[attr-defined]
+                                 timeout=client.settings.timeout_s, max_retries=0, http_client=http_client), base_url)
 
 
 def poll_interval(seconds: float) -> float:
@@ -266,9 +262,11 @@ def _read_lines(sdk: Any, file_id: str | None) -> list[dict[str, Any]]:
         return []
     text = sdk.files.content(file_id).content.decode("utf-8", "replace")
     lines = []
-    for raw in text.splitlines():
+    for _, raw in jsonl_lines(text):  # "\n" only: an answer may hold U+2028
+        if not raw.strip():
+            continue
         try:
-            item = json.loads(raw)
+            item = loads(raw)  # the JSON policy: no traceback for deep nesting or a 5,000-digit number
         except ValueError:
             continue  # a damaged line is a missing answer: its case is retried live
         if isinstance(item, dict):
@@ -408,7 +406,8 @@ def _write_case(case: BatchCase, payloads: list[dict[str, Any]], answers: dict[s
     from .cassettes import write_exchanges
 
     key_envs = (case.client.settings.api_key_env, *case.client.provider.key_envs)
-    return write_exchanges(case.path, _exchanges(case, payloads, answers), key_envs=key_envs, replace=replace)
+    return write_exchanges(case.path, _exchanges(case, payloads, answers), key_envs=key_envs, replace=replace,
+                           roots=case.roots)
 
 
 def plan_batch(suite: Suite, *, mode: str, variants: list[str] | None, cases: list[str] | None,
@@ -437,5 +436,5 @@ def plan_batch(suite: Suite, *, mode: str, variants: list[str] | None, cases: li
             if mode == "once" and path.exists():
                 skipped += 1
                 continue
-            todo.append(BatchCase(f"{name}/{case.id}/s{sample}", request, client_of[name], path))
+            todo.append(BatchCase(f"{name}/{case.id}/s{sample}", request, client_of[name], path, (suite.root,)))
     return todo, skipped

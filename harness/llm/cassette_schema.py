@@ -14,12 +14,16 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..inputfiles import JsonRefused, loads
 from ..text import scrub_surrogates
 
 FORMAT_VERSION = 1
 # Chat-completion requests and answers nest a handful of levels (messages, content parts,
 # a JSON schema); much deeper is damage, and would overflow the stack of json and vcrpy.
 MAX_DEPTH = 64
+# Nesting read before the schema names the place that is too deep; deeper still is refused unread
+# (far below what the interpreter's JSON decoder recurses to).
+SCAN_DEPTH = 400
 
 
 class CorruptCassette(ValueError):
@@ -86,10 +90,11 @@ def _body(body: Any, place: str) -> tuple[str | None, Any]:
 def check_completion_body(text: str | None, place: str) -> None:
     """What the client reads of an answer must have the types it expects."""
     _need(text is not None, place, "no response body")
-    try:
-        data = json.loads(text)  # type: ignore[arg-type]
-    except RecursionError:  # deeper than the interpreter recurses: the same bound as below, whatever that limit is
-        raise CorruptCassette(f"{place}: nested deeper than {MAX_DEPTH} levels") from None
+    try:  # the JSON policy: nesting (the same bound as below, whatever the interpreter recurses to), integers
+        data = loads(text, limit=SCAN_DEPTH)  # type: ignore[arg-type]
+    except JsonRefused as exc:
+        problem = f"nested deeper than {MAX_DEPTH} levels" if exc.depth else str(exc).removeprefix("JSON ")
+        raise CorruptCassette(f"{place}: {problem}") from None
     except ValueError:
         raise CorruptCassette(f"{place}: not JSON") from None
     _check_completion(data, place)

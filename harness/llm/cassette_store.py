@@ -20,9 +20,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import InputError
-from .cassette_schema import MAX_DEPTH, CorruptCassette, validate_cassette
+from ..inputfiles import MIB, JsonRefused, UnreadableFile, loads, read_bytes, shown_path
+from .cassette_schema import MAX_DEPTH, SCAN_DEPTH, CorruptCassette, validate_cassette
 from ..text import scrub_surrogates
 from .request_digest import VOLATILE_BODY_FIELDS, body_hash
+
+
+# A cassette holds one case's conversation: answers of megabytes at most, with gleaning rounds.
+MAX_CASSETTE_BYTES = 256 * MIB
 
 
 class CassetteAbsent(FileNotFoundError):
@@ -34,20 +39,23 @@ def read_cassette(path: Path, *, request_text: bool = True) -> dict[str, Any]:
     request bodies as stored, see `validate_cassette`).
 
     Raises CassetteAbsent when there is none, InputError naming the file when it is damaged."""
+    try:  # a regular file of bounded size: a FIFO, /dev/zero or a 2 GB file is refused, never read
+        raw = read_bytes(path, limit=MAX_CASSETTE_BYTES, what="cassette")
+    except UnreadableFile as exc:
+        if exc.reason == "not found":  # nothing recorded yet, or a dangling link
+            raise CassetteAbsent(str(path)) from None
+        raise InputError(f"{shown_path(path)}: corrupt cassette: {exc.detail}") from None
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise CassetteAbsent(str(path)) from None
-    except OSError as exc:  # a directory, a symlink loop, no permission
-        raise InputError(f"{path}: corrupt cassette: cannot read it ({exc.strerror or exc})") from None
-    try:
-        return validate_cassette(json.loads(raw.decode("utf-8")), request_text=request_text)
+        return validate_cassette(loads(raw, limit=SCAN_DEPTH), request_text=request_text)
     except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: corrupt cassette: not UTF-8 (byte {exc.start})") from None
-    except RecursionError:  # deeper than the interpreter recurses, so deeper than the schema's bound
-        raise InputError(f"{path}: corrupt cassette: nested deeper than {MAX_DEPTH} levels") from None
-    except (CorruptCassette, ValueError) as exc:
-        raise InputError(f"{path}: corrupt cassette: {exc}") from None
+        raise InputError(f"{shown_path(path)}: corrupt cassette: not UTF-8 (byte {exc.start})") from None
+    except JsonRefused as exc:  # nested far deeper than the schema's bound, or an integer past the JSON policy's
+        problem = f"nested deeper than {MAX_DEPTH} levels" if exc.depth else str(exc).removeprefix("JSON ")
+        raise InputError(f"{shown_path(path)}: corrupt cassette: {problem}") from None
+    except CorruptCassette as exc:
+        raise InputError(f"{shown_path(path)}: corrupt cassette: {exc}") from None
+    except ValueError:
+        raise InputError(f"{shown_path(path)}: corrupt cassette: not JSON") from None
 
 
 def stored_body_hash(body: str | dict[str, Any] | None) -> str:

@@ -257,7 +257,11 @@ class JsonSerializer:
 
 class AtomicPersister:
     """Loads like vcrpy's filesystem persister, but reports damaged files as corrupt cassettes
-    (exit 2, naming the file); saves atomically, with mode `CASSETTE_MODE`."""
+    (exit 2, naming the file); saves atomically, with mode `CASSETTE_MODE`, never through a link
+    out of the project (`roots`: the suite's project folder, see harness/confined.py)."""
+
+    def __init__(self, roots: tuple[Path, ...] = ()) -> None:
+        self.roots = roots
 
     @classmethod
     def load_cassette(cls, cassette_path: str | Path, serializer: Any) -> Any:
@@ -270,18 +274,19 @@ class AtomicPersister:
         requests = [Request._from_dict(item["request"]) for item in data["interactions"]]
         return requests, [convert_to_bytes(item["response"]) for item in data["interactions"]]
 
-    @staticmethod
-    def save_cassette(cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: Any) -> None:
+    def save_cassette(self, cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: Any) -> None:
         from vcr.serialize import serialize
 
-        atomic_write(Path(cassette_path), serialize(cassette_dict, serializer), mode=CASSETTE_MODE)  # makes the folder
+        atomic_write(Path(cassette_path), serialize(cassette_dict, serializer), mode=CASSETTE_MODE,  # makes the folder
+                     roots=self.roots)
 
 
 _VCR_MODES = {"none": RecordMode.NONE, "once": RecordMode.ONCE, "rewrite": RecordMode.ALL, "all": RecordMode.ALL}
 
 
-def open_cassette(path: Path, mode: str, redactor: Redactor | None = None) -> Cassette:
+def open_cassette(path: Path, mode: str, redactor: Redactor | None = None, roots: tuple[Path, ...] = ()) -> Cassette:
     """A vcrpy cassette for one case. `rewrite` starts from nothing; `all` re-records every call.
+    `roots`: the project folders it must be written inside (harness/confined.py).
 
     The key each recorded request carries is added to `redactor`, so whatever the key's name
     or shape, an endpoint that echoes it does not get it written."""
@@ -298,7 +303,7 @@ def open_cassette(path: Path, mode: str, redactor: Redactor | None = None) -> Ca
     cassette = Cassette(
         path=str(path),
         serializer=serializer,
-        persister=AtomicPersister,
+        persister=AtomicPersister(roots),
         record_mode=_VCR_MODES[mode],
         match_on=MATCHERS,
         before_record_request=before_record_request,
@@ -328,10 +333,11 @@ class CassetteRouter:
     custom_patches = ()
     skip_patchers = tuple(name for name in PATCHER_NAMES if name != "httpx2")
 
-    def __init__(self, mode: str, key_envs: tuple[str, ...] = ()) -> None:
+    def __init__(self, mode: str, key_envs: tuple[str, ...] = (), roots: tuple[Path, ...] = ()) -> None:
         if mode not in _VCR_MODES:
             raise InputError(f"unknown record mode '{mode}' (one of {', '.join(RECORD_MODES)})")
         self.mode = mode
+        self.roots = roots  # the project folders cassettes are written inside
         self.secrets = configured_secrets(key_envs)
 
     @staticmethod
@@ -387,7 +393,7 @@ class CassetteRouter:
         """Route this task's requests to the cassette at `path`; save it when the case ends well.
 
         With `save=False` the caller saves it (`save_case`), e.g. in a thread, off the event loop."""
-        cassette = open_cassette(path, self.mode, Redactor(self.secrets))
+        cassette = open_cassette(path, self.mode, Redactor(self.secrets), self.roots)
         token = _CASE_CASSETTE.set(cassette)
         try:
             yield cassette
@@ -411,7 +417,7 @@ class CassetteRouter:
 
 
 def write_exchanges(path: Path, exchanges: list[tuple[Request, int, bytes]], *, key_envs: tuple[str, ...] = (),
-                    replace: bool = False) -> bool:
+                    replace: bool = False, roots: tuple[Path, ...] = ()) -> bool:
     """Write a case's cassette from (request, status, body) exchanges answered elsewhere (the Batch
     API, llm/batch.py), through the same scrubbing, serializer and file as a live recording, so
     replay and `harness cassettes audit` cannot tell them apart. The request should carry the
@@ -420,7 +426,7 @@ def write_exchanges(path: Path, exchanges: list[tuple[Request, int, bytes]], *, 
     Nothing is written when a cassette exists and `replace` is false; returns whether it wrote."""
     if path.exists() and not replace:
         return False
-    cassette = open_cassette(path, "rewrite", Redactor(configured_secrets(key_envs)))
+    cassette = open_cassette(path, "rewrite", Redactor(configured_secrets(key_envs)), roots)
     for request, status, body in exchanges:
         reason = "OK" if status == 200 else ""
         cassette.append(request, {"status": {"code": status, "message": reason},

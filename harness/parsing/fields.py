@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import re
 from typing import Any, Literal
 
@@ -80,18 +82,26 @@ def strip_closer(s: str) -> tuple[str, str]:
     return t, closer
 
 
+def _finite(value: float) -> float:
+    """`value`, unless it is no number a strength can be: nan, inf, or a 5,000-digit number that
+    rounds to inf (ValueError, read as not a number)."""
+    if not math.isfinite(value):
+        raise ValueError(value)
+    return value
+
+
 def parse_strength(raw: str) -> tuple[float | None, StrengthStatus]:
     """Read a relationship strength from whatever a model wrote in that position."""
     s = raw.strip()
     if not s:
         return None, "missing"
     try:
-        return float(s), "ok"
+        return _finite(float(s)), "ok"
     except ValueError:
         pass
     bare = s.strip("\"'“”*`()[]<>）（ \t\n.,;")
     try:
-        return float(bare), "repaired"
+        return _finite(float(bare)), "repaired"
     except ValueError:
         pass
     if is_placeholder(s) or "strength" in s.lower():
@@ -104,6 +114,8 @@ def parse_strength(raw: str) -> tuple[float | None, StrengthStatus]:
         denominator = float(m.group(2))
         if denominator not in (0.0, 10.0):
             value = value / denominator * 10.0
+    if not math.isfinite(value):
+        return None, "invalid"
     return value, "repaired"
 
 

@@ -7,10 +7,12 @@ mapping the many key spellings models use onto Entity and Relationship.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from harness.inputfiles import answer_decoder
 from harness.model import Entity
 from harness.parsing.delimited import ParsedRecords
 from harness.parsing.fields import is_placeholder, parse_strength
@@ -18,7 +20,9 @@ from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_pieces import repair_value
 from harness.text import scrub_surrogates
 
-_DECODER = json.JSONDecoder()
+# integers past the JSON policy's length are read as floats (inputfiles.answer_int): a model's
+# 5,000-digit "weight" must not lose the records around it, nor raise Python's int-string limit
+_DECODER = answer_decoder()
 _START = re.compile(r"[\[{]")
 # A JSON escape for a UTF-16 surrogate (\ud800-\udfff): decoding may yield a lone surrogate.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -370,8 +374,10 @@ def _relationship(item: Any, out: ParsedRecords, log: IssueLog, round: int) -> N
     strength: float | None = None
     if isinstance(raw_strength, bool):
         raw_strength = None
-    if isinstance(raw_strength, (int, float)):
+    if isinstance(raw_strength, (int, float)) and math.isfinite(raw_strength):
         strength = float(raw_strength)
+    elif isinstance(raw_strength, float):  # NaN, Infinity, or a number too long to read (inputfiles.answer_int)
+        log.note("strength-invalid", _short(raw_strength))
     elif raw_strength is not None:
         strength, status = parse_strength(str(raw_strength))
         if status == "repaired":

@@ -253,6 +253,6 @@ def write_exports(files: list[ExportedFile], *, force: bool) -> None:
     existing = [f.path for f in files if f.path.exists()]
     if existing and not force:
         raise InputError(f"{existing[0]}: already exists (use --force to overwrite)")
-    for exported in files:
+    for exported in files:  # atomically, never through a link out of the project (harness/confined.py)
         atomic_write(exported.path, exported.text)
 

@@ -474,14 +474,15 @@ def find_project_engine(prompt: Path) -> tuple[str, Path] | None:
 def folder_engine(folder: Path) -> tuple[str, Path] | None:
     """The GraphRAG version a project folder's own settings file says, and that file (None: no
     readable GraphRAG settings in the folder). Lint and `prompts export` read a project alike."""
+    from ..inputfiles import read_text
     from ..yamlfile import parse_yaml
 
     candidate = next((folder / name for name in SETTINGS_FILES if (folder / name).is_file()), None)
     if candidate is None:
         return None
     try:
-        data, _ = parse_yaml(candidate.read_text(encoding="utf-8"), str(candidate))
-    except (InputError, OSError, UnicodeDecodeError):
+        data, _ = parse_yaml(read_text(candidate, what="settings file"), str(candidate))
+    except InputError:
         return None
     if isinstance(data, dict) and _GRAPHRAG_SECTIONS & set(data):
         return engine_of_settings(data), candidate

@@ -201,7 +201,9 @@ def report_command(
         target = out or data.run_dir / f"compare-{other.finished.run_id}"
         write_reports(target, view)
     if markdown:
-        sys.stdout.write((target / "report.md").read_text(encoding="utf-8"))
+        from ..inputfiles import MAX_RUN_FILE_BYTES, read_text
+
+        sys.stdout.write(read_text(target / "report.md", limit=MAX_RUN_FILE_BYTES, what="report"))
     else:
         typer.echo(f"reports: {target}")
 

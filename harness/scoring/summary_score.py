@@ -14,10 +14,10 @@ look alike).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 
+from ..inputfiles import loads
 from ..model import GoldCase, SummaryScore
 from ..content_words import (
     CJK_CHAR,
@@ -51,7 +51,7 @@ def entity_names(case: GoldCase) -> list[str]:
     name = case.entity_name or ""
     if name.startswith("["):
         try:
-            value = json.loads(name)
+            value = loads(name)  # the JSON policy: no RecursionError on "[[[[..."
         except ValueError:
             return [name]
         if isinstance(value, list) and all(isinstance(v, str) for v in value):

@@ -11,6 +11,7 @@ import typer
 
 from ..atomicfile import atomic_write
 from ..errors import InputError
+from ..inputfiles import read_text
 
 DEFAULT_CHUNK_TOKENS = 1200  # GraphRAG's default chunk size
 
@@ -32,7 +33,7 @@ def add_variant(suite_path: Path, name: str, prompt: Path, root: Path) -> None:
     """Add `name: {prompt: ...}` under the suite's `variants:` as one new line, so comments survive."""
     from ..suites import load_suite
 
-    original = suite_path.read_text(encoding="utf-8")
+    original = read_text(suite_path, what="suite")
     lines = original.splitlines(keepends=True)
     start = next((i for i, line in enumerate(lines) if line.rstrip() == "variants:"), None)
     if start is None:
@@ -48,11 +49,11 @@ def add_variant(suite_path: Path, name: str, prompt: Path, root: Path) -> None:
     except ValueError:
         reference = prompt.resolve()
     lines.insert(end, f"{indent}{name}: {{prompt: {reference.as_posix()}}}\n")
-    atomic_write(suite_path, "".join(lines))
+    atomic_write(suite_path, "".join(lines), roots=(root,))
     try:
         load_suite(suite_path)
     except InputError:
-        atomic_write(suite_path, original)
+        atomic_write(suite_path, original, roots=(root,))
         raise
 
 
@@ -66,10 +67,7 @@ def input_chunks(folder: Path, chunk_tokens: int, model: str) -> tuple[list[str]
     texts: list[str] = []
     names: list[str] = []
     for file in files:
-        try:
-            text = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        text = read_text(file, what="input document")  # bounded, regular files only, strict UTF-8
         if not text.strip():
             continue
         pieces = split_tokens(text, chunk_tokens, model)

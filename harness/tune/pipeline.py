@@ -320,8 +320,7 @@ async def tune_async(options: TuneOptions) -> TuneResult:
     }
     paths = {"extract_graph": options.out,
              **{kind: options.out.with_name(f"{name}.{kind}.yaml") for kind in side}}
-    options.out.parent.mkdir(parents=True, exist_ok=True)
-    for kind, path in paths.items():
+    for kind, path in paths.items():  # atomic_write makes the folder, checked (harness/confined.py)
         atomic_write(path, fitted.text if kind == "extract_graph" else side[kind])
     lint = {kind: lint_prompt(path, model=model, **({"max_tokens": max(options.max_tokens, fitted.tokens)}
                                                     if kind == "extract_graph" else {}))

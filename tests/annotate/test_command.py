@@ -245,3 +245,35 @@ def test_agreement_between_two_reviewers(proposed, capsys, tmp_path):
     assert "overall (1 case(s)): entities 66.7%, relationships 50.0%" in out
     assert "only in the suite's gold: series-a-funding" in out
     assert "(or without gold in the suite): acquisition-deal" in out
+
+
+def test_proposals_into_a_suite_written_in_flow_style(project, suite, server, api_key, tmp_path, capsys):
+    """Issue 28 item 22: `gold_file:` was appended as a line after the closing brace of a suite
+    written as JSON (flow-style YAML), which then failed to load ("expected <document start>")."""
+    import yaml
+
+    from ..reports.helpers import record_cassettes
+
+    record_cassettes(suite, server, tmp_path)
+    data = yaml.safe_load(project.read_text(encoding="utf-8"))
+    project.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert run_cli(capsys, "run", str(project), "--run-id", "r")[0] == 0
+    code, out, err = run_cli(capsys, "annotate", str(project), "--from", "reports/towns/r", "--refresh")
+    assert code == 0, err
+    loaded = load_suite(project)
+    assert loaded.spec.gold_file == "towns.gold.yaml" and all(case.pending for case in loaded.cases)
+    assert json.loads(project.read_text(encoding="utf-8"))["gold_file"] == "towns.gold.yaml"  # still JSON
+
+
+@pytest.mark.parametrize("text", ['{"name": "s", "cases": [{"id": "a"}]}\n', '{"name": "s",\n "cases": [],\n}\n',
+                                  "# note\n{}  # end\n", "name: s\ncases: []\n", "name: s  # no newline at the end"])
+def test_the_gold_file_line_keeps_the_suite_yaml_and_its_style(text):
+    import yaml
+
+    from harness.annotate.command import with_gold_file
+
+    written = with_gold_file(text, "s.gold.yaml")
+    before = yaml.safe_load(text) or {}
+    assert yaml.safe_load(written) == {**before, "gold_file": "s.gold.yaml"}
+    flow = "{" in text
+    assert written.count("{") == text.count("{") if flow else written.startswith(text)  # one entry more, or one line

@@ -139,3 +139,31 @@ def test_the_written_side_file_reads_back_equal(tmp_path):
     write_gold_file(target, gold, header="# a header\n")
     assert target.read_text(encoding="utf-8").startswith("# a header\nsuite: tiny\n")
     assert read_gold_file(target) == gold
+
+
+@pytest.mark.parametrize("written, kept", [("2026-01-31", "2026-01-31"), ("'2026-01-31'", "2026-01-31"),
+                                           ("2026-01-31T08:30:00Z", "2026-01-31")])
+def test_a_review_date_is_a_day_of_the_calendar(tmp_path, written, kept) -> None:
+    """Issue 28 item 22: an unquoted date (YAML reads it as a date) was refused as "not a string"."""
+    from harness.annotate.gold_file import read_gold_file
+
+    path = tmp_path / "reviewed.yaml"
+    path.write_text(f"reviewed: {written}\ncases:\n  - id: one\n    reviewed: {written}\n", encoding="utf-8")
+    gold = read_gold_file(path)
+    assert gold.reviewed == kept and gold.cases[0].reviewed == kept
+
+
+@pytest.mark.parametrize("written", ["'2026-99-99'", "'2026-02-30'", "'2026-13-01'", "last tuesday", "'20260131'",
+                                     "'2026-1-5'"])
+@pytest.mark.parametrize("where", ["file", "case"])
+def test_a_review_date_that_is_no_day_is_refused_naming_its_line(tmp_path, written, where) -> None:
+    """Issue 28 item 22: `reviewed: 2026-99-99` (as the review page writes it, quoted) was accepted."""
+    from harness.annotate.gold_file import read_gold_file
+    from harness.errors import InputError
+
+    path = tmp_path / "reviewed.yaml"
+    top, case = (f"reviewed: {written}\n", "") if where == "file" else ("", f"    reviewed: {written}\n")
+    path.write_text(f"{top}cases:\n  - id: one\n{case}", encoding="utf-8")
+    line = 1 if where == "file" else 3
+    with pytest.raises(InputError, match=rf"reviewed\.yaml:{line}: (cases\[0\]\.)?reviewed: '.*' is not a date"):
+        read_gold_file(path)

@@ -55,3 +55,28 @@ def test_a_graphrag_0x_entry_says_what_it_proves_about_its_version(tmp_path: Pat
     found = {e.id.rsplit("/", 1)[-1]: e.version_evidence for e in discover(tmp_path, Skipped())}
     assert found == {"chat-01": "0.1-0.2.0 (no history stored)", "chat-02": "0.1-0.2.x (non-ASCII text stored escaped)",
                      "chat-03": None, "chat-04": None}
+
+
+def test_files_that_are_no_cache_entry_are_skipped_unread(tmp_path: Path) -> None:
+    """Issue 28 items 11 and 12: a FIFO in a cache folder hung the audit, a link to /dev/zero read
+    without end, and a 5,000-digit number was a traceback; each is one count in the skipped line."""
+    import os
+    import threading
+
+    from tests.support.battery import plant_special
+
+    (tmp_path / "chat-0123456789abcdef").write_text('{"result": "an answer"}')
+    for name, kind in (("chat-fifo", "fifo"), ("chat-zero", "dev-zero"), ("chat-socket", "socket")):
+        plant_special(tmp_path / name, kind)
+    (tmp_path / "chat-big").write_text('{"result": "x", "n": ' + "9" * 5000 + "}")
+    (tmp_path / "chat-deep").write_text('{"result": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    writer = threading.Thread(target=lambda: os.close(os.open(tmp_path / "chat-fifo", os.O_WRONLY)), daemon=True)
+    writer.start()
+    try:
+        skipped = Skipped()
+        assert [e.id for e in discover(tmp_path, skipped)] == ["chat-0123456789abcdef"]
+    finally:
+        if writer.is_alive():
+            os.close(os.open(tmp_path / "chat-fifo", os.O_RDONLY | os.O_NONBLOCK))
+        writer.join(5)
+    assert dict(skipped.reasons) == {"not a regular file": 3, "JSON past the harness's bounds (nesting, number length)": 2}

@@ -138,3 +138,11 @@ def test_names_of_a_report_prompts_worked_example() -> None:
                                "Relationships\nid,source,target\n4,HARBOUR SAFETY OFFICE,BRIGHTWATER SHIPPING\n") == (
         "HARBOUR SAFETY OFFICE", "BRIGHTWATER SHIPPING")
     assert example_table_names("No tables here. Entities are people.") == ()
+
+
+def test_a_cell_longer_than_the_csv_modules_limit_is_read():
+    """Issue 28 item 14: a description over 128 KiB in a context table raised `_csv.Error`."""
+    long = "w" * (200 * 1024)
+    text = f"-----Entities-----\nid,entity,description\n7,ANA,{long}\n8,BO,short\n"
+    tables = read_context_tables(text)
+    assert tables.ids["entities"] == frozenset({"7", "8"}) and tables.entity_names == ("ANA", "BO")

@@ -248,6 +248,52 @@ def test_a_provider_without_a_batch_api_is_refused(tmp_path: Path, env, monkeypa
     assert "model.provider 'azure' is not supported" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("state", ['{"version": 1, "phase": "two"}', '{"version": 1, "answers": {"a": []}}',
+                                   '{"version": 1, "lines": ' + "9" * 5000 + "}"])
+def test_a_tampered_state_file_is_one_line(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str], state: str) -> None:
+    """Issue 28 item 13: `int(state["phase"])` and friends raised a traceback on a hand-edited state."""
+    make_project(tmp_path)
+    path = tmp_path / "fixtures" / "cassettes" / "podcast" / batch_module.STATE_FILE
+    path.parent.mkdir(parents=True)
+    path.write_text(state, encoding="utf-8")
+    code = harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--base-url", "http://127.0.0.1:9/v1",
+                   monkeypatch=monkeypatch)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith(f"harness: {path}"), err
+    assert "start a new batch" in err
+
+
+@pytest.mark.parametrize("status", [404, 405])
+def test_an_endpoint_without_a_batch_api_says_so_in_one_line(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str], status: int) -> None:
+    """Issue 28 item 13: llama.cpp and vLLM answer the files endpoint 404; the SDK's NotFoundError
+    ended `record --batch` in a traceback, exit 1."""
+    suite = load_suite(make_project(tmp_path))
+    with FakeOpenAIServer(script_for(suite)) as server:
+        server.batch_error = (status, {"error": {"message": "File Not Found", "type": "not_found_error"}})
+        code = harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--base-url", server.base_url,
+                       "--variant", "tuned", monkeypatch=monkeypatch)
+        assert server.calls == 0  # nothing was recorded live either
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == (f"harness: {server.base_url}: this endpoint has no Batch API (its files and "
+                                            f"batches endpoints answer {status}; llama.cpp, vLLM and most local servers "
+                                            "have none): record without --batch")
+
+
+@pytest.mark.parametrize("status, code", [(401, 2), (403, 2), (500, 4)])
+def test_batch_api_errors_end_in_one_line(tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str], status: int, code: int) -> None:
+    suite = load_suite(make_project(tmp_path))
+    with FakeOpenAIServer(script_for(suite)) as server:
+        server.batch_error = (status, {"error": {"message": f"echo {KEY}", "type": "x"}})
+        assert harness(tmp_path, "record", "suites/podcast.yaml", "--batch", "--base-url", server.base_url,
+                       "--variant", "tuned", monkeypatch=monkeypatch) == code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and KEY not in err and f"HTTP {status}" in err.strip().splitlines()[-1], err
+
+
 @pytest.mark.slow
 def test_loop_checks_and_second_gleanings_go_in_later_phases(tmp_path: Path, env,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:

@@ -111,3 +111,61 @@ def test_a_deep_stored_answer_gets_the_harness_bound(depth):
 
     with pytest.raises(CorruptCassette, match="nested deeper than 64 levels"):
         check_completion_body('{"a": ' * depth + "1" + "}" * depth, "interactions[0].response")
+
+
+# ------------------------------------------------------------------ issue 28: special files, sizes, numbers
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "socket", "folder"])
+def test_a_cassette_that_is_no_file_is_refused_unread(tmp_path, kind):
+    """Item 11: a FIFO hung the replay, /dev/zero read without end."""
+    import os
+    import threading
+
+    from harness.llm.cassette_store import read_cassette
+
+    from ..support.battery import plant_special
+
+    path = tmp_path / "case.json"
+    plant_special(path, kind)
+    writer = None
+    if kind == "fifo":  # a reader that blocks pairs with this writer and sees an empty file
+        writer = threading.Thread(target=lambda: os.close(os.open(path, os.O_WRONLY)), daemon=True)
+        writer.start()
+    try:
+        with pytest.raises(InputError, match=r"case\.json: corrupt cassette: (not a regular file|is a folder)"):
+            read_cassette(path)
+    finally:
+        if writer is not None:
+            if writer.is_alive():
+                os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+            writer.join(5)
+
+
+def test_a_cassette_over_the_size_bound_is_refused_unread(tmp_path, monkeypatch):
+    """Item 11: a 2 GB cassette was read whole (MemoryError); the bound is checked before reading."""
+    from harness.llm import cassette_store
+
+    monkeypatch.setattr(cassette_store, "MAX_CASSETTE_BYTES", 100)
+    path = write(tmp_path / "case.json", interaction(ASK, "x" * 200))
+    with pytest.raises(InputError, match=r"case\.json: corrupt cassette: cassette of \d+ bytes is larger than the 100"):
+        cassette_store.read_cassette(path)
+
+
+@pytest.mark.parametrize("where", ["version", "usage", "request"])
+def test_a_5000_digit_number_in_a_cassette_is_the_harness_line(tmp_path, where):
+    """Item 12: Python's int limit spoke for the harness (its wording, "sys.set_int_max_str_digits")."""
+    from harness.llm.cassette_store import read_cassette
+
+    data = {"version": 1, "interactions": [interaction(ASK, "x")]}
+    if where == "version":
+        data["version"] = 777
+    elif where == "usage":
+        data["interactions"][0]["response"]["body"]["string"]["json"]["usage"]["prompt_tokens"] = 777
+    else:
+        data["interactions"][0]["request"]["body"]["json"]["seed"] = 777
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(data).replace("777", "7" * 5000), encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        read_cassette(path)
+    assert caught.value.message == f"{path}: corrupt cassette: number longer than 640 digits"

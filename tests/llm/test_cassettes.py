@@ -74,7 +74,7 @@ def test_serializer_round_trip_keeps_bodies_readable(tmp_path):
     request = Request("POST", "http://h/v1/chat/completions", json.dumps(BODY).encode(), {"content-type": "application/json"})
     response = {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": b'{"a": 1}'}}
     path = tmp_path / "c.json"
-    AtomicPersister.save_cassette(path, {"requests": [request], "responses": [response]}, JsonSerializer())
+    AtomicPersister().save_cassette(path, {"requests": [request], "responses": [response]}, JsonSerializer())
     stored = json.loads(path.read_text())
     assert stored["interactions"][0]["request"]["body"]["json"]["messages"][0]["content"] == "hi"
     [recording] = CassetteStore.load(path).recordings
@@ -251,7 +251,7 @@ def test_recorded_cassettes_are_written_0644_like_the_shipped_ones(recorded_town
 
     assert stat.S_IMODE(recorded_towns.stat().st_mode) == 0o644
     # saving over an existing cassette keeps the mode too, whatever mkstemp made
-    AtomicPersister.save_cassette(recorded_towns, {"requests": [], "responses": []}, JsonSerializer())
+    AtomicPersister().save_cassette(recorded_towns, {"requests": [], "responses": []}, JsonSerializer())
     assert stat.S_IMODE(recorded_towns.stat().st_mode) == 0o644
     assert not [p for p in recorded_towns.parent.iterdir() if p.name.endswith(".tmp")]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -573,3 +574,86 @@ def test_the_default_variant_is_the_versions_stock_prompt_word_for_word(version:
               / (plan.template.source.removeprefix("builtin:").replace("/", ".") + ".yaml")).read_text(encoding="utf-8")
     assert "MIT License" in header and "Copyright (c) Microsoft Corporation" in header
     assert builtin.meta.kind == "graphrag.extract_graph"
+
+
+# ------------------------------------------------------------------ issue 28: outside the project, odd inputs
+
+
+def _leaky(tmp_path: Path, plant) -> tuple[Path, Path, Path]:
+    """A v2 project beside a secret file; `plant(root, secret)` makes something of it lead to the secret."""
+    root = project_v2(tmp_path / "graphrag")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET-OUTSIDE {input_text}\n", encoding="utf-8")
+    plant(root, secret)
+    return root, secret, tmp_path / "work" / "suites" / "v2.yaml"
+
+
+def _copied_secret(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.is_file() and b"SECRET-OUTSIDE" in p.read_bytes()]
+
+
+@pytest.mark.parametrize("plant", [
+    lambda root, secret: (root / "prompts" / "extract_graph.txt").unlink() or
+    (root / "prompts" / "extract_graph.txt").symlink_to(secret),
+    lambda root, secret: (root / "settings.yaml").write_text(
+        (root / "settings.yaml").read_text().replace("prompts/extract_graph.txt", str(secret))),
+    lambda root, secret: (root / "settings.yaml").write_text(
+        (root / "settings.yaml").read_text().replace("prompts/extract_graph.txt", "../secret.txt")),
+], ids=["symlink", "absolute", "dotdot"])
+def test_a_prompt_resolving_outside_the_project_is_not_copied(tmp_path: Path, plant) -> None:
+    """Issue 28 item 7: the prompt was copied into the suite's prompts/ whatever it resolved to."""
+    root, secret, out = _leaky(tmp_path, plant)
+    with pytest.raises(InputError, match="resolves to .*outside the project"):
+        write_draft(graphrag_draft(read_graphrag_project(root, environ={}), out), out)
+    assert not (tmp_path / "work").exists() or not _copied_secret(tmp_path / "work")
+
+
+@pytest.mark.parametrize("plant", [
+    lambda root, secret: (root / "docs" / "leak.txt").symlink_to(secret),
+    lambda root, secret: (root / "settings.yaml").write_text(
+        (root / "settings.yaml").read_text().replace("base_dir: docs", f"base_dir: {secret.parent}")),
+], ids=["symlink", "absolute-folder"])
+def test_an_input_resolving_outside_the_project_is_skipped(tmp_path: Path, plant) -> None:
+    root, secret, out = _leaky(tmp_path, plant)
+    draft = graphrag_draft(read_graphrag_project(root, environ={}), out)
+    write_draft(draft, out)
+    assert not _copied_secret(tmp_path / "work")
+    assert any("resolves outside the imported project" in w for w in draft.warnings)
+
+
+def test_force_replaces_a_link_in_the_suites_place_instead_of_writing_through_it(harness_cli, tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28 item 6: `import --force` wrote the suite into whatever `suites/x.yaml` linked to."""
+    root = project_v2(tmp_path / "graphrag")
+    work, outside = tmp_path / "work", tmp_path / "outside.yaml"
+    outside.write_text("mine\n", encoding="utf-8")
+    (work / "suites").mkdir(parents=True)
+    (work / "suites" / "v2.yaml").symlink_to(outside)
+    monkeypatch.chdir(work)
+    assert harness_cli(["import", "graphrag", str(root), "--out", "suites/v2.yaml", "--force"]) == 0
+    assert outside.read_text(encoding="utf-8") == "mine\n"
+    assert not (work / "suites" / "v2.yaml").is_symlink() and load_suite(work / "suites" / "v2.yaml").name == "v2"
+    shutil.rmtree(work / "fixtures" / "chunks")
+    (work / "fixtures" / "chunks").symlink_to(tmp_path)  # the long input's chunks go to fixtures/chunks/v2/
+    assert harness_cli(["import", "graphrag", str(root), "--out", "suites/v2.yaml", "--force"]) == 2
+    assert not (tmp_path / "v2").exists()
+
+
+@pytest.mark.parametrize("files, fragment", [
+    ({"big.csv": "id,text\n1," + "w" * (200 * 1024) + "\n"}, None),
+    ({"deep.json": "[" * 100_000 + "]" * 100_000}, "nested deeper than"),
+    ({"big.json": '[{"text": "Ida Moss judged.", "n": ' + "9" * 5000 + "}]"}, "number longer than"),
+], ids=["csv-200k-field", "json-deep", "json-bigint"])
+def test_odd_structured_inputs_are_read_or_skipped_in_one_line(tmp_path: Path, files: dict[str, str],
+                                                               fragment: str | None) -> None:
+    """Issue 28 item 14: a CSV field over 128 KiB (csv's own limit), deep or 5,000-digit JSON rows
+    ended the import in a traceback."""
+    kind = "csv" if next(iter(files)).endswith(".csv") else "json"
+    root = _structured_project(tmp_path / kind, f"input:\n  storage: {{base_dir: input}}\n  file_type: {kind}\n", files)
+    out = tmp_path / "work" / "suites" / "s.yaml"
+    draft = graphrag_draft(read_graphrag_project(root, environ={}), out)
+    if fragment is None:  # read as GraphRAG reads it (pandas has no such limit), and cut into chunks
+        chunk = next(text for path, text in draft.files.items() if "chunks" in path.parts)
+        assert draft.cases[0]["id"] == "big-1" and set(chunk) == {"w"}
+    else:
+        assert any(fragment in w and "skipped" in w for w in draft.warnings), draft.warnings

@@ -154,6 +154,9 @@ class FakeOpenAIServer:
         self.batch_answered = 0  # batch lines answered 200
         self.fail_lines: Callable[[str], bool] = lambda custom_id: False  # these lines go to the error file
         self.drop_lines: Callable[[str], bool] = lambda custom_id: False  # these lines get no answer at all
+        # (status, body) every files and batches request gets instead, as from an endpoint without
+        # the Batch API (llama.cpp, vLLM: 404) or one refusing it
+        self.batch_error: tuple[int, dict[str, Any]] | None = None
         self._lock = threading.Lock()
         self._rng = random.Random(self.faults.seed)
         self._server = _Server((host, 0), self._handler())
@@ -364,6 +367,9 @@ class FakeOpenAIServer:
                 length = int(self.headers.get("Content-Length", 0))
                 raw = self.rfile.read(length)
                 route = self.path.split("?", 1)[0].rstrip("/")
+                if server.batch_error is not None and route.endswith(("/files", "/batches")):
+                    self._send(*server.batch_error)
+                    return
                 if route.endswith("/files"):
                     with server._lock:
                         server.requests.append({"path": self.path, "headers": dict(self.headers), "body": None})

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from ...inputfiles import read_text
+from ...inputfiles import JsonRefused, jsonl_lines, loads, read_text
 
 # The output format of the prompts written for benchmark suites: one `predicate(subject, object)`
 # per line, as Text2KGBench's prompts ask (harness/formats, added with issue 16).
@@ -24,7 +24,9 @@ def read_json_file(path: Path, what: str) -> Any:
     """The JSON value of a file, or InputError naming the file, line and problem."""
     text = read_text(path, limit=MAX_BENCHMARK_BYTES, what=what)
     try:
-        return json.loads(text)
+        return loads(text)  # the JSON policy: deep nesting and 5,000-digit numbers are one line, not a traceback
+    except JsonRefused as exc:
+        raise InputError(f"{path}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
 
@@ -33,11 +35,13 @@ def read_jsonl_file(path: Path, what: str) -> list[dict[str, Any]]:
     """The objects of a JSON Lines file (blank lines skipped), or InputError naming file:line."""
     text = read_text(path, limit=MAX_BENCHMARK_BYTES, what=what)
     rows: list[dict[str, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in jsonl_lines(text):  # "\n" only: a sentence may hold U+2028
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = loads(line)
+        except JsonRefused as exc:
+            raise InputError(f"{path}:{number}: {exc}") from None
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}:{number}: not valid JSON: {exc.msg}") from None
         if not isinstance(row, dict):

@@ -151,7 +151,7 @@ def write_cache_cassettes(suite_path: Path, finders: dict[str, CaseFinder], mode
                 continue
             key_envs = (client.settings.api_key_env, *client.provider.key_envs)
             write_exchanges(request.cassette_path(suite), _exchanges(client, stand_in.sent), key_envs=key_envs,
-                            replace=replace)
+                            replace=replace, roots=(suite.root,))
             report.covered.append(case.id)
             report.entries[case.id] = [reply.entry for _, reply in stand_in.sent]
         coverage.append(report)

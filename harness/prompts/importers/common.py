@@ -15,14 +15,16 @@ from typing import Any, Protocol
 import yaml
 
 from ...atomicfile import atomic_write
+from ...confined import resolves_inside
 from ...errors import InputError
-from ...inputfiles import read_text
+from ...inputfiles import read_bytes, read_text
 from ...known_keys import is_key_env, learn_keys_of, scrub_data
 from ...names import safe_name
-from ...suites import project_root
 from .language import settle_language
 
 DEFAULT_MAX_CASES = 10
+# An input document, or a CSV or JSON file of many: a corpus file, far above one chunk.
+MAX_DOCUMENT_BYTES = 512 * 1024 * 1024
 
 # Reference-free limits written into every imported suite, so it is gated on something real before
 # any gold exists (docs/prompts.md, "Thresholds written on import"). Starting points, not verdicts:
@@ -52,7 +54,8 @@ def read_dotenv(path: Path) -> dict[str, str]:
     if not path.is_file():
         return {}
     values: dict[str, str] = {}
-    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    text = read_bytes(path, what=".env file").decode("utf-8", "replace")  # bounded: a 3 GB sparse file is refused
+    for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue
@@ -250,7 +253,8 @@ def destination(project: ImportedProject, out: Path, *, name: str | None, max_ca
 def project_file_reference(path: Path, where: Destination, files: dict[Path, str], folder: str) -> str:
     """How the suite names the project's file `path`: relative, when it lies inside the harness
     project; else a copy under `<folder>/<suite>/` (added to `files`), since suites read prompts and
-    chunks only from inside their project (see suites.load_suite)."""
+    chunks only from inside their project (see suites.load_suite). The importer has checked that
+    the file resolves inside the imported project (`confined.check_source`)."""
     if path.resolve().is_relative_to(where.root.resolve()):
         return relative_path(path, where.root)
     copy = where.root / folder / where.suite_name / path.name
@@ -258,14 +262,24 @@ def project_file_reference(path: Path, where: Destination, files: dict[Path, str
     return relative_path(copy, where.root)
 
 
+def outside_project(path: Path, imported: Path, warnings: list[str]) -> bool:
+    """Whether the input file `path` resolves outside the `imported` project folder (a link planted
+    in it, an absolute or `..` input folder); if so, a warning says it was skipped."""
+    if resolves_inside(path, imported):
+        return False
+    warnings.append(f"{path}: skipped, it resolves outside the imported project {imported} (a link?); the importer "
+                    "copies nothing from outside the project it imports")
+    return True
+
+
 def chunk_cases(files: list[Path], where: Destination, draft: SuiteDraft) -> None:
     """One case per input text file, with empty gold (see `document_cases`)."""
     documents: list[InputDocument] = []
     for path in files[: where.max_cases]:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            draft.warnings.append(f"{path}: skipped, cannot read it as UTF-8 text ({exc})")
+            text = read_text(path, limit=MAX_DOCUMENT_BYTES, what="input document")
+        except InputError as exc:
+            draft.warnings.append(f"{exc.message}: skipped")
             continue
         if not text.strip():
             draft.warnings.append(f"{path}: skipped, it is empty")
@@ -320,12 +334,17 @@ def write_draft(draft: SuiteDraft, out: Path, *, force: bool = False) -> list[Pa
         shown = ", ".join(str(p) for p in existing[:3])
         raise InputError(f"{shown}: already exists (use --name NAME to import it as another suite, "
                          "or --force to overwrite)")
+    # atomically, never through a link out of the working folder's project (harness/confined.py): the
+    # suite's own folder is no project of its own here, a link may be what took it elsewhere
     for path, content in draft.files.items():
         atomic_write(path, content)  # the one writer: a key the project's files hold is not copied
-    atomic_write(out, draft.to_yaml())
+    atomic_write(out, draft.to_yaml())  # a link in the suite's place is replaced, not written through
     return targets
 
 
 def suite_root(out: Path) -> Path:
-    """The project folder the written suite's paths are relative to (the parent of `suites/`)."""
-    return project_root(out)
+    """The project folder the written suite's paths are relative to (the parent of `suites/`). The
+    file is about to be written, not read: neither a link in its place (replaced) nor a link on its
+    way (refused when it leads out of the project, harness/confined.py) says where the project is."""
+    folder = Path(os.path.abspath(out)).parent  # as named: a link on its way is judged when writing
+    return folder.parent if folder.name == "suites" else folder

@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...confined import check_source
 from ...errors import InputError
+from ...inputfiles import read_bytes, read_text
 from ...known_keys import learn_key_envs
 from ...yamlfile import Location, line_of, parse_yaml
 from ...names import safe_name
@@ -38,10 +40,12 @@ from ..entity_types import DEFAULT_ENTITY_TYPES, effective_entity_types
 from ..graphrag_layout import settings_line, unread_sections
 from .common import (
     DEFAULT_MAX_CASES,
+    MAX_DOCUMENT_BYTES,
     Destination,
     SuiteDraft,
     destination,
     document_cases,
+    outside_project,
     project_file_reference,
     project_env,
     reference_free_thresholds,
@@ -181,10 +185,7 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None, 
     without it the last version of the settings' line is assumed."""
     settings_path = find_settings(root)
     base = settings_path.parent
-    try:
-        raw = settings_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{settings_path}: cannot read: {exc}") from None
+    raw = read_text(settings_path, what="GraphRAG settings file")  # bounded, regular files only, strict UTF-8
     learn_key_envs(key_variables(raw, str(settings_path)))  # before the .env's keys are told apart
     env = project_env(base / ".env", environ)
     data, lines = parse_yaml(substitute_env(raw, env), str(settings_path))
@@ -215,9 +216,12 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None, 
         if found is None:
             found = next((base / "prompts" / name for name in defaults if (base / "prompts" / name).is_file()), None)
         if found is not None:
+            check_source(found, settings_path.parent, f"{kind} prompt")  # copied into the suite's files
             project.prompts[kind] = found
 
     project.query_prompts = _query_prompts(data, base)
+    for path in project.query_prompts.values():
+        check_source(path, settings_path.parent, "query prompt")
     extract = _section(data, "extract_graph", "entity_extraction")
     types = extract.get("entity_types")
     if isinstance(types, str):
@@ -364,6 +368,8 @@ def project_text_units(project: GraphRAGProject, warnings: list[str]) -> tuple[l
     """The project's text units and where they came from: its output table when it has one (ids
     as the engine wrote them), else its input cut as its GraphRAG version cuts it."""
     table = find_output_table(project.settings, project.root)
+    if table is not None and outside_project(table, project.settings_path.parent, warnings):
+        table = None
     if table is not None:
         try:
             units = read_output_text_units(table)
@@ -393,9 +399,10 @@ def _input_documents(project: GraphRAGProject, warnings: list[str]) -> list[Engi
     read by graphrag_input (their document ids are not GraphRAG's: a hash of the text)."""
     if project.input_dir is None:
         return []
+    imported = project.settings_path.parent  # input files resolving outside it are skipped, never copied
     if project.input.file_type == "text":
-        return read_text_documents(project.input_dir, project.file_pattern, project.chunking, warnings)
-    rows = read_documents(project.input_dir, project.input, warnings)
+        return read_text_documents(project.input_dir, project.file_pattern, project.chunking, warnings, within=imported)
+    rows = read_documents(project.input_dir, project.input, warnings, within=imported)
     return [EngineDocument(hashlib.sha512(d.text.encode("utf-8")).hexdigest(), d.text, d.name, path=d.path) for d in rows]
 
 
@@ -463,8 +470,8 @@ def text_unit_cases(units: Sequence[tuple[str, TextUnit]], where: Destination, d
 def _same_text(path: Path, text: str) -> bool:
     """Whether a suite reading `path` (strict UTF-8, BOM dropped, no newline translation) gets `text`."""
     try:
-        return path.read_bytes().decode("utf-8-sig") == text
-    except (OSError, UnicodeDecodeError):
+        return read_bytes(path, limit=MAX_DOCUMENT_BYTES, what="input document").decode("utf-8-sig") == text
+    except (InputError, UnicodeDecodeError):
         return False
 
 

@@ -34,9 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from ...cache_audit.classify import classify
-from ...cache_audit.discovery import Skipped, discover
+from ...cache_audit.discovery import MAX_FILE_BYTES, Skipped, discover
 from ...cache_audit.versions import settle_fnllm_versions
 from ...errors import InputError
+from ...inputfiles import loads, read_bytes
 from .cache_cassettes import CachedReply, CachePlan, CaseCache, CaseFinder, Uncovered, response_body
 
 EXTRACTION_KINDS = ("extraction", "continuation", "loop")
@@ -132,9 +133,9 @@ def read_graphrag_cache(folder: Path) -> GraphRAGCache:
         kind = classify(entry).kind
         if kind not in EXTRACTION_KINDS or entry.answer is None:
             continue
-        try:
-            raw = json.loads((folder / entry.id).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        try:  # bounded, regular files only, the JSON policy (discovery read it so already)
+            raw = loads(read_bytes(folder / entry.id, limit=MAX_FILE_BYTES, what="cache entry"))
+        except (InputError, ValueError):
             raw = None
         model = entry.model or NOT_STORED
         body = response_body(entry.answer, model, _stored_response(raw))

@@ -24,9 +24,7 @@ NLTK's punkt data, which the harness does not download: such a project is import
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -35,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...inputfiles import JsonRefused, csv_rows, jsonl_lines, loads, read_text, shown_path, universal_newlines
+from .common import MAX_DOCUMENT_BYTES, outside_project
 from .file_pattern import PatternRefused, compile_file_pattern
 
 # The version a project is taken to be when no --graphrag-version is given, by the settings layout
@@ -224,15 +224,19 @@ def input_files(folder: Path, pattern: str, chunking: ChunkSettings) -> list[tup
 
 
 def read_text_documents(folder: Path, pattern: str, chunking: ChunkSettings,
-                        warnings: list[str]) -> list[EngineDocument]:
+                        warnings: list[str], *, within: Path | None = None) -> list[EngineDocument]:
     """Text files as GraphRAG's text loader reads them: text mode (universal newlines), the id the
-    hash of the pattern's groups and the text (3.x: of the text alone), the file name as title."""
+    hash of the pattern's groups and the text (3.x: of the text alone), the file name as title.
+    A file resolving outside `within` (the imported project) is skipped."""
     documents: list[EngineDocument] = []
     for path, groups in input_files(folder, pattern, chunking):
-        try:
-            text = path.read_text(encoding=chunking.file_encoding)
-        except (OSError, UnicodeDecodeError, LookupError) as exc:
-            warnings.append(f"{path}: skipped as GraphRAG skips it, cannot read it as {chunking.file_encoding} ({exc})")
+        if within is not None and outside_project(path, within, warnings):
+            continue
+        try:  # bounded, regular files only; text mode's universal newlines, as GraphRAG reads
+            text = universal_newlines(read_text(path, limit=MAX_DOCUMENT_BYTES, what="input file",
+                                                 encoding=chunking.file_encoding))
+        except InputError as exc:
+            warnings.append(f"{exc.message}: skipped as GraphRAG skips it")
             continue
         if chunking.line == "v3":
             key = text
@@ -433,25 +437,42 @@ def _table_rows(path: Path) -> list[dict[str, Any]]:
     try:
         if suffix == ".parquet":
             return _parquet_rows(path)
-        raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read it ({exc})") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    raw = universal_newlines(read_text(path, limit=MAX_DOCUMENT_BYTES, what="text units table"))  # bounded
     if suffix == ".csv":
-        return list(csv.DictReader(io.StringIO(raw, newline="")))
+        return csv_rows(raw, shown_path(path))
     try:
         if suffix == ".jsonl":
-            return [json.loads(line) for line in raw.splitlines() if line.strip()]
-        data = json.loads(raw)
+            return _json_lines(raw, path)
+        data = loads(raw)
+    except JsonRefused as exc:
+        raise InputError(f"{shown_path(path)}: {exc}") from None
     except json.JSONDecodeError as exc:
-        try:  # GraphRAG's JSON emitter writes records one a line (pandas `lines=True`) into .json
-            return [json.loads(line) for line in raw.splitlines() if line.strip()]
-        except json.JSONDecodeError:
-            raise InputError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
+        # GraphRAG's JSON emitter writes records one a line (pandas `lines=True`) into .json
+        return _json_lines(raw, path, first_error=exc.lineno)
     if isinstance(data, dict) and isinstance(data.get("data"), list):  # pandas orient="table"/"split"
         data = data["data"]
     if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
         raise InputError(f"{path}: a text units table is a list of rows")
     return data
+
+
+def _json_lines(raw: str, path: Path, first_error: int | None = None) -> list[Any]:
+    """The values of JSON Lines (split on "\n" only: a text may hold U+2028), under the JSON policy;
+    a line that is not JSON names the file and line (`first_error`: the line a whole-file read
+    failed at, named when the lines do not read either)."""
+    rows = []
+    for number, line in jsonl_lines(raw):
+        if not line.strip():
+            continue
+        try:
+            rows.append(loads(line))
+        except JsonRefused as exc:
+            raise InputError(f"{shown_path(path)}:{number}: {exc}") from None
+        except ValueError:
+            raise InputError(f"{shown_path(path)}:{first_error or number}: not JSON") from None
+    return rows
 
 
 def _parquet_rows(path: Path) -> list[dict[str, Any]]:

@@ -17,15 +17,15 @@ GraphRAG 0.x used `input.type` for the file type too. Default file patterns foll
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .common import InputDocument, PathPattern, find_files
+from ...errors import InputError
+from ...inputfiles import JsonRefused, csv_rows, loads, read_text, shown_path, universal_newlines
+from .common import MAX_DOCUMENT_BYTES, InputDocument, PathPattern, find_files, outside_project
 from .file_pattern import PatternRefused, compile_file_pattern
 
 FILE_TYPES = ("text", "csv", "json")
@@ -64,8 +64,10 @@ def input_settings(section: dict[str, Any]) -> InputSettings:
     return settings
 
 
-def read_documents(folder: Path, settings: InputSettings, warnings: list[str]) -> list[InputDocument]:
-    """Every row of the folder's CSV or JSON input files, in file order; problems go to `warnings`."""
+def read_documents(folder: Path, settings: InputSettings, warnings: list[str], *,
+                   within: Path | None = None) -> list[InputDocument]:
+    """Every row of the folder's CSV or JSON input files, in file order; problems go to `warnings`.
+    A file resolving outside `within` (the imported project) is skipped."""
     pattern: PathPattern
     try:  # a project's pattern is input: matched without backtracking (file_pattern.py)
         pattern = compile_file_pattern(settings.pattern)
@@ -77,25 +79,27 @@ def read_documents(folder: Path, settings: InputSettings, warnings: list[str]) -
     files = find_files(folder, pattern, suffixes=SUFFIXES[settings.file_type])
     documents: list[InputDocument] = []
     for path in files:
-        try:
-            raw = path.read_text(encoding=settings.encoding)
-        except (OSError, UnicodeDecodeError, LookupError) as exc:
-            warnings.append(f"{path}: skipped, cannot read it as {settings.encoding} text ({exc})")
+        if within is not None and outside_project(path, within, warnings):
             continue
-        rows = _csv_rows(raw) if settings.file_type == "csv" else _json_rows(raw, path, warnings)
+        try:  # bounded, regular files only (a FIFO would hang, /dev/zero never ends)
+            raw = universal_newlines(read_text(path, limit=MAX_DOCUMENT_BYTES, what="input file",
+                                               encoding=settings.encoding))
+            rows = csv_rows(raw, shown_path(path)) if settings.file_type == "csv" else _json_rows(raw, path, warnings)
+        except InputError as exc:
+            warnings.append(f"{exc.message}: skipped")
+            continue
         documents.extend(_row_documents(path, rows, settings, warnings))
     return documents
 
 
-def _csv_rows(raw: str) -> list[dict[str, Any]]:
-    return list(csv.DictReader(io.StringIO(raw)))
-
-
 def _json_rows(raw: str, path: Path, warnings: list[str]) -> list[dict[str, Any]]:
-    try:
-        data = json.loads(raw)
+    try:  # the JSON policy: deep nesting and 5,000-digit numbers are refused in one line
+        data = loads(raw)
+    except JsonRefused as exc:
+        warnings.append(f"{path}: skipped, {exc}")
+        return []
     except json.JSONDecodeError as exc:
-        warnings.append(f"{path}:{exc.lineno}: skipped, not JSON ({exc.msg})")
+        warnings.append(f"{path}:{exc.lineno}: skipped, not JSON")
         return []
     rows = data if isinstance(data, list) else [data]
     kept = [row for row in rows if isinstance(row, dict)]

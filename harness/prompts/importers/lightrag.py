@@ -22,7 +22,6 @@ suite's `model:` (lightrag_settings.py), the release its `engine:` (lightrag_rel
 from __future__ import annotations
 
 import ast
-import json
 import os
 import re
 import string
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...inputfiles import loads, read_text, universal_newlines
 from ...names import safe_name
 from ..syntax import escape, partial_fill
 from .lightrag_release import Release, parse_release, pinned_release
@@ -54,12 +54,14 @@ from .lightrag_workdir import (
 )
 from .common import (
     DEFAULT_MAX_CASES,
+    MAX_DOCUMENT_BYTES,
     SKIP_DIRS,
     SuiteDraft,
     document_cases,
     destination,
     dump_yaml,
     find_files,
+    outside_project,
     project_env,
     reference_free_thresholds,
     relative_path,
@@ -268,13 +270,15 @@ def read_prompts_py(path: Path) -> tuple[dict[str, Any], dict[str, int], dict[st
     """The entries of the PROMPTS dict in a Python file that can be read without running it, their
     lines, and the entries that cannot (with line and reason). Assignments are read in file order,
     so an entry may use names and entries set above it."""
+    source = universal_newlines(read_text(path, what="LightRAG prompt file", encoding="utf-8"))  # bounded
     try:
-        source = path.read_text(encoding="utf-8")
         tree = ast.parse(source, filename=str(path))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from None
     except SyntaxError as exc:
         raise InputError(f"{path}:{exc.lineno or 1}: not valid Python: {exc.msg}") from None
+    except ValueError:  # a NUL byte
+        raise InputError(f"{path}: not valid Python (a NUL byte)") from None
+    except RecursionError:
+        raise InputError(f"{path}: nested too deeply to read") from None
     by_dict: dict[str, dict[str, Any]] = {}
     lines: dict[str, dict[str, int]] = {}
     skipped: dict[str, dict[str, Skipped]] = {}
@@ -333,10 +337,10 @@ def read_prompts_py(path: Path) -> tuple[dict[str, Any], dict[str, int], dict[st
 def _type_list(value: str) -> list[str]:
     value = value.strip()
     try:
-        loaded = json.loads(value)
+        loaded = loads(value)  # the JSON policy: a 5,000-digit number is refused, not a traceback
         if isinstance(loaded, list):
             return [str(v).strip() for v in loaded if str(v).strip()]
-    except json.JSONDecodeError:
+    except ValueError:
         pass
     return [t.strip().strip("'\"") for t in value.strip("[]").split(",") if t.strip().strip("'\"")]
 
@@ -691,10 +695,13 @@ def lightrag_draft(
     files = find_files(project.input_dir, re.compile(r".*"), suffixes=(".txt", ".md")) if project.input_dir else []
     documents: list[tuple[str, str]] = []
     for path in files:
-        try:
-            documents.append((path.name, path.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as exc:
-            draft.warnings.append(f"{path}: skipped, cannot read it as UTF-8 text ({type(exc).__name__})")
+        if outside_project(path, project.root, draft.warnings):  # a link out of the imported setup
+            continue
+        try:  # bounded, regular files only; as text mode reads it (newlines translated, a BOM kept)
+            documents.append((path.name, universal_newlines(read_text(path, limit=MAX_DOCUMENT_BYTES, what="input file",
+                                                                      encoding="utf-8"))))
+        except InputError as exc:
+            draft.warnings.append(f"{exc.message}: skipped")
     chunks = chunk_like_lightrag(documents, project.chunk_size, project.chunk_overlap, project.tokenizer_model)
     _chunk_cases(chunks, where, draft, f"the inputs cut as LightRAG cuts them ({project.chunk_size} tokens of "
                                        f"{project.tokenizer_model}'s encoding, overlap {project.chunk_overlap})")

@@ -11,13 +11,13 @@ generation, said to be assumed. A range (`>=1.4`) names no release and is not re
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...engine_names import parse_engine_name
 from ...errors import InputError
+from ...inputfiles import loads, read_text
 
 PACKAGE = re.compile(r"lightrag[-_.]hku", re.IGNORECASE)
 VERSION = r"(\d+(?:\.\d+){1,3})"
@@ -65,8 +65,8 @@ def _lock_pin(path: Path, text: str) -> tuple[str, int] | None:
     """uv.lock / poetry.lock: `name = "lightrag-hku"` then `version = "X"`; Pipfile.lock: JSON."""
     if path.name == "Pipfile.lock":
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
+            data = loads(text)  # the JSON policy
+        except ValueError:
             return None
         for section in ("default", "develop"):
             entry = data.get(section, {}) if isinstance(data, dict) else {}
@@ -92,9 +92,9 @@ def pinned_release(root: Path) -> Release | None:
     for path in dict.fromkeys(candidates):
         if not path.is_file():
             continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        try:  # bounded, regular files only (harness/inputfiles.py)
+            text = read_text(path, what="requirements file", encoding="utf-8")
+        except InputError:
             continue
         found: tuple[str, int] | None = None
         if path.suffix == ".lock":

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...errors import InputError
+from ...inputfiles import read_text
 from .common import SKIP_DIRS
 
 ENV_FUNCTIONS = {"os.getenv", "os.environ.get", "getenv", "environ.get"}
@@ -172,9 +174,9 @@ def _is_lightrag(node: ast.Call, scope: _Scope) -> bool:
 
 
 def _calls_in(path: Path, env: Mapping[str, str]) -> list[ConstructorCall]:
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+    try:  # bounded, regular files only (harness/inputfiles.py)
+        tree = ast.parse(read_text(path, what="Python file", encoding="utf-8"), filename=str(path))
+    except (InputError, SyntaxError, ValueError, RecursionError):
         return []
     scope = _Scope(env)
     _bind_imports(tree, scope)
@@ -228,8 +230,8 @@ def addon_assignments(root: Path, env: Mapping[str, str]) -> dict[str, Any]:
         if any(part in SKIP_DIRS for part in path.relative_to(root).parts):
             continue
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            tree = ast.parse(read_text(path, what="Python file", encoding="utf-8"))
+        except (InputError, SyntaxError, ValueError, RecursionError):
             continue
         scope = _Scope(env)
         for node in ast.walk(tree):

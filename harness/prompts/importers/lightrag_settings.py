@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...inputfiles import read_bytes
 from ...llm.providers.base import check_base_url
 from .lightrag_release import Release
 from .lightrag_script import ConstructorCall, EnvRef, FuncRef
@@ -114,7 +115,8 @@ def dotenv_lines(path: Path) -> dict[str, int]:
     lines: dict[str, int] = {}
     if not path.is_file():
         return lines
-    for number, raw in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+    text = read_bytes(path, what=".env file").decode("utf-8", "replace")  # bounded: a 3 GB sparse file is refused
+    for number, raw in enumerate(text.splitlines(), 1):
         match = re.match(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=", raw)
         if match:
             lines[match[1]] = number

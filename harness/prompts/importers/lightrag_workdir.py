@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...inputfiles import JsonRefused, loads, read_text
 from ..syntax import TOKEN
 
 CHUNKS_FILE = "kv_store_text_chunks.json"
@@ -98,12 +99,12 @@ def find_workdir(root: Path, working_dir: str | None = None) -> Path | None:
 
 
 def load_store(path: Path) -> Any:
+    # bounded, regular files only, strict UTF-8; the JSON policy (nesting, 5,000-digit numbers)
+    text = read_text(path, limit=MAX_STORE_BYTES, what="LightRAG store", encoding="utf-8")
     try:
-        if path.stat().st_size > MAX_STORE_BYTES:
-            raise InputError(f"{path}: larger than {MAX_STORE_BYTES // (1024 * 1024)} MiB, not read")
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read it as UTF-8 text ({type(exc).__name__})") from None
+        return loads(text)
+    except JsonRefused as exc:
+        raise InputError(f"{path}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON") from None
 

@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
+from ...inputfiles import read_text, universal_newlines
 from ...names import safe_name
 from ..kinds import LLAMAINDEX_ENGINE, KINDS, detect_kind
 from ..template import read_prompt_text
-from .common import DEFAULT_MODEL, SuiteDraft, dump_yaml, reference_free_thresholds, relative_path, suite_root
+from .common import (DEFAULT_MODEL, MAX_DOCUMENT_BYTES, SuiteDraft, dump_yaml, outside_project, reference_free_thresholds,
+                     relative_path, suite_root)
 from .language import settle_language
 from .llamaindex_chunks import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, SentenceSplitter
 
@@ -130,10 +132,12 @@ def llamaindex_draft(docs: Path, prompt: Path, out: Path, *, name: str | None = 
     chunks: list[str] = []
     files = document_files(docs)
     for path in files:
-        try:
-            document = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            draft.warnings.append(f"{path}: skipped, cannot read it as UTF-8 text ({exc})")
+        if docs.is_dir() and outside_project(path, docs, draft.warnings):  # a link out of the documents' folder
+            continue
+        try:  # bounded, regular files only; as text mode reads it (newlines translated, a BOM kept)
+            document = universal_newlines(read_text(path, limit=MAX_DOCUMENT_BYTES, what="document", encoding="utf-8"))
+        except InputError as exc:
+            draft.warnings.append(f"{exc.message}: skipped")
             continue
         for index, chunk in enumerate(splitter.split_text(document), 1):
             if len(draft.cases) >= limit:
