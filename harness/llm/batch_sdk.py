@@ -8,7 +8,8 @@ quoted (it may echo a key): the status, the endpoint and what to do.
 
 - 404 and 405: the endpoint has no Batch API: InputError (exit 2), record without --batch;
 - 400, 401, 403, 409, 413, 422 (and other 4xx): the endpoint refused the batch: InputError (exit 2);
-- 5xx, 429 after the SDK's retries, timeouts and refused connections: ModelCallError (exit 4).
+- 5xx, 429, timeouts and refused connections pass through: `batch._checked` retries them, says
+  so, and ends in a ModelCallError (exit 4).
 """
 
 from __future__ import annotations
@@ -49,11 +50,10 @@ def _wrapped(call: Callable[..., Any], name: str, base_url: str) -> Callable[...
 
         try:
             return call(*args, **kwargs)
+        except (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError):
+            raise  # a timeout, a dropped connection, a 429 or a 5xx: retried and ended by batch._checked
         except openai.APIStatusError as exc:
             raise batch_error(exc.status_code, base_url, creating=name == "create") from None
-        except (openai.APITimeoutError, openai.APIConnectionError):
-            raise ModelCallError(f"{base_url}: the Batch API did not answer (a timeout or a refused connection); "
-                                 "run `harness record --batch` again to resume") from None
     return run
 
 
