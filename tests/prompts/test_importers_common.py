@@ -144,3 +144,13 @@ def test_dotenv_quoted_values_are_unescaped_as_python_dotenv_does(tmp_path):
     (tmp_path / ".env").write_text('A="pw\\"q\\\\r"\nB=\'it\\\'s\'\nC="a\\nb"\nD=plain # comment\nE=\'raw\\n\'\n',
                                    encoding="utf-8")
     assert read_dotenv(tmp_path / ".env") == {"A": 'pw"q\\r', "B": "it's", "C": "a\nb", "D": "plain", "E": "raw\\n"}
+
+
+def test_a_dotenv_is_read_once_for_its_values_and_their_lines(tmp_path):
+    """The values a `.env` gives and the lines warnings name come from one reading: a key set
+    twice is named at the line whose value is used, and what is no variable has no line."""
+    from harness.prompts.importers.common import read_dotenv_lines
+
+    (tmp_path / ".env").write_text("# c\nA=1\nnot a variable\nbad-key=2\nexport A=3\n\nB='x'\n", encoding="utf-8")
+    assert read_dotenv_lines(tmp_path / ".env") == ({"A": "3", "B": "x"}, {"A": 5, "B": 7})
+    assert read_dotenv_lines(tmp_path / "missing.env") == ({}, {})

@@ -49,13 +49,18 @@ _ESCAPED = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n"
             "v": "\v"}
 
 
-def read_dotenv(path: Path) -> dict[str, str]:
-    """KEY=VALUE lines of a `.env` file (`export`, quotes and comments allowed); missing file -> {}."""
-    if not path.is_file():
-        return {}
+_DOTENV_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def read_dotenv_lines(path: Path) -> tuple[dict[str, str], dict[str, int]]:
+    """KEY=VALUE lines of a `.env` file (`export`, quotes and comments allowed) and the line each
+    key was set on (the last one wins, as python-dotenv reads it); missing file -> ({}, {})."""
     values: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    if not path.is_file():
+        return values, lines
     text = read_bytes(path, what=".env file").decode("utf-8", "replace")  # bounded: a 3 GB sparse file is refused
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue
@@ -67,15 +72,23 @@ def read_dotenv(path: Path) -> dict[str, str]:
             value = escapes.sub(lambda m: _ESCAPED[m.group(1)], value[1:-1])
         else:
             value = re.split(r"\s+#", value, maxsplit=1)[0].strip()
-        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+        if _DOTENV_KEY.fullmatch(key):
             values[key] = value
-    return values
+            lines[key] = number
+    return values, lines
 
 
-def project_env(dotenv: Path, environ: Mapping[str, str] | None) -> dict[str, str]:
-    """A project's variables: its `.env` file, then the environment (which wins, as in the engines).
-    The keys among them are learnt (known_keys), so nothing the import writes or prints holds one."""
-    env = {**read_dotenv(dotenv), **(os.environ if environ is None else environ)}
+def read_dotenv(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines of a `.env` file (read_dotenv_lines without the lines)."""
+    return read_dotenv_lines(path)[0]
+
+
+def project_env(dotenv: Path | Mapping[str, str], environ: Mapping[str, str] | None) -> dict[str, str]:
+    """A project's variables: its `.env` file (or the values already read from it), then the
+    environment (which wins, as in the engines). The keys among them are learnt (known_keys), so
+    nothing the import writes or prints holds one."""
+    values = read_dotenv(dotenv) if isinstance(dotenv, Path) else dotenv
+    env = {**values, **(os.environ if environ is None else environ)}
     learn_keys_of(env)
     return env
 

@@ -37,7 +37,7 @@ from ...names import safe_name
 from ..syntax import escape, partial_fill
 from .lightrag_release import Release, parse_release, pinned_release
 from .lightrag_script import ConstructorCall, EnvRef, addon_assignments, find_constructor
-from .lightrag_settings import EnvSource, dotenv_lines, engine_model
+from .lightrag_settings import EnvSource, engine_model
 from .lightrag_workdir import (
     LIGHTRAG_TOKENIZER_MODEL,
     Chunk,
@@ -63,6 +63,7 @@ from .common import (
     find_files,
     outside_project,
     project_env,
+    read_dotenv_lines,
     reference_free_thresholds,
     relative_path,
 )
@@ -368,7 +369,8 @@ def _stated(call: ConstructorCall | None, keyword: str) -> Any:
 def _read_env(folder: Path, environ: Mapping[str, str] | None) -> EnvSource:
     environment = os.environ if environ is None else environ
     dotenv = folder / ".env"
-    return EnvSource(project_env(dotenv, environ), dotenv, dotenv_lines(dotenv), frozenset(environment))
+    values, lines = read_dotenv_lines(dotenv)  # one reading of the file: its values and their lines
+    return EnvSource(project_env(values, environ), dotenv, lines, frozenset(environment))
 
 
 def read_lightrag_project(root: Path, environ: Mapping[str, str] | None = None, *,

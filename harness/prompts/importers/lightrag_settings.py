@@ -40,14 +40,12 @@ written into a script is named in a warning instead.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from ...inputfiles import read_bytes
 from ...llm.providers.base import check_base_url
 from .lightrag_release import Release
 from .lightrag_script import ConstructorCall, EnvRef, FuncRef
@@ -108,19 +106,6 @@ class EnvSource:
         if name in self.from_environment or name not in self.dotenv_lines:
             return f"environment variable {name}"
         return f"{self.dotenv}:{self.dotenv_lines[name]}: {name}"
-
-
-def dotenv_lines(path: Path) -> dict[str, int]:
-    """The line of each variable a `.env` file sets (the last one wins, as in the file's reading)."""
-    lines: dict[str, int] = {}
-    if not path.is_file():
-        return lines
-    text = read_bytes(path, what=".env file").decode("utf-8", "replace")  # bounded: a 3 GB sparse file is refused
-    for number, raw in enumerate(text.splitlines(), 1):
-        match = re.match(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=", raw)
-        if match:
-            lines[match[1]] = number
-    return lines
 
 
 @dataclass
