@@ -16,6 +16,7 @@ from harness.inputfiles import answer_decoder
 from harness.model import Entity
 from harness.parsing.delimited import ParsedRecords
 from harness.parsing.fields import is_placeholder, parse_strength
+from harness.parsing.string_scan import StringScan
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_pieces import repair_value
 from harness.text import scrub_surrogates
@@ -204,20 +205,12 @@ def _shape(body: str) -> tuple[int, list[str], bool]:
     closers or an open string mean the answer was cut off."""
     depth = deepest = 0
     owed: list[str] = []
-    in_str = False
-    quote = ""
-    escape = False
+    scan = StringScan()  # a double-quoted string only: single quotes are characters here
     for ch in body:
-        if in_str:
-            if escape:
-                escape = False
-            elif ch == "\\":
-                escape = True
-            elif ch == quote:
-                in_str = False
-        elif ch in "\"'":
-            if ch == '"':
-                in_str, quote = True, ch
+        if scan.quote:
+            scan.step(ch)
+        elif ch == '"':
+            scan.open(ch)
         elif ch in "{[":
             owed.append("}" if ch == "{" else "]")
             depth += 1
@@ -227,7 +220,7 @@ def _shape(body: str) -> tuple[int, list[str], bool]:
             depth -= 1
             if owed:
                 owed.pop()
-    return deepest, (owed if depth > 0 else []), in_str
+    return deepest, (owed if depth > 0 else []), bool(scan.quote)
 
 
 def _first(d: dict[str, Any], keys: tuple[str, ...]) -> Any:

@@ -21,6 +21,8 @@ from typing import Any
 
 import json_repair
 
+from .string_scan import StringScan
+
 _OPENERS = "{["
 _CLOSERS = "}]"
 _VALUE_START = "[{,:"
@@ -64,8 +66,7 @@ def _members(text: str, start: int) -> Iterator[str]:
     or to the end of a container that is never closed. Strings in double quotes, and in single
     quotes where a value starts, are skipped whole."""
     depth = 0
-    quote = ""
-    escape = False
+    scan = StringScan()
     closed_member = False  # a member just ended with a closer at the top level
     last = ""  # the last character outside strings and spaces
     begin = start + 1
@@ -73,16 +74,12 @@ def _members(text: str, start: int) -> Iterator[str]:
     n = len(text)
     while i < n:
         ch = text[i]
-        if quote:
-            if escape:
-                escape = False
-            elif ch == "\\":
-                escape = True
-            elif ch == quote:
-                quote = ""
+        if scan.quote:
+            scan.step(ch)
+            if not scan.quote:  # the string's closing quote
                 last = ch
         elif ch == '"' or (ch == "'" and (last in _VALUE_START or not last.strip())):
-            quote = ch
+            scan.open(ch)
         elif ch in _OPENERS:
             if depth == 0 and closed_member:  # `{...} {...}`: a comma is missing
                 yield text[begin:i]
@@ -161,18 +158,12 @@ def _long_pair(member: str, piece: int) -> dict[Any, Any]:
 
 
 def _top_level_colon(member: str) -> int:
-    quote = ""
-    escape = False
+    scan = StringScan()
     for i, ch in enumerate(member):
-        if quote:
-            if escape:
-                escape = False
-            elif ch == "\\":
-                escape = True
-            elif ch == quote:
-                quote = ""
+        if scan.quote:
+            scan.step(ch)
         elif ch in "\"'":
-            quote = ch
+            scan.open(ch)
         elif ch == ":":
             return i
         elif ch in _OPENERS:
