@@ -84,10 +84,11 @@ def _ratio(value: float | None, base: float | None) -> float | None:
 
 def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: dict,
                     entity_types: EntityTypesUsed | None = None, gold: Mapping[str, GoldCase] | None = None,
-                    matching: MatchingConfig | None = None) -> VariantSummary:
+                    matching: MatchingConfig | None = None, replayed: bool = False) -> VariantSummary:
     """One variant's figures. With repeated runs (`--repeat N`) the metrics and the gleaning yield
     pool every (case, sample) row, as if each sample were more cases, `repeats` holds the spread
-    across samples, and the union graph and its fragmentation are sample 0's."""
+    across samples, and the union graph and its fragmentation are sample 0's. `replayed`: every
+    answer was read from a cassette, so no latency was measured (None, not the time to read them)."""
     scores = [row.score for row in rows if row.score is not None]
     usage = Usage()
     for row in rows:
@@ -107,7 +108,7 @@ def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: 
         records_from_gleaning=gleaned,
         usage=usage,
         cost_usd=estimate_cost(usage, model, prices),
-        latency_total_s=round(sum(row.latency_s for row in rows), 6),
+        latency_total_s=None if replayed else round(sum(row.latency_s for row in rows), 6),
         entity_types=entity_types,
         repeats=repeat_spread(rows),
         fragmentation=fragmentation(first_samples(rows), gold, matching),
@@ -155,9 +156,7 @@ def build_summary(
         rows = [r for r in results if r.variant == name]
         variants[name] = variant_summary(rows, prompt=spec.prompt, model=spec.model or suite.spec.model.name,
                                          prices=prices, entity_types=entity_types.get(name),
-                                         gold=gold, matching=suite.spec.matching)
-        if record_mode == "none":  # every answer read from a cassette: no latency was measured
-            variants[name].latency_total_s = None
+                                         gold=gold, matching=suite.spec.matching, replayed=record_mode == "none")
     baseline = suite.baseline
     return RunSummary(
         harness_version=__version__,
