@@ -762,6 +762,15 @@ def _register_annotate() -> None:
 _register_annotate()
 
 
+def _register_export() -> None:
+    from .export.command import export_command
+
+    app.command("export")(export_command)
+
+
+_register_export()
+
+
 @app.command("version")
 def version() -> None:
     """Print the harness version."""

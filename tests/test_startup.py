@@ -19,8 +19,9 @@ REPO = Path(__file__).resolve().parent.parent
 
 # Third-party packages that cost tens to hundreds of milliseconds to import, and that only some
 # commands use: the model client (openai, httpx2, vcr), scoring (scipy, numpy, networkx),
-# comparison and plots (pandas, deepdiff, matplotlib).
-HEAVY = ("openai", "httpx2", "vcr", "scipy", "numpy", "pandas", "matplotlib", "networkx", "deepdiff")
+# comparison and plots (pandas, deepdiff, matplotlib), the trace export (OpenTelemetry's SDK, protobuf).
+HEAVY = ("openai", "httpx2", "vcr", "scipy", "numpy", "pandas", "matplotlib", "networkx", "deepdiff",
+         "opentelemetry", "google.protobuf")
 
 ANSWER = (
     '("entity"<|>ANA RUIZ<|>person<|>Mayor of Lowbridge)##\n'
@@ -49,8 +50,9 @@ def test_importing_loads_no_heavy_package(module, tmp_path):
     assert loaded == []
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["tune", "--help"], ["prompts", "lint", "--help"], ["score", "--help"], ["version"]],
-                         ids=["help", "tune-help", "prompts-lint-help", "score-help", "version"])
+@pytest.mark.parametrize("argv", [["--help"], ["tune", "--help"], ["prompts", "lint", "--help"], ["score", "--help"],
+                                  ["export", "--help"], ["version"]],
+                         ids=["help", "tune-help", "prompts-lint-help", "score-help", "export-help", "version"])
 @pytest.mark.slow
 def test_light_commands_load_no_heavy_package(argv, tmp_path):
     code = f"from harness.cli import main\nprint('exit', main({argv!r}))"
