@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from .inputfiles import MAX_RUN_FILE_BYTES, jsonl_lines, parse_json, read_bytes
 from .llm.providers.base import EndpointSettings
 from .llm.request_digest import request_hash
 from .metrics.registry import metrics as registered_metrics
-from .model import CaseResult, ExtractedGraph, GoldCase, Round
+from .model import CaseResult, GoldCase, Round
 from .names import check_name, safe_name
 from .prompts.entity_types import effective_entity_types, suite_entity_types
 from .prompts.template import PromptTemplate
@@ -240,10 +241,15 @@ def plan_outputs(suite: Suite, name: str, fmt: str | None, outputs: Path,
     return view, plan
 
 
-def text2kgbench_figures(suite: Suite, results: list[CaseResult],
-                         answered: dict[str, OutputRow]) -> dict[str, float | None]:
-    """Text2KGBench's averages over every case of the suite (a case not in `answered` counts zero);
-    a row's own `triples` are scored when it has them, else the triples parsed from its answer."""
+def text2kgbench_figures(suite: Suite, results: list[CaseResult], answered: dict[str, OutputRow],
+                         delimiters: Mapping[str, str] | None = None) -> dict[str, float | None]:
+    """Text2KGBench's averages over every case of the suite (a case not in `answered` counts zero).
+
+    Its run_eval.py scores each triple's strings as they are (a leading space, quotes), so the
+    triples are read as written, whichever door they came by: a row's own `triples` as given,
+    else those of its answers, read by the format each answer was parsed in with every part kept
+    as the answer writes it (`parsing.triples_as_written`), not the names the harness's parse
+    keeps (stripped, unquoted) for its own figures. `delimiters`: the variant's, as parsed."""
     from .scoring.conventions import text2kgbench as t2k
 
     ontology = suite.spec.ontology
@@ -251,21 +257,32 @@ def text2kgbench_figures(suite: Suite, results: list[CaseResult],
         raise InputError(f"{suite.path}: --conventions text2kgbench needs the suite's `ontology:` "
                          "(its relations and concept labels)")
     relations = [relation.name for relation in ontology.relations]
-    graphs = {row.case_id: row.graph for row in results}
+    by_case = {row.case_id: row for row in results}
     figures = []
     for case in suite.cases:
         gold = [(r.source, r.type, r.target) for r in case.relationships]
-        graph = graphs.get(case.id, ExtractedGraph())
         row = answered.get(case.id)
         if row is None:
             predicted = None
         elif row.triples is not None:
             predicted = row.triples
         else:
-            predicted = [(r.source, r.type, r.target) for r in graph.relationships]
+            predicted = _written(by_case.get(case.id), delimiters or {})
         figures.append(t2k.sentence_figures(case.text, gold, predicted, relations=relations,
                                             concepts=ontology.entity_types))
     return t2k.average(figures, len(suite.cases))
+
+
+def _written(result: CaseResult | None, delimiters: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """A case's triples as its answers write them, each answer read in the format it was parsed in."""
+    from .parsing import triples_as_written
+
+    if result is None:
+        return []
+    answers = [rnd for rnd in result.rounds if rnd.kind != "loop"]  # as runner.merge_rounds parses them
+    formats = [report.format for report in result.round_reports] or [result.format_report.format] * len(answers)
+    return [triple for rnd, fmt in zip(answers, formats) 
+            for triple in triples_as_written(rnd.output, fmt, **delimiters, round=rnd.index)]
 
 
 @dataclass
@@ -329,7 +346,7 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
         figures: dict[str, float | None]
         extra = None
         if conventions == "text2kgbench":
-            figures = text2kgbench_figures(suite, results, matched.by_case)
+            figures = text2kgbench_figures(suite, results, matched.by_case, plan.delimiters)
             given = sum(1 for row in matched.by_case.values() if row.triples is not None)
             extra = ConventionsSummary(name=conventions, variant=name, cases=len(suite.cases), metrics=figures,
                                        rows_with_triples=given)

@@ -384,3 +384,55 @@ def test_a_line_separator_inside_an_answer_is_text(project, capsys, separator):
     results = next((project / "reports" / "astronauts").glob("*/results.jsonl"))
     stored = [json.loads(line) for line in results.read_text(encoding="utf-8").split("\n") if line]
     assert any(row["rounds"][0]["output"].endswith(separator + "note") for row in stored)
+
+
+# --------------------------------------------------------------------------- one reading of triples (issue 32.5)
+
+# The same triples, as Text2KGBench's responses files hold them: parts with the leading space its
+# parser leaves after a comma, quotes kept, a trailing space. run_eval.py scores these strings as
+# they are (a quoted object is not the gold's), so every door must hand them over unchanged.
+DOOR_TRIPLES = {
+    "s1": [["Alan Bean", "birthPlace", ' "Wheeler, Texas"'], ["Alan Bean", "almaMater", " UT Austin"]],
+    "s2": [["Buzz Aldrin ", "almaMater", "MIT "], [" Buzz Aldrin", "member", "NASA"]],
+    "s3": [["Pete Conrad", "birthPlace", "Philadelphia"], ['"Pete Conrad"', "birthPlace", " Philadelphia"]],
+}
+
+
+def _door_rows(door: str) -> list[dict]:
+    if door == "field":  # the row's `triples`, beside an answer that says something else
+        return [{"id": cid, "output": "(no answer text)", "triples": triples} for cid, triples in DOOR_TRIPLES.items()]
+    if door == "json":
+        return [{"id": cid, "output": json.dumps(triples)} for cid, triples in DOOR_TRIPLES.items()]
+    # function calls, as Text2KGBench's prompts ask: `rel(sub, obj)`, a part quoted where its
+    # content has outer spaces, a comma or a quote (in the other quote mark when it holds one)
+    return [{"id": cid, "output": "\n".join(f"{p}({_call_part(s)}, {_call_part(o)})" for s, p, o in triples)}
+            for cid, triples in DOOR_TRIPLES.items()]
+
+
+def _call_part(part: str) -> str:
+    if part == part.strip() and not any(ch in part for ch in ",()\"'"):
+        return part
+    return f"'{part}'" if '"' in part else f'"{part}"'
+
+
+def test_the_same_triples_give_the_same_figures_through_every_door(project, capsys):
+    figures = {}
+    for door in ("field", "json", "function"):
+        (project / "vicuna.jsonl").write_text("".join(json.dumps(r) + "\n" for r in _door_rows(door)),
+                                              encoding="utf-8")
+        code, out, err = evaluate(capsys, project, "--conventions", "text2kgbench", "--json", "--run-id", door)
+        assert code == 0, err
+        figures[door] = json.loads(out)["metrics"]
+    assert figures["json"] == figures["field"]
+    assert figures["function"] == figures["field"]
+    # worked by hand from the field's strings (s4 has no row: zero everywhere, conformance too).
+    # s1: ' "Wheeler, Texas"' keeps its quotes: no hit; P = R = 0; both relations known; the quoted
+    #     object and " UT Austin" are not in the sentence: obj_halluc 2/2.
+    # s2: "MIT " -> "mit" hits: the member triple is set aside (not a gold relation): P = 1/1, R = 1,
+    #     F1 = 1; conformance 1/2; subjects in the sentence; NASA is not: obj_halluc 1/2.
+    # s3: both triples normalise to the gold one but '"Pete Conrad"' keeps quotes: 2 strings, 1 hit:
+    #     P = 1/2, R = 1, F1 = 2/3; conformance 1; sub_halluc 1/2; objects found.
+    assert figures["field"] == pytest.approx({
+        "precision": (0 + 1 + 0.5) / 4, "recall": (0 + 1 + 1) / 4, "f1": (0 + 1 + 2 / 3) / 4,
+        "onto_conf": (1 + 0.5 + 1) / 4, "rel_halluc": (0 + 0.5 + 0) / 4,
+        "sub_halluc": (0 + 0 + 0.5) / 4, "obj_halluc": (1 + 0.5 + 0) / 4})

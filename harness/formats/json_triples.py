@@ -35,7 +35,7 @@ class JsonTriplesFormat(TripleFormat):
 
     def read(self, text: str, delimiters: Delimiters, log: IssueLog, round: int, *, detected: bool) -> ReadOutcome:
         def read_value(body: str) -> tuple[ParsedRecords, CommunityReport | None, Loaded | None]:
-            sink = TripleSink(round)
+            sink = TripleSink(round, verbatim=True)  # a JSON string is the part as written
             loaded = parse_json_triples(body, sink, log)
             return sink.records, None, loaded
 

@@ -7,7 +7,7 @@ import traceback
 
 from harness.formats import AUTO, DEFAULT_FORMAT, format_names
 from harness.model import ExtractedGraph, FormatIssue, FormatReport, ParseResult
-from harness.parsing.pipeline import run
+from harness.parsing.pipeline import run, written_triples
 from harness.text import scrub_surrogates
 
 # What `parse` accepts as `format`: "auto" and every registered format (harness.formats).
@@ -58,3 +58,28 @@ def parse(
             ),
         )
 
+
+
+def triples_as_written(
+    text: str,
+    format: str = "auto",
+    *,
+    tuple_delimiter: str = "<|>",
+    record_delimiter: str = "##",
+    completion_delimiter: str = "<|COMPLETE|>",
+    round: int = 0,
+) -> list[tuple[str, str, str]]:
+    """The (subject, predicate, object) triples `parse` reads in an answer of a triple format,
+    each part as the answer writes it: a JSON string exactly as it is, a part of a line format
+    without only the separating spaces and the one pair of quotes that delimit it, where `parse`
+    also trims and unquotes inside for the names it keeps. A benchmark that scores the strings as
+    written (Text2KGBench's run_eval.py keeps `" \\"1. FC Magdeburg\\""` as it is) reads these,
+    so JSON answer text gives it what a `triples` field gives. [] for an answer of another
+    format; never raises on the text (as `parse`)."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    try:
+        text = scrub_surrogates("" if text is None else str(text))
+        return written_triples(text, format, tuple_delimiter, record_delimiter, completion_delimiter, round)
+    except Exception:  # the design's rule: nothing a model writes may raise (`parse` reports it)
+        return []

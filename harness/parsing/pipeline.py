@@ -6,7 +6,7 @@ registry entry (harness.formats); this module holds what every answer goes throu
 from __future__ import annotations
 
 from harness.formats import AUTO, DEFAULT_FORMAT, detect_format, get_format
-from harness.formats.base import Delimiters
+from harness.formats.base import Delimiters, OutputFormat, ReadOutcome
 from harness.model import CommunityReport, CompletionStatus, ExtractedGraph, FormatReport, ParseResult
 from harness.parsing.cleanup import clean, is_refusal
 from harness.parsing.completion import settle_completion
@@ -37,8 +37,7 @@ def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResu
         _body, check = settle_completion(cleaned, cd, td, log)
         log.note("empty-extraction", text)
         return _result(asked.name if asked else DEFAULT_FORMAT, ParsedRecords(), None, check.status, log)
-    chosen = asked or get_format(detect_format(cleaned, td))
-    outcome = chosen.read(cleaned, Delimiters(td, rd, cd), log, round, detected=asked is None)
+    chosen, outcome = _read(cleaned, asked, td, rd, cd, log, round)
     graph, report = outcome.records, outcome.report
     if graph.seen == 0 and report is None and chosen.delimited and graph.prose:
         graph.seen += report_prose_records(graph.prose, log)
@@ -51,6 +50,26 @@ def run(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> ParseResu
         elif not chosen.single_object and not log.has("no-triples"):
             log.note("no-records", stripped)
     return _result(outcome.format, graph, report, outcome.completion, log)
+
+
+def _read(cleaned: str, asked: OutputFormat | None, td: str, rd: str, cd: str, log: IssueLog,
+          round: int) -> tuple[OutputFormat, ReadOutcome]:
+    """The cleaned answer read by the format asked for, else by the one detected."""
+    chosen = asked or get_format(detect_format(cleaned, td))
+    return chosen, chosen.read(cleaned, Delimiters(td, rd, cd), log, round, detected=asked is None)
+
+
+def written_triples(text: str, fmt: str, td: str, rd: str, cd: str, round: int) -> list[tuple[str, str, str]]:
+    """The triples `run` reads in the answer, each part as written (ParsedRecords.written): the
+    same cleaning, detection and reader, so the same triples; none where the format holds none."""
+    if not text or text.isspace():
+        return []
+    log = IssueLog(round)
+    cleaned, _reasoning = clean(text, log)
+    asked = None if fmt == AUTO else get_format(fmt)
+    if not (asked and asked.single_object) and _only_completion(cleaned, cd, rd):
+        return []
+    return _read(cleaned, asked, td, rd, cd, log, round)[1].records.written
 
 
 def _result(

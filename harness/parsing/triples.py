@@ -9,6 +9,7 @@ each read their own shape and hand their triples to `keep_triple`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.model import Entity, Relationship
@@ -56,6 +57,16 @@ def unquote(part: str) -> str:
         part = part[2:-2].strip()
     if len(part) >= 2 and part[0] in QUOTES and part[-1] == QUOTES[part[0]] and QUOTES[part[0]] not in part[1:-1]:
         part = part[1:-1].strip()  # not `"Ahri'ahn" or "Arion"`: two quoted strings, kept as written
+    return part
+
+
+def unwrap(part: str) -> str:
+    """A part without the syntax around it, its content as written: the white space that
+    separates it and one pair of matching quotes that delimit it go, the inside stays as it is
+    (its spaces too). `unquote` also trims the inside and bold marks: the names the harness reads."""
+    part = part.strip()
+    if len(part) >= 2 and part[0] in QUOTES and part[-1] == QUOTES[part[0]] and QUOTES[part[0]] not in part[1:-1]:
+        return part[1:-1]
     return part
 
 
@@ -135,11 +146,14 @@ def is_note(line: str) -> bool:
 
 class TripleSink:
     """Collects triples into ParsedRecords: one entity per distinct subject/object name (its type
-    the first one given), one relationship per triple, `type` = the predicate."""
+    the first one given), one relationship per triple, `type` = the predicate; and every triple
+    read with its parts as written (`ParsedRecords.written`): `verbatim` for a format whose parts
+    are values already (JSON strings), else without the syntax around each part (`unwrap`)."""
 
-    def __init__(self, round: int) -> None:
+    def __init__(self, round: int, *, verbatim: bool = False) -> None:
         self.records = ParsedRecords()
         self.round = round
+        self._as_written: Callable[[str], str] = str if verbatim else unwrap
         self._entity_at: dict[str, int] = {}
 
     def _entity(self, name: str, etype: str) -> None:
@@ -153,6 +167,8 @@ class TripleSink:
     def keep(self, triple: Triple, snippet: str, log: IssueLog) -> bool:
         """Keep one triple read from the answer (counted as seen); a part left empty drops it."""
         self.records.seen += 1
+        written = self._as_written
+        self.records.written.append((written(triple.subject), written(triple.predicate), written(triple.object)))
         subject, predicate, obj = (unquote(p) for p in (triple.subject, triple.predicate, triple.object))
         if not subject or not predicate or not obj:
             missing = [name for name, v in (("subject", subject), ("predicate", predicate), ("object", obj)) if not v]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from harness.formats import detect_format
+from harness.parsing import parse
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.triples import Triple, TripleSink, says_nothing, split_parts, unquote
 
@@ -64,3 +65,25 @@ def test_sink_merges_entities_and_keeps_the_first_type_given() -> None:
 )
 def test_detection_both_ways(answer: str, expected: str) -> None:
     assert detect_format(answer) == expected
+
+
+# --------------------------------------------------------------------------- parts as written
+
+
+def test_triples_as_written_keep_what_parse_trims():
+    from harness.parsing import triples_as_written
+
+    # calls: the separating space and the delimiting quotes are syntax; inside quotes, all is kept
+    call = 'fullName(1 FC Magdeburg, "1. FC Magdeburg")\nseason(1 FC Magdeburg,\' 2014 3. Liga \')'
+    assert triples_as_written(call, "function") == [("1 FC Magdeburg", "fullName", "1. FC Magdeburg"),
+                                                    ("1 FC Magdeburg", "season", " 2014 3. Liga ")]
+    # JSON: a string is the part, spaces and quotes included
+    as_json = '[["1 FC Magdeburg", "fullName", " \\"1. FC Magdeburg\\""], [" A ", "p", "B"]]'
+    assert triples_as_written(as_json, "auto") == [("1 FC Magdeburg", "fullName", ' "1. FC Magdeburg"'),
+                                                   (" A ", "p", "B")]
+    # the same answers as parse reads them: the names trimmed and unquoted
+    assert [(r.source, r.type, r.target) for r in parse(as_json, "json_triples").graph.relationships] == [
+        ("1 FC Magdeburg", "fullName", "1. FC Magdeburg"), ("A", "p", "B")]
+    assert [r.target for r in parse(call, "function").graph.relationships] == ["1. FC Magdeburg", "2014 3. Liga"]
+    assert triples_as_written('("entity"<|>A<|>person<|>x)', "auto") == []  # no triple format
+    assert triples_as_written("", "function") == []
