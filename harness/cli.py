@@ -771,6 +771,15 @@ def _register_export() -> None:
 _register_export()
 
 
+def _register_diff() -> None:
+    from .graph_diff.command import diff_command
+
+    app.command("diff")(diff_command)
+
+
+_register_diff()
+
+
 @app.command("version")
 def version() -> None:
     """Print the harness version."""

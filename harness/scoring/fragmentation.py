@@ -429,3 +429,19 @@ def fragmentation(rows: list[CaseResult], gold: Mapping[str, GoldCase] | None = 
         top=joined[:FRAGMENT_LIMIT],
         gold=_gold_part(rows, gold or {}, cfg, cluster_of),
     )
+
+
+def name_clusters(titles: Mapping[str, Iterable[str]], matching: MatchingConfig | None = None) -> dict[str, int]:
+    """The joined cluster of each node key of `titles` (node key -> the types written for it), by
+    the four joining rules above: what `harness diff` reads as one thing named differently in two
+    graphs (harness/graph_diff/match.py). Cluster numbers are the smallest index of a member in the
+    sorted node keys, so they do not depend on the order of `titles`."""
+    cfg = matching or MatchingConfig()
+    types = type_table(cfg.type_synonyms)
+    listed = []
+    for title in sorted(titles):
+        node = _Node(title, normalize_name(title))
+        node.types = {kind for kind in (canonical_type(t, types) for t in titles[title]) if kind}
+        listed.append(node)
+    joins = join_names(listed, cfg)
+    return {node.title: joins.find(i) for i, node in enumerate(listed)}

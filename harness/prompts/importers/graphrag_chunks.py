@@ -421,25 +421,29 @@ def version_of_output(table: Path) -> tuple[tuple[int, int, int], str] | None:
 
 def read_output_text_units(path: Path) -> list[TextUnit]:
     """The rows of a text units table (parquet, CSV, JSON or JSON lines), ids as the engine wrote them."""
-    rows = _table_rows(path)
+    rows = table_rows(path)
     units: list[TextUnit] = []
     for number, row in enumerate(rows, start=1):
         text, unit_id = row.get("text", row.get("chunk")), row.get("id")
         if not isinstance(text, str) or not isinstance(unit_id, str):
             raise InputError(f"{path}: row {number} has no text or id column, not a GraphRAG text units table")
         documents = row.get("document_ids", row.get("document_id"))
-        units.append(TextUnit(unit_id, text, _id_list(documents), _n_tokens(row.get("n_tokens"))))
+        units.append(TextUnit(unit_id, text, id_list(documents), _n_tokens(row.get("n_tokens"))))
     return units
 
 
-def _table_rows(path: Path) -> list[dict[str, Any]]:
+def table_rows(path: Path, what: str = "text units table") -> list[dict[str, Any]]:
+    """The rows of one GraphRAG output table (parquet, CSV, JSON or JSON lines) as dicts; `what`
+    names the table in messages. Also read by harness diff (harness/graph_diff/graphrag_side.py)."""
     suffix = path.suffix.lower()
     try:
         if suffix == ".parquet":
-            return _parquet_rows(path)
+            return _parquet_rows(path, what)
     except OSError as exc:
         raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    raw = universal_newlines(read_text(path, limit=MAX_DOCUMENT_BYTES, what="text units table"))  # bounded
+    except ValueError:  # pyarrow's ArrowInvalid: not a parquet file, or a damaged one
+        raise InputError(f"{path}: not a readable parquet file") from None
+    raw = universal_newlines(read_text(path, limit=MAX_DOCUMENT_BYTES, what=what))  # bounded
     if suffix == ".csv":
         return csv_rows(raw, shown_path(path))
     try:
@@ -454,7 +458,7 @@ def _table_rows(path: Path) -> list[dict[str, Any]]:
     if isinstance(data, dict) and isinstance(data.get("data"), list):  # pandas orient="table"/"split"
         data = data["data"]
     if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
-        raise InputError(f"{path}: a text units table is a list of rows")
+        raise InputError(f"{path}: a {what} is a list of rows")
     return data
 
 
@@ -475,21 +479,22 @@ def _json_lines(raw: str, path: Path, first_error: int | None = None) -> list[An
     return rows
 
 
-def _parquet_rows(path: Path) -> list[dict[str, Any]]:
+def _parquet_rows(path: Path, what: str) -> list[dict[str, Any]]:
     """Parquet through pandas, which needs pyarrow (or fastparquet); neither is a harness dependency."""
     import pandas as pd
 
     try:
         frame = pd.read_parquet(path, columns=None)
     except ImportError:
-        raise InputError(f"{path}: reading parquet needs pyarrow (pip install pyarrow); without it the "
-                         "text units are cut from the input as the project's GraphRAG version cuts them "
-                         "(--from-input)") from None
+        hint = ("; without it the text units are cut from the input as the project's GraphRAG version cuts "
+                "them (--from-input)") if what == "text units table" else ""
+        raise InputError(f"{path}: reading parquet needs pyarrow (pip install pyarrow){hint}") from None
     return [{k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in row.items()}
             for row in frame.to_dict(orient="records")]
 
 
-def _id_list(value: Any) -> tuple[str, ...]:
+def id_list(value: Any) -> tuple[str, ...]:
+    """A list-valued cell (text unit or document ids) as written by parquet, CSV or JSON."""
     if value is None:
         return ()
     if isinstance(value, str):
