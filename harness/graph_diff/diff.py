@@ -141,6 +141,7 @@ class GraphDiff(Value):
     entities: EntityChanges
     relationships: RelationshipChanges
     chunks: list[ChunkCount]  # most change first; only chunks with a change
+    chunks_cited: int = 0  # distinct chunks either side's entities and relationships cite (B's as A's where one text)
 
 
 def _lines(description: str) -> list[str]:
@@ -307,7 +308,11 @@ def diff_graphs(a: Graph, b: Graph, matching: MatchingConfig | None = None) -> G
     entities = _entities(a, b, m, tally, type_table(cfg.type_synonyms))
     relationships = _relationships(a, b, m, tally)
     chunks = _ranked(tally, a, b, m)
-    return GraphDiff(a=_side(a), b=_side(b), entities=entities, relationships=relationships, chunks=chunks)
+    cited = {c for e in a.entities.values() for c in e.chunks} | {c for r in a.relationships.values() for c in r.chunks}
+    cited |= {c for e in b.entities.values() for c in m.b_chunks(e.chunks)}
+    cited |= {c for r in b.relationships.values() for c in m.b_chunks(r.chunks)}
+    return GraphDiff(a=_side(a), b=_side(b), entities=entities, relationships=relationships, chunks=chunks,
+                     chunks_cited=len(cited))
 
 
 def count_change(before: int, after: int) -> float | None:

@@ -50,7 +50,7 @@ def _object(path: Path) -> dict[str, Any]:
 
 
 def _from_graphml(graph: Graph, path: Path) -> None:
-    import networkx as nx
+    import networkx as nx  # type: ignore[import-untyped]
 
     if path.stat().st_size > MAX_STORE_BYTES:
         raise InputError(f"{shown_path(path)}: larger than {MAX_STORE_BYTES // (1024 * 1024)} MiB")
@@ -79,7 +79,8 @@ def _from_vectors(graph: Graph, folder: Path) -> None:
         name = row.get("entity_name")
         if not isinstance(name, str):
             raise InputError(f"{shown_path(path)}: record {number} has no entity_name")
-        content = row.get("content") if isinstance(row.get("content"), str) else ""
+        content = row.get("content")
+        content = content if isinstance(content, str) else ""
         description = content.split("\n", 1)[1] if content.startswith(name + "\n") else content
         graph.add_entity(GraphEntity(name, "", _text(description), _split(row.get("source_id"))))
     path = folder / "vdb_relationships.json"
@@ -88,7 +89,8 @@ def _from_vectors(graph: Graph, folder: Path) -> None:
             source, target = row.get("src_id"), row.get("tgt_id")
             if not isinstance(source, str) or not isinstance(target, str):
                 raise InputError(f"{shown_path(path)}: record {number} has no src_id and tgt_id")
-            content = row.get("content") if isinstance(row.get("content"), str) else ""
+            content = row.get("content")
+            content = content if isinstance(content, str) else ""
             graph.add_relationship(GraphRelationship(source, target, content.rsplit("\n", 1)[-1].strip(),
                                                      _split(row.get("source_id"))))
 

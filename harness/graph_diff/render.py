@@ -62,17 +62,17 @@ def render(diff: GraphDiff, *, top: int = 10, examples: int = 5) -> list[str]:
     if changed:
         word = diff.a.chunk_word if diff.a.chunk_word == diff.b.chunk_word else "chunk"
         lines += ["", f"{word.capitalize()}s that explain most of the change ({len(changed)} of "
-                      f"{max(diff.a.chunks, diff.b.chunks)} changed):",
+                      f"{diff.chunks_cited} changed):",
                   f"  {word:14s} {'changes':>7s} {'ent +/-':>8s} {'retyped':>7s} {'redescr':>7s} {'rel +/-':>8s} "
                   f"{'ent A->B':>8s}  text"]
-        for row in changed[:top]:
-            lines.append(f"  {_short(row.chunk, ID_SHOWN + 1):14s} {row.changes:7d} {f'{row.added}/{row.removed}':>8s} "
-                         f"{row.retyped:7d} {row.redescribed:7d} "
-                         f"{f'{row.relationships_added}/{row.relationships_removed}':>8s} "
-                         f"{f'{row.entities_a}->{row.entities_b}':>8s}  {_short(row.text, TEXT_SHOWN)}")
+        for chunk in changed[:top]:
+            lines.append(f"  {_short(chunk.chunk, ID_SHOWN + 1):14s} {chunk.changes:7d} "
+                         f"{f'{chunk.added}/{chunk.removed}':>8s} {chunk.retyped:7d} {chunk.redescribed:7d} "
+                         f"{f'{chunk.relationships_added}/{chunk.relationships_removed}':>8s} "
+                         f"{f'{chunk.entities_a}->{chunk.entities_b}':>8s}  {_short(chunk.text, TEXT_SHOWN)}")
         if len(changed) > top:
             lines.append(f"  ... {len(changed) - top} more (--top N, or --json)")
-    shown = [("merged", [_group(g) for g in ent.merged]), ("split", [_group(g) for g in ent.split]),
+    kinds: list[tuple[str, list[str]]] = [("merged", [_group(g) for g in ent.merged]), ("split", [_group(g) for g in ent.split]),
              ("renamed", [_group(g) for g in ent.renamed]),
              ("retyped", [f"{c.title}: {c.before or NO_TYPE} -> {c.after or NO_TYPE}" for c in ent.retyped]),
              ("re-described", [f"{c.title}: {_short(' '.join(c.before.split()), 40)!r} -> "
@@ -80,9 +80,9 @@ def render(diff: GraphDiff, *, top: int = 10, examples: int = 5) -> list[str]:
              ("gone", ent.unexplained_removed), ("new", ent.unexplained_added),
              ("links removed", [f"{s} - {t}" for s, t in rel.removed]),
              ("links added", [f"{s} - {t}" for s, t in rel.added])]
-    if any(items for _, items in shown):
+    if any(items for _, items in kinds):
         lines += ["", "Examples:"]
-        for name, items in shown:
+        for name, items in kinds:
             if items:
                 lines.append(f"  {name + ':':14s} {'; '.join(items[:examples])}"
                              + (f"; and {len(items) - examples} more" if len(items) > examples else ""))

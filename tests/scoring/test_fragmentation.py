@@ -360,3 +360,15 @@ def test_a_name_of_many_tokens_is_joined_by_its_trailing_tokens():
     frag = fragmentation([row("c1", (long_name, "person"), ("Holmes", "person"), ("MR " * 32_000 + "MARSH", "person"),
                               ("Marsh", "person"))])
     assert (frag.nodes, frag.clusters) == (4, 2)
+
+
+def test_name_clusters_join_by_the_four_rules_in_any_order() -> None:
+    from harness.scoring.fragmentation import name_clusters
+
+    titles = {"OKAFOR": ["PERSON"], "AMARA OKAFOR": ["person"], "DOCK WORKERS' UNION": [], "DOCK WORKERS UNION": ["ORG"],
+              "ROTTERDAM": ["GEO"], "VARGA": ["PERSON"], "TOMAS VARGA": ["PERSON"], "PARIS": ["GEO"], "PARIS HILTON": ["PERSON"]}
+    clusters = name_clusters(titles)
+    assert clusters == name_clusters(dict(reversed(list(titles.items()))))
+    assert clusters["OKAFOR"] == clusters["AMARA OKAFOR"] and clusters["VARGA"] == clusters["TOMAS VARGA"]
+    assert clusters["DOCK WORKERS' UNION"] == clusters["DOCK WORKERS UNION"]
+    assert len({clusters["ROTTERDAM"], clusters["PARIS"], clusters["PARIS HILTON"], clusters["OKAFOR"]}) == 4
