@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..inputfiles import shown_path
+from ..inputfiles import read_bytes, shown_path
 from ..prompts.importers.lightrag_workdir import MAX_STORE_BYTES, find_workdir, load_store, read_chunks
 from .graph import Graph, GraphEntity, GraphRelationship
 
@@ -50,12 +50,13 @@ def _object(path: Path) -> dict[str, Any]:
 
 
 def _from_graphml(graph: Graph, path: Path) -> None:
+    import io
+
     import networkx as nx  # type: ignore[import-untyped]
 
-    if path.stat().st_size > MAX_STORE_BYTES:
-        raise InputError(f"{shown_path(path)}: larger than {MAX_STORE_BYTES // (1024 * 1024)} MiB")
+    data = read_bytes(path, limit=MAX_STORE_BYTES, what="LightRAG graph file")  # a regular file, bounded
     try:
-        kg = nx.read_graphml(path)
+        kg = nx.read_graphml(io.BytesIO(data))
     except Exception:  # networkx and expat raise many kinds for a file that is not GraphML
         raise InputError(f"{shown_path(path)}: not a GraphML file") from None
     for name, data in kg.nodes(data=True):

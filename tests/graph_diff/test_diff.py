@@ -251,3 +251,23 @@ def test_broken_tables_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     (graphml / "graph_chunk_entity_relation.graphml").write_text("<graphml><node")
     assert main(["diff", str(graphml), str(GRAPHRAG / "after")]) == 2
     assert "graph_chunk_entity_relation.graphml: not a GraphML file" in capsys.readouterr().err
+
+
+def test_huge_or_special_table_files_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tables are read as every input is: a regular file of bounded size (a sparse 600 MB
+    entities.parquet is refused before pandas sees it; a FIFO never blocks the command)."""
+    import os
+
+    from harness.prompts.importers.common import MAX_DOCUMENT_BYTES
+
+    (tmp_path / "relationships.parquet").write_bytes((GRAPHRAG / "after" / "relationships.parquet").read_bytes())
+    with open(tmp_path / "entities.parquet", "wb") as handle:
+        handle.truncate(MAX_DOCUMENT_BYTES + 1)
+    assert main(["diff", str(tmp_path), str(GRAPHRAG / "after")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "entities.parquet" in err and len(err.splitlines()) == 1
+    lightrag = tmp_path / "lr"
+    lightrag.mkdir()
+    os.mkfifo(lightrag / "graph_chunk_entity_relation.graphml")
+    assert main(["diff", str(lightrag), str(GRAPHRAG / "after")]) == 2
+    assert "none of the graphs harness diff reads is here" in capsys.readouterr().err

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InputError
-from ...inputfiles import JsonRefused, csv_rows, jsonl_lines, loads, read_text, shown_path, universal_newlines
+from ...inputfiles import JsonRefused, csv_rows, jsonl_lines, loads, read_bytes, read_text, shown_path, universal_newlines
 from .common import MAX_DOCUMENT_BYTES, outside_project
 from .file_pattern import PatternRefused, compile_file_pattern
 
@@ -480,11 +480,16 @@ def _json_lines(raw: str, path: Path, first_error: int | None = None) -> list[An
 
 
 def _parquet_rows(path: Path, what: str) -> list[dict[str, Any]]:
-    """Parquet through pandas, which needs pyarrow (or fastparquet); neither is a harness dependency."""
+    """Parquet through pandas, which needs pyarrow (or fastparquet); neither is a harness dependency.
+    The bytes are read first, as every input is (a regular file, bounded: a FIFO or a 3 GB file is
+    one line, never a hang)."""
+    import io
+
     import pandas as pd
 
+    data = read_bytes(path, limit=MAX_DOCUMENT_BYTES, what=what)
     try:
-        frame = pd.read_parquet(path, columns=None)
+        frame = pd.read_parquet(io.BytesIO(data), columns=None)
     except ImportError:
         hint = ("; without it the text units are cut from the input as the project's GraphRAG version cuts "
                 "them (--from-input)") if what == "text units table" else ""
