@@ -15,9 +15,10 @@ from harness.graph_diff.read import read_side
 REPO = Path(__file__).resolve().parents[2]
 CAPTURES = REPO / "tests" / "fixtures" / "engine_captures"
 GRAPHRAG = CAPTURES / "graphrag-2.7.0-diff"
+GRAPHRAG_1 = CAPTURES / "graphrag-1.2.0-diff"  # the same answers indexed by GraphRAG 1.2.0 (create_final_* tables)
 LIGHTRAG = CAPTURES / "lightrag-1.4.9.11-diff"
 
-# GraphRAG 2.7.0's text unit ids of harbour.txt's four units (60 tokens, overlap 12), by their first words
+# GraphRAG 1.2.0's and 2.7.0's text unit ids of harbour.txt's four units (60 tokens, overlap 12), by their first words
 UNIT_1 = "517145e92e44"  # "The harbour authority of Port Meridian approved ..."
 UNIT_2 = "0328ad87d5e1"  # ", and financed by the Meridian Infrastructure Fund. Kestrel Logistics will hire ..."
 UNIT_3 = "ad85bfea7b51"  # "in March and the first ships ... Critics, including ... Blue Estuary ..."
@@ -29,8 +30,9 @@ def _run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def test_graphrag_outputs_hand_counted(capsys: pytest.CaptureFixture[str]) -> None:
-    data = _run_json(capsys, str(GRAPHRAG / "before"), str(GRAPHRAG / "after"))
+@pytest.mark.parametrize("outputs", [GRAPHRAG, GRAPHRAG_1], ids=["2.7.0", "1.2.0"])
+def test_graphrag_outputs_hand_counted(capsys: pytest.CaptureFixture[str], outputs: Path) -> None:
+    data = _run_json(capsys, str(outputs / "before"), str(outputs / "after"))
     ent, rel = data["entities"], data["relationships"]
     # before (capture_graphrag_diff.py ANSWERS["before"]), one node per title over the 4 units:
     # PORT MERIDIAN, AMARA OKAFOR, KESTREL LOGISTICS, ROTTERDAM, MERIDIAN INFRASTRUCTURE FUND (unit 1),
@@ -101,6 +103,17 @@ def test_graphrag_console_says_where_and_why(capsys: pytest.CaptureFixture[str])
     units = out.split("Text units that explain most of the change (4 of 4 changed):", 1)[1].splitlines()
     assert units[2].split()[:2] == [UNIT_2 + "…", "7"]
     assert "merged:        AMARA OKAFOR + OKAFOR -> AMARA OKAFOR" in out
+
+
+def test_an_upgrade_with_the_same_answers_changes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    """GraphRAG 1.2.0 -> 2.7.0 over the same answers: other table names, the same graph."""
+    for run in ("before", "after"):
+        data = _run_json(capsys, str(GRAPHRAG_1 / run), str(GRAPHRAG / run))
+        assert data["a"]["source"] == "GraphRAG output (create_final_entities.parquet, create_final_relationships.parquet)"
+        assert data["entities"]["count_a"] == data["entities"]["count_b"] == (11 if run == "before" else 10)
+        assert data["entities"]["added"] == data["entities"]["removed"] == data["entities"]["redescribed"] == []
+        assert data["relationships"]["added"] == data["relationships"]["removed"] == []
+        assert data["chunks"] == [] and data["chunks_cited"] == 4
 
 
 def test_same_graph_is_no_change() -> None:
