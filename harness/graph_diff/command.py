@@ -7,10 +7,6 @@ from typing import Annotated, Optional
 import typer
 
 from ..cli_output import emit_json
-from ..model import MatchingConfig
-from .diff import diff_graphs
-from .read import read_side
-from .render import render
 
 SideArg = ("A GraphRAG output folder (entities and relationships tables, any version), a LightRAG working "
            "folder, or a run folder (RUN:VARIANT picks a variant)")
@@ -26,6 +22,12 @@ def diff_command(
 ) -> None:
     """What changed between two graphs: entities and relationships added, removed, merged, split,
     retyped and re-described, per type and per source chunk, with the chunks that explain most of it."""
+    # imported here: the fragmentation rules load numpy and scipy, which `harness --help` must not
+    from ..model import MatchingConfig
+    from .diff import diff_graphs
+    from .read import read_side
+    from .render import render
+
     before, after = read_side(a), read_side(b)
     matching = before.matching or after.matching or MatchingConfig()
     if fuzzy_threshold is not None:
