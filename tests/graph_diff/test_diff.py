@@ -284,3 +284,27 @@ def test_huge_or_special_table_files_are_one_line(tmp_path: Path, capsys: pytest
     os.mkfifo(lightrag / "graph_chunk_entity_relation.graphml")
     assert main(["diff", str(lightrag), str(GRAPHRAG / "after")]) == 2
     assert "none of the graphs harness diff reads is here" in capsys.readouterr().err
+
+
+def test_json_keys_are_the_documented_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    """`harness view` reads this shape (docs/diff.md, format_version 1): keys may be added, with the
+    docs, never renamed or removed."""
+    data = _run_json(capsys, str(GRAPHRAG / "before"), str(GRAPHRAG / "after"))
+    assert set(data) == {"format_version", "a", "b", "entities", "relationships", "chunks", "chunks_cited"}
+    assert data["format_version"] == 1
+    assert set(data["a"]) == {"label", "kind", "source", "entities", "relationships", "chunks", "chunk_word"}
+    assert set(data["entities"]) == {"count_a", "count_b", "added", "removed", "merged", "split", "renamed", "retyped",
+                                     "redescribed", "unexplained_added", "unexplained_removed", "by_type"}
+    assert set(data["entities"]["merged"][0]) == {"before", "after", "chunks"}
+    assert set(data["entities"]["retyped"][0]) == set(data["entities"]["redescribed"][0]) == {"title", "before", "after",
+                                                                                              "chunks"}
+    assert set(data["entities"]["by_type"][0]) == {"type", "a", "b", "added", "removed", "retyped_in", "retyped_out"}
+    assert set(data["relationships"]) == {"count_a", "count_b", "added", "removed", "redescribed", "added_because",
+                                          "removed_because"}
+    assert all(isinstance(pair, list) and len(pair) == 2 for pair in data["relationships"]["added"])
+    assert set(data["chunks"][0]) == {"chunk", "text", "entities_a", "entities_b", "added", "removed", "retyped",
+                                      "redescribed", "relationships_added", "relationships_removed",
+                                      "relationships_redescribed", "merged", "split", "renamed", "changes"}
+    docs = (REPO / "docs" / "diff.md").read_text(encoding="utf-8")
+    for key in ("unexplained_removed", "relationships_redescribed", "added_because", "chunks_cited", "chunk_word"):
+        assert f'"{key}"' in docs
