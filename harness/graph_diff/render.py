@@ -34,6 +34,18 @@ def _group(group: NameGroup) -> str:
 
 
 
+def _where(diff: GraphDiff) -> str:
+    """The types whose count moved most (up to 3) and the chunk holding most of the change."""
+    moved = sorted((row for row in diff.entities.by_type if row.b != row.a), key=lambda r: (-abs(r.b - r.a), r.type))[:3]
+    parts = [f"{row.type} {row.a} -> {row.b}" for row in moved]
+    if diff.chunks and diff.chunks[0].changes:
+        word = diff.a.chunk_word if diff.a.chunk_word == diff.b.chunk_word else "chunk"
+        top = diff.chunks[0]
+        total = sum(chunk.changes for chunk in diff.chunks)
+        parts.append(f"{word} {_short(top.chunk, ID_SHOWN + 1)} holds {top.changes} of {total} traced changes")
+    return "; ".join(parts)
+
+
 def render(diff: GraphDiff, *, top: int = 10, examples: int = 5) -> list[str]:
     ent, rel = diff.entities, diff.relationships
     lines = [_side("A", diff.a), _side("B", diff.b), ""]
@@ -42,6 +54,9 @@ def render(diff: GraphDiff, *, top: int = 10, examples: int = 5) -> list[str]:
     lines.append(f"  one thing under other names (fragmentation clusters): {', '.join(groups)}")
     lines.append(f"  no counterpart: {len(ent.unexplained_removed)} gone, {len(ent.unexplained_added)} new")
     lines.append(f"  on both sides: {len(ent.retyped)} retyped, {len(ent.redescribed)} re-described")
+    where = _where(diff)
+    if where:
+        lines.append(f"  where: {where}")
     lines.append(f"{_change(rel.count_a, rel.count_b, 'Relationships')}: {len(rel.added)} added, {len(rel.removed)} removed, "
                  f"{len(rel.redescribed)} re-described")
     why = rel.removed_because

@@ -98,6 +98,8 @@ def test_graphrag_console_says_where_and_why(capsys: pytest.CaptureFixture[str])
     assert "Entities: 11 -> 10 (9.1% fewer entities): 3 added, 4 removed" in out
     assert "1 merged, 1 split, 1 renamed" in out
     assert "2 gone, 1 new" in out
+    # 7 + 6 + 6 + 4 changes traced to the four units (a change in two units counts in both)
+    assert f"where: GEO 3 -> 2; text unit {UNIT_2}… holds 7 of 23 traced changes" in out
     geo = next(line for line in out.splitlines() if line.strip().startswith("GEO"))
     assert geo.split() == ["GEO", "3", "2", "-33.3%", "0", "2", "1/0"]
     units = out.split("Text units that explain most of the change (4 of 4 changed):", 1)[1].splitlines()
