@@ -29,7 +29,7 @@ def diff_command(
     from .render import render
 
     before, after = read_side(a), read_side(b)
-    matching = before.matching or after.matching or MatchingConfig()
+    matching = before.matching or after.matching or MatchingConfig.model_validate({})
     if fuzzy_threshold is not None:
         matching = matching.model_copy(update={"fuzzy_threshold": fuzzy_threshold})
     diff = diff_graphs(before, after, matching)

@@ -302,7 +302,7 @@ def _ranked(tally: _Tally, a: Graph, b: Graph, m: Matching) -> list[ChunkCount]:
 def diff_graphs(a: Graph, b: Graph, matching: MatchingConfig | None = None) -> GraphDiff:
     """What changed from A to B (module docstring). `matching`: the rules names and types are
     matched by; default: the suite's of a run side (A's first), else the harness defaults."""
-    cfg = matching or a.matching or b.matching or MatchingConfig()
+    cfg = matching or a.matching or b.matching or MatchingConfig.model_validate({})
     m = match(a, b, cfg)
     tally = _Tally()
     entities = _entities(a, b, m, tally, type_table(cfg.type_synonyms))
