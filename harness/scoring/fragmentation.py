@@ -436,7 +436,7 @@ def name_clusters(titles: Mapping[str, Iterable[str]], matching: MatchingConfig 
     the four joining rules above: what `harness diff` reads as one thing named differently in two
     graphs (harness/graph_diff/match.py). Cluster numbers are the smallest index of a member in the
     sorted node keys, so they do not depend on the order of `titles`."""
-    cfg = matching or MatchingConfig()
+    cfg = matching or MatchingConfig.model_validate({})
     types = type_table(cfg.type_synonyms)
     listed = []
     for title in sorted(titles):
