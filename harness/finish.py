@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from .artifacts import (Baseline, CaseCheck, ComparisonSummary, ConventionsSummary, EntityTypesUsed, OutputsSummary,
                         RunSummary, Verdict)
@@ -26,6 +26,25 @@ from .model import CaseResult, first_samples
 from .runfolder import GATE, SUMMARY, default_baseline_path, read_baseline, write_artifact
 from .scoring.aggregate import shared_case_metrics
 from .summary import build_summary
+
+if TYPE_CHECKING:
+    from .reports.view import ReportView
+    from .suites import Suite
+
+
+class Outcome(Protocol):
+    """What `finish_outcome` reads of a run just made (the runner's `RunOutcome`)."""
+
+    @property
+    def suite(self) -> Suite: ...
+    @property
+    def run_dir(self) -> Path: ...
+    @property
+    def results(self) -> list[CaseResult]: ...
+    @property
+    def wall_s(self) -> float: ...
+    @property
+    def entity_types(self) -> Mapping[str, EntityTypesUsed]: ...
 
 
 @dataclass
@@ -57,7 +76,7 @@ class FinishedRun:
         return self.verdict.exit_code
 
 
-def compare_to_baseline(suite: Any, rows: list[CaseResult]) -> dict[str, ComparisonSummary]:
+def compare_to_baseline(suite: Suite, rows: list[CaseResult]) -> dict[str, ComparisonSummary]:
     """Every variant present against the suite's baseline variant (none when that did not run)."""
     present = [name for name in suite.variant_names() if any(r.variant == name for r in rows)]
     baseline = suite.baseline
@@ -73,7 +92,7 @@ def compare_to_baseline(suite: Any, rows: list[CaseResult]) -> dict[str, Compari
     }
 
 
-def summarize(suite: Any, run_id: str, rows: list[CaseResult], *, record_mode: str, wall_s: float,
+def summarize(suite: Suite, run_id: str, rows: list[CaseResult], *, record_mode: str, wall_s: float,
               entity_types: Mapping[str, EntityTypesUsed]) -> RunSummary:
     """The run's summary, comparisons and gate configuration included (`entity_types`: each
     variant's, as it ran: `RunOutcome.entity_types`)."""
@@ -111,7 +130,7 @@ def _relative(path: Path) -> str:
         return str(path)
 
 
-def write_reports(run_dir: Path, view: Any, *, suite_file: str = "") -> list[Path]:
+def write_reports(run_dir: Path, view: ReportView, *, suite_file: str = "") -> list[Path]:
     """report.md, report.html, junit.xml and plots/*.png of one view; returns the paths written."""
     from .reports.html_report import render_html  # lazy: matplotlib and numpy
     from .reports.junit import iter_junit
@@ -135,7 +154,7 @@ def write_reports(run_dir: Path, view: Any, *, suite_file: str = "") -> list[Pat
 
 
 @shared_case_metrics()  # the gate and junit.xml read each case's metrics once
-def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suite: Any | None = None,
+def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suite: Suite | None = None,
              baseline: Path | None = None, strict: bool = False, reports: bool = True,
              fallback: bool = False) -> FinishedRun:
     """Gate a run once and (re)write gate.json and, unless `reports=False`, its reports;
@@ -166,7 +185,7 @@ def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suit
 
 @objects_at_rest()  # the rows outlive the finish: its collections need not walk them
 @shared_case_metrics()  # the summary, comparisons, gate and junit.xml read each case's metrics once
-def finish_run(suite: Any, run_dir: Path, rows: list[CaseResult], *, record_mode: str, wall_s: float,
+def finish_run(suite: Suite, run_dir: Path, rows: list[CaseResult], *, record_mode: str, wall_s: float,
                entity_types: Mapping[str, EntityTypesUsed], baseline: Path | None = None,
                fallback: bool = False, outputs: OutputsSummary | None = None,
                conventions: ConventionsSummary | None = None) -> FinishedRun:
@@ -182,12 +201,12 @@ def finish_run(suite: Any, run_dir: Path, rows: list[CaseResult], *, record_mode
     return finished
 
 
-def finish_outcome(outcome: Any, *, record_mode: str, baseline: Path | None = None) -> FinishedRun:
+def finish_outcome(outcome: Outcome, *, record_mode: str, baseline: Path | None = None) -> FinishedRun:
     """`finish_run` of a runner outcome (`harness run`): a run just made is always written, even when
     the `--baseline` it is to be gated against is unreadable (`--gate` then exits 2)."""
     return finish_run(outcome.suite, outcome.run_dir, outcome.results, record_mode=record_mode,
                       wall_s=outcome.wall_s, entity_types=outcome.entity_types, baseline=baseline, fallback=True)
 
 
-__all__ = ["FinishedRun", "GateInputs", "compare_to_baseline", "finish_outcome", "finish_run", "refinish",
+__all__ = ["FinishedRun", "GateInputs", "Outcome", "compare_to_baseline", "finish_outcome", "finish_run", "refinish",
            "resolve_baseline", "summarize", "write_reports"]

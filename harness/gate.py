@@ -47,8 +47,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
+from typing import Literal
 from .artifacts import (
     BASELINE_SCHEMA_VERSION,
     Baseline,
@@ -70,21 +69,24 @@ from .model import CaseResult
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
 from .suite_kinds import rows_kind
-from .suites import Regression, Thresholds
+from .suites import Regression, Suite, Thresholds
 
 _TOL = 1e-9
 
 # thresholds on the format summary rather than on a metric: key -> (summary key, comparison, label)
-FORMAT_THRESHOLDS: dict[str, tuple[str, str, str]] = {
+Comparison = Literal[">=", "<="]
+
+FORMAT_THRESHOLDS: dict[str, tuple[str, Comparison, str]] = {
     "format_errors": ("format_error_rate", "<=", "share of cases with a format error"),
     "completion_rate": ("completion_rate", ">=", "completion-delimiter rate"),
 }
 
 
-def threshold_rules_table() -> dict[str, tuple[str, str, str]]:
+def threshold_rules_table() -> dict[str, tuple[str, Comparison, str]]:
     """threshold key -> (what it measures, comparison, label): the registry's thresholded metrics,
     then the format thresholds."""
-    table = {m.name: ("metric", m.threshold or ">=", m.phrase) for m in thresholded()}
+    table: dict[str, tuple[str, Comparison, str]] = {m.name: ("metric", m.threshold or ">=", m.phrase)
+                                                     for m in thresholded()}
     table.update(FORMAT_THRESHOLDS)
     return table
 
@@ -126,7 +128,7 @@ class Judgement:
 # --------------------------------------------------------------------------- configuration
 
 
-def gate_config(suite: Any) -> GateConfig:
+def gate_config(suite: Suite) -> GateConfig:
     """What the gate needs from a suite, as recorded in summary.json (`gate_config`)."""
     return GateConfig(thresholds=suite.spec.thresholds, regression=suite.spec.regression)
 
@@ -142,7 +144,7 @@ def config_of(summary: RunSummary, source: str = "summary.json") -> GateConfig:
     raise InputError(f"{source}: no gate_config and the suite file {summary.suite_file!r} is not readable")
 
 
-def effective_thresholds(thresholds: Thresholds, variant: str) -> dict[str, float]:  # type: ignore[valid-type]
+def effective_thresholds(thresholds: Thresholds, variant: str) -> dict[str, float]:
     """The suite-level thresholds with the variant's own values (thresholds.variants.<v>) on top."""
     rules = threshold_rules_table()
     out = {k: v for k, v in thresholds.model_dump(exclude={"variants"}).items() if k in rules and v is not None}
@@ -191,7 +193,7 @@ def coverage_text(variant: VariantSummary, kind: str) -> str:
     return f" over {annotated} of {cases} cases (the others have no gold {kind})"
 
 
-def threshold_rules(summary: RunSummary, thresholds: Thresholds) -> list[RuleResult]:  # type: ignore[valid-type]
+def threshold_rules(summary: RunSummary, thresholds: Thresholds) -> list[RuleResult]:
     table = threshold_rules_table()
     rules: list[RuleResult] = []
     for name, variant in summary.variants.items():
@@ -223,7 +225,7 @@ def threshold_rules(summary: RunSummary, thresholds: Thresholds) -> list[RuleRes
                 where = (coverage_text(variant, kind) if kind
                          else _count_coverage(variant, key) if metric is not None and metric.is_count else "")
                 message = f"{text} {_shown(key, value, measures)}{where} {verdict}"
-            rules.append(RuleResult(rule="threshold", variant=name, metric=key, op=op, value=value,  # type: ignore[arg-type]
+            rules.append(RuleResult(rule="threshold", variant=name, metric=key, op=op, value=value,
                                     limit=float(limit), status=status, message=message))
     return rules
 
@@ -231,7 +233,7 @@ def threshold_rules(summary: RunSummary, thresholds: Thresholds) -> list[RuleRes
 # --------------------------------------------------------------------------- per-case values
 
 
-CaseValues = dict[str, dict[str, Any]]  # variant -> case id -> BaselineCase
+CaseValues = dict[str, dict[str, BaselineCase]]  # variant -> case id -> the case's metrics and misses
 
 
 def case_values(rows: list[CaseResult]) -> CaseValues:
@@ -302,7 +304,7 @@ def regression_rules(summary: RunSummary, current: CaseValues, baseline: Baselin
     return rules
 
 
-def _metric_regression(variant: str, metric: str, base: dict[str, Any], mine: dict[str, Any], paired: list[str],
+def _metric_regression(variant: str, metric: str, base: dict[str, BaselineCase], mine: dict[str, BaselineCase], paired: list[str],
                        max_drop: float, case_max_drop: float) -> list[RuleResult]:
     """The regression and case_regression rules of one metric of one variant, in its direction:
     worse is a drop for a higher-is-better metric and a rise for a lower-is-better one."""
@@ -312,7 +314,7 @@ def _metric_regression(variant: str, metric: str, base: dict[str, Any], mine: di
     spec = get_metric(metric)
     assert spec is not None  # the caller checked the name
     lower = not spec.higher_is_better
-    op = "rise <=" if lower else "drop <="
+    op: Literal["drop <=", "rise <="] = "rise <=" if lower else "drop <="
     worse_word, change_word = ("rise", "rose") if lower else ("drop", "dropped")
     size, change = spec.format_size, spec.format_change
     pairs = [(cid, base[cid].value(metric), mine[cid].value(metric)) for cid in paired]
@@ -435,7 +437,7 @@ def judge(
     elif not notes:
         notes.append("no baseline: regression rules not applied (accept a run with `harness baseline update RUN`)")
     statuses = {r.status for r in rules}
-    status = "fail" if "fail" in statuses else "warn" if "warn" in statuses else "pass"
+    status: Literal["pass", "warn", "fail"] = "fail" if "fail" in statuses else "warn" if "warn" in statuses else "pass"
     verdict = Verdict(
         suite=summary.suite,
         run_id=summary.run_id,
@@ -481,7 +483,8 @@ def case_checks(
             )
             continue
         values = current[row.variant][row.case_id]
-        failures, warnings = [], []
+        failures: list[str] = []
+        warnings: list[str] = []
         for key, limit in limits.items():
             value = values.value(key)
             if value is None:

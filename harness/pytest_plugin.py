@@ -22,10 +22,18 @@ fails the gate (thresholds and regression against `--harness-baseline`, default
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr, TracebackStyle
+
+    from .artifacts import CaseCheck, RunSummary, Verdict
+    from .runner import RunOutcome
+    from .suites import Suite
 
 
 GATE_ITEM = "gate"
@@ -93,16 +101,16 @@ def _looks_like_suite(path: Path) -> bool:
 class SuiteRun:
     """Runs a suite once, on first use, and keeps what the items need."""
 
-    def __init__(self, suite: Any, config: pytest.Config) -> None:
+    def __init__(self, suite: Suite, config: pytest.Config) -> None:
         self.suite = suite
         self.config = config
         self.selected: set[tuple[str, str]] | None = None
         self.done = False
         self.error: str | None = None
-        self.outcome: Any = None
-        self.summary: Any = None  # the RunSummary of a finished run
-        self.verdict: Any = None
-        self.checks: dict[tuple[str, str], Any] = {}
+        self.outcome: RunOutcome | None = None
+        self.summary: RunSummary | None = None  # of a finished run
+        self.verdict: Verdict | None = None
+        self.checks: dict[tuple[str, str], CaseCheck] = {}
         self.missing: dict[tuple[str, str], str] = {}
         self.rerecord_all: str | None = None  # one command for every missing or stale cassette
         self.failures: dict[tuple[str, str], str] = {}
@@ -182,7 +190,7 @@ def _runs(config: pytest.Config) -> dict[str, SuiteRun]:
 
 
 class SuiteFile(pytest.File):
-    def collect(self):
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         from .errors import HarnessError
         from .suites import load_suite
 
@@ -204,7 +212,7 @@ class VariantCollector(pytest.Collector):
         super().__init__(**kwargs)
         self.run = run
 
-    def collect(self):
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         for case in self.run.suite.variant_cases(self.name):
             yield CaseItem.from_parent(self, name=case.id, run=self.run, variant=self.name)
 
@@ -240,7 +248,8 @@ class CaseItem(pytest.Item):
         check = run.checks.get(key)
         if check is None:
             raise CaseFailure(f"{head}: no result (the run produced no row for this case)")
-        row = next((r for r in run.outcome.results if (r.variant, r.case_id) == key), None)
+        results = run.outcome.results if run.outcome is not None else []
+        row = next((r for r in results if (r.variant, r.case_id) == key), None)
         if row is not None and row.score is not None:
             # here: a pytest run that collects no suite loads none of it
             from .gate import effective_thresholds
@@ -261,7 +270,7 @@ class CaseItem(pytest.Item):
         if check.unchecked:
             pytest.skip(f"{head}: {check.skip_reason()}")
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, CaseFailure):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
@@ -287,7 +296,7 @@ class GateItem(pytest.Item):
         if run.verdict.status == "fail":
             raise CaseFailure("\n".join(run.verdict.lines()))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, CaseFailure):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
@@ -316,7 +325,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             run.selected = selected[id(run)]
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
     runs = [run for run in _runs(config).values() if run.done]
     if not runs:
         return

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .artifacts import (
@@ -27,6 +27,9 @@ from .scoring import aggregate, graph_stats
 from .scoring.repeat_spread import repeat_spread
 from .scoring.fragmentation import fragmentation
 from .scoring.gleaning import gleaning_yield
+
+if TYPE_CHECKING:
+    from .suites import Suite
 
 SCHEMA_VERSION = SUMMARY_SCHEMA_VERSION
 
@@ -135,7 +138,7 @@ def ratios_to_baseline(variants: dict[str, VariantSummary], baseline: str) -> di
 
 def build_summary(
     *,
-    suite: Any,
+    suite: Suite,
     run_id: str,
     results: list[CaseResult],
     record_mode: str,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -21,7 +21,11 @@ from ..gate import effective_thresholds
 from ..metrics import get as get_metric
 from ..metrics.registry import Metric, in_reports
 from ..suite_kinds import rows_kind
-from ..model import CaseResult, GoldCase
+from ..model import CaseResult, GoldCase, GraphStats
+
+if TYPE_CHECKING:
+    from ..runfolder import RunData
+    from ..suites import Suite
 
 SIZE_KEYS = (("entities", "nodes"), ("relationships", "edges"), ("communities", "communities"))
 
@@ -130,7 +134,7 @@ class ReportView:
         figures where they would show recall)."""
         return any(c.data.has_gold for c in self.columns) or not self.columns
 
-    def graph_settings(self) -> Any | None:
+    def graph_settings(self) -> GraphStats | None:
         """The community-detection settings (a GraphStats) of the first column."""
         return self.columns[0].data.graph if self.columns else None
 
@@ -151,7 +155,7 @@ def run_view(
     summary: RunSummary,
     rows: list[CaseResult],
     *,
-    suite: Any | None = None,
+    suite: Suite | None = None,
     verdict: Verdict | None = None,
     checks: dict[tuple[str, str], CaseCheck] | None = None,
 ) -> ReportView:
@@ -195,7 +199,7 @@ def run_view(
     )
 
 
-def comparison_view(run_a: Any, run_b: Any, *, suite: Any | None = None, variants: list[str] | None = None) -> ReportView:
+def comparison_view(run_a: RunData, run_b: RunData, *, suite: Suite | None = None, variants: list[str] | None = None) -> ReportView:
     """RUN_B against RUN_A (both RunData), variant by variant."""
     from ..compare import compare
     from ..errors import InputError
