@@ -299,7 +299,7 @@ class PairedStats(Value):
 class GateConfig(Value):
     """What the gate needs from a suite, recorded in summary.json (`gate_config`)."""
 
-    thresholds: Thresholds  # type: ignore[valid-type]
+    thresholds: Thresholds
     regression: Regression
 
 

@@ -107,7 +107,7 @@ def scrubbed_std_streams() -> Iterator[None]:
     """`sys.stdout` and `sys.stderr` scrubbed while the block runs (already scrubbed: left as is)."""
     saved = sys.stdout, sys.stderr
     wrapped = [stream if isinstance(stream, ScrubbedStream) else ScrubbedStream(stream) for stream in saved]
-    sys.stdout, sys.stderr = wrapped  # type: ignore[assignment]
+    sys.stdout, sys.stderr = wrapped
     try:
         yield
     finally:

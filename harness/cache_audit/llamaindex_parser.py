@@ -60,7 +60,7 @@ def llamaindex_dynamic_triplets(text: str, props: bool = False) -> list[TypedTri
     except json.JSONDecodeError:
         if props:
             return [(m[0], m[1], m[3], m[5], m[6]) for m in _DYNAMIC_PROPS.findall(text)]
-        return [tuple(m) for m in _DYNAMIC.findall(text)]  # type: ignore[misc]
+        return [tuple(m) for m in _DYNAMIC.findall(text)]
     except (ValueError, RecursionError) as exc:  # a number past Python's int limit, nesting past its stack:
         raise EngineParseError("the answer is JSON the engine's json.loads raises on") from exc  # raised there too
     kept: list[TypedTriple] = []
@@ -68,7 +68,7 @@ def llamaindex_dynamic_triplets(text: str, props: bool = False) -> list[TypedTri
         for item in data:
             values = tuple(item.get(key) for key in ("head", "head_type", "relation", "tail", "tail_type"))
             if all(values):
-                kept.append(values)  # type: ignore[arg-type]
+                kept.append(values)
     except (AttributeError, TypeError) as exc:
         raise EngineParseError("the answer is JSON but not a list of objects") from exc
     return kept

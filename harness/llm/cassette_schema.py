@@ -140,17 +140,17 @@ def _response(value: Any, place: str) -> dict[str, Any]:
     _need(isinstance(value, dict), place, "not an object")
     status = value.get("status")
     _need(isinstance(status, dict), f"{place}.status", "missing or not an object")
-    code = status.get("code")  # type: ignore[union-attr]
+    code = status.get("code")
     ok = isinstance(code, int) and not isinstance(code, bool)
     _need(ok, f"{place}.status.code", "not an HTTP status number")
     # only successes are ever recorded (cassettes.scrub_response); anything else was edited in
     _need(200 <= code <= 299, f"{place}.status.code", f"{code} is not a success")
-    message = status.get("message")  # type: ignore[union-attr]
+    message = status.get("message")
     _need(message is None or (isinstance(message, str) and message.isascii()), f"{place}.status.message",
           "not ASCII text")
     body = value.get("body")
     _need(isinstance(body, dict) and "string" in body, f"{place}.body", 'missing or without "string"')
-    text, data = _body(body["string"], f"{place}.body.string")  # type: ignore[index]
+    text, data = _body(body["string"], f"{place}.body.string")
     if data is UNPARSED:
         check_completion_body(text, f"{place}.body.string")
     else:  # stored parsed: its text reads back as this value, so it is not read again

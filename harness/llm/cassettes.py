@@ -59,7 +59,7 @@ def _cached_hash(request: Request) -> str:
     cached = getattr(request, "_harness_hash", None)
     if cached is None:
         cached = body_hash(request.body)
-        request._harness_hash = cached  # type: ignore[attr-defined]
+        request._harness_hash = cached
     return cached
 
 
@@ -101,14 +101,14 @@ def scrub_request(request: Request) -> Request:
     if body:
         data = canonical_body(body)  # read once: the stored body and the hash both come from it
         if getattr(request, "_harness_hash", None) is None:
-            request._harness_hash = canonical_hash(body, data)  # type: ignore[attr-defined]
+            request._harness_hash = canonical_hash(body, data)
         if isinstance(data, (dict, list)):
             body = _dump(data, sort_keys=True).encode("utf-8")
     headers = {k: v for k, v in request.headers.items() if k.lower() in KEPT_REQUEST_HEADERS}
     clean = Request(request.method, _scrub_uri(request.uri), body, headers)
-    clean._harness_hash = _cached_hash(request)  # type: ignore[attr-defined]
-    clean._harness_clean = clean  # type: ignore[attr-defined]
-    request._harness_clean = clean  # type: ignore[attr-defined]
+    clean._harness_hash = _cached_hash(request)
+    clean._harness_clean = clean
+    request._harness_clean = clean
     return clean
 
 

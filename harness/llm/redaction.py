@@ -202,15 +202,15 @@ class Redactor:
         stack: list[tuple[list | dict, object]] = [(root, 0)]
         while stack:
             parent, slot = stack.pop()
-            item = parent[slot]  # type: ignore[index]
+            item = parent[slot]
             if isinstance(item, str):
-                parent[slot] = self.redact(item)  # type: ignore[index]
+                parent[slot] = self.redact(item)
             elif isinstance(item, dict):
                 copy = {self.redact(k) if isinstance(k, str) else k: v for k, v in item.items()}
-                parent[slot] = copy  # type: ignore[index]
+                parent[slot] = copy
                 stack.extend((copy, k) for k in copy)
             elif isinstance(item, list):
                 copy_list = list(item)
-                parent[slot] = copy_list  # type: ignore[index]
+                parent[slot] = copy_list
                 stack.extend((copy_list, i) for i in range(len(copy_list)))
         return root[0]

@@ -38,13 +38,13 @@ def _expected(name: str) -> tuple[str, str]:
         raise _Captured
 
     original = public.load_tiktoken_bpe
-    public.load_tiktoken_bpe = capture  # type: ignore[assignment]
+    public.load_tiktoken_bpe = capture
     try:
         getattr(public, name)()
     except _Captured:
         pass
     finally:
-        public.load_tiktoken_bpe = original  # type: ignore[assignment]
+        public.load_tiktoken_bpe = original
     return seen["blob"], seen["hash"]
 
 

@@ -243,7 +243,7 @@ class BoundedTransport(httpx2.AsyncHTTPTransport):
         # only its own timeouts)
         backend = getattr(self._pool, "_network_backend", None)
         if isinstance(backend, httpcore2.AsyncNetworkBackend):
-            self._pool._network_backend = SocketAwareBackend(DeadlineBackend(backend))  # type: ignore[attr-defined]
+            self._pool._network_backend = SocketAwareBackend(DeadlineBackend(backend))
         self._pool = _BoundedPool(self._pool, max_body_bytes, deadline_s)  # type: ignore[assignment]
 
 
@@ -254,7 +254,7 @@ class BoundedSyncTransport(httpx2.HTTPTransport):
         super().__init__(**kwargs)
         backend = getattr(self._pool, "_network_backend", None)
         if isinstance(backend, httpcore2.NetworkBackend):
-            self._pool._network_backend = SyncDeadlineBackend(backend)  # type: ignore[attr-defined]
+            self._pool._network_backend = SyncDeadlineBackend(backend)
         self._pool = _BoundedSyncPool(self._pool, max_body_bytes, deadline_s)  # type: ignore[assignment]
 
 

@@ -69,7 +69,7 @@ for _name, _label, _phrase, _num, _den, _n, _d, _short in (
 
 register(Metric(
     "claims_extracted", "Claims extracted", "claims extracted",
-    value=_cl(lambda c: c.claims), micro=lambda c: c.total("claim_records"), pools=("claim_records",),  # type: ignore[arg-type]
+    value=_cl(lambda c: c.claims), micro=lambda c: c.total("claim_records"), pools=("claim_records",),
     gold=None, threshold=">=", report_rank=51, only_where_defined=True, kind="count", short_label="claims",
     suite_kind=KIND,
 ))

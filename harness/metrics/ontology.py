@@ -27,14 +27,14 @@ for _name, _read in (
 
 register(Metric(
     "ontology_conformance", "Ontology conformance", "ontology conformance",
-    value=_onto(lambda o: o.conformance),  # type: ignore[arg-type]
+    value=_onto(lambda o: o.conformance),
     micro=lambda c: ratio_or_none(c["ontology_conforming"], c["ontology_records"]),
     pools=("ontology_conforming", "ontology_records"), gold=None,
     threshold=">=", report_rank=9, only_where_defined=True, short_label="onto. ok",
 ))
 register(Metric(
     "domain_range_conformance", "Domain/range conformance", "domain/range conformance",
-    value=_onto(lambda o: o.domain_range),  # type: ignore[arg-type]
+    value=_onto(lambda o: o.domain_range),
     micro=lambda c: ratio_or_none(c["domain_range_ok"], c["domain_range_checked"]),
     pools=("domain_range_ok", "domain_range_checked"), gold=None,
     threshold=">=", report_rank=9, only_where_defined=True,

@@ -397,7 +397,7 @@ def _clean_prefix(text: str, td: str, rd: str) -> tuple[list[str], list[CleanRec
         reading = read_clean_record(g, 1)
         if reading is None:
             break
-        raws.append(g[0])  # type: ignore[arg-type]
+        raws.append(g[0])
         found.append(reading)
         pos = m.end()
     return raws, found, (pos if raws else 0)

@@ -34,7 +34,7 @@ def _text_of(content: Any) -> str:
     if isinstance(content, list) and all(isinstance(p, (str, dict)) for p in content):
         parts = [p if isinstance(p, str) else p.get("text") for p in content]
         if all(isinstance(p, str) for p in parts):
-            return "".join(parts)  # type: ignore[arg-type]
+            return "".join(parts)
     try:
         return json.dumps(content, ensure_ascii=False)
     except (ValueError, TypeError, RecursionError):

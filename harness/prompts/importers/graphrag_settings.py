@@ -283,7 +283,7 @@ def _provider(reader: _Reader, loc: Location | None, value: Any, litellm: bool) 
     if litellm and name in LITELLM_PROVIDERS:
         return LITELLM_PROVIDERS[name]
     if not litellm and name in CHAT_TYPES:
-        return CHAT_TYPES[name]  # type: ignore[return-value]  # None for `chat`: see model_provider
+        return CHAT_TYPES[name]  # None for `chat`: see model_provider
     assert loc is not None
     if litellm:
         raise reader.refuse(loc, f"'{name}' is a provider a suite cannot call (it speaks to OpenAI, Azure "
