@@ -317,8 +317,8 @@ def _metric_regression(variant: str, metric: str, base: dict[str, BaselineCase],
     op: Literal["drop <=", "rise <="] = "rise <=" if lower else "drop <="
     worse_word, change_word = ("rise", "rose") if lower else ("drop", "dropped")
     size, change = spec.format_size, spec.format_change
-    pairs = [(cid, base[cid].value(metric), mine[cid].value(metric)) for cid in paired]
-    pairs = [(cid, a, b) for cid, a, b in pairs if a is not None and b is not None]
+    values = [(cid, base[cid].value(metric), mine[cid].value(metric)) for cid in paired]
+    pairs = [(cid, a, b) for cid, a, b in values if a is not None and b is not None]
     limit = max_drop if lower else -max_drop
     if not pairs:
         if gold_kind(metric) is not None:  # undefined is not a pass

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,7 +55,7 @@ def read_results(path: Path, *, finished: bool = False) -> list[CaseResult]:
     if not path.exists():
         return []
     rows: list[CaseResult] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, int]] = set()
     lines = read_text(path, limit=MAX_RUN_FILE_BYTES, what="results file").split("\n")
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -240,7 +241,7 @@ def read_baseline(path: Path, *, suite: str | None = None) -> Baseline:
     return read_artifact(Baseline, data, path, "baseline file")
 
 
-try:  # POSIX
+if sys.platform != "win32":  # POSIX
     import fcntl
 
     def _try_lock(fd: int) -> bool:
@@ -250,7 +251,7 @@ try:  # POSIX
             return False
         return True
 
-except ImportError:  # pragma: no cover - Windows
+else:  # pragma: no cover - Windows
     import msvcrt
 
     def _try_lock(fd: int) -> bool:

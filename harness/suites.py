@@ -7,6 +7,7 @@ import os
 import stat
 from collections import Counter
 from functools import cached_property
+from typing import TYPE_CHECKING
 from pathlib import Path
 
 from pydantic import AliasChoices, Field, TypeAdapter, ValidationError, create_model, field_validator, model_validator
@@ -110,15 +111,24 @@ class VariantSpec(Value):
 
 # `thresholds:`: one limit per thresholded metric of the registry (in headline order; a share for
 # a rate, a number for a count), then the format thresholds, then per-variant overrides of the same keys
-Thresholds = create_model(
-    "Thresholds",
-    __base__=Value,
-    **{metric.name: _metric_threshold(metric) for metric in thresholded()},  # type: ignore[call-overload]
-    format_errors=(float | None, Share),  # highest tolerated share of cases with a format error
-    completion_rate=(float | None, Share),  # lowest tolerated share of answers ending with the delimiter
-    variants=(dict[str, "Thresholds"], Field(default_factory=dict)),
-)
-Thresholds.model_rebuild(_types_namespace={"Thresholds": Thresholds})
+if TYPE_CHECKING:
+    class Thresholds(Value):
+        """What the type checker knows of the model built below from the metric registry: the
+        metrics' limits are read by name."""
+
+        format_errors: float | None = None
+        completion_rate: float | None = None
+        variants: dict[str, Thresholds] = {}
+else:
+    Thresholds = create_model(
+        "Thresholds",
+        __base__=Value,
+        **{metric.name: _metric_threshold(metric) for metric in thresholded()},
+        format_errors=(float | None, Share),  # highest tolerated share of cases with a format error
+        completion_rate=(float | None, Share),  # lowest tolerated share of answers ending with the delimiter
+        variants=(dict[str, "Thresholds"], Field(default_factory=dict)),
+    )
+    Thresholds.model_rebuild(_types_namespace={"Thresholds": Thresholds})
 
 
 class Regression(Value):
@@ -499,8 +509,10 @@ def ontology_problem(ontology: Ontology) -> tuple[tuple, str] | None:
 
 
 # the gold lists of a case that many cases may share through one YAML anchor, and their item model
-_SHARED_GOLD = {"entities": TypeAdapter(list[GoldEntity]), "relationships": TypeAdapter(list[GoldRelationship]),
-                "claims": TypeAdapter(list[GoldClaim])}
+_SHARED_GOLD: dict[str, TypeAdapter[list[GoldEntity]] | TypeAdapter[list[GoldRelationship]]
+                   | TypeAdapter[list[GoldClaim]]] = {
+    "entities": TypeAdapter(list[GoldEntity]), "relationships": TypeAdapter(list[GoldRelationship]),
+    "claims": TypeAdapter(list[GoldClaim])}
 
 
 def _validate_shared_gold(data: dict) -> dict:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -120,6 +120,13 @@ class _MergeKey:
 
     def __repr__(self) -> str:
         return "<<"
+
+
+def _first_line(event: yaml.Event) -> int:
+    """The 1-based line an event starts on (the parser gives every event its marks)."""
+    mark = event.start_mark
+    assert mark is not None
+    return mark.line + 1
 
 
 class _Collection:
@@ -257,14 +264,13 @@ class _DocumentReader:
         self.construct_error = error
         return False
 
-    def _place(self, stack: list[_Collection], line: int) -> Location | None:
-        """The location of the value about to be read, recording its line; None for a key."""
+    def _place(self, stack: list[_Collection], line: int) -> Location:
+        """The location of the value about to be read, recording its line (callers have handled a
+        key: a key has no location of its own)."""
         if not stack:
             self.direct[()] = line
             return ()
         parent = stack[-1]
-        if parent.awaiting_key:
-            return None
         if isinstance(parent.value, list):
             path = (*parent.path, len(parent.value))
         else:
@@ -313,10 +319,10 @@ class _DocumentReader:
         for key, item in written.items():
             winners[key] = (item, None)
         mapping.clear()
-        for key, (item, source) in winners.items():
+        for key, (item, origin) in winners.items():
             mapping[key] = item
-            if source is not None:
-                self._reline(item, source, (*path, key))
+            if origin is not None:
+                self._reline(item, origin, (*path, key))
 
     def _reline(self, value: Any, source: Location, target: Location) -> None:
         """Give `target` (and what lies below it) the lines of `source`."""
@@ -372,7 +378,7 @@ class _DocumentReader:
         path = self._place(stack, line)
         if alias and not scalar:
             if self.aliased is not None:
-                self.aliased.links[path] = anchor_path  # type: ignore[index]
+                self.aliased.links[path] = anchor_path
             else:
                 value = self._copy(value, anchor_path, path)
         if not alias and event.anchor is not None:
@@ -410,7 +416,9 @@ class _DocumentReader:
             tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
         if tag == _STR_TAG:
             return event.value
-        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        # the marks of PyYAML's pure or C parser (the stubs name only the pure one's Mark)
+        node = yaml.ScalarNode(tag, event.value, cast("yaml.Mark | None", event.start_mark),
+                               cast("yaml.Mark | None", event.end_mark), style=event.style)
         loader = self.loader
         try:
             return loader.construct_object(node, deep=True)
@@ -418,19 +426,19 @@ class _DocumentReader:
             raise _ConstructError(exc) from None
         except (ValueError, TypeError, AttributeError, OverflowError, IndexError, KeyError):
             shown = event.value[:40] if isinstance(event.value, str) else "this value"
-            message = f"line {event.start_mark.line + 1}: '{shown}' is not a valid {tag.rsplit(':', 1)[-1]}"
+            message = f"line {_first_line(event)}: '{shown}' is not a valid {tag.rsplit(':', 1)[-1]}"
             raise _ConstructError(InputError(message)) from None
         finally:
             loader.constructed_objects.pop(node, None)
 
     def _start(self, event: yaml.CollectionStartEvent, mapping: bool, stack: list[_Collection]) -> bool:
         """Open a mapping or sequence; False when it stands where a key must be."""
-        line = event.start_mark.line + 1
+        line = _first_line(event)
         if stack and stack[-1].awaiting_key:
             # recorded, not raised: a composer error further on comes first, as when composing first
             return self._fail(InputError(f"line {line}: a mapping key must be a plain value"))
         path = self._place(stack, line)
-        collection = _Collection({} if mapping else [], path)  # type: ignore[arg-type]
+        collection = _Collection({} if mapping else [], path)
         if event.anchor is not None:
             self.anchors[event.anchor] = (collection.value, path, line, False)
         stack.append(collection)

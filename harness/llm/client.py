@@ -99,6 +99,7 @@ def parse_retry_after(headers: Any) -> float | None:
         if not value:
             continue
         value = value.strip()
+        seconds: float | None
         try:
             seconds = float(value) * scale
         except ValueError:
@@ -161,10 +162,10 @@ class ModelClient:
 
             from .transport import BoundedTransport, proxy_mounts
 
-            bounded = {"max_body_bytes": MAX_BODY_BYTES, "deadline_s": self.settings.timeout_s,
-                       "limits": openai.DEFAULT_CONNECTION_LIMITS}
-            http_client = openai.DefaultAsyncHttpxClient(transport=BoundedTransport(**bounded),
-                                                         mounts=proxy_mounts(**bounded))
+            deadline_s, limits = self.settings.timeout_s, openai.DEFAULT_CONNECTION_LIMITS
+            http_client = openai.DefaultAsyncHttpxClient(
+                transport=BoundedTransport(max_body_bytes=MAX_BODY_BYTES, deadline_s=deadline_s, limits=limits),
+                mounts=proxy_mounts(max_body_bytes=MAX_BODY_BYTES, deadline_s=deadline_s, limits=limits))
             self._sdk = self.provider.make_client(self.settings, self._api_key, http_client)
         return self._sdk
 

@@ -19,6 +19,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 from urllib.parse import quote, quote_plus
 
 REDACTED = "[REDACTED]"
@@ -199,7 +200,7 @@ class Redactor:
         if self._pattern is None:
             return value
         root: list[object] = [value]
-        stack: list[tuple[list | dict, object]] = [(root, 0)]
+        stack: list[tuple[list[object] | dict[object, object], Any]] = [(root, 0)]  # the slot: an index or a key
         while stack:
             parent, slot = stack.pop()
             item = parent[slot]
