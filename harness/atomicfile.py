@@ -130,7 +130,7 @@ _flat_encoders: dict[int, Callable[[Any, int], list[str]]] = {}
 def _flat(container: list | tuple | dict, level: int) -> str | None:
     """A non-empty container of plain leaves only (keys too), by the C encoder with the indentation
     of `level` as its item separator; None for any other container or without the C encoder."""
-    make = json.encoder.c_make_encoder
+    make = getattr(json.encoder, "c_make_encoder", None)  # absent from the stubs: None without the C encoder
     if make is None:
         return None
     items = container.values() if isinstance(container, dict) else container

@@ -115,10 +115,11 @@ def propose_case(case: GoldCase, graphs: dict[str, ExtractedGraph], matching: Ma
     used: set[str] = set()
     for p in proposals:
         name = _pick(p.spellings, p.spelling_votes, grounded, case.text)
-        aliases, keys = [], {normalize_name(name)}
+        aliases: list[str] = []
+        spelled = {normalize_name(name)}
         for spelling in p.spellings:
-            if normalize_name(spelling) not in keys and spelling not in used:
-                keys.add(normalize_name(spelling))
+            if normalize_name(spelling) not in spelled and spelling not in used:
+                spelled.add(normalize_name(spelling))
                 aliases.append(spelling)
         used.update([name, *aliases])
         entity_type = max(p.type_order, key=lambda t: (p.type_votes[t], -p.type_order.index(t))) if p.type_order else ""
@@ -127,25 +128,26 @@ def propose_case(case: GoldCase, graphs: dict[str, ExtractedGraph], matching: Ma
                                        grounded=any(grounded[s] for s in p.spellings),
                                        type_votes=dict(sorted(p.type_votes.items(), key=lambda kv: -kv[1]))))
 
-    relationships: dict[tuple, ProposedRelationship] = {}
+    relationships: dict[tuple[tuple[int, int], str], ProposedRelationship] = {}
     dangling = self_loops = 0
     for variant, graph in graphs.items():
         for rel in graph.relationships:
-            ends = [owner.get((variant, normalize_name(end))) for end in (rel.source, rel.target)]
-            if ends[0] is None or ends[1] is None:
+            start = owner.get((variant, normalize_name(rel.source)))
+            end = owner.get((variant, normalize_name(rel.target)))
+            if start is None or end is None:
                 dangling += 1
                 continue
-            if ends[0] == ends[1]:
+            if start == end:
                 self_loops += 1
                 continue
-            pair = tuple(ends) if matching.directed else tuple(sorted(ends))
+            pair = (start, end) if matching.directed else (min(start, end), max(start, end))
             predicate = canonical_predicate(rel.type, predicates) if rel.type.strip() else ""
-            key = (pair, predicate)
-            found_rel = relationships.get(key)
+            rel_key = (pair, predicate)
+            found_rel = relationships.get(rel_key)
             if found_rel is None:
-                relationships[key] = ProposedRelationship(
-                    source=names[ends[0]], target=names[ends[1]], type=predicate, description=rel.description,
-                    found_by=[variant], grounded=bool(entities[ends[0]].grounded and entities[ends[1]].grounded))
+                relationships[rel_key] = ProposedRelationship(
+                    source=names[start], target=names[end], type=predicate, description=rel.description,
+                    found_by=[variant], grounded=bool(entities[start].grounded and entities[end].grounded))
             elif variant not in found_rel.found_by:
                 found_rel.found_by.append(variant)
     gold = GoldFileCase(id=case.id, review="pending", entities=entities, relationships=list(relationships.values()))

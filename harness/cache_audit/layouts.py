@@ -157,12 +157,12 @@ def graphrag_entry(rel: str, data: Any, engine: str | None = None, *, escaped_no
     response = result.get("response") if isinstance(result, dict) and isinstance(result.get("response"), dict) else result
     vectors = _vectors(response)
     if vectors is not None:
-        model = response.get("model") if isinstance(response, dict) else None
-        if model is None and isinstance(data.get("parameters"), dict):
-            model = data["parameters"].get("model")
+        embedder = response.get("model") if isinstance(response, dict) else None
+        if embedder is None and isinstance(data.get("parameters"), dict):
+            embedder = data["parameters"].get("model")
         return CacheEntry(
             id=rel, engine=version, layout=_layout_name(version, data, result), answer=None,
-            model=_str_or_none(model), hints=hints, embedding=True, vectors=len(vectors),
+            model=_str_or_none(embedder), hints=hints, embedding=True, vectors=len(vectors),
             dimensions=len(vectors[0]) if vectors else 0, version_evidence=evidence,
         )
     answer: str | None

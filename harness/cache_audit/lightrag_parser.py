@@ -42,6 +42,7 @@ import html
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from harness.cache_audit.engine_graph import EngineGraph, KeptEntity, KeptRelationship, add_description
 from harness.cache_audit.entry import EngineReading
@@ -227,6 +228,10 @@ class _Relation:
     weight: float
 
 
+_K = TypeVar("_K", str, tuple[str, str])  # an entity's name, a relation's (source, target)
+_R = TypeVar("_R", _Entity, _Relation)
+
+
 @dataclass(slots=True)
 class _Answer:
     """One answer's records as LightRAG keeps them per chunk: name -> entities, (source, target) -> relations."""
@@ -403,12 +408,17 @@ def _read_answer(text: str, parser: str, reading: EngineReading, tuple_delimiter
 def _glean(chunk: _Answer, gleaned: _Answer, parser: str) -> None:
     """A gleaning's records joined to the chunk's: 1.4.6 takes new names only; later releases
     also replace a record whose gleaned description is longer."""
-    for table, more in ((chunk.nodes, gleaned.nodes), (chunk.edges, gleaned.edges)):
-        for key, records in more.items():
-            if key not in table:
-                table[key] = list(records)  # type: ignore[index]
-            elif parser != LEGACY and len(records[0].description) > len(table[key][0].description):  # type: ignore[index]
-                table[key] = list(records)  # type: ignore[index]
+    _join(chunk.nodes, gleaned.nodes, parser)
+    _join(chunk.edges, gleaned.edges, parser)
+
+
+def _join(table: dict[_K, list[_R]], more: dict[_K, list[_R]], parser: str) -> None:
+    """One table of a gleaning's records joined to the chunk's (see _glean)."""
+    for key, records in more.items():
+        if key not in table:
+            table[key] = list(records)
+        elif parser != LEGACY and len(records[0].description) > len(table[key][0].description):
+            table[key] = list(records)
 
 
 def lightrag_graph(answers: list[str], parser: str, tuple_delimiter: str | None = None,

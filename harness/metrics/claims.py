@@ -18,7 +18,7 @@ KIND = "extract_claims"
 KEY_FIGURES: tuple[str, ...] = ("claims_well_formed", "claim_status_valid", "claim_dates_valid", "claim_recall")
 
 
-def _cl(read: Callable[[ClaimsScore], int | None]) -> Callable[[CaseScore], int | float | None]:
+def _cl(read: Callable[[ClaimsScore], int | None]) -> Callable[[CaseScore], int | None]:
     return figure("claims", read)
 
 

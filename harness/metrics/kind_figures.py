@@ -6,18 +6,19 @@ None and it pools nothing (n/a outside the kind's suites)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model import CaseScore
 from .ratios import ratio_or_none
 from .registry import Metric, register
 
 Read = Callable[[Any], "int | float | None"]
+_V = TypeVar("_V", bound=float)  # int or float
 
 
-def figure(attr: str, read: Read) -> Callable[[CaseScore], int | float | None]:
+def figure(attr: str, read: Callable[[Any], _V | None]) -> Callable[[CaseScore], _V | None]:
     """A per-case value read from the score model at `CaseScore.<attr>`; None when it is absent."""
-    def value(score: CaseScore) -> int | float | None:
+    def value(score: CaseScore) -> _V | None:
         model = getattr(score, attr)
         return None if model is None else read(model)
 

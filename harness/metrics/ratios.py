@@ -26,6 +26,6 @@ def f1(tp: int, pred: int, gold: int) -> float | None:
     return None if total == 0 else 2.0 * tp / total
 
 
-def ratio_or_none(num: int, den: int) -> float | None:
+def ratio_or_none(num: float, den: float) -> float | None:
     """A rate that has no defensible value on an empty denominator (type accuracy, endpoint recall)."""
     return None if den == 0 else num / den

@@ -10,7 +10,7 @@ internal error, a community report that breaks the schema).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
 from harness.parsing.codes import CODES, is_error
 
@@ -57,5 +57,5 @@ def format_error_reasons(report: FormatReportLike) -> list[str]:
 def has_format_errors(result: ParseResultLike | FormatReportLike) -> bool:
     """True when the answer (a parse result, or the format report of a result row) has format
     errors; see the module docstring."""
-    report: FormatReportLike = getattr(result, "format_report", result)
+    report = cast(FormatReportLike, getattr(result, "format_report", result))
     return bool(format_error_reasons(report))

@@ -20,7 +20,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..inputfiles import read_bytes, read_text, shown_path
 from .examples import Example, ExampleLayout, render_examples
-from .syntax import TOKEN, escape, fill, partial_fill, placeholders, rendered_length
+from .syntax import TOKEN, Missing, escape, fill, partial_fill, placeholders, rendered_length
 
 # GraphRAG's gleaning prompts, sent after the first answer (see llm/gleaning).
 CONTINUE_PROMPT = (
@@ -163,9 +163,9 @@ class PromptTemplate:
         return values
 
     def check_size(self, texts: list[str], values: Mapping[str, str], *, case: str | None = None,
-                   missing: str = "error") -> None:
+                   missing: Missing = "error") -> None:
         """Refuse, before building anything, a rendering larger than MAX_RENDERED_CHARS."""
-        size = sum(rendered_length(text, values, missing=missing) for text in texts)  # type: ignore[arg-type]
+        size = sum(rendered_length(text, values, missing=missing) for text in texts)
         if size > MAX_RENDERED_CHARS:
             uses = sum(text.count("{" + INPUT_VARIABLE + "}") for text in texts)
             for_case = f" for case '{case}'" if case is not None else ""

@@ -249,9 +249,9 @@ def explain_case(gold: GoldCase, graph: ExtractedGraph, matching: MatchingConfig
             required[key].add((s, t))
 
     found: set[Node] = set()
-    for j, key in enumerate(pred_keys):
+    for j, name in enumerate(pred_keys):
         g = gold_of.get(j)
-        found.add(("p", key) if g is None else ("g", g))
+        found.add(("p", name) if g is None else ("g", g))
 
     hit: set[Edge] = set()
     directed_tp = endpoint_gold = endpoint_tp = 0

@@ -40,8 +40,8 @@ def _as_graph(kept: EngineGraph, recovered: ExtractedGraph) -> ExtractedGraph:
         first_entity[key] = min(first_entity.get(key, entity.round), entity.round)
     first_pair: dict[frozenset[str], int] = {}
     for rel in recovered.relationships:
-        key = _pair(rel.source, rel.target)
-        first_pair[key] = min(first_pair.get(key, rel.round), rel.round)
+        pair = _pair(rel.source, rel.target)
+        first_pair[pair] = min(first_pair.get(pair, rel.round), rel.round)
     entities = [Entity(name=e.name, type=e.type, description=e.description,
                        round=first_entity.get(normalize_name(e.name), 0)) for e in kept.entities]
     relationships = [

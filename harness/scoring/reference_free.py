@@ -54,7 +54,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..model import ExtractedGraph, ReferenceFreeScores, RoundYield
+from ..model import Entity, ExtractedGraph, ReferenceFreeScores, Relationship, RoundYield
 from ..parsing.fields import is_placeholder
 from ..prompts.leakage import chunk_in_prompt
 from .copied import copied_passage, input_text, prompt_text
@@ -175,7 +175,9 @@ def reference_free(
     # told from extracting (the row is marked `in_prompt_examples`), so the figure is n/a
     if examples is not None and descriptions and not chunk_in_prompt(text, examples):
         index, chunk = prompt_text(examples), input_text(text)
-        copies = sum(1 for record in [*records, *(r for r in graph.relationships if r.source.strip() and r.target.strip())]
+        described: list[Entity | Relationship] = [
+            *records, *(r for r in graph.relationships if r.source.strip() and r.target.strip())]
+        copies = sum(1 for record in described
                      if record.description.strip() and copied_passage(record.description, index, chunk) is not None)
 
     if types_optional and not any(ent.type.strip() for ent in records):

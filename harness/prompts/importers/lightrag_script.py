@@ -180,12 +180,13 @@ def _calls_in(path: Path, env: Mapping[str, str]) -> list[ConstructorCall]:
         return []
     scope = _Scope(env)
     _bind_imports(tree, scope)
-    for node in tree.body:  # module-level names bound to values, in file order
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+    for statement in tree.body:  # module-level names bound to values, in file order
+        if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)):
             try:
-                scope.names[node.targets[0].id] = _value(node.value, scope)
+                scope.names[statement.targets[0].id] = _value(statement.value, scope)
             except (_Unreadable, RecursionError):
-                scope.names.pop(node.targets[0].id, None)
+                scope.names.pop(statement.targets[0].id, None)
     calls: list[ConstructorCall] = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and _is_lightrag(node, scope)):
