@@ -181,8 +181,8 @@ def sign_flip_pvalues(diff: Sequence[float] | np.ndarray, *, resamples: int = 10
         rng = np.random.default_rng(seed)
         for size in _chunks(resamples, n):
             signs = (rng.integers(0, 2, size=(size, n), dtype=np.int8) * 2 - 1).astype(np.float64)
-            for row in np.flatnonzero(~zero):
-                hits[row] += np.count_nonzero(np.abs((signs * distinct[row]).mean(axis=1)) >= threshold[row])
+            for column in np.flatnonzero(~zero):
+                hits[column] += np.count_nonzero(np.abs((signs * distinct[column]).mean(axis=1)) >= threshold[column])
     return ((1 + hits) / (1 + resamples))[row_of]
 
 

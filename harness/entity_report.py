@@ -15,12 +15,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import InputError
-from .model import CaseResult, GoldCase
+from .model import CaseResult, GoldCase, GoldEntity
 from .scoring import explain_case, normalize_name, normalize_type
 from .scoring.normalize import canonical_type, type_table
+
+if TYPE_CHECKING:
+    from .suites import Suite
 
 Direction = Literal["in", "out", "both"]
 EXCERPT = 90
@@ -93,7 +96,7 @@ def excerpt(text: str, names: list[str], width: int = EXCERPT) -> str | None:
     return None
 
 
-def _gold_names(entity: Any) -> list[str]:
+def _gold_names(entity: GoldEntity) -> list[str]:
     return [entity.name, *entity.aliases]
 
 
@@ -101,7 +104,7 @@ def inspect_entity(
     rows: list[CaseResult],
     query: str,
     *,
-    suite: Any | None = None,
+    suite: Suite | None = None,
     suite_name: str = "",
     run_dir: str = "",
     variants: list[str] | None = None,
@@ -127,7 +130,7 @@ def inspect_entity(
     qkey = normalize_name(query)
     keys = {qkey}
     # gold entities the query names, per case
-    gold_hits: dict[str, Any] = {}
+    gold_hits: dict[str, GoldEntity] = {}
     for case in gold_cases.values():
         for entity in case.entities:
             if qkey in {normalize_name(n) for n in _gold_names(entity)}:
@@ -138,15 +141,15 @@ def inspect_entity(
     aligned: dict[tuple[str, str], set[str]] = {}
     found_gold: dict[tuple[str, str], str] = {}
     for row in rows:
-        entity = gold_hits.get(row.case_id)
-        if entity is None or row.variant not in chosen:
+        hit = gold_hits.get(row.case_id)
+        if hit is None or row.variant not in chosen:
             continue
-        if row.score is not None and row.score.entities.annotated and entity.name in row.score.entities.missed:
+        if row.score is not None and row.score.entities.annotated and hit.name in row.score.entities.missed:
             continue  # the stored score says nothing was aligned to it: no alignment to work out again
         # which predicted name the scorer aligned to it is not stored: the one scoring function says
         detail = explain_case(gold_cases[row.case_id], row.graph, matching)
-        for gold_name, pred_name, _kind, _sim in detail.matches:
-            if gold_name == entity.name:
+        for matched, pred_name, _kind, _sim in detail.matches:
+            if matched == hit.name:
                 aligned.setdefault((row.variant, row.case_id), set()).add(normalize_name(pred_name))
                 found_gold[(row.variant, row.case_id)] = pred_name
 

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from .artifacts import BASELINE_SCHEMA_VERSION, Artifact, Baseline, RunSummary, read_artifact
@@ -33,6 +33,9 @@ from .inputfiles import MAX_RUN_FILE_BYTES, load_json, read_text
 from .known_keys import scrub
 from .model import CaseResult
 from .names import check_name
+
+if TYPE_CHECKING:
+    from .suites import Suite
 
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"  # written last: its presence marks a finished run
@@ -202,7 +205,7 @@ def load_run(path: Path, *, need_summary: bool = True) -> RunData:
     return RunData(run_dir, summary, rows)
 
 
-def load_suite_of(summary: RunSummary | None, override: Path | None = None) -> Any | None:
+def load_suite_of(summary: RunSummary | None, override: Path | None = None) -> Suite | None:
     """The suite a run came from (chunks and gold for reports), or None when its file is gone."""
     from .suites import load_suite  # lazy: suites load prompts and parsers
 

@@ -169,7 +169,7 @@ def build_summary(
         notes=suite.spec.notes,
         run_id=run_id,
         created_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        record_mode=record_mode,  # type: ignore[arg-type]
+        record_mode=record_mode,
         baseline=baseline,
         variants=variants,
         ratios=ratios_to_baseline(variants, baseline),

@@ -17,7 +17,7 @@ from ..errors import InputError
 from ..model import GoldEntity, GoldRelationship, ReviewDay, ReviewState, Value
 from ..names import CASE_ID
 from ..scoring.normalize import normalize_predicate
-from ..yamlfile import format_loc, line_of, load_yaml, shown_key
+from ..yamlfile import LineMap, Location, format_loc, line_of, load_yaml, shown_key
 
 GOLD_FILE_SUFFIX = ".gold.yaml"
 
@@ -72,7 +72,7 @@ def side_file_name(suite_path: Path) -> str:
     return suite_path.name.rsplit(".", 1)[0] + GOLD_FILE_SUFFIX
 
 
-def _fail(path: Path, lines: dict, loc: tuple, message: str) -> InputError:
+def _fail(path: Path, lines: LineMap, loc: Location, message: str) -> InputError:
     line = line_of(lines, loc)
     where = f"{path}:{line}" if line else str(path)
     field = format_loc(loc)
@@ -80,7 +80,7 @@ def _fail(path: Path, lines: dict, loc: tuple, message: str) -> InputError:
     return InputError(text.replace("\r", "\\r").replace("\n", "\\n"))
 
 
-def validate_gold_file(data: object, path: Path, lines: dict) -> GoldSideFile:
+def validate_gold_file(data: object, path: Path, lines: LineMap) -> GoldSideFile:
     """A gold file's data, validated: schema, case ids, no name listed twice in a case, every
     relationship endpoint an entity of its case. Errors are one line naming file, line and key."""
     if not isinstance(data, dict):

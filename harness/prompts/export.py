@@ -33,6 +33,7 @@ it, must equal the harness template rendered with the same values.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,7 +108,7 @@ def engine_text(template: PromptTemplate, engine_variables: tuple[str, ...], *, 
     return text
 
 
-def _mapped(template: PromptTemplate, values: dict[str, str], names) -> dict[str, str]:
+def _mapped(template: PromptTemplate, values: dict[str, str], names: Sequence[str]) -> dict[str, str]:
     """A mapped template (`variable_mappings: {input_text: description_list}`) reads the engine's
     variable under its own name: supply the mapped-from name with the engine variable's value."""
     return {supplied: values[target] for supplied, target in template.variable_mappings.items()

@@ -401,10 +401,11 @@ def _context(
             input_variable = INPUT_VARIABLE
     else:
         # explicit settings win over the supplied values; missing delimiters get the declared ones
-        for name, explicit, value in (("tuple_delimiter", td, tuple_delimiter), ("record_delimiter", rd, record_delimiter),
-                                      ("completion_delimiter", cd, completion_delimiter), ("language", language, lang)):
-            if explicit is not None or (name != "language" and name not in given):
-                given[name] = value
+        for name, set_explicitly, setting in (
+                ("tuple_delimiter", td, tuple_delimiter), ("record_delimiter", rd, record_delimiter),
+                ("completion_delimiter", cd, completion_delimiter), ("language", language, lang)):
+            if set_explicitly is not None or (name != "language" and name not in given):
+                given[name] = setting
         if entity_types is not None and "entity_types" in given:
             given["entity_types"] = ",".join(entity_types)
         expected = set(variables) & set(output_format.variables) | (set(variables) - set(RUNNER_VARIABLES))
@@ -694,8 +695,8 @@ def _check_examples(template: PromptTemplate, ctx: LintContext, out: _Collector)
         for number, inline in enumerate(find_inline_examples(text, template.line_of(part), holds), 1):
             found.append(_inline(inline, values, ctx, f"example {number} in the {part.split('.')[0]} message",
                                  template.meta.entity_types if ctx.entity_types is None else ctx.entity_types))
-    for example in found:
-        _lint_example(example, ctx, out)
+    for example_text in found:
+        _lint_example(example_text, ctx, out)
 
 
 def _inline(inline: InlineExample, values: Mapping[str, str], ctx: LintContext, label: str,

@@ -39,7 +39,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ..errors import InputError
 from ..model import Value
-from ..yamlfile import Location, format_loc, line_of, parse_yaml, shown_key
+from ..yamlfile import LineMap, Location, format_loc, line_of, parse_yaml, shown_key
 from ..formats import format_names, get_format
 from ..formats.base import DELIMITER_KEYS, resolve_delimiters
 from .examples import Example, ExampleLayout
@@ -54,6 +54,8 @@ from .template import (
     TemplateFunction,
     read_prompt_text,
 )
+
+Lines = LineMap | Mapping[Location, int]  # a parsed file's lines, shared (aliased) or not
 
 # \A...\Z, not ^...$: `$` also matches before a trailing newline.
 NAME = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -166,7 +168,7 @@ class TemplateSpec(Value):
         return self
 
 
-def _fail(source: str, lines: Mapping[Location, int], loc: Location, message: str) -> InputError:
+def _fail(source: str, lines: Lines, loc: Location, message: str) -> InputError:
     line = line_of(lines, loc)
     where = f"{source}:{line}" if line else source
     name = format_loc(loc)
@@ -174,7 +176,7 @@ def _fail(source: str, lines: Mapping[Location, int], loc: Location, message: st
     return InputError(text.replace("\r", "\\r").replace("\n", "\\n"))  # one line, whatever the values hold
 
 
-def _content_line(raw_lines: list[str], lines: Mapping[Location, int], loc: Location) -> int:
+def _content_line(raw_lines: list[str], lines: Lines, loc: Location) -> int:
     """The file line a string value starts on: the line after a `|` or `>` block indicator."""
     line = line_of(lines, loc) or 1
     raw = raw_lines[line - 1] if 0 < line <= len(raw_lines) else ""
@@ -205,7 +207,7 @@ def compile_function(spec: str, *, where: str) -> TemplateFunction:
     return NamedFunction(match.group(1), match.group(2))
 
 
-def template_from_data(data: Any, lines: Mapping[Location, int], text: str, source: str, *, strict: bool = True) -> PromptTemplate:
+def template_from_data(data: Any, lines: Lines, text: str, source: str, *, strict: bool = True) -> PromptTemplate:
     """Build a template from parsed YAML; every problem is an InputError naming the line."""
     if isinstance(data, list):
         data = {"messages": data}
@@ -235,8 +237,8 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
             system = body.pop(0).content
             origin["system"] = _content_line(raw_lines, lines, ("messages", 0, "content"))
         offset = 1 if system is not None else 0
-        for index, message in enumerate(body[:-1]):
-            history.append({"role": message.role, "content": message.content})
+        for index, turn in enumerate(body[:-1]):
+            history.append({"role": turn.role, "content": turn.content})
             origin[f"history.{index}"] = _content_line(raw_lines, lines, ("messages", index + offset, "content"))
         user = body[-1].content
         origin["user"] = _content_line(raw_lines, lines, ("messages", len(spec.messages) - 1, "content"))
@@ -313,7 +315,7 @@ def template_from_data(data: Any, lines: Mapping[Location, int], text: str, sour
     return template
 
 
-def _check_input(template: PromptTemplate, lines: Mapping[Location, int], source: str) -> None:
+def _check_input(template: PromptTemplate, lines: Lines, source: str) -> None:
     """The template carries its kind's data ({input_text} unless its kind says otherwise)."""
     from .kinds import KINDS
 

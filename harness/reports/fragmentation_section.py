@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from ..artifacts import BCubed, Fragmentation, NameCluster, RunSummary
+from ..artifacts import BCubed, Fragmentation, GoldFragmentation, NameCluster, RunSummary
 from .view import ReportView
 
 SHOWN = 10  # clusters listed per variant in the reports (summary.json keeps up to FRAGMENT_LIMIT)
@@ -35,8 +35,11 @@ def _table(view: ReportView) -> list[tuple[str, list[str]]]:
     """(label, one cell per column) of the summary table."""
     data = [column.data.fragmentation for column in view.columns]
 
-    def cells(get: Callable[[Fragmentation], str], gold: bool = False) -> list[str]:
-        return ["—" if f is None or (gold and f.gold is None) else get(f) for f in data]
+    def cells(get: Callable[[Fragmentation], str]) -> list[str]:
+        return ["—" if f is None else get(f) for f in data]
+
+    def gold_cells(get: Callable[[GoldFragmentation], str]) -> list[str]:
+        return ["—" if f is None or f.gold is None else get(f.gold) for f in data]
 
     rows = [
         ("GraphRAG nodes (entity titles)", cells(lambda f: f"{f.nodes:,}")),
@@ -46,11 +49,11 @@ def _table(view: ReportView) -> list[tuple[str, list[str]]]:
     ]
     if any(f is not None and f.gold is not None for f in data):
         rows += [
-            ("gold entities found / in gold", cells(lambda f: f"{f.gold.found:,} / {f.gold.gold_entities:,}", True)),
-            ("found under two or more titles", cells(lambda f: f"{f.gold.fragmented:,}", True)),
-            ("titles per found gold entity", cells(lambda f: _number(f.gold.mean_names), True)),
-            ("B-cubed, as GraphRAG merges", cells(lambda f: _bcubed(f.gold.graphrag), True)),
-            ("B-cubed, after joining", cells(lambda f: _bcubed(f.gold.joined), True)),
+            ("gold entities found / in gold", gold_cells(lambda g: f"{g.found:,} / {g.gold_entities:,}")),
+            ("found under two or more titles", gold_cells(lambda g: f"{g.fragmented:,}")),
+            ("titles per found gold entity", gold_cells(lambda g: _number(g.mean_names))),
+            ("B-cubed, as GraphRAG merges", gold_cells(lambda g: _bcubed(g.graphrag))),
+            ("B-cubed, after joining", gold_cells(lambda g: _bcubed(g.joined))),
         ]
     return rows
 

@@ -362,9 +362,9 @@ def _gold_part(rows: list[CaseResult], gold: Mapping[str, GoldCase], matching: M
     found_in: dict[int, set[str]] = defaultdict(set)
     title_cases: dict[str, set[str]] = defaultdict(set)
     for row, case in annotated:
-        first_index = {}
-        for i, ent in enumerate(case.entities):
-            first_index.setdefault(ent.name, i)
+        first_index: dict[str, int] = {}
+        for i, gold_ent in enumerate(case.entities):
+            first_index.setdefault(gold_ent.name, i)
         titles: dict[str, set[str]] = defaultdict(set)
         for ent in row.graph.entities:
             title = graphrag_title(ent.name)

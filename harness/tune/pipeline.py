@@ -322,8 +322,8 @@ async def tune_async(options: TuneOptions) -> TuneResult:
              **{kind: options.out.with_name(f"{name}.{kind}.yaml") for kind in side}}
     for kind, path in paths.items():  # atomic_write makes the folder, checked (harness/confined.py)
         atomic_write(path, fitted.text if kind == "extract_graph" else side[kind])
-    lint = {kind: lint_prompt(path, model=model, **({"max_tokens": max(options.max_tokens, fitted.tokens)}
-                                                    if kind == "extract_graph" else {}))
+    lint = {kind: lint_prompt(path, model=model,
+                              max_tokens=max(options.max_tokens, fitted.tokens) if kind == "extract_graph" else None)
             for kind, path in paths.items()}
     prices = load_prices()
     total = sum(session.usage.values(), Usage())

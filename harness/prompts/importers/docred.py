@@ -25,7 +25,7 @@ end]}` (token span of its sentence). `rel_info.json` maps P-ids to names (`"P17"
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from ...errors import InputError
 from ...names import safe_name, shown
@@ -77,7 +77,7 @@ def _fail(path: Path, index: int, doc: Any, problem: str) -> InputError:
     return InputError(f"{path}: document {index}{named}: {problem}")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -169,7 +169,8 @@ def document_case(doc: dict[str, Any], index: int, relations: dict[str, str], ty
     entity whose every name another entity of the document already uses is named `<name> [<index>]`
     (and listed in `clashes`): a suite lists a name once per case."""
     text = " ".join(detokenize(sentence) for sentence in doc["sents"] if sentence)
-    title = doc.get("title") if isinstance(doc.get("title"), str) else ""
+    given_title = doc.get("title")
+    title = given_title if isinstance(given_title, str) else ""
     case_id = f"{index:04d}-{safe_name(title, fallback='doc')[:80]}"
     mention_names = [list(dict.fromkeys(_mention_name(doc, m) for m in mentions)) for mentions in doc["vertexSet"]]
     kept = [i for i, mentions in enumerate(doc["vertexSet"]) if types is None or mentions[0]["type"] in types]

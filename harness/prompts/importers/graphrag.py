@@ -230,7 +230,8 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None, 
         project.entity_types = [str(t).strip() for t in types if str(t).strip()]
     if isinstance(extract.get("max_gleanings"), int):
         project.max_gleanings = extract["max_gleanings"]
-    strategy = extract.get("strategy") if isinstance(extract.get("strategy"), dict) else {}
+    given_strategy = extract.get("strategy")
+    strategy = given_strategy if isinstance(given_strategy, dict) else {}
     for key in ("tuple_delimiter", "record_delimiter", "completion_delimiter"):
         value = extract.get(key, strategy.get(key))
         if isinstance(value, str) and value:
@@ -506,6 +507,8 @@ def lint_project_prompts(project: GraphRAGProject) -> dict[str, list[Any]]:
             engine=engine,
             kind=None if name == "extract_graph" else kind.name,  # extract_graph: typed, untyped or JSON
             entity_types=extraction_types(path, project.entity_types) if name == "extract_graph" else None,
-            **project.delimiters,
+            tuple_delimiter=project.delimiters.get("tuple_delimiter"),
+            record_delimiter=project.delimiters.get("record_delimiter"),
+            completion_delimiter=project.delimiters.get("completion_delimiter"),
         )
     return results

@@ -170,7 +170,9 @@ def _value(node: ast.expr, names: Mapping[str, Any], dicts: Mapping[str, Mapping
         return "".join(parts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _value(node.left, names, dicts), _value(node.right, names, dicts)
-        if isinstance(left, str) and isinstance(right, str) or isinstance(left, list) and isinstance(right, list):
+        if isinstance(left, str) and isinstance(right, str):
+            return left + right
+        if isinstance(left, list) and isinstance(right, list):
             return left + right
         raise _Unreadable("a `+` of values that are not both strings")
     if isinstance(node, ast.Name):
@@ -696,12 +698,12 @@ def lightrag_draft(
         return draft
     files = find_files(project.input_dir, re.compile(r".*"), suffixes=(".txt", ".md")) if project.input_dir else []
     documents: list[tuple[str, str]] = []
-    for path in files:
-        if outside_project(path, project.root, draft.warnings):  # a link out of the imported setup
+    for document in files:
+        if outside_project(document, project.root, draft.warnings):  # a link out of the imported setup
             continue
         try:  # bounded, regular files only; as text mode reads it (newlines translated, a BOM kept)
-            documents.append((path.name, universal_newlines(read_text(path, limit=MAX_DOCUMENT_BYTES, what="input file",
-                                                                      encoding="utf-8"))))
+            text = read_text(document, limit=MAX_DOCUMENT_BYTES, what="input file", encoding="utf-8")
+            documents.append((document.name, universal_newlines(text)))
         except InputError as exc:
             draft.warnings.append(f"{exc.message}: skipped")
     chunks = chunk_like_lightrag(documents, project.chunk_size, project.chunk_overlap, project.tokenizer_model)
