@@ -19,9 +19,14 @@ from __future__ import annotations
 
 import io
 import math
+from typing import TYPE_CHECKING
 
 from ..metrics.registry import Metric, console_columns, in_bar_chart, key_figures, of_kind
 from .view import SIZE_KEYS, ReportView, macro_intervals
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"]
 DPI = 100
@@ -29,7 +34,7 @@ POINT_LIMIT = 2000  # per-case points of a column drawn one by one; above it, bi
 BINS = 40
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -38,13 +43,13 @@ def _figure(width: float, height: float):
     return fig
 
 
-def _png(fig) -> bytes:
+def _png(fig: Figure) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None}, facecolor="white")
     return buffer.getvalue()
 
 
-def _bar_chart_png(fig, ax) -> bytes:
+def _bar_chart_png(fig: Figure, ax: Axes) -> bytes:
     """A bar chart's common finish: horizontal grid lines behind the bars, the legend outside."""
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)

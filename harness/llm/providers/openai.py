@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
 from ...errors import InputError, ModelCallError
@@ -47,7 +47,7 @@ def _parse_int(digits: str) -> int | float:
     return int(digits) if len(digits) <= 30 else math.inf
 
 
-def _plausible(value: Any) -> bool:
+def _plausible(value: object) -> TypeGuard[int | float]:
     if isinstance(value, bool):
         return False
     if isinstance(value, float) and value.is_integer():

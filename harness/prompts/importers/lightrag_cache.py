@@ -168,6 +168,7 @@ def lightrag_cache_plan(project: Any, draft: Any) -> CachePlan:
     require_entries(cache, workdir)
     release = project.release
     version = release.version if release is not None else parse_engine_name(draft.engine).version
+    assert version is not None  # the import names a LightRAG release as the suite's engine
     prompt_from = "project" if "project" in draft.variants else "default"
     prompt = draft.variants[prompt_from]
     notes = []
