@@ -14,11 +14,13 @@ from typing import Any
 
 from .markdown import RULE_NAMES, annotated_text, delta_text, pct, row_label, rule_value, scores_legend, usage_cells
 from .plots import PLOTS
+from ..artifacts import MetricDelta
 from ..metrics.registry import Metric, key_figures
 from ..metrics.reference_free import reference_free_metrics
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
 from . import engine_section, fragmentation_section, gleaning_section, outputs_section
 from .view import SIZE_KEYS, Column, ReportView
+from ..model import CaseResult, CaseScore, SummaryScore
 
 CASE_LIMIT = 500  # cases detailed in report.html; more are ranked and the worst shown
 
@@ -108,7 +110,7 @@ def table_head(view: ReportView, first: str = "") -> str:
     return "<tr><th>" + e(first) + "</th>" + "".join(column_heading(view, c) for c in view.columns) + "</tr>"
 
 
-def delta_html(delta: Any, metric: Metric | None = None) -> str:
+def delta_html(delta: MetricDelta | None, metric: Metric | None = None) -> str:
     """The delta line of a cell, green when the real difference is for the better and red when for
     the worse (a rise of a lower-is-better count is worse)."""
     text = delta_text(delta, metric)
@@ -225,7 +227,7 @@ def _items(values: list[str], cls: str = "") -> str:
     return f"<ul class='items {cls}'>" + "".join(f"<li>{e(v)}</li>" for v in values) + "</ul>"
 
 
-def reference_free_html(score: Any) -> str:
+def reference_free_html(score: CaseScore) -> str:
     """One case's reference-free figures (none in rows scored before they existed), with the
     names behind the ungrounded and leaked counts."""
     rf = score.reference_free
@@ -241,9 +243,9 @@ def reference_free_html(score: Any) -> str:
     return "".join(parts)
 
 
-def summary_html(row: Any) -> str:
-    """One description summary: the answer and its figures, with the facts behind them."""
-    found = row.score.summary
+def summary_html(row: CaseResult, found: SummaryScore) -> str:
+    """One description summary (`found`: the row's summary score): the answer and its figures,
+    with the facts behind them."""
     answer = next((r.output for r in row.rounds if r.kind != "loop"), "")
     person = ", ".join(found.first_or_second_person) or "none"
     return "".join([
@@ -303,7 +305,7 @@ def case_html(view: ReportView, case_id: str, first: bool) -> str:
             continue
         s = row.score
         if s.summary is not None:
-            parts.append(summary_html(row) + "</div>")
+            parts.append(summary_html(row, s.summary) + "</div>")
             continue
         parts.append(
             f"<p class='muted'>entities P {pct(s.entities.precision)} R {pct(s.entities.recall)} · relationships "

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..artifacts import MetricDelta, VariantSummary, Verdict
+from ..artifacts import MetricDelta, RuleResult, VariantSummary, Verdict
 from ..metrics.registry import Metric, format_metric, format_value, get, key_figures
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
 from . import engine_section, fragmentation_section, gleaning_section, outputs_section
 from .view import SIZE_KEYS, Column, ReportView
+from ..model import CaseScore
 
 MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
 MAX_LIST = 12
@@ -147,7 +148,7 @@ def size_table(view: ReportView) -> list[str]:
     return lines
 
 
-def rule_value(rule: Any) -> tuple[str, str]:
+def rule_value(rule: RuleResult) -> tuple[str, str]:
     """(value, limit) of a gate rule, as text."""
     metric = get(rule.metric)
     if rule.rule == "threshold":
@@ -276,7 +277,7 @@ def case_cell(view: ReportView, column: Column, case_id: str) -> str:
     return f"{mark}{pct(row.score.entities.recall)} / {pct(row.score.relationships.recall)}"
 
 
-def _leaks(score: Any) -> int | None:
+def _leaks(score: CaseScore) -> int | None:
     return None if score.reference_free is None else score.reference_free.example_leaks
 
 
