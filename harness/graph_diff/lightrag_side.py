@@ -52,7 +52,7 @@ def _object(path: Path) -> dict[str, Any]:
 def _from_graphml(graph: Graph, path: Path) -> None:
     import io
 
-    import networkx as nx  # type: ignore[import-untyped]
+    import networkx as nx
 
     data = read_bytes(path, limit=MAX_STORE_BYTES, what="LightRAG graph file")  # a regular file, bounded
     try:
