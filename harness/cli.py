@@ -780,6 +780,15 @@ def _register_diff() -> None:
 _register_diff()
 
 
+def _register_view() -> None:
+    from .viewer.command import view_command
+
+    app.command("view")(view_command)
+
+
+_register_view()
+
+
 @app.command("version")
 def version() -> None:
     """Print the harness version."""

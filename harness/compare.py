@@ -212,7 +212,7 @@ def paired_statistics(
 # --------------------------------------------------------------------------- diffs
 
 
-def _entity_map(graph: ExtractedGraph) -> tuple[dict[str, str], dict[str, str]]:
+def entity_map(graph: ExtractedGraph) -> tuple[dict[str, str], dict[str, str]]:
     """normalised name -> normalised type, and -> name as first written."""
     types: dict[str, str] = {}
     names: dict[str, str] = {}
@@ -228,7 +228,7 @@ def _entity_map(graph: ExtractedGraph) -> tuple[dict[str, str], dict[str, str]]:
     return types, names
 
 
-def _edge_map(graph: ExtractedGraph) -> dict[tuple[str, str], list[str]]:
+def edge_map(graph: ExtractedGraph) -> dict[tuple[str, str], list[str]]:
     """Undirected edge over normalised names -> [source, target] as first written; no self-loops."""
     edges: dict[tuple[str, str], list[str]] = {}
     for rel in graph.relationships:
@@ -242,9 +242,9 @@ def _edge_map(graph: ExtractedGraph) -> dict[tuple[str, str], list[str]]:
 
 def graph_diff(a: ExtractedGraph, b: ExtractedGraph) -> GraphDiff:
     """Entities and relationships gained and lost from a to b, via DeepDiff on normalised keys."""
-    types_a, names_a = _entity_map(a)
-    types_b, names_b = _entity_map(b)
-    edges_a, edges_b = _edge_map(a), _edge_map(b)
+    types_a, names_a = entity_map(a)
+    types_b, names_b = entity_map(b)
+    edges_a, edges_b = edge_map(a), edge_map(b)
     # threshold_to_diff_deeper=0: always diff key by key, even when the two sides share no key
     if types_a == types_b and edges_a.keys() == edges_b.keys():
         return GraphDiff()
