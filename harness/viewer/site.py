@@ -66,8 +66,11 @@ def _digest(*parts: str) -> str:
 
 def data_script(key: str, data: Any) -> str:
     """A data file: a script that hands `data` to the page. ASCII-only JSON is a JS expression
-    that no run or case id can break out of."""
-    return f"harnessView.loaded({json.dumps(key)},{json.dumps(data, ensure_ascii=True, separators=(',', ':'))});\n"
+    that no run or case id can break out of (U+2028 and U+2029 escaped with the rest)."""
+    text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    # `<`, `>` and `&` only occur inside strings: escaped, the file stays inert even if inlined
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f"harnessView.loaded({json.dumps(key)},{text});\n"
 
 
 class _Builder:
