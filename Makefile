@@ -27,11 +27,13 @@ $(STAMP): pyproject.toml $(LOCK)
 install: $(STAMP)
 
 # Replays the shipped cassettes: no network, no API key. Then replays the podcast tuning
-# (hand-written answers, three poisoned on purpose) into reports/tune/.
+# (hand-written answers, three poisoned on purpose) into reports/tune/, and writes the run viewer
+# over every run in reports/ (open reports/view/index.html).
 run: install
 	$(BIN)/harness run suites/*.yaml --record-mode none --gate
 	$(BIN)/harness tune --suite suites/podcast.yaml --out reports/tune/podcast-auto.yaml \
 		--selection top --limit 6 --record-mode none
+	$(BIN)/harness view reports --out reports/view
 
 # Every test, on every core (pytest-xdist). No test needs a process or a port of its own: local
 # servers bind port 0 and every test writes under its own tmp_path. One that could not share
@@ -65,6 +67,7 @@ bench: install
 	$(BIN)/python bench/tune.py
 	$(BIN)/python bench/limiter.py
 	$(BIN)/python bench/startup.py
+	$(BIN)/python bench/view_site.py --quick
 	$(BIN)/python -m pytest -q bench/test_figures_quick.py
 
 # Every figure of issue 18 in one table (installs promptfoo from npm into ~/.cache on first use;
