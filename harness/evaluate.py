@@ -336,7 +336,7 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
         digest = request_hash({"output": answers[0]} if len(answers) == 1 else {"rounds": list(answers)})
         results.append(evaluate_case(view, plan, case, answer_rounds(answers), digest))
     folder = open_run_folder(reports_dir, suite.name, selection_of([name], [c.id for c in answered]),
-                             run_id=run_id, fresh=True)
+                             run_id=run_id, fresh=True, project=suite.root)
     try:
         write_results(folder.path / RESULTS, results)
         notes = matched.notes(conventions=conventions)

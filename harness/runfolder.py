@@ -1,6 +1,6 @@
 """Run folders: `<reports>/<suite>/<run-id>/`, their files, which one a run writes, and who may write it.
 
-The file names (results.jsonl, summary.json, gate.json, selection.json, .lock), reading and
+The file names (results.jsonl, summary.json, gate.json, selection.json, provenance.json, .lock), reading and
 writing results, reading a finished run back (`load_run`), and baselines
 (`<reports>/baselines/<suite>.json`) are defined here and nowhere else.
 
@@ -41,6 +41,7 @@ RESULTS = "results.jsonl"
 SUMMARY = "summary.json"  # written last: its presence marks a finished run
 GATE = "gate.json"
 SELECTION = "selection.json"
+PROVENANCE = "provenance.json"  # {"commit": ...}: the source commit the run was started at
 LOCK = ".lock"
 _NEWLINE_BYTES = len(os.linesep)  # what a text-mode "\n" becomes on disk
 BASELINES = "baselines"  # <reports>/baselines/<suite>.json, beside the suites' run folders
@@ -288,6 +289,7 @@ class RunLock:
 
 Selection = dict[str, list[str]]
 MAX_SELECTION_BYTES = 64 * 1024 * 1024  # variant and case ids of the biggest suites, many times over
+MAX_PROVENANCE_BYTES = 64 * 1024  # one commit id
 
 
 def selection_of(variants: list[str], case_ids: list[str]) -> Selection:
@@ -310,6 +312,28 @@ def read_selection(run_dir: Path) -> Selection | None:
 
 def write_selection(run_dir: Path, selection: Selection) -> None:
     atomic_write_json(run_dir / SELECTION, selection)
+
+
+def write_provenance(run_dir: Path, project: Path | None, *, replace: bool) -> None:
+    """provenance.json of a run started now (`replace`), or of a resumed one that has none."""
+    path = run_dir / PROVENANCE
+    if replace or not path.exists():
+        from .provenance import source_commit
+
+        atomic_write_json(path, {"commit": source_commit(project if project is not None else Path.cwd())})
+
+
+def read_commit(run_dir: Path) -> str | None:
+    """The source commit a run was started at; None when unknown (no git, older runs) or unreadable."""
+    path = run_dir / PROVENANCE
+    if not path.exists():
+        return None
+    try:
+        data = load_json(path, limit=MAX_PROVENANCE_BYTES, what="run provenance")
+    except HarnessError:
+        return None
+    commit = data.get("commit") if isinstance(data, dict) else None
+    return commit if isinstance(commit, str) and commit.isalnum() and len(commit) <= 64 else None
 
 
 def describe(selection: Selection | None) -> str:
@@ -365,13 +389,14 @@ def _unfinished(suite_dir: Path) -> list[Path]:
 
 
 def open_run_folder(reports_dir: Path, suite: str, selection: Selection, *, run_id: str | None = None,
-                    fresh: bool = False) -> RunFolder:
+                    fresh: bool = False, project: Path | None = None) -> RunFolder:
     """The locked folder this run writes.
 
     With `run_id`: that folder; refused while another process writes it, or when it holds rows of
     another selection (unless `fresh`, which starts it over). Without: the newest unfinished run of
     the same selection that no process is writing (unless `fresh`), else a new folder; unfinished
-    runs of another selection are left alone, with a note saying so.
+    runs of another selection are left alone, with a note saying so. The folder's provenance.json
+    says the commit checked out in `project` (default: the working folder) when the run started.
     """
     suite_dir = reports_dir / suite
     if run_id:
@@ -389,6 +414,7 @@ def open_run_folder(reports_dir: Path, suite: str, selection: Selection, *, run_
                              "selection, start it over with --fresh, or pick another --run-id")
         write_selection(run_dir, selection)
         unfinished = has_rows and not (run_dir / SUMMARY).exists()
+        write_provenance(run_dir, project, replace=not (unfinished and not fresh))
         return RunFolder(run_dir, lock, reuse=has_rows and not fresh, resumed=unfinished and not fresh)
 
     others: list[tuple[Path, Selection | None]] = []
@@ -404,11 +430,13 @@ def open_run_folder(reports_dir: Path, suite: str, selection: Selection, *, run_
             if (run_dir / SUMMARY).exists():  # finished while we looked
                 lock.release()
                 continue
+            write_provenance(run_dir, project, replace=False)
             return RunFolder(run_dir, lock, reuse=True, resumed=True)
     run_dir = claim_new_dir(suite_dir)
     lock = RunLock(run_dir)
     lock.acquire()  # a folder we just created: nobody else holds it
     write_selection(run_dir, selection)
+    write_provenance(run_dir, project, replace=True)
     notes = [f"not resuming {d}: an unfinished run of another selection ({describe(s)}); rerun with that "
              f"selection to finish it. This run: {run_dir}" for d, s in others[:1]]
     if len(others) > 1:
@@ -416,7 +444,7 @@ def open_run_folder(reports_dir: Path, suite: str, selection: Selection, *, run_
     return RunFolder(run_dir, lock, notes=notes)
 
 
-__all__ = ["RESULTS", "SUMMARY", "GATE", "SELECTION", "BASELINES", "RunData", "default_baseline_path", "load_run",
+__all__ = ["RESULTS", "SUMMARY", "GATE", "SELECTION", "PROVENANCE", "BASELINES", "RunData", "default_baseline_path", "load_run",
            "load_suite_of", "read_baseline", "read_results", "read_summary", "run_dir_of", "write_artifact",
            "write_results", "RunFolder", "RunLock", "claim_new_dir", "new_run_id",
-                      "open_run_folder", "read_selection"]
+                      "open_run_folder", "read_commit", "read_selection", "write_provenance"]

@@ -476,7 +476,7 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
             types = plan.types.describe() if plan.types else ", ".join(plan.entity_types)
             sys.stdout.write(f"{suite.name}/{name}: entity types {types}\n")
     folder = open_run_folder(options.reports_dir, suite.name, selection_of(variants, [c.id for c in cases]),
-                             run_id=options.run_id, fresh=options.fresh)
+                             run_id=options.run_id, fresh=options.fresh, project=suite.root)
     try:
         outcome = await _run_in(folder, suite, options, variants, cases, plans, started)
     except BaseException:

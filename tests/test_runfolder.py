@@ -359,3 +359,25 @@ def test_a_planted_lock_link_creates_nothing_outside(tmp_path, monkeypatch):
     with pytest.raises(InputError, match=r"\.lock: is a link"):
         open_run_folder(Path("reports"), "towns", selection_of(["v"], ["a"]), run_id="r1")
     assert list(outside.iterdir()) == []
+
+
+def test_provenance_is_written_for_a_new_run_and_kept_for_a_resumed_one(tmp_path, monkeypatch):
+    from harness.runfolder import PROVENANCE, read_commit
+
+    monkeypatch.setattr("harness.provenance.source_commit", lambda folder: "a" * 40)
+    first = open_run_folder(tmp_path, "s", selection_of(["v"], ["c"]))
+    first.lock.release()
+    assert read_commit(first.path) == "a" * 40
+    (first.path / "results.jsonl").write_text("", encoding="utf-8")  # rows, no summary: unfinished
+    monkeypatch.setattr("harness.provenance.source_commit", lambda folder: "b" * 40)
+    resumed = open_run_folder(tmp_path, "s", selection_of(["v"], ["c"]))
+    resumed.lock.release()
+    assert resumed.resumed and resumed.path == first.path
+    assert read_commit(resumed.path) == "a" * 40  # the commit the run was started at
+    again = open_run_folder(tmp_path, "s", selection_of(["v"], ["c"]), run_id=first.path.name, fresh=True)
+    again.lock.release()
+    assert read_commit(again.path) == "b" * 40  # started over
+    (again.path / PROVENANCE).write_text('{"commit": "<script>"}', encoding="utf-8")
+    assert read_commit(again.path) is None
+    (again.path / PROVENANCE).write_text("[1", encoding="utf-8")
+    assert read_commit(again.path) is None

@@ -51,10 +51,10 @@ def _stamp(run_dir: Path) -> str:
 def _run_dirs(reports: Path) -> list[Path]:
     found = []
     for suite_dir in sorted(reports.iterdir()):
-        if suite_dir.name == BASELINES or not suite_dir.is_dir() or suite_dir.is_symlink():
+        if suite_dir.name == BASELINES or not suite_dir.is_dir():
             continue
         for run_dir in sorted(suite_dir.iterdir()):
-            if run_dir.is_dir() and not run_dir.is_symlink() and (run_dir / SUMMARY).is_file():
+            if run_dir.is_dir() and (run_dir / SUMMARY).is_file():
                 found.append(run_dir)
     return found
 

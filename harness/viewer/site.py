@@ -29,7 +29,7 @@ from ..annotate.page import embed_json
 from ..atomicfile import atomic_write
 from ..confined import make_folder
 from ..errors import InputError
-from ..runfolder import read_rows
+from ..runfolder import read_commit, read_rows
 from .casedata import case_values, run_case_data
 from .figures import metric_entry, series, suite_figures
 from .pairs import pair_statistics
@@ -122,7 +122,8 @@ class _Builder:
 
             summary = run.summary
             data = self._write("run-" + _digest("run", name, summary.run_id, run.stamp, *names), make)
-            entries.append({"id": summary.run_id, "created": summary.created_at, "version": summary.harness_version,
+            entries.append({"id": summary.run_id, "created": summary.created_at, "commit": read_commit(run.run_dir),
+                            "version": summary.harness_version,
                             "mode": summary.record_mode, "baseline_variant": summary.baseline,
                             "data": data, "series": series(summary, names)})
             sides = [kept[position - 1]] if position else []

@@ -85,6 +85,7 @@
   function go(changes) { location.hash = link(changes); }
   function suiteOf(name) { return INDEX.suites.find(function (s) { return s.name === name; }); }
   function runOf(suite, id) { return suite.runs.find(function (r) { return r.id === id; }); }
+  function shortCommit(commit) { return commit ? commit.slice(0, 10) : '—'; }
   function day(created) { return (created || '').replace('T', ' ').replace(/\+00:00$/, ' UTC'); }
   function setCrumbs(parts) {
     crumbs.replaceChildren();
@@ -214,7 +215,7 @@
         const v = valueOf(run, s.key, index);
         if (v === null) { return; }
         const dot = svg('circle', { cx: x(i), cy: y(v), r: runs.length > 60 ? 2 : 3.5, fill: stroke, class: 'point' });
-        dot.appendChild(svg('title', { text: s.key + '\n' + run.id + ' (' + day(run.created) + ')\n' + metric.label + ': ' + fmt(metric, v) }));
+        dot.appendChild(svg('title', { text: s.key + '\n' + run.id + ' (' + day(run.created) + (run.commit ? ', commit ' + shortCommit(run.commit) : '') + ')\n' + metric.label + ': ' + fmt(metric, v) }));
         dot.addEventListener('click', function () { go({ run: run.id }); });
         box.appendChild(dot);
       });
@@ -249,7 +250,7 @@
 
     const a = p.get('a') || '', b = p.get('b') || '';
     const head = el('tr', {}, el('th', { text: 'A' }), el('th', { text: 'B' }), el('th', { text: 'run' }), el('th', { text: 'date' }),
-      el('th', { text: 'harness' }), el('th', { text: 'calls' }));
+      el('th', { text: 'commit' }), el('th', { text: 'harness' }), el('th', { text: 'calls' }));
     picked.shown.forEach(function (s) { head.appendChild(el('th', { text: s.key })); });
     const body = el('tbody');
     const list = [];
@@ -265,7 +266,7 @@
       };
       const tr = el('tr', { class: isBase ? 'base' : null, 'data-run': run.id }, mark('a'), mark('b'),
         el('td', {}, run.id, isBase ? el('span', { class: 'muted', text: ' (baseline)' }) : null),
-        el('td', { text: day(run.created) }), el('td', { text: run.version }), el('td', { text: run.mode === 'none' ? 'replayed' : run.mode }));
+        el('td', { text: day(run.created) }), el('td', { class: 'commit', title: run.commit || 'unknown (no git, or a run older than provenance.json)', text: shortCommit(run.commit) }), el('td', { text: run.version }), el('td', { text: run.mode === 'none' ? 'replayed' : run.mode }));
       picked.shown.forEach(function (s) {
         const v = valueOf(run, s.key, metricIndex);
         const before = previous ? valueOf(previous, s.key, metricIndex) : null;
@@ -431,7 +432,7 @@
       });
       main.replaceChildren(
         el('h2', { text: suite.name + ': ' + runA.id + ' (A) → ' + runB.id + ' (B)' }),
-        el('p', { class: 'muted', text: 'A: ' + day(runA.created) + ', model ' + modelOf(runA, variant) + ' · B: ' + day(runB.created) + ', model ' + modelOf(runB, variant) }),
+        el('p', { class: 'muted', text: 'A: ' + day(runA.created) + (runA.commit ? ', commit ' + shortCommit(runA.commit) : '') + ', model ' + modelOf(runA, variant) + ' · B: ' + day(runB.created) + (runB.commit ? ', commit ' + shortCommit(runB.commit) : '') + ', model ' + modelOf(runB, variant) }),
         el('p', {}, 'variant ', variantSelect), note,
         statsTable(suite, runA, runB, variant, loading.pair, variantStats, allCases, metricIndex),
         el('h3', { text: 'Cases, worst regression first (' + cases.length + ' of ' + allCases.length + ' paired)' }),

@@ -113,3 +113,13 @@ def test_hostile_ids_stay_inert_in_the_index(runs_project, tmp_path):
     page = (tmp_path / "view" / "index.html").read_text(encoding="utf-8")
     assert page.count("</script>") == 2  # the index block's and view.js's, nothing from the data
     assert _index(tmp_path / "view")["suites"][0]["runs"][1]["series"][0]["model"].startswith("</script>")
+
+
+def test_each_run_carries_the_commit_it_was_started_at(runs_project, tmp_path):
+    commits = (runs_project / "commits.txt").read_text(encoding="utf-8").split("\n")
+    reports = _reports(runs_project, tmp_path)
+    build_site(reports, tmp_path / "view")
+    runs = _index(tmp_path / "view")["suites"][0]["runs"]
+    assert [run["commit"] for run in runs] == [commit or None for commit in commits]
+    if shutil.which("git"):
+        assert commits[0] and commits[1] and commits[0] != commits[1]

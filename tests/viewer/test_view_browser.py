@@ -49,6 +49,9 @@ def test_trend_compare_case_graph_diff(runs_project, tmp_path, capsys):
         page.wait_for_selector("#runs")
         charts = page.locator(".chart")
         assert charts.count() == 3 and charts.first.locator("h4").text_content() == "Entity recall"
+        commits = (runs_project / "commits.txt").read_text(encoding="utf-8").split("\n")
+        if commits[1]:  # with git: each run shows the commit it was started at
+            assert page.locator("#runs tr[data-run='r2'] td.commit").text_content() == commits[1][:10]
         assert charts.first.locator("circle.point").count() == 2  # one series, two runs
         assert charts.first.locator(".baseline-mark").count() == 1  # r1 is the accepted baseline
         assert page.locator("#runs tbody tr").first.get_attribute("data-run") == "r2"  # newest first
