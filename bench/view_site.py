@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from harness.runfolder import RESULTS, SUMMARY, read_rows, read_summary, write_artifact  # noqa: E402
 from harness.atomicfile import atomic_write  # noqa: E402
-from harness.viewer.site import build_site  # noqa: E402
+from harness.viewer.build import build_site  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

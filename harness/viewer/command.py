@@ -13,7 +13,7 @@ OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Where the site is
 
 def view_command(reports: ReportsArg = Path("reports"), out: OutOpt = None) -> None:
     """Write a static site over every run of every suite: trends, two-run comparisons, per-case graph diffs."""
-    from .site import INDEX, build_site
+    from .build import INDEX, build_site
 
     target = out if out is not None else reports / "view"
     result = build_site(reports, target)

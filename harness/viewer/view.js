@@ -1,4 +1,4 @@
-// The page of `harness view` (harness/viewer/site.py). Builds every element with textContent:
+// The page of `harness view` (harness/viewer/build.py). Builds every element with textContent:
 // run ids, case ids and entity names are data, never markup. State lives in the URL hash, so
 // every view is a deep link; per-run data loads on demand as data/<name>.js scripts.
 (function () {

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from harness.model import CaseResult
 from harness.runfolder import RESULTS, read_rows, read_summary, write_artifact, write_results
-from harness.viewer.site import CSP, build_site, data_script
+from harness.viewer.build import CSP, build_site, data_script
 
 
 def _reports(runs_project: Path, tmp_path: Path) -> Path:
