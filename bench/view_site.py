@@ -10,7 +10,7 @@ since the viewer reads only graphs and scores. Summaries are the replay's, renam
 hour apart; run 0 is accepted as the baseline, so the site precomputes 199 consecutive pairs and
 198 pairs against the baseline's run.
 
-Figures (wall clock, one build each; not assertions): the cold build, a rebuild with nothing new,
+Figures (wall clock and CPU time, one build each; not assertions): the cold build, a rebuild with nothing new,
 a rebuild after one more run, the index's size, one run's data file, the whole site; and, in
 Debian's Chromium when Playwright and /usr/bin/chromium are there, the time from opening a
 comparison's deep link to its case table and from there to a case's graph diff.
@@ -79,10 +79,11 @@ def write_runs(source: Path, reports: Path, runs: int, cases: int, variants: int
 
 
 def timed(label: str, action):
-    start = time.perf_counter()
+    """Wall clock and this process's CPU time (on a shared machine the CPU time is the steadier one)."""
+    start, cpu = time.perf_counter(), time.process_time()
     result = action()
-    seconds = time.perf_counter() - start
-    print(f"{label:<40} {seconds:8.2f} s")
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
+    print(f"{label:<40} {seconds:8.2f} s wall, {cpu_seconds:8.2f} s CPU")
     return result
 
 

@@ -159,7 +159,7 @@
         if (!seen[key]) { seen[key] = true; all.push({ key: key, variant: s.variant, model: s.model }); }
       });
     });
-    const filter = (p.get('q') || '').toLowerCase();
+    const filter = (p.get('series') || '').toLowerCase();
     const model = p.get('model') || '';
     return {
       all: all,
@@ -231,8 +231,8 @@
     const metricName = p.get('metric') || suite.metrics[0].name;
     const metricIndex = Math.max(0, suite.metrics.findIndex(function (m) { return m.name === metricName; }));
     const metric = suite.metrics[metricIndex];
-    const filter = el('input', { type: 'search', placeholder: 'filter variants', 'aria-label': 'filter variants', value: p.get('q') || '' });
-    filter.addEventListener('change', function () { go({ q: filter.value }); });
+    const filter = el('input', { type: 'search', placeholder: 'filter variants', 'aria-label': 'filter variants', value: p.get('series') || '' });
+    filter.addEventListener('change', function () { go({ series: filter.value }); });
     const models = el('select', { 'aria-label': 'model' }, el('option', { value: '', text: 'every model' }));
     Array.from(new Set(picked.all.map(function (s) { return s.model; }))).forEach(function (m) {
       models.appendChild(el('option', { value: m, text: m, selected: m === (p.get('model') || '') ? 'selected' : null }));
