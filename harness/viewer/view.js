@@ -281,7 +281,8 @@
       });
     });
     const compareLink = a && b ? el('a', { href: link({ view: 'compare' }), id: 'compare-link', text: 'compare A → B' }) : el('span', { class: 'muted', text: 'mark runs A and B to compare them' });
-    const baseLine = suite.baseline ? el('p', { class: 'muted', text: 'Accepted baseline: run ' + suite.baseline.run + ' (' + day(suite.baseline.created) + '), from ' + suite.baseline.accepted_from + '.' }) : el('p', { class: 'muted', text: 'No accepted baseline (harness baseline update RUN).' });
+    const baseHere = suite.baseline && suite.runs.some(function (r) { return r.id === suite.baseline.run; });
+    const baseLine = suite.baseline ? el('p', { class: 'muted', text: 'Accepted baseline: run ' + suite.baseline.run + ' (' + day(suite.baseline.created) + '), from ' + suite.baseline.accepted_from + (baseHere ? ': the dashed vertical line.' : '; its run is not in this folder: the dashed levels are its figures.') }) : el('p', { class: 'muted', text: 'No accepted baseline (harness baseline update RUN).' });
     main.replaceChildren(el('h2', { text: suite.name + ' across ' + suite.runs.length + ' run(s)' }),
       el('p', {}, filter, ' ', models, ' '), legend, baseLine, charts,
       el('h3', {}, 'Runs, newest first, by ', metricSelect, ' (change from the run before)'),
