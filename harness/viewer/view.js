@@ -527,7 +527,10 @@
     statusLine.textContent = '';
     const p = params();
     const suite = p.get('suite') ? suiteOf(p.get('suite')) : null;
-    if (!suite) { home(); } else if (p.get('view') === 'compare') { compare(suite, p); } else if (p.get('view') === 'case') { caseView(suite, p); } else { trend(suite, p); }
+    if (suite && !suite.metrics.length) {
+      setCrumbs([{ text: 'suites', href: link({ reset: true }) }, { text: suite.name }]);
+      main.replaceChildren(el('p', { text: 'This suite\'s kind has no figure to show.' }));
+    } else if (!suite) { home(); } else if (p.get('view') === 'compare') { compare(suite, p); } else if (p.get('view') === 'case') { caseView(suite, p); } else { trend(suite, p); }
     window.harnessView.ready = true;
   }
   window.addEventListener('hashchange', route);
