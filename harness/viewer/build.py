@@ -1,6 +1,6 @@
 """The files of `harness view`: `index.html` (the index of every suite's runs, embedded as inert
-JSON), `view.js` (the page's one script, package data), and `data/` (one script file per run and
-per precomputed pair of runs, loaded by the page when a comparison needs it).
+JSON), `view.js` (the page's one script, package data), and `data/` (one script file per run, per
+precomputed pair of runs and per graph diff of `<reports>/diffs/`, loaded when a view needs it).
 
 The page opens from a folder (file://), where a page may not fetch() its neighbours but may load
 a `<script src>`: so each data file is a script that hands its JSON to the page
@@ -31,6 +31,7 @@ from ..confined import make_folder
 from ..errors import InputError
 from ..runfolder import read_commit, read_rows
 from .casedata import case_values, run_case_data
+from .diffs import diff_entry, find_diffs
 from .figures import metric_entry, series, suite_figures
 from .pairs import pair_statistics
 from .scan import FoundRun, find_runs
@@ -80,7 +81,7 @@ class _Builder:
         self.result = SiteResult(out)
         self.keep: set[str] = set()
 
-    def _write(self, name: str, make: Callable[[], Any]) -> str:
+    def write(self, name: str, make: Callable[[], Any]) -> str:
         """`data/<name>.js`, written unless an earlier build left it; returns its path in the site."""
         relative = f"{DATA}/{name}.js"
         self.keep.add(f"{name}.js")
@@ -121,7 +122,7 @@ class _Builder:
                 return run_case_data(run.summary, rows, names)
 
             summary = run.summary
-            data = self._write("run-" + _digest("run", name, summary.run_id, run.stamp, *names), make)
+            data = self.write("run-" + _digest("run", name, summary.run_id, run.stamp, *names), make)
             entries.append({"id": summary.run_id, "created": summary.created_at, "commit": read_commit(run.run_dir),
                             "version": summary.harness_version,
                             "mode": summary.record_mode, "baseline_variant": summary.baseline,
@@ -134,7 +135,7 @@ class _Builder:
                     return {"a": a.summary.run_id, "b": b.summary.run_id,
                             "series": pair_statistics(values_of(a), values_of(b), names, resamples=self.resamples)}
 
-                data = self._write("pair-" + _digest("pair", name, a.summary.run_id, a.stamp, summary.run_id,
+                data = self.write("pair-" + _digest("pair", name, a.summary.run_id, a.stamp, summary.run_id,
                                                      run.stamp, *names, str(self.resamples)), make_pair)
                 pairs.append({"a": a.summary.run_id, "b": summary.run_id, "data": data})
             needed = {summary.run_id} | ({base_run.summary.run_id} if base_run is not None else set())
@@ -155,7 +156,7 @@ class _Builder:
 
     def remove_stale(self) -> None:
         for path in (self.out / DATA).glob("*.js"):
-            if path.name not in self.keep and path.name.startswith(("run-", "pair-")):
+            if path.name not in self.keep and path.name.startswith(("run-", "pair-", "diff-")):
                 path.unlink()
                 self.result.removed += 1
 
@@ -186,8 +187,14 @@ def build_site(reports: Path, out: Path, *, resamples: int = 10_000) -> SiteResu
     make_folder(out / DATA)
     builder = _Builder(out, resamples)
     suites = [builder.suite(name, found.suites[name], found.baselines.get(name)) for name in sorted(found.suites)]
-    skipped = found.skipped + builder.result.skipped
-    index = {"version": DATA_VERSION, "suites": suites,
+    diffs, diffs_skipped = find_diffs(reports)
+    diff_entries = []
+    for diff in diffs:
+        entry = diff_entry(diff)
+        entry["data"] = builder.write("diff-" + _digest("diff", diff.name, diff.stamp), lambda diff=diff: diff.data)
+        diff_entries.append(entry)
+    skipped = found.skipped + builder.result.skipped + diffs_skipped
+    index = {"version": DATA_VERSION, "suites": suites, "diffs": diff_entries,
              "skipped": [{"path": path, "reason": reason} for path, reason in skipped]}
     page = render_index(index)
     atomic_write(out / INDEX, page)

@@ -139,6 +139,19 @@
       el('table', {}, el('thead', {}, el('tr', {}, el('th', { text: 'suite' }), el('th', { text: 'kind' }),
         el('th', { text: 'runs' }), el('th', { text: 'latest run' }), el('th', { text: 'accepted baseline' }))), body));
     if (!INDEX.suites.length) { main.appendChild(el('p', { text: 'No finished run in this folder.' })); }
+    if (INDEX.diffs.length) {
+      const diffBody = el('tbody');
+      INDEX.diffs.forEach(function (d) {
+        const href = link({ reset: true, view: 'diff', diff: d.name });
+        const tr = el('tr', { 'data-diff': d.name }, el('td', {}, el('a', { href: href, text: d.name })), el('td', { text: d.a }), el('td', { text: d.b }),
+          el('td', { class: 'num', text: countChange(d.entities) }), el('td', { class: 'num', text: countChange(d.relationships) }));
+        diffBody.appendChild(tr);
+        list.push({ node: tr, open: function () { location.hash = href; } });
+      });
+      main.appendChild(el('h2', { text: 'Graph diffs' }));
+      main.appendChild(el('table', { id: 'diffs' }, el('thead', {}, el('tr', {}, el('th', { text: 'diff' }), el('th', { text: 'A' }), el('th', { text: 'B' }),
+        el('th', { text: 'entities' }), el('th', { text: 'relationships' }))), diffBody));
+    }
     if (INDEX.skipped.length) {
       main.appendChild(el('h3', { text: 'Left out' }));
       const ul = el('ul');
@@ -522,10 +535,55 @@
     }).catch(function (error) { statusLine.textContent = String(error.message || error); });
   }
 
+  // ------------------------------------------------------------------ a graph diff of `harness diff --json` (docs/diff.md)
+  function countChange(pair) { return (pair[0] === null ? '?' : pair[0]) + ' → ' + (pair[1] === null ? '?' : pair[1]); }
+  function groupText(g) { return (g.before || []).join(' + ') + ' → ' + (g.after || []).join(' + '); }
+  function changeText(c) { return c.title + ': ' + c.before + ' → ' + c.after; }
+  function pairText(pair) { return pair[0] + ' — ' + pair[1]; }
+  function diffView(p) {
+    const entry = INDEX.diffs.find(function (d) { return d.name === p.get('diff'); });
+    setCrumbs([{ text: 'suites', href: link({ reset: true }) }, { text: 'graph diff ' + (entry ? entry.name : '') }]);
+    if (!entry) { main.replaceChildren(el('p', { text: 'No such graph diff in this site.' })); return; }
+    load(entry.data).then(function (d) {
+      const ents = d.entities, rels = d.relationships;
+      const because = function (block) {
+        const out = el('div', { class: 'cols' });
+        Object.keys(block || {}).forEach(function (reason) { out.appendChild(itemList(reason.replace('_', ' '), block[reason], pairText, '', 'because-' + reason)); });
+        return out;
+      };
+      const chunks = el('tbody');
+      (d.chunks || []).slice(0, 20).forEach(function (c) {
+        chunks.appendChild(el('tr', {}, el('td', { text: String(c.chunk) }), el('td', { class: 'num', text: String(c.changes) }),
+          el('td', { class: 'num', text: c.added + ' / ' + c.removed }), el('td', { class: 'muted', text: c.text || '' })));
+      });
+      main.replaceChildren(
+        el('h2', { text: 'Graph diff ' + entry.name }),
+        el('p', { class: 'muted', text: 'A: ' + d.a.label + ' (' + d.a.kind + ') · B: ' + d.b.label + ' (' + d.b.kind + ')' }),
+        el('p', { text: 'Entities ' + countChange(entry.entities) + ', relationships ' + countChange(entry.relationships) + '.' }),
+        el('h3', { text: 'Entities' }),
+        el('div', { class: 'cols' }, itemList('removed (only in A)', ents.removed, String, 'only-a', 'diff-entities-removed'),
+          itemList('added (only in B)', ents.added, String, 'only-b', 'diff-entities-added'),
+          itemList('merged', ents.merged || [], groupText, '', 'diff-merged'), itemList('split', ents.split || [], groupText, '', 'diff-split'),
+          itemList('renamed', ents.renamed || [], groupText, '', 'diff-renamed'),
+          itemList('retyped', ents.retyped || [], changeText, 'retyped', 'diff-retyped')),
+        el('h3', { text: 'Relationships (undirected)' }),
+        el('div', { class: 'cols' }, itemList('removed (only in A)', rels.removed, pairText, 'only-a', 'diff-relationships-removed'),
+          itemList('added (only in B)', rels.added, pairText, 'only-b', 'diff-relationships-added')),
+        el('h4', { text: 'Why removed' }), because(rels.removed_because), el('h4', { text: 'Why added' }), because(rels.added_because),
+        el('h3', { text: 'Chunks holding most of the change' }),
+        el('table', { id: 'diff-chunks' }, el('thead', {}, el('tr', {}, el('th', { text: 'chunk' }), el('th', { text: 'changes' }),
+          el('th', { text: 'entities added / removed' }), el('th', { text: 'text' }))), chunks),
+        el('p', { class: 'muted', text: 'Written by harness diff --json (docs/diff.md); re-described entities and relationships are in the file.' }));
+      setRows([]);
+      keys = { up: function () { go({ reset: true }); } };
+    }).catch(function (error) { statusLine.textContent = String(error.message || error); });
+  }
+
   // ------------------------------------------------------------------ routing
   function route() {
     statusLine.textContent = '';
     const p = params();
+    if (p.get('view') === 'diff') { diffView(p); window.harnessView.ready = true; return; }
     const suite = p.get('suite') ? suiteOf(p.get('suite')) : null;
     if (suite && !suite.metrics.length) {
       setCrumbs([{ text: 'suites', href: link({ reset: true }) }, { text: suite.name }]);

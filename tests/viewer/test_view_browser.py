@@ -1,9 +1,11 @@
 """The site in a real browser (Debian's Chromium driven by Playwright; no browser download),
 opened from its folder (file://): trend -> two-run comparison -> case -> graph diff, by mouse and
-keyboard, over two real replayed runs, with every figure checked against `harness compare`."""
+keyboard, over two real replayed runs, with every figure checked against `harness compare`; then
+the graph diff `harness diff --json` wrote of the same two runs."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -27,6 +29,11 @@ def test_trend_compare_case_graph_diff(runs_project, tmp_path, capsys):
     reports = tmp_path / "reports"
     shutil.copytree(runs_project / "reports", reports)
     assert main(["baseline", "update", str(reports / "podcast" / "r1")]) == 0
+    capsys.readouterr()
+    assert main(["diff", f"{reports / 'podcast' / 'r1'}:default", f"{reports / 'podcast' / 'r2'}:default", "--json"]) == 0
+    graph_diff = json.loads(capsys.readouterr().out)
+    (reports / "diffs").mkdir()
+    (reports / "diffs" / "prompt-change.json").write_text(json.dumps(graph_diff), encoding="utf-8")
     assert main(["view", str(reports)]) == 0
     capsys.readouterr()
     rows_a, rows_b = read_rows(reports / "podcast" / "r1"), read_rows(reports / "podcast" / "r2")
@@ -112,5 +119,13 @@ def test_trend_compare_case_graph_diff(runs_project, tmp_path, capsys):
         fresh.wait_for_selector("#entities-only-a")
         assert fresh.locator("h2").text_content() == f"Case {first.case_id} (default)"
         assert fresh.locator("#entities-only-a li").all_text_contents() == lost
+
+        # the graph diff harness diff wrote, from the suites page
+        page.goto(index)
+        page.locator("#diffs a", has_text="prompt-change").click()
+        page.wait_for_selector("#diff-entities-added")
+        assert page.locator("#diff-entities-added li").all_text_contents() == graph_diff["entities"]["added"]
+        assert page.locator("#diff-entities-removed li").all_text_contents() == graph_diff["entities"]["removed"]
+        assert page.locator("#diff-relationships-removed li").count() == len(graph_diff["relationships"]["removed"])
         browser.close()
     assert problems == []
