@@ -31,7 +31,7 @@ from ..confined import make_folder
 from ..errors import InputError
 from ..runfolder import read_commit, read_rows
 from .casedata import case_values, run_case_data
-from .diffs import diff_entry, find_diffs
+from .diffs import FoundDiff, diff_entry, find_diffs
 from .figures import metric_entry, series, suite_figures
 from .pairs import pair_statistics
 from .scan import FoundRun, find_runs
@@ -191,7 +191,11 @@ def build_site(reports: Path, out: Path, *, resamples: int = 10_000) -> SiteResu
     diff_entries = []
     for diff in diffs:
         entry = diff_entry(diff)
-        entry["data"] = builder.write("diff-" + _digest("diff", diff.name, diff.stamp), lambda diff=diff: diff.data)
+
+        def content(diff: FoundDiff = diff) -> Any:
+            return diff.data
+
+        entry["data"] = builder.write("diff-" + _digest("diff", diff.name, diff.stamp), content)
         diff_entries.append(entry)
     skipped = found.skipped + builder.result.skipped + diffs_skipped
     index = {"version": DATA_VERSION, "suites": suites, "diffs": diff_entries,
