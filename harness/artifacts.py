@@ -634,7 +634,7 @@ class OutputsSummary(Value):
     """What `harness evaluate` scored: answers another pipeline wrote, one row per case."""
 
     file: str  # the outputs file as given
-    conventions: str  # harness or text2kgbench (`--conventions`)
+    conventions: str  # harness, text2kgbench or webnlg (`--conventions`)
     rows: int  # rows read
     unknown_ids: list[str] = Field(default_factory=list)  # rows whose id is not a case (not scored)
     duplicate_ids: list[str] = Field(default_factory=list)  # ids given again (the last row is scored)
@@ -675,7 +675,7 @@ class RunSummary(Artifact):
     timings: dict[str, Number]
     gate_config: GateConfig | None = None  # absent in summaries written before the gate recorded it
     outputs: OutputsSummary | None = None  # a run of `harness evaluate` (absent otherwise)
-    conventions: ConventionsSummary | None = None  # `harness evaluate --conventions text2kgbench`
+    conventions: ConventionsSummary | None = None  # `harness evaluate --conventions text2kgbench|webnlg`
     # cases of the run whose gold was proposed by `harness annotate` and is not reviewed yet: left
     # out of every gold-based metric (absent when there are none)
     pending_review: int | None = None

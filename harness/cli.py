@@ -442,7 +442,7 @@ def evaluate_command(
     outputs: Annotated[Path, typer.Option("--outputs", help="JSONL: one {\"id\": CASE_ID, \"output\": TEXT} a line (or `response` for `output`), or {\"id\": CASE_ID, \"rounds\": [FIRST, CONTINUATION, ...]} for a conversation with gleaning.")],
     variant: Annotated[Optional[str], typer.Option("--variant", help="Name of the variant the outputs are (default: the file's name); a suite variant's name uses its prompt's format and examples.")] = None,
     format: Annotated[Optional[str], typer.Option("--format", help="Format the outputs are parsed in (default: the variant's, else auto).")] = None,
-    conventions: Annotated[str, typer.Option("--conventions", help="harness (default) or text2kgbench: also score exactly as Text2KGBench's run_eval.py (docs/benchmarks.md).")] = "harness",
+    conventions: Annotated[str, typer.Option("--conventions", help="harness (default), text2kgbench or webnlg: also score exactly as Text2KGBench's run_eval.py or the WebNLG+ 2020 text-to-RDF scorer (docs/benchmarks.md).")] = "harness",
     examples: Annotated[Optional[str], typer.Option("--examples", help="The prompt the outputs answered (file or builtin:<name>): example leaks and copies are read against its text, type conformance against its entity types (default: the suite variant's prompt when --variant names one; else n/a).")] = None,
     reports: ReportsOpt = Path("reports"),
     run_id: RunIdOpt = None,

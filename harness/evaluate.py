@@ -11,7 +11,9 @@ case without a row is missing, not answered: it is listed (notes, summary.json's
 report) and gets no result row, so it is in no figure of the harness's (format errors, scores,
 graph), where an empty answer would count as a format error and a miss. `--conventions
 text2kgbench` adds Text2KGBench's figures (harness.scoring.conventions.text2kgbench) to the
-summary, where a case without a row counts zero, as run_eval.py counts it.
+summary, where a case without a row counts zero, as run_eval.py counts it; `--conventions webnlg`
+adds the WebNLG+ 2020 text-to-RDF figures (harness.scoring.conventions.webnlg), where a case
+without a row is an entry without a triple.
 """
 
 from __future__ import annotations
@@ -70,8 +72,9 @@ class OutputsFile:
                  for row in self.unknown]
         lines += [f"{self.path}:{row.line}: id '{row.id}' given again at line {self.by_case[row.id].line}; "
                   "only the last row is scored" for row in self.duplicates]
-        counted = ("contributes zero to every Text2KGBench figure, and is left out of the harness's"
-                   if conventions == "text2kgbench" else "missing: not scored (n/a), left out of every figure")
+        counted = {"text2kgbench": "contributes zero to every Text2KGBench figure, and is left out of the harness's",
+                   "webnlg": "scored as an entry without a triple by the WebNLG figures, and left out of the harness's",
+                   }.get(conventions, "missing: not scored (n/a), left out of every figure")
         lines += [f"{self.path}: case '{case}' has no row; {counted}" for case in self.missing]
         return lines
 
@@ -285,6 +288,35 @@ def _written(result: CaseResult | None, delimiters: Mapping[str, str]) -> list[t
             for triple in triples_as_written(rnd.output, fmt, **delimiters, round=rnd.index)]
 
 
+def webnlg_figures(suite: Suite, results: list[CaseResult], answered: dict[str, OutputRow],
+                   delimiters: Mapping[str, str] | None = None) -> dict[str, float | None]:
+    """The WebNLG+ 2020 text-to-RDF figures over every case of the suite, its gold relationships
+    in order as the references. A row's triples, whichever door they came by, are read as the
+    challenge's gtriples: its own `triples`, else its answers' JSON lists or `s | p | o` lines
+    (webnlg.answer_triples), else the triples of the format the answer was parsed in, as written."""
+    from .scoring.conventions import webnlg as wn
+
+    by_case = {row.case_id: row for row in results}
+    kept: list[wn.PairScore] = []
+    for case in suite.cases:
+        references = [wn.triple_line(r.source, r.type, r.target) for r in case.relationships]
+        row = answered.get(case.id)
+        candidates: list[str] = []
+        if row is not None and row.triples is not None:
+            candidates = [wn.triple_line(*triple) for triple in row.triples]
+        elif row is not None:
+            read = [wn.answer_triples(text) for text in row.answers]
+            if all(lines is not None for lines in read):
+                candidates = [line for lines in read for line in lines or []]
+            else:
+                candidates = [wn.triple_line(*t) for t in _written(by_case.get(case.id), delimiters or {})]
+        try:
+            kept += wn.entry_pairs(references, candidates)
+        except ValueError as exc:
+            raise InputError(f"{suite.path}: case '{case.id}': {exc}") from None
+    return wn.pooled(kept)
+
+
 @dataclass
 class Evaluation:
     """What `harness evaluate` prints: the run written, and the figures under the conventions asked."""
@@ -350,6 +382,11 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
             given = sum(1 for row in matched.by_case.values() if row.triples is not None)
             extra = ConventionsSummary(name=conventions, variant=name, cases=len(suite.cases), metrics=figures,
                                        rows_with_triples=given)
+        elif conventions == "webnlg":
+            figures = webnlg_figures(suite, results, matched.by_case, plan.delimiters)
+            given = sum(1 for row in matched.by_case.values() if row.triples is not None)
+            extra = ConventionsSummary(name=conventions, variant=name, cases=len(suite.cases), metrics=figures,
+                                       rows_with_triples=given)
         types_used = {name: EntityTypesUsed.model_validate(plan.types.to_json())} if plan.types is not None else {}
         finished = finish_run(view, folder.path, results, record_mode="none", wall_s=time.perf_counter() - started,
                               entity_types=types_used, baseline=baseline, fallback=True, outputs=block, conventions=extra)
@@ -363,4 +400,4 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
 
 __all__ = ["DEFAULT_VARIANT", "Evaluation", "OutputRow", "OutputsFile", "OutputsPlan", "answer_rounds", "evaluate_outputs",
            "examples_prompt",
-           "match_cases", "plan_outputs", "read_outputs", "text2kgbench_figures", "variant_name"]
+           "match_cases", "plan_outputs", "read_outputs", "text2kgbench_figures", "variant_name", "webnlg_figures"]

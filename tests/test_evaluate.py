@@ -200,8 +200,8 @@ def test_malformed_rows_are_one_line_errors(project, capsys, content, message):
 
 
 def test_bad_options_are_one_line_errors(project, capsys):
-    code, _, err = evaluate(capsys, project, "--conventions", "webnlg")
-    assert code == 2 and "--conventions: 'webnlg' is not one of harness, text2kgbench" in err
+    code, _, err = evaluate(capsys, project, "--conventions", "conll")
+    assert code == 2 and "--conventions: 'conll' is not one of harness, text2kgbench, webnlg" in err
     code, _, err = evaluate(capsys, project, "--format", "nope")
     assert code == 2 and "--format: 'nope' is not one of" in err
     code, _, err = evaluate(capsys, project, "--variant", "a/b")

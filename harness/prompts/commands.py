@@ -1,5 +1,5 @@
 """`harness prompts ...` (lint, render, export, list, show) and `harness import ...` (graphrag, lightrag;
-the benchmarks text2kgbench and docred).
+the benchmarks text2kgbench, docred and webnlg).
 
 Errors in what the user gave are InputError (one line on stderr, exit 2); lint findings at
 error severity exit 1.
@@ -555,6 +555,48 @@ def import_text2kgbench(
     if not data_dir.is_dir():
         raise InputError(f"{data_dir}: no such folder")
     _write_benchmark(text2kgbench_drafts(data_dir, out, model=model), force)
+
+
+@import_app.command("webnlg", help="Turn a WebNLG+ 2020 text-to-RDF references file into a suite: one case per entry (its eid), with its triples.")
+def import_webnlg(
+    refs: Annotated[Path, typer.Argument(help="The challenge's semantic-parsing test data with references (XML).", show_default=False)],
+    out: OutOpt = None,
+    name: Annotated[Optional[str], typer.Option("--name", help="Suite name (default: the --out file's name, else webnlg).")] = None,
+    model: Annotated[str, typer.Option("--model", help="Model name written into the suite.")] = "gpt-4o-mini",
+    force: ForceOpt = False,
+) -> None:
+    from ..names import safe_name
+    from .importers.webnlg import webnlg_draft
+
+    if not refs.is_file():
+        raise InputError(f"{refs}: no such file")
+    suite_name = safe_name(name or (out.stem if out is not None else "webnlg"), fallback="webnlg")
+    target = out or Path("suites") / f"{suite_name}.yaml"
+    _write_benchmark([(target, webnlg_draft(refs, target, name=suite_name, model=model))], force)
+
+
+@import_app.command("webnlg-candidates", help="Turn a WebNLG+ 2020 candidates XML (<generatedtripleset>) into an outputs file for harness evaluate.")
+def import_webnlg_candidates(
+    cands: Annotated[Path, typer.Argument(help="A system's candidates XML.", show_default=False)],
+    out: Annotated[Path, typer.Option("--out", help="The outputs JSON Lines file to write.")],
+    refs: Annotated[Optional[Path], typer.Option("--refs", help="The references XML: entries without an eid take its eids by position.")] = None,
+    force: ForceOpt = False,
+) -> None:
+    import json
+
+    from ..atomicfile import atomic_write
+    from .importers.webnlg import candidate_rows
+
+    for path in (cands, refs):
+        if path is not None and not path.is_file():
+            raise InputError(f"{path}: no such file")
+    if out.exists() and not force:
+        raise InputError(f"{out}: already exists (use --force to overwrite)")
+    rows, warnings = candidate_rows(cands, refs)
+    atomic_write(out, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+    typer.echo(f"wrote {out}: {len(rows)} row(s)")
+    for warning in warnings:
+        sys.stderr.write(f"harness: warning: {warning}\n")
 
 
 @import_app.command("docred", help="Turn a DocRED or Re-DocRED file into a suite: one case per document, with its gold.")

@@ -3,4 +3,4 @@
 
 from __future__ import annotations
 
-CONVENTIONS = ("harness", "text2kgbench")  # the values of `harness evaluate --conventions`
+CONVENTIONS = ("harness", "text2kgbench", "webnlg")  # the values of `harness evaluate --conventions`
