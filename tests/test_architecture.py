@@ -1,203 +1,60 @@
 """The package's shape: no import cycle among harness modules, no module shadowing the standard
 library, no test server or recording script shipped inside `harness/`.
 
-The import graph is read from the source with `ast`, not from `sys.modules`, so that it sees every
-import a module can make, including the ones that run only on some paths. It counts:
-
-- imports at module level, inside functions and classes, and under `if TYPE_CHECKING:`: a
-  function-level import that closes a cycle only delays the cycle to the first call, and an
-  annotation-only import becomes a runtime one as soon as pydantic or `typing.get_type_hints`
-  resolves the annotation; either way the two modules know about each other;
-- `from pkg import name` as an edge to `pkg.name` when that is a module, else to `pkg` itself
-  (its `__init__`), which is what Python imports; a child importing its parent package's names
-  (`from .. import x`) therefore depends on the parent's `__init__`;
-- string imports: `importlib.import_module("...")` with a literal name. The lazy package facades
-  (`harness.lazy_exports.lazy_facade`) load what their `if TYPE_CHECKING:` block imports, so
-  counting that block counts the facades' edges too.
-
-It does not count the implicit import of a package's `__init__` that Python makes before any of
-its submodules (every submodule would then be in a cycle with a parent that re-exports it).
+The graph itself is read by `tests/support/import_graph.py` (what it counts is said there);
+`scripts/layers.py` measures it against the layers declared in docs/architecture.md.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import sys
 import tomllib
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 import harness
+from tests.support.import_graph import build_graph, describe_cycles, strongly_connected
 
 PACKAGE = Path(harness.__file__).resolve().parent
+ROOT = PACKAGE.parent
 
 
-# --- the import graph --------------------------------------------------------------------------
+def _layers_script():
+    spec = importlib.util.spec_from_file_location("layers_script", ROOT / "scripts" / "layers.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
-@dataclass
-class ImportGraph:
-    """Modules of one package (dotted names) and, for each, the package modules it imports."""
+layers = _layers_script()
 
-    modules: dict[str, Path]
-    edges: dict[str, set[str]] = field(default_factory=dict)
-
-
-def package_modules(root: Path) -> dict[str, Path]:
-    """Dotted module name -> source file, for every `.py` file under the package folder `root`."""
-    modules: dict[str, Path] = {}
-    for path in sorted(root.rglob("*.py")):
-        if "__pycache__" in path.parts:
-            continue
-        parts = [root.name, *path.relative_to(root).with_suffix("").parts]
-        if parts[-1] == "__init__":
-            parts.pop()
-        modules[".".join(parts)] = path
-    return modules
-
-
-def _is_package(path: Path) -> bool:
-    return path.name == "__init__.py"
-
-
-def _absolute(module: str, is_package: bool, target: str | None, level: int) -> str:
-    """The absolute name of `target` imported with `level` leading dots from `module`."""
-    if level == 0:
-        return target or ""
-    base = module.split(".") if is_package else module.split(".")[:-1]
-    if level > 1:
-        base = base[: len(base) - (level - 1)]
-    return ".".join([*base, *([target] if target else [])])
-
-
-def _known(name: str, modules: dict[str, Path]) -> str | None:
-    """The package module `name` lands in: itself, or the nearest enclosing package module."""
-    while name and name not in modules:
-        name = name.rpartition(".")[0]
-    return name or None
-
-
-def _string_value(node: ast.AST) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def _call_name(call: ast.Call) -> str:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-
-
-def _relative(module: str, is_package: bool, name: str) -> str:
-    """`name` as `importlib.import_module(name, package)` reads it, `package` being `module`'s own."""
-    level = len(name) - len(name.lstrip("."))
-    return _absolute(module, is_package, name.lstrip(".") or None, level)
-
-
-def imports_of(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """The package modules `module` (source at `path`) imports, by statement or by string."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    is_package = _is_package(path)
-    names: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = _absolute(module, is_package, node.module, node.level)
-            for alias in node.names:
-                submodule = f"{base}.{alias.name}"
-                names.append(submodule if submodule in modules else base)
-        elif isinstance(node, ast.Call) and _call_name(node) == "import_module" and node.args:
-            literal = _string_value(node.args[0])
-            if literal is not None:
-                names.append(_relative(module, is_package, literal))
-    found = {_known(name, modules) for name in names}
-    return {target for target in found if target is not None and target != module}
-
-
-def build_graph(root: Path) -> ImportGraph:
-    """The import graph among the modules of the package folder `root`."""
-    graph = ImportGraph(package_modules(root))
-    for module, path in graph.modules.items():
-        graph.edges[module] = imports_of(module, path, graph.modules)
-    return graph
-
-
-def strongly_connected(graph: ImportGraph) -> list[list[str]]:
-    """The components of more than one module (Tarjan, iterative), each sorted, in sorted order."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    components: list[list[str]] = []
-    for start in sorted(graph.modules):
-        if start in index:
-            continue
-        work: list[tuple[str, Iterator[str]]] = [(start, iter(sorted(graph.edges[start])))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, successors = work[-1]
-            for successor in successors:
-                if successor not in index:
-                    index[successor] = low[successor] = len(index)
-                    stack.append(successor)
-                    on_stack.add(successor)
-                    work.append((successor, iter(sorted(graph.edges[successor]))))
-                    break
-                if successor in on_stack:
-                    low[node] = min(low[node], index[successor])
-            else:
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == index[node]:
-                    component = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        component.append(member)
-                        if member == node:
-                            break
-                    if len(component) > 1:
-                        components.append(sorted(component))
-    return sorted(components)
-
-
-def cycle_path(graph: ImportGraph, component: list[str]) -> list[str]:
-    """One cycle through the component's first module, as `a -> b -> ... -> a` (breadth-first, shortest)."""
-    members = set(component)
-    start = component[0]
-    came_from: dict[str, str] = {}
-    frontier = [start]
-    while frontier:
-        following: list[str] = []
-        for node in frontier:
-            for successor in sorted(graph.edges[node] & members):
-                if successor == start:
-                    path = [start]
-                    while node != start:
-                        path.append(node)
-                        node = came_from[node]
-                    return [start, *reversed(path[1:]), start]
-                if successor not in came_from:
-                    came_from[successor] = node
-                    following.append(successor)
-        frontier = following
-    raise AssertionError(f"{component} is not a cycle")  # a strongly connected component always has one
-
-
-def describe_cycles(graph: ImportGraph) -> list[str]:
-    """One line per cycle: a shortest cycle through the component, then its other members, if any."""
-    lines = []
-    for component in strongly_connected(graph):
-        path = cycle_path(graph, component)
-        rest = sorted(set(component) - set(path))
-        lines.append(" -> ".join(path) + (f" (with {', '.join(rest)})" if rest else ""))
-    return lines
+# Imports that still run from a lower declared layer (docs/architecture.md, "Layers") to a higher
+# one. This list may only shrink: a new upward import fails, and so does an entry that no longer
+# runs up (take it off the list).
+ALLOWED_UPWARD = {
+    ("harness.annotate.gold_file", "harness.scoring.normalize"),
+    ("harness.artifacts", "harness.scoring.significance"),
+    ("harness.artifacts", "harness.suites"),
+    ("harness.evaluate", "harness.finish"),
+    ("harness.llm.audit", "harness.runner"),
+    ("harness.llm.audit", "harness.suites"),
+    ("harness.llm.batch", "harness.runner"),
+    ("harness.llm.batch", "harness.suites"),
+    ("harness.parsing", "harness.formats"),
+    ("harness.parsing.answer", "harness.formats"),
+    ("harness.parsing.pipeline", "harness.formats"),
+    ("harness.parsing.pipeline", "harness.formats.base"),
+    ("harness.prompts.lint", "harness.llm.tokens"),
+    ("harness.prompts.lint", "harness.prompts.importers.lightrag_module"),
+    ("harness.prompts.resolve", "harness.llm.engine_conversation"),
+    ("harness.prompts.resolve", "harness.suites"),
+}
+MAX_FLOORS = 14  # scripts/layers.py: one floor per change of folder along an import chain
 
 
 # --- the shipped package -------------------------------------------------------------------------
@@ -206,6 +63,27 @@ def describe_cycles(graph: ImportGraph) -> list[str]:
 def test_no_import_cycle_among_harness_modules():
     cycles = describe_cycles(build_graph(PACKAGE))
     assert cycles == [], "import cycles (function-level and TYPE_CHECKING imports count):\n" + "\n".join(cycles)
+
+
+def test_every_module_has_a_declared_layer():
+    graph = build_graph(PACKAGE)
+    declared = layers.read_layers((ROOT / "docs" / "architecture.md").read_text(encoding="utf-8"))
+    assert layers.unplaced(graph, declared) == []
+    assert layers.stale_entries(graph, declared) == []
+
+
+def test_imports_point_down_the_declared_layers_but_for_the_allowed_few():
+    graph = build_graph(PACKAGE)
+    declared = layers.read_layers((ROOT / "docs" / "architecture.md").read_text(encoding="utf-8"))
+    arrows = set(layers.upward_arrows(graph, declared))
+    assert sorted(arrows - ALLOWED_UPWARD) == [], "new imports running back up the layers"
+    assert sorted(ALLOWED_UPWARD - arrows) == [], "no longer upward: take them off ALLOWED_UPWARD"
+
+
+def test_the_package_stacks_no_higher_than_its_floor_limit():
+    graph = build_graph(PACKAGE)
+    floor = layers.floors(graph)
+    assert max(floor.values()) <= MAX_FLOORS, " -> ".join(layers.longest_chain(graph, floor))
 
 
 def stdlib_shadows(root: Path) -> list[str]:
@@ -375,3 +253,47 @@ def test_a_larger_component_names_the_members_off_the_printed_cycle(tmp_path):
 
 def test_the_console_scripts_are_read_from_pyproject():
     assert "harness.cli" in _console_script_modules()
+
+
+# --- the layer measure on scratch packages --------------------------------------------------------
+
+
+def test_floors_climb_only_where_an_import_changes_folder(tmp_path):
+    package = _write_package(tmp_path, {
+        "__init__.py": "",
+        "top.py": "from .sub import a\n",
+        "sub/__init__.py": "",
+        "sub/a.py": "from . import b\n",
+        "sub/b.py": "from .. import base\n",
+        "base.py": "",
+    })
+    graph = build_graph(package)
+    floor = layers.floors(graph)
+    # base 1; sub.b climbs to 2 (another folder); sub.a stays on 2 (same folder); top climbs to 3
+    assert (floor["pkg.base"], floor["pkg.sub.b"], floor["pkg.sub.a"], floor["pkg.top"]) == (1, 2, 2, 3)
+    assert layers.longest_chain(graph, floor) == ["pkg.top", "pkg.sub.a", "pkg.sub.b", "pkg.base"]
+
+
+def test_an_import_from_a_lower_layer_to_a_higher_one_is_an_upward_arrow(tmp_path):
+    package = _write_package(tmp_path, {
+        "__init__.py": "",
+        "values.py": "from .run import plan\n",
+        "run/__init__.py": "",
+        "run/plan.py": "from .. import values\n",
+        "run/low.py": "",
+        "cli.py": "from .run import plan\n",
+    })
+    declared = layers.read_layers("```layers\nvalues: pkg.values, pkg.run.low\nrun: pkg.run\ncli: pkg.cli\n```\n")
+    graph = build_graph(package)
+    assert declared.of("pkg.run.low") == 0 and declared.of("pkg.run.plan") == 1
+    assert layers.upward_arrows(graph, declared) == [("pkg.values", "pkg.run.plan")]
+    assert layers.unplaced(graph, declared) == ["pkg"]  # the root package stands only for itself
+
+
+def test_a_malformed_layers_block_is_refused():
+    with pytest.raises(ValueError, match="no ```layers block"):
+        layers.read_layers("no block here")
+    with pytest.raises(ValueError, match="line 2: pkg.a is already on layer one"):
+        layers.read_layers("```layers\none: pkg.a\ntwo: pkg.a\n```\n")
+    with pytest.raises(ValueError, match="line 1: expected"):
+        layers.read_layers("```layers\njust words\n```\n")
