@@ -20,8 +20,8 @@ from .errors import InputError
 from .metrics.registry import get as get_metric
 from .metrics.registry import metrics as registered_metrics
 from .model import GraphStats, SuiteKind, SuiteMetrics, Usage, Value
-from .scoring.significance import is_real_difference, min_paired_cases
-from .suites import Regression, Thresholds
+from .significance import is_real_difference, min_paired_cases
+from .gate_settings import Regression, Thresholds
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -47,7 +47,7 @@ from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
 from .scoring.repeat_spread import spread_verdicts
 from .scoring.normalize import normalize_name, normalize_type
-from .scoring.significance import is_real_difference, min_paired_cases
+from .significance import is_real_difference, min_paired_cases
 from .scoring.score_json import score_to_json
 
 __all__ = [

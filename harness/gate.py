@@ -69,7 +69,8 @@ from .model import CaseResult
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
 from .suite_kinds import rows_kind
-from .suites import Regression, Suite, Thresholds
+from .gate_settings import Regression, Thresholds
+from .suites import Suite
 
 _TOL = 1e-9
 
@@ -309,7 +310,7 @@ def _metric_regression(variant: str, metric: str, base: dict[str, BaselineCase],
     """The regression and case_regression rules of one metric of one variant, in its direction:
     worse is a drop for a higher-is-better metric and a rise for a lower-is-better one."""
     from .compare import paired_statistics
-    from .scoring.significance import min_paired_cases
+    from .significance import min_paired_cases
 
     spec = get_metric(metric)
     assert spec is not None  # the caller checked the name

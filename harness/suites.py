@@ -7,10 +7,9 @@ import os
 import stat
 from collections import Counter
 from functools import cached_property
-from typing import TYPE_CHECKING
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, TypeAdapter, ValidationError, create_model, field_validator, model_validator
+from pydantic import Field, TypeAdapter, ValidationError, field_validator, model_validator
 
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
@@ -22,8 +21,7 @@ from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingC
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
 from .formats import AUTO, format_names
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
-from .metrics import metric_names
-from .metrics.registry import Metric, canonical, thresholded
+from .gate_settings import Regression, Thresholds
 from .scoring.normalize import normalize_predicate, normalize_type
 from .suite_kinds import case_problem, description_list
 from .yamlfile import LineMap, format_loc, line_of, load_yaml, shown_key
@@ -32,18 +30,6 @@ from .yamlfile import LineMap, format_loc, line_of, load_yaml, shown_key
 MAX_CHUNK_BYTES = MAX_INPUT_BYTES
 # Longest chunk path accepted, in characters (PATH_MAX is 4096 on Linux).
 MAX_PATH_CHARS = 1024
-
-Share = Field(None, ge=0.0, le=1.0, allow_inf_nan=False)  # a threshold: a share between 0 and 1
-
-
-def _metric_threshold(metric: Metric) -> tuple[object, object]:
-    """The `thresholds:` field of a metric, validated by its kind: a rate's limit is a share in
-    0..1, a count's a number >= 0; its aliases are accepted as keys (and dumped under its name)."""
-    names = AliasChoices(metric.name, *metric.aliases) if metric.aliases else None
-    if metric.is_count:
-        return (int | float | None, Field(None, ge=0, allow_inf_nan=False, validation_alias=names))
-    return (float | None, Field(None, ge=0.0, le=1.0, allow_inf_nan=False, validation_alias=names))
-
 
 MAX_TIMEOUT_S = 86_400.0  # a day: the longest `timeout_s` (and `harness tune --timeout`)
 MAX_CONCURRENCY = 512
@@ -107,48 +93,6 @@ class VariantSpec(Value):
         if value is not None and value not in known:
             raise ValueError(f"'{value}' is not one of {', '.join(known)}")
         return value
-
-
-# `thresholds:`: one limit per thresholded metric of the registry (in headline order; a share for
-# a rate, a number for a count), then the format thresholds, then per-variant overrides of the same keys
-if TYPE_CHECKING:
-    class Thresholds(Value):
-        """What the type checker knows of the model built below from the metric registry: the
-        metrics' limits are read by name."""
-
-        format_errors: float | None = None
-        completion_rate: float | None = None
-        variants: dict[str, Thresholds] = {}
-else:
-    Thresholds = create_model(
-        "Thresholds",
-        __base__=Value,
-        **{metric.name: _metric_threshold(metric) for metric in thresholded()},
-        format_errors=(float | None, Share),  # highest tolerated share of cases with a format error
-        completion_rate=(float | None, Share),  # lowest tolerated share of answers ending with the delimiter
-        variants=(dict[str, "Thresholds"], Field(default_factory=dict)),
-    )
-    Thresholds.model_rebuild(_types_namespace={"Thresholds": Thresholds})
-
-
-class Regression(Value):
-    max_drop: float = Field(0.05, ge=0.0, le=1.0, allow_inf_nan=False)
-    case_max_drop: float = Field(0.20, ge=0.0, le=1.0, allow_inf_nan=False)
-    # None: what the run measures (`gate.regression_metrics`): the key figures when some case has
-    # gold, the compact reference-free set (grounded, types ok, duplicates, dangling, leaks) when none has
-    metrics: list[str] | None = None
-
-    @field_validator("metrics")
-    @classmethod
-    def _known_metrics(cls, value: list[str] | None) -> list[str] | None:
-        """Registered names only; an alias (`grounded_rate`) is normalised to its metric's name."""
-        if value is None:
-            return None
-        names = [canonical(name) for name in value]
-        for name, given in zip(names, value):
-            if name not in metric_names():
-                raise ValueError(f"'{given}' is not a metric (one of {', '.join(metric_names())})")
-        return list(dict.fromkeys(names))
 
 
 class CitationSettings(Value):

@@ -38,8 +38,6 @@ layers = _layers_script()
 # runs up (take it off the list).
 ALLOWED_UPWARD = {
     ("harness.annotate.gold_file", "harness.scoring.normalize"),
-    ("harness.artifacts", "harness.scoring.significance"),
-    ("harness.artifacts", "harness.suites"),
     ("harness.evaluate", "harness.finish"),
     ("harness.llm.audit", "harness.runner"),
     ("harness.llm.audit", "harness.suites"),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -155,3 +157,31 @@ def test_summary_frame_has_a_row_per_variant_and_metric_with_its_kind() -> None:
     assert (row["micro"], row["macro"], row["cases"]) == (agg.micro, agg.macro, agg.cases)
     assert row["kind"] == "count" and not frame.loc[("tuned", "dangling"), "higher_is_better"]
     assert frame.loc[("default", "grounding_rate"), "kind"] == "rate"
+
+
+# Reading a run's files is done by light commands (merge, report, the pytest plugin): the run
+# artifacts are values, and importing them must not pull the suite loader, scoring or their
+# numerical libraries (it once loaded 98 harness modules with numpy, networkx and tiktoken).
+_LOADED = ("import json, sys\nimport harness.artifacts\n"
+           "print(json.dumps(sorted(m for m in sys.modules if m == 'harness' or m.startswith(('harness.', 'numpy', "
+           "'networkx', 'tiktoken', 'scipy', 'pandas')))))")
+
+
+def test_importing_the_artifacts_loads_only_the_value_layer(tmp_path: Path) -> None:
+    import importlib.util
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("layers_for_artifacts", root / "scripts" / "layers.py")
+    assert spec and spec.loader
+    layers = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = layers  # its dataclasses look their module up there
+    spec.loader.exec_module(layers)
+    declared = layers.read_layers((root / "docs" / "architecture.md").read_text(encoding="utf-8"))
+    done = subprocess.run([sys.executable, "-c", _LOADED], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout)
+    heavy = [m for m in loaded if not m.startswith("harness")]
+    assert heavy == []
+    above_values = [m for m in loaded if m.startswith("harness") and declared.of(m) != 0]
+    # harness.llm is the package of llm.redaction (a value-layer module): Python imports it first
+    assert above_values == ["harness.llm"]

@@ -17,7 +17,8 @@ from harness.gate import judge, make_baseline
 from harness.runfolder import read_baseline as load_baseline
 from .support.fake_server import FakeOpenAIServer
 from harness.reports.commands import gate_outcomes
-from harness.suites import Regression, Suite
+from harness.gate_settings import Regression
+from harness.suites import Suite
 
 from .conftest import script_for
 from .reports.helpers import harness, record_cassettes, replay, set_suite, worse_script
@@ -375,7 +376,7 @@ def _rf_summary(rows: list[CaseResult]) -> RunSummary:
 
 def _config(**settings: Any):
     from harness.artifacts import GateConfig
-    from harness.suites import Thresholds
+    from harness.gate_settings import Thresholds
 
     return GateConfig(thresholds=Thresholds.model_validate(settings.get("thresholds", {})),
                       regression=Regression.model_validate(settings.get("regression", {})))

@@ -154,7 +154,7 @@ def test_summary_thresholds_gate_the_run_and_each_case(tmp_path: Path, monkeypat
     from harness.finish import summarize
     from harness.gate import gate_config, judge
     from harness.runner import RunOptions, run_suite
-    from harness.suites import Thresholds
+    from harness.gate_settings import Thresholds
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     suite = load_suite(SUITE)

@@ -84,7 +84,7 @@ def test_format_rates_over_no_case_are_undefined_not_perfect():
 def test_a_format_threshold_with_nothing_to_stand_on_fails_the_gate():
     from harness.gate import threshold_rules
     from harness.summary import variant_summary
-    from harness.suites import Thresholds
+    from harness.gate_settings import Thresholds
 
     summary = SimpleNamespace(variants={"v": variant_summary([], prompt="p", model="m", prices={})})
     rules = threshold_rules(summary, Thresholds(format_errors=0.1, completion_rate=0.9))  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ from harness.metrics import Count, Metric, counts, get, gold_kind, metric_names,
 from harness.metrics.registry import headline, in_bar_chart, in_reports, key_figures, register, register_count, thresholded
 from harness.model import Entity, ExtractedGraph, GoldCase, GoldEntity, GoldRelationship, Relationship
 from harness.scoring import aggregate, case_counts, case_metrics, micro_metrics, score_case
-from harness.suites import Regression, Thresholds
+from harness.gate_settings import Regression, Thresholds
 
 
 # the community report and claims families (harness/metrics/reports.py, claims.py), in declaration order

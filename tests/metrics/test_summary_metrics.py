@@ -9,7 +9,7 @@ from harness.metrics.registry import console_columns, key_figures
 from harness.model import ExtractedGraph, GoldCase, GoldEntity
 from harness.scoring import aggregate, score_case
 from harness.scoring.summary_score import score_summary
-from harness.suites import Regression, Thresholds
+from harness.gate_settings import Regression, Thresholds
 
 A = GoldCase(id="a", text="[]", entity_name="ACME", max_length=10,
              descriptions=["Acme makes rockets in Ohio.", "Acme was founded in 1990; it employs 200 people."],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.scoring.missed import newly
-from harness.scoring.significance import is_real_difference, min_paired_cases
+from harness.significance import is_real_difference, min_paired_cases
 
 
 def test_names_and_edges_keep_the_first_sides_order() -> None:
