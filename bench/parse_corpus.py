@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from harness.model import ParseResult  # noqa: E402
-from harness.parsing import parse  # noqa: E402
+from harness.formats.answer import parse  # noqa: E402
 from harness.parsing.cleanup import strip_think  # noqa: E402
 from harness.parsing.issues_log import IssueLog  # noqa: E402
 from harness.cache_audit.engines import graphrag_counts  # noqa: E402

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness.parsing import parse  # noqa: E402
+from harness.formats.answer import parse  # noqa: E402
 from harness.scoring.reference_free import reference_free  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "corpus" / "real-llm-outputs.jsonl"

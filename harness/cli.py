@@ -274,7 +274,8 @@ def parse_command(
     """Parse model output; exit 1 when it has format errors (a query-phase answer: any issue)."""
     from .checks.query import QUERY_FORMATS
     from .inputfiles import MAX_RUN_FILE_BYTES, jsonl_lines, parse_json
-    from .parsing import has_format_errors, parse, parse_result_to_json
+    from .parsing import has_format_errors, parse_result_to_json
+    from .formats.answer import parse
 
     if format not in QUERY_FORMATS:
         from .formats import AUTO, format_names
@@ -384,7 +385,7 @@ def score_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Score one model output: reference-free figures against its chunk, and against a gold case with --gold."""
-    from .parsing import parse
+    from .formats.answer import parse
     from .scoring import rate_text, score_case, score_to_json
 
     _check_format(format)

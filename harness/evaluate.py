@@ -251,7 +251,7 @@ def text2kgbench_figures(suite: Suite, results: list[CaseResult], answered: dict
     Its run_eval.py scores each triple's strings as they are (a leading space, quotes), so the
     triples are read as written, whichever door they came by: a row's own `triples` as given,
     else those of its answers, read by the format each answer was parsed in with every part kept
-    as the answer writes it (`parsing.triples_as_written`), not the names the harness's parse
+    as the answer writes it (`formats.answer.triples_as_written`), not the names the harness's parse
     keeps (stripped, unquoted) for its own figures. `delimiters`: the variant's, as parsed."""
     from .scoring.conventions import text2kgbench as t2k
 
@@ -278,7 +278,7 @@ def text2kgbench_figures(suite: Suite, results: list[CaseResult], answered: dict
 
 def _written(result: CaseResult | None, delimiters: Mapping[str, str]) -> list[tuple[str, str, str]]:
     """A case's triples as its answers write them, each answer read in the format it was parsed in."""
-    from .parsing import triples_as_written
+    from .formats.answer import triples_as_written
 
     if result is None:
         return []

@@ -34,7 +34,7 @@ from .model import (
     CaseResult, CaseScore, ExtractedGraph, FormatIssue, FormatReport, GoldCase, MatchingConfig, RecoveredResult,
     ReferenceFreeScores, Round, Usage,
 )
-from .parsing import parse
+from .formats.answer import parse
 from .prompts.entity_types import EffectiveTypes, variant_entity_types
 from .prompts.resolve import load_variant_prompt
 from .prompts.leakage import chunk_in_prompt, fold, prompt_without_chunk

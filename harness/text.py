@@ -3,7 +3,7 @@
 Python strings may hold lone UTF-16 surrogates (from a JSON escape such as "\\ud800", or from a
 caller), and no UTF-8 encoder accepts them: `json.dumps(..., ensure_ascii=False)` followed by a
 write to a file or stdout raises. The harness applies one policy wherever model text enters
-(`harness.parsing.parse`, the checks in `harness.checks`, and strings decoded from JSON inside an
+(`harness.formats.answer.parse`, the checks in `harness.checks`, and strings decoded from JSON inside an
 answer): every lone surrogate is replaced by U+FFFD, so the text survives every encoding step.
 A high surrogate directly followed by a low one (a pair split into two code points) is joined
 into the character it encodes.

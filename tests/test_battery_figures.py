@@ -28,7 +28,7 @@ from harness.cache_audit.kind_checks import audit_entry
 from harness.cli import main
 from harness.errors import ModelCallError
 from harness.model import GoldCase
-from harness.parsing import parse
+from harness.formats.answer import parse
 from harness.prompts.leakage import prompt_without_chunk
 from harness.prompts.loading import load_prompt
 from harness.prompts.resolve import resolve_prompt

@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def parse_json_answer(text: str) -> int:
-    from harness.parsing import parse
+    from harness.formats.answer import parse
 
     return len(parse(text, "json").graph.entities)
 

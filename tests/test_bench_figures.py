@@ -17,7 +17,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from peers import promptfoo, workload  # noqa: E402
 
-from harness.parsing import has_format_errors, parse  # noqa: E402
+from harness.parsing import has_format_errors
+from harness.formats.answer import parse  # noqa: E402
 
 
 

@@ -1,5 +1,5 @@
 """Each kind of cached answer read with its own parser: extraction and continuation answers with
-harness.parsing.parse in the engine's format (and the engine's own parser beside it), summaries
+harness.formats.answer.parse in the engine's format (and the engine's own parser beside it), summaries
 with the summary checks (prose, any language), reports with the report format, claims with the
 claims format, query answers with the query-phase checks, loop answers as the engine reads Y/N.
 Pure: an entry and its kind in, an EntryAudit out."""
@@ -38,7 +38,8 @@ def _file(audit: EntryAudit, reasons: list[str]) -> None:
 
 
 def _extraction(entry: CacheEntry, audit: EntryAudit) -> None:
-    from harness.parsing import format_error_reasons, parse
+    from harness.parsing import format_error_reasons
+    from harness.formats.answer import parse
 
     answer = entry.answer or ""
     if entry.engine == "lightrag" and LIGHTRAG_TUPLE in answer:
@@ -112,7 +113,8 @@ def _summary(entry: CacheEntry, audit: EntryAudit) -> None:
 
 
 def _report(entry: CacheEntry, audit: EntryAudit) -> None:
-    from harness.parsing import format_error_reasons, parse
+    from harness.parsing import format_error_reasons
+    from harness.formats.answer import parse
 
     result = parse(entry.answer or "", "report")
     _file(audit, format_error_reasons(result.format_report))
@@ -148,7 +150,8 @@ def _unknown_ids(report: Any, request: str) -> str | None:
 
 
 def _claims(entry: CacheEntry, audit: EntryAudit) -> None:
-    from harness.parsing import format_error_reasons, parse
+    from harness.parsing import format_error_reasons
+    from harness.formats.answer import parse
 
     result = parse(entry.answer or "", "claims")
     audit.problems += format_error_reasons(result.format_report)

@@ -162,7 +162,7 @@ def summary_issues(text: str, names: Sequence[str] = (), *, max_words: int = 500
     `check_summary` on the summary it holds (think blocks and fences stripped: the text that is
     scored). Returns (issues, ok): ok when the format finds no error (harness.parsing.verdict; a
     think block is a note) and the summary check finds nothing."""
-    from harness.parsing.answer import parse  # the formats registry: loaded only for summaries
+    from harness.formats.answer import parse  # the formats registry: loaded only for summaries
     from harness.parsing.verdict import has_format_errors
 
     result = parse(text, "summary")

@@ -2,7 +2,7 @@
 
 A format is one module of this package defining an `OutputFormat` subclass (see base.py), plus
 one line in `_REGISTERED` below. Everything that differs by format asks here: the parser
-(`harness.parsing.pipeline`), detection of "auto" answers (`detect_format`), example writing and
+(`harness.formats.pipeline`, behind `harness.formats.answer.parse`), detection of "auto" answers (`detect_format`), example writing and
 delimiter defaults (`harness.prompts`), lint, `VariantSpec.format` validation, and tuning.
 """
 

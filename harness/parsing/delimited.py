@@ -62,7 +62,7 @@ class ParsedRecords:
     # triple formats: every (subject, predicate, object) read, each part as the answer writes it:
     # a JSON string as it is, a part of text without only the separating spaces and delimiting
     # quotes (harness.parsing.triples.TripleSink; the names `keep` reads are trimmed and unquoted
-    # inside too). What a benchmark scoring the strings as written reads (answer.triples_as_written)
+    # inside too). What a benchmark scoring the strings as written reads (formats.answer.triples_as_written)
     written: list[tuple[str, str, str]] = field(default_factory=list)
 
     def add_relationship(

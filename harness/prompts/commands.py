@@ -53,7 +53,7 @@ def lint(
     engine: Annotated[Optional[str], typer.Option("--engine", help="Engine that fills the prompt: graphrag-0..graphrag-3, graphrag (any version), lightrag, lightrag-old, lightrag-any, llamaindex, harness; default: the GraphRAG project's settings.yaml, else the kind's default.")] = None,
 ) -> None:
     """Check prompt files; exit 1 when any finding is an error."""
-    from ..parsing import FORMATS
+    from ..formats.answer import FORMATS
     from .kinds import ENGINE_NAMES, KINDS
     from .lint import LintFinding, LintReport, lint_report
 

@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..formats import get_format
 from ..formats.base import DELIMITER_KEYS, resolve_delimiters
 from ..llm.tokens import count_message_tokens
-from ..parsing import parse
+from ..formats.answer import parse
 from .builtin import get_builtin, load_builtin
 from .entity_types import DEFAULT_ENTITY_TYPES
 from .examples import Example, InlineExample, find_inline_examples, render_output

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ..formats import get_format
 from ..model import ExtractedGraph
-from ..parsing import parse
+from ..formats.answer import parse
 from ..prompts.lint import PROSE_CODES  # the same prose codes that lint reports in examples
 from ..scoring.copied import copied_passage, input_text, prompt_text as index_prompt
 from ..scoring.normalize import is_cjk, normalize_name, normalize_text, occurs_in

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from harness.cli import app
 from harness.formats import detect_format
-from harness.parsing import parse
+from harness.formats.answer import parse
 
 # As Text2KGBench's prompts ask ("Test Output: " then calls), with the shapes models write:
 # several calls on a line, a quoted argument holding a comma, a numbered line.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.parsing import parse
+from harness.formats.answer import parse
 
 
 def _response_files() -> list[Path]:

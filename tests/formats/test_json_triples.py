@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from harness.cli import app
 from harness.formats import detect_format
-from harness.parsing import parse
+from harness.formats.answer import parse
 
 LISTS = '[["Philz", "founded in", "Berkeley"], ["Philz", "sells"], ["Philz", "founded by", "Phil Jaber"]]'
 OBJECTS = ('[{"subject": "Philz", "predicate": "founded in", "object": "Berkeley"},\n'

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from harness.cli import app
 from harness.formats import detect_format
-from harness.parsing import parse
+from harness.formats.answer import parse
 
 ANSWER = """Triplets:
 (Philz, is, coffee shop)

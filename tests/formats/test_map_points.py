@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from harness.formats import detect_format, get_format
-from harness.parsing import parse
+from harness.formats.answer import parse
 from harness.parsing.codes import is_error
 from harness.prompts.examples import Example, ExampleEntity
 

@@ -7,7 +7,7 @@ import pytest
 
 from harness.formats import DEFAULT_FORMAT, detect_format, format_names, get_format
 from harness.formats.base import Delimiters, resolve_delimiters
-from harness.parsing import parse
+from harness.formats.answer import parse
 from harness.parsing.codes import CITATION_CODES, CODES, QUERY_CODES
 from harness.prompts.examples import Example, ExampleClaim, ExampleEntity, ExampleRelationship
 

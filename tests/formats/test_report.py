@@ -4,7 +4,7 @@ import json
 
 from harness.checks import check_citations
 from harness.formats.report import report_from_text, report_schema_issues
-from harness.parsing import parse
+from harness.formats.answer import parse
 
 from ..support.community_report import report_object as good
 

@@ -7,7 +7,7 @@ import pytest
 
 from harness.formats import detect_format, format_names, get_format
 from harness.formats.summary import not_prose, summary_text
-from harness.parsing import parse
+from harness.formats.answer import parse
 from harness.parsing.codes import is_error
 from harness.prompts.examples import Example, ExampleEntity
 

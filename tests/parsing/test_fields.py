@@ -17,7 +17,7 @@ def test_a_strength_that_is_no_finite_number_is_not_a_strength() -> None:
 
 
 def test_a_json_answer_keeps_its_records_around_huge_numbers() -> None:
-    from harness.parsing import parse
+    from harness.formats.answer import parse
 
     big = "9" * 5000
     text = ('{"entities": [{"name": "A", "type": "person", "description": "d", "weight": ' + big + '}, '

@@ -6,7 +6,8 @@ import pytest
 
 from harness.cli import main
 from harness.model import CaseResult
-from harness.parsing import has_format_errors, parse
+from harness.parsing import has_format_errors
+from harness.formats.answer import parse
 from harness.runner import merge_rounds
 from harness.summary import format_summary
 

@@ -10,7 +10,7 @@ import random
 import json_repair
 import pytest
 
-from harness.parsing import parse
+from harness.formats.answer import parse
 from harness.parsing.json_pieces import repair_value
 from tests.support.growth import assert_linear
 

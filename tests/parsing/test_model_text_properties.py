@@ -21,7 +21,8 @@ from harness.checks import check_citations, check_completion, check_map_response
 from harness.cli import main
 from harness.content_words import count_words
 from harness.formats.summary import summary_text
-from harness.parsing import FORMATS, has_format_errors, parse, parse_result_to_json
+from harness.parsing import has_format_errors, parse_result_to_json
+from harness.formats.answer import FORMATS, parse
 
 FRAGMENTS = [
     "<|>", "##", "<|COMPLETE|>", "<|complete|>", "(", ")", '"', "**", '("entity"<|>', '("relationship"<|>',

@@ -6,7 +6,9 @@ import json
 
 import pytest
 
-from harness.parsing import detect_format, has_format_errors, parse, parse_result_to_json
+from harness.parsing import has_format_errors, parse_result_to_json
+from harness.formats import detect_format
+from harness.formats.answer import parse
 
 
 def codes(result) -> set[str]:  # type: ignore[no-untyped-def]

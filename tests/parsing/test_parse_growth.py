@@ -10,7 +10,7 @@ from functools import partial
 
 import pytest
 
-from harness.parsing import parse
+from harness.formats.answer import parse
 from tests.support.growth import Repeat, assert_linear
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from harness.parsing import has_format_errors, parse
+from harness.parsing import has_format_errors
+from harness.formats.answer import parse
 
 COMPLETE = "<|COMPLETE|>"
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from harness.checks import check_citations, check_completion
 from harness.formats.report import report_from_text
-from harness.parsing import FORMATS, parse, parse_result_to_json
+from harness.parsing import parse_result_to_json
+from harness.formats.answer import FORMATS, parse
 
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

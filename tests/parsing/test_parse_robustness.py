@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.parsing import parse
+from harness.formats.answer import parse
 
 COMPLETE = "<|COMPLETE|>"
 
@@ -361,7 +361,7 @@ def test_delimiter_placeholders_copied_from_the_prompt() -> None:
 
 
 def test_internal_errors_become_an_issue(monkeypatch: pytest.MonkeyPatch) -> None:
-    import harness.parsing.answer as parsing
+    import harness.formats.answer as parsing
 
     def boom(*_: object) -> None:
         raise RuntimeError("kaboom")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from harness.parsing import parse
+from harness.formats.answer import parse
 from harness.cache_audit.engines import graphrag_counts
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "real-llm-outputs.jsonl"

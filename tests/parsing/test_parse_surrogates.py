@@ -8,7 +8,8 @@ import pytest
 
 from harness.checks import check_citations, check_completion, check_map_response
 from harness.cli import main
-from harness.parsing import parse, parse_result_to_json
+from harness.parsing import parse_result_to_json
+from harness.formats.answer import parse
 
 LONE = "\ud800"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from harness.formats import detect_format
-from harness.parsing import parse
+from harness.formats.answer import parse
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.triples import Triple, TripleSink, says_nothing, split_parts, unquote
 
@@ -71,7 +71,7 @@ def test_detection_both_ways(answer: str, expected: str) -> None:
 
 
 def test_triples_as_written_keep_what_parse_trims():
-    from harness.parsing import triples_as_written
+    from harness.formats.answer import triples_as_written
 
     # calls: the separating space and the delimiting quotes are syntax; inside quotes, all is kept
     call = 'fullName(1 FC Magdeburg, "1. FC Magdeburg")\nseason(1 FC Magdeburg,\' 2014 3. Liga \')'

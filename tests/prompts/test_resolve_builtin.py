@@ -130,7 +130,7 @@ def test_catalogue() -> None:
 
 def test_builtin_examples_parse_in_their_format() -> None:
     """What a built-in shows the model parses cleanly with the format it declares."""
-    from harness.parsing import parse
+    from harness.formats.answer import parse
     from harness.prompts.examples import render_output
 
     for name in builtin_names():

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from harness.errors import InputError
-from harness.parsing import parse
+from harness.formats.answer import parse
 from harness.prompts import load_prompt, load_yaml_prompt
 from harness.runner import plan_variant
 from harness.suites import load_suite

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from harness.model import Claim, ExtractedGraph, GoldCase, GoldClaim, MatchingConfig
-from harness.parsing import parse
+from harness.formats.answer import parse
 from harness.scoring.claims_score import claim_matches, score_claims, specs_are_types
 
 ANSWER = """(PENNANT MOBILE<|>DIGITAL MARKETS COMMISSION OF ESTRAVA<|>ANTI-COMPETITIVE PRACTICES<|>TRUE<|>2024-03-01T00:00:00<|>2024-03-01T00:00:00<|>Pennant was fined for blocking rival payment systems<|>The Digital Markets Commission of Estrava has fined Pennant Mobile)

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from harness.model import GoldCase
-from harness.parsing import parse
+from harness.formats.answer import parse
 from harness.scoring.report_score import GRAPH_DATASETS, TEXT_UNIT_DATASETS, score_report
 
 CONTEXT = """-----Entities-----

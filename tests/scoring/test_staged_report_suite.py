@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from harness.model import GoldCase
-from harness.parsing import parse
+from harness.formats.answer import parse
 from harness.scoring.report_score import GRAPH_DATASETS, score_report
 
 REPO = Path(__file__).resolve().parents[2]

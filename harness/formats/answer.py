@@ -1,5 +1,6 @@
-"""Parse one model answer: the entry point behind `harness.parsing.parse` (never raises on a
-string; what it cannot read it reports)."""
+"""Parse one model answer in a registered format, or the one detected: `parse` never raises on a
+string; what it cannot read it reports. It lives with the formats it picks among; the low-level
+readers it and the formats use are `harness.parsing`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import traceback
 
 from harness.formats import AUTO, DEFAULT_FORMAT, format_names
 from harness.model import ExtractedGraph, FormatIssue, FormatReport, ParseResult
-from harness.parsing.pipeline import run, written_triples
+from harness.formats.pipeline import run, written_triples
 from harness.text import scrub_surrogates
 
 # What `parse` accepts as `format`: "auto" and every registered format (harness.formats).
