@@ -160,7 +160,7 @@ def write_suite(root: Path, cases: int, variants: int, gold: tuple[int, int] | N
 def record(root: Path, suites: list[Path]) -> float:
     """Records the suites' missing cassettes from the local server (its own process, answering
     every request with the fixed answer); returns the seconds it took."""
-    from harness.runner import RunOptions, run_suite
+    from harness.run.schedule import RunOptions, run_suite
     from harness.suites import load_suite
 
     script = root / "script.json"

@@ -29,7 +29,8 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from replay import make_case  # noqa: E402
 
-from harness.runner import RunOptions, plan_variant, run_suite  # noqa: E402
+from harness.run.schedule import RunOptions, run_suite  # noqa: E402
+from harness.run.plan import plan_variant
 from harness.suites import load_suite  # noqa: E402
 from tests.support.fake_server import FakeOpenAIServer, Script  # noqa: E402
 

@@ -26,7 +26,8 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from harness.runner import RunOptions, plan_variant, run_suite  # noqa: E402
+from harness.run.schedule import RunOptions, run_suite  # noqa: E402
+from harness.run.plan import plan_variant
 from harness.suites import load_suite  # noqa: E402
 from tests.support.fake_server import FakeOpenAIServer, Script  # noqa: E402
 

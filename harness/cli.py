@@ -73,7 +73,7 @@ def _evaluate(
     from .reports.commands import parse_shard
     from .finish import finish_outcome
     from .reports.console import print_run_table
-    from .runner import RunOptions, check_outcome, run_suite
+    from .run.schedule import RunOptions, check_outcome, run_suite
     from .suites import check_base_url, load_suite
 
     mode = record_mode or default_record_mode(command)
@@ -181,7 +181,7 @@ def record(
     """Run against the live endpoint and write cassettes (needs an API key)."""
     if batch_id is not None and not batch:
         raise InputError("--batch-id: only with --batch")
-    from .llm.batch import MAX_POLL_S, MIN_POLL_S
+    from .run.batch import MAX_POLL_S, MIN_POLL_S
 
     if not MIN_POLL_S <= batch_poll <= MAX_POLL_S:  # NaN fails too
         raise InputError(f"--batch-poll: {batch_poll:g} s between checks of a batch; give {MIN_POLL_S:g} to "
@@ -200,7 +200,7 @@ def _record_batch(suites: list[Path], *, record_mode: str | None, variants: list
                   repeat: int, batch_id: str | None, poll_s: float) -> str:
     """`record --batch`: every suite's calls through the Batch API; the record mode of the live
     run that follows (once: it replays what the batch recorded and records the failed cases)."""
-    from .llm.batch import plan_batch, record_batch
+    from .run.batch import plan_batch, record_batch
     from .llm.record_modes import RECORD_MODES, default_record_mode
     from .reports.commands import parse_shard
     from .suites import check_base_url, load_suite
@@ -713,7 +713,7 @@ def cassettes_audit(
     json_out: JsonOpt = False,
 ) -> None:
     """Credentials, orphaned cassettes, and per case cassettes missing, stale or holding unused recordings; exit 1 on any."""
-    from .llm.audit import audit_suites
+    from .run.audit import audit_suites
     from .suites import load_suite
 
     loaded = [load_suite(p) for p in _default_suites(suites)]

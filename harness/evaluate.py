@@ -3,7 +3,7 @@
 Each row of the outputs file (`{"id": CASE_ID, "output": TEXT}`, or `response` for `output`) is
 one case's answer; a row `{"id": CASE_ID, "rounds": [FIRST, CONTINUATION, ...]}` is one case's
 conversation (the first answer, then each gleaning answer). Either goes through the runner's own
-per-round parse, merge and score (`runner.evaluate_case`) as the answer rounds of one variant, as a
+per-round parse, merge and score (`run.evaluation.evaluate_case`) as the answer rounds of one variant, as a
 recorded conversation is read, and the run ends in `finish.finish_run` like any other: a normal
 run folder with results.jsonl, summary.json, reports and the gate. Rows whose id is not a case and
 ids given twice are reported (the last row of an id counts, as in Text2KGBench's run_eval.py). A
@@ -37,7 +37,8 @@ from .names import check_name, safe_name
 from .prompts.entity_types import effective_entity_types, suite_entity_types
 from .prompts.template import PromptTemplate
 from .runfolder import RESULTS, open_run_folder, selection_of, write_results
-from .runner import VariantPlan, endpoint_settings, evaluate_case, plan_variant, variant_delimiters
+from .run.plan import VariantPlan, endpoint_settings, plan_variant, variant_delimiters
+from .run.evaluation import evaluate_case
 from .scoring.conventions import CONVENTIONS
 from .suites import Suite, VariantSpec
 

@@ -129,7 +129,7 @@ class SuiteRun:
         self.done = True
         from .errors import HarnessError
         from .finish import finish_run
-        from .runner import RunOptions, case_order, rerecord_command, run_suite
+        from .run.schedule import RunOptions, case_order, rerecord_command, run_suite
 
         variants = cases = None
         if self.selected is not None:
@@ -151,12 +151,14 @@ class SuiteRun:
             self.outcome = outcome
             # the mode is spelled out: `harness record` defaults to `none` when CI is set
             order = case_order(self.suite)  # once: a hint per missing cassette must not cost the whole suite
-            for variant, case, why in outcome.missing:
+            for unsettled in outcome.missing:
+                variant, case, why = unsettled.cassette
                 self.missing[(variant, case)] = (
                     f"cassette {why}: record it with `{rerecord_command(self.suite, [(variant, case, why)], order=order)}`")
-            self.rerecord_all = rerecord_command(self.suite, outcome.missing) if outcome.missing else None
-            for variant, case, message in outcome.failures:
-                self.failures[(variant, case)] = message
+            self.rerecord_all = (rerecord_command(self.suite, [m.cassette for m in outcome.missing])
+                                 if outcome.missing else None)
+            for failed in outcome.failures:
+                self.failures[(failed.variant, failed.case_id)] = failed.message
             if outcome.missing or outcome.failures:
                 # like `harness run`: an incomplete run keeps no summary (a rerun resumes it)
                 self.verdict = None

@@ -28,7 +28,7 @@ DEFAULT_MAP_LENGTH = 1000  # global_search.map_max_length, words: fills {max_len
 
 
 class Plan(Protocol):
-    """What a kind reads of a variant's plan (harness.runner.VariantPlan; structural, so that this
+    """What a kind reads of a variant's plan (harness.run.plan.VariantPlan; structural, so that this
     module need not import the runner)."""
 
     entity_types: list[str]

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 
 from .support.fake_server import FakeOpenAIServer, Faults, Script
 from harness import known_keys
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import Suite, load_suite
 
 # Property-based tests run under a profile: "ci" (the default, bounded so `make test` stays

@@ -38,12 +38,6 @@ layers = _layers_script()
 # runs up (take it off the list).
 ALLOWED_UPWARD = {
     ("harness.annotate.gold_file", "harness.scoring.normalize"),
-    ("harness.evaluate", "harness.finish"),
-    ("harness.llm.audit", "harness.runner"),
-    ("harness.llm.audit", "harness.suites"),
-    ("harness.llm.batch", "harness.runner"),
-    ("harness.llm.batch", "harness.suites"),
-    ("harness.prompts.lint", "harness.llm.tokens"),
     ("harness.prompts.lint", "harness.prompts.importers.lightrag_module"),
     ("harness.prompts.resolve", "harness.llm.engine_conversation"),
     ("harness.prompts.resolve", "harness.suites"),

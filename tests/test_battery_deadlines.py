@@ -40,7 +40,7 @@ import pytest
 
 from harness.cli import main
 from harness.errors import HarnessError, ModelCallError
-from harness.llm import batch as batch_module
+from harness.run import batch as batch_module
 from harness.llm.client import EndpointSettings, ModelClient
 
 from .conftest import SECRET

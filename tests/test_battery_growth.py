@@ -170,7 +170,7 @@ def every_case_missing(n: int) -> tuple[Any, list[tuple[str, str, str]]]:
 
 
 def hint_all(job: tuple[Any, list[tuple[str, str, str]]]) -> int:
-    from harness.runner import rerecord_command
+    from harness.run.schedule import rerecord_command
 
     return len(rerecord_command(*job))
 
@@ -178,13 +178,11 @@ def hint_all(job: tuple[Any, list[tuple[str, str, str]]]) -> int:
 def hint_each(job: tuple[Any, list[tuple[str, str, str]]]) -> int:
     """What the pytest plugin does: one hint per missing cassette (with the suite's case order
     computed once, where the harness has a way to)."""
-    from harness import runner
+    from harness.run import schedule
 
     suite, missing = job
-    if hasattr(runner, "case_order"):
-        order = runner.case_order(suite)
-        return sum(len(runner.rerecord_command(suite, [item], order=order)) for item in missing)
-    return sum(len(runner.rerecord_command(suite, [item])) for item in missing)
+    order = schedule.case_order(suite)
+    return sum(len(schedule.rerecord_command(suite, [item], order=order)) for item in missing)
 
 
 def stale_every_other(n: int) -> tuple[Any, list[tuple[str, str, str]]]:

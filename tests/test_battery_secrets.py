@@ -35,7 +35,7 @@ import pytest
 import yaml
 
 from harness.cli import main
-from harness.llm import batch as batch_module
+from harness.run import batch as batch_module
 from harness.llm import client as client_module
 
 from .support.fake_server import FakeOpenAIServer, RawReply

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from harness.runner import RunOptions, run_suite
+from harness.run.schedule import RunOptions, run_suite
 from harness.finish import finish_outcome
 from harness.suites import load_suite
 

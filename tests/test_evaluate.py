@@ -228,7 +228,8 @@ def _conversation_rows(project: Path, s1: dict) -> None:
 
 def test_a_row_of_rounds_is_read_as_a_recorded_conversation(project, capsys):
     from harness.model import Round
-    from harness.runner import evaluate_case, plan_variant
+    from harness.run.evaluation import evaluate_case
+    from harness.run.plan import plan_variant
     from harness.suites import load_suite
 
     _conversation_rows(project, {"rounds": [FIRST, MORE]})

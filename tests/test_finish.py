@@ -11,7 +11,7 @@ import pytest
 from harness.errors import InputError
 from harness.finish import compare_to_baseline, finish_outcome, finish_run, refinish
 from harness.runfolder import GATE, SUMMARY, read_summary
-from harness.runner import RunOptions, run_suite
+from harness.run.schedule import RunOptions, run_suite
 
 from .reports.helpers import harness, record_cassettes, set_suite
 

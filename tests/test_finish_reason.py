@@ -10,7 +10,7 @@ from .conftest import script_for
 from .support.fake_server import FakeOpenAIServer, Stopped
 from harness.model import CaseResult, Round
 from harness.parsing import format_error_reasons
-from harness.runner import RunOptions, run_suite
+from harness.run.schedule import RunOptions, run_suite
 
 # the mayor case of the default variant, its first answer cut off mid-record by max_tokens
 CUT = '("entity"<|>ANA RUIZ<|>person<|>Mayor)##("entity"<|>LOWBRIDGE<|>geo<|>To'

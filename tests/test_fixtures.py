@@ -12,7 +12,7 @@ import yaml
 from harness.artifacts import RunSummary, Verdict
 from harness.model import CaseResult
 from harness.gate import judge, gate_config
-from harness.runner import RunOptions, run_suite
+from harness.run.schedule import RunOptions, run_suite
 from harness.suites import load_suite
 from harness.finish import summarize
 

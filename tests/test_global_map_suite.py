@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suite_kinds import KINDS, rows_kind
 from harness.suites import load_suite
 

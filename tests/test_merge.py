@@ -8,22 +8,22 @@ import pytest
 
 from harness.errors import InputError
 from harness.reports.commands import parse_shard
-from harness.runner import RunOptions, _selected
+from harness.run.schedule import RunOptions, select_cases
 
 from .reports.helpers import harness, record_cassettes, replay, strip_volatile, summary_of
 
 
 def test_shards_split_cases_by_position(suite):
     ids = [c.id for c in suite.cases]  # mayor, flood, fair
-    picked = {i: [c.id for c in _selected(suite, RunOptions(shard=(i, 2)))[1]] for i in (1, 2)}
+    picked = {i: [c.id for c in select_cases(suite, RunOptions(shard=(i, 2)))[1]] for i in (1, 2)}
     assert picked == {1: [ids[0], ids[2]], 2: [ids[1]]}
-    assert _selected(suite, RunOptions(shard=(1, 1)))[1] == suite.cases
+    assert select_cases(suite, RunOptions(shard=(1, 1)))[1] == suite.cases
     # after --case: positions among the selected cases
-    assert [c.id for c in _selected(suite, RunOptions(cases=["flood", "fair"], shard=(2, 2)))[1]] == ["fair"]
+    assert [c.id for c in select_cases(suite, RunOptions(cases=["flood", "fair"], shard=(2, 2)))[1]] == ["fair"]
     # more shards than cases: the extra shards are empty
-    assert _selected(suite, RunOptions(shard=(4, 4)))[1] == []
+    assert select_cases(suite, RunOptions(shard=(4, 4)))[1] == []
     with pytest.raises(InputError):
-        _selected(suite, RunOptions(shard=(3, 2)))
+        select_cases(suite, RunOptions(shard=(3, 2)))
 
 
 @pytest.mark.parametrize("text,expected", [("1/4", (1, 4)), (" 2 / 2 ", (2, 2)), (None, None)])
@@ -222,7 +222,7 @@ def test_record_takes_shard(suite, server, api_key, project, tmp_path, capsys):
 def test_a_merge_reports_the_entity_types_its_shards_ran_with_not_the_suite_as_edited_since(recorded, tmp_path, capsys):
     import yaml
 
-    from harness.runner import plan_variant
+    from harness.run.plan import plan_variant
     from harness.suites import load_suite
 
     shards = [replay(recorded, tmp_path / "shards", f"shard-{i}", shard=(i, 2))[0] for i in (1, 2)]

@@ -12,8 +12,9 @@ import pytest
 from .support.fake_server import FakeOpenAIServer, Script
 from harness.errors import CassetteMissingError
 from harness.finish import finish_outcome
-from harness.llm.audit import audit_suites
-from harness.runner import RunOptions, check_outcome, plan_variant, run_suite
+from harness.run.audit import audit_suites
+from harness.run.schedule import RunOptions, check_outcome, run_suite
+from harness.run.plan import plan_variant
 from harness.suites import Suite, load_suite
 
 from .conftest import write_project

@@ -21,7 +21,7 @@ from harness.suites import load_suite
 
 from .conftest import SECRET, script_for
 from .reports.helpers import harness, record_cassettes, replay, strip_volatile
-from .test_runner import rows_of
+from .run.test_schedule import rows_of
 
 
 def _harness(*argv: str) -> list[str]:
@@ -110,7 +110,7 @@ def test_concurrent_runs_never_share_a_folder(recorded, project, tmp_path, pair)
 def test_a_run_stays_locked_until_its_outputs_are_written(recorded, tmp_path):
     """Between the last row and summary.json (the reports take a while) nobody may resume the run."""
     from harness.finish import finish_outcome
-    from harness.runner import RunOptions, run_suite
+    from harness.run.schedule import RunOptions, run_suite
 
     reports = tmp_path / "held"
     outcome = run_suite(recorded, RunOptions(reports_dir=reports, hold_lock=True))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suite_kinds import KINDS, rows_kind
 from harness.suites import load_suite
 
@@ -95,7 +95,7 @@ def test_the_shipped_summary_suite_runs_end_to_end(tmp_path: Path, capsys: pytes
 
 
 def test_a_runs_kind_is_read_from_its_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness.runner import RunOptions, run_suite
+    from harness.run.schedule import RunOptions, run_suite
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     summaries = run_suite(load_suite(SUITE), RunOptions(record_mode="none", reports_dir=tmp_path, cases=["estrava"]))
@@ -153,7 +153,7 @@ def test_report_and_claims_prompts_are_filled_as_graphrag_fills_them() -> None:
 def test_summary_thresholds_gate_the_run_and_each_case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from harness.finish import summarize
     from harness.gate import gate_config, judge
-    from harness.runner import RunOptions, run_suite
+    from harness.run.schedule import RunOptions, run_suite
     from harness.gate_settings import Thresholds
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
@@ -190,7 +190,7 @@ def test_a_report_is_scored_against_its_variants_own_example() -> None:
     """Issue 28: names copied from the prompt's example report are counted in a run (the runner
     hands the kind's scorer the prompt without the context)."""
     from harness.model import Round
-    from harness.runner import evaluate_case
+    from harness.run.evaluation import evaluate_case
 
     suite = load_suite(REPO / "suites" / "podcast-reports.yaml")
     plan = plan_variant(suite, "default")  # builtin:graphrag.community_report: the Brightwater Shipping example

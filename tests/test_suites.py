@@ -206,7 +206,7 @@ def test_odd_prompt_paths_name_the_suite_line(project: Path, prompt: str) -> Non
 
 def test_model_max_wait_reaches_the_endpoint_and_is_checked(tmp_path):
     """`model.max_wait_s` caps how long a Retry-After may make a call wait (then exit 4)."""
-    from harness.runner import endpoint_settings
+    from harness.run.plan import endpoint_settings
 
     path = write_project(tmp_path)
     data = yaml.safe_load(path.read_text(encoding="utf-8"))

@@ -9,7 +9,7 @@ import pytest
 
 from .support.fake_server import FakeOpenAIServer
 from harness.finish import finish_outcome
-from harness.runner import RunOptions, run_suite
+from harness.run.schedule import RunOptions, run_suite
 
 from .conftest import script_for
 

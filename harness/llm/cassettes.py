@@ -419,7 +419,7 @@ class CassetteRouter:
 def write_exchanges(path: Path, exchanges: list[tuple[Request, int, bytes]], *, key_envs: tuple[str, ...] = (),
                     replace: bool = False, roots: tuple[Path, ...] = ()) -> bool:
     """Write a case's cassette from (request, status, body) exchanges answered elsewhere (the Batch
-    API, llm/batch.py), through the same scrubbing, serializer and file as a live recording, so
+    API, run/batch.py), through the same scrubbing, serializer and file as a live recording, so
     replay and `harness cassettes audit` cannot tell them apart. The request should carry the
     headers it would have been sent with (its key is learnt by the redactor, never written).
 

@@ -214,7 +214,7 @@ class ModelClient:
 
     async def chat(self, messages: list[Message], *, payload: dict[str, Any] | None = None,
                    digest: str | None = None, **overrides: Any) -> ChatResult:
-        """One call. `payload`, when the caller already built it (runner.case_request), is sent as
+        """One call. `payload`, when the caller already built it (run.requests.case_request), is sent as
         is; `digest`, when given, is its `request_hash`, so replay does not hash it again."""
         body = payload if payload is not None else self.payload(messages, **overrides)
         replay = current_replay()

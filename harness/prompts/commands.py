@@ -114,7 +114,7 @@ def _kind_line(report: Any) -> str:
 def _lint_suite(path: Path, settings: dict[str, Any]) -> list[tuple[str, Any]]:
     """Each variant's prompt, linted with the variables and delimiters the runner would use."""
     from ..model import GoldCase
-    from ..runner import plan_variant
+    from ..run.plan import plan_variant
     from ..suites import load_suite
     from .lint import lint_report
     from .resolve import resolve_variant_prompt
@@ -173,7 +173,7 @@ def rendered_case(prompt: str | None, *, suite: Path, case: str | None = None,
     """
     import dataclasses
 
-    from ..runner import plan_variant
+    from ..run.plan import plan_variant
     from ..suites import load_suite
     from .builtin import canonical_name
     from .entity_types import variant_entity_types
@@ -187,7 +187,7 @@ def rendered_case(prompt: str | None, *, suite: Path, case: str | None = None,
     if case is not None and case not in cases:
         raise InputError(f"{suite}: no case named '{case}' (have {', '.join(cases)})")
     chosen = cases[case] if case is not None else loaded.cases[0]
-    plan = plan_variant(loaded, name)  # exactly what a run supplies (runner.VariantPlan.variables)
+    plan = plan_variant(loaded, name)  # exactly what a run supplies (run.plan.VariantPlan.variables)
     if prompt is not None:
         if canonical_name(prompt) is not None:
             template = resolve_prompt(prompt).load()
@@ -325,7 +325,7 @@ CacheOpt = Annotated[bool, typer.Option(
 
 
 def _finish(draft: Any, out: Path, force: bool, lint_results: dict[str, list[Any]]) -> None:
-    from ..runner import plan_variant
+    from ..run.plan import plan_variant
     from ..suites import load_suite
     from .importers import write_draft
 

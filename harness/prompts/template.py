@@ -34,7 +34,7 @@ LOOP_PROMPT = (
     "or N if there are none. Please answer with a single letter Y or N.\n"
 )
 
-# The variables the runner supplies for every case (see runner.VariantPlan.variables).
+# The variables the runner supplies for every case (see run.plan.VariantPlan.variables).
 RUNNER_VARIABLES = (
     "input_text",
     "entity_types",

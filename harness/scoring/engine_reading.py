@@ -66,7 +66,7 @@ def _lost(kept: EngineGraph, recovered: ExtractedGraph) -> int:
 def read_as_engine(engine: str, rounds: list[Round], recovered: ExtractedGraph, delimiters: dict[str, str],
                    answer_format: str | None = None) -> EngineView:
     """The engine's reading of one case's answers (loop checks left out). `delimiters`: the
-    variant's tuple, record and completion delimiters (runner.variant_delimiters), which GraphRAG
+    variant's tuple, record and completion delimiters (run.plan.variant_delimiters), which GraphRAG
     up to 2.x reads with; `answer_format`: the variant's, which says which LlamaIndex extractor
     wrote the answers; `recovered`: the harness's own graph of the same answers."""
     answers = [r.output for r in rounds if r.kind != "loop"]

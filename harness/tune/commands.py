@@ -118,7 +118,7 @@ def tune_command(
     from ..llm.providers.registry import get_provider
     from ..llm.record_modes import RECORD_MODES, default_record_mode
     from ..llm.client import EndpointSettings, SettingNames
-    from ..runner import endpoint_settings
+    from ..run.plan import endpoint_settings
     from ..suites import MAX_TIMEOUT_S, load_suite
     from .pipeline import TuneOptions, tune
     from .sampling import SELECTIONS

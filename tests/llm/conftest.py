@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.runner import RunOptions, run_suite
+from harness.run.schedule import RunOptions, run_suite
 
 
 @pytest.fixture

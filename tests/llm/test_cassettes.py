@@ -11,7 +11,7 @@ import pytest
 from vcr.request import Request
 
 from harness.errors import InputError
-from harness.llm.audit import audit_suites, scan_credentials
+from harness.run.audit import audit_suites, scan_credentials
 from harness.llm.cassette_store import CassetteStore
 from harness.llm.cassettes import (
     AtomicPersister,
@@ -21,7 +21,7 @@ from harness.llm.cassettes import (
     scrub_response,
 )
 from ..support.fake_server import FakeOpenAIServer
-from harness.runner import RunOptions, run_suite
+from harness.run.schedule import RunOptions, run_suite
 from harness.suites import load_suite
 
 from ..conftest import script_for
@@ -328,7 +328,7 @@ def cassette_of_copies(folder: Path, base: dict, n: int, indent: int | None = No
 
 @pytest.mark.slow
 def test_audit_credential_scan_grows_linearly_with_interactions(tmp_path):
-    from harness.llm.audit import scan_credentials
+    from harness.run.audit import scan_credentials
     from harness.llm.redaction import Redactor
 
     from ..support.growth import assert_linear

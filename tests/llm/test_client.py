@@ -12,7 +12,7 @@ from harness.llm.client import EndpointSettings, ModelClient
 from ..support.fake_server import FakeOpenAIServer, Faults, Script
 from harness.llm.tokens import count_message_tokens, count_tokens
 from harness.model import Usage
-from harness.runner import RunOptions, run_suite
+from harness.run.schedule import RunOptions, run_suite
 
 from ..conftest import SECRET, all_files_text, script_for
 

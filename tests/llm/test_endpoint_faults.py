@@ -281,7 +281,7 @@ def test_record_fails_persistent_endpoint_errors_with_exit_4_naming_the_case(pro
 
 @pytest.mark.slow
 def test_a_broken_answer_then_a_good_one_records_and_replays_the_same_result(suite, api_key, tmp_path):
-    from harness.runner import RunOptions, run_suite
+    from harness.run.schedule import RunOptions, run_suite
 
     from ..conftest import script_for
 

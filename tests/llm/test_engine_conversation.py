@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from harness.errors import InputError
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
 from ..reports.helpers import record_cassettes

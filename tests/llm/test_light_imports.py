@@ -30,7 +30,7 @@ def _loaded_after(code: str) -> tuple[list[str], subprocess.CompletedProcess]:
 
 
 def test_importing_the_runner_loads_no_sdk():
-    loaded, done = _loaded_after("import harness.runner, harness.llm.client, harness.llm.audit")
+    loaded, done = _loaded_after("import harness.run.schedule, harness.llm.client, harness.run.audit")
     assert done.returncode == 0, done.stderr
     assert loaded == []
 

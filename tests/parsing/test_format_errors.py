@@ -8,7 +8,7 @@ from harness.cli import main
 from harness.model import CaseResult
 from harness.parsing import has_format_errors
 from harness.formats.answer import parse
-from harness.runner import merge_rounds
+from harness.run.evaluation import merge_rounds
 from harness.summary import format_summary
 
 from ..support.community_report import report_text as _report
@@ -63,7 +63,7 @@ def test_result_rows_and_parse_agree_on_every_kind_of_answer() -> None:
 
 def test_gleaning_round_with_only_the_delimiter_keeps_a_clean_case_clean(suite) -> None:  # type: ignore[no-untyped-def]
     from harness.model import Round
-    from harness.runner import plan_variant
+    from harness.run.plan import plan_variant
 
     plan = plan_variant(suite, next(iter(suite.spec.variants)))
 

@@ -9,7 +9,7 @@ import pytest
 
 from harness.prompts.entity_types import DEFAULT_ENTITY_TYPES, effective_entity_types, types_written_in
 from harness.prompts.template import PromptTemplate
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
 # What `graphrag prompt-tune` writes: the discovered types formatted into the text, no {entity_types}.
@@ -103,7 +103,7 @@ def test_summary_and_run_header_show_each_variants_types(suite, api_key, tmp_pat
 
     from ..support.fake_server import FakeOpenAIServer
     from harness.finish import finish_outcome
-    from harness.runner import RunOptions, run_suite
+    from harness.run.schedule import RunOptions, run_suite
 
     from ..conftest import REPO, script_for
 

@@ -13,7 +13,7 @@ import pytest
 from harness.prompts import load_prompt
 from harness.prompts.builtin import load_builtin
 from harness.prompts.export import export_lightrag
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness.prompts.importers.docred import detokenize
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
 

@@ -14,7 +14,7 @@ from harness.errors import InputError
 from harness.llm.tokens import seed_cache
 from harness.prompts.importers import graphrag_draft, read_graphrag_project, write_draft
 from harness.prompts.importers.graphrag import detect_version, lint_project_prompts
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
 LINT = Path(__file__).resolve().parent / "fixtures" / "lint"

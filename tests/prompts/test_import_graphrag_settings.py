@@ -14,7 +14,7 @@ from harness.errors import InputError
 from harness.llm.providers.azure import AzureProvider
 from harness.llm.providers.openai import OpenAIProvider
 from harness.prompts.importers import graphrag_draft, read_graphrag_project, write_draft
-from harness.runner import endpoint_settings
+from harness.run.plan import endpoint_settings
 from harness.suites import load_suite
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "graphrag_settings"

@@ -11,7 +11,7 @@ from harness.errors import InputError
 from harness.prompts import lint_prompt
 from harness.prompts.importers import lightrag_draft, read_lightrag_project, write_draft
 from harness.prompts.importers.lightrag import read_prompts_py
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
 SECRET = "sk-lightrag-" + "abcdefghij0123456789"

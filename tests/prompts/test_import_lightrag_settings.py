@@ -12,7 +12,7 @@ import yaml
 
 from harness.errors import InputError
 from harness.prompts.importers import lightrag_draft, read_lightrag_project, write_draft
-from harness.runner import endpoint_settings
+from harness.run.plan import endpoint_settings
 from harness.suites import load_suite
 
 SECRET = "sk-lightrag-" + "settings0123456789abcd"

@@ -37,7 +37,7 @@ def test_cases_are_llamaindex_chunks(tmp_path: Path, size: int, overlap: int) ->
 
 
 def test_the_suite_names_llamaindex_so_runs_score_the_triples_it_keeps(tmp_path: Path) -> None:
-    from harness.runner import plan_variant
+    from harness.run.plan import plan_variant
 
     suite = load_suite(_import(tmp_path, "DynamicLLMPathExtractor", "--chunk-size", "40", "--chunk-overlap", "10"))
     assert suite.spec.engine == "llamaindex"
@@ -73,7 +73,7 @@ def test_the_extractors_arguments_fill_the_prompt_as_llamaindex_fills_them(tmp_p
     assert [m["content"] for m in messages] == [expected]
     assert "No entity types provided" not in expected or extractor.endswith("(props)")
     if extractor.endswith("(allowed types)"):  # the types the prompt carries, read by type conformance
-        from harness.runner import plan_variant
+        from harness.run.plan import plan_variant
 
         assert plan_variant(suite, "project").entity_types == ["PERSON", "PLACE"]
 

@@ -83,7 +83,7 @@ def test_shipped_prompts_are_clean(path: Path) -> None:
 @pytest.mark.parametrize("suite", ["podcast", "biomed", "news-es"])
 def test_shipped_suites_lint_clean_with_their_variant_settings(suite: str) -> None:
     from harness.model import GoldCase
-    from harness.runner import plan_variant
+    from harness.run.plan import plan_variant
 
     loaded = load_suite(REPO / "suites" / f"{suite}.yaml")
     for name, spec in loaded.spec.variants.items():

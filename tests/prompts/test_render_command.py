@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
 REPO = Path(__file__).resolve().parents[2]

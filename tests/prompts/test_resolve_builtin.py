@@ -11,7 +11,7 @@ from harness.errors import InputError
 from harness.prompts import builtin_names, load_builtin, load_prompt, resolve_prompt, variant_env_name
 from harness.prompts.builtin import builtin_from_path, canonical_name
 from harness.prompts.resolve import load_variant_prompt, resolve_variant_prompt
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
 PROMPT = "Types {entity_types} in {language}: {tuple_delimiter} {record_delimiter} {completion_delimiter}\n{input_text}\n"

@@ -11,7 +11,7 @@ import yaml
 from harness.errors import InputError
 from harness.formats.answer import parse
 from harness.prompts import load_prompt, load_yaml_prompt
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
 LINT = Path(__file__).resolve().parent / "fixtures" / "lint"

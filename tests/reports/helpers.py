@@ -11,7 +11,7 @@ import yaml
 from ..support.fake_server import FakeOpenAIServer, Script
 from harness.cli import main
 from harness.finish import finish_outcome
-from harness.runner import RunOptions, run_suite
+from harness.run.schedule import RunOptions, run_suite
 from harness.suites import Suite, load_suite
 
 REPO = Path(__file__).resolve().parents[2]
@@ -61,7 +61,7 @@ def harness(capsys, *argv: str) -> tuple[int, str, str]:
 
 def worse_script(suite: Suite, base: Script) -> Script:
     """The same script, except that `tuned` answers as `default` does (a regression of tuned)."""
-    from harness.runner import plan_variant
+    from harness.run.plan import plan_variant
 
     from ..conftest import ANSWERS
 

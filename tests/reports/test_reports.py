@@ -14,7 +14,7 @@ import jsonschema
 import numpy as np
 import pytest
 
-from harness.runner import RunOptions, run_suite
+from harness.run.schedule import RunOptions, run_suite
 from harness.finish import finish_outcome
 from harness.suites import load_suite
 
@@ -79,7 +79,7 @@ def test_worst_regressions_say_what_was_lost(suite, server, api_key, tmp_path, p
     swapped["tuned"] = {**ANSWERS["tuned"], "flood": ["(\"entity\"<|>ARN<|>geo<|>River)\n<|COMPLETE|>", "<|COMPLETE|>"]}
     swapped["default"] = {**ANSWERS["default"], "flood": ANSWERS["tuned"]["flood"]}
     from ..support.fake_server import FakeOpenAIServer, Script
-    from harness.runner import plan_variant
+    from harness.run.plan import plan_variant
 
     script = Script()
     for variant in suite.variant_names():

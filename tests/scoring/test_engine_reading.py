@@ -19,7 +19,9 @@ from ..support.fake_server import FakeOpenAIServer
 from harness.finish import finish_outcome
 from harness.model import ExtractedGraph, GoldEntity, Round
 from harness.reports.console import print_run_table
-from harness.runner import RunOptions, evaluate_case, merge_rounds, plan_variant, run_suite
+from harness.run.schedule import RunOptions, run_suite
+from harness.run.evaluation import evaluate_case, merge_rounds
+from harness.run.plan import plan_variant
 from harness.scoring.engine_reading import read_as_engine
 from harness.suites import Suite, load_suite
 

@@ -14,7 +14,7 @@ from harness.cache_audit.discovery import Skipped, discover
 from harness.cli import main
 from harness.finish import finish_outcome
 from harness.formats.answer import parse
-from harness.runner import RunOptions, RunOutcome, run_suite
+from harness.run.schedule import RunOptions, RunOutcome, run_suite
 from harness.suites import Suite, load_suite
 
 

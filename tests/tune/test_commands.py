@@ -10,7 +10,7 @@ import pytest
 from harness.cli import main
 from harness.errors import InputError
 from harness.prompts.builtin import get_builtin
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import load_suite
 from harness.tune.commands import add_variant
 

@@ -15,12 +15,12 @@ from harness.errors import CassetteMissingError, InputError, ModelCallError
 from harness.llm.client import EndpointSettings
 from ..support.fake_server import FakeOpenAIServer
 from harness.prompts import has_errors, lint_prompt, load_prompt
-from harness.runner import plan_variant
+from harness.run.plan import plan_variant
 from harness.suites import load_suite
 from harness.tune.pipeline import TuneOptions, cassette_name, tune
 
 from ..conftest import ANSWERS, REPO, script_for
-from ..test_runner import rows_of
+from ..run.test_schedule import rows_of
 
 GOOD = {
     "mayor": ('("entity"<|>ANA RUIZ<|>person<|>Mayor of Lowbridge)##("entity"<|>LOWBRIDGE<|>geo<|>Town)##'

@@ -1,7 +1,7 @@
 """An engine's LLM cache as cassettes, whatever the engine: `harness import ... --cache`.
 
 For every variant of a cache suite (one per cached model) and every case, the harness plays its
-own conversation for the case (`runner.converse`, as `record --batch` does) over a stand-in
+own conversation for the case (`run.requests.converse`, as `record --batch` does) over a stand-in
 client whose answers come from the cache: each call the harness would send is looked up by the
 engine's own rule (`CaseCache.reply`: GraphRAG 0.x-2.x by the stored request, 3.x by the engine's
 cache key computed from the request, LightRAG by the stored prompt). A case whose whole
@@ -48,7 +48,7 @@ class CaseCache(Protocol):
 
 
 # the cache of one case for one variant, or why the cache holds none (a reason for the report)
-CaseFinder = Callable[[Any, Any], "CaseCache | str"]  # (GoldCase, runner.CaseRequest)
+CaseFinder = Callable[[Any, Any], "CaseCache | str"]  # (GoldCase, run.requests.CaseRequest)
 
 
 @dataclass(slots=True)
@@ -122,7 +122,8 @@ def write_cache_cassettes(suite_path: Path, finders: dict[str, CaseFinder], mode
     cache covers: their cassettes are written, every other case is reported with its reason.
     `models`: the model each variant stands for (the coverage lines name it)."""
     from ...llm.cassettes import write_exchanges
-    from ...runner import case_request, clients_for, converse, plan_variant
+    from ...run.requests import case_request, clients_for, converse
+    from ...run.plan import plan_variant
     from ...suites import load_suite
 
     suite = load_suite(suite_path)

@@ -26,13 +26,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import CassetteMissingError, InputError, ModelCallError
-from .gc_rest import Rest, objects_at_rest
-from .llm.cassette_store import replaying
-from .llm.client import ModelClient
-from .model import CaseResult, GoldCase, Round
-from .runfolder import RunLock
-from .suites import Suite
+from ..errors import CassetteMissingError, InputError, ModelCallError
+from ..gc_rest import Rest, objects_at_rest
+from ..llm.cassette_store import replaying
+from ..llm.client import ModelClient
+from ..model import CaseResult, GoldCase, Round
+from ..runfolder import RunLock
+from ..suites import Suite
 
 WORKERS_ENV = "HARNESS_WORKERS"
 # Below this many rows the pool is not worth starting. Measured on the benchmark's cases: a row
@@ -82,7 +82,7 @@ def worker_count(requested: int | None, rows: int) -> int:
 @dataclass
 class RunnerSteps:
     """The runner's own steps, handed over by the runner (which imports this module, so this
-    module cannot import it): `runner.case_request`, `runner.converse`, `runner.evaluate_case`.
+    module cannot import it): `run.requests.case_request`, `run.requests.converse`, `run.evaluation.evaluate_case`.
     Plans and requests are the runner's VariantPlan and CaseRequest."""
 
     case_request: Callable[[Any, ModelClient, GoldCase], Any]
@@ -96,7 +96,7 @@ class ReplayJob:
 
     suite: Suite
     steps: RunnerSteps
-    plans: dict[str, Any]  # variant -> runner.VariantPlan
+    plans: dict[str, Any]  # variant -> run.plan.VariantPlan
     pairs: list[tuple[str, GoldCase]]  # (variant, case) in suite order: Suite.pairs
     repeat: int
     client_of: dict[str, ModelClient]
@@ -133,7 +133,7 @@ def _finish_without_suspending(coroutine: Coroutine[Any, Any, Any]) -> Any:
 
 
 def _replay_case(job: ReplayJob, request: Any) -> tuple[str, str]:
-    """One case (a runner.CaseRequest) replayed and scored, as the runner's own worker does it."""
+    """One case (a run.requests.CaseRequest) replayed and scored, as the runner's own worker does it."""
     path = request.cassette_path(job.suite)
     existed = path.exists()
     try:
@@ -154,7 +154,7 @@ def replay_batch(rescore: bool, items: list[Item]) -> BatchResult:
     calls = [client.calls for client in job.clients]
     retries = [client.retries for client in job.clients]
     settled: list[Settled] = []
-    first: Any = None  # sample 0's runner.CaseRequest; the other samples send the same
+    first: Any = None  # sample 0's run.requests.CaseRequest; the other samples send the same
     for place, digest in items:
         name, case, sample = job.where(place)
         plan = job.plans[name]

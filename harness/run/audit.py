@@ -1,7 +1,7 @@
 """`harness cassettes audit`: credentials, orphaned cassettes, and cassettes that no longer match.
 
 Whether a cassette matches is decided by request hashes, without running anything: each case's
-requests are built as the runner builds them (runner.case_request, runner.converse) and answered
+requests are built as the runner builds them (run.requests.case_request, run.requests.converse) and answered
 from the cassette store, never sent; a request the store has no recording for makes the cassette
 `missing` (no file) or `stale`, and recordings no request asked for are `unused`.
 
@@ -19,12 +19,14 @@ from pathlib import Path
 
 from ..errors import CassetteMissingError, InputError
 from ..inputfiles import UnreadableFile, read_bytes, shown_path
-from ..runner import SAMPLE_FOLDER, CaseRequest, case_request, clients_for, converse, plan_variant
+from .cassette_paths import SAMPLE_FOLDER
+from .requests import CaseRequest, case_request, clients_for, converse
+from .plan import plan_variant
 from ..suites import Suite
-from .cassette_store import MAX_CASSETTE_BYTES, CassetteStore, replaying
-from .client import ModelClient
-from .providers.registry import get_provider
-from .redaction import Redactor, configured_secrets
+from ..llm.cassette_store import MAX_CASSETTE_BYTES, CassetteStore, replaying
+from ..llm.client import ModelClient
+from ..llm.providers.registry import get_provider
+from ..llm.redaction import Redactor, configured_secrets
 
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("openai-key", re.compile(r"sk-[A-Za-z0-9_\-]{16,}")),

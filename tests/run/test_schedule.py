@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from .support.fake_server import FakeOpenAIServer, Faults
+from ..support.fake_server import FakeOpenAIServer, Faults
 from harness.runfolder import read_results
-from harness.runner import RunOptions, run_suite
+from harness.run.schedule import RunOptions, Unsettled, run_suite
 from harness.suites import load_suite
 
-from .conftest import SECRET, all_files_text, script_for
+from ..conftest import SECRET, all_files_text, script_for
 
 
 def strip_timings(value):
@@ -70,7 +70,8 @@ def test_changed_prompt_makes_exactly_its_cassettes_stale(suite, server, api_key
     tuned = project.parent.parent / "prompts" / "tuned.txt"
     tuned.write_text(tuned.read_text() + "\nBe thorough.", encoding="utf-8")
     outcome = replay(load_suite(project), tmp_path)
-    assert sorted(outcome.missing) == [("tuned", "fair", "stale"), ("tuned", "flood", "stale"), ("tuned", "mayor", "stale")]
+    assert sorted(m.cassette for m in outcome.missing) == [("tuned", "fair", "stale"), ("tuned", "flood", "stale"),
+                                                           ("tuned", "mayor", "stale")]
     assert {r.variant for r in outcome.results} == {"default"}
 
 
@@ -111,7 +112,7 @@ def test_faults_are_retried_and_no_call_is_lost(suite, api_key, tmp_path):
 def test_model_errors_after_retries_are_failures(suite, api_key, tmp_path):
     with FakeOpenAIServer(script_for(suite), Faults(rate_500=1.0)) as srv:
         outcome = record(suite, srv, tmp_path, variants=["default"], cases=["mayor"])
-    assert outcome.failures and outcome.failures[0][:2] == ("default", "mayor")
+    assert outcome.failures and (outcome.failures[0].variant, outcome.failures[0].case_id) == ("default", "mayor")
     assert not (suite.cassette_dir() / "default" / "mayor.json").exists()
 
 
@@ -119,7 +120,7 @@ def test_missing_cassette_is_reported_per_case(suite, server, api_key, tmp_path)
     record(suite, server, tmp_path)
     (suite.cassette_dir() / "tuned" / "flood.json").unlink()
     outcome = replay(suite, tmp_path)
-    assert outcome.missing == [("tuned", "flood", "missing")]
+    assert outcome.missing == [Unsettled("tuned", "flood", "missing")]
     assert len(outcome.results) == 5
 
 
@@ -186,8 +187,8 @@ def test_yaml_template_declarations_drive_rendering_parsing_and_gleaning(project
     data["cases"] = data["cases"][:1]
     project.write_text(_yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     suite = load_suite(project)
-    from .support.fake_server import Script
-    from harness.runner import plan_variant
+    from ..support.fake_server import Script
+    from harness.run.plan import plan_variant
 
     plan = plan_variant(suite, "light")
     first = plan.render(suite.cases[0])[0]["content"]
@@ -285,7 +286,7 @@ def test_each_call_is_built_and_hashed_once_and_each_prompt_rendered_once(suite,
     monkeypatch.setattr(PromptTemplate, "render", counted("render", PromptTemplate.render))
     monkeypatch.setattr(OpenAIProvider, "build_payload", counted("build", OpenAIProvider.build_payload))
     monkeypatch.setattr(client_module, "request_hash", counted("hash", client_module.request_hash))
-    import harness.runner as runner_module
+    import harness.run.requests as runner_module
 
     counts["runner_hash"] = 0
     monkeypatch.setattr(runner_module, "request_hash", counted("runner_hash", runner_module.request_hash))
@@ -307,7 +308,8 @@ def test_each_call_is_built_and_hashed_once_and_each_prompt_rendered_once(suite,
 
 def test_each_case_gets_reference_free_figures_as_its_variant_prompt_asks(suite):
     from harness.model import Round
-    from harness.runner import evaluate_case, plan_variant
+    from harness.run.evaluation import evaluate_case
+    from harness.run.plan import plan_variant
 
     plan = plan_variant(suite, "default")  # types person, organization, geo, event; GraphRAG format (1 to 10)
     case = next(c for c in suite.cases if c.id == "mayor")
@@ -332,7 +334,8 @@ def test_untyped_and_lightrag_prompts_have_no_type_list_and_no_strength_scale(pr
 
     from harness.formats import get_format
     from harness.model import Round
-    from harness.runner import evaluate_case, plan_variant
+    from harness.run.evaluation import evaluate_case
+    from harness.run.plan import plan_variant
     from harness.scoring.reference_free import GRAPHRAG_STRENGTH_SCALE
 
     root = project.parent.parent
@@ -359,7 +362,8 @@ def test_a_suite_ontology_gives_type_conformance_its_types_and_scores_each_case(
     import yaml as _yaml
 
     from harness.model import Round
-    from harness.runner import evaluate_case, plan_variant
+    from harness.run.evaluation import evaluate_case
+    from harness.run.plan import plan_variant
 
     data = _yaml.safe_load(project.read_text())
     # no entity_types: the types its relations join are the ontology's types
@@ -388,7 +392,7 @@ def test_replay_from_the_store_writes_the_bytes_replay_through_vcrpy_writes(name
     # Both must write the same results.jsonl, byte for byte once timings are taken out.
     import shutil
 
-    repo = Path(__file__).resolve().parent.parent
+    repo = Path(__file__).resolve().parents[2]
     for folder in ("suites", "prompts", "fixtures"):
         shutil.copytree(repo / folder, tmp_path / folder)
     suite = load_suite(tmp_path / "suites" / f"{name}.yaml")
@@ -414,10 +418,11 @@ def test_a_case_request_is_rendered_and_hashed_once_and_replay_looks_its_answer_
     from harness.errors import CassetteMissingError
     from harness.llm.cassette_store import replaying
     from harness.llm.request_digest import request_hash
-    from harness.runner import case_request, clients_for, plan_variant
+    from harness.run.requests import case_request, clients_for
+    from harness.run.plan import plan_variant
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    suite = load_suite(Path(__file__).resolve().parent.parent / "suites" / "podcast.yaml")
+    suite = load_suite(Path(__file__).resolve().parents[2] / "suites" / "podcast.yaml")
     plan = plan_variant(suite, "default")
     client = clients_for({"default": plan}, replay=True)["default"]
     case = suite.cases[0]
@@ -451,7 +456,7 @@ def test_a_variant_runs_only_the_cases_it_lists_and_compares_on_the_shared_ones(
     only; the cases it does not list are neither run nor reported missing."""
     from harness.cli import main
     from harness.finish import finish_outcome
-    from harness.llm.audit import audit_suites
+    from harness.run.audit import audit_suites
     from harness.reports.console import cases_line
 
     _limit_tuned(project, ["fair", "mayor"])  # suite order wins: mayor, then fair
@@ -500,7 +505,7 @@ def hints_one_by_one(n: int) -> int:
     """The pytest plugin's hints: one per missing cassette of a suite of n cases."""
     from types import SimpleNamespace
 
-    from harness.runner import case_order, rerecord_command
+    from harness.run.schedule import case_order, rerecord_command
 
     suite = SimpleNamespace(cases=[SimpleNamespace(id=f"c{i}") for i in range(n)], path=Path("suites/s.yaml"),
                             variant_names=lambda: ["default"])
@@ -519,7 +524,7 @@ def test_the_rerecord_hints_of_many_missing_cassettes_cost_linear_work() -> None
 
 
 def test_a_rerecord_hint_names_the_cases_in_suite_order_and_every_case_without_case(suite) -> None:
-    from harness.runner import rerecord_command
+    from harness.run.schedule import rerecord_command
 
     assert rerecord_command(suite, [("tuned", "fair", "missing"), ("tuned", "mayor", "stale")]) == (
         f"harness record {suite.path} --variant tuned --case mayor --case fair --record-mode rewrite")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.llm.audit import audit_suites
-from harness.runner import RunOptions, run_suite
+from harness.run.audit import audit_suites
+from harness.run.schedule import RunOptions, run_suite
 from harness.suites import load_suite
 
 from ..conftest import script_for

@@ -1,4 +1,4 @@
-"""Replay on forked workers (harness.parallel_replay): the same rows, bytes, order, missing
+"""Replay on forked workers (harness.run.parallel_replay): the same rows, bytes, order, missing
 cassettes, failures and resumes as replaying in one process."""
 
 from __future__ import annotations
@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
-import harness.parallel_replay as parallel_replay
-import harness.runner as runner
+import harness.run.parallel_replay as parallel_replay
+import harness.run.schedule as schedule
 from harness.errors import InputError
 from harness.finish import finish_outcome
 from harness.llm import client as client_module
 from harness.runfolder import RunLock, read_results
-from harness.runner import RunOptions, RunOutcome, run_suite
+from harness.run.schedule import RunOptions, RunOutcome, Unsettled, run_suite
 from harness.suites import Suite
 
-from .reports.helpers import strip_volatile
-from .test_runner import rows_of
+from ..reports.helpers import strip_volatile
+from .test_schedule import rows_of
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool forks its workers")
 
@@ -99,9 +99,9 @@ def test_missing_stale_and_unreadable_cassettes_come_out_as_in_one_process(recor
         broken.write_text(json.dumps(data))
     here = replay(recorded, tmp_path / "here", workers=1, repeat=2)
     pooled = replay(recorded, tmp_path / "pool", workers=2, repeat=2)
-    assert sorted(here.missing) == [("tuned", "fair", "stale"), ("tuned", "flood", "missing")]
-    assert here.missing_repeats == [("default", "mayor", "missing", 1)]
-    assert [f[:2] for f in here.failures] == [("default", "flood"), ("default", "flood")]
+    assert sorted(m.cassette for m in here.missing) == [("tuned", "fair", "stale"), ("tuned", "flood", "missing")]
+    assert here.missing_repeats == [Unsettled("default", "mayor", "missing", 1)]
+    assert [(f.variant, f.case_id, f.sample) for f in here.failures] == [("default", "flood", 0), ("default", "flood", 1)]
     assert len(here.results) == 2 * 3 * 2 - 5
     assert_same_run(here, pooled)
 
@@ -122,14 +122,14 @@ def test_an_interrupted_pooled_run_resumes_to_the_same_rows(recorded, tmp_path):
 @pytest.mark.slow
 def test_a_worker_that_dies_loses_no_row_and_repeats_none(recorded, tmp_path, monkeypatch):
     parent = os.getpid()
-    evaluate = runner.evaluate_case
+    evaluate = schedule.evaluate_case
 
     def dies_in_a_worker(suite, plan, case, *args, **kwargs):
         if os.getpid() != parent and case.id == "flood":
             os._exit(9)  # as the OOM killer would end it
         return evaluate(suite, plan, case, *args, **kwargs)
 
-    monkeypatch.setattr(runner, "evaluate_case", dies_in_a_worker)
+    monkeypatch.setattr(schedule, "evaluate_case", dies_in_a_worker)
     here = replay(recorded, tmp_path / "here", workers=1, repeat=2)
     pooled = replay(recorded, tmp_path / "pool", workers=2, repeat=2)
     assert pooled.notes == ["a replay worker process died; its cases were replayed in this process"]
@@ -137,14 +137,14 @@ def test_a_worker_that_dies_loses_no_row_and_repeats_none(recorded, tmp_path, mo
 
 
 def test_an_error_in_a_worker_ends_the_run_and_frees_the_run_folder(recorded, tmp_path, monkeypatch):
-    evaluate = runner.evaluate_case
+    evaluate = schedule.evaluate_case
 
     def fails_on_fair(suite, plan, case, *args, **kwargs):
         if case.id == "fair":
             raise InputError("fair: no gold")
         return evaluate(suite, plan, case, *args, **kwargs)
 
-    monkeypatch.setattr(runner, "evaluate_case", fails_on_fair)
+    monkeypatch.setattr(schedule, "evaluate_case", fails_on_fair)
     with pytest.raises(InputError, match="fair: no gold"):
         replay(recorded, tmp_path / "pool", workers=2)
     lock = RunLock(tmp_path / "pool" / recorded.name / "r")
@@ -200,16 +200,16 @@ def test_a_replayed_case_that_waits_is_refused():
 
 SLOW_POOLED_RUN = """
 import sys, time
-import harness.runner as runner
+import harness.run.schedule as schedule
 from harness.cli import main
 
-evaluate = runner.evaluate_case
+evaluate = schedule.evaluate_case
 
 def slowly(*args, **kwargs):
     time.sleep(0.3)
     return evaluate(*args, **kwargs)
 
-runner.evaluate_case = slowly
+schedule.evaluate_case = slowly
 sys.exit(main(["run", sys.argv[1], "--reports", sys.argv[2], "--run-id", "killed", "--repeat", "2", "--workers", "2"]))
 """
 

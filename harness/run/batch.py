@@ -30,10 +30,10 @@ from typing import Any
 from ..errors import InputError, ModelCallError
 from ..inputfiles import jsonl_lines, loads
 from ..suites import Suite
-from .batch_sdk import guarded
-from .batch_state import load_state, save_state
-from .client import ChatResult, ModelClient
-from .request_digest import request_hash
+from ..llm.batch_sdk import guarded
+from ..llm.batch_state import load_state, save_state
+from ..llm.client import ChatResult, ModelClient
+from ..llm.request_digest import request_hash
 
 STATE_FILE = ".batch-state"  # in the suite's cassette folder; not *.json, so the audit never sees it
 BATCH_ENDPOINT = "/v1/chat/completions"
@@ -86,7 +86,7 @@ class BatchCase:
     """One case x variant x sample recorded through the batch."""
 
     key: str  # variant/case/sN: names its lines (custom_id) and its answers in the state file
-    request: Any  # runner.CaseRequest
+    request: Any  # run.requests.CaseRequest
     client: ModelClient
     path: Path
     roots: tuple[Path, ...] = ()  # the project folder its cassette is written inside (harness/confined.py)
@@ -141,8 +141,8 @@ def sdk_client(client: ModelClient) -> Any:
     (announced) rather than silently by the SDK."""
     import openai
 
-    from .client import MAX_BODY_BYTES
-    from .transport import BoundedSyncTransport, proxy_mounts
+    from ..llm.client import MAX_BODY_BYTES
+    from ..llm.transport import BoundedSyncTransport, proxy_mounts
 
     provider = client.provider
     bounded = {"max_body_bytes": MAX_BODY_BYTES, "deadline_s": client.settings.timeout_s,
@@ -303,7 +303,7 @@ async def _next_calls(cases: list[BatchCase], answers: dict[str, dict[str, str]]
                       ) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
     """Replay every open case's conversation from the answers so far: the next payload of each
     case that goes on, and the payloads of each case that is complete."""
-    from ..runner import converse
+    from .requests import converse
 
     pending: dict[str, dict[str, Any]] = {}
     complete: dict[str, list[dict[str, Any]]] = {}
@@ -403,7 +403,7 @@ def record_batch(suite: Suite, cases: list[BatchCase], *, replace: bool, poll_s:
 
 
 def _write_case(case: BatchCase, payloads: list[dict[str, Any]], answers: dict[str, str], *, replace: bool) -> bool:
-    from .cassettes import write_exchanges
+    from ..llm.cassettes import write_exchanges
 
     key_envs = (case.client.settings.api_key_env, *case.client.provider.key_envs)
     return write_exchanges(case.path, _exchanges(case, payloads, answers), key_envs=key_envs, replace=replace,
@@ -413,11 +413,13 @@ def _write_case(case: BatchCase, payloads: list[dict[str, Any]], answers: dict[s
 def plan_batch(suite: Suite, *, mode: str, variants: list[str] | None, cases: list[str] | None,
                base_url: str | None, shard: tuple[int, int] | None, repeat: int) -> tuple[list[BatchCase], int]:
     """The cases to record through the batch, and how many are skipped (their cassette exists, mode once)."""
-    from ..runner import RunOptions, _selected, case_request, clients_for, plan_variant
+    from .schedule import RunOptions, select_cases
+    from .requests import case_request, clients_for
+    from .plan import plan_variant
 
     options = RunOptions(record_mode=mode, variants=variants, cases=cases, base_url=base_url, shard=shard,
                          repeat=repeat)
-    names, chosen = _selected(suite, options)
+    names, chosen = select_cases(suite, options)
     plans = {name: plan_variant(suite, name) for name in names}
     for name, plan in plans.items():
         if base_url:

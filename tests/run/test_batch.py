@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from harness.cli import main
-from harness.llm import batch as batch_module
-from harness.runner import plan_variant
+from harness.run import batch as batch_module
+from harness.run.plan import plan_variant
 from harness.suites import Suite, load_suite
 
 from ..support.fake_server import FakeOpenAIServer, Script
