@@ -248,7 +248,7 @@ def test_a_bare_prompt_name_found_only_in_the_current_folder_outside_the_project
     # `prompt: extract` has no slash or suffix, so load_suite leaves it to the resolver, which tries
     # suffixes (extract.txt) and also looks in the current folder: run from outside the project,
     # that must not read an outside file
-    from harness.prompts.resolve import load_variant_prompt, resolve_variant_prompt
+    from harness.run.variant_prompt import load_variant_prompt, resolve_variant_prompt
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

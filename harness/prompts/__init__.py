@@ -5,9 +5,10 @@ Public API:
 - `PromptTemplate` (`.render(variables)`, `.partial_format(**values)`, `.continue_prompt`,
   `.loop_prompt`, `.format`), `load_prompt(path)`, `placeholders(text)`, `fill(text, values)`
 - `load_yaml_prompt(path)` for YAML/JSON templates
-- `resolve_prompt(reference, ...)`, `resolve_variant_prompt(suite, variant)`,
-  `load_variant_prompt(suite, variant)` (environment overrides: HARNESS_PROMPT_<VARIANT>,
-  HARNESS_PROMPTS_DIR)
+- `resolve_prompt(reference, ...)` (environment overrides: HARNESS_PROMPT_<VARIANT>,
+  HARNESS_PROMPTS_DIR); a suite variant's prompt is `harness.run.variant_prompt`
+  (`resolve_variant_prompt(suite, variant)`, `load_variant_prompt(suite, variant)`), since it
+  reads the suite
 - `lint_prompt(path_or_template, ..., kind=None, engine=None) -> list[LintFinding]`,
   `lint_report(...) -> LintReport` (also the kind and engine it was checked as), `lint_text(text, ...)`, `LINT_CODES`
 - `KINDS`, `get_kind(name)`, `detect_kind(text)`, `PromptKind` (harness.prompts.kinds, docs/prompt-kinds.md)
@@ -21,8 +22,8 @@ from typing import TYPE_CHECKING
 from ..lazy_exports import lazy_facade
 
 # The names below are the package's public API, bound on first use, so that importing one
-# submodule (the CLI's `prompts.commands`) does not import lint's tokenizer and resolve's suite
-# loader with it. `lazy_facade` reads this block: it is the only list of the names.
+# submodule (the CLI's `prompts.commands`) does not import lint's tokenizer with it.
+# `lazy_facade` reads this block: it is the only list of the names.
 if TYPE_CHECKING:
     from .builtin import builtin_names, load_builtin
     from .lint import CODES as LINT_CODES
@@ -32,9 +33,7 @@ if TYPE_CHECKING:
         PROMPT_ENV_PREFIX,
         PROMPTS_DIR_ENV,
         ResolvedPrompt,
-        load_variant_prompt,
         resolve_prompt,
-        resolve_variant_prompt,
         variant_env_name,
     )
     from .syntax import fill, placeholders

@@ -117,7 +117,7 @@ def _lint_suite(path: Path, settings: dict[str, Any]) -> list[tuple[str, Any]]:
     from ..run.plan import plan_variant
     from ..suites import load_suite
     from .lint import lint_report
-    from .resolve import resolve_variant_prompt
+    from ..run.variant_prompt import resolve_variant_prompt
 
     suite = load_suite(path)
     out: list[tuple[str, Any]] = []

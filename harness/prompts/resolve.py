@@ -23,15 +23,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from ..errors import InputError
 from .builtin import PREFIX, canonical_name, catalog
 from .loading import load_prompt
 from .template import PromptReader, PromptTemplate
 
-if TYPE_CHECKING:  # only annotations: loading suites pulls in scoring (numpy, networkx), which export needs not
-    from ..suites import Suite
 
 PROMPT_ENV_PREFIX = "HARNESS_PROMPT_"
 PROMPTS_DIR_ENV = "HARNESS_PROMPTS_DIR"
@@ -145,28 +143,3 @@ def resolve_prompt(
     where = ", ".join(str(p) for p in dict.fromkeys(looked))
     source = f" (from {overridden})" if overridden else ""
     raise InputError(f"{reference}: prompt not found{source}; looked in {where} and the built-ins")
-
-
-def resolve_variant_prompt(suite: Suite, variant: str, *, environ: Mapping[str, str] | None = None) -> ResolvedPrompt:
-    """The prompt a suite's variant uses, honouring the environment overrides."""
-    spec = suite.spec.variants[variant]
-    resolved = resolve_prompt(spec.prompt, suite_path=suite.path, root=suite.root, variant=variant, environ=environ)
-    # what the suite file names must stay in the project, as load_suite checks for paths: a bare
-    # name found only in the current folder is no exception (HARNESS_PROMPT_<VARIANT> and
-    # HARNESS_PROMPTS_DIR are the user's own choice, and may point anywhere)
-    from_environment = resolved.overridden_by is not None or resolved.found == "prompts-dir"
-    if resolved.path is not None and not from_environment and not suite.holds(resolved.path):
-        raise InputError(f"{suite.path}: variant '{variant}': prompt {spec.prompt!r} resolves to {resolved.path}, "
-                         f"outside the project folder {suite.root} (pass --allow-outside-chunks to read it anyway)")
-    return resolved
-
-
-def load_variant_prompt(suite: Suite, variant: str, *, environ: Mapping[str, str] | None = None) -> PromptTemplate:
-    """Resolve and load a variant's prompt (what the runner should call; see docs/prompts.md), a
-    text prompt read as the engine the suite names reads it (`engine:`; llm/engine_conversation.py)."""
-    reader = None
-    if suite.spec.engine is not None:
-        from ..llm.engine_conversation import conversation_for
-
-        reader = conversation_for(suite.spec.engine).read_prompt_bytes
-    return resolve_variant_prompt(suite, variant, environ=environ).load(reader=reader)

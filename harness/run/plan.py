@@ -11,7 +11,7 @@ from ..llm.engine_conversation import HARNESS, Conversation, conversation_for
 from ..llm.providers.base import EndpointSettings
 from ..model import ExtractedGraph, GoldCase, MatchingConfig, ReferenceFreeScores
 from ..prompts.entity_types import EffectiveTypes, variant_entity_types
-from ..prompts.resolve import load_variant_prompt
+from .variant_prompt import load_variant_prompt
 from ..prompts.leakage import chunk_in_prompt, fold, prompt_without_chunk
 from ..prompts.template import PromptMeta, PromptTemplate
 from ..scoring.ontology import ontology_types

@@ -10,7 +10,7 @@ import yaml
 from harness.errors import InputError
 from harness.prompts import builtin_names, load_builtin, load_prompt, resolve_prompt, variant_env_name
 from harness.prompts.builtin import builtin_from_path, canonical_name
-from harness.prompts.resolve import load_variant_prompt, resolve_variant_prompt
+from harness.run.variant_prompt import load_variant_prompt, resolve_variant_prompt
 from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
