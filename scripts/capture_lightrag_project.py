@@ -19,7 +19,7 @@ project folder:
 
 - `rag_storage/`: LightRAG's working folder (vector stores and graph file deleted: not read);
 - `requests.json`: the engine's version, and every request body in the order received with the
-  answer it got. tests/prompts/test_import_lightrag_record.py imports the project, records it
+  answer it got. tests/importers/test_import_lightrag_record.py imports the project, records it
   through the harness against the same server and compares the bodies.
 """
 

@@ -244,7 +244,7 @@ def folder_with(name_unit: str, tail: str, n: int) -> Path:
 
 def match_files(folder: Path, pattern: str, version: tuple[int, int, int]) -> int:
     from harness.errors import InputError
-    from harness.prompts.importers.graphrag_chunks import ChunkSettings, input_files
+    from harness.importers.graphrag_chunks import ChunkSettings, input_files
 
     try:
         return len(input_files(folder, pattern, ChunkSettings(version=version)))
@@ -275,7 +275,7 @@ def test_file_pattern_grows_linearly(case: tuple[str, str, str], version: tuple[
 
 
 def find_input_files(folder: Path, pattern: str) -> int:
-    from harness.prompts.importers.graphrag_input import InputSettings, read_documents
+    from harness.importers.graphrag_input import InputSettings, read_documents
 
     return len(read_documents(folder, InputSettings(file_pattern=pattern), []))
 

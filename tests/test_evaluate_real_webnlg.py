@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.prompts.importers.webnlg import read_candidates, read_references
+from harness.importers.webnlg import read_candidates, read_references
 from harness.scoring.conventions import webnlg as wn
 
 CHALLENGE = Path("/work/.mirror/WebNLG+challenge-2020/repo")

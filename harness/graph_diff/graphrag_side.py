@@ -1,7 +1,7 @@
 """A GraphRAG output folder as one graph: the entities and relationships tables of any version
 (0.x-1.x `create_final_entities`/`create_final_relationships`, entities keyed by `name` up to 0.x
 and `title` from 1.0; 2.x and 3.x `entities`/`relationships`), parquet, CSV, JSON or JSON lines,
-read by the importer's table reader (harness/prompts/importers/graphrag_chunks.py)."""
+read by the importer's table reader (harness/importers/graphrag_chunks.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..inputfiles import shown_path
-from ..prompts.importers.graphrag_chunks import (TABLE_NAMES, TABLE_SUFFIXES, id_list, output_folders,
+from ..importers.graphrag_chunks import (TABLE_NAMES, TABLE_SUFFIXES, id_list, output_folders,
                                                  read_output_text_units, table_rows)
 from .graph import Graph, GraphEntity, GraphRelationship
 

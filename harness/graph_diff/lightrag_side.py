@@ -3,7 +3,7 @@
 stores still say: `vdb_entities.json`/`vdb_relationships.json` (names, descriptions, chunks; no
 types), then `kv_store_entity_chunks.json`/`kv_store_relation_chunks.json` (1.4.9+: names and
 chunks), then `kv_store_full_entities.json`/`kv_store_full_relations.json` (names per document).
-Stores are read by the importer's reader (harness/prompts/importers/lightrag_workdir.py)."""
+Stores are read by the importer's reader (harness/importers/lightrag_workdir.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..inputfiles import read_bytes, shown_path
-from ..prompts.importers.lightrag_workdir import MAX_STORE_BYTES, find_workdir, load_store, read_chunks
+from ..importers.lightrag_workdir import MAX_STORE_BYTES, find_workdir, load_store, read_chunks
 from .graph import Graph, GraphEntity, GraphRelationship
 
 GRAPHML = "graph_chunk_entity_relation.graphml"

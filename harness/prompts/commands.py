@@ -327,7 +327,7 @@ CacheOpt = Annotated[bool, typer.Option(
 def _finish(draft: Any, out: Path, force: bool, lint_results: dict[str, list[Any]]) -> None:
     from ..run.plan import plan_variant
     from ..suites import load_suite
-    from .importers import write_draft
+    from ..importers import write_draft
 
     written = write_draft(draft, out, force=force)
     for warning in draft.warnings:
@@ -363,7 +363,7 @@ def _default_out(out: Path | None, name: str | None, root: Path) -> tuple[Path, 
 
 def _draft_graphrag(root: Path, out: Path, suite_name: str, limit: int, documents: list[str] | None,
                     graphrag_version: str | None) -> tuple[Any, dict[str, list[Any]]]:
-    from .importers.graphrag import graphrag_draft, lint_project_prompts, read_graphrag_project
+    from ..importers.graphrag import graphrag_draft, lint_project_prompts, read_graphrag_project
 
     project = read_graphrag_project(root, graphrag_version=graphrag_version)
     draft = graphrag_draft(project, out, name=suite_name, limit=limit, documents=documents)
@@ -372,7 +372,7 @@ def _draft_graphrag(root: Path, out: Path, suite_name: str, limit: int, document
 
 def _draft_lightrag(root: Path, out: Path, suite_name: str, limit: int,
                     lightrag_version: str | None) -> tuple[Any, dict[str, list[Any]]]:
-    from .importers.lightrag import lightrag_draft, read_lightrag_project
+    from ..importers.lightrag import lightrag_draft, read_lightrag_project
 
     draft = lightrag_draft(read_lightrag_project(root, lightrag_version=lightrag_version), out, name=suite_name,
                            max_cases=limit)
@@ -410,17 +410,17 @@ def _import_cache(engine: str, root: Path, draft: Any, target: Path, version: st
     model listing the cases it covers (the project's extraction prompt, which must render to the
     cached requests), and each covered case's cassette; every model's coverage is printed, every
     case left out of a variant is named with its reason."""
-    from .importers import write_draft
-    from .importers.cache_cassettes import cache_draft, covered_draft, write_cache_cassettes
+    from ..importers import write_draft
+    from ..importers.cache_cassettes import cache_draft, covered_draft, write_cache_cassettes
 
     if engine == "graphrag":
-        from .importers.graphrag import read_graphrag_project
-        from .importers.graphrag_cache import graphrag_cache_plan
+        from ..importers.graphrag import read_graphrag_project
+        from ..importers.graphrag_cache import graphrag_cache_plan
 
         plan = graphrag_cache_plan(read_graphrag_project(root, graphrag_version=version), draft)
     else:
-        from .importers.lightrag import read_lightrag_project
-        from .importers.lightrag_cache import lightrag_cache_plan
+        from ..importers.lightrag import read_lightrag_project
+        from ..importers.lightrag_cache import lightrag_cache_plan
 
         plan = lightrag_cache_plan(read_lightrag_project(root, lightrag_version=version), draft)
     for note in plan.notes:
@@ -488,7 +488,7 @@ def import_llamaindex(
     max_triplets: Annotated[Optional[int], typer.Option("--max-triplets", min=1, help="The extractor's max_triplets_per_chunk (DynamicLLMPathExtractor) or max_paths_per_chunk (SimpleLLMPathExtractor); fills {max_knowledge_triplets} (default 10).", show_default=False)] = None,
     out: OutOpt = None, name: NameOpt = None, limit: LimitOpt = 10, force: ForceOpt = False,
 ) -> None:
-    from .importers.llamaindex import ExtractorArguments, llamaindex_draft
+    from ..importers.llamaindex import ExtractorArguments, llamaindex_draft
     from .lint import lint_prompt
 
     if not docs.exists():
@@ -518,7 +518,7 @@ def _comma_list(option: str, value: str | None) -> list[str] | None:
 def _write_benchmark(drafts: list[tuple[Path, Any]], force: bool) -> None:
     """Write benchmark suites (gold included) and check that each loads; one line per suite."""
     from ..suites import load_suite
-    from .importers import write_draft
+    from ..importers import write_draft
 
     existing = [p for out, draft in drafts for p in (out, *draft.files) if p.exists()]
     if existing and not force:  # checked for every suite first: nothing is written half-way
@@ -550,7 +550,7 @@ def import_text2kgbench(
     model: Annotated[str, typer.Option("--model", help="Model name written into the suites.")] = "gpt-4o-mini",
     force: ForceOpt = False,
 ) -> None:
-    from .importers.text2kgbench import text2kgbench_drafts
+    from ..importers.text2kgbench import text2kgbench_drafts
 
     if not data_dir.is_dir():
         raise InputError(f"{data_dir}: no such folder")
@@ -566,7 +566,7 @@ def import_webnlg(
     force: ForceOpt = False,
 ) -> None:
     from ..names import safe_name
-    from .importers.webnlg import webnlg_draft
+    from ..importers.webnlg import webnlg_draft
 
     if not refs.is_file():
         raise InputError(f"{refs}: no such file")
@@ -585,7 +585,7 @@ def import_webnlg_candidates(
     import json
 
     from ..atomicfile import atomic_write
-    from .importers.webnlg import candidate_rows
+    from ..importers.webnlg import candidate_rows
 
     for path in (cands, refs):
         if path is not None and not path.is_file():
@@ -611,7 +611,7 @@ def import_docred(
     force: ForceOpt = False,
 ) -> None:
     from ..names import safe_name
-    from .importers.docred import docred_draft
+    from ..importers.docred import docred_draft
 
     if not file.is_file():
         raise InputError(f"{file}: no such file")

@@ -317,7 +317,7 @@ def _load(prompt: str | Path) -> PromptTemplate | LintFinding:
             raise InputError(f"{path}: prompt file not found")
         read_prompt_text(path)
         if path.suffix.lower() == ".py":  # a LightRAG prompt.py: its extraction prompt, not the module's text
-            from .importers.lightrag_module import prompt_module_template
+            from ..importers.lightrag_module import prompt_module_template
 
             return prompt_module_template(path)
         load = partial(load_prompt, path, strict=False)

@@ -61,7 +61,7 @@ def input_chunks(folder: Path, chunk_tokens: int, model: str) -> tuple[list[str]
     """The chunks of every .txt and .md file below `folder`, as an indexing pipeline would cut them;
     named by relative path, with `#n` when a file makes several."""
     from ..llm.tokens import split_tokens
-    from ..prompts.importers.common import find_files
+    from ..importers.common import find_files
 
     files = find_files(folder, re.compile(""), suffixes=(".txt", ".md"))
     texts: list[str] = []

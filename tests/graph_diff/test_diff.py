@@ -273,7 +273,7 @@ def test_huge_or_special_table_files_are_one_line(tmp_path: Path, capsys: pytest
     entities.parquet is refused before pandas sees it; a FIFO never blocks the command)."""
     import os
 
-    from harness.prompts.importers.common import MAX_DOCUMENT_BYTES
+    from harness.importers.common import MAX_DOCUMENT_BYTES
 
     (tmp_path / "relationships.parquet").write_bytes((GRAPHRAG / "after" / "relationships.parquet").read_bytes())
     with open(tmp_path / "entities.parquet", "wb") as handle:

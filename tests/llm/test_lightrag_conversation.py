@@ -60,8 +60,8 @@ def template_of(captured: dict[str, Any]) -> dict[str, Any]:
 def stock_template(captured: dict[str, Any]) -> dict[str, Any] | None:
     """The template `harness import lightrag` writes from the release's shipped stock PROMPTS
     (None: the harness ships none for it)."""
-    from harness.prompts.importers.lightrag import LightRAGProject, template_data
-    from harness.prompts.importers.lightrag_workdir import stock_prompts
+    from harness.importers.lightrag import LightRAGProject, template_data
+    from harness.importers.lightrag_workdir import stock_prompts
 
     version = captured["engine"].removeprefix("lightrag-")
     stock = next((s for s in stock_prompts() if s.version == version), None)

@@ -8,8 +8,8 @@ import pytest
 import yaml
 
 from harness.prompts.graphrag_layout import settings_line, unread_sections
-from harness.prompts.importers.graphrag import detect_version
-from harness.prompts.importers.graphrag_chunks import MAJORS
+from harness.importers.graphrag import detect_version
+from harness.importers.graphrag_chunks import MAJORS
 from harness.prompts.kinds import engine_of_settings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
