@@ -122,7 +122,7 @@ def _endpoints(summary: RunSummary) -> dict[str, Endpoint]:
     suite = load_suite_of(summary)
     if suite is None:
         return {}
-    from ..runner import endpoint_settings  # lazy: the runner loads the model client's modules
+    from ..run.plan import endpoint_settings  # lazy: planning loads the model client's modules
 
     found: dict[str, Endpoint] = {}
     for name, variant in summary.variants.items():
