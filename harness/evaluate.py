@@ -29,7 +29,6 @@ from .errors import InputError
 from .finish import FinishedRun, finish_run
 from .formats import AUTO, DEFAULT_FORMAT, format_names
 from .inputfiles import MAX_RUN_FILE_BYTES, jsonl_lines, parse_json, read_bytes
-from .llm.providers.base import EndpointSettings
 from .llm.request_digest import request_hash
 from .metrics.registry import metrics as registered_metrics
 from .model import CaseResult, GoldCase, Round
@@ -37,7 +36,7 @@ from .names import check_name, safe_name
 from .prompts.entity_types import effective_entity_types, suite_entity_types
 from .prompts.template import PromptTemplate
 from .runfolder import RESULTS, open_run_folder, selection_of, write_results
-from .run.plan import VariantPlan, endpoint_settings, plan_variant, variant_delimiters
+from .run.plan import ScoringPlan, plan_variant, variant_delimiters
 from .run.evaluation import evaluate_case
 from .scoring.conventions import CONVENTIONS
 from .suites import Suite, VariantSpec
@@ -163,23 +162,6 @@ def variant_name(given: str | None, outputs: Path) -> str:
     return safe_name(outputs.name.split(".")[0], fallback=DEFAULT_VARIANT)
 
 
-@dataclass
-class OutputsPlan(VariantPlan):
-    """A variant of another pipeline's answers. Its prompt is known only when `--examples` names
-    it (`prompt_known`); otherwise there is no example text, so example leaks and the other
-    figures read against the prompt are n/a, and no chunk can be in it."""
-
-    prompt_known: bool = False
-
-    def examples_text(self, case: GoldCase) -> str:
-        if self.prompt_known:
-            return super().examples_text(case)
-        return None  # type: ignore[return-value]  # reference_free reads None as "no prompt given": n/a
-
-    def prompt_contains_chunk(self, case: GoldCase) -> bool:
-        return self.prompt_known and super().prompt_contains_chunk(case)
-
-
 def examples_prompt(suite: Suite, reference: str) -> PromptTemplate:
     """`--examples`: the prompt the outputs answered, a file (from the working folder) or
     `builtin:<name>`, read as the suite's engine reads prompt files."""
@@ -206,7 +188,7 @@ def _suite_view(suite: Suite, name: str, spec: VariantSpec) -> Suite:
 
 
 def plan_outputs(suite: Suite, name: str, fmt: str | None, outputs: Path,
-                 examples: str | None = None) -> tuple[Suite, VariantPlan]:
+                 examples: str | None = None) -> tuple[Suite, ScoringPlan]:
     """A variant of the suite's name: its prompt's format, delimiters, entity types and examples
     (`--format` overriding the format; `examples`, `--examples`, the prompt whose example text the
     answers are read against). Another name: `--format` (default auto), the ontology's entity types
@@ -217,10 +199,10 @@ def plan_outputs(suite: Suite, name: str, fmt: str | None, outputs: Path,
         if fmt is not None:
             spec = spec.model_copy(update={"format": fmt})
         view = _suite_view(suite, name, spec)
-        plan = plan_variant(view, name)
+        plan: ScoringPlan = plan_variant(view, name)
         if examples is not None:
-            fields = {f.name: getattr(plan, f.name) for f in dataclasses.fields(plan) if f.init}
-            plan = OutputsPlan(**{**fields, "template": examples_prompt(suite, examples)}, prompt_known=True)
+            fields = {f.name: getattr(plan, f.name) for f in dataclasses.fields(ScoringPlan) if f.init}
+            plan = ScoringPlan(**{**fields, "template": examples_prompt(suite, examples)})
         return view, plan
     spec = VariantSpec(prompt=f"(outputs of another pipeline: {outputs})", format=fmt or AUTO)
     view = _suite_view(suite, name, spec)
@@ -235,12 +217,10 @@ def plan_outputs(suite: Suite, name: str, fmt: str | None, outputs: Path,
         types = effective.values
     if ontology is not None and ontology.entity_types:
         types = list(ontology.entity_types)
-    endpoint: EndpointSettings = endpoint_settings(suite.spec.model)
-    plan = OutputsPlan(
+    plan = ScoringPlan(
         name=name, spec=spec, template=template, entity_types=types, language=suite.spec.language,
-        endpoint=endpoint, max_gleanings=0, format=spec.format or AUTO,
-        delimiters=variant_delimiters(spec, template.meta, spec.format or AUTO), types=effective,
-        prompt_known=examples is not None,
+        format=spec.format or AUTO, delimiters=variant_delimiters(spec, template.meta, spec.format or AUTO),
+        types=effective, prompt_known=examples is not None,
     )
     return view, plan
 
@@ -399,6 +379,6 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
     return Evaluation(finished, suite.name, name, conventions, len(suite.cases), figures, notes, list(matched.missing))
 
 
-__all__ = ["DEFAULT_VARIANT", "Evaluation", "OutputRow", "OutputsFile", "OutputsPlan", "answer_rounds", "evaluate_outputs",
+__all__ = ["DEFAULT_VARIANT", "Evaluation", "OutputRow", "OutputsFile", "answer_rounds", "evaluate_outputs",
            "examples_prompt",
            "match_cases", "plan_outputs", "read_outputs", "text2kgbench_figures", "variant_name", "webnlg_figures"]

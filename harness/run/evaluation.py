@@ -11,10 +11,10 @@ from ..scoring import score_case
 from ..scoring.engine_reading import read_as_engine
 from ..suite_kinds import ScoreInput
 from ..suites import Suite
-from .plan import VariantPlan
+from .plan import ScoringPlan
 
 
-def merge_rounds(rounds: list[Round], plan: VariantPlan) -> tuple[ExtractedGraph, FormatReport, list[FormatReport]]:
+def merge_rounds(rounds: list[Round], plan: ScoringPlan) -> tuple[ExtractedGraph, FormatReport, list[FormatReport]]:
     """Parse each extraction round on its own and combine them; loop checks are not parsed."""
     graph = ExtractedGraph()
     reports: list[FormatReport] = []
@@ -67,7 +67,7 @@ def suite_citation_datasets(suite: Suite) -> list[str] | None:
     return list(suite.spec.citations.datasets) if "citations" in suite.spec.model_fields_set else None
 
 
-def _score(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[Round], graph: ExtractedGraph,
+def _score(suite: Suite, plan: ScoringPlan, case: GoldCase, rounds: list[Round], graph: ExtractedGraph,
            read_format: str) -> CaseScore:
     """The case's figures on one graph: gold, reference-free (extraction kinds) and the kind's own."""
     extraction = plan.kind.extraction_figures
@@ -81,7 +81,7 @@ def _score(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[Round],
                            score)
 
 
-def evaluate_case(suite: Suite, plan: VariantPlan, case: GoldCase, rounds: list[Round], digest: str,
+def evaluate_case(suite: Suite, plan: ScoringPlan, case: GoldCase, rounds: list[Round], digest: str,
                   sample: int = 0) -> CaseResult:
     """One case scored. A graph-building suite that names its engine (`engine:`) is scored on the
     graph that engine's parser would keep; the harness's own graph is scored too, as `recovered`."""

@@ -21,16 +21,19 @@ from ..suites import ModelSettings, Suite, VariantSpec
 
 
 @dataclass
-class VariantPlan:
-    """Everything needed to render and parse one variant's calls."""
+class ScoringPlan:
+    """What reading and scoring a variant's answers needs: the prompt (its variables and example
+    text), the answer format and delimiters, the entity types and the suite kind. `harness
+    evaluate` scores another pipeline's answers with one of these alone; a run's `VariantPlan`
+    adds how to call the endpoint. `prompt_known`: False when the answers' prompt is not known
+    (outputs of another pipeline without `--examples`): no example text, so the figures read
+    against the prompt are n/a and no chunk can be in it."""
 
     name: str
     spec: VariantSpec
     template: PromptTemplate
     entity_types: list[str]
     language: str
-    endpoint: EndpointSettings
-    max_gleanings: int
     format: str
     delimiters: dict[str, str]  # tuple_delimiter, record_delimiter, completion_delimiter (variant_delimiters)
     types: EffectiveTypes | None = None  # where entity_types came from (docs/prompts.md)
@@ -41,6 +44,7 @@ class VariantPlan:
     kind: KindSpec = field(default_factory=lambda: KINDS["extract_graph"])
     # how gleaning goes: the conversation of the engine version the suite names (`engine:`)
     conversation: Conversation = HARNESS
+    prompt_known: bool = True
     _prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
     _folded_prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -53,21 +57,23 @@ class VariantPlan:
             filled["input_text"] = self.conversation.chunk(filled["input_text"])
         return filled
 
-    def render(self, case: GoldCase) -> list[dict[str, str]]:
-        """The case's first request as the engine version the suite names sends it."""
-        return self.conversation.send(self.template.render(self.variables(case), case=case.id))
-
-    def examples_text(self, case: GoldCase) -> str:
+    def examples_text(self, case: GoldCase) -> str | None:
         """The prompt as sent without the case's chunk: its instructions and few-shot examples
-        (the same for every case: only the chunk differs, so it is rendered once)."""
+        (the same for every case: only the chunk differs, so it is rendered once); None when the
+        prompt is not known."""
+        if not self.prompt_known:
+            return None
         if self._prompt_without_chunk is None:
             self._prompt_without_chunk = prompt_without_chunk(self.template, self.variables(case))
         return self._prompt_without_chunk
 
     def prompt_contains_chunk(self, case: GoldCase) -> bool:
         """Whether the prompt, without the case's chunk, already holds a passage of it (few-shot examples)."""
+        examples = self.examples_text(case)
+        if examples is None:
+            return False
         if self._folded_prompt_without_chunk is None:
-            self._folded_prompt_without_chunk = fold(self.examples_text(case))
+            self._folded_prompt_without_chunk = fold(examples)
         return chunk_in_prompt(case.text, self._folded_prompt_without_chunk, folded=True)
 
     def reference_free(self, case: GoldCase, graph: ExtractedGraph, read_format: str,
@@ -88,6 +94,19 @@ class VariantPlan:
             rounds=answers,
             types_optional=fmt.types_optional,
         )
+
+
+@dataclass(kw_only=True)
+class VariantPlan(ScoringPlan):
+    """Everything needed to render, send, read and score one variant's calls: the scoring plan
+    and how to call the endpoint (its settings and the gleanings to ask for)."""
+
+    endpoint: EndpointSettings
+    max_gleanings: int
+
+    def render(self, case: GoldCase) -> list[dict[str, str]]:
+        """The case's first request as the engine version the suite names sends it."""
+        return self.conversation.send(self.template.render(self.variables(case), case=case.id))
 
 
 def variant_delimiters(spec: VariantSpec, meta: PromptMeta, fmt: str) -> dict[str, str]:
