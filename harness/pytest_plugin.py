@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr, TracebackStyle
 
     from .artifacts import CaseCheck, RunSummary, Verdict
-    from .runner import RunOutcome
+    from .run.schedule import RunOutcome
     from .suites import Suite
 
 
