@@ -13,7 +13,7 @@ import numpy as np
 
 from ..compare import bootstrap_means, percentile_intervals, sign_flip_pvalues
 from ..metrics.registry import get
-from ..scoring.significance import is_real_difference
+from ..significance import is_real_difference
 
 _TOL = 1e-12
 CONFIDENCE = 0.95
