@@ -68,7 +68,7 @@ from .metrics.registry import Metric, console_columns, format_metric, format_val
 from .model import CaseResult
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
-from .suite_kinds import rows_kind
+from .kinds.registry import builds_graph, rows_kind
 from .suites import Regression, Suite, Thresholds
 
 _TOL = 1e-9
@@ -260,7 +260,7 @@ def regression_metrics(regression: Regression, *, has_gold: bool, kind: str = "e
     kind watches its kind's key figures."""
     if regression.metrics is not None:
         return list(regression.metrics)
-    if kind != "extract_graph":
+    if not builds_graph(kind):
         return [m.name for m in key_figures(kind)]
     return [m.name for m in console_columns(gold=False)] if not has_gold else [m.name for m in key_figures()]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 import os
 import stat
 from collections import Counter
@@ -25,7 +26,7 @@ from .prompts.entity_types import DEFAULT_ENTITY_TYPES
 from .metrics import metric_names
 from .metrics.registry import Metric, canonical, thresholded
 from .scoring.normalize import normalize_predicate, normalize_type
-from .suite_kinds import case_problem, description_list
+from .kinds.registry import DEFAULT_KIND, case_problem, get_kind, kind_names
 from .yamlfile import LineMap, format_loc, line_of, load_yaml, shown_key
 
 # Largest chunk file read (a chunk is a few thousand tokens; this is far above).
@@ -175,6 +176,8 @@ class CaseSpec(Value):
     review: ReviewState | None = None  # `harness annotate`: pending gold is no gold until reviewed
     reviewer: str | None = None
     reviewed: ReviewDay | None = None
+    # a plugin kind's own inputs and gold (its `KindSpec.case_fields`), checked by its kind
+    inputs: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("id")
     @classmethod
@@ -212,7 +215,7 @@ class CaseSpec(Value):
 
 class SuiteSpec(Value):
     name: str
-    kind: SuiteKind = "extract_graph"  # which indexing prompt the suite evaluates (docs/suites.md)
+    kind: SuiteKind = DEFAULT_KIND  # which prompt the suite evaluates (docs/suites.md; harness/kinds/)
     description: str = ""
     notes: str = ""
     language: str = "English"
@@ -239,6 +242,15 @@ class SuiteSpec(Value):
     def _safe_name(cls, value: str) -> str:
         if not CASE_ID.fullmatch(value):
             raise ValueError("suite names are letters, digits, '.', '_' and '-' (they name folders)")
+        return value
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str) -> str:
+        try:
+            get_kind(value)
+        except ValueError:
+            raise ValueError(f"'{value}' is not a suite kind (one of {', '.join(kind_names())})") from None
         return value
 
     @field_validator("engine")
@@ -625,8 +637,9 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
             problem = case_problem(spec.kind, checked)
             if problem is not None:
                 raise _fail(path, lines, (*loc, *problem[0]), problem[1])
-        if spec.kind == "summarize_descriptions":
-            text = description_list(case.descriptions)  # `text` fills the prompt's input, as GraphRAG writes it
+        case_text = get_kind(spec.kind).case_text
+        if case_text is not None:
+            text = case_text(case)  # `text` fills the prompt's input: a kind without a source writes it
         elif case.chunk is not None:
             try:
                 text = read_chunk(case.chunk, path, root, allow_outside=allow_outside_chunks, paths=paths)
@@ -690,7 +703,7 @@ def _gold_case(case: CaseSpec, text: str) -> GoldCase:
         annotated=case.annotated, entity_name=case.gold_entity_name(), descriptions=case.descriptions,
         max_length=case.max_length, entity_specs=case.entity_specs, claim_description=case.claim_description,
         question=case.question, facts=case.facts, claims=case.claims, review=case.review, reviewer=case.reviewer,
-        reviewed=case.reviewed)
+        reviewed=case.reviewed, inputs=case.inputs)
 
 
 def _with_gold_file(spec: SuiteSpec, path: Path, root: Path, lines: LineMap, *, allow_outside: bool) -> SuiteSpec:
