@@ -17,7 +17,7 @@ from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
 from .known_keys import learn_key_envs
 from .llm.providers.base import check_base_url
-from .llm.providers.registry import PROVIDERS
+from .llm.providers.registry import known_provider, provider_names
 from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, ReviewDay, ReviewState,
                     SuiteKind, Value)
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
@@ -75,8 +75,8 @@ class ModelSettings(Value):
     @field_validator("provider")
     @classmethod
     def _known_provider(cls, value: str) -> str:
-        if value not in PROVIDERS:
-            raise ValueError(f"'{value}' is not one of {', '.join(PROVIDERS)}")
+        if not known_provider(value):
+            raise ValueError(f"'{value}' is not one of {', '.join(provider_names())}")
         return value
 
     @field_validator("base_url")
