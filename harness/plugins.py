@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 from importlib.metadata import EntryPoint, EntryPoints, entry_points
+from typing import Protocol
 
 from .errors import InputError
 
@@ -30,8 +31,14 @@ GROUPS = ("kinds", "formats", "metrics", "providers")
 _loaded: set[str] = set()
 
 
+class _Selectable(Protocol):
+    """What `entry_points()` returns on every supported Python (SelectableGroups on 3.11)."""
+
+    def select(self, *, group: str) -> EntryPoints: ...
+
+
 @cache
-def _all_entry_points() -> EntryPoints:
+def _all_entry_points() -> _Selectable:
     return entry_points()  # one scan of the installed packages' metadata for every group
 
 
