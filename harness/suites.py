@@ -188,7 +188,7 @@ class CaseSpec(Value):
 
     @model_validator(mode="after")
     def _one_source(self) -> CaseSpec:
-        # whether a source is needed at all depends on the suite's kind (suite_kinds.case_problem)
+        # whether a source is needed at all depends on the suite's kind (kinds.registry.case_problem)
         if self.chunk is not None and self.text is not None:
             raise ValueError("give exactly one of `chunk` (a file) or `text` (inline)")
         return self

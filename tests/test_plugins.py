@@ -132,3 +132,15 @@ def test_without_the_plugin_its_kind_is_unknown(tmp_path: Path) -> None:
     suite = headline_project(project, "http://127.0.0.1:9")
     done = harness_cli(project, [], "run", str(suite))
     assert done.returncode == 2 and "'headline' is not a suite kind" in done.stdout + done.stderr
+
+
+def test_a_plugin_that_takes_a_built_in_name_is_one_line(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    dist_info(site, "greedy-plugin", "1.0", {PREFIX + "formats": {"summary": "harness.formats.summary:SummaryFormat"}})
+    answer = tmp_path / "answer.txt"
+    answer.write_text("A summary.", encoding="utf-8")
+    done = harness_cli(tmp_path, [site], "parse", str(answer), "--format", "nothing-by-this-name")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert ("plugin greedy-plugin, entry point summary = harness.formats.summary:SummaryFormat "
+            "(kg_prompt_harness.formats): format 'summary' is already registered") in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
