@@ -24,8 +24,11 @@ from harness.formats.summary import SummaryFormat
 from harness.formats.triple_table import TripleTableFormat
 
 _BY_NAME: dict[str, OutputFormat] = {}
-# (rule, format) by priority; ties keep registration order
+# (rule, format) by priority, ties in registration order: the built-in formats' rules, then the
+# plugins' (tried only when no built-in rule matches, so that installing a plugin never changes how
+# an answer a built-in format recognises is read, and detecting one needs no metadata scan)
 _RULES: list[tuple[DetectionRule, OutputFormat]] = []
+_PLUGIN_RULES: list[tuple[DetectionRule, OutputFormat]] = []
 
 
 def register_format(fmt: object) -> None:
@@ -39,8 +42,9 @@ def register_format(fmt: object) -> None:
     if fmt.name in _BY_NAME or fmt.name == AUTO:
         raise ValueError(f"format {fmt.name!r} is already registered")
     _BY_NAME[fmt.name] = fmt
-    _RULES.extend((rule, fmt) for rule in fmt.detection_rules)
-    _RULES.sort(key=lambda pair: pair[0].priority)  # stable: equal priorities stay in registration order
+    rules = _PLUGIN_RULES if plugins.loaded("formats") else _RULES
+    rules.extend((rule, fmt) for rule in fmt.detection_rules)
+    rules.sort(key=lambda pair: pair[0].priority)  # stable: equal priorities stay in registration order
 
 
 def _load_plugins() -> None:
@@ -87,11 +91,15 @@ def get_format(name: str) -> OutputFormat:
 
 def detect_format(text: str, tuple_delimiter: str = "<|>") -> str:
     """The name of the format a cleaned answer (no think blocks, no fences) is written in: the
-    format of the first detection rule, by priority, that matches; DEFAULT_FORMAT when none does.
-    (Tuple records win over JSON when both appear: a JSON example in a preamble.)"""
-    _load_plugins()  # a plugin format's detection rules take part
+    format of the first detection rule, by priority, that matches (the built-in formats' rules, then
+    the plugins'); DEFAULT_FORMAT when none does. (Tuple records win over JSON when both appear: a
+    JSON example in a preamble.)"""
     ctx = DetectionContext(text, tuple_delimiter)
     for rule, fmt in _RULES:
+        if rule.matches(ctx):
+            return fmt.name
+    _load_plugins()
+    for rule, fmt in _PLUGIN_RULES:
         if rule.matches(ctx):
             return fmt.name
     return DEFAULT_FORMAT
