@@ -21,7 +21,7 @@ from .llm.providers.registry import known_provider, provider_names
 from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, ReviewDay, ReviewState,
                     SuiteKind, Value)
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
-from .formats import AUTO, format_names
+from .formats import AUTO, format_names, is_format
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
 from .metrics import metric_names
 from .metrics.registry import Metric, canonical, thresholded
@@ -104,9 +104,8 @@ class VariantSpec(Value):
     @field_validator("format")
     @classmethod
     def _known_format(cls, value: str | None) -> str | None:
-        known = (AUTO, *format_names())  # the output-format registry (harness.formats)
-        if value is not None and value not in known:
-            raise ValueError(f"'{value}' is not one of {', '.join(known)}")
+        if value is not None and value != AUTO and not is_format(value):  # the output-format registry (harness.formats)
+            raise ValueError(f"'{value}' is not one of {', '.join((AUTO, *format_names()))}")
         return value
 
 

@@ -79,6 +79,13 @@ def format_names() -> tuple[str, ...]:
     return tuple(_BY_NAME)
 
 
+def is_format(name: str) -> bool:
+    """Whether `name` is a registered format (a plugin's are read only for a name not built in)."""
+    if name not in _BY_NAME:
+        _load_plugins()
+    return name in _BY_NAME
+
+
 def get_format(name: str) -> OutputFormat:
     """The format called `name`; ValueError naming the known formats otherwise."""
     if name not in _BY_NAME:
@@ -105,4 +112,4 @@ def detect_format(text: str, tuple_delimiter: str = "<|>") -> str:
     return DEFAULT_FORMAT
 
 
-__all__ = ["AUTO", "DEFAULT_FORMAT", "OutputFormat", "detect_format", "format_names", "get_format", "register_format"]
+__all__ = ["AUTO", "DEFAULT_FORMAT", "OutputFormat", "detect_format", "format_names", "get_format", "is_format", "register_format"]
