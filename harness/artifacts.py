@@ -679,7 +679,8 @@ class RunSummary(Artifact):
     # cases of the run whose gold was proposed by `harness annotate` and is not reviewed yet: left
     # out of every gold-based metric (absent when there are none)
     pending_review: int | None = None
-    # the suite's kind (docs/suites.md, "Suite kinds"); None (left out) for an extraction suite
+    # the suite's kind (docs/suites.md, "Suite kinds"); None (left out) for an extraction suite. A
+    # string, not the built-in names: a plugin's kind is written here too (harness/kinds/registry.py)
     kind: SuiteKind | None = None
 
     def to_frame(self) -> pd.DataFrame:

@@ -251,11 +251,10 @@ CompletionOpt = Annotated[str, typer.Option("--completion-delimiter", help="Comp
 
 
 def _check_format(fmt: str) -> None:
-    from .formats import AUTO, format_names
+    from .formats import AUTO, format_names, is_format
 
-    known = (AUTO, *format_names())
-    if fmt not in known:
-        raise InputError(f"--format: '{fmt}' is not one of {', '.join(known)}")
+    if fmt != AUTO and not is_format(fmt):
+        raise InputError(f"--format: '{fmt}' is not one of {', '.join((AUTO, *format_names()))}")
 
 
 @app.command("parse")
@@ -278,9 +277,9 @@ def parse_command(
     from .formats.answer import parse
 
     if format not in QUERY_FORMATS:
-        from .formats import AUTO, format_names
+        from .formats import AUTO, format_names, is_format
 
-        if format not in (AUTO, *format_names()):
+        if format != AUTO and not is_format(format):
             raise InputError(f"--format: '{format}' is not one of {', '.join((AUTO, *format_names(), *QUERY_FORMATS))}")
     if format != "summary" and (entity or max_words != 500):
         raise InputError("--entity and --max-words go with --format summary")
@@ -506,11 +505,11 @@ def _example_text(prompt: str, fmt: str, types: list[str] | None) -> str:
 
 
 def _reference_free_of(result, chunk: str, types: list[str] | None, matching, example_text: str | None):
-    from .formats import DEFAULT_FORMAT, format_names, get_format
+    from .formats import DEFAULT_FORMAT, get_format, is_format
     from .scoring.reference_free import reference_free
 
     # the scale the format's prompt asks for, as in runs (GraphRAG 1..10; LightRAG none)
-    fmt = get_format(result.format if result.format in format_names() else DEFAULT_FORMAT)
+    fmt = get_format(result.format if is_format(result.format) else DEFAULT_FORMAT)
     return reference_free(
         result.graph, chunk, entity_types=types,
         type_synonyms=matching.type_synonyms if matching is not None else None,

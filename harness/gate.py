@@ -68,8 +68,8 @@ from .metrics.registry import Metric, console_columns, format_metric, format_val
 from .model import CaseResult
 from .scoring.aggregate import aggregate, case_metrics
 from .scoring.missed import newly
-from .suite_kinds import rows_kind
 from .gate_settings import Regression, Thresholds
+from .kinds.registry import builds_graph, rows_kind
 from .suites import Suite
 
 _TOL = 1e-9
@@ -261,7 +261,7 @@ def regression_metrics(regression: Regression, *, has_gold: bool, kind: str = "e
     kind watches its kind's key figures."""
     if regression.metrics is not None:
         return list(regression.metrics)
-    if kind != "extract_graph":
+    if not builds_graph(kind):
         return [m.name for m in key_figures(kind)]
     return [m.name for m in console_columns(gold=False)] if not has_gold else [m.name for m in key_figures()]
 

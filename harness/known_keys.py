@@ -16,7 +16,7 @@ endpoint's error text in a warning) has to remember to. What counts as a key:
   recorded request.
 
 Values are read from the environment each time (a test or a command may set them late); the
-forms of each value and the pattern over them are cached in llm/redaction.py.
+forms of each value and the pattern over them are cached in redaction.py.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
-from .llm.redaction import DEFAULT_KEY_ENVS, MIN_SECRET_LENGTH, Redactor
+from .redaction import DEFAULT_KEY_ENVS, MIN_SECRET_LENGTH, Redactor
 
 _SECRET_NAME = re.compile(r"(?:^|_)(?:[A-Z0-9]*APIKEY|API_KEY|KEY|TOKEN|SECRET|SECRET_KEY|PASSWORD|PASSWD)$",
                           re.IGNORECASE)

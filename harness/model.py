@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SerializationInfo, model_serializer, model_validator
 
 CompletionStatus = Literal["present", "missing", "misplaced"]
 
@@ -158,12 +158,13 @@ class GoldClaim(Value):
     status: str = ""  # TRUE, FALSE or SUSPECTED; "" : any
 
 
-# Suite kinds: which indexing prompt a suite evaluates (docs/suites.md, "Suite kinds"). Every case
+# Suite kinds: which prompt a suite evaluates (docs/suites.md, "Suite kinds"). Every case
 # of a suite has its kind's inputs; `text` is always what fills the prompt's input
 # (`{input_text}`: the chunk; a report case's community context tables; a summary case's
 # description list as the engine writes it).
-SuiteKind = Literal["extract_graph", "summarize_descriptions", "community_report", "extract_claims",
-                    "global_search_map"]
+# A kind is a module of harness/kinds/ or a plugin's (harness/kinds/registry.py), so the name is
+# checked against the registry where a suite is loaded, not by this type.
+SuiteKind = str
 
 # the review state of a case's gold (`harness annotate`): pending (proposed, not gold yet) or done
 ReviewState = Literal["pending", "done"]
@@ -191,6 +192,8 @@ class GoldCase(Value):
     claim_description: str | None = None
     # global_search_map: the user's question (the map prompt's user message; `text` holds the reports)
     question: str | None = None
+    # a plugin kind's own inputs and gold (`inputs:` of the case, read by its `KindSpec.case_fields`)
+    inputs: dict[str, Any] = Field(default_factory=dict)
     # optional gold of the other kinds: facts a summary or report should state; expected claims
     facts: list[str] = Field(default_factory=list)
     claims: list[GoldClaim] = Field(default_factory=list)
@@ -471,21 +474,60 @@ class CaseScore(Value):
     typed: TypedRelationshipScores | None = None
     # predicted relationships against the suite's ontology; None for a suite without one
     ontology: OntologyScores | None = None
-    # the figures of the other suite kinds (harness.model.SuiteKind); None in extraction suites
-    summary: SummaryScore | None = None
-    report: ReportScore | None = None
-    claims: ClaimsScore | None = None
-    map_points: MapScore | None = None
+    # the suite kind's own figures (harness/kinds/: `KindSpec.score_key` -> its score model, e.g.
+    # "summary" -> SummaryScore); empty in extraction suites. Written at the top level of the score
+    # under that key, as the per-kind fields were, so results.jsonl reads the same.
+    figures: dict[str, Value] = Field(default_factory=dict, exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_kind_figures(cls, data: Any) -> Any:
+        """A kind's figures (a top-level key of a registered kind's `score_key`) into `figures`;
+        a key no registered kind owns stays, and is refused as unknown."""
+        if isinstance(data, dict) and any(key in _KIND_SCORES for key in data):
+            data = dict(data)
+            figures = dict(data.get("figures") or {})
+            for key in [k for k in data if k in _KIND_SCORES]:
+                value = data.pop(key)
+                if value is not None:
+                    figures[key] = _KIND_SCORES[key].model_validate(value)
+            data["figures"] = figures
+        return data
 
     @model_serializer(mode="wrap")
-    def _leave_out_absent_figures(self, handler: Any) -> Any:
-        """Optional figures are left out of results.jsonl when None (most suites have none)."""
+    def _leave_out_absent_figures(self, handler: Any, info: SerializationInfo) -> Any:
+        """Optional figures are left out of results.jsonl when None (most suites have none); a
+        kind's figures are written under their key."""
         data = handler(self)
         if isinstance(data, dict):
-            for key in ("typed", "ontology", "summary", "report", "claims", "map_points"):
+            for key in ("typed", "ontology"):
                 if data.get(key, 0) is None:
                     del data[key]
+            for key, model in self.figures.items():
+                data[key] = model.model_dump(mode=info.mode, by_alias=info.by_alias, exclude_none=info.exclude_none)
         return data
+
+    def with_figures(self, key: str, figures: Value) -> CaseScore:
+        """This score with a kind's figures under `key` (its `KindSpec.score_key`)."""
+        return self.model_copy(update={"figures": {**self.figures, key: figures}})
+
+    def figures_of(self, key: str, model: type[V]) -> V | None:
+        """The kind's figures under `key` when they are a `model`; None for a case of another kind."""
+        found = self.figures.get(key)
+        return found if isinstance(found, model) else None
+
+
+# a kind's score key -> its score model (`KindSpec.score_key`, `score_model`), filled by the kind
+# registry (harness/kinds/registry.py) as kinds register: how `CaseScore` reads them back
+_KIND_SCORES: dict[str, type[Value]] = {}
+V = TypeVar("V", bound=Value)
+
+
+def register_kind_score(key: str, model: type[Value]) -> None:
+    """Let `CaseScore` read a kind's figures written under `key` (the kind registry calls this)."""
+    if key in CaseScore.model_fields or (key in _KIND_SCORES and _KIND_SCORES[key] is not model):
+        raise ValueError(f"score key {key!r} is already taken")
+    _KIND_SCORES[key] = model
 
 
 # --------------------------------------------------------------------------- runs

@@ -30,6 +30,7 @@ from .atomicfile import atomic_write, atomic_write_json
 from .confined import make_folder, open_no_follow
 from .errors import HarnessError, InputError
 from .inputfiles import MAX_RUN_FILE_BYTES, load_json, read_text
+from .kinds.registry import load_plugins
 from .known_keys import scrub
 from .model import CaseResult
 from .names import check_name
@@ -58,6 +59,7 @@ def read_results(path: Path, *, finished: bool = False) -> list[CaseResult]:
     pick one arbitrarily, so it is refused here, once for all of them."""
     if not path.exists():
         return []
+    load_plugins()  # a plugin kind's figures in the rows are read by its score model
     rows: list[CaseResult] = []
     seen: set[tuple[str, str, int]] = set()
     lines = read_text(path, limit=MAX_RUN_FILE_BYTES, what="results file").split("\n")

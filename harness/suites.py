@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 import os
 import stat
 from collections import Counter
@@ -15,15 +16,15 @@ from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
 from .known_keys import learn_key_envs
 from .llm.providers.base import check_base_url
-from .llm.providers.registry import PROVIDERS
+from .llm.providers.registry import known_provider, provider_names
 from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, ReviewDay, ReviewState,
                     SuiteKind, Value)
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
-from .formats import AUTO, format_names
+from .formats import AUTO, format_names, is_format
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
 from .gate_settings import Regression, Thresholds
 from .scoring.normalize import normalize_predicate, normalize_type
-from .suite_kinds import case_problem, description_list
+from .kinds.registry import DEFAULT_KIND, case_problem, get_kind, kind_names
 from .yamlfile import LineMap, format_loc, line_of, load_yaml, shown_key
 
 # Largest chunk file read (a chunk is a few thousand tokens; this is far above).
@@ -60,8 +61,8 @@ class ModelSettings(Value):
     @field_validator("provider")
     @classmethod
     def _known_provider(cls, value: str) -> str:
-        if value not in PROVIDERS:
-            raise ValueError(f"'{value}' is not one of {', '.join(PROVIDERS)}")
+        if not known_provider(value):
+            raise ValueError(f"'{value}' is not one of {', '.join(provider_names())}")
         return value
 
     @field_validator("base_url")
@@ -89,9 +90,8 @@ class VariantSpec(Value):
     @field_validator("format")
     @classmethod
     def _known_format(cls, value: str | None) -> str | None:
-        known = (AUTO, *format_names())  # the output-format registry (harness.formats)
-        if value is not None and value not in known:
-            raise ValueError(f"'{value}' is not one of {', '.join(known)}")
+        if value is not None and value != AUTO and not is_format(value):  # the output-format registry (harness.formats)
+            raise ValueError(f"'{value}' is not one of {', '.join((AUTO, *format_names()))}")
         return value
 
 
@@ -119,6 +119,8 @@ class CaseSpec(Value):
     review: ReviewState | None = None  # `harness annotate`: pending gold is no gold until reviewed
     reviewer: str | None = None
     reviewed: ReviewDay | None = None
+    # a plugin kind's own inputs and gold (its `KindSpec.case_fields`), checked by its kind
+    inputs: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("id")
     @classmethod
@@ -129,7 +131,7 @@ class CaseSpec(Value):
 
     @model_validator(mode="after")
     def _one_source(self) -> CaseSpec:
-        # whether a source is needed at all depends on the suite's kind (suite_kinds.case_problem)
+        # whether a source is needed at all depends on the suite's kind (kinds.registry.case_problem)
         if self.chunk is not None and self.text is not None:
             raise ValueError("give exactly one of `chunk` (a file) or `text` (inline)")
         return self
@@ -156,7 +158,7 @@ class CaseSpec(Value):
 
 class SuiteSpec(Value):
     name: str
-    kind: SuiteKind = "extract_graph"  # which indexing prompt the suite evaluates (docs/suites.md)
+    kind: SuiteKind = DEFAULT_KIND  # which prompt the suite evaluates (docs/suites.md; harness/kinds/)
     description: str = ""
     notes: str = ""
     language: str = "English"
@@ -183,6 +185,15 @@ class SuiteSpec(Value):
     def _safe_name(cls, value: str) -> str:
         if not CASE_ID.fullmatch(value):
             raise ValueError("suite names are letters, digits, '.', '_' and '-' (they name folders)")
+        return value
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str) -> str:
+        try:
+            get_kind(value)
+        except ValueError:
+            raise ValueError(f"'{value}' is not a suite kind (one of {', '.join(kind_names())})") from None
         return value
 
     @field_validator("engine")
@@ -569,8 +580,9 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
             problem = case_problem(spec.kind, checked)
             if problem is not None:
                 raise _fail(path, lines, (*loc, *problem[0]), problem[1])
-        if spec.kind == "summarize_descriptions":
-            text = description_list(case.descriptions)  # `text` fills the prompt's input, as GraphRAG writes it
+        case_text = get_kind(spec.kind).case_text
+        if case_text is not None:
+            text = case_text(case)  # `text` fills the prompt's input: a kind without a source writes it
         elif case.chunk is not None:
             try:
                 text = read_chunk(case.chunk, path, root, allow_outside=allow_outside_chunks, paths=paths)
@@ -634,7 +646,7 @@ def _gold_case(case: CaseSpec, text: str) -> GoldCase:
         annotated=case.annotated, entity_name=case.gold_entity_name(), descriptions=case.descriptions,
         max_length=case.max_length, entity_specs=case.entity_specs, claim_description=case.claim_description,
         question=case.question, facts=case.facts, claims=case.claims, review=case.review, reviewer=case.reviewer,
-        reviewed=case.reviewed)
+        reviewed=case.reviewed, inputs=case.inputs)
 
 
 def _with_gold_file(spec: SuiteSpec, path: Path, root: Path, lines: LineMap, *, allow_outside: bool) -> SuiteSpec:

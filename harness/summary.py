@@ -19,6 +19,7 @@ from .artifacts import (
     SUMMARY_SCHEMA_VERSION, ComparisonSummary, EngineSummary, EntityTypesUsed, FormatSummary, RecoveredSummary, RunSummary,
     VariantSummary,
 )
+from .kinds.registry import DEFAULT_KIND
 from .llm.pricing import estimate_cost, load_prices
 from .model import CaseResult, GoldCase, MatchingConfig, Usage, first_samples
 from .parsing.verdict import has_format_errors
@@ -176,7 +177,7 @@ def build_summary(
         comparisons=comparisons,
         timings={"wall_s": round(wall_s, 6)},
         pending_review=pending_review(suite.cases, results),
-        kind=None if suite.spec.kind == "extract_graph" else suite.spec.kind,
+        kind=None if suite.spec.kind == DEFAULT_KIND else suite.spec.kind,
     )
 
 

@@ -68,8 +68,8 @@ def test_a_claims_suite_records_replays_and_scores_its_claims(project: Path, tmp
     monkeypatch.delenv("OPENAI_API_KEY")
     outcome, summary = replay(suite, tmp_path / "reports", "r1")
     score = outcome.results[0].score
-    assert score.claims is not None and score.summary is None and score.report is None
-    claims = score.claims
+    assert list(score.figures) == ["claims"]  # no summary or report figures
+    claims = score.figures["claims"]
     # 2 records, both with eight fields; MAYBE is no status; "March 2024" is no ISO date; both
     # subjects are among the specs (names, not types); gold 1 matches record 1, gold 2 wants
     # SUSPECTED and record 2 says MAYBE: 1 of 2 found

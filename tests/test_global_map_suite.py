@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from harness.kinds.registry import get_kind, rows_kind
 from harness.run.plan import plan_variant
-from harness.suite_kinds import KINDS, rows_kind
 from harness.suites import load_suite
 
 from .conftest import REPO
@@ -80,7 +80,7 @@ def test_the_map_prompt_is_filled_as_graphrags_global_search_fills_it(project: P
                                   {"role": "user", "content": QUESTIONS["pennant-fine"]}]
     assert plan.render(second)[0]["content"] == STOCK.format(context_data=CONTEXT, max_length=300)
     assert (plan.format, plan.max_gleanings) == ("map_points", 0)
-    assert KINDS["global_search_map"].gleans is False
+    assert get_kind("global_search_map").gleans is False
 
 
 @pytest.mark.slow
@@ -93,8 +93,8 @@ def test_a_map_suite_records_replays_and_scores_its_points(project: Path, tmp_pa
     monkeypatch.delenv("OPENAI_API_KEY")
     outcome, summary = replay(suite, tmp_path / "reports", "r1")
     scores = {r.case_id: r.score for r in outcome.results}
-    fine, rivals = scores["pennant-fine"].map_points, scores["rivals"].map_points
-    assert fine is not None and rivals is not None and scores["rivals"].report is None
+    fine, rivals = scores["pennant-fine"].figures["map_points"], scores["rivals"].figures["map_points"]
+    assert fine is not None and rivals is not None and "report" not in scores["rivals"].figures
     # pennant-fine: both points cite; 3 ids, report 12 unknown; both facts said
     assert (fine.schema_ok, fine.points, fine.scores_in_range, fine.points_to_cite, fine.points_cited) == (True, 2, 2, 2, 2)
     assert (fine.citations, fine.citations_invalid, fine.gold_facts, fine.gold_facts_found) == (3, 1, 2, 2)
@@ -139,7 +139,7 @@ def test_the_shipped_map_suite_scores_as_its_readme_says(tmp_path: Path, monkeyp
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     suite = load_suite(REPO / "suites" / "podcast-global-map.yaml")
     outcome, summary = replay(suite, tmp_path / "reports", "shipped")
-    figures = {r.case_id: r.score.map_points for r in outcome.results}
+    figures = {r.case_id: r.score.figures.get("map_points") for r in outcome.results}
     table = {case: (m.points, m.scores_in_range, m.points_to_cite, m.points_cited, m.citations, m.citations_invalid,
                     m.gold_facts_found, m.schema_ok) for case, m in figures.items()}
     assert table == {"regulators": (3, 3, 3, 3, 3, 0, 2, True), "funding": (2, 1, 2, 2, 5, 3, 1, True),

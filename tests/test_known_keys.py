@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from harness import known_keys
 from harness.llm.providers.registry import PROVIDERS
-from harness.llm.redaction import DEFAULT_KEY_ENVS, REDACTED
+from harness.redaction import DEFAULT_KEY_ENVS, REDACTED
 
 KEY = "sk-known-" + "Hq2Wm8Zr4Lp6Xt1Vb9Nc"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.kinds.registry import get_kind, rows_kind
 from harness.run.plan import plan_variant
-from harness.suite_kinds import KINDS, rows_kind
 from harness.suites import load_suite
 
 from .conftest import REPO
@@ -60,7 +60,7 @@ def test_an_extraction_plan_fills_what_it_always_filled() -> None:
     assert plan.variables(case) == {
         "input_text": case.text, "entity_types": "organization,person,geo,event", "tuple_delimiter": "<|>",
         "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>", "language": "English"}
-    assert plan.max_gleanings == 1 and plan.kind is KINDS["extract_graph"]
+    assert plan.max_gleanings == 1 and plan.kind is get_kind("extract_graph")
 
 
 def test_the_shipped_summary_suite_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -133,13 +133,13 @@ def test_report_and_claims_prompts_are_filled_as_graphrag_fills_them() -> None:
             "tuple_delimiter": "<|>", "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"})
         language: str = "English"
 
-    report = KINDS["community_report"]
+    report = get_kind("community_report")
     context = "-----Entities-----\nid,entity,description\n1,ACME,makes rockets"
     # GraphRAG 2.x/3.x: {input_text} the context, {max_report_length} community_reports.max_length (2000)
     assert report.variables(Plan(), GoldCase(id="r", text=context)) == {"input_text": context, "language": "English"}
     assert report.engine_defaults == {"max_report_length": "2000"}
     assert (report.answer_format, report.gleans) == ("report", False)
-    claims = KINDS["extract_claims"]
+    claims = get_kind("extract_claims")
     filled = claims.variables(Plan(), GoldCase(id="c", text="Acme sued Bo."))
     # GraphRAG formats the entity types list itself; extract_claims.description's default
     assert filled["entity_specs"] == "['organization', 'person']" and filled["entity_types"] == "organization,person"
@@ -199,5 +199,5 @@ def test_a_report_is_scored_against_its_variants_own_example() -> None:
     answer = json.dumps({"title": "Brightwater Shipping", "summary": "s", "rating": 5, "rating_explanation": "r",
                          "findings": [finding] * 5})
     row = evaluate_case(suite, plan, case, [Round(index=0, kind="extract", output=answer)], "h")
-    assert row.score.report is not None
-    assert row.score.report.example_names_found == ["BRIGHTWATER SHIPPING", "ESSEL ESTUARY"]
+    assert row.score.figures.get("report") is not None
+    assert row.score.figures["report"].example_names_found == ["BRIGHTWATER SHIPPING", "ESSEL ESTUARY"]

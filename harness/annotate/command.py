@@ -167,10 +167,11 @@ def _run_names(suite, runs: list) -> list[str]:
 
 
 def propose(suite, run_paths: list[Path], variants: list[str] | None, cases: list[str] | None, refresh: bool) -> None:
+    from ..kinds.registry import get_kind
     from .gold_file import ProposedFrom
     from .proposals import graphs_of_runs, propose_case
 
-    if suite.spec.kind != "extract_graph":
+    if "entities" not in get_kind(suite.spec.kind).gold:  # a kind whose cases take entity/relationship gold
         raise InputError(f"{suite.path}: annotate proposes extraction gold; suite '{suite.name}' is a {suite.spec.kind} suite")
     runs = _load_runs(suite, run_paths)
     present = [v for v in suite.variant_names() if any(row.variant == v for run in runs for row in run.rows)]

@@ -5,14 +5,32 @@ readers it and the formats use are `harness.parsing`."""
 from __future__ import annotations
 
 import traceback
+from functools import cache
 
-from harness.formats import AUTO, DEFAULT_FORMAT, format_names
+from harness.formats import AUTO, DEFAULT_FORMAT, format_names, is_format
 from harness.model import ExtractedGraph, FormatIssue, FormatReport, ParseResult
 from harness.formats.pipeline import run, written_triples
 from harness.text import scrub_surrogates
 
-# What `parse` accepts as `format`: "auto" and every registered format (harness.formats).
-FORMATS = (AUTO, *format_names())
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """`FORMATS`, what `parse` accepts as `format`: "auto" and every registered format
+    (harness.formats), plugins' included; computed when first asked (then kept: the plugins are
+    read once), since listing the plugins' reads the installed packages' metadata."""
+    if name == "FORMATS":
+        return _formats()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@cache
+def _formats() -> tuple[str, ...]:
+    return (AUTO, *format_names())
+
+
+def _check(format: str) -> None:
+    if format != AUTO and not is_format(format):
+        raise ValueError(f"unknown format {format!r}; expected one of {', '.join((AUTO, *format_names()))}")
 
 
 def parse(
@@ -24,12 +42,11 @@ def parse(
     completion_delimiter: str = "<|COMPLETE|>",
     round: int = 0,
 ) -> ParseResult:
-    """Parse one model answer. `format` is one of FORMATS; the result names the format used.
+    """Parse one model answer. `format` is "auto" or a registered format (FORMATS); the result names the format used.
 
     Raises ValueError only for caller errors (an unknown `format`, an empty tuple delimiter);
     never for the text."""
-    if format not in FORMATS:
-        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    _check(format)
     if not tuple_delimiter:
         raise ValueError("tuple_delimiter must not be empty")
     try:
@@ -40,7 +57,7 @@ def parse(
     except Exception as exc:  # the design's rule: nothing a model writes may raise
         tb = traceback.extract_tb(exc.__traceback__)
         where = f"{tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else "?"
-        used = format if format in FORMATS and format != AUTO else DEFAULT_FORMAT
+        used = format if format != AUTO and is_format(format) else DEFAULT_FORMAT
         return ParseResult(
             format=used,
             graph=ExtractedGraph(),
@@ -77,8 +94,7 @@ def triples_as_written(
     written (Text2KGBench's run_eval.py keeps `" \\"1. FC Magdeburg\\""` as it is) reads these,
     so JSON answer text gives it what a `triples` field gives. [] for an answer of another
     format; never raises on the text (as `parse`)."""
-    if format not in FORMATS:
-        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    _check(format)
     try:
         text = scrub_surrogates("" if text is None else str(text))
         return written_triples(text, format, tuple_delimiter, record_delimiter, completion_delimiter, round)

@@ -42,7 +42,7 @@ from .cassette_schema import FORMAT_VERSION, CorruptCassette, check_completion_b
 from .providers.base import REPLAY_KEY
 from .request_digest import body_hash, canonical_body, canonical_hash, dump_json as _dump
 from .record_modes import RECORD_MODES
-from .redaction import Redactor, configured_secrets, header_secrets
+from ..redaction import Redactor, configured_secrets, header_secrets
 
 KEPT_REQUEST_HEADERS = frozenset({"content-type"})
 KEPT_RESPONSE_HEADERS = frozenset({"content-type"})

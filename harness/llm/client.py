@@ -44,7 +44,7 @@ from .cassette_store import CaseReplay, current_replay
 from .limiter import AdaptiveLimiter
 from .providers.base import REPLAY_KEY, EndpointSettings, Message
 from .providers.registry import get_provider
-from .redaction import Redactor, configured_secrets
+from ..redaction import Redactor, configured_secrets
 from .request_digest import request_hash
 
 MAX_BODY_BYTES = 16 << 20  # a chat completion of 100k tokens is under 1 MB; a bomb is refused here

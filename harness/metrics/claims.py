@@ -1,4 +1,4 @@
-"""Claims metrics (`CaseScore.claims`, harness/scoring/claims_score.py): the eight fields, the
+"""Claims metrics (`CaseScore.figures["claims"]`, harness/scoring/claims_score.py): the eight fields, the
 status and date formats, subjects among the entity specs where the specs are names, and gold
 claim recall where the case gives gold claims (docs/scoring.md, "Claims"). A case of another suite
 kind has None there and pools nothing: n/a outside claims suites, rows left out of their tables.

@@ -1,5 +1,5 @@
-"""Reading a suite kind's own per-case figures (`CaseScore.summary`, `.report`, `.claims`,
-`.map_points`) into metric values: one set of helpers for the report, claims and map families,
+"""Reading a suite kind's own per-case figures (`CaseScore.figures` under the kind's
+`KindSpec.score_key`: "summary", "report", "claims", "map_points") into metric values: one set of helpers for the report, claims and map families,
 each of which reads one score model. A case of another kind has None there, so every value is
 None and it pools nothing (n/a outside the kind's suites)."""
 
@@ -17,19 +17,19 @@ _V = TypeVar("_V", bound=float)  # int or float
 
 
 def figure(attr: str, read: Callable[[Any], _V | None]) -> Callable[[CaseScore], _V | None]:
-    """A per-case value read from the score model at `CaseScore.<attr>`; None when it is absent."""
+    """A per-case value read from the score model under `attr` of `CaseScore.figures`; None when it is absent."""
     def value(score: CaseScore) -> _V | None:
-        model = getattr(score, attr)
+        model = score.figures.get(attr)
         return None if model is None else read(model)
 
     return value
 
 
 def ratio(attr: str, num: Read, den: Read) -> Callable[[CaseScore], float | None]:
-    """num / den of the score model at `CaseScore.<attr>`; None when it is absent, when either
-    side is None, or on an empty denominator."""
+    """num / den of the score model under `attr` of `CaseScore.figures`; None when it is absent,
+    when either side is None, or on an empty denominator."""
     def value(score: CaseScore) -> float | None:
-        model = getattr(score, attr)
+        model = score.figures.get(attr)
         if model is None:
             return None
         n, d = num(model), den(model)

@@ -1,4 +1,4 @@
-"""Global-search map metrics (`CaseScore.map_points`, harness/scoring/map_score.py): the answer's
+"""Global-search map metrics (`CaseScore.figures["map_points"]`, harness/scoring/map_score.py): the answer's
 shape, its points' scores, their citations against the context's report ids, and gold facts
 where the case gives them (docs/scoring.md, "Global search map points"). A case of another suite
 kind has None there and pools nothing, so every metric here is n/a outside map suites and its row

@@ -184,6 +184,36 @@ def register(metric: Metric) -> Metric:
     return metric
 
 
+_plugins_loaded = False
+
+
+def register_entry(entry: object) -> None:
+    """Register what a `kg_prompt_harness.metrics` entry point names: a `Metric` or a `Count` (a
+    metric's counts first: entry points load by name), or a module whose import registered its
+    metrics with `register_count` and `register`, as the built-in families do."""
+    import types
+
+    if isinstance(entry, Count):
+        register_count(entry)
+    elif isinstance(entry, Metric):
+        register(entry)
+    elif not isinstance(entry, types.ModuleType):
+        raise TypeError(f"a metrics entry point names a Metric, a Count or a module, not {type(entry).__name__}")
+
+
+def _loaded() -> dict[str, Metric]:
+    """The metrics, plugins' included: the first reader loads the plugins' entry points, after the
+    built-in families (importing this module imported `harness.metrics` first), so theirs come
+    last in summary.json."""
+    global _plugins_loaded
+    if not _plugins_loaded:
+        _plugins_loaded = True
+        from .. import plugins
+
+        plugins.load("metrics", register_entry)
+    return _METRICS
+
+
 def register_prf(prefix: str, label: str, phrase: str, *, scores: Callable[[CaseScore], Any],
                  tp: str, pred: str, gold_count: str, gold: GoldKind,
                  precision: Mapping[str, Any], recall: Mapping[str, Any], f1: Mapping[str, Any]) -> None:
@@ -210,30 +240,33 @@ def register_prf(prefix: str, label: str, phrase: str, *, scores: Callable[[Case
 
 def metrics() -> tuple[Metric, ...]:
     """Every metric in declaration order."""
-    return tuple(_METRICS.values())
+    return tuple(_loaded().values())
 
 
 def metric_names() -> tuple[str, ...]:
-    return tuple(_METRICS)
+    return tuple(_loaded())
 
 
 def counts() -> tuple[Count, ...]:
+    _loaded()
     return tuple(_COUNTS.values())
 
 
 def get(name: str) -> Metric | None:
     """A metric by its name or one of its aliases."""
-    return _METRICS.get(_ALIASES.get(name, name))
+    return _loaded().get(_ALIASES.get(name, name))
 
 
 def canonical(name: str) -> str:
     """The registered name of a metric named by an alias (`grounded_rate` -> `grounding_rate`);
     any other name unchanged."""
+    _loaded()
     return _ALIASES.get(name, name)
 
 
 def aliases() -> dict[str, str]:
     """alias -> registered name."""
+    _loaded()
     return dict(_ALIASES)
 
 
@@ -256,7 +289,7 @@ def gold_kind(name: str) -> GoldKind | None:
 
 def headline() -> tuple[Metric, ...]:
     """The headline metrics (ratios to the baseline), in headline order."""
-    return tuple(sorted((m for m in _METRICS.values() if m.headline_rank is not None), key=lambda m: m.headline_rank or 0))
+    return tuple(sorted((m for m in _loaded().values() if m.headline_rank is not None), key=lambda m: m.headline_rank or 0))
 
 
 def thresholded() -> tuple[Metric, ...]:
@@ -267,13 +300,13 @@ def thresholded() -> tuple[Metric, ...]:
 @lru_cache(maxsize=1)
 def _thresholded() -> tuple[Metric, ...]:
     """`thresholded`, sorted once per set of metrics (`register` clears it): reports ask per case."""
-    ranked = sorted(_METRICS.values(), key=lambda m: (m.headline_rank is None, m.headline_rank or 0))
+    ranked = sorted(_loaded().values(), key=lambda m: (m.headline_rank is None, m.headline_rank or 0))
     return tuple(m for m in ranked if m.threshold is not None)
 
 
 def in_reports() -> tuple[Metric, ...]:
     """The rows of the report tables, in report order."""
-    return tuple(sorted((m for m in _METRICS.values() if m.report_rank is not None), key=lambda m: m.report_rank or 0))
+    return tuple(sorted((m for m in _loaded().values() if m.report_rank is not None), key=lambda m: m.report_rank or 0))
 
 
 def in_bar_chart() -> tuple[Metric, ...]:
@@ -282,7 +315,7 @@ def in_bar_chart() -> tuple[Metric, ...]:
 
 def key_figures(kind: str = "extract_graph") -> tuple[Metric, ...]:
     """The key figures of a suite kind (extraction: entity and relationship recall)."""
-    return tuple(m for m in _METRICS.values() if m.key_figure and m.suite_kind == kind)
+    return tuple(m for m in _loaded().values() if m.key_figure and m.suite_kind == kind)
 
 
 def of_kind(kind: str, found: tuple[Metric, ...]) -> tuple[Metric, ...]:
@@ -295,7 +328,7 @@ def console_columns(*, gold: bool, kind: str = "extract_graph") -> tuple[Metric,
     "always"; without any gold, every metric with a `console` setting, in declaration order.
     Another kind than extraction shows its own key figures and "always" metrics, gold or not (its
     figures need no gold; entity/relationship gold is not part of it)."""
-    mine = of_kind(kind, tuple(_METRICS.values()))
+    mine = of_kind(kind, tuple(_loaded().values()))
     if gold or kind != "extract_graph":
         return key_figures(kind) + tuple(m for m in mine if m.console == "always" and not m.key_figure)
     return tuple(m for m in mine if m.console is not None)

@@ -1,4 +1,4 @@
-"""Community report metrics (`CaseScore.report`, harness/scoring/report_score.py): the report's
+"""Community report metrics (`CaseScore.figures["report"]`, harness/scoring/report_score.py): the report's
 schema, rating and number of findings, its citations against the context's record ids, the
 context entities it names, and gold facts where the case gives them (docs/scoring.md, "Community
 reports"). A case of another suite kind has None there and pools nothing, so every metric here is

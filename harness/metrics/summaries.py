@@ -1,4 +1,4 @@
-"""Description-summary metrics (`CaseScore.summary`, docs/scoring.md "Description summaries"):
+"""Description-summary metrics (`CaseScore.figures["summary"]`, docs/scoring.md "Description summaries"):
 reference-free figures of a summarize_descriptions suite, read against each case's own
 description list, plus the recall of gold facts where a case gives `facts`. A case of another
 kind has no summary score and pools nothing, so these are n/a there and `only_where_defined`
@@ -18,7 +18,11 @@ KIND = "summarize_descriptions"
 
 def _summary(read: Callable[[SummaryScore], int | float | None]) -> Callable[[CaseScore], int | float | None]:
     """A per-case value of the summary figures; None for a case that is no summary."""
-    return lambda s: None if s.summary is None else read(s.summary)
+    def value(score: CaseScore) -> int | float | None:
+        found = score.figures_of("summary", SummaryScore)
+        return None if found is None else read(found)
+
+    return value
 
 
 def _flag(value: bool | None) -> float | None:

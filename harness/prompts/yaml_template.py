@@ -40,7 +40,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from ..errors import InputError
 from ..model import Value
 from ..yamlfile import LineMap, Location, format_loc, line_of, parse_yaml, shown_key
-from ..formats import format_names, get_format
+from ..formats import format_names, get_format, is_format
 from ..formats.base import DELIMITER_KEYS, resolve_delimiters
 from .examples import Example, ExampleLayout
 from .syntax import placeholders
@@ -126,7 +126,7 @@ class TemplateSpec(Value):
     @field_validator("format")
     @classmethod
     def _registered_format(cls, value: str) -> str:
-        if value not in format_names():
+        if not is_format(value):
             raise ValueError(f"'{value}' is not one of {', '.join(format_names())}")
         return value
 

@@ -3,7 +3,7 @@
 With gold, the key figures (entity and relationship recall) and the grounding rate; a suite with
 no gold at all (no case annotated) gets the compact reference-free set instead: grounded %, type
 conformance, duplicate records, dangling relationships, example leaks (totals over the cases).
-A suite of another kind (harness.suite_kinds: description summaries, reports, claims) shows its
+A suite of another kind (harness/kinds/: description summaries, reports, claims) shows its
 kind's key figures and no graph columns: its answers build no graph."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..artifacts import RunSummary, VariantSummary, Verdict
+from ..kinds.registry import builds_graph
 from ..metrics.registry import Metric, console_columns, format_value, key_figures
 from . import engine_section, fragmentation_section, gleaning_section
 
@@ -66,7 +67,7 @@ def run_table(summary: RunSummary) -> Table:
     baseline = summary.baseline
     gold = summary.has_gold
     kind = summary.suite_kind
-    graph_columns = kind == "extract_graph"
+    graph_columns = builds_graph(kind)
     # say what each group of columns is: the metric columns pool over cases, while entities,
     # relationships and communities are the union graph's (a name in two cases counts once)
     union = "entities, relationships, communities: the union graph of all cases"

@@ -304,8 +304,9 @@ def case_html(view: ReportView, case_id: str, first: bool) -> str:
             parts.append(f"<p class='missed'>no score: {e(row.error or 'failed')}</p></div>")
             continue
         s = row.score
-        if s.summary is not None:
-            parts.append(summary_html(row, s.summary) + "</div>")
+        summary = s.figures_of("summary", SummaryScore)
+        if summary is not None:
+            parts.append(summary_html(row, summary) + "</div>")
             continue
         parts.append(
             f"<p class='muted'>entities P {pct(s.entities.precision)} R {pct(s.entities.recall)} · relationships "

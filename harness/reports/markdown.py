@@ -15,7 +15,7 @@ from ..metrics.registry import Metric, format_metric, format_value, get, key_fig
 from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
 from . import engine_section, fragmentation_section, gleaning_section, outputs_section
 from .view import SIZE_KEYS, Column, ReportView
-from ..model import CaseScore
+from ..model import CaseScore, SummaryScore
 
 MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
 MAX_LIST = 12
@@ -304,8 +304,9 @@ def cases_section(view: ReportView) -> list[str]:
         missed = ""
         if last is not None:
             row = last.row(case_id)
-            if row is not None and row.score is not None and row.score.summary is not None:
-                found = row.score.summary
+            summary = None if row is None or row.score is None else row.score.figures_of("summary", SummaryScore)
+            if row is not None and summary is not None:
+                found = summary
                 missed = "; ".join(part for part in (
                     f"dropped: {names(found.dropped_facts, 3)}" if found.dropped_facts else "",
                     f"added: {names(found.added_facts, 3)}" if found.added_facts else "") if part) or "—"

@@ -76,7 +76,7 @@ def _short(name: str, width: int = 28) -> str:
 def _plotted(view: ReportView, with_gold: tuple[Metric, ...]) -> tuple[Metric, ...]:
     """The metrics a 0-1 plot shows: `with_gold` when the run has gold, else the reference-free
     rates of the compact set (grounding rate, type conformance): recall would be n/a throughout."""
-    if view.suite_kind != "extract_graph":  # another suite kind: its own rates, gold or not
+    if not view.builds_graph:  # another suite kind: its own rates, gold or not
         return tuple(m for m in console_columns(gold=True, kind=view.suite_kind) if not m.is_count)
     if view.has_gold:
         return of_kind(view.suite_kind, with_gold)

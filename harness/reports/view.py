@@ -20,7 +20,7 @@ from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, Metri
 from ..gate import effective_thresholds
 from ..metrics import get as get_metric
 from ..metrics.registry import Metric, in_reports
-from ..suite_kinds import rows_kind
+from ..kinds.registry import builds_graph, rows_kind
 from ..model import CaseResult, GoldCase, GraphStats
 
 if TYPE_CHECKING:
@@ -120,11 +120,11 @@ class ReportView:
     def builds_graph(self) -> bool:
         """Whether the run's answers build a graph (extraction): graph size, fragmentation,
         gleaning and F1 regressions are sections of such runs only."""
-        return self.suite_kind == "extract_graph"
+        return builds_graph(self.suite_kind)
 
     @cached_property
     def suite_kind(self) -> str:
-        """The suite kind of the rows shown (harness.suite_kinds): which figures lead. Read once:
+        """The suite kind of the rows shown (harness/kinds/): which figures lead. Read once:
         every section and case row asks, and reading all rows each time made reports quadratic."""
         return rows_kind(row for column in self.columns for row in column.rows)
 

@@ -26,7 +26,7 @@ from ..suites import Suite
 from ..llm.cassette_store import MAX_CASSETTE_BYTES, CassetteStore, replaying
 from ..llm.client import ModelClient
 from ..llm.providers.registry import get_provider
-from ..llm.redaction import Redactor, configured_secrets
+from ..redaction import Redactor, configured_secrets
 
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("openai-key", re.compile(r"sk-[A-Za-z0-9_\-]{16,}")),

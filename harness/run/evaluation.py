@@ -9,7 +9,7 @@ from ..model import (
 from ..formats.answer import parse
 from ..scoring import score_case
 from ..scoring.engine_reading import read_as_engine
-from ..suite_kinds import ScoreInput
+from ..kinds.spec import ScoreInput
 from ..suites import Suite
 from .plan import ScoringPlan
 

@@ -16,7 +16,8 @@ from ..prompts.leakage import chunk_in_prompt, fold, prompt_without_chunk
 from ..prompts.template import PromptMeta, PromptTemplate
 from ..scoring.ontology import ontology_types
 from ..scoring.reference_free import reference_free
-from ..suite_kinds import KINDS, KindSpec
+from ..kinds.registry import DEFAULT_KIND, get_kind
+from ..kinds.spec import KindSpec
 from ..suites import ModelSettings, Suite, VariantSpec
 
 
@@ -40,8 +41,8 @@ class ScoringPlan:
     # the types type conformance checks against: the suite ontology's (`ontology_types`) when it
     # has one, else None and the prompt's `entity_types` (docs/scoring.md, "Ontology conformance")
     conformance_types: list[str] | None = None
-    # the suite's kind (harness.suite_kinds): the variables its prompt is filled with and its scoring
-    kind: KindSpec = field(default_factory=lambda: KINDS["extract_graph"])
+    # the suite's kind (harness/kinds/): the variables its prompt is filled with and its scoring
+    kind: KindSpec = field(default_factory=lambda: get_kind(DEFAULT_KIND))
     # how gleaning goes: the conversation of the engine version the suite names (`engine:`)
     conversation: Conversation = HARNESS
     prompt_known: bool = True
@@ -53,7 +54,7 @@ class ScoringPlan:
         and the variant's values, then the engine's defaults for what the template declares not."""
         engine = {k: v for k, v in self.kind.engine_defaults.items() if k not in self.template.defaults}
         filled = {**engine, **self.kind.variables(self, case)}
-        if self.kind.name == "extract_graph" and self.conversation.strips_chunk:
+        if self.kind.builds_graph and self.conversation.strips_chunk:
             filled["input_text"] = self.conversation.chunk(filled["input_text"])
         return filled
 
@@ -131,7 +132,7 @@ def plan_variant(suite: Suite, name: str) -> VariantPlan:
     template = load_variant_prompt(suite, name)  # honours HARNESS_PROMPT_<VARIANT>, HARNESS_PROMPTS_DIR
     endpoint = endpoint_settings(model, model_name=spec.model)
     types = variant_entity_types(suite, name, template)
-    kind = KINDS[suite.spec.kind]
+    kind = get_kind(suite.spec.kind)
     declared = template.meta.kind
     if declared is not None and declared not in kind.prompt_kinds:
         raise InputError(f"{suite.path}: variant '{name}': its prompt says `kind: {declared}`, "

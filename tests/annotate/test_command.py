@@ -11,7 +11,7 @@ import pytest
 
 from harness.suites import load_suite
 
-from .helpers import replayed_run, run_cli, suite_without_gold
+from .helpers import REPO, replayed_run, run_cli, suite_without_gold
 
 
 def load_side(suite: Path):
@@ -277,3 +277,12 @@ def test_the_gold_file_line_keeps_the_suite_yaml_and_its_style(text):
     assert yaml.safe_load(written) == {**before, "gold_file": "s.gold.yaml"}
     flow = "{" in text
     assert written.count("{") == text.count("{") if flow else written.startswith(text)  # one entry more, or one line
+
+
+def test_a_suite_whose_kind_takes_no_entity_gold_is_refused(capsys, tmp_path):
+    """annotate proposes entity/relationship gold: a kind whose cases take none (the registry's
+    `gold`) is refused in one line, before any run is read."""
+    code, out, err = run_cli(capsys, "annotate", str(REPO / "suites" / "podcast-summaries.yaml"),
+                             "--from", str(tmp_path / "no-run"))
+    assert code == 2 and err.count("\n") == 1, err
+    assert "annotate proposes extraction gold; suite 'podcast-summaries' is a summarize_descriptions suite" in err

@@ -119,3 +119,27 @@ def test_help_texts_and_docs_that_list_the_formats_name_every_registered_one() -
     }
     missing = {where: [name for name in format_names() if name not in text] for where, text in places.items()}
     assert not any(missing.values()), {where: names for where, names in missing.items() if names}
+
+
+def test_a_plugin_formats_detection_rules_come_after_every_built_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plugin's rule, however low its priority, never takes an answer a built-in format
+    recognises; it decides only what no built-in rule matches."""
+    from typing import ClassVar
+
+    import harness.formats as formats
+    from harness import plugins
+    from harness.formats.base import DetectionRule
+    from harness.formats.summary import SummaryFormat
+
+    monkeypatch.setattr(plugins, "_loaded", {"formats"})  # as while a plugin registers: no metadata scan
+    monkeypatch.setattr(formats, "_BY_NAME", dict(formats._BY_NAME))
+    monkeypatch.setattr(formats, "_PLUGIN_RULES", [])
+
+    class Shouting(SummaryFormat):
+        name: ClassVar[str] = "shouting"
+        detection_rules: ClassVar[tuple[DetectionRule, ...]] = (DetectionRule(1, lambda ctx: ctx.text.isupper()),)
+
+    formats.register_format(Shouting)
+    assert detect_format("ANA RUIZ WINS") == "shouting"
+    assert detect_format('("ENTITY"<|>ANA RUIZ<|>PERSON<|>MAYOR)') == "graphrag"  # upper case, and a tuple record
+    assert "shouting" in format_names() and get_format("shouting").name == "shouting"

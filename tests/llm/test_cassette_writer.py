@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.llm.cassettes import JsonSerializer, dump_cassette_json, scrub_response
-from harness.llm.redaction import Redactor
+from harness.redaction import Redactor
 from harness.llm.request_digest import dump_json
 
 SECRET = "sk-" + "abcdefgh" * 3  # built here so the repository holds no credential-like text

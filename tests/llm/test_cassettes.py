@@ -329,7 +329,7 @@ def cassette_of_copies(folder: Path, base: dict, n: int, indent: int | None = No
 @pytest.mark.slow
 def test_audit_credential_scan_grows_linearly_with_interactions(tmp_path):
     from harness.run.audit import scan_credentials
-    from harness.llm.redaction import Redactor
+    from harness.redaction import Redactor
 
     from ..support.growth import assert_linear
 

@@ -17,11 +17,11 @@ def plain() -> CaseScore:
 def with_report(**fields: object) -> CaseScore:
     base: dict[str, object] = {"schema_ok": True}
     base.update(fields)
-    return plain().model_copy(update={"report": ReportScore.model_validate(base)})
+    return plain().with_figures("report", ReportScore.model_validate(base))
 
 
 def with_claims(**fields: object) -> CaseScore:
-    return plain().model_copy(update={"claims": ClaimsScore.model_validate(fields)})
+    return plain().with_figures("claims", ClaimsScore.model_validate(fields))
 
 
 def test_report_metrics_pool() -> None:

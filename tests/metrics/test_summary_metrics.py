@@ -19,7 +19,7 @@ B = GoldCase(id="b", text="[]", entity_name="BO", descriptions=["Bo bakes bread.
 
 def summary_case(gold: GoldCase, text: str):  # type: ignore[no-untyped-def]
     score = score_case(gold, ExtractedGraph())
-    return score.model_copy(update={"summary": score_summary(gold, text)})
+    return score.with_figures("summary", score_summary(gold, text))
 
 
 def test_summary_metrics_pool_over_summary_cases() -> None:

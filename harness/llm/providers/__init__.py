@@ -1,1 +1,1 @@
-"""Providers: how the harness talks to one kind of endpoint (see base.Provider, registry.PROVIDERS)."""
+"""Providers: how the harness talks to one kind of endpoint (see base.Provider, registry.register_provider)."""

@@ -62,7 +62,7 @@ class EndpointSettings:
     max_tokens: int | None = None
     seed: int | None = None
     max_wait_s: float = 120.0  # a longer Retry-After gives the call up (exit 4) instead of waiting
-    provider: str = "openai"  # a name in providers.registry.PROVIDERS
+    provider: str = "openai"  # a name registered in providers/registry.py
     base_url_env: str | None = None  # the variable the base URL is read from when base_url is unset
     api_version: str | None = None  # Azure's api-version
 

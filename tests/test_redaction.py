@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.llm.redaction import REDACTED, Redactor, secret_forms
+from harness.redaction import REDACTED, Redactor, secret_forms
 
 KEY = "sk-" + "0123456789" * 2  # built here so the repository holds no credential-like text
 OTHER = "az" + "f" * 30
