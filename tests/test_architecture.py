@@ -204,7 +204,7 @@ def test_the_shipped_package_graph_is_read_whole():
     assert "harness.cli" in graph.modules and "harness.prompts" in graph.modules
     assert "harness.lazy_exports" in graph.edges["harness.prompts"]
     assert "harness.prompts.lint" in graph.edges["harness.prompts"]  # the facade's TYPE_CHECKING block
-    assert "harness" in graph.edges["harness.cli"]  # `from . import __version__`
+    assert "harness" in graph.edges["harness.cli.main"]  # `from .. import __version__`
 
 
 def test_a_standard_library_name_is_seen_for_modules_and_packages(tmp_path):

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from ..lazy_exports import lazy_facade
 
 # The names below are the package's public API, bound on first use, so that importing one
-# submodule (the CLI's `prompts.commands`) does not import lint's tokenizer with it.
+# submodule (`prompts.kinds`, for the CLI's `harness prompts kinds`) does not import lint's tokenizer with it.
 # `lazy_facade` reads this block: it is the only list of the names.
 if TYPE_CHECKING:
     from .builtin import builtin_names, load_builtin
