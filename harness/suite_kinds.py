@@ -186,10 +186,6 @@ KIND_INPUTS = ("entity_name", "descriptions", "max_length", "entity_specs", "cla
 KIND_GOLD = ("entities", "relationships", "annotated", "facts", "claims")  # `annotated`: of entity/relationship gold
 
 
-def kind_spec(kind: str) -> KindSpec:
-    return KINDS[kind]
-
-
 def _a(kind: str) -> str:
     return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 

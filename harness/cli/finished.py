@@ -131,7 +131,7 @@ def inspect_command(
     json_out: JsonOpt = False,
 ) -> None:
     """One entity across a run: descriptions, types, relationships, source cases, gold."""
-    from ..entity_report import inspect_entity, render_text
+    from ..inspection import inspect_entity, render_text
     from ..runfolder import load_run, load_suite_of
 
     data = load_run(run, need_summary=False)

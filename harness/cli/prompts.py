@@ -38,15 +38,15 @@ def lint_command(
 ) -> None:
     """Check prompt files; exit 1 when any finding is an error."""
     from ..formats.answer import FORMATS
-    from ..prompts.kinds import ENGINE_NAMES, KINDS
+    from ..prompts.kinds import ENGINE_NAMES, PROMPT_KINDS
     from ..prompts.lint import LintFinding, LintReport, lint_report
 
     if not prompts and not suite:
         raise InputError("no prompt given (try: harness prompts lint prompts/default/extract_graph.txt, or --suite SUITE)")
     if format is not None and (format not in FORMATS or format == "auto"):
         raise InputError(f"--format: '{format}' is not one of {', '.join(f for f in FORMATS if f != 'auto')}")
-    if kind is not None and kind not in KINDS:
-        raise InputError(f"--kind: '{kind}' is not one of {', '.join(KINDS)}")
+    if kind is not None and kind not in PROMPT_KINDS:
+        raise InputError(f"--kind: '{kind}' is not one of {', '.join(PROMPT_KINDS)}")
     if engine is not None and engine not in ENGINE_NAMES:
         raise InputError(f"--engine: '{engine}' is not one of {', '.join(ENGINE_NAMES)}")
     settings: dict[str, Any] = {
@@ -256,12 +256,12 @@ def kinds_command(
     engine: Annotated[Optional[str], typer.Option("--engine", help="Only the variables this engine fills (graphrag-0..3, lightrag, lightrag-old).")] = None,
 ) -> None:
     """List the prompt kinds: per engine version, the variables it fills, and the answer format."""
-    from ..prompts.kinds import ENGINE_GROUPS, HARNESS_ENGINE, KINDS
+    from ..prompts.kinds import ENGINE_GROUPS, HARNESS_ENGINE, PROMPT_KINDS
 
     if engine is not None and engine not in ENGINE_GROUPS:
         raise InputError(f"--engine: '{engine}' is not one of {', '.join(ENGINE_GROUPS)}")
     rows = []
-    for kind in KINDS.values():
+    for kind in PROMPT_KINDS.values():
         runner = [(HARNESS_ENGINE, kind.harness)] if kind.harness is not None else []
         for version, variables in [*kind.filled.items(), *runner]:
             if engine is not None and version not in ENGINE_GROUPS[engine]:
