@@ -147,7 +147,7 @@ def write_reports(run_dir: Path, view: ReportView, *, suite_file: str = "") -> l
         write(run_dir / "plots" / f"{name}.png", png)
     write(run_dir / "report.md", render_markdown(view))
     write(run_dir / "report.html", render_html(view, plots))
-    if view.kind == "run":
+    if view.report_of == "run":
         write(run_dir / "junit.xml", iter_junit(view, suite_file))
     return written
 

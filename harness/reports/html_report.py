@@ -104,7 +104,7 @@ def img(png: bytes, alt: str) -> str:
 def column_heading(view: ReportView, column: Column) -> str:
     tag = ""
     if column.is_reference and len(view.columns) > 1:
-        tag = " <span class='tag'>(reference)</span>" if view.kind == "comparison" else " <span class='tag'>(baseline)</span>"
+        tag = " <span class='tag'>(reference)</span>" if view.report_of == "comparison" else " <span class='tag'>(baseline)</span>"
     return f"<th>{e(column.name)}{tag}</th>"
 
 

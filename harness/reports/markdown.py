@@ -103,7 +103,7 @@ def scores_legend(ref_word: str) -> str:
 
 
 def header(view: ReportView) -> list[str]:
-    cells = [esc(c.name) + (" (reference)" if c.is_reference and view.kind == "comparison" else
+    cells = [esc(c.name) + (" (reference)" if c.is_reference and view.report_of == "comparison" else
                             " (baseline)" if c.is_reference and len(view.columns) > 1 else "")
              for c in view.columns]
     return ["| | " + " | ".join(cells) + " |", "|---|" + "---:|" * len(view.columns)]
@@ -143,7 +143,7 @@ def size_table(view: ReportView) -> list[str]:
         lines += ["", f"Union graph of each column's cases; communities: {settings.algorithm} "
                       f"({settings.library} {settings.library_version}, seed {settings.seed}, "
                       f"resolution {settings.resolution}). Ratios are against the "
-                      f"{'reference run' if view.kind == 'comparison' else 'baseline variant'}."]
+                      f"{'reference run' if view.report_of == 'comparison' else 'baseline variant'}."]
     return lines
 
 

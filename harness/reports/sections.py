@@ -66,11 +66,11 @@ def _builds_graph(view: ReportView) -> bool:
 
 
 def _is_run(view: ReportView) -> bool:
-    return view.kind == "run"
+    return view.report_of == "run"
 
 
 def _reference_word(view: ReportView) -> str:
-    return "the reference run" if view.kind == "comparison" else "the baseline variant"
+    return "the reference run" if view.report_of == "comparison" else "the baseline variant"
 
 
 # --------------------------------------------------------------------------- the built-in sections
