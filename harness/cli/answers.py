@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -20,6 +20,9 @@ from .options import (
     TupleOpt,
 )
 from .render import citation_lines, emit_json, parse_lines, query_lines, reference_free_lines, score_lines
+
+if TYPE_CHECKING:
+    from ..model import MatchingConfig, ParseResult, ReferenceFreeScores
 
 
 def parse_command(
@@ -194,7 +197,8 @@ def _example_text(prompt: str, fmt: str, types: list[str] | None) -> str:
     })
 
 
-def _reference_free_of(result, chunk: str, types: list[str] | None, matching, example_text: str | None):
+def _reference_free_of(result: ParseResult, chunk: str, types: list[str] | None, matching: MatchingConfig | None,
+                       example_text: str | None) -> ReferenceFreeScores:
     from ..formats import DEFAULT_FORMAT, format_names, get_format
     from ..scoring.reference_free import reference_free
 
