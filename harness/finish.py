@@ -132,10 +132,9 @@ def _relative(path: Path) -> str:
 
 def write_reports(run_dir: Path, view: ReportView, *, suite_file: str = "") -> list[Path]:
     """report.md, report.html, junit.xml and plots/*.png of one view; returns the paths written."""
-    from .reports.html_report import render_html  # lazy: matplotlib and numpy
     from .reports.junit import iter_junit
-    from .reports.markdown import render_markdown
     from .reports.plots import render_plots
+    from .reports.writers import render_html, render_markdown  # lazy: matplotlib and numpy
 
     written: list[Path] = []
 
@@ -148,7 +147,7 @@ def write_reports(run_dir: Path, view: ReportView, *, suite_file: str = "") -> l
         write(run_dir / "plots" / f"{name}.png", png)
     write(run_dir / "report.md", render_markdown(view))
     write(run_dir / "report.html", render_html(view, plots))
-    if view.kind == "run":
+    if view.report_of == "run":
         write(run_dir / "junit.xml", iter_junit(view, suite_file))
     return written
 

@@ -1,7 +1,7 @@
 """Package facades that import a submodule only when one of its names is first used.
 
 A package `__init__` that re-exports its submodules' names eagerly makes importing any one
-submodule (`harness.prompts.commands`, to register a command) import all of them, and everything
+submodule (`harness.prompts.kinds`, to list the prompt kinds) import all of them, and everything
 they import: the model client, tokenizers, scoring's numerical libraries. With a lazy facade the
 package keeps its names (`from harness.prompts import lint_prompt` still works) and the cost
 moves to the first use (PEP 562 module `__getattr__`).

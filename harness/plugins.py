@@ -1,4 +1,4 @@
-"""Plugins: suite kinds, output formats, metrics and providers from outside packages.
+"""Plugins: suite kinds, output formats, metrics, providers and report sections from outside packages.
 
 A package adds its own through Python entry points (docs/plugins.md), one group per registry:
 
@@ -6,10 +6,11 @@ A package adds its own through Python entry points (docs/plugins.md), one group 
     [project.entry-points."kg_prompt_harness.formats"]    an `OutputFormat` (instance or subclass)
     [project.entry-points."kg_prompt_harness.metrics"]    a `Metric` or `Count`, or a module whose import registers them
     [project.entry-points."kg_prompt_harness.providers"]  a `Provider` subclass
+    [project.entry-points."kg_prompt_harness.report_sections"]  a `harness.reports.sections.ReportSection`
 
 Each registry hands what an entry point names to the same registration function its built-ins
 go through (`registry.register_kind`, `formats.register_format`, `metrics.registry.register_entry`,
-`providers.registry.register_provider`). The built-ins call those functions directly rather than
+`providers.registry.register_provider`, `reports.sections.register_plugin_section`). The built-ins call those functions directly rather than
 through entry points: reading the installed packages' metadata costs about 50 ms, which light
 commands (`parse`, `--help`) must not pay; a registry reads its group only when it is first asked
 for the names it holds or for a name it does not know. This module imports no registry (each
@@ -26,7 +27,7 @@ from typing import Protocol
 from .errors import InputError
 
 PREFIX = "kg_prompt_harness."
-GROUPS = ("kinds", "formats", "metrics", "providers")
+GROUPS = ("kinds", "formats", "metrics", "providers", "report_sections")
 
 _loaded: set[str] = set()
 

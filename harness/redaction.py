@@ -49,14 +49,10 @@ def _base64_fragments(raw: bytes) -> set[str]:
     return fragments
 
 
-def secret_forms(secret: str) -> set[str]:
-    """The value and its common encodings, as they could appear in text written to disk."""
-    return set(_secret_forms(secret))
-
-
 @functools.lru_cache(maxsize=64)
 def _secret_forms(secret: str) -> frozenset[str]:
-    """`secret_forms`, computed once per value: a recording run learns the same key for every
+    """The value and its common encodings, as they could appear in text written to disk; computed
+    once per value (hence frozen, shared by every caller): a recording run learns the same key for every
     case and every request (a few keys in all), and deriving its encodings is not free."""
     if len(secret) < MIN_SECRET_LENGTH or secret in REDACTED:  # redacting must not redact its own mark
         return frozenset()

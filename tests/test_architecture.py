@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import harness
-from tests.support.import_graph import build_graph, describe_cycles, strongly_connected
+from tests.support.import_graph import build_graph, describe_cycles, package_modules, strongly_connected
 
 PACKAGE = Path(harness.__file__).resolve().parent
 ROOT = PACKAGE.parent
@@ -204,7 +204,7 @@ def test_the_shipped_package_graph_is_read_whole():
     assert "harness.cli" in graph.modules and "harness.prompts" in graph.modules
     assert "harness.lazy_exports" in graph.edges["harness.prompts"]
     assert "harness.prompts.lint" in graph.edges["harness.prompts"]  # the facade's TYPE_CHECKING block
-    assert "harness" in graph.edges["harness.cli"]  # `from . import __version__`
+    assert "harness" in graph.edges["harness.cli.main"]  # `from .. import __version__`
 
 
 def test_a_standard_library_name_is_seen_for_modules_and_packages(tmp_path):
@@ -282,3 +282,27 @@ def test_a_malformed_layers_block_is_refused():
         layers.read_layers("```layers\none: pkg.a\ntwo: pkg.a\n```\n")
     with pytest.raises(ValueError, match="line 1: expected"):
         layers.read_layers("```layers\njust words\n```\n")
+# --- registries: one name each, by role -----------------------------------------------------------
+
+REGISTRIES = {"SUITE_KINDS": "harness.kinds.registry", "PROMPT_KINDS": "harness.prompts.kinds",
+              "CALL_KINDS": "harness.cache_audit.entry", "FORMAT_CODES": "harness.parsing.codes",
+              "LINT_CODES": "harness.prompts.lint", "PROVIDERS": "harness.llm.providers.registry"}
+
+
+def module_level_names(root: Path) -> dict[str, list[str]]:
+    """Each name assigned at module level under `root` -> the modules that assign it."""
+    found: dict[str, list[str]] = {}
+    for module, path in package_modules(root).items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, []).append(module)
+    return found
+
+
+def test_each_registry_name_is_defined_by_one_module():
+    # three registries were once called KINDS and two CODES: a reader could not tell them apart
+    names = module_level_names(PACKAGE)
+    assert {name: sorted(names.get(name, [])) for name in REGISTRIES} == {n: [m] for n, m in REGISTRIES.items()}
+    assert "CODES" not in names

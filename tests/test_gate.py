@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 import yaml
 
 from harness.artifacts import RunSummary, Verdict
@@ -16,7 +15,7 @@ from harness.model import CaseResult
 from harness.gate import judge, make_baseline
 from harness.runfolder import read_baseline as load_baseline
 from .support.fake_server import FakeOpenAIServer
-from harness.reports.commands import gate_outcomes
+from harness.cli.finished import gate_outcomes
 from harness.gate_settings import Regression
 from harness.suites import Suite
 
@@ -84,19 +83,19 @@ def test_completion_rate_and_f1_thresholds(recorded, project, tmp_path):
 
 @pytest.mark.slow
 def test_run_with_gate_exits_1_with_the_failing_rule(recorded, project, tmp_path, capsys):
-    """`harness run --gate`: cli._evaluate writes the outputs, gate_outcomes decides the exit code."""
-    from harness.cli import _evaluate
+    """`harness run --gate`: cli.run.evaluate_suites writes the outputs, gate_outcomes decides the exit code."""
+    from harness.cli.run import evaluate_suites
 
     set_suite(project, thresholds={"relationship_recall": 0.9})
-    outcomes = _evaluate([project], command="run", record_mode="none", variants=None, cases=None,
-                         reports=reports(tmp_path), run_id="gated", fresh=True)
+    outcomes = evaluate_suites([project], command="run", record_mode="none", variants=None, cases=None,
+                               reports=reports(tmp_path), run_id="gated", fresh=True)
     capsys.readouterr()
     assert gate_outcomes(outcomes) == 1
     out = capsys.readouterr().out
     assert "FAIL  default: relationship recall (endpoints) 16.7% is below the threshold 90.0%" in out
     set_suite(project, thresholds={"relationship_recall": 0.1})
-    outcomes = _evaluate([project], command="run", record_mode="none", variants=None, cases=None,
-                         reports=reports(tmp_path), run_id="gated2", fresh=True)
+    outcomes = evaluate_suites([project], command="run", record_mode="none", variants=None, cases=None,
+                               reports=reports(tmp_path), run_id="gated2", fresh=True)
     assert gate_outcomes(outcomes) == 0
 
 
@@ -253,15 +252,6 @@ def test_gate_json_output(recorded, tmp_path, capsys):
     data = json.loads(out)
     assert data["status"] == "pass" and data["verdicts"][0]["suite"] == "towns"
     assert all({"value", "limit", "status"} <= set(r) for r in data["verdicts"][0]["rules"])
-
-
-def test_register_adds_the_commands_to_an_app():
-    from harness.reports.commands import register
-
-    app = typer.Typer()
-    register(app)
-    names = {c.name for c in app.registered_commands} | {g.name for g in app.registered_groups}
-    assert {"gate", "baseline", "merge", "inspect", "report"} <= names
 
 
 # --------------------------------------------------------------------------- cases without gold (issue 12.1)

@@ -29,7 +29,7 @@ def test_star_import_gives_the_public_names():
     from harness.prompts.lint import lint_prompt
 
     assert namespace["lint_prompt"] is lint_prompt
-    assert namespace["LINT_CODES"] is importlib.import_module("harness.prompts.lint").CODES
+    assert namespace["LINT_CODES"] is importlib.import_module("harness.prompts.lint").LINT_CODES
 
 
 def test_an_unknown_name_is_an_attribute_error():

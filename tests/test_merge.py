@@ -7,7 +7,7 @@ import json
 import pytest
 
 from harness.errors import InputError
-from harness.reports.commands import parse_shard
+from harness.cli.inputs import parse_shard
 from harness.run.schedule import RunOptions, select_cases
 
 from .reports.helpers import harness, record_cassettes, replay, strip_volatile, summary_of

@@ -108,6 +108,10 @@ def test_a_plugin_kind_format_metric_and_provider_run_end_to_end(tmp_path: Path)
     assert "in limit" in replayed.stdout and "subject" in replayed.stdout
     report = (run / "report.md").read_text(encoding="utf-8")
     assert "Headlines within limit" in report and "Headlines naming the subject" in report
+    # its report section, after the scores, in both reports
+    assert "## Headline lengths" in report and report.index("## Headline lengths") > report.index("Headlines within limit")
+    assert "| default | " in report.split("## Headline lengths")[1].split("##")[0]
+    assert "<h2>Headline lengths</h2>" in (run / "report.html").read_text(encoding="utf-8")
     # the plugin's format is one of `harness parse`'s formats
     answer = tmp_path / "answer.txt"
     answer.write_text(ANSWER, encoding="utf-8")

@@ -21,7 +21,7 @@ from harness.lazy_exports import lazy_facade
 # The public names, bound on first use. `lazy_facade` reads this block: it is the only list of the names.
 if TYPE_CHECKING:
     from .audit import CacheAudit, audit_cache
-    from .entry import ENGINES, KINDS, CacheEntry, EngineCounts, EntryAudit
+    from .entry import ENGINES, CALL_KINDS, CacheEntry, EngineCounts, EntryAudit
     from .engines import graphrag_counts, lightrag_counts, lightrag_legacy_counts
 
 __getattr__, __dir__, __all__ = lazy_facade(__name__, __file__)

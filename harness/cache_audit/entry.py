@@ -8,7 +8,7 @@ from typing import Any
 
 # The kinds of cached call the audit tells apart. `query` entries carry a sub-kind (map, reduce,
 # drift, rate, local, global, basic, keywords, ...) in EntryAudit.query_kind.
-KINDS: tuple[str, ...] = (
+CALL_KINDS: tuple[str, ...] = (
     "extraction", "continuation", "loop", "summary", "report", "claims", "embedding", "query", "unknown",
 )
 

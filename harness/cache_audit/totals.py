@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.cache_audit.entry import KINDS, EntryAudit
+from harness.cache_audit.entry import CALL_KINDS, EntryAudit
 
 NO_MODEL = "(not stored)"
 WORST = 10
@@ -84,7 +84,7 @@ def total(rows: Iterable[EntryAudit]) -> AuditTotals:
         out.by_kind.setdefault(row.kind, Totals()).add(row)
         out.by_model.setdefault(row.model or NO_MODEL, Totals()).add(row)
         out.engines[row.engine] += 1
-    order = {k: n for n, k in enumerate(KINDS)}
+    order = {k: n for n, k in enumerate(CALL_KINDS)}
     out.by_kind = dict(sorted(out.by_kind.items(), key=lambda kv: order.get(kv[0], len(order))))
     out.by_model = dict(sorted(out.by_model.items(), key=lambda kv: (kv[0] == NO_MODEL, kv[0])))
     return out

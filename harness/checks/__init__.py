@@ -15,7 +15,7 @@ from harness.lazy_exports import lazy_facade
 # The public names, bound on first use. `lazy_facade` reads this block: it is the only list of the names.
 if TYPE_CHECKING:
     from .answer_citations import check_citations
-    from .citations import DEFAULT_DATASETS, Citation, Reference, citation_issues, citation_missing, find_citations
+    from .citations import DEFAULT_DATASETS, Citation, Reference, citation_issues, find_citations
     from .query import check_drift_response, check_map_response, check_rate_response, check_summary, count_words
     from harness.formats.report import report_from_text, report_schema_issues
     from harness.parsing.completion import CompletionCheck, CompletionMark, check_completion, find_marks

@@ -149,7 +149,7 @@ def citation_issues(
     citations: list[Citation] | None = None,
 ) -> list[FormatIssue]:
     """Problems with the citations in `text` (none found is not an issue here; callers that
-    require a citation use `citation_missing`)."""
+    require a citation report `citation-missing` themselves: answer_citations, query)."""
     if citations is None:
         citations = find_citations(text)
     allowed = {dataset_key(d) for d in allowed_datasets}
@@ -212,13 +212,6 @@ def _expand(ids: list[str]) -> list[str]:
         elif _ID.match(i):
             out.append(i)
     return out
-
-
-def citation_missing(text: str, where: str) -> FormatIssue | None:
-    """An issue when `text` carries no [Data: ...] block at all."""
-    if find_citations(text):
-        return None
-    return issue("citation-missing", f"{where} has no [Data: ...] reference.", text)
 
 
 def report_parts(report: Any) -> list[tuple[str, str]]:

@@ -84,7 +84,7 @@ def stock_default(version: tuple[int, ...]) -> str:
     return STOCK_DEFAULT[min(max(version[0], 0), 3)]
 
 # kind -> (settings sections, prompt keys, default file names), newest names first
-PROMPT_KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+PROMPT_SETTINGS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
     "extract_graph": (("extract_graph", "entity_extraction"), ("prompt",), ("extract_graph.txt", "entity_extraction.txt")),
     "summarize_descriptions": (("summarize_descriptions",), ("prompt",), ("summarize_descriptions.txt",)),
     "extract_claims": (("extract_claims", "claim_extraction"), ("prompt",), ("extract_claims.txt", "claim_extraction.txt")),
@@ -120,7 +120,7 @@ class GraphRAGProject:
     version_assumed: bool = True  # chunking.version is the layout's last version, not --graphrag-version
     claim_description: str | None = None
     version_note: str | None = None  # how the version was told when no --graphrag-version named it
-    query_prompts: dict[str, Path] = field(default_factory=dict)  # query kind (kinds.KINDS) -> file
+    query_prompts: dict[str, Path] = field(default_factory=dict)  # query kind (kinds.PROMPT_KINDS) -> file
     settings_text: str = ""  # as written, before `${VAR}` substitution (graphrag_settings tells them apart)
     settings_lines: Any = None  # the settings' line map (yamlfile.LineMap)
 
@@ -196,7 +196,7 @@ def read_graphrag_project(root: Path, environ: Mapping[str, str] | None = None, 
         base = root_dir if root_dir.is_absolute() else base / root_dir
     project = GraphRAGProject(root=base, settings_path=settings_path, version=detect_version(data), settings=data)
 
-    for kind, (sections, keys, defaults) in PROMPT_KINDS.items():
+    for kind, (sections, keys, defaults) in PROMPT_SETTINGS.items():
         found: Path | None = None
         for section_name in sections:
             section = _section(data, section_name)
@@ -265,11 +265,11 @@ def _query_prompts(settings: Mapping[str, Any], base: Path) -> dict[str, Path]:
     """The query prompts of the project (local, global map/reduce/knowledge, DRIFT, basic search,
     question generation): each kind's settings key for the project's version, else its file name
     under prompts/. Only files that exist: the query settings are not checked at import."""
-    from ..prompts.kinds import KINDS, engine_of_settings
+    from ..prompts.kinds import PROMPT_KINDS, engine_of_settings
 
     engine = engine_of_settings(settings)
     found: dict[str, Path] = {}
-    for kind in KINDS.values():
+    for kind in PROMPT_KINDS.values():
         if kind.family != "graphrag" or kind.name.removeprefix("graphrag.") in KIND_NAMES or kind.name.endswith(("_untyped", "_json")):
             continue
         candidates: list[Path] = []

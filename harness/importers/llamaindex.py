@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import InputError
 from ..inputfiles import read_text, universal_newlines
 from ..names import safe_name
-from ..prompts.kinds import LLAMAINDEX_ENGINE, KINDS, detect_kind
+from ..prompts.kinds import LLAMAINDEX_ENGINE, PROMPT_KINDS, detect_kind
 from ..prompts.template import read_prompt_text
 from .common import (DEFAULT_MODEL, MAX_DOCUMENT_BYTES, SuiteDraft, dump_yaml, outside_project, reference_free_thresholds,
                      relative_path, suite_root)
@@ -95,7 +95,7 @@ def llamaindex_draft(docs: Path, prompt: Path, out: Path, *, name: str | None = 
     if kind is None or kind.family != LLAMAINDEX_ENGINE:
         raise InputError(f"{prompt}: not a LlamaIndex extraction prompt (no {{text}} with "
                          f"{{max_knowledge_triplets}} or the allowed types); kinds: "
-                         + ", ".join(k for k in KINDS if k.startswith("llamaindex.")))
+                         + ", ".join(k for k in PROMPT_KINDS if k.startswith("llamaindex.")))
     if kind.format is None:
         raise InputError(f"{prompt}: {kind.name} is answered by structured output, which the harness does not run")
     try:

@@ -18,18 +18,18 @@ from . import community_report, extract_claims, extract_graph, global_search_map
 from .spec import CaseProblem, KindSpec
 
 DEFAULT_KIND = "extract_graph"  # a suite without `kind:`
-_KINDS: dict[str, KindSpec] = {}
+SUITE_KINDS: dict[str, KindSpec] = {}
 
 
 def register_kind(spec: object) -> None:
     """Register a suite kind (the route built-ins and `kg_prompt_harness.kinds` entry points share)."""
     if not isinstance(spec, KindSpec):
         raise TypeError(f"a suite kind is a harness.kinds.spec.KindSpec, not {type(spec).__name__}")
-    if spec.name in _KINDS:
+    if spec.name in SUITE_KINDS:
         raise ValueError(f"suite kind {spec.name!r} is already registered")
     if spec.score_key is not None and spec.score_model is not None:
         register_kind_score(spec.score_key, spec.score_model)
-    _KINDS[spec.name] = spec
+    SUITE_KINDS[spec.name] = spec
 
 
 # the built-in kinds, in the order they are listed
@@ -48,22 +48,22 @@ def load_plugins() -> None:
 def kind_names() -> tuple[str, ...]:
     """Every registered kind's name, built-ins first."""
     load_plugins()
-    return tuple(_KINDS)
+    return tuple(SUITE_KINDS)
 
 
 def kinds() -> tuple[KindSpec, ...]:
     load_plugins()
-    return tuple(_KINDS.values())
+    return tuple(SUITE_KINDS.values())
 
 
 def get_kind(name: str) -> KindSpec:
     """The kind called `name`; ValueError naming the known kinds otherwise."""
-    if name not in _KINDS:
+    if name not in SUITE_KINDS:
         load_plugins()
     try:
-        return _KINDS[name]
+        return SUITE_KINDS[name]
     except KeyError:
-        raise ValueError(f"unknown suite kind {name!r}; expected one of {', '.join(_KINDS)}") from None
+        raise ValueError(f"unknown suite kind {name!r}; expected one of {', '.join(SUITE_KINDS)}") from None
 
 
 def builds_graph(name: str) -> bool:

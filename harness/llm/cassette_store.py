@@ -115,9 +115,6 @@ class CassetteStore:
         ]
         return cls(path, recordings, exists=True)
 
-    def digests(self) -> set[str]:
-        return {r.digest for r in self.recordings}
-
 
 @dataclass
 class CaseReplay:

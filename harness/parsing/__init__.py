@@ -4,7 +4,7 @@ output format: the formats (harness.formats) build on them, and `parse` (which p
 never raises on a string) is `harness.formats.answer.parse`.
 
 Public API: parse_result_to_json, has_format_errors (the one definition of format errors, also
-format_error_reasons), and the format codes in harness.parsing.codes.CODES.
+format_error_reasons), and the format codes in harness.parsing.codes.FORMAT_CODES.
 
 A lazy facade (harness.lazy_exports): importing one submodule, as the format modules do, does not
 import the whole pipeline.
@@ -18,7 +18,7 @@ from harness.lazy_exports import lazy_facade
 
 # The public names, bound on first use. `lazy_facade` reads this block: it is the only list of the names.
 if TYPE_CHECKING:
-    from .codes import CODES
+    from .codes import FORMAT_CODES
     from .parse_result_json import parse_result_to_json
     from .verdict import format_error_reasons, has_format_errors
 

@@ -8,7 +8,7 @@ harness imports), so the format-error verdict that `harness.model` asks for clos
 from __future__ import annotations
 
 # code -> (meaning, dropped)
-CODES: dict[str, tuple[str, bool]] = {
+FORMAT_CODES: dict[str, tuple[str, bool]] = {
     # ---------------------------------------------------------------- whole output
     "empty-output": ("The answer is empty or whitespace only.", False),
     "empty-extraction": ("The answer holds nothing but the completion delimiter: a valid extraction that found nothing.", False),
@@ -103,7 +103,7 @@ CODES: dict[str, tuple[str, bool]] = {
 }
 
 
-# The sections of CODES, as sets: each output format (harness.formats) lists the sections its
+# The sections of FORMAT_CODES, as sets: each output format (harness.formats) lists the sections its
 # reader may emit; citations and query-phase codes come from harness.checks.
 WHOLE_OUTPUT_CODES: frozenset[str] = frozenset(
     {"empty-output", "empty-extraction", "refusal", "no-records", "internal-error", "think-block", "think-unclosed", "fence-stripped", "preamble", "closing-note", "interleaved-prose", "markdown-decoration", "delimiter-inferred", "newline-separated", "glued-records", "truncated"}
@@ -147,13 +147,13 @@ ERROR_CODES: frozenset[str] = frozenset(
 
 def is_error(code: str) -> bool:
     """Whether an issue with this code makes the answer count as having format errors."""
-    return CODES[code][1] or code in ERROR_CODES
+    return FORMAT_CODES[code][1] or code in ERROR_CODES
 
 
 def codes_markdown_table() -> str:
-    """The table of docs/format-codes.md (a test keeps the file in sync with CODES)."""
+    """The table of docs/format-codes.md (a test keeps the file in sync with FORMAT_CODES)."""
     rows = ["| code | meaning | dropped | error |", "| --- | --- | --- | --- |"]
-    for code, (meaning, dropped) in CODES.items():
+    for code, (meaning, dropped) in FORMAT_CODES.items():
         cell = meaning.replace("|", "&#124;").replace("<", "&lt;").replace(">", "&gt;")
         rows.append(f"| `{code}` | {cell} | {'yes' if dropped else 'no'} | {'yes' if is_error(code) else 'no'} |")
     return "\n".join(rows) + "\n"

@@ -4,7 +4,7 @@ harness.parsing.codes."""
 from __future__ import annotations
 
 from harness.model import FormatIssue
-from harness.parsing.codes import CODES
+from harness.parsing.codes import FORMAT_CODES
 
 EXCERPT_CHARS = 160
 
@@ -31,7 +31,7 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
 
 def issue(code: str, message: str = "", snippet: str = "", *, round: int = 0) -> FormatIssue:
     """Build a FormatIssue; `dropped` follows the code's definition so the two never disagree."""
-    meaning, dropped = CODES[code]
+    meaning, dropped = FORMAT_CODES[code]
     return FormatIssue(
         code=code, message=message or meaning, excerpt=excerpt(snippet), round=round, dropped=dropped
     )

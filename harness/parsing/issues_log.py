@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import TypeAdapter
 
 from harness.model import FormatIssue
-from harness.parsing.codes import CODES
+from harness.parsing.codes import FORMAT_CODES
 from harness.parsing.issues import excerpt
 
 
@@ -27,7 +27,7 @@ class IssueLog:
 
     def note(self, code: str, snippet: str = "", message: str = "") -> None:
         """Record a non-dropping issue (aggregated per code)."""
-        if CODES[code][1]:
+        if FORMAT_CODES[code][1]:
             self.drop(code, snippet, message)
             return
         n = self._counts.get(code)
@@ -41,7 +41,7 @@ class IssueLog:
 
     def drop(self, code: str, snippet: str = "", message: str = "") -> None:
         """Record a dropped record: always its own issue."""
-        meaning = CODES[code][0]
+        meaning = FORMAT_CODES[code][0]
         item = FormatIssue(
             code=code,
             message=message or meaning,
@@ -72,7 +72,7 @@ class IssueLog:
                 continue
             code = entry
             n = self._counts[code]
-            message = self._messages[code] or CODES[code][0]
+            message = self._messages[code] or FORMAT_CODES[code][0]
             if n > 1:
                 message = f"{message} ({n} times)"
             rows.append(

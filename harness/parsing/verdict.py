@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, cast
 
-from harness.parsing.codes import CODES, is_error
+from harness.parsing.codes import FORMAT_CODES, is_error
 
 # Structural types instead of harness.model's classes: the verdict needs only these fields, and
 # parsing modules below harness.model stay free of it.
@@ -49,7 +49,7 @@ def format_error_reasons(report: FormatReportLike) -> list[str]:
     if report.completion != "present":
         reasons.append(f"completion {report.completion}")
     for code in dict.fromkeys(i.code for i in report.issues if not i.dropped):
-        if code in CODES and is_error(code):
+        if code in FORMAT_CODES and is_error(code):
             reasons.append(code)
     return reasons
 

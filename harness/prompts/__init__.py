@@ -11,7 +11,7 @@ Public API:
   reads the suite
 - `lint_prompt(path_or_template, ..., kind=None, engine=None) -> list[LintFinding]`,
   `lint_report(...) -> LintReport` (also the kind and engine it was checked as), `lint_text(text, ...)`, `LINT_CODES`
-- `KINDS`, `get_kind(name)`, `detect_kind(text)`, `PromptKind` (harness.prompts.kinds, docs/prompt-kinds.md)
+- `PROMPT_KINDS`, `get_kind(name)`, `detect_kind(text)`, `PromptKind` (harness.prompts.kinds, docs/prompt-kinds.md)
 - `builtin_names()`, `load_builtin(name)`
 """
 
@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 from ..lazy_exports import lazy_facade
 
 # The names below are the package's public API, bound on first use, so that importing one
-# submodule (the CLI's `prompts.commands`) does not import lint's tokenizer with it.
+# submodule (`prompts.kinds`, for the CLI's `harness prompts kinds`) does not import lint's tokenizer with it.
 # `lazy_facade` reads this block: it is the only list of the names.
 if TYPE_CHECKING:
     from .builtin import builtin_names, load_builtin
-    from .lint import CODES as LINT_CODES
-    from .kinds import KINDS, PromptKind, detect_kind, get_kind
+    from .lint import LINT_CODES
+    from .kinds import PROMPT_KINDS, PromptKind, detect_kind, get_kind
     from .lint import LintFinding, LintReport, has_errors, lint_prompt, lint_report, lint_text
     from .resolve import (
         PROMPT_ENV_PREFIX,

@@ -3,7 +3,7 @@
 GraphRAG reads one text file per prompt, named in its settings, and fills it with `str.format`
 and its own variables only. Which file, which settings key and which variables depends on the
 GraphRAG version, read from the target folder's settings file as `prompts lint` reads it
-(`kinds.folder_engine`), and taken from the prompt kinds registry (`kinds.KINDS`: files,
+(`kinds.folder_engine`), and taken from the prompt kinds registry (`kinds.PROMPT_KINDS`: files,
 settings keys and filled variables per version), so what is written lints clean for that version:
 
 | prompt | 0.x, 1.x: file / settings key | 2.x, 3.x: file / settings key |

@@ -401,7 +401,7 @@ _KINDS: list[PromptKind] = [
     ),
 ]
 
-KINDS: dict[str, PromptKind] = {kind.name: kind for kind in _KINDS}
+PROMPT_KINDS: dict[str, PromptKind] = {kind.name: kind for kind in _KINDS}
 
 # the kind a prompt with only a declared output format is taken to be
 FORMAT_KINDS = {"graphrag": "graphrag.extract_graph", "json": "graphrag.extract_graph_json",
@@ -409,16 +409,12 @@ FORMAT_KINDS = {"graphrag": "graphrag.extract_graph", "json": "graphrag.extract_
                 "lightrag": "lightrag.entity_extraction"}
 
 
-def kind_names() -> list[str]:
-    return list(KINDS)
-
-
 def get_kind(name: str) -> PromptKind:
     """A registered kind; InputError naming the known ones otherwise."""
     try:
-        return KINDS[name]
+        return PROMPT_KINDS[name]
     except KeyError:
-        raise InputError(f"'{name}' is not a prompt kind (kinds: {', '.join(KINDS)})") from None
+        raise InputError(f"'{name}' is not a prompt kind (kinds: {', '.join(PROMPT_KINDS)})") from None
 
 
 def check_engine(name: str) -> str:

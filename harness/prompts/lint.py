@@ -2,7 +2,7 @@
 
 `lint_prompt` is pure apart from reading the prompt file: it takes a path (or a built-in
 reference, or a loaded template) and returns findings, each with a stable code (documented in
-docs/prompts.md and in CODES below), a file line and a one-line hint.
+docs/prompts.md and in LINT_CODES below), a file line and a one-line hint.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ Severity = Literal["error", "warning"]
 DEFAULT_TOKEN_BUDGET = 4000  # tokens of the rendered prompt without the chunk
 
 # code -> (severity, what it means, one-line hint). Codes are stable: tools and CI match on them.
-CODES: dict[str, tuple[Severity, str, str]] = {
+LINT_CODES: dict[str, tuple[Severity, str, str]] = {
     "template-invalid": ("error", "The template file cannot be read as a template (YAML syntax or schema).",
                          "Fix the line named; see docs/prompts.md for the template keys."),
     "python-wrapper": ("error", "The prompt file still holds its Python wrapper (`NAME = \"\"\"`, `PROMPTS[...] =`, `\"\"\"`).",
@@ -147,7 +147,7 @@ class _Collector:
     def add(self, code: str, line: int, message: str) -> None:
         if code in self.ignore:
             return
-        severity, _, hint = CODES[code]
+        severity, _, hint = LINT_CODES[code]
         self.findings.append(LintFinding(code, max(1, line), message, self.source, severity, hint))
 
 
@@ -330,7 +330,7 @@ def _load(prompt: str | Path) -> PromptTemplate | LintFinding:
 def _invalid(message: str, source: str) -> LintFinding:
     match = re.match(r"^(.*?):(\d+): (.*)$", message)
     line, text = (int(match.group(2)), match.group(3)) if match else (1, message.removeprefix(f"{source}: "))
-    severity, _, hint = CODES["template-invalid"]
+    severity, _, hint = LINT_CODES["template-invalid"]
     return LintFinding("template-invalid", line, text, source, severity, hint)
 
 
@@ -649,7 +649,7 @@ def _check_delimiters(template: PromptTemplate, ctx: LintContext, out: _Collecto
 
 PROSE_CODES = {"preamble", "closing-note", "interleaved-prose", "prose-record"}
 DELIMITER_CODES = {"delimiter-inferred", "wrong-delimiter"}
-FORMAT_CODES = {"glued-records", "record-closer", "record-type-missing", "record-type-unknown", "missing-type",
+QUIRK_CODES = {"glued-records", "record-closer", "record-type-missing", "record-type-unknown", "missing-type",
                 "strength-invalid", "strength-out-of-range", "json-repaired", "json-multiple", "claim-fields",
                 "claim-status-invalid", "report-missing-field", "report-field-type", "report-findings-count"}
 ROUND_CODES = {"completion-missing", "completion-not-last", "completion-repeated", "completion-lowercase",
@@ -753,7 +753,7 @@ def _lint_example(example: _ExampleText, ctx: LintContext, out: _Collector) -> N
     if prose:
         out.add("example-prose", line, f"{label} mixes prose with its records ({', '.join(prose)})")
     separated = "record_delimiter" in output_format.variables  # records must be apart by the record delimiter
-    quirks = sorted(set(codes) & FORMAT_CODES | ({"newline-separated"} & set(codes) if separated else set()))
+    quirks = sorted(set(codes) & QUIRK_CODES | ({"newline-separated"} & set(codes) if separated else set()))
     if quirks:
         out.add("example-format", line, f"{label} is readable but not clean {fmt} ({', '.join(quirks)})")
     if example.declared:

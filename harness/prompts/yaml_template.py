@@ -133,10 +133,10 @@ class TemplateSpec(Value):
     @field_validator("kind")
     @classmethod
     def _registered_kind(cls, value: str | None) -> str | None:
-        from .kinds import KINDS
+        from .kinds import PROMPT_KINDS
 
-        if value is not None and value not in KINDS:
-            raise ValueError(f"'{value}' is not a prompt kind (kinds: {', '.join(KINDS)})")
+        if value is not None and value not in PROMPT_KINDS:
+            raise ValueError(f"'{value}' is not a prompt kind (kinds: {', '.join(PROMPT_KINDS)})")
         return value
 
     @field_validator("version", mode="before")
@@ -317,9 +317,9 @@ def template_from_data(data: Any, lines: Lines, text: str, source: str, *, stric
 
 def _check_input(template: PromptTemplate, lines: Lines, source: str) -> None:
     """The template carries its kind's data ({input_text} unless its kind says otherwise)."""
-    from .kinds import KINDS
+    from .kinds import PROMPT_KINDS
 
-    kind = KINDS.get(template.meta.kind or "")
+    kind = PROMPT_KINDS.get(template.meta.kind or "")
     carried = kind.input_variable if kind is not None else INPUT_VARIABLE
     if carried is None:
         return

@@ -1,1 +1,1 @@
-"""Reports of runs and comparisons: report.md, report.html, junit.xml, plots; and the commands around finished runs (see docs/reports.md)."""
+"""Reports of runs and comparisons: report.md and report.html (their sections: sections.py), junit.xml, plots (see docs/reports.md)."""

@@ -1,7 +1,8 @@
-"""report.html: one self-contained file (inline CSS, plots as base64 PNG, no script, no network).
-
-Same sections as report.md, plus the plots and a per-case section: the chunk, the gold entities
-and relationships, and for every column what it extracted, missed and added (unmatched). A run of
+"""The HTML pieces of report.html: one self-contained file (inline CSS, plots as base64 PNG, no
+script, no network). Its sections and their order are the one list of sections.py (the same as
+report.md's); writers.render_html writes the document. The HTML adds the plots, and its cases
+section shows the chunk, the gold entities and relationships, and for every column what it
+extracted, missed and added (unmatched). A run of
 more than `CASE_LIMIT` cases shows that many of them, the worst (`worst_cases`), so that the file
 of 20,000 cases stays a few megabytes: every case is in results.jsonl.
 """
@@ -9,16 +10,17 @@ of 20,000 cases stays a few megabytes: every case is in results.jsonl.
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from .markdown import RULE_NAMES, annotated_text, delta_text, pct, row_label, rule_value, scores_legend, usage_cells
+from .markdown import RULE_NAMES, annotated_text, delta_text, pct, row_label, rule_value, usage_cells
 from .plots import PLOTS
 from ..artifacts import MetricDelta
 from ..metrics.registry import Metric, key_figures
 from ..metrics.reference_free import reference_free_metrics
-from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
-from . import engine_section, fragmentation_section, gleaning_section, outputs_section
+from .repeats import RULE_TEXT, samples_text, spread_rows, verdict_text
+from . import engine_section
 from .view import SIZE_KEYS, Column, ReportView
 from ..model import CaseResult, CaseScore, SummaryScore
 
@@ -102,7 +104,7 @@ def img(png: bytes, alt: str) -> str:
 def column_heading(view: ReportView, column: Column) -> str:
     tag = ""
     if column.is_reference and len(view.columns) > 1:
-        tag = " <span class='tag'>(reference)</span>" if view.kind == "comparison" else " <span class='tag'>(baseline)</span>"
+        tag = " <span class='tag'>(reference)</span>" if view.report_of == "comparison" else " <span class='tag'>(baseline)</span>"
     return f"<th>{e(column.name)}{tag}</th>"
 
 
@@ -329,7 +331,7 @@ def case_html(view: ReportView, case_id: str, first: bool) -> str:
     return "".join(parts)
 
 
-def figure(plots: dict[str, bytes], name: str) -> str:
+def figure(plots: Mapping[str, bytes], name: str) -> str:
     if name not in plots:
         return ""
     title = PLOTS[name][0] if name in PLOTS else name
@@ -348,64 +350,6 @@ def repeats_html(view: ReportView) -> str:
             f"micro value. {e(RULE_TEXT[0].upper() + RULE_TEXT[1:])}.</p><table>" + "".join(rows) + "</table>")
 
 
-def _first_figure_label(view: ReportView) -> str:
+def first_figure_label(view: ReportView) -> str:
     figure = key_figures(view.suite_kind)[:1]
     return figure[0].label if figure else "score"
-
-
-def render_html(view: ReportView, plots: dict[str, bytes]) -> str:
-    body = [f"<h1>{e(view.title)}</h1>"]
-    if view.description:
-        body.append(f"<p>{e(view.description)}</p>")
-    if view.notes:
-        body.append(f"<blockquote>{e(view.notes)}</blockquote>")
-    body.append(f"<p class='facts'>{e(view.facts.replace('`', ''))}</p>")
-    if view.verdict is not None:
-        body.append(f"<div class='banner {view.verdict.status}'>Gate: {e(GATE_ICON[view.verdict.status])}</div>")
-    if not view.columns:
-        body.append("<p>No result rows.</p>")
-    else:
-        ref_word = "the reference run" if view.kind == "comparison" else "the baseline variant"
-        legend = e(scores_legend(ref_word))
-        for bold in ("micro", "total"):
-            legend = legend.replace(f"**{bold}**", f"<b>{bold}</b>")
-        outputs_block = outputs_section.html_block(view)  # only for a run of `harness evaluate`
-        body += [
-            *([outputs_block] if outputs_block else []),
-            "<h2>Scores</h2>",
-            f"<p class='muted'>{legend}</p>",
-            *([f"<p class='muted'>{e(note)}</p>"] if (note := engine_section.scores_note(view)) else []),
-            scores_table(view),
-        ]
-        body += [figure(plots, "metrics"), figure(plots, "recall_scatter"), figure(plots, "grounding")]
-        if has_repeats(view):
-            body += ["<h2>Repeat spread</h2>", repeats_html(view)]
-        if view.builds_graph:  # summaries and reports build no graph
-            body += ["<h2>Graph size</h2>", size_table(view)]
-            settings = view.graph_settings()
-            if settings:
-                body.append(f"<p class='muted'>Communities: {e(settings.algorithm)} ({e(settings.library)} "
-                            f"{e(settings.library_version)}, seed {settings.seed}, resolution {settings.resolution}).</p>")
-            body.append(figure(plots, "graph_size"))
-            body += [engine_section.html_block(view), fragmentation_section.html_block(view),
-                     gleaning_section.html_block(view)]
-        if view.kind == "run":
-            body += ["<h2>Gate</h2>", gate_html(view)]
-        if view.builds_graph:
-            body += ["<h2>Worst regressions</h2>", regressions_html(view)]
-        body += ["<h2>Format issues</h2>", format_html(view), figure(plots, "format_issues")]
-        body.append(f"<h2>Cases ({len(view.case_ids)})</h2>")
-        shown = worst_cases(view)
-        if len(shown) < len(view.case_ids):
-            body.append(f"<p class='muted'>{len(shown)} of {len(view.case_ids)} cases shown: those that break a "
-                        "per-case rule, could not be scored, or have the lowest "
-                        f"{e(_first_figure_label(view))}, in suite order; every case is in results.jsonl.</p>")
-        body += [case_html(view, case_id, i == 0) for i, case_id in enumerate(shown)]
-    return (
-        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">"
-        f"<title>{e(view.title)}</title><style>{CSS}</style></head><body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
-    )

@@ -1,9 +1,8 @@
-"""report.md: fit for a pull-request comment or $GITHUB_STEP_SUMMARY.
+"""The markdown pieces of report.md: scores (variants as columns, deltas against the reference with
+95% intervals), graph size (with ratios), the gate verdict (every rule with its value and limit),
+the worst regressions (with what they lost), format issues by code, and the cases (folded).
 
-Sections: scores (variants as columns, deltas against the reference with 95% intervals), graph
-size (with ratios), the gate verdict (every rule with its value and limit), the worst regressions
-(with what they lost), format issues by code, and the cases (folded). No timings and no clock: a
-replayed run gives the same bytes.
+Their order is the one list of sections.py; writers.render_markdown writes the document.
 """
 
 from __future__ import annotations
@@ -12,8 +11,8 @@ from typing import Any
 
 from ..artifacts import MetricDelta, RuleResult, VariantSummary, Verdict
 from ..metrics.registry import Metric, format_metric, format_value, get, key_figures
-from .repeats import RULE_TEXT, has_repeats, samples_text, spread_rows, verdict_text
-from . import engine_section, fragmentation_section, gleaning_section, outputs_section
+from . import engine_section
+from .repeats import RULE_TEXT, samples_text, spread_rows, verdict_text
 from .view import SIZE_KEYS, Column, ReportView
 from ..model import CaseScore, SummaryScore
 
@@ -104,7 +103,7 @@ def scores_legend(ref_word: str) -> str:
 
 
 def header(view: ReportView) -> list[str]:
-    cells = [esc(c.name) + (" (reference)" if c.is_reference and view.kind == "comparison" else
+    cells = [esc(c.name) + (" (reference)" if c.is_reference and view.report_of == "comparison" else
                             " (baseline)" if c.is_reference and len(view.columns) > 1 else "")
              for c in view.columns]
     return ["| | " + " | ".join(cells) + " |", "|---|" + "---:|" * len(view.columns)]
@@ -144,7 +143,7 @@ def size_table(view: ReportView) -> list[str]:
         lines += ["", f"Union graph of each column's cases; communities: {settings.algorithm} "
                       f"({settings.library} {settings.library_version}, seed {settings.seed}, "
                       f"resolution {settings.resolution}). Ratios are against the "
-                      f"{'reference run' if view.kind == 'comparison' else 'baseline variant'}."]
+                      f"{'reference run' if view.report_of == 'comparison' else 'baseline variant'}."]
     return lines
 
 
@@ -344,55 +343,3 @@ def repeats_section(view: ReportView) -> list[str]:
         cells = " | ".join(row.cells())
         lines.append(f"| {esc(row.metric)} | {esc(row.column)} | {cells} | {verdict_text(row)} |")
     return lines
-
-
-def render_markdown(view: ReportView) -> str:
-    lines = [f"# {esc(view.title)}", ""]
-    if view.description:
-        lines += [esc(view.description), ""]
-    if view.notes:
-        lines += [f"> {esc(view.notes)}", ""]
-    lines += [view.facts, ""]
-    if view.verdict is not None:
-        failed = view.verdict.failed()
-        lines += [f"**Gate: {GATE_ICON[view.verdict.status]}**"
-                  + (f" — {len(failed)} rule(s) failed: " + "; ".join(esc(f'{r.variant}: {r.message}') for r in failed[:5])
-                     if failed else ""), ""]
-    if not view.columns:
-        return "\n".join(lines + ["No result rows.", ""])
-    ref_word = "the reference run" if view.kind == "comparison" else "the baseline variant"
-    lines += [
-        *outputs_section.markdown_lines(view, esc),
-        "## Scores",
-        "",
-        scores_legend(ref_word),
-        "",
-        *([note, ""] if (note := engine_section.scores_note(view)) else []),
-        *scores_table(view),
-        "",
-        *(["## Repeat spread", "", *repeats_section(view), ""] if has_repeats(view) else []),
-    ]
-    if view.builds_graph:
-        lines += [
-            "## Graph size",
-            "",
-            *size_table(view),
-            "",
-            *engine_section.markdown_lines(view, esc),
-            *fragmentation_section.markdown_lines(view, esc), *gleaning_section.markdown_lines(view, esc),
-        ]
-    if view.kind == "run":
-        lines += ["## Gate", "", *gate_section(view.verdict), ""]
-    if view.builds_graph:
-        lines += ["## Worst regressions", "", *regressions_section(view)]
-    lines += [
-        "## Format issues",
-        "",
-        *format_table(view),
-        "",
-        "## Cases",
-        "",
-        *cases_section(view),
-        "",
-    ]
-    return "\n".join(lines)

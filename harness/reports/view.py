@@ -71,7 +71,7 @@ class Column:
 
 @dataclass
 class ReportView:
-    kind: str  # "run" or "comparison"
+    report_of: Literal["run", "comparison"]  # a run's reports, or a comparison of two runs
     suite: str
     title: str
     description: str
@@ -182,7 +182,7 @@ def run_view(
         facts += (f" {summary.pending_review} case(s) have proposed gold pending review (`harness annotate`): "
                   "they are excluded from every gold-based metric.")
     return ReportView(
-        kind="run",
+        report_of="run",
         suite=summary.suite,
         title=f"{summary.suite}: {len(columns)} prompt variant{'s' if len(columns) != 1 else ''}",
         description=summary.description,
@@ -230,7 +230,7 @@ def comparison_view(run_a: RunData, run_b: RunData, *, suite: Suite | None = Non
         f"({run_a.run_dir}), variant by variant."
     )
     return ReportView(
-        kind="comparison",
+        report_of="comparison",
         suite=summary_b.suite,
         title=f"{summary_b.suite}: run {summary_b.run_id} against {summary_a.run_id}",
         description=summary_b.description,

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from harness.lazy_exports import lazy_facade
 
-# Bound on first use: registering `harness tune` imports `tune.commands`, which must not bring in
-# the pipeline's model client and the sampler's numpy and scipy. `lazy_facade` reads this block.
+# Bound on first use: importing one submodule (`tune.pipeline`, when `harness tune` runs) must not
+# bring in the others' model client and the sampler's numpy and scipy. `lazy_facade` reads this block.
 if TYPE_CHECKING:
     from harness.tune.examples import ExampleVerdict, judge_example
     from harness.tune.pipeline import TuneOptions, TuneResult, tune

@@ -22,7 +22,7 @@ def _row(n: int, *, kind: str = "extraction", model: str | None = "m", lost: int
 def test_totals_group_by_kind_and_model_in_a_stable_order() -> None:
     rows = [_row(1, model=None, lost=2), _row(2, kind="summary"), _row(3, kind="loop", model="a", problems=1)]
     totals = total(rows)
-    assert list(totals.by_kind) == ["extraction", "loop", "summary"]  # the order of KINDS
+    assert list(totals.by_kind) == ["extraction", "loop", "summary"]  # the order of CALL_KINDS
     assert list(totals.by_model) == ["a", "m", NO_MODEL]  # named models first, then the unnamed
     # engine figures count extraction rows only: 2/1 kept, 4/1 recovered, 2 lost
     assert totals.all.to_json() == {"entries": 3, "parsed_ok": 2, "content_findings": 0, "engine_findings": 1,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from harness.checks import check_citations, citation_issues, citation_missing, find_citations
+from harness.checks import check_citations, citation_issues, find_citations
 
 
 def codes(issues) -> list[str]:  # type: ignore[no-untyped-def]
@@ -59,8 +59,9 @@ def test_bad_ids_and_malformed() -> None:
 
 
 def test_missing() -> None:
-    assert citation_missing("no refs here", "Finding 1") is not None
-    assert citation_missing("[Data: Entities (1)]", "Finding 1") is None
+    # an answer without any [Data: ...] block, as `harness citations` reads it (answer_citations)
+    assert [i["code"] for i in check_citations("no refs here")["issues"]] == ["citation-missing"]
+    assert check_citations("[Data: Entities (1)]")["issues"] == []
 
 
 def _report(findings: list[str]) -> str:

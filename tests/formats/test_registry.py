@@ -8,7 +8,7 @@ import pytest
 from harness.formats import DEFAULT_FORMAT, detect_format, format_names, get_format
 from harness.formats.base import Delimiters, resolve_delimiters
 from harness.formats.answer import parse
-from harness.parsing.codes import CITATION_CODES, CODES, QUERY_CODES
+from harness.parsing.codes import CITATION_CODES, FORMAT_CODES, QUERY_CODES
 from harness.prompts.examples import Example, ExampleClaim, ExampleEntity, ExampleRelationship
 
 EXAMPLE = Example(
@@ -39,8 +39,8 @@ def test_every_registered_format_recognises_what_it_writes(name: str) -> None:
 
 def test_every_code_a_format_may_emit_is_documented_and_every_code_belongs_somewhere() -> None:
     emitted = set().union(*(get_format(name).codes for name in format_names()))
-    assert emitted <= set(CODES)
-    assert emitted | CITATION_CODES | QUERY_CODES == set(CODES)
+    assert emitted <= set(FORMAT_CODES)
+    assert emitted | CITATION_CODES | QUERY_CODES == set(FORMAT_CODES)
 
 
 @pytest.mark.parametrize("name", ["graphrag", "lightrag", "json", "claims", "report",

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.cli import app
-from harness.prompts.commands import render_case
+from harness.cli.prompts import render_case
 from harness.suites import load_suite
 
 CAPTURE = Path(__file__).parents[1] / "fixtures" / "engine_captures" / "llamaindex-0.14.25"

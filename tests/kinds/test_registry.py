@@ -23,11 +23,11 @@ from . import throwaway_kind
 @pytest.fixture
 def echo_kind() -> Iterator[None]:
     """The throw-away kind registered for one test, and the registry as it was afterwards."""
-    kinds, scores = dict(registry._KINDS), dict(_KIND_SCORES)
+    kinds, scores = dict(registry.SUITE_KINDS), dict(_KIND_SCORES)
     register_kind(throwaway_kind.SPEC)  # the one registration line a new kind needs
     yield
-    registry._KINDS.clear()
-    registry._KINDS.update(kinds)
+    registry.SUITE_KINDS.clear()
+    registry.SUITE_KINDS.update(kinds)
     _KIND_SCORES.clear()
     _KIND_SCORES.update(scores)
 

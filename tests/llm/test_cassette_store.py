@@ -36,7 +36,7 @@ def text_of(body: bytes | None) -> str | None:
 def test_recordings_are_indexed_by_method_path_and_request_hash(tmp_path):
     store = CassetteStore.load(write(tmp_path / "c.json", interaction(ASK, "a"), interaction(OTHER, "b", "http://h/v1/chat/completions/")))
     assert store.exists and [r.index for r in store.recordings] == [0, 1]
-    assert store.digests() == {request_hash(ASK), request_hash(OTHER)}
+    assert {r.digest for r in store.recordings} == {request_hash(ASK), request_hash(OTHER)}
     assert {r.path for r in store.recordings} == {"/v1/chat/completions"}  # a trailing slash does not count
 
 

@@ -9,11 +9,9 @@ import pytest
 
 
 def _run_cli(argv: list[str]) -> int:
-    from harness import cli
+    from harness.cli import main
 
-    if "prompts" not in {group.name for group in cli.app.registered_groups}:
-        cli._register_subcommands()  # defined in cli.py; make sure the groups are registered
-    return cli.main(argv)
+    return main(argv)
 
 
 @pytest.fixture

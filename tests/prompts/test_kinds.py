@@ -14,7 +14,7 @@ from harness.prompts.builtin import builtin_names, load_builtin
 from harness.prompts.kinds import (
     ENGINE_GROUPS,
     HARNESS_ENGINE,
-    KINDS,
+    PROMPT_KINDS,
     detect_kind,
     engine_of_settings,
     get_kind,
@@ -26,9 +26,9 @@ from harness.prompts.yaml_template import load_yaml_text
 STOCK = Path(__file__).resolve().parents[1] / "fixtures" / "stock_prompts"
 
 
-@pytest.mark.parametrize("name", list(KINDS))
+@pytest.mark.parametrize("name", list(PROMPT_KINDS))
 def test_each_kind_is_consistent(name: str) -> None:
-    kind = KINDS[name]
+    kind = PROMPT_KINDS[name]
     assert kind.name == name and kind.family in ("graphrag", "lightrag", "llamaindex") and name.startswith(kind.family + ".")
     assert kind.format is None or kind.format in format_names()
     assert set(kind.filled) <= set(ENGINE_GROUPS) - {HARNESS_ENGINE}
@@ -105,7 +105,7 @@ def test_settings_layouts() -> None:
 @pytest.mark.parametrize("name", builtin_names())
 def test_builtins_declare_their_kind(name: str) -> None:
     template = load_builtin(name)
-    assert template.meta.kind in KINDS
+    assert template.meta.kind in PROMPT_KINDS
     assert lint_report(f"builtin:{name}").kind == template.meta.kind
 
 
@@ -199,7 +199,7 @@ def _doc_rows() -> list[str]:
         return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
 
     rows = []
-    for kind in KINDS.values():
+    for kind in PROMPT_KINDS.values():
         groups: list[tuple[list[str], tuple]] = []
         for version, variables in kind.filled.items():
             shape = (variables, kind.files.get(version, ()), kind.settings_keys.get(version, ()))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.prompts.kinds import KINDS
+from harness.prompts.kinds import PROMPT_KINDS
 from harness.prompts.lint import lint_report
 
 CAPTURE = Path(__file__).parents[1] / "fixtures" / "engine_captures" / "llamaindex-0.14.25"
@@ -34,7 +34,7 @@ def test_stock_template_lints_clean_as_its_kind(extractor: str, tmp_path: Path) 
 
 @pytest.mark.parametrize("extractor", ["SimpleLLMPathExtractor", "DynamicLLMPathExtractor", "SchemaLLMPathExtractor"])
 def test_kind_fills_what_the_extractor_passes(extractor: str) -> None:
-    kind = KINDS[KIND_OF[extractor]]
+    kind = PROMPT_KINDS[KIND_OF[extractor]]
     passed = PROMPTS[extractor]["variables"]
     assert set(kind.filled["llamaindex"]) == set(passed)
     assert {k: str(v) for k, v in passed.items() if k != "text"} == dict(kind.engine_values)

@@ -21,7 +21,7 @@ def scored(case_id: str, found: int) -> CaseResult:
 
 def view_of(rows: list[CaseResult], checks: dict | None = None) -> ReportView:
     column = Column(name="v", variant="v", data=None, rows=rows)  # type: ignore[arg-type]  # not read here
-    return ReportView(kind="run", suite="s", title="t", description="", notes="", facts="", columns=[column],
+    return ReportView(report_of="run", suite="s", title="t", description="", notes="", facts="", columns=[column],
                       checks=checks or {}, case_ids=[r.case_id for r in rows])
 
 

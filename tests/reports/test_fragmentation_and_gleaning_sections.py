@@ -11,9 +11,8 @@ from rich.console import Console
 from harness.artifacts import RunSummary
 from harness.model import CaseResult, Entity, ExtractedGraph, GoldCase, GoldEntity, Round
 from harness.reports.console import print_run_table
-from harness.reports.html_report import render_html
-from harness.reports.markdown import render_markdown
 from harness.reports.view import run_view
+from harness.reports.writers import render_html, render_markdown
 from harness.scoring import reference_free, score_case
 from harness.summary import variant_summary
 

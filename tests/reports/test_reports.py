@@ -313,8 +313,7 @@ def test_tokens_and_cost_per_variant_in_console_markdown_and_html(run):
     from rich.console import Console
 
     from harness.reports.console import run_table
-    from harness.reports.html_report import render_html
-    from harness.reports.markdown import render_markdown
+    from harness.reports.writers import render_html, render_markdown
     from harness.reports.view import run_view
 
     outcome, summary = run
@@ -405,7 +404,7 @@ def test_reports_have_the_grounding_plot_and_count_rows(run):
 
 
 def test_markdown_cases_of_a_suite_without_gold_show_grounding_and_leaks(run):
-    from harness.reports.markdown import render_markdown
+    from harness.reports.writers import render_markdown
     from harness.reports.view import run_view
 
     outcome, summary = run
@@ -441,7 +440,7 @@ def test_report_tables_leave_out_typed_and_ontology_rows_no_column_has(run):
     # the towns suite has neither typed gold nor an ontology: no row of n/a for them; once a column
     # has a typed F1 (as a typed-gold suite would), its row is back, n/a for the other column
     from harness.model import MetricAggregate
-    from harness.reports.markdown import render_markdown
+    from harness.reports.writers import render_markdown
     from harness.reports.view import run_view
 
     outcome, summary = run
@@ -459,8 +458,7 @@ def test_a_views_suite_kind_is_read_once_not_per_case(run, monkeypatch):
     # every section and case row asks the view its suite kind; reading all rows for each answer
     # made a 2,000-case report quadratic (19 s of a 36 s replay)
     from harness.reports import view as view_module
-    from harness.reports.html_report import render_html
-    from harness.reports.markdown import render_markdown
+    from harness.reports.writers import render_html, render_markdown
 
     calls = []
     real = view_module.rows_kind

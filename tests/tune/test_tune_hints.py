@@ -63,7 +63,7 @@ def test_base_url_without_a_key_refuses_instead_of_replaying(tmp_path: Path, mon
 
 
 def test_input_cassettes_are_named_after_the_project(tmp_path: Path) -> None:
-    from harness.tune.commands import input_cassettes
+    from harness.cli.tune import input_cassettes
 
     one, two = tmp_path / "ragtest" / "input", tmp_path / "other" / "input"
     assert input_cassettes(one) != input_cassettes(two)

@@ -11,7 +11,7 @@ import pytest
 
 from harness.suites import load_suite
 
-from .helpers import REPO, replayed_run, run_cli, suite_without_gold
+from ..annotate.helpers import REPO, replayed_run, run_cli, suite_without_gold
 
 
 def load_side(suite: Path):
@@ -270,7 +270,7 @@ def test_proposals_into_a_suite_written_in_flow_style(project, suite, server, ap
 def test_the_gold_file_line_keeps_the_suite_yaml_and_its_style(text):
     import yaml
 
-    from harness.annotate.command import with_gold_file
+    from harness.cli.annotate import with_gold_file
 
     written = with_gold_file(text, "s.gold.yaml")
     before = yaml.safe_load(text) or {}

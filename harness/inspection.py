@@ -67,7 +67,7 @@ class VariantEntity:
 
 
 @dataclass
-class EntityReport:
+class EntityInspection:
     query: str
     keys: list[str]
     suite: str
@@ -111,7 +111,7 @@ def inspect_entity(
     direction: Direction = "both",
     min_strength: float | None = None,
     related_type: str | None = None,
-) -> EntityReport:
+) -> EntityInspection:
     if direction not in ("in", "out", "both"):
         raise InputError(f"--direction: '{direction}' is not one of in, out, both")
     present = list(dict.fromkeys(r.variant for r in rows))
@@ -250,7 +250,7 @@ def inspect_entity(
     if not reports:
         raise InputError(f"{run_dir or 'run'}: no entity named '{query}'{_suggest(rows, query)}")
     gold = [{"case_id": cid, "name": e.name, "type": e.type, "aliases": list(e.aliases)} for cid, e in gold_hits.items()]
-    return EntityReport(
+    return EntityInspection(
         query=query,
         keys=sorted(keys),
         suite=suite_name,
@@ -273,7 +273,7 @@ def _suggest(rows: list[CaseResult], query: str) -> str:
     return "" if not best else " (closest: " + ", ".join(names[key] for key, _, _ in best) + ")"
 
 
-def render_text(report: EntityReport) -> str:
+def render_text(report: EntityInspection) -> str:
     lines = [f"{report.query} — suite {report.suite}, run {report.run_dir}"]
     lines += [f"note: {n}" for n in report.notes]
     if report.gold:

@@ -1,6 +1,6 @@
 """`harness annotate SUITE`: propose gold from a run (`--from`), write the review page
 (`--review`), apply a reviewed file (`--apply`), compare two reviewers (`--agreement`).
-docs/annotate.md is the user's page; each step lives in its own module of this package."""
+docs/annotate.md is the user's page; each step lives in its own module of harness/annotate/."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import InputError
+from .options import CaseOpt
 
 FromOpt = Annotated[Optional[list[Path]], typer.Option("--from", help="Run folder whose answers are proposed as gold (repeatable: the runs' answers are merged into one proposal per case; with --apply: the runs re-scored against the reviewed gold).")]
 VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", help="Only these variants' answers (repeatable; default: every variant of the run).")]
-CaseOpt = Annotated[Optional[list[str]], typer.Option("--case", help="Only these cases (repeatable).")]
 RefreshOpt = Annotated[bool, typer.Option("--refresh", help="Propose also for cases whose gold is the suite's own (they become pending, out of gold metrics, until reviewed; the suite file keeps their gold). Reviewed cases are never re-proposed.")]
 ReviewOpt = Annotated[bool, typer.Option("--review", help="Write the review page of the pending proposals (one HTML file).")]
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Where --review writes the page (default: reports/annotate/<suite>.review.html).")]
@@ -26,7 +26,7 @@ def _fmt(value: float | None) -> str:
 
 
 def _side_path(suite) -> Path:
-    from .gold_file import side_file_name
+    from ..annotate.gold_file import side_file_name
 
     if suite.spec.gold_file:
         return suite.resolve(suite.spec.gold_file)
@@ -55,7 +55,7 @@ def _write_gold(suite, gold) -> None:
     from ..atomicfile import atomic_write
     from ..inputfiles import read_bytes
     from ..suites import load_suite
-    from .gold_file import write_gold_file
+    from ..annotate.gold_file import write_gold_file
 
     side = _side_path(suite)
     roots = (suite.root,)  # no write through a link out of the suite's project (harness/confined.py)
@@ -125,7 +125,7 @@ def _run_reference(suite, run_dir: Path) -> str:
 def _read_side(suite):
     """The suite's side file (named by `gold_file:`, else the default name beside the suite), refused
     when it is another suite's: its gold would be merged into this suite's and written back."""
-    from .gold_file import GoldSideFile, gold_file_problem, read_gold_file
+    from ..annotate.gold_file import GoldSideFile, gold_file_problem, read_gold_file
 
     side = _side_path(suite)
     if not side.exists():
@@ -167,9 +167,9 @@ def _run_names(suite, runs: list) -> list[str]:
 
 
 def propose(suite, run_paths: list[Path], variants: list[str] | None, cases: list[str] | None, refresh: bool) -> None:
+    from ..annotate.gold_file import ProposedFrom
+    from ..annotate.proposals import graphs_of_runs, propose_case
     from ..kinds.registry import get_kind
-    from .gold_file import ProposedFrom
-    from .proposals import graphs_of_runs, propose_case
 
     if "entities" not in get_kind(suite.spec.kind).gold:  # a kind whose cases take entity/relationship gold
         raise InputError(f"{suite.path}: annotate proposes extraction gold; suite '{suite.name}' is a {suite.spec.kind} suite")
@@ -231,7 +231,7 @@ def review_page(suite, out: Path | None, cases: list[str] | None) -> Path:
     import time
 
     from ..atomicfile import atomic_write
-    from .page import page_data, render_page
+    from ..annotate.page import page_data, render_page
 
     wanted = set(_check_cases(suite, cases))
     side = _read_side(suite)
@@ -250,7 +250,7 @@ def review_page(suite, out: Path | None, cases: list[str] | None) -> Path:
 def apply(suite, reviewed_path: Path, run_paths: list[Path]) -> None:
     from ..runfolder import read_rows, run_dir_of
     from ..suites import load_suite
-    from .apply import merged, read_reviewed, recall_against, reviewed_cases
+    from ..annotate.apply import merged, read_reviewed, recall_against, reviewed_cases
 
     reviewed = read_reviewed(reviewed_path)
     if reviewed.suite is not None and reviewed.suite != suite.name:
@@ -283,8 +283,8 @@ def apply(suite, reviewed_path: Path, run_paths: list[Path]) -> None:
 
 
 def agreement_report(suite, other_path: Path) -> None:
-    from .agreement import agreement
-    from .apply import read_reviewed
+    from ..annotate.agreement import agreement
+    from ..annotate.apply import read_reviewed
 
     other = read_reviewed(other_path)
     result = agreement(suite.cases, other.cases, suite.spec.matching)

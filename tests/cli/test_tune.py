@@ -12,7 +12,7 @@ from harness.errors import InputError
 from harness.prompts.builtin import get_builtin
 from harness.run.plan import plan_variant
 from harness.suites import load_suite
-from harness.tune.commands import add_variant
+from harness.cli.tune import add_variant
 
 from ..conftest import REPO
 
@@ -93,7 +93,7 @@ def test_an_azure_key_alone_does_not_make_tune_record_with_the_openai_provider(
 
 def test_input_files_are_cut_into_chunks_like_an_indexing_pipeline(tmp_path: Path) -> None:
     from harness.llm.tokens import count_tokens
-    from harness.tune.commands import input_chunks
+    from harness.cli.tune import input_chunks
 
     (tmp_path / "docs" / ".git").mkdir(parents=True)
     (tmp_path / "docs" / ".git" / "HEAD.txt").write_text("ref: refs/heads/main", encoding="utf-8")  # skipped

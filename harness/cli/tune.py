@@ -12,6 +12,8 @@ import typer
 from ..atomicfile import atomic_write
 from ..errors import InputError
 from ..inputfiles import read_text
+from .inputs import record_mode as checked_record_mode
+from .options import TUNE_FORMAT_HELP
 
 DEFAULT_CHUNK_TOKENS = 1200  # GraphRAG's default chunk size
 
@@ -102,7 +104,7 @@ def tune_command(
     min_examples: Annotated[int, typer.Option("--min-examples", min=0, help="Fewest few-shot examples to keep.")] = 1,
     discover_entity_types: Annotated[bool, typer.Option("--discover-entity-types", help="Ask the model for the entity types (the default without --entity-types).")] = False,
     entity_types: Annotated[Optional[str], typer.Option("--entity-types", help="Comma-separated entity types to use instead.")] = None,
-    output_format: Annotated[str, typer.Option("--format", help="Output format of the tuned prompt: graphrag, lightrag or json.")] = "graphrag",
+    output_format: Annotated[str, typer.Option("--format", help=TUNE_FORMAT_HELP)] = "graphrag",
     add_variant_name: Annotated[Optional[str], typer.Option("--add-variant", help="Add the tuned prompt to the suite as this variant.")] = None,
     record_mode: Annotated[Optional[str], typer.Option("--record-mode", help="none (replay), once, rewrite or all.")] = None,
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible endpoint.")] = None,
@@ -116,12 +118,11 @@ def tune_command(
 ) -> None:
     """Generate a domain-tuned extraction prompt from sample chunks (calls recorded as cassettes)."""
     from ..llm.providers.registry import get_provider
-    from ..llm.record_modes import RECORD_MODES, default_record_mode
     from ..llm.client import EndpointSettings, SettingNames
     from ..run.plan import endpoint_settings
     from ..suites import MAX_TIMEOUT_S, load_suite
-    from .pipeline import TuneOptions, tune
-    from .sampling import SELECTIONS
+    from ..tune.pipeline import TuneOptions, tune
+    from ..tune.sampling import SELECTIONS
 
     if (suite is None) == (input_dir is None):
         raise InputError("give exactly one of --suite or --input")
@@ -133,9 +134,7 @@ def tune_command(
         raise InputError("give --discover-entity-types or --entity-types, not both")
     if add_variant_name and suite is None:
         raise InputError("--add-variant needs --suite")
-    mode = record_mode or default_record_mode("record")
-    if mode not in RECORD_MODES:
-        raise InputError(f"--record-mode: '{mode}' is not one of {', '.join(RECORD_MODES)}")
+    mode = checked_record_mode(record_mode, "record")
     loaded = None
     already = False  # --add-variant names a variant the suite already has for this prompt
     if suite is not None:

@@ -1,4 +1,4 @@
-"""`harness diff A B`: the command's options; the work is in this package's other modules."""
+"""`harness diff A B`: the command's options; the work is in harness/graph_diff/."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..cli_output import emit_json
+from .render import emit_json
 
 SideArg = ("A GraphRAG output folder (entities and relationships tables, any version), a LightRAG working "
            "folder, or a run folder (RUN:VARIANT picks a variant)")
@@ -24,9 +24,9 @@ def diff_command(
     retyped and re-described, per type and per source chunk, with the chunks that explain most of it."""
     # imported here: the fragmentation rules load numpy and scipy, which `harness --help` must not
     from ..model import MatchingConfig
-    from .diff import diff_graphs
-    from .read import read_side
-    from .render import render
+    from ..graph_diff.diff import diff_graphs
+    from ..graph_diff.read import read_side
+    from ..graph_diff.render import render
 
     before, after = read_side(a), read_side(b)
     matching = before.matching or after.matching or MatchingConfig.model_validate({})

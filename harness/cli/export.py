@@ -1,4 +1,5 @@
-"""`harness export RUN --to TARGET DEST`: a finished run written for other tools (docs/export.md).
+"""`harness export RUN --to TARGET DEST`: a finished run written for other tools (docs/export.md;
+the targets: harness/export/).
 
 Registering the command imports nothing of a target: `otel` needs OpenTelemetry's SDK, loaded
 only when a run is exported (tests/test_startup.py)."""
@@ -24,7 +25,7 @@ def export_command(run: RunArg, destination: DestArg, to: ToOpt) -> None:
     if to not in TARGETS:
         raise InputError(f"--to: '{to}' is not one of {', '.join(TARGETS)}")
     try:
-        from .otel import export_run
+        from ..export.otel import export_run
     except ImportError:
         raise InputError("export --to otel needs OpenTelemetry's SDK and OTLP exporter: "
                          "pip install 'kg-prompt-harness[otel]'") from None

@@ -1,4 +1,5 @@
-"""`harness view [REPORTS_DIR] [--out DIR]`: write the static site over every run (docs/view.md)."""
+"""`harness view [REPORTS_DIR] [--out DIR]`: write the static site over every run (docs/view.md; the
+site is built by harness/viewer/)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Where the site is
 
 def view_command(reports: ReportsArg = Path("reports"), out: OutOpt = None) -> None:
     """Write a static site over every run of every suite: trends, two-run comparisons, per-case graph diffs."""
-    from .build import INDEX, build_site
+    from ..viewer.build import INDEX, build_site
 
     target = out if out is not None else reports / "view"
     result = build_site(reports, target)

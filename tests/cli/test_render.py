@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from harness.cli_output import emit_json
+from harness.cli.render import emit_json
 
 
 def test_emit_json_writes_one_indented_document_with_non_ascii_kept(capsys):

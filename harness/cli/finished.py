@@ -1,46 +1,24 @@
-"""Commands around finished runs: gate, baseline update, merge, inspect, report.
+"""Commands on finished runs: gate, baseline update, merge, inspect, report, compare.
 
-`register(app)` adds them to the `harness` typer app (cli.py does this); exit codes as everywhere:
-0 pass, 1 a rule failed, 2 bad input.
+Exit codes as everywhere: 0 pass, 1 a rule failed, 2 bad input.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
-from ..cli_output import emit_json as _emit_json
 from ..errors import InputError
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-BaselineOpt = Annotated[
-    Optional[Path],
-    typer.Option("--baseline", help="Baseline file, or a folder of <suite>.json files. "
-                                     "Default: <reports>/baselines/<suite>.json when it exists."),
-]
-
-
-def parse_shard(text: str | None) -> tuple[int, int] | None:
-    """`--shard i/n` (1-based: 1/4 … 4/4) -> (i, n); anything else is bad input."""
-    if text is None:
-        return None
-    found = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
-    if not found:
-        raise InputError(f"--shard: '{text}' is not i/n (for example 1/4)")
-    index, count = int(found.group(1)), int(found.group(2))
-    if count < 1 or not 1 <= index <= count:
-        raise InputError(f"--shard: '{text}' needs 1 <= i <= n")
-    return index, count
-
+from .options import BaselineOpt, JsonOpt, VariantOpt
+from .render import comparison_lines, emit_json
 
 # --------------------------------------------------------------------------- gate
 
 
-def gate_outcomes(finished: list, *, json_out: bool = False) -> int:
+def gate_outcomes(finished: list[Any], *, json_out: bool = False) -> int:
     """For `harness run --gate`: the verdicts of the runs just finished (FinishedRun); returns the exit code.
 
     An unreadable default baseline, a note in the reports, is bad input here (exit 2)."""
@@ -49,17 +27,17 @@ def gate_outcomes(finished: list, *, json_out: bool = False) -> int:
     return max(codes, default=0)
 
 
-def _print_verdicts(verdicts: list, json_out: bool) -> None:
-    from .console import print_verdict
+def _print_verdicts(verdicts: list[Any], json_out: bool) -> None:
+    from ..reports.console import print_verdict
 
     if json_out:
-        _emit_json({"status": _overall(verdicts), "verdicts": [v.to_json() for v in verdicts]})
+        emit_json({"status": _overall(verdicts), "verdicts": [v.to_json() for v in verdicts]})
         return
     for verdict in verdicts:
         print_verdict(verdict)
 
 
-def _overall(verdicts: list) -> str:
+def _overall(verdicts: list[Any]) -> str:
     statuses = {v.status for v in verdicts}
     return "fail" if "fail" in statuses else "warn" if "warn" in statuses else "pass"
 
@@ -88,10 +66,6 @@ def gate_command(
 # --------------------------------------------------------------------------- baseline
 
 
-baseline_app = typer.Typer(help="Accept runs as the baseline later runs are gated against.", no_args_is_help=True)
-
-
-@baseline_app.command("update")
 def baseline_update(
     run: Annotated[Path, typer.Argument(help="The finished run to accept.", show_default=False)],
     out: Annotated[Optional[Path], typer.Option("--out", help="Write here instead of <reports>/baselines/<suite>.json.")] = None,
@@ -128,11 +102,11 @@ def merge_command(
 ) -> None:
     """Combine shard runs (harness run --shard i/n) into one run, with summary and reports recomputed."""
     from ..merge import merge_runs
-    from .console import print_run_table, print_verdict
+    from ..reports.console import print_run_table, print_verdict
 
     result = merge_runs(runs, reports=reports, run_id=run_id, suite_path=suite, baseline=baseline)
     if json_out:
-        _emit_json({"run_dir": str(result.run_dir), "rows": result.rows,
+        emit_json({"run_dir": str(result.run_dir), "rows": result.rows,
                     "missing": [list(m) for m in result.missing], "gate": result.verdict.to_json()})
     else:
         print_run_table(result.summary, result.run_dir, result.verdict)
@@ -149,7 +123,7 @@ def merge_command(
 def inspect_command(
     run: Annotated[Path, typer.Argument(help="A run folder.", show_default=False)],
     entity: Annotated[str, typer.Argument(help="Entity name (any case, punctuation or alias).", show_default=False)],
-    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="Only these variants (repeatable).")] = None,
+    variant: VariantOpt = None,
     direction: Annotated[str, typer.Option("--direction", help="Relationships where the entity is the source (out), the target (in), or both.")] = "both",
     min_strength: Annotated[Optional[float], typer.Option("--min-strength", help="Only relationships at least this strong.")] = None,
     related_type: Annotated[Optional[str], typer.Option("--related-type", help="Only relationships to entities of this type.")] = None,
@@ -157,7 +131,7 @@ def inspect_command(
     json_out: JsonOpt = False,
 ) -> None:
     """One entity across a run: descriptions, types, relationships, source cases, gold."""
-    from ..entity_report import inspect_entity, render_text
+    from ..inspection import inspect_entity, render_text
     from ..runfolder import load_run, load_suite_of
 
     data = load_run(run, need_summary=False)
@@ -167,7 +141,7 @@ def inspect_command(
         variants=variant, direction=direction, min_strength=min_strength, related_type=related_type,  # type: ignore[arg-type]
     )
     if json_out:
-        _emit_json(report.to_json())
+        emit_json(report.to_json())
     else:
         typer.echo(render_text(report))
 
@@ -186,7 +160,7 @@ def report_command(
     """Write a run's reports again (report.md, report.html, junit.xml, plots), or a comparison of two runs."""
     from ..finish import refinish, write_reports
     from ..runfolder import load_run, load_suite_of
-    from .view import comparison_view
+    from ..reports.view import comparison_view
 
     data = load_run(run)
     suite = load_suite_of(data.summary)
@@ -208,13 +182,53 @@ def report_command(
         typer.echo(f"reports: {target}")
 
 
-# --------------------------------------------------------------------------- wiring
+# --------------------------------------------------------------------------- compare
 
 
-def register(app: typer.Typer) -> None:
-    """Add gate, baseline, merge, inspect and report to the `harness` app."""
-    app.command("gate")(gate_command)
-    app.add_typer(baseline_app, name="baseline")
-    app.command("merge")(merge_command)
-    app.command("inspect")(inspect_command)
-    app.command("report")(report_command)
+def _load_run_rows(path: Path) -> tuple[list[Any], str]:
+    from ..runfolder import RESULTS, read_results
+
+    results = path / RESULTS if path.is_dir() else path
+    if not results.exists():
+        raise InputError(f"{path}: no {RESULTS} here (give a run folder or a results file)")
+    rows = read_results(results)
+    if not rows:
+        raise InputError(f"{results}: no result rows")
+    return rows, str(path)
+
+
+def compare_command(
+    run_a: Annotated[Path, typer.Argument(help="Baseline run folder (or its results.jsonl).")],
+    run_b: Annotated[Path, typer.Argument(help="Run folder to compare against it.")],
+    variant_a: Annotated[Optional[str], typer.Option("--variant-a", help="Variant of RUN_A (default: each variant both runs have).")] = None,
+    variant_b: Annotated[Optional[str], typer.Option("--variant-b", help="Variant of RUN_B (default: same as --variant-a).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Compare two runs case by case: deltas with 95% paired bootstrap intervals, per-case diffs."""
+    from ..compare import compare
+
+    rows_a, _ = _load_run_rows(run_a)
+    rows_b, _ = _load_run_rows(run_b)
+    names_a = list(dict.fromkeys(r.variant for r in rows_a))
+    names_b = list(dict.fromkeys(r.variant for r in rows_b))
+    if variant_a or variant_b:
+        pairs = [(variant_a or variant_b, variant_b or variant_a)]
+    else:
+        pairs = [(n, n) for n in names_a if n in names_b]
+    if not pairs:
+        raise InputError(f"{run_a} and {run_b} share no variant; name them with --variant-a/--variant-b")
+    output = {}
+    for va, vb in pairs:
+        if va not in names_a:
+            raise InputError(f"{run_a}: no variant '{va}' (have {', '.join(names_a)})")
+        if vb not in names_b:
+            raise InputError(f"{run_b}: no variant '{vb}' (have {', '.join(names_b)})")
+        comparison = compare([r for r in rows_a if r.variant == va], [r for r in rows_b if r.variant == vb],
+                             label_a=f"{run_a}:{va}", label_b=f"{run_b}:{vb}")
+        output[vb if va == vb else f"{va}..{vb}"] = comparison
+    if json_out:
+        emit_json({"comparisons": {k: c.to_json() for k, c in output.items()}})
+        return
+    for comparison in output.values():
+        for line in comparison_lines(comparison):
+            typer.echo(line)
