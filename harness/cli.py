@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -18,6 +18,9 @@ from . import __version__
 from .cli_output import emit_json as _emit_json
 from .errors import HarnessError, InputError
 from .names import check_name
+
+if TYPE_CHECKING:
+    from .checks.query import QueryCheck
 
 app = typer.Typer(
     name="harness",
@@ -306,8 +309,8 @@ def parse_command(
             row_format = row.get("format", format)
             if row_format in QUERY_FORMATS:
                 checked = _check_query(row["output"], row_format, query_options)
-                failed |= not checked["ok"]
-                sys.stdout.write(json.dumps({"id": row.get("id", number), **checked}, ensure_ascii=False) + "\n")
+                failed |= not checked.ok
+                sys.stdout.write(json.dumps({"id": row.get("id", number), **checked.to_json()}, ensure_ascii=False) + "\n")
                 continue
             _check_format(row_format)
             result = parse(row["output"], row_format, **delimiters)
@@ -319,11 +322,11 @@ def parse_command(
     if format in QUERY_FORMATS:
         checked = _check_query(_read_input(source), format, query_options)
         if json_out:
-            _emit_json(checked)
+            _emit_json(checked.to_json())
         else:
             for line in _query_lines(checked):
                 typer.echo(line)
-        raise typer.Exit(0 if checked["ok"] else 1)
+        raise typer.Exit(0 if checked.ok else 1)
     result = parse(_read_input(source), format, **delimiters)
     if json_out:
         _emit_json(parse_result_to_json(result))
@@ -339,17 +342,19 @@ def parse_command(
     raise typer.Exit(1 if has_format_errors(result) else 0)
 
 
-def _check_query(text: str, fmt: str, options: dict) -> dict:
+def _check_query(text: str, fmt: str, options: dict) -> QueryCheck:
     from .checks.query import check_query_answer
 
     return check_query_answer(text, fmt, **options)
 
 
-def _query_lines(checked: dict) -> list[str]:
+def _query_lines(checked: QueryCheck) -> list[str]:
     """The plain-text view of a query-phase answer: what was read, then the issues."""
-    fmt, answer = checked["format"], checked["answer"]
-    if fmt == "summary":
-        head = f"format: summary; {answer['words']} word(s)"
+    from .checks.query import SummaryAnswer
+
+    fmt, answer = checked.format, checked.answer
+    if isinstance(answer, SummaryAnswer):
+        head = f"format: summary; {answer.words} word(s)"
         body: list[str] = []
     elif fmt == "map":
         points = answer.get("points") if isinstance(answer, dict) else None
@@ -368,9 +373,9 @@ def _query_lines(checked: dict) -> list[str]:
         value = answer if isinstance(answer, dict) else {}
         head = f"format: rate; rating {value.get('rating')!s}"
         body = [f"  reason: {str(value.get('reason'))[:100]}"] if "reason" in value else []
-    lines = [f"{head}; {len(checked['issues'])} issue(s)", *body]
-    for issue in checked["issues"]:
-        lines.append(f"  {issue['code']}: {issue['message']}" + (f"  [{issue['excerpt'][:80]!r}]" if issue.get("excerpt") else ""))
+    lines = [f"{head}; {len(checked.issues)} issue(s)", *body]
+    for issue in checked.issues:
+        lines.append(f"  {issue.code}: {issue.message}" + (f"  [{issue.excerpt[:80]!r}]" if issue.excerpt else ""))
     return lines
 
 
@@ -574,13 +579,13 @@ def citations_command(
         context_ids = parse_json(_read_input(str(context)), str(context))
     result = check_citations(_read_input(source), tuple(datasets) if datasets else DEFAULT_DATASETS, context_ids)
     if json_out:
-        _emit_json(result)
+        _emit_json(result.to_json())
     else:
-        read_as = {"report": "a community report", "map": "a global-search map answer", "text": "a query answer"}[result["mode"]]
-        typer.echo(f"{len(result['citations'])} citation(s), {len(result['issues'])} issue(s); read as {read_as}")
-        for issue in result["issues"]:
-            typer.echo(f"  {issue['code']}: {issue['message']}" + (f"  [{issue['excerpt'][:80]!r}]" if issue.get("excerpt") else ""))
-    raise typer.Exit(0 if result["ok"] else 1)
+        read_as = {"report": "a community report", "map": "a global-search map answer", "text": "a query answer"}[result.mode]
+        typer.echo(f"{len(result.citations)} citation(s), {len(result.issues)} issue(s); read as {read_as}")
+        for issue in result.issues:
+            typer.echo(f"  {issue.code}: {issue.message}" + (f"  [{issue.excerpt[:80]!r}]" if issue.excerpt else ""))
+    raise typer.Exit(0 if result.ok else 1)
 
 
 @app.command("audit-cache")

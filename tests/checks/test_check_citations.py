@@ -77,16 +77,16 @@ def _report(findings: list[str]) -> str:
 
 def test_check_citations_report_mode() -> None:
     out = check_citations(_report(["x [Data: Entities (1)]", "no reference", "y [Data: Stuff (1, 2, 3, 4, 5, 6)]"]))
-    assert out["mode"] == "report"
-    assert sorted(i["code"] for i in out["issues"]) == [
+    assert out.mode == "report"
+    assert sorted(i.code for i in out.issues) == [
         "citation-missing", "citation-too-many-ids", "citation-unknown-dataset",
     ]
-    assert out["ok"] is False
-    json.dumps(out)
+    assert out.ok is False
+    json.dumps(out.to_json())
 
 
 def test_check_citations_text_mode() -> None:
-    out = check_citations("The answer [Data: Reports (1, 2)].", context_ids={"Reports": [1, 2]})
+    out = check_citations("The answer [Data: Reports (1, 2)].", context_ids={"Reports": [1, 2]}).to_json()
     assert out == {
         "mode": "text",
         "citations": [
@@ -100,4 +100,4 @@ def test_check_citations_text_mode() -> None:
         "issues": [],
         "ok": True,
     }
-    assert check_citations("No references.")["issues"][0]["code"] == "citation-missing"
+    assert check_citations("No references.").issues[0].code == "citation-missing"
