@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .formats.base import Delimiters
 from .model import CaseResult, CaseScore, ExtractedGraph, GoldCase, MatchingConfig, Ontology, Round, SuiteKind
 from .scoring.claims_score import score_claims
 from .scoring.map_score import MAP_DATASETS, score_map
@@ -32,7 +33,7 @@ class Plan(Protocol):
     module need not import the runner)."""
 
     entity_types: list[str]
-    delimiters: dict[str, str]
+    delimiters: Delimiters
     language: str
 
 
@@ -77,7 +78,7 @@ class KindSpec:
 
 
 def _extraction_variables(plan: Plan, case: GoldCase) -> dict[str, str]:
-    return {"input_text": case.text, "entity_types": ",".join(plan.entity_types), **plan.delimiters,
+    return {"input_text": case.text, "entity_types": ",".join(plan.entity_types), **plan.delimiters.as_variables(),
             "language": plan.language}
 
 
@@ -108,7 +109,7 @@ def _claims_variables(plan: Plan, case: GoldCase) -> dict[str, str]:
     given = {"claim_description": case.claim_description} if case.claim_description else {}
     return {"input_text": case.text, "entity_types": ",".join(specs),
             "entity_specs": str(list(specs)),  # GraphRAG formats the list itself into the prompt
-            **given, **plan.delimiters, "language": plan.language}
+            **given, **plan.delimiters.as_variables(), "language": plan.language}
 
 
 def _map_variables(plan: Plan, case: GoldCase) -> dict[str, str]:

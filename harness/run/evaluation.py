@@ -24,7 +24,7 @@ def merge_rounds(rounds: list[Round], plan: ScoringPlan) -> tuple[ExtractedGraph
         result = parse(
             rnd.output,
             plan.format,
-            **plan.delimiters,
+            **plan.delimiters.as_variables(),
             round=rnd.index,
         )
         if rnd.finish_reason == "length":
