@@ -105,8 +105,8 @@ def test_a_row_without_a_score_has_no_values() -> None:
 def test_a_run_evaluates_each_metric_once_per_case_whatever_reads_it(tmp_path: Path, evaluations,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The shipped podcast suite replayed with its gate (summary, comparisons against the baseline
-    variant, gate against the accepted baseline, reports, plots, junit.xml), then `harness report`
-    and `harness gate` on the finished run: one evaluation per (case, metric) and (case, count) in
+    variant, gate against the accepted baseline, reports, plots, junit.xml), then `harness report`,
+    `harness gate` and `harness export --to otel` on the finished run: one evaluation per (case, metric) and (case, count) in
     all (before issue 29, 1.37 per (case, metric) inside the run behind a per-run cache, and 6.62
     without it; `report` and `gate` each ran the registry over every case again)."""
     from harness.cli import main
@@ -127,4 +127,5 @@ def test_a_run_evaluates_each_metric_once_per_case_whatever_reads_it(tmp_path: P
     assert evaluations == expected
     assert main(["report", str(run_dir)]) == 0
     assert main(["gate", str(run_dir)]) in (0, 1)
+    assert main(["export", str(run_dir), "--to", "otel", str(tmp_path / "trace.jsonl")]) == 0
     assert evaluations == expected  # the finished run's rows carry their values
