@@ -227,10 +227,10 @@ def _items(values: list[str], cls: str = "") -> str:
     return f"<ul class='items {cls}'>" + "".join(f"<li>{e(v)}</li>" for v in values) + "</ul>"
 
 
-def reference_free_html(row: CaseResult) -> str:
+def reference_free_html(row: CaseResult, score: CaseScore) -> str:
     """One scored case's reference-free figures (none in rows scored before they existed), with the
-    names behind the ungrounded and leaked counts."""
-    rf = row.score.reference_free
+    names behind the ungrounded and leaked counts; the figures' values are the row's (`figure_of`)."""
+    rf = score.reference_free
     if rf is None:
         return "<p class='muted'>reference-free figures: n/a (a row scored before they existed)</p>"
     shown = [f"{metric.phrase} {metric.format(figure_of(row, metric))}" for metric in reference_free_metrics()
@@ -312,7 +312,7 @@ def case_html(view: ReportView, case_id: str, first: bool) -> str:
             f"P {pct(s.relationships.precision)} R {pct(s.relationships.recall)} · format: {e(row.format_report.completion)} "
             f"completion, {len(row.format_report.issues)} issue(s)</p>"
         )
-        parts.append(reference_free_html(row))
+        parts.append(reference_free_html(row, s))
         parts.append("<b>Extracted entities</b>" + _items([f"{x.name} ({x.type})" + (" [gleaned]" if x.round else "") for x in row.graph.entities]))
         parts.append("<b>Extracted relationships</b>" + _items(
             [f"{r.source} → {r.target}" + ("" if r.strength is None else f" ({r.strength:g})") for r in row.graph.relationships]))

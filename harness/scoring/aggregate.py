@@ -47,9 +47,9 @@ def aggregate(cases: Sequence[CaseMetrics]) -> SuiteMetrics:
     per_case: dict[str, list[float]] = {name: [] for name in metric_names()}
     for case in cases:
         for name, gold in pooling:
-            value = case.counts.get(name)
-            if value is not None and (gold is None or gold in case.annotated):
-                totals[name] += value
+            count = case.counts.get(name)
+            if count is not None and (gold is None or gold in case.annotated):
+                totals[name] += count
                 pooled_cases[name] += 1
         for name, values in per_case.items():
             value = case.values.get(name)
