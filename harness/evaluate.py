@@ -271,7 +271,7 @@ def _written(result: CaseResult | None, delimiters: Mapping[str, str]) -> list[t
 
 
 def webnlg_figures(suite: Suite, results: list[CaseResult], answered: dict[str, OutputRow],
-                   delimiters: Mapping[str, str] | None = None) -> dict[str, float | None]:
+                   delimiters: Delimiters | None = None) -> dict[str, float | None]:
     """The WebNLG+ 2020 text-to-RDF figures over every case of the suite, its gold relationships
     in order as the references. A row's triples, whichever door they came by, are read as the
     challenge's gtriples: its own `triples`, else its answers' JSON lists or `s | p | o` lines
@@ -291,7 +291,8 @@ def webnlg_figures(suite: Suite, results: list[CaseResult], answered: dict[str, 
             if all(lines is not None for lines in read):
                 candidates = [line for lines in read for line in lines or []]
             else:
-                candidates = [wn.triple_line(*t) for t in _written(by_case.get(case.id), delimiters or {})]
+                candidates = [wn.triple_line(*t) for t in _written(by_case.get(case.id),
+                                                                          {} if delimiters is None else delimiters.as_variables())]
         try:
             kept += wn.entry_pairs(references, candidates)
         except ValueError as exc:
