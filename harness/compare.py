@@ -43,7 +43,8 @@ from .artifacts import CaseDiff, Comparison, GraphDiff, MetricDelta, PairedStats
 from .model import CaseResult, CaseScore, ExtractedGraph
 from .metrics import get as get_metric
 from .metrics import metric_names
-from .scoring.aggregate import aggregate, case_metrics
+from .scoring.aggregate import aggregate
+from .scoring.case_metrics import measured, scored_metrics
 from .scoring.missed import newly
 from .scoring.repeat_spread import spread_verdicts
 from .scoring.normalize import normalize_name, normalize_type
@@ -268,21 +269,28 @@ def graph_diff(a: ExtractedGraph, b: ExtractedGraph) -> GraphDiff:
     )
 
 
+def _case_values(row: CaseResult) -> dict[str, float | None]:
+    """A scored row's value of every metric (None where undefined), as the row holds them."""
+    values = measured(row)
+    assert values is not None  # only scored rows are paired
+    return {name: values.value(name) for name in metric_names()}
+
+
 def _sample_mean(rows: list[CaseResult]) -> dict[str, float | None]:
     """A case's value of every metric: its mean over the samples that have one (one sample: its value)."""
-    values = [case_metrics(row.score) for row in rows if row.score is not None]
+    values = scored_metrics(rows)
     out: dict[str, float | None] = {}
     for name in metric_names():
-        known = [v[name] for v in values if v[name] is not None]
-        out[name] = sum(known) / len(known) if known else None  # type: ignore[arg-type]
+        known = [value for v in values if (value := v.value(name)) is not None]
+        out[name] = sum(known) / len(known) if known else None
     return out
 
 
 def _case_diff(case_id: str, ra: CaseResult, rb: CaseResult, sa: CaseScore, sb: CaseScore,
                samples_a: list[CaseResult], samples_b: list[CaseResult]) -> CaseDiff:
     repeated = len(samples_a) > 1 or len(samples_b) > 1
-    ma = _sample_mean(samples_a) if repeated else case_metrics(sa)
-    mb = _sample_mean(samples_b) if repeated else case_metrics(sb)
+    ma = _sample_mean(samples_a) if repeated else _case_values(ra)
+    mb = _sample_mean(samples_b) if repeated else _case_values(rb)
     delta = {
         name: (None if ma[name] is None or mb[name] is None else mb[name] - ma[name])  # type: ignore[operator]
         for name in metric_names()
@@ -343,8 +351,8 @@ def compare(
         for cid, sa, sb in zip(paired, scores_a, scores_b)
     ]
     # micro: every (case, sample) row of the paired cases, pooled as the summary pools them
-    micro_a = aggregate([r.score for cid in paired for r in samples_a[cid] if r.score is not None]).metrics
-    micro_b = aggregate([r.score for cid in paired for r in samples_b[cid] if r.score is not None]).metrics
+    micro_a = aggregate(scored_metrics(r for cid in paired for r in samples_a[cid])).metrics
+    micro_b = aggregate(scored_metrics(r for cid in paired for r in samples_b[cid])).metrics
 
     # Metrics defined on the same cases are resampled together (same draws, one pass).
     values: dict[str, tuple[np.ndarray, np.ndarray]] = {}

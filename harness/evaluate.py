@@ -28,6 +28,7 @@ from .artifacts import ConventionsSummary, EntityTypesUsed, OutputsSummary
 from .errors import InputError
 from .finish import FinishedRun, finish_run
 from .formats import AUTO, DEFAULT_FORMAT, format_names
+from .formats.base import Delimiters
 from .inputfiles import MAX_RUN_FILE_BYTES, jsonl_lines, parse_json, read_bytes
 from .llm.request_digest import request_hash
 from .metrics.registry import metrics as registered_metrics
@@ -226,7 +227,7 @@ def plan_outputs(suite: Suite, name: str, fmt: str | None, outputs: Path,
 
 
 def text2kgbench_figures(suite: Suite, results: list[CaseResult], answered: dict[str, OutputRow],
-                         delimiters: Mapping[str, str] | None = None) -> dict[str, float | None]:
+                         delimiters: Delimiters | None = None) -> dict[str, float | None]:
     """Text2KGBench's averages over every case of the suite (a case not in `answered` counts zero).
 
     Its run_eval.py scores each triple's strings as they are (a leading space, quotes), so the
@@ -251,7 +252,7 @@ def text2kgbench_figures(suite: Suite, results: list[CaseResult], answered: dict
         elif row.triples is not None:
             predicted = row.triples
         else:
-            predicted = _written(by_case.get(case.id), delimiters or {})
+            predicted = _written(by_case.get(case.id), {} if delimiters is None else delimiters.as_variables())
         figures.append(t2k.sentence_figures(case.text, gold, predicted, relations=relations,
                                             concepts=ontology.entity_types))
     return t2k.average(figures, len(suite.cases))
@@ -270,7 +271,7 @@ def _written(result: CaseResult | None, delimiters: Mapping[str, str]) -> list[t
 
 
 def webnlg_figures(suite: Suite, results: list[CaseResult], answered: dict[str, OutputRow],
-                   delimiters: Mapping[str, str] | None = None) -> dict[str, float | None]:
+                   delimiters: Delimiters | None = None) -> dict[str, float | None]:
     """The WebNLG+ 2020 text-to-RDF figures over every case of the suite, its gold relationships
     in order as the references. A row's triples, whichever door they came by, are read as the
     challenge's gtriples: its own `triples`, else its answers' JSON lists or `s | p | o` lines
@@ -290,7 +291,8 @@ def webnlg_figures(suite: Suite, results: list[CaseResult], answered: dict[str, 
             if all(lines is not None for lines in read):
                 candidates = [line for lines in read for line in lines or []]
             else:
-                candidates = [wn.triple_line(*t) for t in _written(by_case.get(case.id), delimiters or {})]
+                candidates = [wn.triple_line(*t) for t in _written(by_case.get(case.id),
+                                                                          {} if delimiters is None else delimiters.as_variables())]
         try:
             kept += wn.entry_pairs(references, candidates)
         except ValueError as exc:

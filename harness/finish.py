@@ -24,7 +24,6 @@ from .gate import gate_config, judge
 from .gc_rest import objects_at_rest
 from .model import CaseResult, first_samples
 from .runfolder import GATE, SUMMARY, default_baseline_path, read_baseline, write_artifact
-from .scoring.aggregate import shared_case_metrics
 from .summary import build_summary
 
 if TYPE_CHECKING:
@@ -152,7 +151,6 @@ def write_reports(run_dir: Path, view: ReportView, *, suite_file: str = "") -> l
     return written
 
 
-@shared_case_metrics()  # the gate and junit.xml read each case's metrics once
 def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suite: Suite | None = None,
              baseline: Path | None = None, strict: bool = False, reports: bool = True,
              fallback: bool = False) -> FinishedRun:
@@ -183,7 +181,6 @@ def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suit
 
 
 @objects_at_rest()  # the rows outlive the finish: its collections need not walk them
-@shared_case_metrics()  # the summary, comparisons, gate and junit.xml read each case's metrics once
 def finish_run(suite: Suite, run_dir: Path, rows: list[CaseResult], *, record_mode: str, wall_s: float,
                entity_types: Mapping[str, EntityTypesUsed], baseline: Path | None = None,
                fallback: bool = False, outputs: OutputsSummary | None = None,

@@ -66,7 +66,8 @@ from .metrics import get as get_metric
 from .metrics import gold_kind, metric_names, phrase
 from .metrics.registry import Metric, console_columns, format_metric, format_value, key_figures, thresholded
 from .model import CaseResult
-from .scoring.aggregate import aggregate, case_metrics
+from .scoring.aggregate import aggregate
+from .scoring.case_metrics import measured, scored_metrics
 from .scoring.missed import newly
 from .gate_settings import Regression, Thresholds
 from .kinds.registry import builds_graph, rows_kind
@@ -241,10 +242,11 @@ def case_values(rows: list[CaseResult]) -> CaseValues:
     """variant -> case -> every per-case metric, plus what the case missed (the baseline's `cases`)."""
     out: CaseValues = {}
     for row in rows:
-        if row.score is None:
+        values = measured(row)
+        if row.score is None or values is None:
             continue
         out.setdefault(row.variant, {})[row.case_id] = BaselineCase(
-            **case_metrics(row.score),
+            **values.values,
             missed_entities=list(row.score.entities.missed),
             missed_relationships=[list(pair) for pair in row.score.relationships.missed],
         )
@@ -388,7 +390,7 @@ def _metric_regression(variant: str, metric: str, base: dict[str, BaselineCase],
 
 
 def _entity_recall(rows: list[CaseResult]) -> str:
-    return format_metric("entity_recall", aggregate([r.score for r in rows if r.score is not None]).get("entity_recall"))
+    return format_metric("entity_recall", aggregate(scored_metrics(rows)).get("entity_recall"))
 
 
 def leakage_rules(rows: list[CaseResult]) -> list[RuleResult]:

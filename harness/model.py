@@ -530,6 +530,34 @@ def register_kind_score(key: str, model: type[Value]) -> None:
     _KIND_SCORES[key] = model
 
 
+GoldKindName = Literal["entities", "relationships"]
+
+
+class CaseMetrics(Value):
+    """A case's value of every registered metric and count (harness/metrics), computed once from
+    its score where the case is evaluated (`scoring.case_metrics.measure`) and stored with it, so
+    that the summary, comparisons, the gate, baselines, reports, junit.xml and the pytest plugin
+    read them instead of running the registry again. An undefined value (None: n/a) is left out.
+
+    `registry` names the set of metrics and counts they were computed against
+    (`metrics.registry.fingerprint`): a row measured against another set (an older harness, other
+    plugins) is measured again when read (`scoring.case_metrics.measured`)."""
+
+    registry: str
+    values: dict[str, int | float] = Field(default_factory=dict)  # metric name -> its value
+    counts: dict[str, int] = Field(default_factory=dict)  # count name -> its value
+    # the gold kinds the case is annotated for: only these pool their gold-based counts
+    annotated: list[GoldKindName] = Field(default_factory=list)
+
+    def value(self, metric: str) -> float | None:
+        """The case's value of a metric (None: undefined on this case)."""
+        return self.values.get(metric)
+
+    def count(self, name: str) -> int | None:
+        """The case's value of a count (None: the case has no such count)."""
+        return self.counts.get(name)
+
+
 # --------------------------------------------------------------------------- runs
 
 
@@ -601,6 +629,14 @@ class RecoveredResult(Value):
 
     graph: ExtractedGraph = Field(default_factory=ExtractedGraph)
     score: CaseScore | None = None
+    metrics: CaseMetrics | None = None  # the score's metric values (CaseResult.metrics)
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unmeasured(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("metrics", "") is None:
+            del data["metrics"]
+        return data
 
 
 class CaseResult(Value):
@@ -615,6 +651,10 @@ class CaseResult(Value):
     format_report: FormatReport = Field(default_factory=FormatReport)
     round_reports: list[FormatReport] = Field(default_factory=list)
     score: CaseScore | None = None
+    # every registered metric's and count's value on `score`, computed when the case was scored
+    # (scoring.case_metrics); None without a score, and in rows written before it existed (measured
+    # when read). A copy given another score drops them (`metrics=None`), to be measured again
+    metrics: CaseMetrics | None = None
     in_prompt_examples: bool = False  # the prompt's few-shot examples hold the chunk: scored on copying
     usage: Usage = Field(default_factory=Usage)
     latency_s: float = 0.0
@@ -633,7 +673,7 @@ class CaseResult(Value):
         data = handler(self)
         if isinstance(data, dict) and data.get("sample") == 0:
             del data["sample"]
-        for key in ("engine", "recovered"):
+        for key in ("metrics", "engine", "recovered"):
             if isinstance(data, dict) and data.get(key, "") is None:
                 del data[key]
         return data

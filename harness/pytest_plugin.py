@@ -256,12 +256,14 @@ class CaseItem(pytest.Item):
             # here: a pytest run that collects no suite loads none of it
             from .gate import effective_thresholds
             from .metrics.registry import get, key_figures
+            from .scoring.case_metrics import measured
 
             # the key figures, then every other metric the variant has a threshold on (a count too)
             limits = effective_thresholds(run.suite.spec.thresholds, self.variant)
             shown = [*key_figures(run.suite.spec.kind), *(m for name in limits if (m := get(name)) is not None)]
+            values = measured(row)  # computed when the case was scored
             for metric in dict.fromkeys(shown):
-                self.user_properties.append((metric.name, metric.value(row.score)))
+                self.user_properties.append((metric.name, None if values is None else values.value(metric.name)))
         if not check.passed:
             details = check.details()
             raise CaseFailure(f"{head}: {check.message()}" + (f"\n{details}" if details else ""))

@@ -24,7 +24,7 @@ from .llm.pricing import estimate_cost, load_prices
 from .model import CaseResult, GoldCase, MatchingConfig, Usage, first_samples
 from .parsing.verdict import has_format_errors
 from .metrics.registry import headline as headline_metrics
-from .scoring import aggregate, graph_stats
+from .scoring import aggregate, graph_stats, scored_metrics
 from .scoring.repeat_spread import repeat_spread
 from .scoring.fragmentation import fragmentation
 from .scoring.gleaning import gleaning_yield
@@ -76,7 +76,7 @@ def recovered_summary(rows: list[CaseResult]) -> RecoveredSummary | None:
     if not recovered:
         return None
     first = {id(row.recovered) for row in first_samples(rows) if row.recovered is not None}
-    return RecoveredSummary(metrics=aggregate([r.score for r in recovered if r.score is not None]),
+    return RecoveredSummary(metrics=aggregate(scored_metrics(recovered)),
                             graph=graph_stats([r.graph for r in recovered if id(r) in first]))
 
 
@@ -93,7 +93,6 @@ def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: 
     pool every (case, sample) row, as if each sample were more cases, `repeats` holds the spread
     across samples, and the union graph and its fragmentation are sample 0's. `replayed`: every
     answer was read from a cassette, so no latency was measured (None, not the time to read them)."""
-    scores = [row.score for row in rows if row.score is not None]
     usage = Usage()
     for row in rows:
         usage = usage + row.usage
@@ -104,7 +103,7 @@ def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: 
         prompt=prompt,
         model=model,
         cases=len(rows),
-        metrics=aggregate(scores),
+        metrics=aggregate(scored_metrics(rows)),
         # one union graph per run: with repeats, sample 0's (a union across samples would join
         # graphs no single run builds, and count names of different samples as fragments)
         graph=graph_stats([row.graph for row in first_samples(rows)]),

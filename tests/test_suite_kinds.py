@@ -124,13 +124,14 @@ def test_engine_defaults_give_way_to_what_the_template_declares() -> None:
 def test_report_and_claims_prompts_are_filled_as_graphrag_fills_them() -> None:
     from dataclasses import dataclass, field
 
+    from harness.formats.base import Delimiters
     from harness.model import GoldCase
 
     @dataclass
     class Plan:
         entity_types: list[str] = field(default_factory=lambda: ["organization", "person"])
-        delimiters: dict[str, str] = field(default_factory=lambda: {
-            "tuple_delimiter": "<|>", "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"})
+        delimiters: Delimiters = field(default_factory=lambda: Delimiters(tuple="<|>", record="##",
+                                                                         completion="<|COMPLETE|>"))
         language: str = "English"
 
     report = get_kind("community_report")

@@ -64,12 +64,13 @@ def recall_against(gold: list[GoldCase], rows: list[CaseResult], variants: list[
                    ontology: Ontology | None = None) -> list[VariantRecall]:
     """Each variant's stored answers (sample 0) re-scored with the harness's scoring against `gold`
     (micro: pooled counts, as `harness run` reports them)."""
-    from ..scoring import aggregate, score_case
+    from ..scoring import aggregate, measure, score_case
 
     by_id = {case.id: case for case in gold}
     out = []
     for variant in variants:
-        scores = [score_case(by_id[row.case_id], row.graph, matching, ontology)
+        # each re-scored case measured once, as the runner measures a case it scores
+        scores = [measure(score_case(by_id[row.case_id], row.graph, matching, ontology))
                   for row in rows if row.variant == variant and row.sample == 0 and row.case_id in by_id
                   and row.error is None]
         metrics = aggregate(scores)

@@ -5,7 +5,8 @@ community report (every finding must cite), a global-search map answer (every po
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from harness.checks.citations import (
     DEFAULT_DATASETS,
@@ -16,7 +17,7 @@ from harness.checks.citations import (
     find_citations,
     report_parts,
 )
-from harness.checks.query import map_points
+from harness.checks.query import issue_json, map_points
 from harness.formats.report import report_from_text
 from harness.model import FormatIssue
 from harness.parsing.issues import issue
@@ -32,23 +33,42 @@ def _citation_json(c: Citation) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class CitationCheck:
+    """The citations of one answer and what is wrong with them, read as `mode`: a community
+    report, a global-search map answer or plain query text (`check_citations`)."""
+
+    mode: Literal["report", "map", "text"]
+    citations: list[Citation]
+    issues: list[FormatIssue]
+
+    @property
+    def ok(self) -> bool:
+        return not self.issues
+
+    def to_json(self) -> dict[str, Any]:
+        """{"mode", "citations", "issues", "ok"}: what `harness citations --json` prints."""
+        return {"mode": self.mode, "citations": [_citation_json(c) for c in self.citations],
+                "issues": [issue_json(i) for i in self.issues], "ok": self.ok}
+
+
 def check_citations(
     text: str,
     allowed_datasets: Collection[str] = DEFAULT_DATASETS,
     context_ids: ContextIds = None,
     *,
     max_ids: int = MAX_IDS,
-) -> dict[str, Any]:
-    """For `harness citations FILE --json`. When the text is a community report (JSON with
-    findings), every finding must cite something (citations in the summary and the rating
-    explanation are checked too); when it is a global-search map answer ({"points": [...]}),
-    every point scored above 0 must cite; otherwise the text is read as a query answer.
-    Returns {"mode", "citations", "issues", "ok"}."""
+) -> CitationCheck:
+    """For `harness citations FILE`. When the text is a community report (JSON with findings),
+    every finding must cite something (citations in the summary and the rating explanation are
+    checked too); when it is a global-search map answer ({"points": [...]}), every point scored
+    above 0 must cite; otherwise the text is read as a query answer."""
     text = scrub_surrogates(text)  # the text policy: see harness/text.py
     report = report_from_text(text)
     issues: list[FormatIssue] = []
     citations: list[Citation] = []
     points = None if report is not None else map_points(text)
+    mode: Literal["report", "map", "text"]
     if report is not None or points is not None:
         if report is not None:
             mode = "report"
@@ -78,9 +98,4 @@ def check_citations(
         )
         if not citations and text.strip():
             issues.append(issue("citation-missing", "The answer has no [Data: ...] reference.", text))
-    return {
-        "mode": mode,
-        "citations": [_citation_json(c) for c in citations],
-        "issues": [{"code": i.code, "message": i.message, "excerpt": i.excerpt} for i in issues],
-        "ok": not issues,
-    }
+    return CitationCheck(mode, citations, issues)

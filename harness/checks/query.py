@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from harness.checks.citations import DEFAULT_DATASETS, ContextIds, citation_issues, find_citations
@@ -197,8 +198,35 @@ QUERY_FORMATS: tuple[str, ...] = ("map", "drift", "rate", "summary")
 _TOLERATED = frozenset({"json-repaired"})  # repaired JSON is read; anything else fails the answer
 
 
-def _issue_json(i: FormatIssue) -> dict[str, Any]:
+def issue_json(i: FormatIssue) -> dict[str, Any]:
+    """One finding as `harness parse` and `harness citations` print it in JSON."""
     return {"code": i.code, "message": i.message, "excerpt": i.excerpt}
+
+
+@dataclass(frozen=True)
+class SummaryAnswer:
+    """What a description-summary answer says: the summary that is scored, and its word count."""
+
+    text: str
+    words: int
+
+
+@dataclass(frozen=True)
+class QueryCheck:
+    """One query-phase answer read as its format (`check_query_answer`). `answer` is the JSON the
+    model wrote (None: none found) or, for a summary, a `SummaryAnswer`; `ok` is False when any
+    issue other than a JSON repair was found (a summary: any summary finding or format error)."""
+
+    format: str
+    answer: SummaryAnswer | Any
+    issues: list[FormatIssue]
+    ok: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """{"format", "answer", "issues", "ok"}: the line `harness parse --format <query>` prints."""
+        answer = ({"text": self.answer.text, "words": self.answer.words} if isinstance(self.answer, SummaryAnswer)
+                  else self.answer)
+        return {"format": self.format, "answer": answer, "issues": [issue_json(i) for i in self.issues], "ok": self.ok}
 
 
 def check_query_answer(
@@ -209,20 +237,18 @@ def check_query_answer(
     max_words: int = 500,
     context_ids: ContextIds = None,
     allowed_datasets: Collection[str] = DEFAULT_DATASETS,
-) -> dict[str, Any]:
-    """One query-phase answer read as `format` (one of QUERY_FORMATS): {"format", "answer" (the
-    parsed JSON, or the summary text), "issues", "ok"}. A DRIFT answer is a primer when it has
-    `intermediate_answer`, else a local answer. ok is False when any issue other than a JSON
-    repair was found."""
+) -> QueryCheck:
+    """One query-phase answer read as `format` (one of QUERY_FORMATS). A DRIFT answer is a primer
+    when it has `intermediate_answer`, else a local answer."""
     if format not in QUERY_FORMATS:
         raise ValueError(f"unknown query format {format!r}; expected one of {', '.join(QUERY_FORMATS)}")
     text = scrub_surrogates(text)  # the text policy: see harness/text.py
-    answer: Any
+    answer: SummaryAnswer | Any
     ok: bool | None = None
     if format == "summary":
         issues, ok = summary_issues(text, names, max_words=max_words)
         summary = summary_text(text)
-        answer = {"text": summary, "words": count_words(summary)}
+        answer = SummaryAnswer(summary, count_words(summary))
     else:
         answer, _ = load_answer(text)
         if format == "map":
@@ -232,9 +258,5 @@ def check_query_answer(
             issues = check_drift_response(text, kind=kind)
         else:
             issues = check_rate_response(text)
-    return {
-        "format": format,
-        "answer": answer,
-        "issues": [_issue_json(i) for i in issues],
-        "ok": ok if ok is not None else all(i.code in _TOLERATED for i in issues),
-    }
+    return QueryCheck(format, answer, list(issues),
+                      ok if ok is not None else all(i.code in _TOLERATED for i in issues))

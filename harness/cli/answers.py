@@ -22,6 +22,7 @@ from .options import (
 from .render import citation_lines, emit_json, parse_lines, query_lines, reference_free_lines, score_lines
 
 if TYPE_CHECKING:
+    from ..checks.query import QueryCheck
     from ..model import MatchingConfig, ParseResult, ReferenceFreeScores
 
 
@@ -72,8 +73,8 @@ def parse_command(
             row_format = row.get("format", format)
             if row_format in QUERY_FORMATS:
                 checked = _check_query(row["output"], row_format, query_options)
-                failed |= not checked["ok"]
-                sys.stdout.write(json.dumps({"id": row.get("id", number), **checked}, ensure_ascii=False) + "\n")
+                failed |= not checked.ok
+                sys.stdout.write(json.dumps({"id": row.get("id", number), **checked.to_json()}, ensure_ascii=False) + "\n")
                 continue
             check_format(row_format)
             result = parse(row["output"], row_format, **delimiters)
@@ -85,11 +86,11 @@ def parse_command(
     if format in QUERY_FORMATS:
         checked = _check_query(read_input(source), format, query_options)
         if json_out:
-            emit_json(checked)
+            emit_json(checked.to_json())
         else:
             for line in query_lines(checked):
                 typer.echo(line)
-        raise typer.Exit(0 if checked["ok"] else 1)
+        raise typer.Exit(0 if checked.ok else 1)
     result = parse(read_input(source), format, **delimiters)
     if json_out:
         emit_json(parse_result_to_json(result))
@@ -99,7 +100,7 @@ def parse_command(
     raise typer.Exit(1 if has_format_errors(result) else 0)
 
 
-def _check_query(text: str, fmt: str, options: dict) -> dict:
+def _check_query(text: str, fmt: str, options: dict) -> QueryCheck:
     from ..checks.query import check_query_answer
 
     return check_query_answer(text, fmt, **options)
@@ -170,11 +171,11 @@ def citations_command(
         context_ids = parse_json(read_input(str(context)), str(context))
     result = check_citations(read_input(source), tuple(datasets) if datasets else DEFAULT_DATASETS, context_ids)
     if json_out:
-        emit_json(result)
+        emit_json(result.to_json())
     else:
         for line in citation_lines(result):
             typer.echo(line)
-    raise typer.Exit(0 if result["ok"] else 1)
+    raise typer.Exit(0 if result.ok else 1)
 
 
 def _example_text(prompt: str, fmt: str, types: list[str] | None) -> str:

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..checks.answer_citations import CitationCheck
+    from ..checks.query import QueryCheck
 
 
 def emit_json(data: object) -> None:
@@ -26,12 +30,12 @@ def parse_lines(result: Any) -> list[str]:
     return lines
 
 
-def citation_lines(result: dict[str, Any]) -> list[str]:
+def citation_lines(result: CitationCheck) -> list[str]:
     """The plain-text view of `harness citations`: counts, how the answer was read, each issue."""
-    read_as = {"report": "a community report", "map": "a global-search map answer", "text": "a query answer"}[result["mode"]]
-    lines = [f"{len(result['citations'])} citation(s), {len(result['issues'])} issue(s); read as {read_as}"]
-    for issue in result["issues"]:
-        lines.append(f"  {issue['code']}: {issue['message']}" + (f"  [{issue['excerpt'][:80]!r}]" if issue.get("excerpt") else ""))
+    read_as = {"report": "a community report", "map": "a global-search map answer", "text": "a query answer"}[result.mode]
+    lines = [f"{len(result.citations)} citation(s), {len(result.issues)} issue(s); read as {read_as}"]
+    for issue in result.issues:
+        lines.append(f"  {issue.code}: {issue.message}" + (f"  [{issue.excerpt[:80]!r}]" if issue.excerpt else ""))
     return lines
 
 
@@ -59,11 +63,13 @@ def score_lines(score: Any) -> list[str]:
     return lines
 
 
-def query_lines(checked: dict[str, Any]) -> list[str]:
+def query_lines(checked: QueryCheck) -> list[str]:
     """The plain-text view of a query-phase answer: what was read, then the issues."""
-    fmt, answer = checked["format"], checked["answer"]
-    if fmt == "summary":
-        head = f"format: summary; {answer['words']} word(s)"
+    from ..checks.query import SummaryAnswer
+
+    fmt, answer = checked.format, checked.answer
+    if isinstance(answer, SummaryAnswer):
+        head = f"format: summary; {answer.words} word(s)"
         body: list[str] = []
     elif fmt == "map":
         points = answer.get("points") if isinstance(answer, dict) else None
@@ -82,9 +88,9 @@ def query_lines(checked: dict[str, Any]) -> list[str]:
         value = answer if isinstance(answer, dict) else {}
         head = f"format: rate; rating {value.get('rating')!s}"
         body = [f"  reason: {str(value.get('reason'))[:100]}"] if "reason" in value else []
-    lines = [f"{head}; {len(checked['issues'])} issue(s)", *body]
-    for issue in checked["issues"]:
-        lines.append(f"  {issue['code']}: {issue['message']}" + (f"  [{issue['excerpt'][:80]!r}]" if issue.get("excerpt") else ""))
+    lines = [f"{head}; {len(checked.issues)} issue(s)", *body]
+    for issue in checked.issues:
+        lines.append(f"  {issue.code}: {issue.message}" + (f"  [{issue.excerpt[:80]!r}]" if issue.excerpt else ""))
     return lines
 
 

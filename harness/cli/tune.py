@@ -170,19 +170,19 @@ def tune_command(
         setting_names=SettingNames(max_tokens="--model-max-tokens", timeout_s="--timeout", concurrency="--concurrency"),
     ))
     report = result.report
-    typer.echo(f"domain: {report['domain']}; language: {report['language']}; entity types: {', '.join(report['entity_types'])}")
-    typer.echo(f"examples kept: {len(report['examples_kept'])}; dropped for the token budget: "
-               f"{len(report['examples_dropped_for_token_budget'])}; rejected: {len(report['examples_rejected'])}")
-    for item in report["examples_rejected"]:
-        typer.echo(f"  rejected {item['chunk']}: {item['reason']}")
+    typer.echo(f"domain: {report.domain}; language: {report.language}; entity types: {', '.join(report.entity_types)}")
+    typer.echo(f"examples kept: {len(report.examples_kept)}; dropped for the token budget: "
+               f"{len(report.examples_dropped_for_token_budget)}; rejected: {len(report.examples_rejected)}")
+    for item in report.examples_rejected:
+        typer.echo(f"  rejected {item.chunk}: {item.reason}")
     for kind, path in result.paths.items():
-        typer.echo(f"{kind}: {path} ({report['tokens'][kind]} tokens)")
+        typer.echo(f"{kind}: {path} ({report.tokens[kind]} tokens)")
     typer.echo(f"report: {result.report_path} and {result.report_path.with_suffix('.md')}")
-    stability = report.get("entity_type_stability")
+    stability = report.entity_type_stability
     if stability is not None:
-        typer.echo(f"entity types over {stability['samples']} samples: "
-                   + ", ".join(f"{t['type']} {t['samples']}/{stability['samples']}" for t in stability["types"]))
-    for note in report["notes"]:
+        typer.echo(f"entity types over {stability.samples} samples: "
+                   + ", ".join(f"{t.type} {t.samples}/{stability.samples}" for t in stability.types))
+    for note in report.notes:
         typer.echo(f"note: {note}")
     if add_variant_name and loaded is not None:
         if already:
@@ -191,6 +191,6 @@ def tune_command(
             add_variant(loaded.path, add_variant_name, result.template_path, loaded.root)
             typer.echo(f"added variant '{add_variant_name}' to {loaded.path}; measure it with:")
         typer.echo(f"  harness record {loaded.path} --variant {add_variant_name} && harness run {loaded.path}")
-        if report["examples_kept"]:
-            typer.echo(f"note: the prompt's examples are cases of the suite ({', '.join(report['examples_kept'])}); "
+        if report.examples_kept:
+            typer.echo(f"note: the prompt's examples are cases of the suite ({', '.join(report.examples_kept)}); "
                        "their scores will measure copying, and the gate warns (leakage)")

@@ -53,6 +53,7 @@ from ..known_keys import scrub
 from ..metrics import metrics as registered_metrics
 from ..model import CaseResult, Round, Usage
 from ..runfolder import RESULTS, RunData, load_run, load_suite_of
+from ..scoring.case_metrics import measured
 
 EVALUATION_EVENT = "gen_ai.evaluation.result"  # the GenAI event of an evaluation's result
 CHAT = "chat"  # gen_ai.operation.name of a chat-completions call (every provider of the harness)
@@ -193,15 +194,13 @@ def _round_attributes(round_: Round, model: dict[str, Any]) -> dict[str, Any]:
 
 
 def evaluations(row: CaseResult) -> list[tuple[str, float]]:
-    """The row's figures as evaluation results: every registered metric with a value for it."""
-    if row.score is None:
+    """The row's figures as evaluation results: every registered metric with a value for it (the
+    values computed when the case was scored)."""
+    values = measured(row)
+    if values is None:
         return []
-    found = []
-    for metric in registered_metrics():
-        value = metric.value(row.score)
-        if value is not None:
-            found.append((metric.name, float(value)))
-    return found
+    return [(metric.name, float(value)) for metric in registered_metrics()
+            if (value := values.value(metric.name)) is not None]
 
 
 class _Layout:

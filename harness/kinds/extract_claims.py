@@ -16,7 +16,7 @@ def _variables(plan: Plan, case: GoldCase) -> dict[str, str]:
     given = {"claim_description": case.claim_description} if case.claim_description else {}
     return {"input_text": case.text, "entity_types": ",".join(specs),
             "entity_specs": str(list(specs)),  # GraphRAG formats the list itself into the prompt
-            **given, **plan.delimiters, "language": plan.language}
+            **given, **plan.delimiters.as_variables(), "language": plan.language}
 
 
 def _score(given: ScoreInput, base: CaseScore) -> CaseScore:

@@ -9,7 +9,7 @@ from .spec import KindSpec, Plan, ScoreInput
 
 
 def _variables(plan: Plan, case: GoldCase) -> dict[str, str]:
-    return {"input_text": case.text, "entity_types": ",".join(plan.entity_types), **plan.delimiters,
+    return {"input_text": case.text, "entity_types": ",".join(plan.entity_types), **plan.delimiters.as_variables(),
             "language": plan.language}
 
 

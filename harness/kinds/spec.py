@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..formats.base import Delimiters
 from ..model import CaseScore, ExtractedGraph, GoldCase, MatchingConfig, Ontology, Round, Value
 
 # (location under the case, message) of a case's first problem, or None
@@ -23,7 +24,7 @@ class Plan(Protocol):
     module need not import the runner)."""
 
     entity_types: list[str]
-    delimiters: dict[str, str]
+    delimiters: Delimiters
     language: str
 
 

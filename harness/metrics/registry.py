@@ -18,6 +18,7 @@ for that case, which then pools nothing for it: `Pooled.total` is None when no c
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -164,6 +165,7 @@ def register_count(count: Count) -> Count:
     if count.name in _COUNTS:
         raise ValueError(f"count {count.name!r} is registered twice")
     _COUNTS[count.name] = count
+    _fingerprint.cache_clear()
     return count
 
 
@@ -181,6 +183,7 @@ def register(metric: Metric) -> Metric:
     for alias in metric.aliases:
         _ALIASES[alias] = metric.name
     _thresholded.cache_clear()
+    _fingerprint.cache_clear()
     return metric
 
 
@@ -250,6 +253,18 @@ def metric_names() -> tuple[str, ...]:
 def counts() -> tuple[Count, ...]:
     _loaded()
     return tuple(_COUNTS.values())
+
+
+def fingerprint() -> str:
+    """A short name of the registered metrics and counts, in order: stored with each case's values
+    (`model.CaseMetrics.registry`), so values computed against another set are told apart."""
+    return _fingerprint()
+
+
+@lru_cache(maxsize=1)
+def _fingerprint() -> str:
+    names = "\n".join([*_METRICS, "", *_COUNTS])
+    return hashlib.sha256(names.encode("utf-8")).hexdigest()[:16]
 
 
 def get(name: str) -> Metric | None:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from .markdown import RULE_NAMES, annotated_text, delta_text, pct, row_label, rule_value, usage_cells
+from .markdown import RULE_NAMES, annotated_text, delta_text, figure_of, pct, row_label, rule_value, usage_cells
 from .plots import PLOTS
 from ..artifacts import MetricDelta
 from ..metrics.registry import Metric, key_figures
@@ -46,7 +46,7 @@ def worst_cases(view: ReportView, limit: int = CASE_LIMIT) -> list[str]:
                 continue
             if row.score is None:
                 errored = True
-            elif figure and (value := figure[0].value(row.score)) is not None:
+            elif figure and (value := figure_of(row, figure[0])) is not None:
                 lowest = min(lowest, value)
         return (0 if failing else 1 if errored else 2), lowest
 
@@ -229,13 +229,13 @@ def _items(values: list[str], cls: str = "") -> str:
     return f"<ul class='items {cls}'>" + "".join(f"<li>{e(v)}</li>" for v in values) + "</ul>"
 
 
-def reference_free_html(score: CaseScore) -> str:
-    """One case's reference-free figures (none in rows scored before they existed), with the
-    names behind the ungrounded and leaked counts."""
+def reference_free_html(row: CaseResult, score: CaseScore) -> str:
+    """One scored case's reference-free figures (none in rows scored before they existed), with the
+    names behind the ungrounded and leaked counts; the figures' values are the row's (`figure_of`)."""
     rf = score.reference_free
     if rf is None:
         return "<p class='muted'>reference-free figures: n/a (a row scored before they existed)</p>"
-    shown = [f"{metric.phrase} {metric.format(metric.value(score))}" for metric in reference_free_metrics()
+    shown = [f"{metric.phrase} {metric.format(figure_of(row, metric))}" for metric in reference_free_metrics()
              if metric.name != "distinct_entities"]  # said first, with the grounded ones
     parts = [f"<p class='muted'>grounded {rf.grounded} of {rf.entities} entities · " + e(" · ".join(shown)) + "</p>"]
     if rf.ungrounded:
@@ -272,7 +272,7 @@ def case_html(view: ReportView, case_id: str, first: bool) -> str:
         row = column.row(case_id)
         if row is not None and row.score is not None and not view.builds_graph:
             summary_bits.append(f"{column.name}: " + " / ".join(
-                m.format(m.value(row.score)) for m in key_figures(view.suite_kind)[:2]))
+                m.format(figure_of(row, m)) for m in key_figures(view.suite_kind)[:2]))
         elif row is not None and row.score is not None:
             summary_bits.append(f"{column.name}: {pct(row.score.entities.recall)} / {pct(row.score.relationships.recall)}")
         elif row is not None:
@@ -315,7 +315,7 @@ def case_html(view: ReportView, case_id: str, first: bool) -> str:
             f"P {pct(s.relationships.precision)} R {pct(s.relationships.recall)} · format: {e(row.format_report.completion)} "
             f"completion, {len(row.format_report.issues)} issue(s)</p>"
         )
-        parts.append(reference_free_html(s))
+        parts.append(reference_free_html(row, s))
         parts.append("<b>Extracted entities</b>" + _items([f"{x.name} ({x.type})" + (" [gleaned]" if x.round else "") for x in row.graph.entities]))
         parts.append("<b>Extracted relationships</b>" + _items(
             [f"{r.source} → {r.target}" + ("" if r.strength is None else f" ({r.strength:g})") for r in row.graph.relationships]))

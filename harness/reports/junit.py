@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from ..metrics.registry import Metric, of_kind, thresholded
 from ..model import CaseResult
-from ..scoring.aggregate import case_metrics
+from ..scoring.case_metrics import measured
 from .view import ReportView
 
 _INDENT = "  "  # ElementTree.indent's step
@@ -107,9 +107,9 @@ def _test_case(view: ReportView, variant: str, case_id: str, row: CaseResult,
                               _clean(check.details())))
     elif check is not None and check.unchecked:
         children.append(_leaf("skipped", _attributes([("message", _clean(check.skip_reason()))])))
-    if row.score is not None:
-        known = case_metrics(row.score)  # each metric's value(score), shared with the summary and the gate
-        values = [f'{opening}{_escape_attribute(_property(metric, known[metric.name]))}" />'
+    known = measured(row)  # the values computed when the case was scored
+    if known is not None:
+        values = [f'{opening}{_escape_attribute(_property(metric, known.value(metric.name)))}" />'
                   for metric, opening in properties]
         children.append(_nested("properties", "", values, 3))
     return _nested("testcase", _attributes(attributes), children, 2)

@@ -12,9 +12,10 @@ from typing import Any
 from ..artifacts import MetricDelta, RuleResult, VariantSummary, Verdict
 from ..metrics.registry import Metric, format_metric, format_value, get, key_figures
 from . import engine_section
+from ..model import CaseResult, CaseScore, SummaryScore
+from ..scoring.case_metrics import measured
 from .repeats import RULE_TEXT, samples_text, spread_rows, verdict_text
 from .view import SIZE_KEYS, Column, ReportView
-from ..model import CaseScore, SummaryScore
 
 MAX_CASE_ROWS = 200  # a PR comment holds 65,536 characters; the HTML report has every case
 MAX_LIST = 12
@@ -270,10 +271,16 @@ def case_cell(view: ReportView, column: Column, case_id: str) -> str:
     check = view.checks.get((column.variant, case_id))
     mark = "" if check is None else "❌ " if not check.passed else "⚠️ " if check.warnings else ""
     if not view.builds_graph:  # another suite kind: its first two key figures
-        return mark + " / ".join(m.format(m.value(row.score)) for m in key_figures(view.suite_kind)[:2])
+        return mark + " / ".join(m.format(figure_of(row, m)) for m in key_figures(view.suite_kind)[:2])
     if not view.has_gold:  # no recall anywhere: the grounding rate and the example leaks instead
         return f"{mark}{pct(row.score.grounding.rate)} / {format_metric('example_leaks', _leaks(row.score))}"
     return f"{mark}{pct(row.score.entities.recall)} / {pct(row.score.relationships.recall)}"
+
+
+def figure_of(row: CaseResult, metric: Metric) -> float | None:
+    """A scored row's value of a metric, as computed when the case was scored."""
+    values = measured(row)
+    return None if values is None else values.value(metric.name)
 
 
 def _leaks(score: CaseScore) -> int | None:

@@ -22,6 +22,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..metrics.registry import Metric, console_columns, in_bar_chart, key_figures, of_kind
+from ..scoring.case_metrics import measured
 from .view import SIZE_KEYS, ReportView, macro_intervals
 
 if TYPE_CHECKING:
@@ -127,9 +128,10 @@ def recall_scatter(view: ReportView) -> bytes:
             xs, ys, labels = [], [], []
             for case_id in view.case_ids:
                 a, b = ref.row(case_id) if ref else None, column.row(case_id)
-                if a is None or b is None or a.score is None or b.score is None:
+                ma, mb = (None, None) if a is None or b is None else (measured(a), measured(b))
+                if ma is None or mb is None:
                     continue
-                va, vb = metric.value(a.score), metric.value(b.score)
+                va, vb = ma.value(metric.name), mb.value(metric.name)
                 if va is None or vb is None:
                     continue
                 xs.append(va)

@@ -18,9 +18,9 @@ import numpy as np
 from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, MetricDelta, OutputsSummary, RunSummary,
                          VariantSummary, Verdict)
 from ..gate import effective_thresholds
-from ..metrics import get as get_metric
 from ..metrics.registry import Metric, in_reports
 from ..kinds.registry import builds_graph, rows_kind
+from ..scoring.case_metrics import scored_metrics
 from ..model import CaseResult, GoldCase, GraphStats
 
 if TYPE_CHECKING:
@@ -253,10 +253,10 @@ def macro_intervals(rows: list[CaseResult], metrics: Sequence[str], *, seed: int
     interval is the one it would be alone."""
     from ..compare import bootstrap_means, percentile_intervals
 
+    measured = scored_metrics(rows)  # the values computed when each case was scored
     values: dict[str, np.ndarray] = {}
     for name in metrics:
-        value = get_metric(name).value  # type: ignore[union-attr]
-        known = [v for v in (value(r.score) for r in rows if r.score is not None) if v is not None]
+        known = [v for case in measured if (v := case.value(name)) is not None]
         values[name] = np.asarray(known, dtype=np.float64)
     by_length: dict[int, list[str]] = {}
     for name, arr in values.items():

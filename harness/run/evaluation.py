@@ -7,7 +7,7 @@ from ..model import (
     CaseResult, CaseScore, ExtractedGraph, FormatIssue, FormatReport, GoldCase, RecoveredResult, Round, Usage,
 )
 from ..formats.answer import parse
-from ..scoring import score_case
+from ..scoring import measure, score_case
 from ..scoring.engine_reading import read_as_engine
 from ..kinds.spec import ScoreInput
 from ..suites import Suite
@@ -24,7 +24,7 @@ def merge_rounds(rounds: list[Round], plan: ScoringPlan) -> tuple[ExtractedGraph
         result = parse(
             rnd.output,
             plan.format,
-            **plan.delimiters,
+            **plan.delimiters.as_variables(),
             round=rnd.index,
         )
         if rnd.finish_reason == "length":
@@ -93,8 +93,10 @@ def evaluate_case(suite: Suite, plan: ScoringPlan, case: GoldCase, rounds: list[
     if suite.spec.engine and plan.kind.extraction_figures:
         view = read_as_engine(suite.spec.engine, rounds, graph, plan.delimiters, plan.format)
         engine = view.read
-        recovered = RecoveredResult(graph=graph, score=_score(suite, plan, case, rounds, graph, combined.format))
+        own = _score(suite, plan, case, rounds, graph, combined.format)
+        recovered = RecoveredResult(graph=graph, score=own, metrics=measure(own))
         graph = view.graph
+    score = _score(suite, plan, case, rounds, graph, combined.format)
     return CaseResult(
         engine=engine,
         recovered=recovered,
@@ -106,7 +108,8 @@ def evaluate_case(suite: Suite, plan: ScoringPlan, case: GoldCase, rounds: list[
         graph=graph,
         format_report=combined,
         round_reports=per_round,
-        score=_score(suite, plan, case, rounds, graph, combined.format),
+        score=score,
+        metrics=measure(score),  # the one evaluation of the metric registry on this case
         in_prompt_examples=plan.prompt_contains_chunk(case),
         usage=usage,
         latency_s=sum(r.latency_s for r in rounds),

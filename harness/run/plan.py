@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field, fields
 from ..errors import InputError
 from ..formats import AUTO, DEFAULT_FORMAT, format_names, get_format
-from ..formats.base import DELIMITER_KEYS, resolve_delimiters
+from ..formats.base import DELIMITER_KEYS, Delimiters, resolve_delimiters
 from ..llm.engine_conversation import HARNESS, Conversation, conversation_for
 from ..llm.providers.base import EndpointSettings
 from ..model import ExtractedGraph, GoldCase, MatchingConfig, ReferenceFreeScores
@@ -36,7 +36,7 @@ class ScoringPlan:
     entity_types: list[str]
     language: str
     format: str
-    delimiters: dict[str, str]  # tuple_delimiter, record_delimiter, completion_delimiter (variant_delimiters)
+    delimiters: Delimiters  # the variant's tuple, record and completion delimiters (variant_delimiters)
     types: EffectiveTypes | None = None  # where entity_types came from (docs/prompts.md)
     # the types type conformance checks against: the suite ontology's (`ontology_types`) when it
     # has one, else None and the prompt's `entity_types` (docs/scoring.md, "Ontology conformance")
@@ -110,12 +110,12 @@ class VariantPlan(ScoringPlan):
         return self.conversation.send(self.template.render(self.variables(case), case=case.id))
 
 
-def variant_delimiters(spec: VariantSpec, meta: PromptMeta, fmt: str) -> dict[str, str]:
+def variant_delimiters(spec: VariantSpec, meta: PromptMeta, fmt: str) -> Delimiters:
     """Each delimiter as the variant sets it, else as the prompt declares it, else the format's
     default (harness.formats.base.resolve_delimiters: the one order, also lint's and the examples')."""
     output_format = get_format(DEFAULT_FORMAT if fmt == AUTO else fmt)
     layers = ({key: getattr(source, key) for key in DELIMITER_KEYS} for source in (spec, meta))
-    return resolve_delimiters(output_format, *layers).as_variables()
+    return resolve_delimiters(output_format, *layers)
 
 
 def endpoint_settings(model: ModelSettings, *, model_name: str | None = None,

@@ -5,7 +5,8 @@ Pure functions over values from `harness.model`; see docs/scoring.md for every c
 
 from __future__ import annotations
 
-from .aggregate import aggregate, case_counts, case_metrics, micro_metrics
+from .aggregate import aggregate, micro_metrics
+from .case_metrics import measure, measured, scored_metrics
 from .align import Match, align
 from .graph_stats import graph_stats, union_graph
 from .case_score import CaseDetail, explain_case, score_case
@@ -20,10 +21,10 @@ __all__ = [
     "aggregate",
     "align",
     "canonical_type",
-    "case_counts",
-    "case_metrics",
     "explain_case",
     "graph_stats",
+    "measure",
+    "measured",
     "micro_metrics",
     "normalize_name",
     "normalize_text",
@@ -33,6 +34,7 @@ __all__ = [
     "reference_free_to_json",
     "score_case",
     "score_to_json",
+    "scored_metrics",
     "type_table",
     "union_graph",
 ]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..cache_audit.engine_graph import EngineGraph
 from ..cache_audit.engines import engine_graph
+from ..formats.base import Delimiters
 from ..model import EngineRead, Entity, ExtractedGraph, Relationship, Round
 from .normalize import normalize_name
 
@@ -63,14 +64,14 @@ def _lost(kept: EngineGraph, recovered: ExtractedGraph) -> int:
             + sum(1 for r in recovered.relationships if _pair(r.source, r.target) not in pairs))
 
 
-def read_as_engine(engine: str, rounds: list[Round], recovered: ExtractedGraph, delimiters: dict[str, str],
+def read_as_engine(engine: str, rounds: list[Round], recovered: ExtractedGraph, delimiters: Delimiters,
                    answer_format: str | None = None) -> EngineView:
     """The engine's reading of one case's answers (loop checks left out). `delimiters`: the
     variant's tuple, record and completion delimiters (run.plan.variant_delimiters), which GraphRAG
     up to 2.x reads with; `answer_format`: the variant's, which says which LlamaIndex extractor
     wrote the answers; `recovered`: the harness's own graph of the same answers."""
     answers = [r.output for r in rounds if r.kind != "loop"]
-    kept = engine_graph(engine, answers, delimiters, answer_format)
+    kept = engine_graph(engine, answers, delimiters.as_variables(), answer_format)
     lost = _lost(kept, recovered)
     reasons: Counter[str] = Counter(kept.reading.lost)
     unexplained = lost - sum(reasons.values())

@@ -20,6 +20,7 @@ from ..artifacts import MetricSpread, RepeatSpread, SpreadVerdict, SpreadVerdict
 from ..metrics import metrics as registered_metrics
 from ..model import CaseResult
 from .aggregate import aggregate
+from .case_metrics import scored_metrics
 
 SPREAD_RULE = ("exceeds when the ranges [min, max] of the per-sample micro values of the two variants do not "
                "overlap (at least 2 samples each, every sample with a value)")
@@ -52,7 +53,7 @@ def repeat_spread(rows: Sequence[CaseResult]) -> RepeatSpread | None:
     samples = samples_of(rows)
     if len(samples) < 2:
         return None
-    per_sample = [aggregate([r.score for r in rows if r.sample == k and r.score is not None]) for k in samples]
+    per_sample = [aggregate(scored_metrics(r for r in rows if r.sample == k)) for k in samples]
     return RepeatSpread(
         samples=len(samples),
         metrics={m.name: metric_spread([agg.get(m.name) for agg in per_sample]) for m in registered_metrics()},

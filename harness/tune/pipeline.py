@@ -42,7 +42,7 @@ from .assemble import (
     summarize_doc,
 )
 from .examples import judge_example
-from .report import write_tuning_report
+from .report import RejectedExample, TuningReport, TuningUsage, TypeRecurrence, TypeStability, write_tuning_report
 from .sampling import select
 
 @dataclass
@@ -74,8 +74,17 @@ class TuneOptions:
 class TuneResult:
     template_path: Path
     report_path: Path
-    report: dict[str, Any] = field(default_factory=dict)
+    report: TuningReport
     paths: dict[str, Path] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class KeptExample:
+    """A sampled chunk whose answer the judge kept: its structured example (rendered later in the
+    delimiters of each run)."""
+
+    chunk: str
+    example: dict[str, Any]
 
 
 def cassette_name(chunk_name: str, format: str = "graphrag", *, unique: bool = False) -> str:
@@ -218,7 +227,7 @@ async def _persona_and_types(session: _Session, domain: str, texts: list[str], n
     return found_persona, found_types
 
 
-def type_stability(samples: list[list[str] | None]) -> dict[str, Any]:
+def type_stability(samples: list[list[str] | None]) -> TypeStability:
     """How often each discovered type recurs across the N samples of type discovery: per type
     (most frequent first, then in order of first appearance) the number of samples naming it."""
     counts: dict[str, int] = {}
@@ -227,11 +236,11 @@ def type_stability(samples: list[list[str] | None]) -> dict[str, Any]:
             counts[name] = counts.get(name, 0) + 1
     order = {name: i for i, name in enumerate(counts)}
     ranked = sorted(counts, key=lambda name: (-counts[name], order[name]))
-    return {"samples": len(samples), "types": [{"type": name, "samples": counts[name]} for name in ranked]}
+    return TypeStability(samples=len(samples), types=[TypeRecurrence(type=name, samples=counts[name]) for name in ranked])
 
 
 async def _examples(session: _Session, chosen: list[int], *, domain: str, language: str, persona: str,
-                    entity_types: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+                    entity_types: list[str]) -> tuple[list[KeptExample], list[RejectedExample]]:
     """Run the extraction template with the tuned persona and types on every sampled chunk; judge each answer."""
     options = session.options
     fmt = options.format
@@ -246,23 +255,19 @@ async def _examples(session: _Session, chosen: list[int], *, domain: str, langua
     json_mode = {"response_format": {"type": "json_object"}} if get_format(fmt).json_mode else {}
     files = cassette_names(options.names, fmt)
 
-    async def one(index: int) -> dict[str, Any]:
+    async def one(index: int) -> KeptExample | RejectedExample:
         text, name = options.texts[index], options.names[index]
         answer = await session.ask(files[name], extractor.render({**variables, "input_text": text}),
                                    **json_mode)
         verdict = judge_example(answer, chunk=text, prompt_example_names=shown, entity_types=entity_types,
                                 format=fmt, prompt_text=own_text, **delimiters)
-        entry: dict[str, Any] = {"chunk": name, "entities": len(verdict.graph.entities),
-                                 "relationships": len(verdict.graph.relationships)}
         if verdict.kept:
-            entry["example"] = structured_example(text, verdict.graph, entity_types)
-        else:
-            entry.update(reason=verdict.reason, kind=verdict.kind, answer=answer.strip()[:400])
-        return entry
+            return KeptExample(name, structured_example(text, verdict.graph, entity_types))
+        return RejectedExample(chunk=name, kind=verdict.kind, reason=verdict.reason, answer=answer.strip()[:400])
 
     results = await _all(*(one(i) for i in chosen))
-    kept = [r for r in results if "example" in r]
-    rejected = [r for r in results if "example" not in r]
+    kept = [r for r in results if isinstance(r, KeptExample)]
+    rejected = [r for r in results if isinstance(r, RejectedExample)]
     return kept, rejected
 
 
@@ -296,7 +301,7 @@ async def tune_async(options: TuneOptions) -> TuneResult:
         await session.client.close()
 
     if len(kept) < options.min_examples:
-        reasons = "; ".join(f"{r['chunk']}: {r['reason']}" for r in rejected)
+        reasons = "; ".join(f"{r.chunk}: {r.reason}" for r in rejected)
         if len(chosen) >= len(options.texts):  # --limit cannot add any: every chunk was sampled
             remedy = f"all {len(chosen)} chunk(s) were used: add more text, or lower --min-examples"
         else:
@@ -308,7 +313,7 @@ async def tune_async(options: TuneOptions) -> TuneResult:
     model = options.endpoint.model
     settings = {"name": name, "domain": domain, "language": language, "persona": persona,
                 "entity_types": entity_types, "format": options.format}
-    fitted = fit_examples([k["example"] for k in kept], budget=options.max_tokens, min_examples=options.min_examples,
+    fitted = fit_examples([k.example for k in kept], budget=options.max_tokens, min_examples=options.min_examples,
                           model=model, **settings)
     if fitted.over_budget:
         notes.append(f"the prompt is {fitted.tokens} tokens with the minimum of {options.min_examples} example(s), "
@@ -327,37 +332,33 @@ async def tune_async(options: TuneOptions) -> TuneResult:
             for kind, path in paths.items()}
     prices = load_prices()
     total = sum(session.usage.values(), Usage())
-    report: dict[str, Any] = {
-        "name": name,
-        "model": model,
-        "format": options.format,
-        "selection": options.selection,
-        "chunks": [options.names[i] for i in chosen],
-        "domain": domain,
-        "language": language,
-        "persona": persona,
-        "rating_description": rating,
-        "entity_types": entity_types,
-        "examples_kept": [k["chunk"] for k in kept[: fitted.kept]],
-        "examples_dropped_for_token_budget": [k["chunk"] for k in kept[fitted.kept:]],
-        "examples_rejected": [{k: r[k] for k in ("chunk", "kind", "reason", "answer")} for r in rejected],
-        "tokens": {
+    report = TuningReport(
+        name=name,
+        model=model,
+        format=options.format,
+        selection=options.selection,
+        chunks=[options.names[i] for i in chosen],
+        domain=domain,
+        language=language,
+        persona=persona,
+        rating_description=rating,
+        entity_types=entity_types,
+        examples_kept=[k.chunk for k in kept[: fitted.kept]],
+        examples_dropped_for_token_budget=[k.chunk for k in kept[fitted.kept:]],
+        examples_rejected=rejected,
+        tokens={
             "budget": options.max_tokens,
             "extract_graph": fitted.tokens,
             **{kind: rendered_tokens(text, model) for kind, text in side.items()},
         },
-        "usage": {
-            "calls": len(session.usage),
-            "prompt_tokens": total.prompt_tokens,
-            "completion_tokens": total.completion_tokens,
-            "estimated_cost_usd": estimate_cost(total, model, prices),
-        },
-        "prompts": {kind: str(path) for kind, path in paths.items()},
-        "lint": [f.to_json() for findings in lint.values() for f in findings],
-        "notes": notes,
-    }
-    if options.repeat > 1:
-        report["entity_type_stability"] = type_stability(type_samples)
+        usage=TuningUsage(calls=len(session.usage), prompt_tokens=total.prompt_tokens,
+                          completion_tokens=total.completion_tokens,
+                          estimated_cost_usd=estimate_cost(total, model, prices)),
+        prompts={kind: str(path) for kind, path in paths.items()},
+        lint=[f.to_json() for findings in lint.values() for f in findings],
+        notes=notes,
+        entity_type_stability=type_stability(type_samples) if options.repeat > 1 else None,
+    )
     report_path = write_tuning_report(report, options.out.with_name(f"{name}.tuning"))
     failing = [f for findings in lint.values() for f in findings if f.severity == "error"]
     if has_errors(failing):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..artifacts import Artifact, Number, read_artifact
+from ..artifacts import Artifact, Number
 from ..atomicfile import atomic_write, atomic_write_json
 from ..model import Value
 
@@ -114,10 +114,10 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def write_tuning_report(report: dict[str, Any] | TuningReport, stem: Path) -> Path:
+def write_tuning_report(report: TuningReport, stem: Path) -> Path:
     """Write `<stem>.json` and `<stem>.md`; returns the JSON path."""
     path = stem.with_name(stem.name + ".json")
-    typed = report if isinstance(report, TuningReport) else read_artifact(TuningReport, report, path, "tuning report")
-    atomic_write_json(path, typed.to_json())
-    atomic_write(stem.with_name(stem.name + ".md"), report_markdown(typed))
+    atomic_write_json(path, report.to_json())
+    atomic_write(stem.with_name(stem.name + ".md"), report_markdown(report))
     return path
+

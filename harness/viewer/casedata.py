@@ -11,7 +11,8 @@ from typing import Any
 from ..artifacts import RunSummary
 from ..compare import edge_map, entity_map
 from ..model import CaseResult
-from ..scoring.aggregate import case_metrics
+from ..model import CaseMetrics
+from ..scoring.case_metrics import measured
 from .figures import rounded
 
 EDGE_JOIN = "\u0000"  # between the two normalised names of an undirected edge's key
@@ -20,18 +21,19 @@ EDGE_JOIN = "\u0000"  # between the two normalised names of an undirected edge's
 def case_values(rows: list[CaseResult], names: list[str]) -> dict[tuple[str, str], list[float | None]]:
     """(variant, case id) -> each figure's value: the mean over the case's samples that have one
     (one sample: its value), as `harness compare` takes a repeated case; None without a score."""
-    samples: dict[tuple[str, str], list[dict[str, float | None]]] = defaultdict(list)
+    samples: dict[tuple[str, str], list[CaseMetrics]] = defaultdict(list)
     for row in rows:
         key = (row.variant, row.case_id)
         samples.setdefault(key, [])
-        if row.score is not None:
-            samples[key].append(case_metrics(row.score))
+        measured_values = measured(row)  # the values computed when the case was scored
+        if measured_values is not None:
+            samples[key].append(measured_values)
     out: dict[tuple[str, str], list[float | None]] = {}
     for key, found in samples.items():
         values: list[float | None] = []
         for name in names:
-            present = [v[name] for v in found if v[name] is not None]
-            values.append(sum(present) / len(present) if present else None)  # type: ignore[arg-type]
+            present = [value for v in found if (value := v.value(name)) is not None]
+            values.append(sum(present) / len(present) if present else None)
         out[key] = values
     return out
 

@@ -6,9 +6,10 @@ import pytest
 
 from harness.errors import InputError
 from harness.model import CaseResult, Entity, ExtractedGraph, GoldCase, GoldEntity
-from harness.scoring import aggregate, score_case
+from harness.scoring import score_case
 from harness.suites import load_suite
 from harness.summary import pending_review
+from tests.support.pooling import pooled
 
 SUITE = """\
 name: tiny
@@ -52,8 +53,8 @@ def test_pending_gold_is_no_gold():
     score = score_case(case, ExtractedGraph(entities=[Entity(name="Lowbridge")]))
     # the model found exactly the pending proposal: were it gold, recall would be 1/1; pending: n/a
     assert score.entities.recall is None and not score.entities.annotated
-    assert aggregate([score]).annotated == {"entities": 0, "relationships": 0}
-    assert aggregate([score]).get("entity_recall") is None
+    assert pooled([score]).annotated == {"entities": 0, "relationships": 0}
+    assert pooled([score]).get("entity_recall") is None
     done = case.model_copy(update={"review": "done"})
     assert score_case(done, ExtractedGraph(entities=[Entity(name="Lowbridge")])).entities.recall == 1.0
 

@@ -26,13 +26,17 @@ def test_five_ids_before_more_are_fine() -> None:
 def test_citations_in_rating_explanation_are_read() -> None:
     text = _report(rating_explanation="High impact [Data: Stuff (1, 2, 3, 4, 5, 6, 7)].")
     out = check_citations(text)
-    assert {"citation-unknown-dataset", "citation-too-many-ids"} <= set(codes(out["issues"]))
-    assert any(c["text"].startswith("[Data: Stuff") for c in out["citations"])
-    assert not out["ok"]
+    assert {"citation-unknown-dataset", "citation-too-many-ids"} <= {i.code for i in out.issues}
+    assert any(c.text.startswith("[Data: Stuff") for c in out.citations)
+    assert not out.ok
+    printed = out.to_json()
+    assert printed["ok"] is False and printed["mode"] == "report"
+    assert any(c["text"].startswith("[Data: Stuff") for c in printed["citations"])
+    assert set(codes(printed["issues"])) == {i.code for i in out.issues}
 
 
 def test_rating_explanation_without_citation_is_fine() -> None:
-    assert check_citations(_report())["ok"]
+    assert check_citations(_report()).ok
 
 
 def _map(points: list[dict[str, object]]) -> str:
@@ -45,10 +49,10 @@ def test_map_point_without_citation_fails() -> None:
         {"description": "Gamma is large", "score": 60},
     ])
     out = check_citations(text)
-    assert out["mode"] == "map"
-    assert codes(out["issues"]) == ["citation-missing"]
-    assert "Point 2" in out["issues"][0]["message"]
-    assert not out["ok"]
+    assert out.mode == "map"
+    assert [i.code for i in out.issues] == ["citation-missing"]
+    assert "Point 2" in out.issues[0].message
+    assert not out.ok
 
 
 def test_map_points_all_cited_pass_and_score_zero_needs_none() -> None:
@@ -57,7 +61,7 @@ def test_map_points_all_cited_pass_and_score_zero_needs_none() -> None:
         {"description": "I do not know.", "score": 0},
     ])
     out = check_citations(text)
-    assert out["mode"] == "map" and out["ok"], out
+    assert out.mode == "map" and out.ok, out
 
 
 def test_cli_citations_fails_on_an_uncited_map_point(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -60,8 +60,8 @@ def test_bad_ids_and_malformed() -> None:
 
 def test_missing() -> None:
     # an answer without any [Data: ...] block, as `harness citations` reads it (answer_citations)
-    assert [i["code"] for i in check_citations("no refs here")["issues"]] == ["citation-missing"]
-    assert check_citations("[Data: Entities (1)]")["issues"] == []
+    assert [i.code for i in check_citations("no refs here").issues] == ["citation-missing"]
+    assert check_citations("[Data: Entities (1)]").issues == []
 
 
 def _report(findings: list[str]) -> str:
@@ -78,16 +78,16 @@ def _report(findings: list[str]) -> str:
 
 def test_check_citations_report_mode() -> None:
     out = check_citations(_report(["x [Data: Entities (1)]", "no reference", "y [Data: Stuff (1, 2, 3, 4, 5, 6)]"]))
-    assert out["mode"] == "report"
-    assert sorted(i["code"] for i in out["issues"]) == [
+    assert out.mode == "report"
+    assert sorted(i.code for i in out.issues) == [
         "citation-missing", "citation-too-many-ids", "citation-unknown-dataset",
     ]
-    assert out["ok"] is False
-    json.dumps(out)
+    assert out.ok is False
+    json.dumps(out.to_json())
 
 
 def test_check_citations_text_mode() -> None:
-    out = check_citations("The answer [Data: Reports (1, 2)].", context_ids={"Reports": [1, 2]})
+    out = check_citations("The answer [Data: Reports (1, 2)].", context_ids={"Reports": [1, 2]}).to_json()
     assert out == {
         "mode": "text",
         "citations": [
@@ -101,4 +101,4 @@ def test_check_citations_text_mode() -> None:
         "issues": [],
         "ok": True,
     }
-    assert check_citations("No references.")["issues"][0]["code"] == "citation-missing"
+    assert check_citations("No references.").issues[0].code == "citation-missing"

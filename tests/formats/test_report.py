@@ -51,4 +51,4 @@ def test_fenced_report_parses_clean_and_its_citation_problems_are_found() -> Non
     text = "```json\n" + json.dumps(obj) + "\n```"
     assert parse(text, "report").format_report.issues[0].code == "fence-stripped"
     assert not any(i.code.startswith("report-") for i in parse(text, "report").format_report.issues)
-    assert [i["code"] for i in check_citations(text)["issues"]] == ["citation-missing"]
+    assert [i.code for i in check_citations(text).issues] == ["citation-missing"]

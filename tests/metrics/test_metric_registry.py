@@ -8,8 +8,9 @@ from harness.gate import regression_metrics
 from harness.metrics import Count, Metric, counts, get, gold_kind, metric_names, metrics, phrase
 from harness.metrics.registry import headline, in_bar_chart, in_reports, key_figures, register, register_count, thresholded
 from harness.model import Entity, ExtractedGraph, GoldCase, GoldEntity, GoldRelationship, Relationship
-from harness.scoring import aggregate, case_counts, case_metrics, micro_metrics, score_case
+from harness.scoring import measure, micro_metrics, score_case
 from harness.gate_settings import Regression, Thresholds
+from tests.support.pooling import pooled
 
 
 # the community report and claims families (harness/metrics/reports.py, claims.py), in declaration order
@@ -67,9 +68,11 @@ def test_every_metric_pools_registered_counts_of_its_gold_kind() -> None:
 def test_one_case_pooled_alone_gives_its_own_values() -> None:
     # micro over a single case must equal the case's value: the two formulas of a metric agree
     score = _score(["A", "B", "C"], ["A", "B", "Z"], [("A", "B"), ("B", "C")], [("A", "B"), ("Z", "A")])
-    assert micro_metrics(case_counts(score)) == pytest.approx(case_metrics(score))
-    suite = aggregate([score])
-    assert {m: a.micro for m, a in suite.metrics.items()} == pytest.approx(case_metrics(score))
+    measured = measure(score)
+    own = {name: measured.value(name) for name in metric_names()}
+    assert micro_metrics(measured.counts) == pytest.approx(own)
+    suite = pooled([score])
+    assert {m: a.micro for m, a in suite.metrics.items()} == pytest.approx(own)
 
 
 def test_views_of_the_registry() -> None:
@@ -200,4 +203,5 @@ def test_thresholded_is_sorted_once_and_again_after_a_registration(monkeypatch: 
     finally:
         monkeypatch.undo()
         registry._thresholded.cache_clear()
+        registry._fingerprint.cache_clear()
     assert "late_metric" not in [m.name for m in thresholded()]

@@ -6,7 +6,8 @@ import pytest
 
 from harness.metrics import get
 from harness.model import CaseScore, ClaimsScore, ExtractedGraph, GoldCase, ReportScore
-from harness.scoring import aggregate, score_case
+from harness.scoring import score_case
+from tests.support.pooling import pooled
 
 
 def plain() -> CaseScore:
@@ -32,7 +33,7 @@ def test_report_metrics_pool() -> None:
                     citations=6, citations_invalid=0, context_entities=5, entities_covered=5)
     # c: no rating, no tables to check ids against, no gold facts
     c = with_report(findings=6, findings_in_range=True, findings_cited=3, citations=4, citations_invalid=None)
-    m = aggregate([a, b, c, plain()]).metrics
+    m = pooled([a, b, c, plain()]).metrics
     # schema: 2 of 3 report cases (the extraction case pools nothing); macro mean(1, 0, 1)
     assert m["report_schema_valid"].micro == pytest.approx(2 / 3) and m["report_schema_valid"].cases == 3
     # rating: a in range, b not, c has none -> 1 of 2
@@ -51,14 +52,14 @@ def test_report_metrics_pool() -> None:
 
 
 def test_report_metrics_are_na_without_reports() -> None:
-    m = aggregate([plain(), plain()]).metrics
+    m = pooled([plain(), plain()]).metrics
     for name in ("report_schema_valid", "report_citation_validity", "report_fact_recall", "report_overlong_references"):
         assert m[name].micro is None and m[name].macro is None and m[name].cases == 0
         assert get(name).only_where_defined  # type: ignore[union-attr]
 
 
 def test_fact_recall_needs_gold_facts() -> None:
-    m = aggregate([with_report(findings=5, findings_in_range=True)]).metrics
+    m = pooled([with_report(findings=5, findings_in_range=True)]).metrics
     assert m["report_fact_recall"].micro is None  # nothing to stand on: n/a, never 0 or 1
 
 
@@ -66,7 +67,7 @@ def test_claims_metrics_pool() -> None:
     a = with_claims(claims=4, well_formed=3, bad_status=1, bad_dates=2, subjects_in_specs=3, gold_claims=3,
                     gold_claims_found=2)
     b = with_claims(claims=2, well_formed=2, bad_status=0, bad_dates=0, subjects_in_specs=None)
-    m = aggregate([a, b, plain()]).metrics
+    m = pooled([a, b, plain()]).metrics
     assert m["claims_well_formed"].micro == pytest.approx(5 / 6)  # (3 + 2) / (4 + 2)
     assert m["claim_status_valid"].micro == pytest.approx(5 / 6)  # (3 + 2) / 6
     assert m["claim_dates_valid"].micro == pytest.approx(4 / 6)  # (2 + 2) / 6
@@ -77,9 +78,9 @@ def test_claims_metrics_pool() -> None:
 
 
 def test_claims_metrics_na() -> None:
-    m = aggregate([plain()]).metrics
+    m = pooled([plain()]).metrics
     assert all(m[n].micro is None for n in ("claims_well_formed", "claim_recall", "claims_extracted"))
     # a case with no claims extracted: rates over 0 records are n/a, the count is 0
-    empty = aggregate([with_claims(claims=0, gold_claims=2)]).metrics
+    empty = pooled([with_claims(claims=0, gold_claims=2)]).metrics
     assert empty["claims_well_formed"].micro is None and empty["claims_extracted"].micro == 0
     assert empty["claim_recall"].micro == 0.0  # gold to find, none found

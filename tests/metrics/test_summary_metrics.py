@@ -7,9 +7,10 @@ from harness.gate import regression_metrics
 from harness.metrics import get
 from harness.metrics.registry import console_columns, key_figures
 from harness.model import ExtractedGraph, GoldCase, GoldEntity
-from harness.scoring import aggregate, score_case
+from harness.scoring import score_case
 from harness.scoring.summary_score import score_summary
 from harness.gate_settings import Regression, Thresholds
+from tests.support.pooling import pooled
 
 A = GoldCase(id="a", text="[]", entity_name="ACME", max_length=10,
              descriptions=["Acme makes rockets in Ohio.", "Acme was founded in 1990; it employs 200 people."],
@@ -27,7 +28,7 @@ def test_summary_metrics_pool_over_summary_cases() -> None:
     a = summary_case(A, "Acme makes rockets in Ohio. It was founded in 1990. We think Acme is the best.")
     # b: 5 words, third person, kept 1 of 2 ({bake, bread} yes, {live, porto} no), added 0 of 1, no gold facts
     b = summary_case(B, "Bo bakes bread daily.")
-    suite = aggregate([a, b])
+    suite = pooled([a, b])
     assert suite.get("facts_kept") == 3 / 5  # (2 + 1) / (3 + 2)
     assert suite.get("facts_kept", "macro") == (2 / 3 + 1 / 2) / 2
     assert suite.get("facts_added") == 1 / 4  # (1 + 0) / (3 + 1)
@@ -42,7 +43,7 @@ def test_summary_metrics_pool_over_summary_cases() -> None:
 
 def test_an_extraction_case_has_no_summary_figures() -> None:
     score = score_case(GoldCase(id="x", text="Ana", entities=[GoldEntity(name="Ana")]), ExtractedGraph())
-    suite = aggregate([score])
+    suite = pooled([score])
     for name in ("facts_kept", "facts_added", "within_length", "names_entity", "third_person", "gold_facts_recall"):
         assert suite.get(name) is None and suite.get(name, "macro") is None
         assert get(name).only_where_defined  # type: ignore[union-attr]

@@ -15,7 +15,8 @@ from harness.model import (
     Relationship,
 )
 from harness.metrics import get
-from harness.scoring import aggregate, score_case
+from harness.scoring import score_case
+from tests.support.pooling import pooled
 
 ONTOLOGY = Ontology(entity_types=["company", "person"],
                     relations=[OntologyRelation(name="founded by", domain="company", range="person"),
@@ -48,7 +49,7 @@ def test_typed_metrics_pool_only_typed_gold_cases() -> None:
     # case c, untyped gold: no typed scores; pools nothing typed (its endpoints would add tp 1)
     c = score_case(case("c", ("F", "", "G")), answer(("F", "likes", "G")))
     assert c.typed is None
-    suite = aggregate([a, b, c])
+    suite = pooled([a, b, c])
     typed = suite.metrics["relationship_typed_recall"]
     # micro R = (1 + 1) / (2 + 1) = 2/3; macro = mean(1/2, 1/1) = 0.75; over 2 cases
     assert typed.micro == pytest.approx(2 / 3) and typed.macro == pytest.approx(0.75) and typed.cases == 2
@@ -59,7 +60,7 @@ def test_typed_metrics_pool_only_typed_gold_cases() -> None:
     # endpoints pool all three: tp 1 (A-B) + 1 (A-C) + 1 + 1 = 4 of gold 2 + 1 + 1 = 4 -> 1.0
     assert suite.metrics["relationship_recall"].micro == 1.0
     # only untyped gold: typed figures n/a, never 0 or 1
-    alone = aggregate([c])
+    alone = pooled([c])
     assert alone.metrics["relationship_typed_f1"].micro is None
     assert alone.metrics["relationship_typed_f1"].macro is None
 
@@ -75,7 +76,7 @@ def test_ontology_metrics_pool_cases_with_a_value() -> None:
                      None, ONTOLOGY)
     # case 3: scored without an ontology -> pools nothing
     three = score_case(case("3", ("A", "founded by", "B")), answer(("A", "founded by", "B")))
-    suite = aggregate([one, two, three])
+    suite = pooled([one, two, three])
     conf = suite.metrics["ontology_conformance"]
     # micro = (2 + 1) / (3 + 1) = 0.75; macro = mean(2/3, 1) = 5/6; 2 cases
     assert conf.micro == pytest.approx(0.75) and conf.macro == pytest.approx(5 / 6) and conf.cases == 2
@@ -83,4 +84,4 @@ def test_ontology_metrics_pool_cases_with_a_value() -> None:
     # micro = (1 + 0) / (1 + 1) = 0.5; macro = mean(1, 0) = 0.5
     assert dr.micro == pytest.approx(0.5) and dr.macro == pytest.approx(0.5)
     # a suite without an ontology: n/a
-    assert aggregate([three]).metrics["ontology_conformance"].micro is None
+    assert pooled([three]).metrics["ontology_conformance"].micro is None

@@ -67,7 +67,7 @@ def test_parse_raises_nothing_and_counts_stay_consistent(text: str, fmt: str) ->
 def test_checks_raise_nothing_and_write_utf8(text: str) -> None:
     check = check_completion(text)
     _utf8(check.trailing_text)
-    _utf8(check_citations(text))
+    _utf8(check_citations(text).to_json())
     _utf8([i.model_dump() for i in parse(text, "report").format_report.issues])
     _utf8([i.model_dump() for i in check_map_response(text)])
 

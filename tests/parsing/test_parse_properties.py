@@ -89,7 +89,7 @@ def test_mutated_valid_answers_never_raise(text: str, fmt: str) -> None:
 @given(TEXTS)
 def test_checks_never_raise(text: str) -> None:
     check_completion(text)
-    json.dumps(check_citations(text))
+    json.dumps(check_citations(text).to_json())
     report_from_text(text)
 
 

@@ -48,9 +48,9 @@ def test_json_escaped_lone_surrogate_in_a_report() -> None:
 def test_checks_survive_lone_surrogates() -> None:
     report = json.dumps({"title": "T" + LONE, "summary": "S" + LONE, "rating": 1, "rating_explanation": LONE,
                          "findings": [{"summary": LONE, "explanation": "[Data: " + LONE + " (1)]"}]})
-    _utf8(check_citations(report))
+    _utf8(check_citations(report).to_json())
     _utf8([i.model_dump() for i in parse(report, "report").format_report.issues])
-    _utf8(check_citations("[Data: Entities (1" + LONE + ")] " + LONE))
+    _utf8(check_citations("[Data: Entities (1" + LONE + ")] " + LONE).to_json())
     _utf8([i.model_dump() for i in check_map_response('{"points": [{"description": "a\\ud800", "score": "x\\ud800"}]}')])
     assert LONE not in check_completion("<|COMPLETE|> bye" + LONE).trailing_text
 

@@ -69,7 +69,7 @@ def test_runner_path_renders_yaml_templates_with_the_variant_delimiters(tmp_path
         # the structured example is written with this variant's delimiters, so it parses with them
         start = user.index(f'("entity"{td}MARA LIND{td}person')
         example = user[start:user.index("<|COMPLETE|>", start) + len("<|COMPLETE|>")]
-        result = parse(example, "graphrag", tuple_delimiter=td, record_delimiter=plan.delimiters["record_delimiter"])
+        result = parse(example, "graphrag", tuple_delimiter=td, record_delimiter=plan.delimiters.record)
         assert len(result.graph.entities) == 3 and len(result.graph.relationships) == 2
         assert result.format_report.records_dropped == 0 and result.format_report.completion == "present"
 
@@ -94,7 +94,7 @@ def test_the_runner_gives_a_variant_the_delimiters_lint_and_the_examples_give_it
     }
     for name, delimiters in expected.items():
         plan = plan_variant(suite, name)
-        assert plan.delimiters == delimiters, name
+        assert plan.delimiters.as_variables() == delimiters, name
         assert resolve_delimiters(get_format(plan.format), plan.spec.model_dump()).as_variables() == delimiters
         assert f"Fields: {delimiters['tuple_delimiter']} " in plan.render(suite.cases[0])[-1]["content"]
 

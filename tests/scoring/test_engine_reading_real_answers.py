@@ -25,12 +25,13 @@ from harness.cache_audit.graphrag_parser import graphrag_graph
 from harness.cache_audit.lightrag_parser import lightrag_graph, parser_of_release
 from harness.model import ExtractedGraph, Round
 from harness.scoring.engine_reading import read_as_engine
+from harness.formats.base import Delimiters
 
 CAPTURES = Path(__file__).resolve().parent.parent / "fixtures" / "engine_parsing"
 REAL = CAPTURES / "real-smollm2"
 GENERATED = CAPTURES / "generated"
 # the delimiters GraphRAG 0.x-2.x fill their prompt with by default (3.x and LightRAG use theirs as constants)
-GRAPHRAG_DELIMITERS = {"tuple_delimiter": "<|>", "record_delimiter": "##", "completion_delimiter": "<|COMPLETE|>"}
+GRAPHRAG_DELIMITERS = Delimiters(tuple="<|>", record="##", completion="<|COMPLETE|>")
 LIGHTRAG_VERSIONS = ["1.4.6", "1.4.9.11", "1.5.7"]
 GRAPHRAG_VERSIONS = ["0.5.0", "0.9.0", "1.2.0", "2.7.0", "3.3.0"]
 
@@ -69,7 +70,7 @@ def _lightrag_mismatches(data: dict[str, Any]) -> list[str]:
     parser = parser_of_release(_release(data["lightrag"]))
     out = []
     for name, conversation in data["conversations"].items():
-        view = read_as_engine(engine, _rounds(conversation["answers"]), ExtractedGraph(), {})
+        view = read_as_engine(engine, _rounds(conversation["answers"]), ExtractedGraph(), Delimiters())  # the engine's defaults
         real = conversation["graph"]
         scored = (sorted(e.name for e in view.graph.entities),
                   sorted(tuple(sorted((r.source, r.target))) for r in view.graph.relationships))

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from harness.model import CaseScore, Entity, ExtractedGraph, GoldCase, GoldEntity, GoldRelationship, Relationship
 from harness.metrics import metric_names
-from harness.scoring import aggregate, score_case, score_to_json
+from harness.scoring import score_case, score_to_json
+from tests.support.pooling import pooled
 
 Pairs = list[tuple[str, str]]
 
@@ -34,7 +35,7 @@ def test_micro_and_macro_worked_example() -> None:
     one = scored([("A", "x")], [("A", "x")], text="A")
     # case 2: gold {B,C,D,E}, pred {B (wrong type), Z}: tp 1, P 1/2, R 1/4, F1 2/6, typed 0
     two = scored([("B", "x"), ("C", "x"), ("D", "x"), ("E", "x")], [("B", "y"), ("Z", "x")], text="B Z")
-    m = aggregate([one, two])
+    m = pooled([one, two])
     assert m.cases == 2
     ep = m.metrics["entity_precision"]
     assert ep.micro == pytest.approx(2 / 3)  # (1 + 1) / (1 + 2)
@@ -65,7 +66,7 @@ def test_macro_skips_undefined_values() -> None:
     # case 2: both endpoints found, edge found: endpoint recall 1; the second gold edge has an unfound endpoint
     two = scored([("A", "x"), ("B", "x")], [("A", "x"), ("B", "y")], gold_edges=[("A", "B"), ("A", "C")],
                  pred_edges=[("B", "A")])
-    m = aggregate([one, two])
+    m = pooled([one, two])
     ta = m.metrics["entity_type_accuracy"]
     assert (ta.micro, ta.macro, ta.cases) == (0.5, 0.5, 1)
     epr = m.metrics["relationship_endpoint_recall"]
@@ -82,7 +83,7 @@ def test_cases_without_gold_are_left_out_of_the_pools_and_counted() -> None:
     empty = scored([], [("Q", "x")], pred_edges=[("Q", "R")])  # not annotated: its predictions judge nothing
     silent = scored([("A", "x")], [])
     found = scored([("A", "x")], [("A", "x"), ("B", "x")])
-    m = aggregate([empty, silent, found])
+    m = pooled([empty, silent, found])
     assert m.annotated == {"entities": 2, "relationships": 0}
     # pooled over silent + found: tp 1, gold 2, pred 2
     assert m.metrics["entity_recall"].micro == pytest.approx(1 / 2)
@@ -92,13 +93,13 @@ def test_cases_without_gold_are_left_out_of_the_pools_and_counted() -> None:
     assert (m.metrics["entity_precision"].macro, m.metrics["entity_precision"].cases) == (0.5, 1)
     for name in ("relationship_recall", "relationship_precision", "relationship_f1"):
         assert (m.metrics[name].micro, m.metrics[name].macro) == (None, None), name
-    only_empty = aggregate([empty])
+    only_empty = pooled([empty])
     assert only_empty.annotated == {"entities": 0, "relationships": 0}
     assert all(only_empty.metrics[name].micro is None for name in metric_names() if name != "grounding_rate")
 
 
 def test_aggregate_of_nothing() -> None:
-    m = aggregate([])
+    m = pooled([])
     assert m.cases == 0
     assert m.metrics["entity_f1"].macro is None
     assert m.metrics["entity_f1"].micro is None  # nothing to stand on is not perfect
@@ -130,7 +131,7 @@ def test_cases_without_gold_never_change_gold_based_aggregates(annotated: list[t
     """Adding cases without gold (whatever they predict) leaves every gold-based figure as it was."""
     base = [scored([(n, "") for n in gold], [(n, "") for n in pred]) for gold, pred in annotated]
     extra = [scored([], [(n, "") for n in pred], pred_edges=list(zip(pred, pred[1:]))) for pred in unannotated]
-    before, after = aggregate(base), aggregate(base + extra)
+    before, after = pooled(base), pooled(base + extra)
     for name in metric_names():
         if name != "grounding_rate":
             assert after.metrics[name] == before.metrics[name], name
@@ -155,7 +156,7 @@ def test_reference_free_counts_pool_only_the_cases_that_have_them() -> None:
     b = with_figures(scored([], [("B", "x")], text="B"), example_leaks=None, duplicate_records=3,
                      entity_records=2, conforming_records=2, type_conformance=1.0, entities=2)
     c = scored([], [("C", "x")], text="C")  # an old row: no reference-free figures at all
-    m = aggregate([a, b, c])
+    m = pooled([a, b, c])
     leaks = m.metrics["example_leaks"]
     assert (leaks.micro, leaks.macro, leaks.cases) == (2, 2.0, 1)  # A only: B has no example text, C nothing
     assert m.pooled["example_leaks"] == 1
@@ -174,61 +175,12 @@ def test_reference_free_counts_pool_only_the_cases_that_have_them() -> None:
 
 def test_a_count_no_case_has_is_na_never_zero() -> None:
     untyped = with_figures(scored([], [("A", "x")], text="A"), entity_records=1)  # no type list: conforming None
-    m = aggregate([untyped, scored([], [("B", "x")], text="B")])
+    m = pooled([untyped, scored([], [("B", "x")], text="B")])
     assert m.metrics["example_leaks"].micro is None and m.metrics["example_leaks"].macro is None
     assert m.metrics["example_leaks"].cases == 0
     assert m.metrics["type_conformance"].micro is None and m.metrics["type_conformance"].cases == 0
     # a count the one case with figures has is its value, 0 included; the old row adds nothing
     assert (m.metrics["dangling"].micro, m.metrics["dangling"].cases) == (0, 1)
-    none = aggregate([scored([], [("A", "x")], text="A")])
+    none = pooled([scored([], [("A", "x")], text="A")])
     assert all(none.metrics[name].micro is None for name in ("distinct_entities", "dangling", "self_loops"))
     assert none.counts["dangling"] == 0 and none.pooled["dangling"] == 0
-
-
-def test_shared_case_metrics_computes_each_score_once_and_hands_out_equal_copies(monkeypatch) -> None:
-    import importlib
-    from dataclasses import dataclass
-
-    agg = importlib.import_module("harness.scoring.aggregate")  # the module (harness.scoring.aggregate is the function)
-
-    a = scored([("A", "person"), ("B", "org")], [("a", "person"), ("C", "org")], [("A", "B")], [("A", "C")], text="A met C")
-    b = scored([("A", "person")], [], text="")
-    expected = {id(a): agg.case_metrics(a), id(b): agg.case_metrics(b)}
-    calls: list[str] = []
-
-    @dataclass
-    class Counted:
-        name: str
-        inner: object
-
-        def value(self, score: CaseScore):
-            calls.append(self.name)
-            return self.inner.value(score)
-
-        def micro(self, pooled):
-            return self.inner.micro(pooled)
-
-    metrics = agg.registered_metrics()
-    monkeypatch.setattr(agg, "registered_metrics", lambda: tuple(Counted(m.name, m) for m in metrics))
-    with agg.shared_case_metrics():
-        first = agg.case_metrics(a)
-        first["entity_f1"] = -1.0  # a caller's copy: changing it changes nobody else's
-        with agg.shared_case_metrics():  # a nested block shares the outer one's values
-            assert agg.case_metrics(a) == expected[id(a)]
-        assert agg.case_metrics(b) == expected[id(b)]
-        agg.aggregate([a, b, a])
-        assert len(calls) == 2 * len(metrics)
-    agg.case_metrics(a)  # outside a block: computed again
-    assert len(calls) == 3 * len(metrics)
-
-
-def test_aggregate_is_the_same_with_shared_case_metrics() -> None:
-    from harness.scoring.aggregate import shared_case_metrics
-
-    scores = [scored([("A", "person"), ("B", "org")], [("a", "person")], [("A", "B")], []),
-              scored([("A", "person")], [("A", "org"), ("Z", "x")], text="A and Z"),
-              scored([], [("Q", "person")], text="Q")]
-    alone, repeated = aggregate(scores), aggregate(scores[::-1] + scores)
-    with shared_case_metrics():
-        assert aggregate(scores) == alone
-        assert aggregate(scores[::-1] + scores) == repeated

@@ -180,7 +180,7 @@ def test_given_domain_language_and_types_skip_their_questions(project: Path, api
         result = tune(options(suite, tmp_path / "t.yaml", tmp_path / "c", "once", srv.base_url, domain="Town news",
                               language="English", entity_types=["person", "geo", "event"]))
     assert set(responder.asked) & set(STEPS) == {"TASK: persona", "TASK: rating"}
-    assert result.report["domain"] == "Town news" and result.report["entity_types"] == ["person", "geo", "event"]
+    assert result.report.domain == "Town news" and result.report.entity_types == ["person", "geo", "event"]
 
 
 def test_too_few_usable_examples_is_a_clear_error(project: Path, api_key: str, tmp_path: Path) -> None:
@@ -276,8 +276,8 @@ def test_lightrag_and_json_prompts_are_tuned_in_their_own_format(fmt: str, proje
 
     with FakeOpenAIServer(respond) as srv:
         result = tune(options(suite, tmp_path / f"{fmt}.yaml", tmp_path / "c", "once", srv.base_url, format=fmt))
-    assert result.report["format"] == fmt and result.report["examples_kept"] == ["mayor"]
-    assert {r["kind"] for r in result.report["examples_rejected"]} == {"summary"}
+    assert result.report.format == fmt and result.report.examples_kept == ["mayor"]
+    assert {r.kind for r in result.report.examples_rejected} == {"summary"}
     assert all((body.get("response_format") == {"type": "json_object"}) == (fmt == "json") for body in bodies)
     assert (tmp_path / "c" / cassette_name("mayor", fmt)).name.startswith(f"{fmt}-example-")
     template = load_prompt(tmp_path / f"{fmt}.yaml")
@@ -305,7 +305,7 @@ def test_with_min_examples_0_and_nothing_usable_the_prompt_has_no_examples(proje
 
     with FakeOpenAIServer(respond) as srv:
         result = tune(options(suite, tmp_path / "t.yaml", tmp_path / "c", "once", srv.base_url, min_examples=0))
-    assert result.report["examples_kept"] == [] and len(result.report["examples_rejected"]) == 3
+    assert result.report.examples_kept == [] and len(result.report.examples_rejected) == 3
     assert not has_errors(lint_prompt(tmp_path / "t.yaml"))
     user = load_prompt(tmp_path / "t.yaml").render(plan_variant(suite, "default").variables(suite.cases[0]))[-1]
     assert suite.cases[0].text in user["content"] and "Example 1" not in user["content"]
@@ -326,8 +326,8 @@ def test_answers_that_echo_the_tuning_prompt_never_reach_the_tuned_prompts(proje
     suite = load_suite(project)
     with FakeOpenAIServer(Responder({c.id: c.text for c in suite.cases})) as srv:
         result = tune(options(suite, tmp_path / "t.yaml", tmp_path / "c", "once", srv.base_url))
-    assert result.report["entity_types"] == ["person", "organization", "geo", "event"]
-    assert "entity types: dropped 'type': a word of the tuning prompt's answer shape" in result.report["notes"]
+    assert result.report.entity_types == ["person", "organization", "geo", "event"]
+    assert "entity types: dropped 'type': a word of the tuning prompt's answer shape" in result.report.notes
     assert "- type\n" not in result.template_path.read_text(encoding="utf-8")
 
 

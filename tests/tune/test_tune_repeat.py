@@ -44,8 +44,8 @@ def test_type_stability_counts_each_type_once_per_sample():
     # person in 3 samples; geo in 2 (named twice by the first: counted once); event in 1; nothing
     # from the sample without an answer, which still counts among the 4
     found = type_stability([["person", "geo", "geo"], ["geo", "person"], None, ["event", "person"]])
-    assert found == {"samples": 4, "types": [{"type": "person", "samples": 3}, {"type": "geo", "samples": 2},
-                                             {"type": "event", "samples": 1}]}
+    assert found.model_dump() == {"samples": 4, "types": [{"type": "person", "samples": 3}, {"type": "geo", "samples": 2},
+                                                          {"type": "event", "samples": 1}]}
 
 
 def test_repeat_records_each_type_sample_apart_and_reports_recurrence(project: Path, api_key: str, tmp_path: Path):
