@@ -5,12 +5,17 @@ docs/annotate.md is the user's page; each step lives in its own module of harnes
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from ..errors import InputError
 from .options import CaseOpt
+
+if TYPE_CHECKING:
+    from ..annotate.gold_file import GoldSideFile
+    from ..runfolder import RunData
+    from ..suites import Suite
 
 FromOpt = Annotated[Optional[list[Path]], typer.Option("--from", help="Run folder whose answers are proposed as gold (repeatable: the runs' answers are merged into one proposal per case; with --apply: the runs re-scored against the reviewed gold).")]
 VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", help="Only these variants' answers (repeatable; default: every variant of the run).")]
@@ -25,7 +30,7 @@ def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1%}"
 
 
-def _side_path(suite) -> Path:
+def _side_path(suite: Suite) -> Path:
     from ..annotate.gold_file import side_file_name
 
     if suite.spec.gold_file:
@@ -42,13 +47,13 @@ def _backup_path(side: Path) -> Path:
     return candidate
 
 
-def _replaced_reviews(old, new) -> list[str]:
+def _replaced_reviews(old: GoldSideFile, new: GoldSideFile) -> list[str]:
     """The reviewed cases of the side file `old` whose gold `new` changes or drops."""
     kept = {case.id: case for case in new.cases}
     return [case.id for case in old.cases if case.review == "done" and kept.get(case.id) != case]
 
 
-def _write_gold(suite, gold) -> None:
+def _write_gold(suite: Suite, gold: GoldSideFile) -> None:
     """The side file, and `gold_file:` appended to the suite when it has none; the suite must load
     after, otherwise both files are put back as they were. When the new file changes or drops a
     reviewed case, the old file is first copied to a backup, and the console says where."""
@@ -64,6 +69,7 @@ def _write_gold(suite, gold) -> None:
     replaced = _replaced_reviews(_read_side(suite), gold) if old_side is not None else []
     if replaced:
         backup = _backup_path(side)
+        assert old_side is not None  # replaced reviews come only from an existing side file
         atomic_write(backup, old_side, roots=roots)
         typer.echo(f"reviewed gold replaced for {', '.join(replaced)}: the previous {side.name} is kept in {backup}")
     header = (f"# Gold of suite {suite.name}, kept by `harness annotate` (docs/annotate.md).\n"
@@ -103,7 +109,7 @@ def with_gold_file(text: str, name: str) -> str:
                 depth += 1
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
-                if depth == 0:
+                if depth == 0 and event.start_mark is not None:  # a parsed event always has its mark
                     end = event.start_mark.index
                     break
             elif depth == 1 and isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
@@ -116,13 +122,13 @@ def with_gold_file(text: str, name: str) -> str:
     return text + ("" if text.endswith("\n") or not text else "\n") + line
 
 
-def _run_reference(suite, run_dir: Path) -> str:
+def _run_reference(suite: Suite, run_dir: Path) -> str:
     """The run folder as the side file keeps it: relative to the project folder when inside it."""
     resolved, root = run_dir.resolve(), suite.root.resolve()
     return str(resolved.relative_to(root)) if resolved.is_relative_to(root) else str(resolved)
 
 
-def _read_side(suite):
+def _read_side(suite: Suite) -> GoldSideFile:
     """The suite's side file (named by `gold_file:`, else the default name beside the suite), refused
     when it is another suite's: its gold would be merged into this suite's and written back."""
     from ..annotate.gold_file import GoldSideFile, gold_file_problem, read_gold_file
@@ -137,7 +143,7 @@ def _read_side(suite):
     return gold
 
 
-def _check_cases(suite, cases: list[str] | None) -> list[str]:
+def _check_cases(suite: Suite, cases: list[str] | None) -> list[str]:
     ids = [case.id for case in suite.cases]
     unknown = [c for c in cases or [] if c not in ids]
     if unknown:
@@ -145,11 +151,12 @@ def _check_cases(suite, cases: list[str] | None) -> list[str]:
     return [i for i in ids if not cases or i in cases]
 
 
-def _load_runs(suite, run_paths: list[Path]) -> list:
+def _load_runs(suite: Suite, run_paths: list[Path]) -> list[RunData]:
     """Each run given once (the same folder twice is one run), every one a run of this suite."""
     from ..runfolder import load_run
 
-    runs, seen = [], set()
+    runs: list[RunData] = []
+    seen: set[Path] = set()
     for path in run_paths:
         run = load_run(path, need_summary=False)
         if run.suite_name != suite.name:
@@ -160,13 +167,13 @@ def _load_runs(suite, run_paths: list[Path]) -> list:
     return runs
 
 
-def _run_names(suite, runs: list) -> list[str]:
+def _run_names(suite: Suite, runs: list[RunData]) -> list[str]:
     """A short name per run for `found_by`: its folder's name, or its path when two share a name."""
     names = [run.run_dir.name for run in runs]
     return [name if names.count(name) == 1 else _run_reference(suite, run.run_dir) for name, run in zip(names, runs)]
 
 
-def propose(suite, run_paths: list[Path], variants: list[str] | None, cases: list[str] | None, refresh: bool) -> None:
+def propose(suite: Suite, run_paths: list[Path], variants: list[str] | None, cases: list[str] | None, refresh: bool) -> None:
     from ..annotate.gold_file import ProposedFrom
     from ..annotate.proposals import graphs_of_runs, propose_case
     from ..kinds.registry import get_kind
@@ -227,7 +234,7 @@ def propose(suite, run_paths: list[Path], variants: list[str] | None, cases: lis
                f"{suite.path} --review")
 
 
-def review_page(suite, out: Path | None, cases: list[str] | None) -> Path:
+def review_page(suite: Suite, out: Path | None, cases: list[str] | None) -> Path:
     import time
 
     from ..atomicfile import atomic_write
@@ -247,7 +254,7 @@ def review_page(suite, out: Path | None, cases: list[str] | None) -> Path:
     return target
 
 
-def apply(suite, reviewed_path: Path, run_paths: list[Path]) -> None:
+def apply(suite: Suite, reviewed_path: Path, run_paths: list[Path]) -> None:
     from ..runfolder import read_rows, run_dir_of
     from ..suites import load_suite
     from ..annotate.apply import merged, read_reviewed, recall_against, reviewed_cases
@@ -282,7 +289,7 @@ def apply(suite, reviewed_path: Path, run_paths: list[Path]) -> None:
                        f"({line.cases} case(s))")
 
 
-def agreement_report(suite, other_path: Path) -> None:
+def agreement_report(suite: Suite, other_path: Path) -> None:
     from ..annotate.agreement import agreement
     from ..annotate.apply import read_reviewed
 

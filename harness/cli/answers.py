@@ -55,7 +55,7 @@ def parse_command(
         raise InputError("--context goes with --format map (for citations in other answers: harness citations)")
     context_ids = parse_json(read_input(str(context)), str(context)) if context is not None else None
     query_options = {"names": entity or (), "max_words": max_words, "context_ids": context_ids}
-    delimiters = {"tuple_delimiter": tuple_delimiter, "record_delimiter": record_delimiter,
+    delimiters: dict[str, str] = {"tuple_delimiter": tuple_delimiter, "record_delimiter": record_delimiter,
                   "completion_delimiter": completion_delimiter}
     for key, value in delimiters.items():
         if not value:
@@ -77,7 +77,8 @@ def parse_command(
                 sys.stdout.write(json.dumps({"id": row.get("id", number), **checked.to_json()}, ensure_ascii=False) + "\n")
                 continue
             check_format(row_format)
-            result = parse(row["output"], row_format, **delimiters)
+            result = parse(row["output"], row_format, tuple_delimiter=tuple_delimiter, record_delimiter=record_delimiter,
+                           completion_delimiter=completion_delimiter)
             failed |= has_format_errors(result)
             sys.stdout.write(json.dumps({"id": row.get("id", number), **parse_result_to_json(result)}, ensure_ascii=False) + "\n")
         raise typer.Exit(1 if failed else 0)
@@ -91,7 +92,8 @@ def parse_command(
             for line in query_lines(checked):
                 typer.echo(line)
         raise typer.Exit(0 if checked.ok else 1)
-    result = parse(read_input(source), format, **delimiters)
+    result = parse(read_input(source), format, tuple_delimiter=tuple_delimiter, record_delimiter=record_delimiter,
+                   completion_delimiter=completion_delimiter)
     if json_out:
         emit_json(parse_result_to_json(result))
     else:

@@ -260,7 +260,7 @@ def kinds_command(
 
     if engine is not None and engine not in ENGINE_GROUPS:
         raise InputError(f"--engine: '{engine}' is not one of {', '.join(ENGINE_GROUPS)}")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for kind in PROMPT_KINDS.values():
         runner = [(HARNESS_ENGINE, kind.harness)] if kind.harness is not None else []
         for version, variables in [*kind.filled.items(), *runner]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -15,10 +15,13 @@ from ..inputfiles import read_text
 from .inputs import record_mode as checked_record_mode
 from .options import TUNE_FORMAT_HELP
 
+if TYPE_CHECKING:
+    from ..suites import Suite
+
 DEFAULT_CHUNK_TOKENS = 1200  # GraphRAG's default chunk size
 
 
-def existing_variant(loaded, name: str, prompt: Path) -> bool:
+def existing_variant(loaded: Suite, name: str, prompt: Path) -> bool:
     """Whether the suite already has variant `name` for this prompt (re-tuning into the same file:
     nothing to add). A variant of that name for another prompt is refused before any tuning call."""
     spec = loaded.spec.variants.get(name)
@@ -142,7 +145,7 @@ def tune_command(
         texts, names = [c.text for c in loaded.cases], [c.id for c in loaded.cases]
         folder = cassettes or loaded.cassette_dir() / "tune"
         endpoint = endpoint_settings(loaded.spec.model, model_name=model, base_url=base_url)
-        already = bool(add_variant_name) and existing_variant(loaded, add_variant_name, out)
+        already = add_variant_name is not None and bool(add_variant_name) and existing_variant(loaded, add_variant_name, out)
     else:
         assert input_dir is not None
         texts, names = input_chunks(input_dir, chunk_tokens, model or "gpt-4o-mini")
@@ -153,8 +156,12 @@ def tune_command(
         raise InputError("--entity-types: no type given")
     if persona is not None and not persona.strip():
         raise InputError("--persona: empty")
-    overrides = {"max_tokens": model_max_tokens, "timeout_s": timeout, "concurrency": concurrency}
-    endpoint = dataclasses.replace(endpoint, **{k: v for k, v in overrides.items() if v is not None})
+    if model_max_tokens is not None:
+        endpoint = dataclasses.replace(endpoint, max_tokens=model_max_tokens)
+    if timeout is not None:
+        endpoint = dataclasses.replace(endpoint, timeout_s=timeout)
+    if concurrency is not None:
+        endpoint = dataclasses.replace(endpoint, concurrency=concurrency)
     has_key = get_provider(endpoint.provider).find_key(endpoint) is not None
     if base_url and mode != "none" and not has_key:  # an endpoint was asked for: never replay instead
         raise InputError(f"--base-url {base_url}: no {endpoint.api_key_env} set, so nothing can be recorded; set it "

@@ -33,6 +33,7 @@ from ..suites import Suite
 from ..llm.batch_sdk import guarded
 from ..llm.batch_state import load_state, save_state
 from ..llm.client import ChatResult, ModelClient
+from ..llm.providers.openai import OpenAIProvider
 from ..llm.request_digest import request_hash
 
 STATE_FILE = ".batch-state"  # in the suite's cassette folder; not *.json, so the audit never sees it
@@ -144,15 +145,23 @@ def sdk_client(client: ModelClient) -> Any:
     from ..llm.client import MAX_BODY_BYTES
     from ..llm.transport import BoundedSyncTransport, proxy_mounts
 
-    provider = client.provider
-    bounded = {"max_body_bytes": MAX_BODY_BYTES, "deadline_s": client.settings.timeout_s,
-               "limits": openai.DEFAULT_CONNECTION_LIMITS}
-    http_client = openai.DefaultHttpxClient(transport=BoundedSyncTransport(**bounded),
-                                            mounts=proxy_mounts(sync=True, **bounded))
-    base_url = provider.base_url(client.settings)
+    deadline, limits = client.settings.timeout_s, openai.DEFAULT_CONNECTION_LIMITS
+    http_client = openai.DefaultHttpxClient(
+        transport=BoundedSyncTransport(max_body_bytes=MAX_BODY_BYTES, deadline_s=deadline, limits=limits),
+        mounts=proxy_mounts(max_body_bytes=MAX_BODY_BYTES, deadline_s=deadline, limits=limits, sync=True))
+    base_url = _openai_provider(client).base_url(client.settings)
     # its refusals (404/405: no Batch API) as the harness's own errors; what `_checked` retries passes through
-    return guarded(openai.OpenAI(base_url=base_url, api_key=client._api_key,  # type: ignore[attr-defined]
+    return guarded(openai.OpenAI(base_url=base_url, api_key=client._api_key,
                                  timeout=client.settings.timeout_s, max_retries=0, http_client=http_client), base_url)
+
+
+def _openai_provider(client: ModelClient) -> OpenAIProvider:
+    """The Batch API is OpenAI's: a suite whose provider has none is refused before this is reached
+    (`plan_batch`); a provider that is not OpenAI's here is a bug, said as one."""
+    provider = client.provider
+    if not isinstance(provider, OpenAIProvider):
+        raise TypeError(f"record --batch reached provider {provider.name!r}, which has no Batch API")
+    return provider
 
 
 def poll_interval(seconds: float) -> float:
@@ -293,8 +302,8 @@ def _exchanges(case: BatchCase, payloads: list[dict[str, Any]], answers: dict[st
     from vcr.request import Request
 
     provider, settings = case.client.provider, case.client.settings
-    uri = provider.base_url(settings).rstrip("/") + provider.post_path  # type: ignore[attr-defined]
-    headers = {"content-type": "application/json", "authorization": f"Bearer {case.client._api_key}"}  # type: ignore[attr-defined]
+    uri = _openai_provider(case.client).base_url(settings).rstrip("/") + provider.post_path
+    headers = {"content-type": "application/json", "authorization": f"Bearer {case.client._api_key}"}
     return [(Request("POST", uri, json.dumps(p, ensure_ascii=False).encode("utf-8"), headers), 200,
              answers[request_hash(p)].encode("utf-8")) for p in payloads]
 
