@@ -319,7 +319,7 @@ class RuleCase(Artifact):
 class RuleResult(Value):
     """One rule as applied to one variant."""
 
-    rule: Literal["threshold", "regression", "case_regression", "coverage", "leakage"]
+    rule: Literal["threshold", "regression", "case_regression", "coverage", "leakage", "calibration"]
     variant: str
     metric: str
     # "drop <=": a regression rule of a higher-is-better metric; "rise <=": of a lower-is-better one
@@ -654,11 +654,43 @@ class ConventionsSummary(Value):
     rows_with_triples: int = 0
 
 
+class ClassAgreement(Value):
+    """One verdict class: how often the judge gave it, the reviewers gave it, and both did."""
+
+    judge: int
+    human: int
+    both: int
+
+
+class Calibration(Value):
+    """A judge's agreement with reviewers' verdicts on the same questions (harness/judges/calibration.py)."""
+
+    status: Literal["calibrated", "uncalibrated"]  # uncalibrated: no reviewer verdict to compare with
+    questions: int  # questions with both a readable judge verdict and a reviewer's
+    unreadable: int = 0  # reviewed questions whose judge answer could not be read (left out)
+    accuracy: float | None = None
+    kappa: float | None = None  # Cohen's kappa; None when undefined (one class only on both sides)
+    per_class: dict[str, ClassAgreement] = Field(default_factory=dict)
+    min_kappa: float | None = None  # the suite's `judge.min_kappa`
+
+
+class JudgesSummary(Value):
+    """The suite judge's part of a run: its model, its questions, and per decision the judged
+    figures it stands behind with their calibration (docs/judges.md)."""
+
+    model: str
+    questions: int  # put to the judge over the run (every variant)
+    unreadable: int  # answers read as n/a
+    left_out: int  # open pairs not asked (the caps)
+    figures: dict[str, list[str]]  # decision -> its judged metrics
+    calibration: dict[str, Calibration]  # decision -> agreement with reviewers
+
+
 class RunSummary(Artifact):
     """One finished run of one suite (summary.json). Timings live only under keys ending in `_s`
     (and `created_at`): every other value is reproduced byte for byte by a replayed run."""
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions", "pending_review", "kind")
+    omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions", "pending_review", "kind", "judges")
     schema_version: Literal[1] = SUMMARY_SCHEMA_VERSION
     harness_version: str
     suite: str
@@ -682,6 +714,8 @@ class RunSummary(Artifact):
     # the suite's kind (docs/suites.md, "Suite kinds"); None (left out) for an extraction suite. A
     # string, not the built-in names: a plugin's kind is written here too (harness/kinds/registry.py)
     kind: SuiteKind | None = None
+    # the suite's `judge:` (harness/judges/): its questions and calibration; absent without one
+    judges: JudgesSummary | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per variant and metric (a MultiIndex `variant`, `metric`): `micro`, `macro` and

@@ -22,6 +22,7 @@ from .atomicfile import atomic_write
 from .errors import InputError
 from .gate import gate_config, judge
 from .gc_rest import objects_at_rest
+from .judges.stage import judges_summary
 from .model import CaseResult, first_samples
 from .runfolder import GATE, SUMMARY, default_baseline_path, read_baseline, write_artifact
 from .summary import build_summary
@@ -98,6 +99,7 @@ def summarize(suite: Suite, run_id: str, rows: list[CaseResult], *, record_mode:
     summary = build_summary(suite=suite, run_id=run_id, results=rows, record_mode=record_mode, wall_s=wall_s,
                             comparisons=compare_to_baseline(suite, rows), entity_types=entity_types)
     summary.gate_config = gate_config(suite)
+    summary.judges = judges_summary(suite, rows)  # the judge's questions and calibration, when it has one
     return summary
 
 

@@ -62,6 +62,7 @@ from .artifacts import (
     Verdict,
 )
 from .errors import InputError
+from .judges.stage import calibration_rules
 from .metrics import get as get_metric
 from .metrics import gold_kind, metric_names, phrase
 from .metrics.registry import Metric, console_columns, format_metric, format_value, key_figures, thresholded
@@ -434,6 +435,7 @@ def judge(
     current = case_values(rows)
     rules = threshold_rules(summary, config.thresholds)
     rules += leakage_rules(rows)
+    rules += calibration_rules(summary)  # judged figures whose judge disagrees with reviewers (docs/judges.md)
     notes = list(notes or [])
     if baseline is not None:
         rules += regression_rules(summary, current, baseline, config.regression)

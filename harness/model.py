@@ -170,6 +170,10 @@ SuiteKind = str
 ReviewState = Literal["pending", "done"]
 
 
+# a judge's (or a reviewer's) answer to "is this predicted item the gold one?" (harness/judges/)
+JudgeVerdict = Literal["same", "different"]
+
+
 class GoldCase(Value):
     id: str
     text: str
@@ -202,6 +206,8 @@ class GoldCase(Value):
     review: ReviewState | None = None
     reviewer: str | None = None
     reviewed: ReviewDay | None = None  # the review's date, YYYY-MM-DD
+    # a reviewer's verdicts on the judge's questions (docs/judges.md): question id -> verdict
+    judgements: dict[str, JudgeVerdict] = Field(default_factory=dict)
 
     @property
     def pending(self) -> bool:
@@ -461,6 +467,31 @@ class MapScore(Value):
     gold_facts_found: int = 0
 
 
+class JudgeQuestion(Value):
+    """One question put to the suite's judge (harness/judges/): is this predicted item the gold one?
+    `verdict` None: the judge's answer could not be read (n/a, never a guess)."""
+
+    id: str  # "entity: GOLD = PREDICTED": what a reviewer's `judgements:` entry names
+    gold: str
+    pred: str
+    verdict: JudgeVerdict | None
+
+
+class JudgedMatch(Value):
+    """Matching after exact/alias/fuzzy: the judge's verdicts on the pairs those left open, and the
+    counts with the judged matches added (docs/judges.md). Counts are None where the case has no
+    gold of that list, as the string figures are."""
+
+    questions: list[JudgeQuestion] = Field(default_factory=list)
+    left_out: int = 0  # open pairs not asked (beyond judge.max_candidates / judge.max_questions)
+    entity_tp: int | None = None  # string matches + judged matches (one predicted item per gold one)
+    entity_gold: int | None = None
+    entity_pred: int | None = None
+    relationship_tp: int | None = None
+    relationship_gold: int | None = None
+    relationship_pred: int | None = None
+
+
 class CaseScore(Value):
     entities: EntityScores
     relationships: RelationshipScores
@@ -478,6 +509,8 @@ class CaseScore(Value):
     # "summary" -> SummaryScore); empty in extraction suites. Written at the top level of the score
     # under that key, as the per-kind fields were, so results.jsonl reads the same.
     figures: dict[str, Value] = Field(default_factory=dict, exclude=True)
+    # the suite judge's matching (harness/judges/); None without a `judge:` block
+    judged: JudgedMatch | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -500,7 +533,7 @@ class CaseScore(Value):
         kind's figures are written under their key."""
         data = handler(self)
         if isinstance(data, dict):
-            for key in ("typed", "ontology"):
+            for key in ("typed", "ontology", "judged"):
                 if data.get(key, 0) is None:
                     del data[key]
             for key, model in self.figures.items():

@@ -14,10 +14,11 @@ from pydantic import Field, TypeAdapter, ValidationError, field_validator, model
 
 from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
+from .judges.config import JudgeOptions
 from .known_keys import learn_key_envs
 from .llm.providers.base import check_base_url
 from .llm.providers.registry import known_provider, provider_names
-from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, MatchingConfig, Ontology, ReviewDay, ReviewState,
+from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, JudgeVerdict, MatchingConfig, Ontology, ReviewDay, ReviewState,
                     SuiteKind, Value)
 from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
 from .formats import AUTO, format_names, is_format
@@ -71,6 +72,12 @@ class ModelSettings(Value):
         return None if value is None else check_base_url(value)
 
 
+class JudgeSpec(JudgeOptions):
+    """A suite's `judge:` (docs/judges.md): the judge's own model block, like the suite's `model:`."""
+
+    model: ModelSettings = Field(default_factory=ModelSettings)
+
+
 class VariantSpec(Value):
     """A prompt version to evaluate. Unset values come from the prompt template's own
     declarations (YAML templates), then from GraphRAG's defaults."""
@@ -121,6 +128,7 @@ class CaseSpec(Value):
     reviewed: ReviewDay | None = None
     # a plugin kind's own inputs and gold (its `KindSpec.case_fields`), checked by its kind
     inputs: dict[str, Any] = Field(default_factory=dict)
+    judgements: dict[str, JudgeVerdict] = Field(default_factory=dict)  # reviewers' verdicts (docs/judges.md)
 
     @field_validator("id")
     @classmethod
@@ -178,6 +186,7 @@ class SuiteSpec(Value):
     engine: str | None = None
     # gold kept beside the suite by `harness annotate` (docs/annotate.md); its cases' gold wins
     gold_file: str | None = None
+    judge: JudgeSpec | None = None  # a model judge, recorded like extraction calls (docs/judges.md)
     cases: list[CaseSpec] = Field(min_length=1)
 
     @field_validator("name")
@@ -646,7 +655,7 @@ def _gold_case(case: CaseSpec, text: str) -> GoldCase:
         annotated=case.annotated, entity_name=case.gold_entity_name(), descriptions=case.descriptions,
         max_length=case.max_length, entity_specs=case.entity_specs, claim_description=case.claim_description,
         question=case.question, facts=case.facts, claims=case.claims, review=case.review, reviewer=case.reviewer,
-        reviewed=case.reviewed, inputs=case.inputs)
+        reviewed=case.reviewed, inputs=case.inputs, judgements=case.judgements)
 
 
 def _with_gold_file(spec: SuiteSpec, path: Path, root: Path, lines: LineMap, *, allow_outside: bool) -> SuiteSpec:
@@ -673,7 +682,8 @@ def _with_gold_file(spec: SuiteSpec, path: Path, root: Path, lines: LineMap, *, 
         case if case.id not in by_id else case.model_copy(update={
             "entities": by_id[case.id].gold_entities(), "relationships": by_id[case.id].gold_relationships(),
             "annotated": by_id[case.id].annotated, "review": by_id[case.id].review,
-            "reviewer": by_id[case.id].reviewer, "reviewed": by_id[case.id].reviewed})
+            "reviewer": by_id[case.id].reviewer, "reviewed": by_id[case.id].reviewed,
+            "judgements": by_id[case.id].judgements})
         for case in spec.cases
     ]
     return spec.model_copy(update={"cases": cases})

@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import Field, ValidationError
 
 from ..errors import InputError
-from ..model import GoldEntity, GoldRelationship, ReviewDay, ReviewState, Value
+from ..model import GoldEntity, GoldRelationship, JudgeVerdict, ReviewDay, ReviewState, Value
 from ..names import CASE_ID
 from ..scoring.normalize import normalize_predicate
 from ..yamlfile import LineMap, Location, format_loc, line_of, load_yaml, shown_key
@@ -41,6 +41,8 @@ class GoldFileCase(Value):
     annotated: bool | None = None
     entities: list[ProposedEntity] = Field(default_factory=list)
     relationships: list[ProposedRelationship] = Field(default_factory=list)
+    # reviewers' verdicts on the suite judge's questions: question id -> same | different (docs/judges.md)
+    judgements: dict[str, JudgeVerdict] = Field(default_factory=dict)
 
     def gold_entities(self) -> list[GoldEntity]:
         return [GoldEntity(name=e.name, type=e.type, aliases=e.aliases) for e in self.entities]

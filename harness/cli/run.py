@@ -53,8 +53,10 @@ def evaluate_suites(
 ) -> list[Any]:
     """Run (or record) every suite given, each to a finished run; the FinishedRuns in order."""
     from ..finish import finish_outcome
+    from ..judges.stage import judge_rows, plan_judge
     from ..reports.console import print_run_table
     from ..run.schedule import RunOptions, check_outcome, run_suite
+    from ..runfolder import RESULTS
     from ..suites import check_base_url, load_suite
 
     if run_id is not None:
@@ -79,6 +81,7 @@ def evaluate_suites(
             raise InputError(f"{suite.path}: suite '{suite.name}' is also {first_file[suite.name]}; "
                              "give one file per suite name")
         first_file[suite.name] = suite.path
+        plan_judge(suite)  # a judge prompt that does not load stops the command before any call
     outcomes = []
     for suite in loaded:
         options = RunOptions(
@@ -104,6 +107,8 @@ def evaluate_suites(
                 typer.echo(f"harness: note: {suite.path}: its notes say the answers were {HAND_WRITTEN}, but "
                            f"{outcome.recorded} case(s) were just recorded from the endpoint: update `notes:`", err=True)
             check_outcome(outcome)
+            # the suite's judge (docs/judges.md): its verdicts on the rows, before the run is finished
+            outcome.recorded += judge_rows(suite, outcome.results, mode, outcome.run_dir / RESULTS)
             finished = finish_outcome(outcome, record_mode=mode, baseline=baseline)
         finally:
             outcome.release()  # after summary.json: the run is finished before anyone else may take it

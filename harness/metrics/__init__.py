@@ -17,6 +17,7 @@ from . import summaries  # noqa: F401  isort: skip
 from . import reports  # noqa: F401  isort: skip
 from . import claims  # noqa: F401  isort: skip
 from . import map_points  # noqa: F401  isort: skip
+from . import judged  # noqa: F401  isort: skip
 from .registry import Count, Metric, counts, get, gold_kind, metric_names, metrics, phrase
 
 __all__ = ["Count", "Metric", "counts", "get", "gold_kind", "metric_names", "metrics", "phrase"]

@@ -1,0 +1,8 @@
+"""Model judges, recorded like extraction calls (docs/judges.md).
+
+`config` (the suite's `judge:` block), `prompts` (judge prompts: prompt versions of kind
+`harness.judge_match`), `verdict` (reading an answer, n/a when unreadable), `matching` (the
+questions after exact/alias/fuzzy and the counts with judged matches), `call` (one case's
+questions through `ModelClient` and the judge's own cassettes), `calibration` (agreement with
+reviewers' verdicts: Cohen's kappa) and `stage` (the run's judging, between rows and finish).
+"""

@@ -1,0 +1,22 @@
+"""The suite's `judge:` block, without its model (suites.JudgeSpec adds the suite's model block)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from ..model import Value
+
+DEFAULT_MAX_CANDIDATES = 5
+DEFAULT_MAX_QUESTIONS = 40
+
+
+class JudgeOptions(Value):
+    # a YAML prompt of kind `harness.judge_match` (relative to the suite); None: the shipped one
+    prompt: str | None = None
+    # (a) semantic matching of predicted to gold entities and relationships after exact/alias/fuzzy
+    match: bool = True
+    # open predicted items asked about per open gold item, and questions per case at most
+    max_candidates: int = Field(DEFAULT_MAX_CANDIDATES, ge=1, le=50)
+    max_questions: int = Field(DEFAULT_MAX_QUESTIONS, ge=1, le=1000)
+    # the gate fails a judged figure whose judge agrees with reviewers below this Cohen's kappa
+    min_kappa: float | None = Field(None, ge=-1.0, le=1.0, allow_inf_nan=False)

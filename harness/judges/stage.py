@@ -1,0 +1,149 @@
+"""The run's judging: after the rows are scored, before the run is finished (finish.finish_run).
+
+For each row (sample 0, without an error) of a suite with `judge:`, the pairs the string stages
+left open are put to the judge (judges.matching), the row's `CaseScore.judged` is set, and
+results.jsonl is written again with them, so `harness report` and `harness gate` read the same
+rows. `judges_summary` gives the run's `RunSummary.judges`: the questions and, per decision, the
+judge's agreement with reviewers' verdicts (judges.calibration).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..artifacts import JudgesSummary, RuleResult
+from ..errors import CassetteMissingError, ModelCallError
+from ..model import CaseResult, GoldCase, JudgeVerdict
+from ..prompts.template import PromptTemplate
+from .calibration import calibrate
+from .matching import judged_match, open_pairs
+from .prompts import match_prompt
+
+
+@dataclass
+class JudgePlan:
+    spec: Any  # suites.JudgeSpec
+    template: PromptTemplate
+
+
+def plan_judge(suite: Any) -> JudgePlan | None:
+    """The suite's judge, its prompt loaded (bad input: one line, exit 2); None without `judge:`."""
+    spec = suite.spec.judge
+    if spec is None:
+        return None
+    from ..suites import resolve_path
+
+    path = None if spec.prompt is None else resolve_path(spec.prompt, suite.path, suite.root)
+    return JudgePlan(spec, match_prompt(path))
+
+
+def judge_rows(suite: Any, rows: list[CaseResult], record_mode: str, results_path: Path | None = None, *,
+               base_url: str | None = None) -> int:
+    """Judge every row in place (see the module docstring); returns the cassettes recorded.
+    A missing or stale judge cassette is a `CassetteMissingError` naming the first one.
+    `base_url` overrides the judge model's endpoint (tests, scripts/record_handwritten.py)."""
+    plan = plan_judge(suite)
+    if plan is None or not plan.spec.match:
+        return 0
+    recorded = asyncio.run(_judge(suite, plan, rows, record_mode, base_url))
+    if results_path is not None:
+        from ..runfolder import write_results
+
+        write_results(results_path, rows)
+    return recorded
+
+
+async def _judge(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str, base_url: str | None) -> int:
+    from ..llm.client import ModelClient
+    from ..runner import endpoint_settings
+    from .call import JUDGE_SETTINGS, judge_cassette_path, judge_caller
+
+    cases = {case.id: case for case in suite.cases}
+    client = ModelClient(endpoint_settings(plan.spec.model, base_url=base_url), replay=record_mode == "none", setting_names=JUDGE_SETTINGS)
+    spec = plan.spec
+    try:
+        with judge_caller(client, plan.template, record_mode, suite.root) as caller:
+            for row in rows:
+                case = cases.get(row.case_id)
+                if case is None or row.sample != 0 or row.error is not None:
+                    continue
+                pairs, left_out = open_pairs(row.score, case, max_candidates=spec.max_candidates,
+                                             max_questions=spec.max_questions)
+                verdicts: dict[tuple[str, str], JudgeVerdict | None] = {}
+                if pairs:
+                    path = judge_cassette_path(suite.root, suite.name, row.variant, case.id)
+                    existed = path.exists()
+                    try:
+                        verdicts = await caller.ask(path, case, pairs)
+                    except CassetteMissingError:
+                        why = "stale" if existed else "missing"
+                        raise CassetteMissingError(
+                            f"{suite.path}: judge cassette {why} for case '{case.id}' of variant '{row.variant}' "
+                            f"({path}); record it with: harness record {suite.path} --record-mode "
+                            f"{'rewrite' if existed else 'once'}") from None
+                    except ModelCallError as exc:
+                        raise ModelCallError(f"{suite.path}: judge, case '{case.id}' of variant '{row.variant}': "
+                                             f"{exc.message}") from None
+                row.score.judged = judged_match(row.score, case, verdicts, left_out)
+            return caller.recorded
+    finally:
+        await client.close()
+
+
+def judges_summary(suite: Any, rows: Iterable[CaseResult]) -> JudgesSummary | None:
+    """The run's judge block: questions over every variant, and the match decision's calibration
+    against reviewers' `judgements:` (each (case, question) once: its first row in suite order)."""
+    spec = getattr(getattr(suite, "spec", None), "judge", None)  # `harness evaluate` hands a view
+    if spec is None:
+        return None
+    from ..metrics.judged import DECISION, FIGURES
+
+    cases: dict[str, GoldCase] = {case.id: case for case in suite.cases}
+    seen: dict[tuple[str, str], JudgeVerdict | None] = {}
+    questions = unreadable = left_out = 0
+    for row in rows:
+        judged = row.score.judged
+        if judged is None:
+            continue
+        left_out += judged.left_out
+        for question in judged.questions:
+            questions += 1
+            unreadable += question.verdict is None
+            seen.setdefault((row.case_id, question.id), question.verdict)
+    pairs = [(verdict, cases[case_id].judgements[qid]) for (case_id, qid), verdict in seen.items()
+             if case_id in cases and qid in cases[case_id].judgements]
+    return JudgesSummary(model=spec.model.name, questions=questions, unreadable=unreadable, left_out=left_out,
+                         figures={DECISION: list(FIGURES)},
+                         calibration={DECISION: calibrate(pairs, min_kappa=spec.min_kappa)})
+
+
+def calibration_rules(summary: Any) -> list[RuleResult]:
+    """A failed rule per judged figure (and variant with a value) whose judge agrees with
+    reviewers below `judge.min_kappa`, or cannot be compared with them (uncalibrated, kappa n/a)."""
+    judges = summary.judges
+    if judges is None:
+        return []
+    rules: list[RuleResult] = []
+    for decision, figures in judges.figures.items():
+        calibration = judges.calibration.get(decision)
+        if calibration is None or calibration.min_kappa is None:
+            continue
+        kappa, limit = calibration.kappa, calibration.min_kappa
+        if kappa is not None and kappa >= limit:
+            continue
+        why = (f"judge's Cohen's kappa with reviewers {kappa:.3f} is below judge.min_kappa {limit:g}"
+               if kappa is not None else
+               f"judge's kappa with reviewers is n/a ({calibration.status}, {calibration.questions} reviewed "
+               f"question(s)), so judge.min_kappa {limit:g} cannot be met")
+        for variant, vs in summary.variants.items():
+            for metric in figures:
+                aggregate = vs.metrics.metrics.get(metric)
+                if aggregate is None or aggregate.micro is None:
+                    continue
+                rules.append(RuleResult(rule="calibration", variant=variant, metric=metric, op=">=", value=kappa,
+                                        limit=limit, status="fail", message=f"{metric}: {why}"))
+    return rules

@@ -1,0 +1,19 @@
+"""Reading a judge's answer: its first word says `same` or `different`; anything else is n/a."""
+
+from __future__ import annotations
+
+import re
+
+from ..model import JudgeVerdict
+
+_WORDS: dict[str, JudgeVerdict] = {"same": "same", "yes": "same", "different": "different", "no": "different"}
+_FIRST_WORD = re.compile(r"[A-Za-z]+")
+
+
+def read_verdict(text: str) -> JudgeVerdict | None:
+    """The verdict of an answer such as "SAME", "Different: ..." or "**yes**"; None (n/a) for an
+    answer whose first word is neither, so an unreadable answer is never counted as a match."""
+    found = _FIRST_WORD.search(text)
+    if found is None:
+        return None
+    return _WORDS.get(found.group(0).lower())
