@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .. import plugins
-from . import engine_section, fragmentation_section, gleaning_section, outputs_section
+from . import engine_section, fragmentation_section, gleaning_section, judges_section, outputs_section
 from . import html_report as html
 from . import markdown as md
 from .repeats import has_repeats
@@ -132,6 +132,8 @@ for _section in (
     ReportSection("scores", _scores_markdown, _scores_html),
     ReportSection("repeat_spread", lambda view: ["## Repeat spread", "", *md.repeats_section(view), ""],
                   lambda view, plots: ["<h2>Repeat spread</h2>", html.repeats_html(view)], has_repeats),
+    ReportSection("judged_figures", lambda view: judges_section.markdown_lines(view, md.esc),
+                  lambda view, plots: [judges_section.html_block(view)], lambda view: view.judges is not None),
     ReportSection("graph_size", lambda view: ["## Graph size", "", *md.size_table(view), ""], _size_html,
                   _builds_graph),
     ReportSection("engine", lambda view: engine_section.markdown_lines(view, md.esc),

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, MetricDelta, OutputsSummary, RunSummary,
+from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, JudgesSummary, MetricDelta, OutputsSummary, RunSummary,
                          VariantSummary, Verdict)
 from ..gate import effective_thresholds
 from ..metrics.registry import Metric, in_reports
@@ -85,6 +85,7 @@ class ReportView:
     case_max_drop: float | None = None
     outputs: OutputsSummary | None = None  # a run of `harness evaluate` (outputs_section.py)
     conventions: ConventionsSummary | None = None
+    judges: JudgesSummary | None = None  # the suite judge's calibration (judges_section.py)
 
     def column(self, name: str) -> Column:
         return next(c for c in self.columns if c.name == name)
@@ -196,6 +197,7 @@ def run_view(
         case_max_drop=None if config is None else config.regression.case_max_drop,
         outputs=summary.outputs,
         conventions=summary.conventions,
+        judges=summary.judges,
     )
 
 

@@ -1,0 +1,158 @@
+"""The judge as recorded calls: the shipped example replayed with no key, the recording path
+through a real HTTP server on 127.0.0.1, missing cassettes, and the calibration gate."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness.cli import main
+from harness.judges.call import judge_cassette_path
+from harness.judges.stage import judge_rows
+from harness.runner import RunOptions, check_outcome, run_suite
+from harness.suites import load_suite
+from tests.support.fake_server import FakeOpenAIServer, Script
+
+REPO = Path(__file__).resolve().parents[2]
+NAME = "judged-helpdesk"
+
+
+@pytest.fixture
+def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the shipped example project (suite, gold file, prompt, chunks, both cassette folders)."""
+    for part in (f"suites/{NAME}.yaml", f"suites/{NAME}.gold.yaml", "prompts/default", f"fixtures/chunks/{NAME}",
+                 f"fixtures/cassettes/{NAME}", f"fixtures/judge-cassettes/{NAME}"):
+        source, target = REPO / part, tmp_path / part
+        target.parent.mkdir(parents=True, exist_ok=True)
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    return tmp_path / "suites" / f"{NAME}.yaml"
+
+
+def _run(capsys: pytest.CaptureFixture[str], suite: Path, *more: str) -> tuple[int, str, dict, dict]:
+    code = main(["run", str(suite), "--record-mode", "none", "--gate", "--reports", "reports", *more])
+    out, err = capsys.readouterr()
+    runs = sorted((suite.parent.parent / "reports" / NAME).glob("2*"))
+    finished = runs and (runs[-1] / "summary.json").exists()
+    summary = json.loads((runs[-1] / "summary.json").read_text()) if finished else {}
+    gate = json.loads((runs[-1] / "gate.json").read_text()) if finished else {}
+    return code, out + err, summary, gate
+
+
+def test_the_example_replays_every_verdict_with_no_key(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, summary, gate = _run(capsys, example)
+    assert code == 0, out
+    judges = summary["judges"]
+    assert judges["questions"] == 34 and judges["unreadable"] == 1
+    calibration = judges["calibration"]["match"]
+    assert calibration["status"] == "calibrated" and calibration["questions"] == 11
+    assert calibration["kappa"] == pytest.approx(48 / 59)  # computed by hand in test_calibration.py
+    metrics = summary["variants"]["default"]["metrics"]["metrics"]
+    assert metrics["entity_recall"]["micro"] == pytest.approx(3 / 10)  # the string figure, unchanged
+    assert metrics["judged_entity_recall"]["micro"] == pytest.approx(9 / 10)
+    assert metrics["judged_relationship_recall"]["micro"] == pytest.approx(5 / 7)
+    assert gate["status"] == "pass"
+    assert "kappa 0.81" in out
+    report = next((example.parent.parent / "reports" / NAME).glob("2*/report.md")).read_text()
+    assert "## Judged figures" in report and "| default | Judged entity recall | 90.0% | kappa 0.81" in report
+    rows = next((example.parent.parent / "reports" / NAME).glob("2*/results.jsonl")).read_text().splitlines()
+    assert all("judged" in json.loads(line)["score"] for line in rows)  # report and gate read the same rows
+
+
+def test_a_missing_judge_cassette_exits_3_naming_it(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    judge_cassette_path(example.parent.parent, NAME, "default", "rust-migration").unlink()
+    code, out, _, _ = _run(capsys, example)
+    assert code == 3
+    assert "judge cassette missing for case 'rust-migration' of variant 'default'" in out
+
+
+def test_a_changed_judge_prompt_makes_its_cassettes_stale(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prompt = example.parent / "judge.yaml"
+    prompt.write_text('name: mine\nversion: "2"\nuser: "{input_text}\\n{gold} or {predicted}? SAME or DIFFERENT"\n')
+    data = yaml.safe_load(example.read_text())
+    data["judge"]["prompt"] = "judge.yaml"
+    example.write_text(yaml.safe_dump(data, allow_unicode=True))
+    code, out, _, _ = _run(capsys, example)
+    assert code == 3 and "judge cassette stale" in out
+
+
+def test_a_judge_prompt_without_its_placeholders_is_one_line_exit_2(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (example.parent / "judge.yaml").write_text('name: mine\nuser: "{input_text}: is {gold} the same?"\n')
+    data = yaml.safe_load(example.read_text())
+    data["judge"]["prompt"] = "judge.yaml"
+    example.write_text(yaml.safe_dump(data, allow_unicode=True))
+    code, out, _, _ = _run(capsys, example)
+    assert code == 2
+    assert "judge.yaml: a judge prompt needs the placeholders {predicted}" in out and "Traceback" not in out
+
+
+def test_kappa_below_min_kappa_fails_the_gate_on_each_judged_figure(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = yaml.safe_load(example.read_text())
+    data["judge"]["min_kappa"] = 0.9  # the judge's kappa is 48/59 = 0.81
+    example.write_text(yaml.safe_dump(data, allow_unicode=True))
+    code, out, _, gate = _run(capsys, example)
+    assert code == 1
+    failed = [r for r in gate["rules"] if r["rule"] == "calibration"]
+    assert {r["metric"] for r in failed} == {f"judged_{p}_{a}" for p in ("entity", "relationship")
+                                             for a in ("precision", "recall", "f1")}
+    assert all(r["status"] == "fail" and r["value"] == pytest.approx(48 / 59) for r in failed)
+
+
+def test_without_reviewer_verdicts_every_judged_figure_is_uncalibrated(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold_path = example.parent / f"{NAME}.gold.yaml"
+    gold = yaml.safe_load(gold_path.read_text())
+    for case in gold["cases"]:
+        case.pop("judgements")
+    gold_path.write_text(yaml.safe_dump(gold, allow_unicode=True))
+    code, out, summary, gate = _run(capsys, example)
+    assert summary["judges"]["calibration"]["match"]["status"] == "uncalibrated"
+    assert summary["judges"]["calibration"]["match"]["kappa"] is None
+    assert "uncalibrated (no reviewer verdict" in out
+    assert code == 1  # min_kappa is set and cannot be met
+    assert any(r["rule"] == "calibration" and "n/a (uncalibrated" in r["message"] for r in gate["rules"])
+
+
+def test_a_bad_reviewer_verdict_is_one_line_exit_2(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold_path = example.parent / f"{NAME}.gold.yaml"
+    gold = yaml.safe_load(gold_path.read_text())
+    gold["cases"][0]["judgements"]["entity: 张伟 = ZHANG WEI"] = "maybe"
+    gold_path.write_text(yaml.safe_dump(gold, allow_unicode=True))
+    code, out, _, _ = _run(capsys, example)
+    assert code == 2 and f"{NAME}.gold.yaml" in out and "judgements" in out and "Traceback" not in out
+
+
+def test_recording_goes_through_a_real_http_server_then_replays_the_same(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = example.parent.parent
+    shutil.rmtree(root / "fixtures" / "judge-cassettes")
+    suite = load_suite(example)
+    outcome = run_suite(suite, RunOptions(reports_dir=root / "r1"))
+    check_outcome(outcome)
+    # the judge's endpoint: SAME only when the romanized name is the gold one's translation
+    same = {("系统管理员", "SYSTEM ADMIN"), ("张伟", "ZHANG WEI"), ("Rust", "RUST LANGUAGE")}
+
+    def answer(body: dict) -> str:
+        user = body["messages"][-1]["content"]
+        gold = user.split("Gold entity: ")[1].split("\n")[0]
+        pred = user.split("Predicted entity: ")[1].split("\n")[0]
+        return "SAME" if (gold, pred) in same else "DIFFERENT"
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-judge-test-key-1234567890")
+    with FakeOpenAIServer(answer) as server:
+        recorded = judge_rows(suite, outcome.results, "once", base_url=server.base_url)
+        assert server.calls == 34 and recorded == 2
+    live = [[(q.id, q.verdict) for q in r.score.judged.questions] for r in outcome.results]
+    assert sum(v == "same" for row in live for _, v in row) == 3
+    cassette = judge_cassette_path(root, NAME, "default", "mail-outage").read_text()
+    assert "sk-judge-test-key" not in cassette
+
+    monkeypatch.delenv("OPENAI_API_KEY")
+    again = run_suite(suite, RunOptions(reports_dir=root / "r2"))
+    judge_rows(suite, again.results, "none")  # no key, no server: every verdict from the cassettes
+    assert [[(q.id, q.verdict) for q in r.score.judged.questions] for r in again.results] == live
