@@ -24,7 +24,7 @@ NAME = "judged-helpdesk"
 @pytest.fixture
 def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the shipped example project (suite, gold file, prompt, chunks, both cassette folders)."""
-    for part in (f"suites/{NAME}.yaml", f"suites/{NAME}.gold.yaml", "prompts/default", f"fixtures/chunks/{NAME}",
+    for part in (f"suites/{NAME}.yaml", f"fixtures/gold/{NAME}.gold.yaml", "prompts/default", f"fixtures/chunks/{NAME}",
                  f"fixtures/cassettes/{NAME}", f"fixtures/judge-cassettes/{NAME}"):
         source, target = REPO / part, tmp_path / part
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -106,7 +106,7 @@ def test_kappa_below_min_kappa_fails_the_gate_on_each_judged_figure(example: Pat
 
 
 def test_without_reviewer_verdicts_every_judged_figure_is_uncalibrated(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    gold_path = example.parent / f"{NAME}.gold.yaml"
+    gold_path = example.parent.parent / "fixtures" / "gold" / f"{NAME}.gold.yaml"
     gold = yaml.safe_load(gold_path.read_text())
     for case in gold["cases"]:
         case.pop("judgements")
@@ -120,7 +120,7 @@ def test_without_reviewer_verdicts_every_judged_figure_is_uncalibrated(example: 
 
 
 def test_a_bad_reviewer_verdict_is_one_line_exit_2(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    gold_path = example.parent / f"{NAME}.gold.yaml"
+    gold_path = example.parent.parent / "fixtures" / "gold" / f"{NAME}.gold.yaml"
     gold = yaml.safe_load(gold_path.read_text())
     gold["cases"][0]["judgements"]["entity: 张伟 = ZHANG WEI"] = "maybe"
     gold_path.write_text(yaml.safe_dump(gold, allow_unicode=True))
