@@ -674,6 +674,37 @@ class Calibration(Value):
     min_kappa: float | None = None  # the suite's `judge.min_kappa`
 
 
+class PairwiseVerdict(Value):
+    """One pairwise question: case, repeat, order ("ab": variant a's answer shown first), what the
+    judge said and which variant that prefers (None: unreadable, n/a)."""
+
+    case: str
+    repeat: int
+    order: Literal["ab", "ba"]
+    answer: Literal["first", "second", "tie"] | None
+    preferred: str | None  # a variant name, "tie", or None
+
+
+class PairwiseSummary(Value):
+    """(d) Pairwise preference between two variants (harness/judges/pairwise.py): b's win rate over
+    a (ties counted as half a win) with a 95% Wilson interval, and the judge's order bias."""
+
+    a: str
+    b: str
+    cases: int  # cases both variants answered
+    verdicts: list[PairwiseVerdict]
+    b_wins: int
+    a_wins: int
+    ties: int
+    unreadable: int
+    b_win_rate: float | None  # (b_wins + ties / 2) / readable verdicts
+    interval: list[float] | None  # [low, high], Wilson score at 95%
+    order_pairs: int  # (case, repeat) with a readable verdict in both orders
+    order_flips: int  # of those, the ones whose preferred variant changed with the order
+    first_position_rate: float | None  # of the readable non-tie verdicts, the share that chose the first shown
+    calibration: Calibration  # uncalibrated: reviewers' preferences are not read (docs/judges.md)
+
+
 class JudgesSummary(Value):
     """The suite judge's part of a run: its model, its questions, and per decision the judged
     figures it stands behind with their calibration (docs/judges.md)."""
@@ -684,6 +715,7 @@ class JudgesSummary(Value):
     left_out: int  # open pairs not asked (the caps)
     figures: dict[str, list[str]]  # decision -> its judged metrics
     calibration: dict[str, Calibration]  # decision -> agreement with reviewers
+    pairwise: PairwiseSummary | None = None  # (d), with `judge.pairwise`
 
 
 class RunSummary(Artifact):

@@ -93,13 +93,13 @@ def compare_to_baseline(suite: Suite, rows: list[CaseResult]) -> dict[str, Compa
 
 
 def summarize(suite: Suite, run_id: str, rows: list[CaseResult], *, record_mode: str, wall_s: float,
-              entity_types: Mapping[str, EntityTypesUsed]) -> RunSummary:
+              entity_types: Mapping[str, EntityTypesUsed], run_dir: Path | None = None) -> RunSummary:
     """The run's summary, comparisons and gate configuration included (`entity_types`: each
     variant's, as it ran: `RunOutcome.entity_types`)."""
     summary = build_summary(suite=suite, run_id=run_id, results=rows, record_mode=record_mode, wall_s=wall_s,
                             comparisons=compare_to_baseline(suite, rows), entity_types=entity_types)
     summary.gate_config = gate_config(suite)
-    summary.judges = judges_summary(suite, rows)  # the judge's questions and calibration, when it has one
+    summary.judges = judges_summary(suite, rows, run_dir)  # the judge's questions and calibration, when it has one
     return summary
 
 
@@ -189,7 +189,8 @@ def finish_run(suite: Suite, run_dir: Path, rows: list[CaseResult], *, record_mo
                conventions: ConventionsSummary | None = None) -> FinishedRun:
     """Summary, verdict, reports and files of a run from its rows; summary.json is written last.
     `outputs` and `conventions`: the blocks of a `harness evaluate` run (harness.evaluate)."""
-    summary = summarize(suite, run_dir.name, rows, record_mode=record_mode, wall_s=wall_s, entity_types=entity_types)
+    summary = summarize(suite, run_dir.name, rows, record_mode=record_mode, wall_s=wall_s, entity_types=entity_types,
+                        run_dir=run_dir)
     summary.outputs, summary.conventions = outputs, conventions
     finished = refinish(run_dir, summary, rows, suite=suite, baseline=baseline, strict=baseline is not None,
                         fallback=fallback)

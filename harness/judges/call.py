@@ -16,6 +16,7 @@ from typing import Any
 
 from ..llm.cassette_store import replaying
 from ..llm.client import ModelClient, SettingNames
+from ..llm.providers.base import Message
 from ..model import GoldCase, JudgeVerdict
 from ..prompts.template import PromptTemplate
 from .verdict import read_verdict
@@ -40,17 +41,23 @@ class JudgeCaller:
 
     async def ask(self, path: Path, case: GoldCase, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], JudgeVerdict | None]:
         """Each (gold, predicted) pair's verdict, in order, from one cassette."""
-        verdicts: dict[tuple[str, str], JudgeVerdict | None] = {}
+        messages = [self.template.render({"input_text": case.text, "gold": gold, "predicted": pred}, case=case.id)
+                    for gold, pred in pairs]
+        texts = await self.answers(path, messages)
+        return {pair: read_verdict(text) for pair, text in zip(pairs, texts)}
+
+    async def answers(self, path: Path, conversations: list[list[Message]]) -> list[str]:
+        """The judge's answer to each one-call conversation, in order, from (or into) one cassette:
+        the same request asked twice is answered by its two recordings in turn."""
+        texts: list[str] = []
         with self.cassette_for(path) as cassette:
-            for gold, pred in pairs:
-                messages = self.template.render({"input_text": case.text, "gold": gold, "predicted": pred}, case=case.id)
-                answer = await self.client.chat(messages)
-                verdicts[(gold, pred)] = read_verdict(answer.text)
+            for messages in conversations:
+                texts.append((await self.client.chat(messages)).text)
         if self.save is not None:
             if getattr(cassette, "dirty", False):
                 self.recorded += 1
             self.save(cassette)
-        return verdicts
+        return texts
 
 
 @contextlib.contextmanager

@@ -10,6 +10,15 @@ DEFAULT_MAX_CANDIDATES = 5
 DEFAULT_MAX_QUESTIONS = 40
 
 
+class PairwiseOptions(Value):
+    """(d) Which two variants' answers the judge compares, per case, in both orders, `repeat` times."""
+
+    a: str
+    b: str
+    repeat: int = Field(1, ge=1, le=20)
+    prompt: str | None = None  # a YAML prompt with {input_text}, {first} and {second}; None: the shipped one
+
+
 class JudgeOptions(Value):
     # a YAML prompt of kind `harness.judge_match` (relative to the suite); None: the shipped one
     prompt: str | None = None
@@ -20,3 +29,5 @@ class JudgeOptions(Value):
     max_questions: int = Field(DEFAULT_MAX_QUESTIONS, ge=1, le=1000)
     # the gate fails a judged figure whose judge agrees with reviewers below this Cohen's kappa
     min_kappa: float | None = Field(None, ge=-1.0, le=1.0, allow_inf_nan=False)
+    # (d) pairwise preference between two variants' answers (docs/judges.md); None: not asked
+    pairwise: PairwiseOptions | None = None

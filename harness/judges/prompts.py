@@ -2,7 +2,7 @@
 
 The shipped matching prompt is below; a suite's `judge.prompt` names its own file instead. A
 template must carry {input_text} (the case's chunk), {gold} and {predicted}: the load says so in
-one line otherwise. Changing the text changes every request hash, so its cassettes go stale, as
+one line otherwise; a pairwise prompt carries {input_text}, {first} and {second}. Changing the text changes every request hash, so its cassettes go stale, as
 an extraction prompt's do.
 """
 
@@ -38,14 +38,48 @@ user: |-
 """
 
 
+PAIRWISE_VARIABLES = ("input_text", "first", "second")
+
+PAIRWISE_PROMPT = """\
+name: harness-judge-pairwise
+version: "1"
+description: >-
+  Asks which of two answers to the same prompt is better. The first word of the answer is read:
+  FIRST, SECOND or TIE. The harness asks in both orders, so a preference for a position shows.
+system: >-
+  You compare two answers a model gave to the same task on the same input. Judge which answer
+  is more complete and more faithful to the input. Answer with one word: FIRST, SECOND or TIE.
+user: |-
+  Input:
+  {input_text}
+
+  First answer:
+  {first}
+
+  Second answer:
+  {second}
+
+  Which answer is better? Answer FIRST, SECOND or TIE.
+"""
+
+
 def match_prompt(path: Path | None) -> PromptTemplate:
     """The matching prompt: the file at `path` (a suite's `judge.prompt`) or the shipped one."""
-    template = (load_yaml_text(MATCH_PROMPT, "harness judge prompt (match)") if path is None
+    return _prompt(path, MATCH_PROMPT, "match", MATCH_VARIABLES)
+
+
+def pairwise_prompt(path: Path | None) -> PromptTemplate:
+    """The pairwise prompt: the file at `path` (`judge.pairwise.prompt`) or the shipped one."""
+    return _prompt(path, PAIRWISE_PROMPT, "pairwise", PAIRWISE_VARIABLES)
+
+
+def _prompt(path: Path | None, shipped: str, decision: str, variables: tuple[str, ...]) -> PromptTemplate:
+    template = (load_yaml_text(shipped, f"harness judge prompt ({decision})") if path is None
                 else load_yaml_prompt(path))
     used: set[str] = set()
     for _, text in template.parts():
         used |= set(placeholders(text))
-    missing = [name for name in MATCH_VARIABLES if name not in used]
+    missing = [name for name in variables if name not in used]
     if missing:
         raise InputError(f"{template.source}: a judge prompt needs the placeholders "
                          f"{', '.join('{' + m + '}' for m in missing)} (docs/judges.md)")

@@ -10,24 +10,30 @@ judge's agreement with reviewers' verdicts (judges.calibration).
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..artifacts import JudgesSummary, RuleResult
-from ..errors import CassetteMissingError, ModelCallError
+from ..artifacts import JudgesSummary, PairwiseVerdict, RuleResult
+from ..errors import CassetteMissingError, InputError, ModelCallError
 from ..model import CaseResult, GoldCase, JudgeVerdict
 from ..prompts.template import PromptTemplate
 from .calibration import calibrate
 from .matching import judged_match, open_pairs
-from .prompts import match_prompt
+from . import pairwise
+from .prompts import match_prompt, pairwise_prompt
+
+
+PAIRWISE_FILE = "judge-pairwise.json"  # the run's pairwise verdicts (judges.pairwise), beside results.jsonl
 
 
 @dataclass
 class JudgePlan:
     spec: Any  # suites.JudgeSpec
     template: PromptTemplate
+    pairwise: PromptTemplate | None = None
 
 
 def plan_judge(suite: Any) -> JudgePlan | None:
@@ -38,7 +44,18 @@ def plan_judge(suite: Any) -> JudgePlan | None:
     from ..suites import resolve_path
 
     path = None if spec.prompt is None else resolve_path(spec.prompt, suite.path, suite.root)
-    return JudgePlan(spec, match_prompt(path))
+    plan = JudgePlan(spec, match_prompt(path))
+    if spec.pairwise is not None:
+        names = suite.variant_names()
+        for end in ("a", "b"):
+            if getattr(spec.pairwise, end) not in names:
+                raise InputError(f"{suite.path}: judge.pairwise.{end}: no variant named "
+                                 f"'{getattr(spec.pairwise, end)}' (have {', '.join(names)})")
+        if spec.pairwise.a == spec.pairwise.b:
+            raise InputError(f"{suite.path}: judge.pairwise: a and b name the same variant")
+        pairwise = spec.pairwise.prompt
+        plan.pairwise = pairwise_prompt(None if pairwise is None else resolve_path(pairwise, suite.path, suite.root))
+    return plan
 
 
 def judge_rows(suite: Any, rows: list[CaseResult], record_mode: str, results_path: Path | None = None, *,
@@ -47,23 +64,80 @@ def judge_rows(suite: Any, rows: list[CaseResult], record_mode: str, results_pat
     A missing or stale judge cassette is a `CassetteMissingError` naming the first one.
     `base_url` overrides the judge model's endpoint (tests, scripts/record_handwritten.py)."""
     plan = plan_judge(suite)
-    if plan is None or not plan.spec.match:
+    if plan is None:
         return 0
-    recorded = asyncio.run(_judge(suite, plan, rows, record_mode, base_url))
-    if results_path is not None:
-        from ..runfolder import write_results
+    recorded = 0
+    if plan.spec.match:
+        recorded += asyncio.run(_judge(suite, plan, rows, record_mode, base_url))
+        if results_path is not None:
+            from ..runfolder import write_results
 
-        write_results(results_path, rows)
+            write_results(results_path, rows)
+    if plan.pairwise is not None:
+        found, verdicts = asyncio.run(_pairwise(suite, plan, rows, record_mode, base_url))
+        recorded += found
+        if results_path is not None:
+            from ..atomicfile import atomic_write
+
+            atomic_write(results_path.parent / PAIRWISE_FILE,
+                         json.dumps([v.model_dump() for v in verdicts], ensure_ascii=False, indent=1) + "\n")
     return recorded
 
 
-async def _judge(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str, base_url: str | None) -> int:
+def _client(plan: JudgePlan, record_mode: str, base_url: str | None) -> Any:
     from ..llm.client import ModelClient
     from ..runner import endpoint_settings
-    from .call import JUDGE_SETTINGS, judge_cassette_path, judge_caller
+    from .call import JUDGE_SETTINGS
+
+    return ModelClient(endpoint_settings(plan.spec.model, base_url=base_url), replay=record_mode == "none",
+                       setting_names=JUDGE_SETTINGS)
+
+
+def _missing(suite: Any, what: str, path: Path, existed: bool) -> CassetteMissingError:
+    why = "stale" if existed else "missing"
+    return CassetteMissingError(f"{suite.path}: judge cassette {why} for {what} ({path}); record it with: "
+                                f"harness record {suite.path} --record-mode {'rewrite' if existed else 'once'}")
+
+
+async def _pairwise(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str,
+                    base_url: str | None) -> tuple[int, list[PairwiseVerdict]]:
+    """(d): every case both variants answered (sample 0, no error), in both orders, `repeat` times."""
+    from .call import judge_caller
+
+    spec, template = plan.spec.pairwise, plan.pairwise
+    assert spec is not None and template is not None
+    answered = {(r.variant, r.case_id): r for r in rows if r.sample == 0 and r.error is None}
+    verdicts: list[PairwiseVerdict] = []
+    client = _client(plan, record_mode, base_url)
+    try:
+        with judge_caller(client, template, record_mode, suite.root) as caller:
+            for case in suite.cases:
+                a, b = answered.get((spec.a, case.id)), answered.get((spec.b, case.id))
+                if a is None or b is None:
+                    continue
+                asked = pairwise.questions(case, a, b, spec.repeat)
+                conversations = [template.render({"input_text": case.text, "first": first, "second": second}, case=case.id)
+                                 for _, _, first, second in asked]
+                path = pairwise.cassette_path(suite.root, suite.name, spec.a, spec.b, case.id)
+                existed = path.exists()
+                try:
+                    texts = await caller.answers(path, conversations)
+                except CassetteMissingError:
+                    raise _missing(suite, f"the pairwise questions of case '{case.id}'", path, existed) from None
+                except ModelCallError as exc:
+                    raise ModelCallError(f"{suite.path}: judge, pairwise, case '{case.id}': {exc.message}") from None
+                verdicts += [pairwise.verdict(case.id, k, order, text, spec.a, spec.b)
+                             for (k, order, _, _), text in zip(asked, texts)]
+            return caller.recorded, verdicts
+    finally:
+        await client.close()
+
+
+async def _judge(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str, base_url: str | None) -> int:
+    from .call import judge_cassette_path, judge_caller
 
     cases = {case.id: case for case in suite.cases}
-    client = ModelClient(endpoint_settings(plan.spec.model, base_url=base_url), replay=record_mode == "none", setting_names=JUDGE_SETTINGS)
+    client = _client(plan, record_mode, base_url)
     spec = plan.spec
     try:
         with judge_caller(client, plan.template, record_mode, suite.root) as caller:
@@ -80,11 +154,7 @@ async def _judge(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mod
                     try:
                         verdicts = await caller.ask(path, case, pairs)
                     except CassetteMissingError:
-                        why = "stale" if existed else "missing"
-                        raise CassetteMissingError(
-                            f"{suite.path}: judge cassette {why} for case '{case.id}' of variant '{row.variant}' "
-                            f"({path}); record it with: harness record {suite.path} --record-mode "
-                            f"{'rewrite' if existed else 'once'}") from None
+                        raise _missing(suite, f"case '{case.id}' of variant '{row.variant}'", path, existed) from None
                     except ModelCallError as exc:
                         raise ModelCallError(f"{suite.path}: judge, case '{case.id}' of variant '{row.variant}': "
                                              f"{exc.message}") from None
@@ -94,7 +164,7 @@ async def _judge(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mod
         await client.close()
 
 
-def judges_summary(suite: Any, rows: Iterable[CaseResult]) -> JudgesSummary | None:
+def judges_summary(suite: Any, rows: Iterable[CaseResult], run_dir: Path | None = None) -> JudgesSummary | None:
     """The run's judge block: questions over every variant, and the match decision's calibration
     against reviewers' `judgements:` (each (case, question) once: its first row in suite order)."""
     spec = getattr(getattr(suite, "spec", None), "judge", None)  # `harness evaluate` hands a view
@@ -116,9 +186,14 @@ def judges_summary(suite: Any, rows: Iterable[CaseResult]) -> JudgesSummary | No
             seen.setdefault((row.case_id, question.id), question.verdict)
     pairs = [(verdict, cases[case_id].judgements[qid]) for (case_id, qid), verdict in seen.items()
              if case_id in cases and qid in cases[case_id].judgements]
-    return JudgesSummary(model=spec.model.name, questions=questions, unreadable=unreadable, left_out=left_out,
-                         figures={DECISION: list(FIGURES)},
-                         calibration={DECISION: calibrate(pairs, min_kappa=spec.min_kappa)})
+    summary = JudgesSummary(model=spec.model.name, questions=questions, unreadable=unreadable, left_out=left_out,
+                            figures={DECISION: list(FIGURES)} if spec.match else {},
+                            calibration={DECISION: calibrate(pairs, min_kappa=spec.min_kappa)} if spec.match else {})
+    if spec.pairwise is not None and run_dir is not None and (run_dir / PAIRWISE_FILE).is_file():
+        text = (run_dir / PAIRWISE_FILE).read_text(encoding="utf-8")
+        verdicts = [PairwiseVerdict.model_validate(v) for v in json.loads(text)]
+        summary.pairwise = pairwise.summarize(spec.pairwise.a, spec.pairwise.b, verdicts)
+    return summary
 
 
 def calibration_rules(summary: Any) -> list[RuleResult]:

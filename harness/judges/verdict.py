@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from ..model import JudgeVerdict
 
@@ -17,3 +18,15 @@ def read_verdict(text: str) -> JudgeVerdict | None:
     if found is None:
         return None
     return _WORDS.get(found.group(0).lower())
+
+
+Preference = Literal["first", "second", "tie"]
+_PREFERENCES: dict[str, Preference] = {"first": "first", "second": "second", "tie": "tie", "a": "first", "b": "second"}
+
+
+def read_preference(text: str) -> Preference | None:
+    """A pairwise answer's first word: FIRST, SECOND or TIE (also A / B); None (n/a) otherwise."""
+    found = _FIRST_WORD.search(text)
+    if found is None:
+        return None
+    return _PREFERENCES.get(found.group(0).lower())

@@ -139,6 +139,8 @@ def test_recording_goes_through_a_real_http_server_then_replays_the_same(example
 
     def answer(body: dict) -> str:
         user = body["messages"][-1]["content"]
+        if "First answer:" in user:  # pairwise: a judge that always prefers what it sees first
+            return "FIRST"
         gold = user.split("Gold entity: ")[1].split("\n")[0]
         pred = user.split("Predicted entity: ")[1].split("\n")[0]
         return "SAME" if (gold, pred) in same else "DIFFERENT"
@@ -146,7 +148,7 @@ def test_recording_goes_through_a_real_http_server_then_replays_the_same(example
     monkeypatch.setenv("OPENAI_API_KEY", "sk-judge-test-key-1234567890")
     with FakeOpenAIServer(answer) as server:
         recorded = judge_rows(suite, outcome.results, "once", base_url=server.base_url)
-        assert server.calls == 34 and recorded == 2
+        assert server.calls == 34 + 8 and recorded == 2 + 2  # 8 pairwise: 2 cases x 2 orders x 2 repeats
     live = [[(q.id, q.verdict) for q in r.score.judged.questions] for r in outcome.results]
     assert sum(v == "same" for row in live for _, v in row) == 3
     cassette = judge_cassette_path(root, NAME, "default", "mail-outage").read_text()
@@ -156,3 +158,45 @@ def test_recording_goes_through_a_real_http_server_then_replays_the_same(example
     again = run_suite(suite, RunOptions(reports_dir=root / "r2"))
     judge_rows(suite, again.results, "none")  # no key, no server: every verdict from the cassettes
     assert [[(q.id, q.verdict) for q in r.score.judged.questions] for r in again.results] == live
+
+
+def test_pairwise_is_judged_in_both_orders_and_replayed(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, summary, _ = _run(capsys, example)
+    assert code == 0, out
+    p = summary["judges"]["pairwise"]
+    asked = [(v["case"], v["repeat"], v["order"]) for v in p["verdicts"]]
+    assert asked == [(c, k, o) for c in ("mail-outage", "rust-migration") for k in (0, 1) for o in ("ab", "ba")]
+    # the hand-written answers (fixtures/responses/judged-helpdesk/judge.yaml): mail-outage prefers
+    # strong in both orders; rust-migration strong then default (a flip), then a tie and an unreadable one
+    assert [v["preferred"] for v in p["verdicts"]] == ["strong"] * 4 + ["strong", "default", "tie", None]
+    assert (p["b_wins"], p["a_wins"], p["ties"], p["unreadable"]) == (5, 1, 1, 1)
+    assert p["b_win_rate"] == pytest.approx(5.5 / 7)
+    assert p["interval"] == pytest.approx([0.4200, 0.9489], abs=5e-4)  # Wilson, computed by hand
+    assert (p["order_pairs"], p["order_flips"]) == (3, 1)
+    assert p["first_position_rate"] == pytest.approx(2 / 6)
+    assert p["calibration"]["status"] == "uncalibrated"
+    assert "strong over default: win rate 78.6% [95% CI 42.0%-94.9%]" in out and "order flips 1 of 3" in out
+
+
+def test_a_position_biased_judge_shows_as_order_flips(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = example.parent.parent
+    shutil.rmtree(root / "fixtures" / "judge-cassettes")
+    suite = load_suite(example)
+    outcome = run_suite(suite, RunOptions(reports_dir=root / "r1"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-judge-test-key-1234567890")
+    with FakeOpenAIServer(lambda body: "FIRST" if "First answer:" in body["messages"][-1]["content"] else "DIFFERENT") as server:
+        judge_rows(suite, outcome.results, "once", outcome.run_dir / "results.jsonl", base_url=server.base_url)
+    from harness.judges.stage import judges_summary
+
+    p = judges_summary(suite, outcome.results, outcome.run_dir).pairwise
+    assert p is not None
+    assert (p.b_wins, p.a_wins, p.ties) == (4, 4, 0) and p.b_win_rate == 0.5
+    assert (p.order_pairs, p.order_flips, p.first_position_rate) == (4, 4, 1.0)
+
+
+def test_pairwise_naming_an_unknown_variant_is_one_line_exit_2(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = yaml.safe_load(example.read_text())
+    data["judge"]["pairwise"]["b"] = "nope"
+    example.write_text(yaml.safe_dump(data, allow_unicode=True))
+    code, out, _, _ = _run(capsys, example)
+    assert code == 2 and "judge.pairwise.b: no variant named 'nope' (have default, strong)" in out
