@@ -49,7 +49,7 @@ def verdict(case: str, repeat: int, order: str, text: str, a: str, b: str) -> Pa
     answer = read_preference(text)
     first, second = (a, b) if order == "ab" else (b, a)
     preferred = None if answer is None else "tie" if answer == "tie" else first if answer == "first" else second
-    return PairwiseVerdict(case=case, repeat=repeat, order=order, answer=answer, preferred=preferred)  # type: ignore[arg-type]
+    return PairwiseVerdict(case=case, repeat=repeat, order=order, answer=answer, preferred=preferred)
 
 
 def summarize(a: str, b: str, verdicts: Sequence[PairwiseVerdict]) -> PairwiseSummary:

@@ -142,10 +142,10 @@ async def _judge(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mod
     try:
         with judge_caller(client, plan.template, record_mode, suite.root) as caller:
             for row in rows:
-                case = cases.get(row.case_id)
-                if case is None or row.sample != 0 or row.error is not None:
+                case, score = cases.get(row.case_id), row.score
+                if case is None or score is None or row.sample != 0 or row.error is not None:
                     continue
-                pairs, left_out = open_pairs(row.score, case, max_candidates=spec.max_candidates,
+                pairs, left_out = open_pairs(score, case, max_candidates=spec.max_candidates,
                                              max_questions=spec.max_questions)
                 verdicts: dict[tuple[str, str], JudgeVerdict | None] = {}
                 if pairs:
@@ -158,7 +158,7 @@ async def _judge(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mod
                     except ModelCallError as exc:
                         raise ModelCallError(f"{suite.path}: judge, case '{case.id}' of variant '{row.variant}': "
                                              f"{exc.message}") from None
-                row.score.judged = judged_match(row.score, case, verdicts, left_out)
+                score.judged = judged_match(score, case, verdicts, left_out)
             return caller.recorded
     finally:
         await client.close()
@@ -176,7 +176,7 @@ def judges_summary(suite: Any, rows: Iterable[CaseResult], run_dir: Path | None 
     seen: dict[tuple[str, str], JudgeVerdict | None] = {}
     questions = unreadable = left_out = 0
     for row in rows:
-        judged = row.score.judged
+        judged = None if row.score is None else row.score.judged
         if judged is None:
             continue
         left_out += judged.left_out
