@@ -23,8 +23,8 @@ NAME = "judged-helpdesk"
 
 @pytest.fixture
 def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of the shipped example project (suite, gold file, prompt, chunks, both cassette folders)."""
-    for part in (f"suites/{NAME}.yaml", f"fixtures/gold/{NAME}.gold.yaml", "prompts/default", f"fixtures/chunks/{NAME}",
+    """A copy of the shipped example project (suite, prompt, chunks, both cassette folders)."""
+    for part in (f"suites/{NAME}.yaml", "prompts/default", f"fixtures/chunks/{NAME}",
                  f"fixtures/cassettes/{NAME}", f"fixtures/judge-cassettes/{NAME}"):
         source, target = REPO / part, tmp_path / part
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -106,11 +106,10 @@ def test_kappa_below_min_kappa_fails_the_gate_on_each_judged_figure(example: Pat
 
 
 def test_without_reviewer_verdicts_every_judged_figure_is_uncalibrated(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    gold_path = example.parent.parent / "fixtures" / "gold" / f"{NAME}.gold.yaml"
-    gold = yaml.safe_load(gold_path.read_text())
-    for case in gold["cases"]:
+    data = yaml.safe_load(example.read_text())
+    for case in data["cases"]:
         case.pop("judgements")
-    gold_path.write_text(yaml.safe_dump(gold, allow_unicode=True))
+    example.write_text(yaml.safe_dump(data, allow_unicode=True))
     code, out, summary, gate = _run(capsys, example)
     assert summary["judges"]["calibration"]["match"]["status"] == "uncalibrated"
     assert summary["judges"]["calibration"]["match"]["kappa"] is None
@@ -119,13 +118,27 @@ def test_without_reviewer_verdicts_every_judged_figure_is_uncalibrated(example: 
     assert any(r["rule"] == "calibration" and "n/a (uncalibrated" in r["message"] for r in gate["rules"])
 
 
+def test_a_gold_side_files_judgements_calibrate_the_judge(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The verdicts a `harness annotate` side file holds (gold_file:) are the reviewers' verdicts."""
+    data = yaml.safe_load(example.read_text())
+    side = {"suite": NAME, "cases": []}
+    for case in data["cases"]:
+        moved = ("review", "annotated", "entities", "relationships", "judgements")
+        side["cases"].append({"id": case["id"], **{key: case.pop(key) for key in moved}})
+    (example.parent / f"{NAME}.gold.yaml").write_text(yaml.safe_dump(side, allow_unicode=True))
+    data["gold_file"] = f"{NAME}.gold.yaml"
+    example.write_text(yaml.safe_dump(data, allow_unicode=True))
+    code, out, summary, _ = _run(capsys, example)
+    assert code == 0, out
+    assert summary["judges"]["calibration"]["match"]["kappa"] == pytest.approx(48 / 59)
+
+
 def test_a_bad_reviewer_verdict_is_one_line_exit_2(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    gold_path = example.parent.parent / "fixtures" / "gold" / f"{NAME}.gold.yaml"
-    gold = yaml.safe_load(gold_path.read_text())
-    gold["cases"][0]["judgements"]["entity: 张伟 = ZHANG WEI"] = "maybe"
-    gold_path.write_text(yaml.safe_dump(gold, allow_unicode=True))
+    data = yaml.safe_load(example.read_text())
+    data["cases"][0]["judgements"]["entity: 张伟 = ZHANG WEI"] = "maybe"
+    example.write_text(yaml.safe_dump(data, allow_unicode=True))
     code, out, _, _ = _run(capsys, example)
-    assert code == 2 and f"{NAME}.gold.yaml" in out and "judgements" in out and "Traceback" not in out
+    assert code == 2 and f"{NAME}.yaml" in out and "judgements" in out and "Traceback" not in out
 
 
 def test_recording_goes_through_a_real_http_server_then_replays_the_same(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:

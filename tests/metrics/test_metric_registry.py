@@ -35,6 +35,8 @@ def _score(entities_gold: list[str], entities_pred: list[str], edges_gold: list[
 
 # the description-summary metrics (harness/metrics/summaries.py), in declaration order
 SUMMARIES = ["facts_kept", "facts_added", "within_length", "names_entity", "third_person"]
+# the judged-matching metrics (harness/metrics/judged.py), in declaration order
+JUDGED = tuple(f"judged_{p}_{a}" for p in ("entity", "relationship") for a in ("precision", "recall", "f1"))
 
 
 def test_summary_order_is_declaration_order() -> None:
@@ -48,13 +50,14 @@ def test_summary_order_is_declaration_order() -> None:
         "example_leaks", "empty_descriptions", "strengths_out_of_scale", "type_word_names", "example_relationships",
         "example_descriptions", "ungrounded_endpoints", "ontology_conformance",
         "domain_range_conformance", *SUMMARIES, "summary_words", "gold_facts_recall", *REPORTS, *CLAIMS, *MAP,
+        *JUDGED,
     )
     assert [c.name for c in counts()][:2] == ["entity_tp", "entity_typed_tp"]
     assert [c.name for c in counts()][12:15] == ["relationship_typed_tp", "relationship_typed_gold",
                                                  "relationship_typed_pred"]
     assert [c.name for c in counts()][15:20] == ["grounded", "ungrounded", "unverified", "conforming_records",
                                                  "typed_entity_records"]
-    assert len(counts()) == 37 + 11 + 16 + 8 + 11  # + the summaries (9 counts, 2 gold-fact counts), report, claims and map families
+    assert len(counts()) == 37 + 11 + 16 + 8 + 11 + 6  # + the summaries (9 counts, 2 gold-fact counts), report, claims, map and judged families
 
 
 def test_every_metric_pools_registered_counts_of_its_gold_kind() -> None:
@@ -87,7 +90,8 @@ def test_views_of_the_registry() -> None:
     assert [m.name for m in thresholded()] == ["entity_recall", "relationship_recall", "entity_f1",
                                                "relationship_f1", *reference_free[:2], "relationship_typed_recall",
                                                "relationship_typed_f1", *reference_free[2:], "ontology_conformance",
-                                               "domain_range_conformance", *SUMMARIES, "gold_facts_recall", *REPORTS, *CLAIMS, *MAP]
+                                               "domain_range_conformance", *SUMMARIES, "gold_facts_recall", *REPORTS, *CLAIMS, *MAP,
+                                               *JUDGED]
     assert [m.name for m in in_reports()] == ["entity_recall", "entity_precision", "entity_f1", "entity_strict_f1",
                                               "relationship_recall", "relationship_precision", "relationship_f1",
                                               "relationship_typed_precision", "relationship_typed_recall",
