@@ -22,7 +22,7 @@ from .atomicfile import atomic_write
 from .errors import InputError
 from .gate import gate_config, judge
 from .gc_rest import objects_at_rest
-from .judges.stage import judges_summary
+from .judges.summary import judges_summary
 from .model import CaseResult, first_samples
 from .runfolder import GATE, SUMMARY, default_baseline_path, read_baseline, write_artifact
 from .summary import build_summary

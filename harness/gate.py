@@ -62,7 +62,7 @@ from .artifacts import (
     Verdict,
 )
 from .errors import InputError
-from .judges.stage import calibration_rules
+from .judges.summary import calibration_rules
 from .metrics import get as get_metric
 from .metrics import gold_kind, metric_names, phrase
 from .metrics.registry import Metric, console_columns, format_metric, format_value, key_figures, thresholded

@@ -4,5 +4,7 @@
 `harness.judge_match`), `verdict` (reading an answer, n/a when unreadable), `matching` (the
 questions after exact/alias/fuzzy and the counts with judged matches), `call` (one case's
 questions through `ModelClient` and the judge's own cassettes), `calibration` (agreement with
-reviewers' verdicts: Cohen's kappa) and `stage` (the run's judging, between rows and finish).
+reviewers' verdicts: Cohen's kappa), `pairwise` (two variants' answers compared in both orders),
+`stage` (the run's judging, between rows and finish) and `summary` (the run's judge block and
+its gate rules, read by the finish and the gate).
 """

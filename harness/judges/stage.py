@@ -3,30 +3,29 @@
 For each row (sample 0, without an error) of a suite with `judge:`, the pairs the string stages
 left open are put to the judge (judges.matching), the row's `CaseScore.judged` is set, and
 results.jsonl is written again with them, so `harness report` and `harness gate` read the same
-rows. `judges_summary` gives the run's `RunSummary.judges`: the questions and, per decision, the
-judge's agreement with reviewers' verdicts (judges.calibration).
+rows. The run's `RunSummary.judges` is made from the rows and the pairwise file by
+`judges.summary.judges_summary`, and its gate rules by `judges.summary.calibration_rules`: they
+import no planning or calls, so the gate and the finish stay low in the layers.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..artifacts import JudgesSummary, PairwiseVerdict, RuleResult
+from ..artifacts import PairwiseVerdict
 from ..errors import CassetteMissingError, InputError, ModelCallError
-from ..model import CaseResult, GoldCase, JudgeVerdict
+from ..model import CaseResult, JudgeVerdict
 from ..prompts.template import PromptTemplate
-from .calibration import calibrate
-from .matching import judged_match, open_pairs
 from . import pairwise
+from .matching import judged_match, open_pairs
 from .prompts import match_prompt, pairwise_prompt
+from .summary import PAIRWISE_FILE
 
 
-PAIRWISE_FILE = "judge-pairwise.json"  # the run's pairwise verdicts (judges.pairwise), beside results.jsonl
 
 
 @dataclass
@@ -53,8 +52,8 @@ def plan_judge(suite: Any) -> JudgePlan | None:
                                  f"'{getattr(spec.pairwise, end)}' (have {', '.join(names)})")
         if spec.pairwise.a == spec.pairwise.b:
             raise InputError(f"{suite.path}: judge.pairwise: a and b name the same variant")
-        pairwise = spec.pairwise.prompt
-        plan.pairwise = pairwise_prompt(None if pairwise is None else resolve_path(pairwise, suite.path, suite.root))
+        prompt = spec.pairwise.prompt
+        plan.pairwise = pairwise_prompt(None if prompt is None else resolve_path(prompt, suite.path, suite.root))
     return plan
 
 
@@ -86,7 +85,7 @@ def judge_rows(suite: Any, rows: list[CaseResult], record_mode: str, results_pat
 
 def _client(plan: JudgePlan, record_mode: str, base_url: str | None) -> Any:
     from ..llm.client import ModelClient
-    from ..runner import endpoint_settings
+    from ..run.plan import endpoint_settings
     from .call import JUDGE_SETTINGS
 
     return ModelClient(endpoint_settings(plan.spec.model, base_url=base_url), replay=record_mode == "none",
@@ -162,63 +161,3 @@ async def _judge(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mod
             return caller.recorded
     finally:
         await client.close()
-
-
-def judges_summary(suite: Any, rows: Iterable[CaseResult], run_dir: Path | None = None) -> JudgesSummary | None:
-    """The run's judge block: questions over every variant, and the match decision's calibration
-    against reviewers' `judgements:` (each (case, question) once: its first row in suite order)."""
-    spec = getattr(getattr(suite, "spec", None), "judge", None)  # `harness evaluate` hands a view
-    if spec is None:
-        return None
-    from ..metrics.judged import DECISION, FIGURES
-
-    cases: dict[str, GoldCase] = {case.id: case for case in suite.cases}
-    seen: dict[tuple[str, str], JudgeVerdict | None] = {}
-    questions = unreadable = left_out = 0
-    for row in rows:
-        judged = None if row.score is None else row.score.judged
-        if judged is None:
-            continue
-        left_out += judged.left_out
-        for question in judged.questions:
-            questions += 1
-            unreadable += question.verdict is None
-            seen.setdefault((row.case_id, question.id), question.verdict)
-    pairs = [(verdict, cases[case_id].judgements[qid]) for (case_id, qid), verdict in seen.items()
-             if case_id in cases and qid in cases[case_id].judgements]
-    summary = JudgesSummary(model=spec.model.name, questions=questions, unreadable=unreadable, left_out=left_out,
-                            figures={DECISION: list(FIGURES)} if spec.match else {},
-                            calibration={DECISION: calibrate(pairs, min_kappa=spec.min_kappa)} if spec.match else {})
-    if spec.pairwise is not None and run_dir is not None and (run_dir / PAIRWISE_FILE).is_file():
-        text = (run_dir / PAIRWISE_FILE).read_text(encoding="utf-8")
-        verdicts = [PairwiseVerdict.model_validate(v) for v in json.loads(text)]
-        summary.pairwise = pairwise.summarize(spec.pairwise.a, spec.pairwise.b, verdicts)
-    return summary
-
-
-def calibration_rules(summary: Any) -> list[RuleResult]:
-    """A failed rule per judged figure (and variant with a value) whose judge agrees with
-    reviewers below `judge.min_kappa`, or cannot be compared with them (uncalibrated, kappa n/a)."""
-    judges = summary.judges
-    if judges is None:
-        return []
-    rules: list[RuleResult] = []
-    for decision, figures in judges.figures.items():
-        calibration = judges.calibration.get(decision)
-        if calibration is None or calibration.min_kappa is None:
-            continue
-        kappa, limit = calibration.kappa, calibration.min_kappa
-        if kappa is not None and kappa >= limit:
-            continue
-        why = (f"judge's Cohen's kappa with reviewers {kappa:.3f} is below judge.min_kappa {limit:g}"
-               if kappa is not None else
-               f"judge's kappa with reviewers is n/a ({calibration.status}, {calibration.questions} reviewed "
-               f"question(s)), so judge.min_kappa {limit:g} cannot be met")
-        for variant, vs in summary.variants.items():
-            for metric in figures:
-                aggregate = vs.metrics.metrics.get(metric)
-                if aggregate is None or aggregate.micro is None:
-                    continue
-                rules.append(RuleResult(rule="calibration", variant=variant, metric=metric, op=">=", value=kappa,
-                                        limit=limit, status="fail", message=f"{metric}: {why}"))
-    return rules

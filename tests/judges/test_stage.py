@@ -13,7 +13,7 @@ import yaml
 from harness.cli import main
 from harness.judges.call import judge_cassette_path
 from harness.judges.stage import judge_rows
-from harness.runner import RunOptions, check_outcome, run_suite
+from harness.run.schedule import RunOptions, check_outcome, run_suite
 from harness.suites import load_suite
 from tests.support.fake_server import FakeOpenAIServer, Script
 
@@ -199,7 +199,7 @@ def test_a_position_biased_judge_shows_as_order_flips(example: Path, monkeypatch
     monkeypatch.setenv("OPENAI_API_KEY", "sk-judge-test-key-1234567890")
     with FakeOpenAIServer(lambda body: "FIRST" if "First answer:" in body["messages"][-1]["content"] else "DIFFERENT") as server:
         judge_rows(suite, outcome.results, "once", outcome.run_dir / "results.jsonl", base_url=server.base_url)
-    from harness.judges.stage import judges_summary
+    from harness.judges.summary import judges_summary
 
     p = judges_summary(suite, outcome.results, outcome.run_dir).pairwise
     assert p is not None
