@@ -20,6 +20,7 @@ from ..artifacts import PairwiseVerdict
 from ..errors import CassetteMissingError, InputError, ModelCallError
 from ..model import CaseResult, JudgeVerdict
 from ..prompts.template import PromptTemplate
+from ..scoring.case_metrics import measure
 from . import pairwise
 from .matching import judged_match, open_pairs
 from .prompts import match_prompt, pairwise_prompt
@@ -158,6 +159,7 @@ async def _judge(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mod
                         raise ModelCallError(f"{suite.path}: judge, case '{case.id}' of variant '{row.variant}': "
                                              f"{exc.message}") from None
                 score.judged = judged_match(score, case, verdicts, left_out)
+                row.metrics = measure(score)  # the row's stored values, judged figures included
             return caller.recorded
     finally:
         await client.close()
