@@ -425,3 +425,26 @@ def test_what_a_command_prints_is_scrubbed_of_the_key(project, api_key, capsys, 
     (tmp_path / "answer.txt").write_text(f'("entity"<|>{api_key}<|>person<|>leaked)\n<|COMPLETE|>', encoding="utf-8")
     code, out, err = run_cli(capsys, "parse", str(tmp_path / "answer.txt"), "--json")
     assert code == 0 and api_key not in out and "[REDACTED]" in out
+
+
+def test_a_gold_side_file_among_the_suites_is_skipped_with_a_note(tmp_path: Path, capsys, monkeypatch):
+    # `harness annotate` writes suites/<suite>.gold.yaml beside the suite, so `harness run
+    # suites/*.yaml` (make run, the README's CI) matches it: it is not a suite
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    side = tmp_path / "podcast-global-map.gold.yaml"
+    side.write_text("cases:\n  - id: c1\n    review: pending\n", encoding="utf-8")
+    monkeypatch.chdir(REPO)
+    code, out, err = run_cli(capsys, "run", "suites/podcast-global-map.yaml", str(side), "--record-mode", "none",
+                             "--reports", str(tmp_path / "reports"))
+    assert code == 0, err
+    assert f"harness: note: {side}: a gold side file of `harness annotate`, not a suite: skipped" in err
+    assert (tmp_path / "reports" / "podcast-global-map").is_dir()
+
+
+def test_a_gold_side_file_alone_is_refused_in_one_line(tmp_path: Path, capsys):
+    side = tmp_path / "podcast.gold.yaml"
+    side.write_text("cases: []\n", encoding="utf-8")
+    code, out, err = run_cli(capsys, "run", str(side))
+    assert code == 2
+    assert err.strip().splitlines()[-1] == (f"harness: {side}: a gold side file of `harness annotate`, not a suite: "
+                                            "give the suite that names it in `gold_file:`")

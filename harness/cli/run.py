@@ -33,6 +33,22 @@ from .render import emit_json
 HAND_WRITTEN = "written by hand"
 
 
+def _without_gold_side_files(paths: list[Path]) -> list[Path]:
+    """The suites among `paths`: a gold side file of `harness annotate` (`<suite>.gold.yaml`,
+    beside its suite, so `suites/*.yaml` matches it) is not a suite. Given among suites it is
+    skipped with a note; given alone it is refused in one line."""
+    from ..annotate.gold_file import GOLD_FILE_SUFFIX
+
+    side = [p for p in paths if p.name.endswith(GOLD_FILE_SUFFIX)]
+    kept = [p for p in paths if not p.name.endswith(GOLD_FILE_SUFFIX)]
+    if side and not kept:
+        raise InputError(f"{side[0]}: a gold side file of `harness annotate`, not a suite: "
+                         "give the suite that names it in `gold_file:`")
+    for path in side:
+        typer.echo(f"harness: note: {path}: a gold side file of `harness annotate`, not a suite: skipped", err=True)
+    return kept
+
+
 def evaluate_suites(
     suites: list[Path],
     *,
@@ -73,7 +89,7 @@ def evaluate_suites(
     unique: dict[Path, Path] = {}
     for path in suites:  # a file given twice (suites/a.yaml suites/*.yaml) runs once
         unique.setdefault(path.resolve(), path)
-    suites = list(unique.values())
+    suites = _without_gold_side_files(list(unique.values()))
     loaded = [load_suite(path, allow_outside_chunks=allow_outside_chunks) for path in suites]  # validate every suite before any call
     first_file: dict[str, Path] = {}
     for suite in loaded:  # reports/<suite>/<run-id>/ is per suite name: two files of one name would share it
