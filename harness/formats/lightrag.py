@@ -10,7 +10,7 @@ from harness.formats.base import COMPLETION, DetectionContext, DetectionRule, De
 from harness.formats.reading import read_delimited_answer
 from harness.parsing.codes import COMPLETION_CODES, RECORD_CODES, WHOLE_OUTPUT_CODES
 from harness.parsing.issues_log import IssueLog
-from harness.parsing.lightrag import LIGHTRAG_TUPLE
+from harness.parsing.lightrag_records import LIGHTRAG_TUPLE
 
 
 def _tuple_records_with_keywords(ctx: DetectionContext) -> bool:

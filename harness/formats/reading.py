@@ -13,7 +13,7 @@ from harness.parsing.delimited import Layout, ParsedRecords, parse_delimited
 from harness.parsing.detect import is_lightrag_new
 from harness.parsing.issues_log import IssueLog
 from harness.parsing.json_output import Loaded
-from harness.parsing.lightrag import LIGHTRAG_TUPLE, parse_lightrag
+from harness.parsing.lightrag_records import LIGHTRAG_TUPLE, parse_lightrag
 
 
 def read_delimited_answer(

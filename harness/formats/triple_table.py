@@ -1,5 +1,5 @@
 """Triples as a markdown table with subject / predicate / object columns (synonyms head /
-relation / tail, optional subject-type and object-type columns); see harness.parsing.triple_table."""
+relation / tail, optional subject-type and object-type columns); see harness.parsing.markdown_table."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import ClassVar
 from harness.formats.base import DetectionContext, DetectionRule, Delimiters, ExampleRecords, ReadOutcome
 from harness.formats.triple_common import TripleFormat, example_predicate, read_triple_lines
 from harness.parsing.issues_log import IssueLog
-from harness.parsing.triple_table import TableReader, has_triple_table
+from harness.parsing.markdown_table import TableReader, has_triple_table
 
 
 def _detect(ctx: DetectionContext) -> bool:

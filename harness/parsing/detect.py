@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from harness.parsing.lightrag import LIGHTRAG_DELIMITER_LOOSE
+from harness.parsing.lightrag_records import LIGHTRAG_DELIMITER_LOOSE
 
 _LIGHTRAG_TAG_BEFORE = re.compile(r"(?:entity|relation|relationship)[\"'”]?\s*$", re.I)
 REPORT_KEYS = re.compile(r"(?:findings|rating_explanation)[\"']?\s*:", re.I)
