@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .artifacts import CaseDiff, Comparison, GraphDiff, MetricDelta, PairedStats
+from .artifacts import CaseDiff, Comparison, ComparisonSummary, GraphDiff, MetricDelta, PairedStats
 from .model import CaseResult, CaseScore, ExtractedGraph
 from .metrics import get as get_metric
 from .metrics import metric_names
@@ -50,6 +50,9 @@ from .scoring.repeat_spread import spread_verdicts
 from .scoring.normalize import normalize_name, normalize_type
 from .significance import is_real_difference, min_paired_cases
 from .scoring.score_json import score_to_json
+
+if TYPE_CHECKING:
+    from .runfolder import RunData
 
 __all__ = [
     "CaseDiff",
@@ -413,3 +416,61 @@ def compare(
         repeat_spread=spread_verdicts([r for cid in paired for r in samples_a[cid]],
                                       [r for cid in paired for r in samples_b[cid]]),
     )
+
+
+def macro_intervals(rows: list[CaseResult], metrics: Sequence[str], *, seed: int = 42,
+                    resamples: int = 2000) -> dict[str, tuple[float, float, float] | None]:
+    """Each metric's mean of the per-case values and its 95% percentile bootstrap interval (cases
+    resampled; None where no case has a value). Metrics with values on
+    as many cases are resampled together: a column's draws depend only on its length, so each
+    interval is the one it would be alone."""
+    measured = scored_metrics(rows)  # the values computed when each case was scored
+    values: dict[str, np.ndarray] = {}
+    for name in metrics:
+        known = [v for case in measured if (v := case.value(name)) is not None]
+        values[name] = np.asarray(known, dtype=np.float64)
+    by_length: dict[int, list[str]] = {}
+    for name, arr in values.items():
+        by_length.setdefault(arr.size, []).append(name)
+    out: dict[str, tuple[float, float, float] | None] = {name: None for name in metrics}
+    for n, names in by_length.items():
+        if n == 0:
+            continue
+        means = bootstrap_means(np.column_stack([values[name] for name in names]), resamples=resamples, seed=seed)
+        lows, highs = percentile_intervals(means, 0.95)
+        for j, name in enumerate(names):
+            out[name] = (float(values[name].mean()), float(lows[j]), float(highs[j]))
+    return out
+
+
+def compare_runs(run_a: RunData, run_b: RunData, variants: list[str] | None = None) -> dict[str, ComparisonSummary]:
+    """RUN_B against RUN_A, per variant both hold (only `variants`, when given), labelled as the
+    comparison report names its columns (`<variant> @ <run id>`)."""
+    id_a, id_b = run_labels(run_a, run_b)
+    found: dict[str, ComparisonSummary] = {}
+    for v in shared_variants(run_a, run_b, variants):
+        rows_a = [r for r in run_a.rows if r.variant == v]
+        rows_b = [r for r in run_b.rows if r.variant == v]
+        found[v] = compare(rows_a, rows_b, label_a=f"{v} @ {id_a}", label_b=f"{v} @ {id_b}").summary()
+    return found
+
+
+def run_labels(run_a: RunData, run_b: RunData) -> tuple[str, str]:
+    """How a comparison names its two runs: their ids, told apart when they are the same."""
+    id_a, id_b = run_a.finished.run_id, run_b.finished.run_id
+    return (f"A:{id_a}", f"B:{id_b}") if id_a == id_b else (id_a, id_b)
+
+
+def shared_variants(run_a: RunData, run_b: RunData, variants: list[str] | None = None) -> list[str]:
+    """The variants both runs hold (only `variants`, when given); InputError when there are none."""
+    from .errors import InputError
+
+    shared = [v for v in run_a.finished.variants if v in run_b.finished.variants]
+    if variants:
+        missing = [v for v in variants if v not in shared]
+        if missing:
+            raise InputError(f"{run_b.run_dir}: variant(s) {', '.join(missing)} not in both runs (shared: {', '.join(shared) or 'none'})")
+        shared = [v for v in shared if v in variants]
+    if not shared:
+        raise InputError(f"{run_a.run_dir} and {run_b.run_dir} share no variant")
+    return shared

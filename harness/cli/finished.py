@@ -160,6 +160,7 @@ def report_command(
     """Write a run's reports again (report.md, report.html, junit.xml, plots), or a comparison of two runs."""
     from ..finish import refinish, write_reports
     from ..runfolder import load_run, load_suite_of
+    from ..compare import compare_runs
     from ..reports.view import comparison_view
 
     data = load_run(run)
@@ -171,7 +172,7 @@ def report_command(
         other = load_run(against)
         if other.suite_name != data.suite_name:
             raise InputError(f"{against}: a run of suite '{other.suite_name}', not '{data.suite_name}'")
-        view = comparison_view(other, data, suite=suite, variants=variant)
+        view = comparison_view(other, data, compare_runs(other, data, variant), suite=suite)
         target = out or data.run_dir / f"compare-{other.finished.run_id}"
         write_reports(target, view)
     if markdown:

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 
 from ..metrics.registry import Metric, console_columns, in_bar_chart, key_figures, of_kind
 from ..scoring.case_metrics import measured
-from .view import SIZE_KEYS, ReportView, macro_intervals
+from ..compare import macro_intervals
+from .view import SIZE_KEYS, ReportView
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -8,19 +8,15 @@ plots and JUnit all render the same `ReportView`, so they always agree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
-
-import numpy as np
 
 from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, JudgesSummary, MetricDelta, OutputsSummary, RunSummary,
                          VariantSummary, Verdict)
 from ..gate import effective_thresholds
 from ..metrics.registry import Metric, in_reports
 from ..kinds.registry import builds_graph, rows_kind
-from ..scoring.case_metrics import scored_metrics
 from ..model import CaseResult, GoldCase, GraphStats
 
 if TYPE_CHECKING:
@@ -201,30 +197,20 @@ def run_view(
     )
 
 
-def comparison_view(run_a: RunData, run_b: RunData, *, suite: Suite | None = None, variants: list[str] | None = None) -> ReportView:
-    """RUN_B against RUN_A (both RunData), variant by variant."""
-    from ..compare import compare
-    from ..errors import InputError
+def comparison_view(run_a: RunData, run_b: RunData, comparisons: dict[str, ComparisonSummary], *,
+                    suite: Suite | None = None) -> ReportView:
+    """RUN_B against RUN_A (both RunData), variant by variant: one pair of columns per variant of
+    `comparisons` (each variant's comparison, computed by the caller: the view only formats)."""
+    from ..compare import run_labels
 
     summary_a, summary_b = run_a.finished, run_b.finished
-    id_a, id_b = summary_a.run_id, summary_b.run_id
-    if id_a == id_b:
-        id_a, id_b = f"A:{id_a}", f"B:{id_b}"
-    shared = [v for v in summary_a.variants if v in summary_b.variants]
-    if variants:
-        missing = [v for v in variants if v not in shared]
-        if missing:
-            raise InputError(f"{run_b.run_dir}: variant(s) {', '.join(missing)} not in both runs (shared: {', '.join(shared) or 'none'})")
-        shared = [v for v in shared if v in variants]
-    if not shared:
-        raise InputError(f"{run_a.run_dir} and {run_b.run_dir} share no variant")
+    id_a, id_b = run_labels(run_a, run_b)
     columns: list[Column] = []
-    for v in shared:
+    for v, comparison in comparisons.items():
         rows_a = [r for r in run_a.rows if r.variant == v]
         rows_b = [r for r in run_b.rows if r.variant == v]
         name_a, name_b = f"{v} @ {id_a}", f"{v} @ {id_b}"
         columns.append(Column(name_a, v, summary_a.variants[v], rows_a))
-        comparison = compare(rows_a, rows_b, label_a=name_a, label_b=name_b).summary()
         columns.append(Column(name_b, v, summary_b.variants[v], rows_b, reference=name_a, comparison=comparison))
     gold = {c.id: c for c in suite.cases} if suite is not None else {}
     facts = (
@@ -242,33 +228,3 @@ def comparison_view(run_a: RunData, run_b: RunData, *, suite: Suite | None = Non
         gold=gold,
         case_ids=case_order(run_a.rows + run_b.rows, gold),
     )
-
-
-# --------------------------------------------------------------------------- numbers for plots
-
-
-def macro_intervals(rows: list[CaseResult], metrics: Sequence[str], *, seed: int = 42,
-                    resamples: int = 2000) -> dict[str, tuple[float, float, float] | None]:
-    """Each metric's mean of the per-case values and its 95% percentile bootstrap interval (cases
-    resampled; None where no case has a value). Metrics with values on
-    as many cases are resampled together: a column's draws depend only on its length, so each
-    interval is the one it would be alone."""
-    from ..compare import bootstrap_means, percentile_intervals
-
-    measured = scored_metrics(rows)  # the values computed when each case was scored
-    values: dict[str, np.ndarray] = {}
-    for name in metrics:
-        known = [v for case in measured if (v := case.value(name)) is not None]
-        values[name] = np.asarray(known, dtype=np.float64)
-    by_length: dict[int, list[str]] = {}
-    for name, arr in values.items():
-        by_length.setdefault(arr.size, []).append(name)
-    out: dict[str, tuple[float, float, float] | None] = {name: None for name in metrics}
-    for n, names in by_length.items():
-        if n == 0:
-            continue
-        means = bootstrap_means(np.column_stack([values[name] for name in names]), resamples=resamples, seed=seed)
-        lows, highs = percentile_intervals(means, 0.95)
-        for j, name in enumerate(names):
-            out[name] = (float(values[name].mean()), float(lows[j]), float(highs[j]))
-    return out

@@ -1,14 +1,13 @@
-"""Numbers the report's plots show, computed once per column."""
+"""The per-metric intervals the report's plots show (compare.macro_intervals), computed once per column."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..test_compare import random_runs
-from harness.compare import bootstrap_means, percentile_intervals
+from .test_compare import random_runs
+from harness.compare import bootstrap_means, macro_intervals, percentile_intervals
 from harness.metrics import get as get_metric
 from harness.metrics import metric_names
-from harness.reports.view import macro_intervals
 
 
 def _one_interval(rows, metric: str, seed: int = 42, resamples: int = 2000):
