@@ -567,7 +567,7 @@ def _batch_state(text: str) -> Callable[[Scene], None]:
 
 def _text2kgbench(edit: str, line: str) -> Callable[[Scene], None]:
     def plant(s: Scene) -> None:
-        from .prompts.test_import_text2kgbench import write_data
+        from .importers.test_import_text2kgbench import write_data
 
         folder = write_data(s.p / "t2k")
         target = folder / edit

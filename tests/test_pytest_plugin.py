@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import json
 import subprocess
 import sys
 from importlib.metadata import entry_points
@@ -172,6 +173,17 @@ def test_pytest_suites_runs_the_example_suites(tmp_path):
     assert counts.get("passed", 0) + counts.get("failed", 0) == expected, summary
     assert counts.get("passed", 0) > expected // 2
     assert {p.name for p in tmp_path.iterdir()} == {p.stem for p in (REPO / "suites").glob("*.yaml")}
+
+
+def test_a_judged_suite_is_judged_under_pytest_as_under_harness_run(tmp_path):
+    """The suite's judge runs before the finish, as in `harness run`: without it every judged
+    figure is n/a and the judged example's gate item fails on its judged-recall threshold."""
+    done = pytest_run(REPO, "suites/judged-helpdesk.yaml", "-q", "--harness-gate", "--harness-reports", str(tmp_path))
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "judged-helpdesk: gate PASS" in done.stdout, done.stdout[-3000:]
+    (run,) = (tmp_path / "judged-helpdesk").iterdir()
+    summary = json.loads((run / "summary.json").read_text(encoding="utf-8"))
+    assert summary["variants"]["strong"]["metrics"]["metrics"]["judged_entity_recall"]["micro"] is not None
 
 
 def test_cases_without_gold_are_skipped_and_the_gate_item_fails(recorded, project):

@@ -60,6 +60,7 @@ def _one_case_project(root: Path, suite_path: Path, cassette: Path) -> Path:
             shutil.copyfile(REPO / relative, root / relative)
     spec.update(variants={variant: chosen}, baseline=variant, cases=[case])
     spec.pop("regression", None)
+    spec.pop("judge", None)  # a judge's pairwise names both variants; its cassettes are another test's
     path = root / "suites" / suite_path.name
     path.parent.mkdir(parents=True)
     path.write_text(yaml.safe_dump(spec, sort_keys=False, allow_unicode=True), encoding="utf-8")
