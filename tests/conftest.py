@@ -21,6 +21,10 @@ settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# A CI service sets CI, which makes `record` replay only (llm/record_modes.py). Tests that want that
+# set it themselves; the others, and the commands they start, must not inherit it from the runner.
+os.environ.pop("CI", None)
+
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 
