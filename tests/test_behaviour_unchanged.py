@@ -34,7 +34,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.golden import GOLDEN_DIR, compare, normalise, pipeline_order, read_golden, replay
+from tests.support.golden import GOLDEN_DIR, compare, digest_style, normalise, pipeline_order, read_golden, replay
 
 pytestmark = pytest.mark.slow  # end-to-end: replays every shipped suite as make run does
 
@@ -125,6 +125,19 @@ def test_a_removed_html_section_and_a_changed_number_in_html_fail(golden: dict[s
     report = compare(golden, _changed(golden, "podcast/report.html", cases.group(0), f"<h2>Cases ({int(cases.group(1)) + 1})</h2>"))
     assert report is not None
     assert f"-html > body > h2 | Cases ({cases.group(1)})" in report and f"+html > body > h2 | Cases ({int(cases.group(1)) + 1})" in report
+
+
+def test_a_changed_style_sheet_fails_though_the_golden_reports_keep_only_its_digest(golden: dict[str, str]) -> None:
+    from harness.reports.html_report import CSS
+
+    html = golden["podcast/report.html"]
+    assert CSS not in html and "<style data-sha256=" in html  # one digest, no copy of the CSS per suite
+    restyled = digest_style(html.replace(re.search(r"<style data-sha256='[0-9a-f]+'></style>", html).group(0),  # type: ignore[union-attr]
+                                         f"<style>{CSS.replace('margin: 0', 'margin: 1px', 1)}</style>"))
+    report = compare(golden, {**golden, "podcast/report.html": restyled})
+    assert report is not None and "podcast/report.html:" in report and "html > head > style" in report
+    assert compare(golden, {**golden, "podcast/report.html": digest_style(html.replace(
+        re.search(r"<style data-sha256='[0-9a-f]+'></style>", html).group(0), f"<style>{CSS}</style>"))}) is None  # type: ignore[union-attr]
 
 
 def test_a_changed_plot_fails_and_so_does_a_changed_exit_code(golden: dict[str, str]) -> None:

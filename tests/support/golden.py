@@ -23,6 +23,9 @@ Normalised, and nothing else:
   what it draws fails; one drawn by another matplotlib or FreeType (other glyphs, axes a few pixels
   elsewhere) does not (plot_probe's docstring says why the pixels cannot tell those apart): checked
   by replaying under matplotlib 3.9.4 against a capture made with 3.11.2.
+- report.html's style sheet, the same in every report: its `<style>` block becomes
+  `<style data-sha256='...'></style>`, the SHA-256 of what it held, so a changed style still fails
+  (the digest differs) while the golden folder holds no copy of the harness's CSS per suite.
 Run ids are fixed, so they are not normalised. `environment.json` records the matplotlib version of
 the capture, shown when a plot differs; it is not compared.
 """
@@ -63,6 +66,7 @@ _SCRUBBED_ENV = re.compile(r"^(OPENAI_|AZURE_OPENAI_)")
 _TIMING = re.compile(r'(?<!\\)("[A-Za-z0-9_]*_s")(\s*:\s*)-?[0-9][0-9.eE+-]*')
 _CREATED_AT = re.compile(r'(?<!\\)("created_at")(\s*:\s*)"[^"\\]*"')
 _EMBEDDED_PNG = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
+_STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
 
 
 def normalise(text: str, scratch_roots: list[str]) -> str:
@@ -71,6 +75,11 @@ def normalise(text: str, scratch_roots: list[str]) -> str:
         text = text.replace(root, "<OUT>")
     text = _TIMING.sub(r'\1\2"<timing>"', text)
     return _CREATED_AT.sub(r'\1\2"<timestamp>"', text)
+
+
+def digest_style(html: str) -> str:
+    """`html` with each `<style>` block's content replaced by its SHA-256 (see the module docstring)."""
+    return _STYLE.sub(lambda m: f"<style data-sha256='{hashlib.sha256(m.group(1).encode()).hexdigest()}'></style>", html)
 
 
 def plot_record(png: bytes, probe: Path | None) -> str:
@@ -148,7 +157,7 @@ def replay(scratch: Path) -> Replay:
         for name in RUN_FILES:
             text = normalise((run / name).read_text(encoding="utf-8"), roots)
             if name == "report.html":
-                text, images = link_images(text, plots, probe)
+                text, images = link_images(digest_style(text), plots, probe)
                 files.update({f"{suite}/{image[:-len('.png')]}{PLOT_SUFFIX}": data for image, data in images.items()})
             files[f"{suite}/{name}"] = text
     for path in sorted(tune_out.parent.iterdir()):
