@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -27,6 +29,9 @@ os.environ.pop("CI", None)
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
+# 2,182 real model answers (../shared/corpus/README.md): for measuring only; tests reading it say so
+# in their names and skip without it
+SHARED_CORPUS = SHARED / "corpus" / "real-llm-outputs.jsonl"
 
 PROMPT = (
     "Extract entities of types [{entity_types}] from the text, in {language}.\n"
@@ -181,3 +186,12 @@ def all_files_text(root: Path) -> str:
     return "\n".join(
         p.read_text(encoding="utf-8", errors="replace") for p in root.rglob("*") if p.is_file()
     ) + os.linesep
+
+
+@pytest.fixture(scope="session")
+def shared_corpus_rows() -> list[dict[str, Any]]:
+    """The shared corpus's rows (see SHARED_CORPUS); the test skips where it is not beside the checkout."""
+    if not SHARED_CORPUS.exists():
+        pytest.skip("shared corpus not available")
+    with SHARED_CORPUS.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]

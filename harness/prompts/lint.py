@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, Unpack
 
 from ..errors import InputError
 from ..formats import get_format
@@ -154,22 +154,24 @@ class _Collector:
 # --------------------------------------------------------------------------- entry points
 
 
-def lint_prompt(
-    prompt: str | Path | PromptTemplate,
-    *,
-    variables: Mapping[str, str] | None = None,
-    format: str | None = None,
-    entity_types: Sequence[str] | None = None,
-    language: str | None = None,
-    tuple_delimiter: str | None = None,
-    record_delimiter: str | None = None,
-    completion_delimiter: str | None = None,
-    model: str = "gpt-4o-mini",
-    max_tokens: int | None = None,
-    ignore: Iterable[str] = (),
-    kind: str | None = None,
-    engine: str | None = None,
-) -> list[LintFinding]:
+class LintOptions(TypedDict, total=False):
+    """The keyword settings of `lint_prompt` and `lint_report` (see lint_report)."""
+
+    variables: Mapping[str, str] | None
+    format: str | None
+    entity_types: Sequence[str] | None
+    language: str | None
+    tuple_delimiter: str | None
+    record_delimiter: str | None
+    completion_delimiter: str | None
+    model: str
+    max_tokens: int | None
+    ignore: Iterable[str]
+    kind: str | None
+    engine: str | None
+
+
+def lint_prompt(prompt: str | Path | PromptTemplate, **options: Unpack[LintOptions]) -> list[LintFinding]:
     """Lint one prompt: a path, a `builtin:` reference, or a loaded PromptTemplate.
 
     `variables` are the variables the caller will supply (default: what the prompt's engine fills
@@ -179,10 +181,7 @@ def lint_prompt(
     from the file name and the project's settings, or detected (see lint_report). Raises
     InputError only when the file cannot be found or read, or a kind or engine is unknown.
     """
-    return lint_report(prompt, variables=variables, format=format, entity_types=entity_types, language=language,
-                       tuple_delimiter=tuple_delimiter, record_delimiter=record_delimiter,
-                       completion_delimiter=completion_delimiter, model=model, max_tokens=max_tokens, ignore=ignore,
-                       kind=kind, engine=engine).findings
+    return lint_report(prompt, **options).findings
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,7 @@ from it is copied into the project."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,14 +15,6 @@ from harness.cache_audit.engines import graphrag_counts
 from harness.cache_audit.entry import CacheEntry
 from harness.cache_audit.layouts import path_hints
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "real-llm-outputs.jsonl"
-
-
-@pytest.fixture(scope="module")
-def shared_corpus_rows() -> list[dict[str, Any]]:
-    if not CORPUS.exists():
-        pytest.skip("shared corpus not available")
-    return [json.loads(line) for line in CORPUS.open(encoding="utf-8") if line.strip()]
 
 
 def _entry(row: dict[str, Any]) -> CacheEntry:

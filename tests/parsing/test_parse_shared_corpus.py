@@ -3,24 +3,13 @@ folder is absent; nothing from it is copied into the project."""
 
 from __future__ import annotations
 
-import json
 
-from pathlib import Path
 from typing import Any
 
-import pytest
 
 from harness.formats.answer import parse
 from harness.cache_audit.engines import graphrag_counts
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "real-llm-outputs.jsonl"
-
-
-@pytest.fixture(scope="module")
-def shared_corpus_rows() -> list[dict[str, Any]]:
-    if not CORPUS.exists():
-        pytest.skip("shared corpus not available")
-    return [json.loads(line) for line in CORPUS.open(encoding="utf-8") if line.strip()]
 
 
 def test_shared_corpus_every_row_parses(shared_corpus_rows: list[dict[str, Any]]) -> None:

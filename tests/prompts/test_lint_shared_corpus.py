@@ -10,7 +10,7 @@ import pytest
 
 from harness.prompts import lint_text
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real-llm-outputs.jsonl"
+from ..conftest import SHARED_CORPUS as CORPUS
 
 
 @pytest.mark.slow

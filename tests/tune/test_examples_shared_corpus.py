@@ -15,7 +15,7 @@ import pytest
 
 from harness.tune.examples import judge_example
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real-llm-outputs.jsonl"
+from ..conftest import SHARED_CORPUS as CORPUS
 SEPARATOR = r"\n[#\-=]{3,}[^\n]*\n"
 EXAMPLE = re.compile(r"(?:Entity_types:\s*(?P<types>[^\n]*)\n)?\s*text:\s*\n?(?P<text>.*?)" + SEPARATOR
                      + r"\s*output:\s*\n(?P<out>.*?)(?=\n#{3,}|\n-{5,}|\nExample \d|\Z)", re.S | re.I)
