@@ -339,11 +339,12 @@ def of_kind(kind: str, found: tuple[Metric, ...]) -> tuple[Metric, ...]:
 
 
 def console_columns(*, gold: bool, kind: str = "extract_graph") -> tuple[Metric, ...]:
-    """The metric columns of the console table: with gold, the key figures then the metrics shown
-    "always"; without any gold, every metric with a `console` setting, in declaration order.
-    Another kind than extraction shows its own key figures and "always" metrics, gold or not (its
-    figures need no gold; entity/relationship gold is not part of it)."""
+    """The metric columns of the console table: the kind's key figures then its metrics shown
+    "always"; but where the key figures need gold (extraction's recalls) and the suite has none,
+    every metric of the kind with a `console` setting, in declaration order. Decided from the
+    metrics' own declarations, so a plugin kind is treated as a built-in one."""
     mine = of_kind(kind, tuple(_loaded().values()))
-    if gold or kind != "extract_graph":
-        return key_figures(kind) + tuple(m for m in mine if m.console == "always" and not m.key_figure)
+    keys = key_figures(kind)
+    if gold or not any(m.gold for m in keys):
+        return keys + tuple(m for m in mine if m.console == "always" and not m.key_figure)
     return tuple(m for m in mine if m.console is not None)

@@ -209,3 +209,21 @@ def test_thresholded_is_sorted_once_and_again_after_a_registration(monkeypatch: 
         registry._thresholded.cache_clear()
         registry._fingerprint.cache_clear()
     assert "late_metric" not in [m.name for m in thresholded()]
+
+
+def test_console_columns_follow_the_metrics_declarations_not_the_kinds_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kind whose key figures need gold shows its gold-free `console` metrics when the suite has no
+    gold, as extraction does; one whose key figures need none shows them, gold or not."""
+    from harness.metrics import registry
+
+    def metric(name: str, kind: str, *, gold: str | None = None, key: bool = False,
+               console: str | None = None) -> registry.Metric:
+        return registry.Metric(name, name, name, value=lambda s: None, micro=lambda c: None, pools=(), gold=gold,  # type: ignore[arg-type]
+                               key_figure=key, console=console, suite_kind=kind)  # type: ignore[arg-type]
+
+    probes = [metric("gold_key", "probe_gold", gold="entities", key=True), metric("free", "probe_gold", console="without_gold"),
+              metric("free_key", "probe_free", key=True), metric("free_extra", "probe_free", console="without_gold")]
+    monkeypatch.setattr(registry, "_loaded", lambda: {**registry._METRICS, **{m.name: m for m in probes}})
+    assert [m.name for m in registry.console_columns(gold=True, kind="probe_gold")] == ["gold_key"]
+    assert [m.name for m in registry.console_columns(gold=False, kind="probe_gold")] == ["free"]
+    assert [m.name for m in registry.console_columns(gold=False, kind="probe_free")] == ["free_key"]

@@ -14,15 +14,9 @@ from harness.prompts import load_prompt, load_yaml_prompt
 from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
+from .test_template import VALUES
+
 LINT = Path(__file__).resolve().parent / "fixtures" / "lint"
-VALUES = {
-    "input_text": "Ana met Bo.",
-    "entity_types": "person,geo",
-    "tuple_delimiter": "<|>",
-    "record_delimiter": "##",
-    "completion_delimiter": "<|COMPLETE|>",
-    "language": "English",
-}
 
 
 def write_suite(root: Path, variants: dict, *, extra: dict | None = None) -> Path:
