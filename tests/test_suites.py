@@ -24,8 +24,8 @@ BASE: dict[str, Any] = {
 }
 
 
-@pytest.fixture()
-def project(tmp_path: Path) -> Path:
+def suites_project(tmp_path: Path) -> Path:
+    """A project folder with `suites/`, the prompt `prompts/p.txt` and the chunk `fixtures/chunks/a.txt`."""
     root = tmp_path / "project"
     (root / "suites").mkdir(parents=True)
     (root / "prompts").mkdir()
@@ -33,6 +33,11 @@ def project(tmp_path: Path) -> Path:
     (root / "fixtures" / "chunks").mkdir(parents=True)
     (root / "fixtures" / "chunks" / "a.txt").write_text("Ana met Bo in Lisbon.", encoding="utf-8")
     return root
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    return suites_project(tmp_path)
 
 
 def write_suite(root: Path, data: dict[str, Any] | str) -> Path:

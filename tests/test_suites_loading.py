@@ -15,8 +15,8 @@ from harness import suites, yamlfile
 from harness.errors import InputError
 from harness.model import GoldCase
 from harness.suites import SuitePaths, load_suite, read_chunk
+from .test_suites import suites_project
 
-PROMPT = "Types {entity_types} {tuple_delimiter}{record_delimiter}{completion_delimiter} {language}\nText: {input_text}\n"
 HEAD = "name: s\nvariants:\n  default:\n    prompt: prompts/p.txt\ncases:\n"
 GOLD = ("  entities: &ents\n  - name: Ana\n    type: person\n  - name: Bo\n    type: person\n"
         "  relationships: &rels\n  - source: Ana\n    target: Bo\n")
@@ -24,10 +24,8 @@ GOLD = ("  entities: &ents\n  - name: Ana\n    type: person\n  - name: Bo\n    t
 
 @pytest.fixture()
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    (root / "suites").mkdir(parents=True)
-    (root / "prompts").mkdir()
-    (root / "prompts" / "p.txt").write_text(PROMPT, encoding="utf-8")
+    """test_suites.py's project (a prompt, one chunk file), with four chunk files of its own."""
+    root = suites_project(tmp_path)
     (root / "chunks").mkdir()
     for index in range(4):
         (root / "chunks" / f"c{index}.txt").write_text(f"Ana met Bo, time {index}.", encoding="utf-8")
