@@ -8,7 +8,6 @@ The graph itself is read by `tests/support/import_graph.py` (what it counts is s
 from __future__ import annotations
 
 import ast
-import importlib.util
 import sys
 import tomllib
 from pathlib import Path
@@ -16,22 +15,14 @@ from pathlib import Path
 import pytest
 
 import harness
+from tests.support.scripts import load_script
 from tests.support.import_graph import build_graph, describe_cycles, package_modules, strongly_connected
 
 PACKAGE = Path(harness.__file__).resolve().parent
 ROOT = PACKAGE.parent
 
 
-def _layers_script():
-    spec = importlib.util.spec_from_file_location("layers_script", ROOT / "scripts" / "layers.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-layers = _layers_script()
+layers = load_script("layers")
 
 # Imports that still run from a lower declared layer (docs/architecture.md, "Layers") to a higher
 # one. This list may only shrink: a new upward import fails, and so does an entry that no longer

@@ -25,6 +25,7 @@ from harness.artifacts import (
 from harness.errors import InputError
 from harness.metrics import metric_names
 from harness.metrics.registry import key_figures
+from tests.support.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests" / "golden"
@@ -168,14 +169,8 @@ _LOADED = ("import json, sys\nimport harness.artifacts\n"
 
 
 def test_importing_the_artifacts_loads_only_the_value_layer(tmp_path: Path) -> None:
-    import importlib.util
-
     root = Path(__file__).resolve().parent.parent
-    spec = importlib.util.spec_from_file_location("layers_for_artifacts", root / "scripts" / "layers.py")
-    assert spec and spec.loader
-    layers = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = layers  # its dataclasses look their module up there
-    spec.loader.exec_module(layers)
+    layers = load_script("layers")
     declared = layers.read_layers((root / "docs" / "architecture.md").read_text(encoding="utf-8"))
     done = subprocess.run([sys.executable, "-c", _LOADED], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -7,27 +7,23 @@ since its verdict names the package that broke the tests.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
-import sys
 import tomllib
 from importlib import metadata
+from types import ModuleType
 from pathlib import Path
 
 import pytest
+
+from tests.support.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / "requirements.lock"
 
 
-def _script():
-    spec = importlib.util.spec_from_file_location("test_latest_script", ROOT / "scripts" / "test_latest.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def _script() -> ModuleType:
+    return load_script("test_latest")
 
 
 def _requirement_names(requirements: list[str]) -> list[str]:

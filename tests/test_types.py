@@ -3,27 +3,17 @@ and the baseline never allows more than mypy finds, so it only shrinks (scripts/
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.support.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("types_baseline_script", ROOT / "scripts" / "types_baseline.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
-
-
-script = _script()
+script = load_script("types_baseline")
 
 
 def test_mypy_errors_in_harness_match_the_baseline(tmp_path: Path) -> None:
