@@ -7,6 +7,7 @@ Pure: an entry and its kind in, an EntryAudit out."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from harness.cache_audit.classify import Kind, shape_kind
@@ -216,24 +217,22 @@ def _query(entry: CacheEntry, audit: EntryAudit, query_kind: str | None) -> None
     _file(audit, _issue_codes(issues))
 
 
+# the parser of each call kind but queries (whose parser also takes the query's kind)
+_READERS: dict[str, Callable[[CacheEntry, EntryAudit], None]] = {
+    "extraction": _extraction, "continuation": _extraction, "summary": _summary, "report": _report,
+    "claims": _claims, "loop": _loop, "embedding": _embedding,
+}
+
+
 def audit_entry(entry: CacheEntry, kind: Kind) -> EntryAudit:
     """Read one entry with its kind's parser."""
     audit = EntryAudit(
         id=entry.id, engine=entry.engine, layout=entry.layout, kind=kind.kind, model=entry.model,
         kind_source=kind.source, query_kind=kind.query_kind,
     )
-    if kind.kind in ("extraction", "continuation"):
-        _extraction(entry, audit)
-    elif kind.kind == "summary":
-        _summary(entry, audit)
-    elif kind.kind == "report":
-        _report(entry, audit)
-    elif kind.kind == "claims":
-        _claims(entry, audit)
-    elif kind.kind == "loop":
-        _loop(entry, audit)
-    elif kind.kind == "embedding":
-        _embedding(entry, audit)
+    reader = _READERS.get(kind.kind)
+    if reader is not None:
+        reader(entry, audit)
     elif kind.kind == "query":
         _query(entry, audit, kind.query_kind)
     else:
