@@ -15,8 +15,10 @@ endpoint's error text in a warning) has to remember to. What counts as a key:
 - values learnt from elsewhere (`learn_keys`): a project's `.env` file, the credential headers of a
   recorded request.
 
-Values are read from the environment each time (a test or a command may set them late); the
-forms of each value and the pattern over them are cached in redaction.py.
+Values are read from the environment each time they are asked for (a test or a command may set
+them late): the scan of the environment is redone whenever the environment or the learnt variable
+names changed since the last one, and only then (recording asks twice a call); the forms of each
+value and the pattern over them are cached in redaction.py.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ NAMED_SECRET_MIN = 16  # a value taken for a key from its variable's name alone 
 
 _learnt_envs: dict[str, None] = {}  # insertion-ordered set of variable names
 _learnt_values: dict[str, None] = {}
+_learnt_generation = 0  # bumped when the learnt variable names change: the environment scan is stale
+# the last scan of the environment: (a copy of what it read, the learnt generation, the key values found)
+_last_scan: tuple[dict[object, object], int, list[str]] | None = None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -50,9 +55,11 @@ def is_key_env(name: str) -> bool:
 
 def learn_key_envs(names: Iterable[str | None]) -> None:
     """Variables that hold a key (a suite's `api_key_env`, a settings file's `api_key: ${VAR}`)."""
+    global _learnt_generation
     for name in names:
-        if name:
+        if name and name not in _learnt_envs:
             _learnt_envs[name] = None
+            _learnt_generation += 1
 
 
 def learn_keys(values: Iterable[str]) -> None:
@@ -70,7 +77,9 @@ def learn_keys_of(env: Mapping[str, str]) -> None:
 
 def forget() -> None:
     """Forget what was learnt (tests: each starts from the environment alone)."""
+    global _learnt_generation
     _learnt_envs.clear()
+    _learnt_generation += 1
     _learnt_values.clear()
 
 
@@ -88,8 +97,22 @@ def _holds_key(name: str, value: str) -> bool:
 
 def key_values() -> list[str]:
     """Every key value known now: the environment's key variables, then what was learnt."""
+    return _environment_keys() + list(_learnt_values)
+
+
+def _environment_keys() -> list[str]:
+    """The key values of the environment now; the last scan's when neither the environment nor the
+    learnt names changed since (os.environ keeps what it holds in `_data`; comparing a copy of it is
+    one C-level dict comparison, where a scan decodes and checks every variable)."""
+    global _last_scan
+    data: dict[object, object] | None = getattr(os.environ, "_data", None)
+    if _last_scan is not None and data is not None and _last_scan[1] == _learnt_generation and _last_scan[0] == data:
+        return _last_scan[2]
     found = [value for name, value in os.environ.items() if _holds_key(name, value)]
-    return [value.strip() for value in found if value.strip()] + list(_learnt_values)
+    values = [value.strip() for value in found if value.strip()]
+    if data is not None:
+        _last_scan = (dict(data), _learnt_generation, values)
+    return values
 
 
 def redactor(extra: Iterable[str] = ()) -> Redactor:

@@ -87,3 +87,22 @@ def test_a_key_split_across_chunks_is_still_found(cuts: list[int], small: int):
         joined = "".join(known_keys.scrub_chunks(iter(chunks)))
         assert joined == known_keys.scrub(text)  # as if written at once
     assert joined.startswith(f"start {REDACTED} middle {REDACTED}") and joined.endswith(f" end {REDACTED}")
+
+
+def test_the_environment_is_scanned_again_only_when_it_or_the_learnt_names_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    scanned: list[str] = []
+    holds = known_keys._holds_key
+    monkeypatch.setattr(known_keys, "_holds_key", lambda name, value: scanned.append(name) or holds(name, value))
+    known_keys.key_values()
+    assert scanned  # the first call scans
+    scanned.clear()
+    known_keys.key_values()
+    assert scanned == []  # an unchanged environment is not scanned again
+    value = "k" * 12 + "-set-late-by-a-test-0123456789"
+    monkeypatch.setenv("KGH_PROBE_CREDENTIAL", value)  # not named like a secret: not a key yet
+    assert value not in known_keys.key_values() and scanned  # the changed environment was scanned
+    scanned.clear()
+    known_keys.learn_key_envs(["KGH_PROBE_CREDENTIAL"])  # a suite's api_key_env names it
+    assert value in known_keys.key_values() and scanned
+    monkeypatch.delenv("KGH_PROBE_CREDENTIAL")
+    assert value not in known_keys.key_values()
