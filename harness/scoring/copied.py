@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .normalize import is_cjk, normalize_text
+from .normalize import has_cjk, is_cjk, normalize_text
 
 RUN = 3  # the shortest run that counts as copied
 LONG_RUN = 8  # a run this long is a passage on its own
@@ -31,9 +31,13 @@ _WORD = re.compile(r"\w+")
 def words(text: str) -> list[str]:
     """The normalised words of a text: its runs of letters and digits (a delimiter such as `<|>`
     between two fields separates words), each CJK character a word of its own."""
+    normalized = normalize_text(text)
+    tokens: list[str] = _WORD.findall(normalized)
+    if not has_cjk(normalized):  # most texts: every token is a word as it stands
+        return tokens
     out: list[str] = []
-    for token in _WORD.findall(normalize_text(text)):
-        if any(is_cjk(ch) for ch in token):
+    for token in tokens:
+        if has_cjk(token):
             run = ""
             for ch in token:
                 if is_cjk(ch):

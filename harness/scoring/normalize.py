@@ -63,6 +63,11 @@ class _PunctuationTable(dict[int, str | None]):
 _TABLE = _PunctuationTable()
 
 
+def has_cjk(text: str) -> bool:
+    """Whether any character of `text` is CJK (as `is_cjk`): one regex scan, not one call a character."""
+    return _CJK_CHAR.search(text) is not None
+
+
 def is_cjk(char: str) -> bool:
     # every CJK range starts at U+1100 or later: a Latin letter, digit or space needs no regex
     return char >= "\u1100" and _CJK_CHAR.match(char) is not None
