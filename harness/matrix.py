@@ -65,9 +65,10 @@ def matrix_summary(suite: Suite, rows: list[CaseResult], summary: RunSummary) ->
                      for f in figures})
     prompts = list(dict.fromkeys(c.prompt for c in cells.values()))
     models = list(dict.fromkeys(m.label for m in suite.spec.models or () if any(c.model == m.label for c in cells.values())))
+    # the baseline cell's prompt and model; where a selection left it out, the first that ran
     reference = suite.cells.get(suite.baseline)
-    base_prompt = reference.variant if reference is not None else prompts[0] if prompts else ""
-    base_model = reference.model if reference is not None else models[0] if models else ""
+    base_prompt = reference.variant if reference is not None and reference.variant in prompts else next(iter(prompts), "")
+    base_model = reference.model if reference is not None and reference.model in models else next(iter(models), "")
     at = {(c.prompt, c.model): name for name, c in cells.items()}
 
     def compared(along: Literal["row", "column"], a: str, b: str) -> MatrixComparison:
