@@ -224,8 +224,8 @@ class SuiteSpec(Value):
         setting an entry leaves out is the suite `model:`'s (its name excepted)."""
         if not isinstance(data, dict) or not isinstance(data.get("models"), (dict, list)):
             return data
-        shared = data.get("model") if isinstance(data.get("model"), dict) else {}
-        inherited = {key: value for key, value in shared.items() if key != "name"}
+        shared = data.get("model")
+        inherited = {key: value for key, value in shared.items() if key != "name"} if isinstance(shared, dict) else {}
         given = data["models"]
         entries: list[Any] = []
         pairs = given.items() if isinstance(given, dict) else ((None, entry) for entry in given)

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ..artifacts import MatrixComparison, MatrixFigure, MatrixSummary
 from ..metrics import get as get_metric
-from .markdown import delta_text
+from .deltas import delta_text
 from .view import ReportView
 
 BEST = "★"
@@ -59,7 +59,7 @@ def grid(matrix: MatrixSummary, figure: str) -> list[list[str]]:
 
 def comparison_text(c: MatrixComparison) -> str:
     """`row gpt-4o: tuned@gpt-4o vs default@gpt-4o over 6 cases — entity recall Δ +12.1 pt [...] p 0.031; ...`"""
-    parts = [f"{label(name)} {delta_text(delta)}" for name, delta in c.metrics.items() if delta.delta is not None]
+    parts = [f"{label(name)} {delta_text(delta, get_metric(name))}" for name, delta in c.metrics.items() if delta.delta is not None]
     return f"{c.along} — {c.b} vs {c.a} over {c.paired} paired case(s): " + ("; ".join(parts) if parts else "no figure to compare")
 
 
