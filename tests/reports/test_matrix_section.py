@@ -65,3 +65,17 @@ def test_the_console_prints_the_matrix_and_the_real_differences(replayed, tmp_pa
     lines = matrix_section.console_lines(summary.matrix)
     assert lines[-1].startswith("matrix: 2 of 7 row/column comparison(s) show a real difference")
     assert all("qwen2.5-7b-local vs" in line for line in lines[:-1]) and len(lines) == 3
+
+
+def test_a_summary_read_back_from_json_writes_the_same_section(replayed) -> None:
+    """`harness report RUN` formats the matrix of summary.json, whose deltas do not store their
+    metric's name: each is formatted by the figure it is filed under."""
+    from harness.artifacts import RunSummary
+
+    summary, rows = replayed
+    again = RunSummary.model_validate(summary.model_dump(mode="json"))
+    assert render_markdown(run_view(again, rows)) == render_markdown(run_view(summary, rows))
+    comparison = summary.matrix.comparisons[0]
+    counted = comparison.model_copy(update={"metrics": {"dangling": comparison.metrics["entity_recall"].model_copy(
+        update={"metric": "", "delta": 1.5, "ci_low": 1.0, "ci_high": 2.0})}})
+    assert "Dangling relationships Δ +1.50 per case [+1, +2]" in matrix_section.comparison_text(counted)
