@@ -1,6 +1,6 @@
 """Write the answers of the example model-matrix suite (suites/model-matrix.yaml).
 
-No model is reachable where these fixtures are made. The matrix suite runs six podcast cases
+No model is reachable where these fixtures are made. The matrix suite runs the podcast suite's twelve cases
 with two prompts (`default`, `tuned`) and three models, so each of its six cells needs answers:
 they are the podcast suite's hand-written answers (fixtures/responses/podcast/<prompt>/<case>.yaml),
 edited by the fixed rules below so that the three models answer differently, as three models
@@ -32,7 +32,8 @@ REPO = Path(__file__).resolve().parent.parent
 SOURCE = REPO / "fixtures" / "responses" / "podcast"
 TARGET = REPO / "fixtures" / "responses" / "model-matrix"
 CASES = ("host-welcomes-guest", "series-a-funding", "acquisition-deal", "outage-postmortem", "conference-recap",
-         "headset-launch")
+         "headset-launch", "chip-fab-news", "license-change-fork", "founder-origin-story", "model-benchmark-debate",
+         "regulator-fine", "quantum-startup-interview")  # every case of the podcast suite
 PROMPTS = ("default", "tuned")
 COMPLETE = "<|COMPLETE|>"
 RECORD = re.compile(r'^\("(entity|relationship)"<\|>(.*)\)$')

@@ -44,7 +44,7 @@ def test_rows_are_prompts_columns_models_and_each_cell_holds_its_mean_and_interv
     assert list(matrix.cells) == list(summary.variants)
     local = matrix.cells["tuned@qwen2.5-7b-local"]
     assert (local.prompt, local.model, local.model_name, local.cases) == ("tuned", "qwen2.5-7b-local",
-                                                                          "qwen2.5-7b-instruct-q4_k_m", 6)
+                                                                          "qwen2.5-7b-instruct-q4_k_m", 12)
     for name, cell in matrix.cells.items():
         for figure, value in cell.figures.items():
             expected = _mean(rows, name, figure)
@@ -62,7 +62,7 @@ def test_the_best_cell_of_each_figure_is_the_highest_mean(replayed) -> None:
         top = max(v for v in means.values() if v is not None)
         assert matrix.best[figure] == [n for n, v in means.items() if v is not None and abs(v - top) <= 1e-12]
     assert matrix.best["entity_recall"] == ["tuned@gpt-4o"]
-    assert matrix.best["grounding_rate"] == ["tuned@gpt-4o-mini", "tuned@gpt-4o"]  # a tie: both
+    assert matrix.best["grounding_rate"] == ["default@gpt-4o"]
 
 
 def test_rows_compare_prompts_under_one_model_and_columns_models_under_one_prompt(replayed) -> None:
@@ -79,14 +79,15 @@ def test_rows_compare_prompts_under_one_model_and_columns_models_under_one_promp
         ("column", "tuned@gpt-4o-mini", "tuned@qwen2.5-7b-local"),
     ]
     for c in matrix.comparisons:
-        assert list(c.metrics) == matrix.figures and c.paired == 6
+        assert list(c.metrics) == matrix.figures and c.paired == 12
         same = compare([r for r in rows if r.variant == c.a], [r for r in rows if r.variant == c.b]).metrics
         for figure, delta in c.metrics.items():  # compare's own statistics, not another
             assert delta == same[figure]
             assert delta.delta == pytest.approx(_mean(rows, c.b, figure) - _mean(rows, c.a, figure), abs=1e-9)
-    # the local model's drop in relationship recall is real under both prompts (6 cases, one sign)
+    # each model's difference in relationship recall is real under both prompts; the prompts' is not
     real = {(c.a, c.b) for c in matrix.comparisons if c.metrics["relationship_recall"].significant}
-    assert real == {("default@gpt-4o-mini", "default@qwen2.5-7b-local"), ("tuned@gpt-4o-mini", "tuned@qwen2.5-7b-local")}
+    assert real == {("default@gpt-4o-mini", "default@gpt-4o"), ("default@gpt-4o-mini", "default@qwen2.5-7b-local"),
+                    ("tuned@gpt-4o-mini", "tuned@gpt-4o"), ("tuned@gpt-4o-mini", "tuned@qwen2.5-7b-local")}
 
 
 def test_a_suite_without_models_has_no_matrix(tmp_path: Path) -> None:
@@ -102,10 +103,11 @@ def _cell(name: str, **values: float | None) -> MatrixCell:
 
 
 def test_best_cells_follow_the_metrics_direction_and_skip_na() -> None:
-    cells = {"a": _cell("a", entity_recall=0.5, dangling=3.0),
-             "b": _cell("b", entity_recall=0.7, dangling=1.0),
-             "c": _cell("c", entity_recall=None, dangling=None)}
+    cells = {"a": _cell("a", entity_recall=0.5, dangling=3.0, grounding_rate=0.9),
+             "b": _cell("b", entity_recall=0.7, dangling=1.0, grounding_rate=0.9),
+             "c": _cell("c", entity_recall=None, dangling=None, grounding_rate=0.8)}
     assert best_cells(cells, "entity_recall") == ["b"]
+    assert best_cells(cells, "grounding_rate") == ["a", "b"]  # a tie: every one
     assert best_cells(cells, "dangling") == ["b"]  # fewer is better
     assert best_cells({"c": cells["c"]}, "entity_recall") == []  # all n/a: no best
     assert best_cells(cells, "not_a_metric") == []

@@ -40,8 +40,8 @@ def test_report_md_shows_each_figures_grid_with_the_best_cell_starred(replayed) 
     assert "★" not in cells[1] + cells[3]
     # every comparison, with compare's Δ text; the real ones marked
     assert section.count("\n- row — ") == 3 and section.count("\n- column — ") == 4
-    assert re.search(r"- column — default@qwen2\.5-7b-local vs default@gpt-4o-mini over 6 paired case\(s\): "
-                     r"Entity recall Δ -\d+\.\d pt \[.*\] p 0\.031 ▼", section)
+    assert re.search(r"- column — default@qwen2\.5-7b-local vs default@gpt-4o-mini over 12 paired case\(s\): "
+                     r"Entity recall Δ -\d+\.\d pt \[.*\] p 0\.000 ▼", section)
 
 
 def test_report_html_has_the_matrix_and_a_run_without_one_has_none(replayed) -> None:
@@ -63,8 +63,11 @@ def test_the_console_prints_the_matrix_and_the_real_differences(replayed, tmp_pa
     row = next(line for line in text.splitlines() if "Relationship recall" in line and "default" in line)
     assert row.count("%") == 9  # three cells: a value and its interval each
     lines = matrix_section.console_lines(summary.matrix)
-    assert lines[-1].startswith("matrix: 2 of 7 row/column comparison(s) show a real difference")
-    assert all("qwen2.5-7b-local vs" in line for line in lines[:-1]) and len(lines) == 3
+    assert lines[-1].startswith("matrix: 6 of 7 row/column comparison(s) show a real difference")
+    assert len(lines) == 7 and not any(line.startswith("row — tuned@gpt-4o vs") for line in lines)
+    # only the real differences: the row of gpt-4o-mini has entity recall's, not relationship recall's
+    mini = next(line for line in lines if line.startswith("row — tuned@gpt-4o-mini vs"))
+    assert "Entity recall" in mini and "Relationship recall" not in mini
 
 
 def test_a_summary_read_back_from_json_writes_the_same_section(replayed) -> None:
