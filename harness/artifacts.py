@@ -718,11 +718,58 @@ class JudgesSummary(Value):
     pairwise: PairwiseSummary | None = None  # (d), with `judge.pairwise`
 
 
+class MatrixFigure(Value):
+    """One figure of one matrix cell: the mean of its cases' values and the 95% percentile
+    bootstrap interval of that mean (cases resampled: `compare.macro_intervals`); None (n/a) where
+    no case has a value."""
+
+    value: float | None
+    ci_low: float | None
+    ci_high: float | None
+
+
+class MatrixCell(Value):
+    """One (prompt variant, model) cell of a suite's model matrix (docs/suites.md, "Model matrix")."""
+
+    variant: str  # the cell's name in the run: `<prompt>@<model>`, the key of `RunSummary.variants`
+    prompt: str  # the prompt variant, as the suite names it (the matrix's row)
+    model: str  # the model's label in `models:` (the matrix's column)
+    model_name: str  # the model the endpoint was asked for
+    cases: int
+    figures: dict[str, MatrixFigure]  # figure (a metric's name) -> value, in `MatrixSummary.figures` order
+
+
+class MatrixComparison(Value):
+    """A paired comparison of two cells of one row (two prompts under one model) or one column
+    (two models under one prompt): b against a, as `compare.compare` makes every comparison,
+    kept for the matrix's figures."""
+
+    along: Literal["row", "column"]
+    a: str  # the reference cell: the baseline prompt's (row) or the baseline model's (column)
+    b: str
+    paired: int  # cases both cells scored
+    metrics: dict[str, MetricDelta]
+
+
+class MatrixSummary(Value):
+    """The model matrix of a suite with `models:`: rows are prompt variants, columns models,
+    each cell its figures with intervals, the best cells per figure, and the paired comparisons
+    along each row and column (harness/matrix.py)."""
+
+    prompts: list[str]  # rows, in suite order
+    models: list[str]  # columns, in `models:` order
+    figures: list[str]  # the figures shown (metric names), in order
+    cells: dict[str, MatrixCell]  # by cell name, row by row
+    best: dict[str, list[str]]  # figure -> the cells with its best value (ties: every one); none when all n/a
+    comparisons: list[MatrixComparison]
+
+
 class RunSummary(Artifact):
     """One finished run of one suite (summary.json). Timings live only under keys ending in `_s`
     (and `created_at`): every other value is reproduced byte for byte by a replayed run."""
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions", "pending_review", "kind", "judges")
+    omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions", "pending_review", "kind", "judges",
+                                               "matrix")
     schema_version: Literal[1] = SUMMARY_SCHEMA_VERSION
     harness_version: str
     suite: str
@@ -748,6 +795,8 @@ class RunSummary(Artifact):
     kind: SuiteKind | None = None
     # the suite's `judge:` (harness/judges/): its questions and calibration; absent without one
     judges: JudgesSummary | None = None
+    # the suite's model matrix (`models:`, harness/matrix.py); absent without one
+    matrix: MatrixSummary | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per variant and metric (a MultiIndex `variant`, `metric`): `micro`, `macro` and

@@ -23,6 +23,7 @@ from .errors import InputError
 from .gate import gate_config, judge
 from .gc_rest import objects_at_rest
 from .judges.summary import judges_summary
+from .matrix import matrix_summary
 from .model import CaseResult, first_samples
 from .runfolder import GATE, SUMMARY, default_baseline_path, read_baseline, write_artifact
 from .summary import build_summary
@@ -100,6 +101,7 @@ def summarize(suite: Suite, run_id: str, rows: list[CaseResult], *, record_mode:
                             comparisons=compare_to_baseline(suite, rows), entity_types=entity_types)
     summary.gate_config = gate_config(suite)
     summary.judges = judges_summary(suite, rows, run_dir)  # the judge's questions and calibration, when it has one
+    summary.matrix = matrix_summary(suite, rows, summary)  # a suite with `models:`: its prompt x model matrix
     return summary
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import os
 import stat
 from collections import Counter
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from .llm.providers.base import check_base_url
 from .llm.providers.registry import known_provider, provider_names
 from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, JudgeVerdict, MatchingConfig, Ontology, ReviewDay, ReviewState,
                     SuiteKind, Value)
-from .names import CASE_ID  # anchored with \A...\Z: a trailing newline does not slip through
+from .names import CASE_ID, NAME_RULE  # anchored with \A...\Z: a trailing newline does not slip through
 from .formats import AUTO, format_names, is_format
 from .prompts.entity_types import DEFAULT_ENTITY_TYPES
 from .gate_settings import Regression, Thresholds
@@ -70,6 +71,22 @@ class ModelSettings(Value):
     @classmethod
     def _valid_url(cls, value: str | None) -> str | None:
         return None if value is None else check_base_url(value)
+
+
+class MatrixModel(ModelSettings):
+    """One model of a suite's `models:` (docs/suites.md, "Model matrix"): a full model block and
+    the label its cells are named by (`<variant>@<label>`); the label is the key of the mapping
+    form, else `label:`, else the model's name."""
+
+    label: str
+
+    @field_validator("label")
+    @classmethod
+    def _safe_label(cls, value: str) -> str:
+        if not CASE_ID.fullmatch(value):
+            raise ValueError(f"model label {value!r} must be {NAME_RULE} (it names cassette folders); "
+                             "give the model a `label:`")
+        return value
 
 
 class JudgeSpec(JudgeOptions):
@@ -172,6 +189,9 @@ class SuiteSpec(Value):
     language: str = "English"
     entity_types: list[str] = Field(default_factory=lambda: list(DEFAULT_ENTITY_TYPES))
     model: ModelSettings = Field(default_factory=ModelSettings)
+    # the model matrix: every variant runs with every model, each (variant, model) a cell of its
+    # own (`<variant>@<label>`); the suite's `model:` gives each entry's unset settings
+    models: list[MatrixModel] | None = None
     variants: dict[str, VariantSpec]
     baseline: str | None = None
     thresholds: Thresholds = Field(default_factory=Thresholds)
@@ -195,6 +215,33 @@ class SuiteSpec(Value):
         if not CASE_ID.fullmatch(value):
             raise ValueError("suite names are letters, digits, '.', '_' and '-' (they name folders)")
         return value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _matrix_entries(cls, data: Any) -> Any:
+        """`models:` as a list of blocks, each with its label: a mapping's key is its entry's label
+        (and its name when it gives none), a list entry's label is its `label:` or its name; every
+        setting an entry leaves out is the suite `model:`'s (its name excepted)."""
+        if not isinstance(data, dict) or not isinstance(data.get("models"), (dict, list)):
+            return data
+        shared = data.get("model")
+        inherited = {key: value for key, value in shared.items() if key != "name"} if isinstance(shared, dict) else {}
+        given = data["models"]
+        entries: list[Any] = []
+        pairs = given.items() if isinstance(given, dict) else ((None, entry) for entry in given)
+        for key, entry in pairs:
+            if key is not None and entry is None:
+                entry = {}  # `models: {gpt-4o-mini: }`: the label is the model's name
+            if not isinstance(entry, dict):
+                entries.append(entry)  # refused by the schema, where it stands
+                continue
+            own = {**inherited, **entry}
+            if key is not None:
+                own = {"name": str(key), **own, "label": str(key)}
+            elif "label" not in own and isinstance(own.get("name"), str):
+                own["label"] = own["name"]
+            entries.append(own)
+        return {**data, "models": entries}
 
     @field_validator("kind")
     @classmethod
@@ -228,17 +275,36 @@ class SuiteSpec(Value):
         return value
 
 
+CELL_MARK = "@"  # no variant or model name holds it (names.CASE_ID): a cell's name is unambiguous
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of a suite's model matrix: a prompt variant (as the suite file names it) run with
+    one model of `models:` (its label)."""
+
+    variant: str
+    model: str
+
+    @property
+    def name(self) -> str:
+        """The cell's variant name in runs, cassette folders and summaries: `<variant>@<model>`."""
+        return f"{self.variant}{CELL_MARK}{self.model}"
+
+
 class Suite:
     """A loaded suite: the validated spec plus resolved paths and gold cases."""
 
     def __init__(self, spec: SuiteSpec, path: Path, root: Path, cases: list[GoldCase], *,
-                 allow_outside_files: bool = False) -> None:
+                 allow_outside_files: bool = False, cells: dict[str, Cell] | None = None) -> None:
         self.spec = spec
         self.path = path
         self.root = root  # the project folder that relative paths in the suite start from
         self.cases = cases
         # --allow-outside-chunks: chunk and prompt files may resolve outside `root`
         self.allow_outside_files = allow_outside_files
+        # the model matrix's cells by variant name (`<variant>@<model>`); empty without `models:`
+        self.cells: dict[str, Cell] = dict(cells or {})
 
     def holds(self, file: Path) -> bool:
         """Whether `file` may be read for this suite: inside the project folder (symlinks
@@ -252,6 +318,44 @@ class Suite:
     @property
     def baseline(self) -> str:
         return self.spec.baseline or next(iter(self.spec.variants))
+
+    def model_settings(self, variant: str) -> ModelSettings:
+        """The model block a variant (a matrix cell) calls: its `models:` entry, else the suite's `model:`."""
+        cell = self.cells.get(variant)
+        if cell is None:
+            return self.spec.model
+        return next(m for m in self.spec.models or () if m.label == cell.model)
+
+    def model_blocks(self) -> list[ModelSettings]:
+        """Every model block the suite may call (its key variables are learnt from these)."""
+        return [self.spec.model, *(self.spec.models or ())]
+
+    def prompt_variant(self, variant: str) -> str:
+        """The variant as the suite file names it (a cell's prompt variant)."""
+        cell = self.cells.get(variant)
+        return variant if cell is None else cell.variant
+
+    def select(self, variants: list[str] | None, models: list[str] | None) -> list[str]:
+        """The variant names a run of `--variant` and `--model` selects, in suite order: a cell is
+        selected when its prompt variant (or its own name) is among `variants` and its model among
+        `models`; an unknown name is an InputError."""
+        names = self.variant_names()
+        if variants:
+            known = set(names) | {cell.variant for cell in self.cells.values()}
+            unknown = [v for v in variants if v not in known]
+            if unknown:
+                have = list(dict.fromkeys([*(c.variant for c in self.cells.values()), *names]))
+                raise InputError(f"{self.path}: --variant: no variant named {', '.join(unknown)} (have {', '.join(have)})")
+            names = [n for n in names if n in variants or self.prompt_variant(n) in variants]
+        if models:
+            labels = [m.label for m in self.spec.models or ()]
+            if not labels:
+                raise InputError(f"{self.path}: --model: the suite lists no `models:` to choose from")
+            unknown = [m for m in models if m not in labels]
+            if unknown:
+                raise InputError(f"{self.path}: --model: no model named {', '.join(unknown)} (have {', '.join(labels)})")
+            names = [n for n in names if self.cells[n].model in models]
+        return names
 
     def variant_names(self) -> list[str]:
         return list(self.spec.variants)
@@ -532,7 +636,11 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
         raise _schema_error(path, lines, exc) from None
     # the suite's key is hidden wherever the harness writes or prints, a command sending nothing too
     # (`evaluate` writes answers that may hold it)
-    learn_key_envs([spec.model.api_key_env])
+    learn_key_envs([spec.model.api_key_env, *(m.api_key_env for m in spec.models or ())])
+    problem = matrix_problem(spec, data.get("models"))
+    if problem is not None:
+        raise _fail(path, lines, problem[0], problem[1])
+    cells = matrix_cells(spec)
 
     problem = matching_problem(spec.matching)
     if problem is not None:
@@ -541,10 +649,11 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
         problem = ontology_problem(spec.ontology)
         if problem is not None:
             raise _fail(path, lines, ("ontology", *problem[0]), problem[1])
-    if spec.baseline is not None and spec.baseline not in spec.variants:
-        raise _fail(path, lines, ("baseline",), f"baseline '{spec.baseline}' is not one of the variants {sorted(spec.variants)}")
+    if spec.baseline is not None and spec.baseline not in spec.variants and spec.baseline not in cells:
+        raise _fail(path, lines, ("baseline",), f"baseline '{spec.baseline}' is not one of the variants "
+                                                f"{sorted(spec.variants)}{' or their cells' if cells else ''}")
     for name in spec.thresholds.variants:
-        if name not in spec.variants:
+        if name not in spec.variants and name not in cells:
             raise _fail(path, lines, ("thresholds", "variants", name), f"no variant named '{name}'")
     for name, variant in spec.variants.items():
         if variant.prompt.startswith("builtin:"):
@@ -605,7 +714,62 @@ def load_suite(path: str | Path, *, allow_outside_chunks: bool = False) -> Suite
         # (the side file's own gold was validated with it, errors naming its lines)
         _check_gold_lists(own, path, lines, loc)
         cases.append(_gold_case(case, text))
-    return Suite(spec, path, root, cases, allow_outside_files=allow_outside_chunks)
+    if cells:
+        spec = _expanded(spec, cells)
+    return Suite(spec, path, root, cases, allow_outside_files=allow_outside_chunks, cells=cells)
+
+
+def matrix_problem(spec: SuiteSpec, written: object) -> tuple[tuple, str] | None:
+    """The first problem of a suite's model matrix (location, message): a model listed twice,
+    a variant naming its own `model:` (which of the matrix's would it replace?), a cell name too
+    long for a folder. `written`: `models:` as the file gives it (a list's places are reported)."""
+    if spec.models is None:
+        return None
+    if not spec.models:
+        return ("models",), "the list is empty (leave `models:` out to run the suite's `model:`)"
+    first: dict[str, int] = {}
+    for index, model in enumerate(spec.models):
+        if model.label in first:
+            where = ("models", index) if isinstance(written, list) else ("models", model.label)
+            return where, f"model '{model.label}' is listed twice (first at models[{first[model.label]}]); give each a `label:` of its own"
+        first[model.label] = index
+    for name, variant in spec.variants.items():
+        if variant.model is not None:
+            return (("variants", name, "model"), "a variant's own `model:` cannot be used with `models:` "
+                    "(every variant runs with every model; choose cells with --model)")
+        longest = max(len(m.label) for m in spec.models)
+        if len(Cell(name, "").name) + longest > MAX_CELL_NAME:
+            return ("variants", name), f"the cell names '{name}@<model>' would exceed {MAX_CELL_NAME} characters (they name folders)"
+    return None
+
+
+MAX_CELL_NAME = 255  # a cell's name is a cassette folder's: the longest file name Linux takes
+
+
+def matrix_cells(spec: SuiteSpec) -> dict[str, Cell]:
+    """Every (variant, model) cell of the suite's matrix, by name, variant by variant in suite
+    order, then model by model as `models:` lists them; empty without `models:`."""
+    cells = (Cell(variant, model.label) for variant in spec.variants for model in spec.models or ())
+    return {cell.name: cell for cell in cells}
+
+
+def _expanded(spec: SuiteSpec, cells: dict[str, Cell]) -> SuiteSpec:
+    """The spec whose variants are the matrix's cells, so that planning, running, cassettes,
+    scoring and the gate work per cell: the baseline is the baseline variant's cell with the first
+    model (or the cell it names), and a variant's `thresholds.variants` entry applies to each of
+    its cells (a cell's own entry wins)."""
+    first_model = next(iter(spec.models or ())).label
+    baseline = spec.baseline or next(iter(spec.variants))
+    if baseline not in cells:
+        baseline = Cell(baseline, first_model).name
+    per_variant = spec.thresholds.variants
+    thresholds = {name: per_variant.get(name, per_variant.get(cell.variant)) for name, cell in cells.items()}
+    return spec.model_copy(update={
+        "variants": {name: spec.variants[cell.variant] for name, cell in cells.items()},
+        "baseline": baseline,
+        "thresholds": spec.thresholds.model_copy(update={
+            "variants": {name: limits for name, limits in thresholds.items() if limits is not None}}),
+    })
 
 
 def _variant_cases_problem(listed: list[str] | None, known: dict[str, int]) -> tuple[tuple, str] | None:

@@ -157,7 +157,7 @@ def build_summary(
     for name in present:
         spec = suite.spec.variants[name]
         rows = [r for r in results if r.variant == name]
-        variants[name] = variant_summary(rows, prompt=spec.prompt, model=spec.model or suite.spec.model.name,
+        variants[name] = variant_summary(rows, prompt=spec.prompt, model=spec.model or suite.model_settings(name).name,
                                          prices=prices, entity_types=entity_types.get(name),
                                          gold=gold, matching=suite.spec.matching, replayed=record_mode == "none")
     baseline = suite.baseline

@@ -108,6 +108,7 @@ ModeOpt = Annotated[
     typer.Option("--record-mode", help="none (replay only), once, rewrite or all. Default: none for run; once for record (none when CI is set)."),
 ]
 VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", help="Only these variants (repeatable).")]
+ModelOpt = Annotated[Optional[list[str]], typer.Option("--model", help="Only the cells of these models of the suite's `models:` (repeatable; docs/suites.md).")]
 CaseOpt = Annotated[Optional[list[str]], typer.Option("--case", help="Only these cases (repeatable).")]
 ReportsOpt = Annotated[Path, typer.Option("--reports", help="Folder for run outputs.")]
 RunIdOpt = Annotated[Optional[str], typer.Option("--run-id", help="Name the run folder, reports/<suite>/<run-id>/, of every suite given (resumes it if unfinished).")]

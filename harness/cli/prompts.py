@@ -112,7 +112,7 @@ def _lint_suite(path: Path, settings: dict[str, Any]) -> list[tuple[str, Any]]:
         variables = plan.variables(GoldCase(id="lint", text=""))
         options = {k: v for k, v in settings.items() if v is not None}
         options.setdefault("format", plan.format)
-        options.setdefault("model", spec.model or suite.spec.model.name)
+        options.setdefault("model", spec.model or suite.model_settings(name).name)
         options.setdefault("engine", "harness")  # the runner fills a suite's prompts
         out.append((f"{suite.name}/{name}: {resolved.display}", lint_report(template, variables=variables, **options)))
     return out

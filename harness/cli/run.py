@@ -23,6 +23,7 @@ from .options import (
     RunIdOpt,
     ShardOpt,
     SuitesArg,
+    ModelOpt,
     VariantOpt,
     WorkersOpt,
 )
@@ -57,6 +58,7 @@ def evaluate_suites(
     variants: list[str] | None,
     cases: list[str] | None,
     reports: Path,
+    models: list[str] | None = None,
     run_id: str | None,
     fresh: bool,
     base_url: str | None = None,
@@ -106,6 +108,7 @@ def evaluate_suites(
             run_id=run_id,  # each suite's own folder: reports/<suite>/<run-id>/
             fresh=fresh,
             variants=variants,
+            models=models,
             cases=cases,
             base_url=base_url,
             concurrency=concurrency,
@@ -137,6 +140,7 @@ def run_command(
     suites: SuitesArg,
     record_mode: ModeOpt = None,
     variant: VariantOpt = None,
+    model: ModelOpt = None,
     case: CaseOpt = None,
     reports: ReportsOpt = Path("reports"),
     run_id: RunIdOpt = None,
@@ -149,7 +153,7 @@ def run_command(
     workers: WorkersOpt = None,
 ) -> None:
     """Evaluate suites: render, replay (or call), parse, score, report."""
-    outcomes = evaluate_suites(suites, command="run", record_mode=record_mode, variants=variant, cases=case,
+    outcomes = evaluate_suites(suites, command="run", record_mode=record_mode, variants=variant, models=model, cases=case,
                                reports=reports, run_id=run_id, fresh=fresh, shard=shard,
                                allow_outside_chunks=allow_outside_chunks, baseline=baseline if gate else None,
                                repeat=repeat, workers=workers)
@@ -163,6 +167,7 @@ def record_command(
     suites: SuitesArg,
     record_mode: ModeOpt = None,
     variant: VariantOpt = None,
+    model: ModelOpt = None,
     case: CaseOpt = None,
     reports: ReportsOpt = Path("reports"),
     run_id: RunIdOpt = None,
@@ -185,16 +190,16 @@ def record_command(
         raise InputError(f"--batch-poll: {batch_poll:g} s between checks of a batch; give {MIN_POLL_S:g} to "
                          f"{MAX_POLL_S:g} seconds (a batch takes minutes to hours)")
     if batch:
-        record_mode = _record_batch(suites, record_mode=record_mode, variants=variant, cases=case, shard=shard,
+        record_mode = _record_batch(suites, record_mode=record_mode, variants=variant, models=model, cases=case, shard=shard,
                                     base_url=base_url, allow_outside_chunks=allow_outside_chunks, repeat=repeat,
                                     batch_id=batch_id, poll_s=batch_poll)
-    evaluate_suites(suites, command="record", record_mode=record_mode, variants=variant, cases=case,
+    evaluate_suites(suites, command="record", record_mode=record_mode, variants=variant, models=model, cases=case,
                     reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency,
                     shard=shard, allow_outside_chunks=allow_outside_chunks, repeat=repeat)
 
 
 def _record_batch(suites: list[Path], *, record_mode: str | None, variants: list[str] | None,
-                  cases: list[str] | None, shard: str | None, base_url: str | None, allow_outside_chunks: bool,
+                  models: list[str] | None, cases: list[str] | None, shard: str | None, base_url: str | None, allow_outside_chunks: bool,
                   repeat: int, batch_id: str | None, poll_s: float) -> str:
     """`record --batch`: every suite's calls through the Batch API; the record mode of the live
     run that follows (once: it replays what the batch recorded and records the failed cases)."""
@@ -213,7 +218,7 @@ def _record_batch(suites: list[Path], *, record_mode: str | None, variants: list
         raise InputError("--batch-id: give exactly one suite (a batch holds one suite's calls)")
     for path in suites:
         suite = load_suite(path, allow_outside_chunks=allow_outside_chunks)
-        todo, skipped = plan_batch(suite, mode=mode, variants=variants, cases=cases, base_url=base_url,
+        todo, skipped = plan_batch(suite, mode=mode, variants=variants, models=models, cases=cases, base_url=base_url,
                                    shard=parse_shard(shard), repeat=repeat)
         report = record_batch(suite, todo, replace=mode != "once", poll_s=poll_s, batch_id=batch_id)
         report.skipped = skipped

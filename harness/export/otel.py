@@ -130,7 +130,7 @@ def _endpoints(summary: RunSummary) -> dict[str, Endpoint]:
         spec = suite.spec.variants.get(name)
         if spec is None:
             continue
-        settings = endpoint_settings(suite.spec.model, model_name=spec.model)
+        settings = endpoint_settings(suite.model_settings(name), model_name=spec.model)
         if settings.model != variant.model:
             continue  # the suite has changed since the run: its settings are not the run's
         found[name] = Endpoint(provider=PROVIDER_NAMES.get(settings.provider, settings.provider),

@@ -16,7 +16,7 @@ from rich.table import Table
 from ..artifacts import RunSummary, VariantSummary, Verdict
 from ..kinds.registry import builds_graph
 from ..metrics.registry import Metric, console_columns, format_value, key_figures
-from . import engine_section, fragmentation_section, gleaning_section, judges_section
+from . import engine_section, fragmentation_section, gleaning_section, judges_section, matrix_section
 
 
 def _rate(value: float | None) -> str:
@@ -148,6 +148,10 @@ def print_run_table(summary: RunSummary, run_dir: Path, verdict: Verdict | None 
                     console: Console | None = None) -> None:
     console = console or Console(width=140)
     console.print(run_table(summary))
+    if summary.matrix is not None:
+        console.print(matrix_section.console_table(summary.matrix, summary.suite))
+        for line in matrix_section.console_lines(summary.matrix):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     for line in annotation_lines(summary):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     cases = cases_line(summary)

@@ -14,6 +14,7 @@ from ..metrics.registry import Metric, format_metric, format_value, get, key_fig
 from . import engine_section
 from ..model import CaseResult, CaseScore, SummaryScore
 from ..scoring.case_metrics import measured
+from .deltas import change, delta_text, pt  # noqa: F401 (the report writers read them here)
 from .repeats import RULE_TEXT, samples_text, spread_rows, verdict_text
 from .view import SIZE_KEYS, Column, ReportView
 
@@ -44,10 +45,6 @@ def usage_cells(data: VariantSummary) -> tuple[str, str]:
     return usage_text(data)
 
 
-def pt(value: float | None) -> str:
-    return "—" if value is None else f"{value * 100:+.1f}"
-
-
 def esc(text: Any) -> str:
     """Text safe inside a markdown table cell."""
     return (
@@ -63,30 +60,6 @@ def names(items: list[str], limit: int = MAX_LIST) -> str:
 
 def pairs(items: list[list[str]], limit: int = MAX_LIST) -> str:
     return names([" — ".join(p) for p in items], limit)
-
-
-def change(delta: float | None, metric: Metric | None) -> str:
-    """A difference without its unit: "+3.1" (points of a rate) or "+1.50" (a count per case)."""
-    if delta is None:
-        return "—"
-    return metric.format_change(delta) if metric is not None and metric.is_count else pt(delta)
-
-
-def delta_text(delta: MetricDelta | None, metric: Metric | None = None) -> str:
-    """`Δ +3.1 pt [−1.0, +7.2] p 0.031` (a count: `Δ +1.50 per case [...]`) with ▲/▼ when the
-    difference is real (`compare.is_real_difference`, the gate's rule: enough cases, interval
-    excludes zero and a small p-value); ▲ is a rise, which is worse for a lower-is-better metric."""
-    if delta is None or delta.delta is None:
-        return ""
-    metric = metric or get(delta.metric)
-    unit = " per case" if metric is not None and metric.is_count else " pt"
-    low, high = delta.ci_low, delta.ci_high
-    interval = f" [{change(low, metric)}, {change(high, metric)}]" if low is not None and high is not None else ""
-    p_text = "" if delta.p_value is None else f" p {delta.p_value:.3f}"
-    mark = ""
-    if delta.significant:
-        mark = " ▲" if delta.delta > 0 else " ▼"
-    return f"Δ {change(delta.delta, metric)}{unit}{interval}{p_text}{mark}"
 
 
 def row_label(metric: Metric) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .. import plugins
-from . import engine_section, fragmentation_section, gleaning_section, judges_section, outputs_section
+from . import engine_section, fragmentation_section, gleaning_section, judges_section, matrix_section, outputs_section
 from . import html_report as html
 from . import markdown as md
 from .repeats import has_repeats
@@ -130,6 +130,8 @@ def _cases_html(view: ReportView, plots: Plots) -> list[str]:
 for _section in (
     ReportSection("outputs", lambda view: outputs_section.markdown_lines(view, md.esc), _outputs_html),
     ReportSection("scores", _scores_markdown, _scores_html),
+    ReportSection("model_matrix", lambda view: matrix_section.markdown_lines(view, md.esc),
+                  lambda view, plots: [matrix_section.html_block(view)], lambda view: view.matrix is not None),
     ReportSection("repeat_spread", lambda view: ["## Repeat spread", "", *md.repeats_section(view), ""],
                   lambda view, plots: ["<h2>Repeat spread</h2>", html.repeats_html(view)], has_repeats),
     ReportSection("judged_figures", lambda view: judges_section.markdown_lines(view, md.esc),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
-from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, JudgesSummary, MetricDelta, OutputsSummary, RunSummary,
+from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, JudgesSummary, MatrixSummary, MetricDelta, OutputsSummary, RunSummary,
                          VariantSummary, Verdict)
 from ..gate import effective_thresholds
 from ..metrics.registry import Metric, in_reports
@@ -82,6 +82,7 @@ class ReportView:
     outputs: OutputsSummary | None = None  # a run of `harness evaluate` (outputs_section.py)
     conventions: ConventionsSummary | None = None
     judges: JudgesSummary | None = None  # the suite judge's calibration (judges_section.py)
+    matrix: MatrixSummary | None = None  # a suite with `models:`: its prompt x model matrix (matrix_section.py)
 
     def column(self, name: str) -> Column:
         return next(c for c in self.columns if c.name == name)
@@ -194,6 +195,7 @@ def run_view(
         outputs=summary.outputs,
         conventions=summary.conventions,
         judges=summary.judges,
+        matrix=summary.matrix,
     )
 
 

@@ -76,7 +76,8 @@ def _text(path: Path) -> str:
 
 
 def _key_redactor(suite: Suite) -> Redactor:
-    return Redactor(configured_secrets([suite.spec.model.api_key_env, *get_provider(suite.spec.model.provider).key_envs]))
+    return Redactor(configured_secrets([variable for model in suite.model_blocks()
+                                        for variable in (model.api_key_env, *get_provider(model.provider).key_envs)]))
 
 
 def _check_file(path: Path, redactor: Redactor) -> list[CassetteAuditFinding]:

@@ -420,13 +420,14 @@ def _write_case(case: BatchCase, payloads: list[dict[str, Any]], answers: dict[s
 
 
 def plan_batch(suite: Suite, *, mode: str, variants: list[str] | None, cases: list[str] | None,
-               base_url: str | None, shard: tuple[int, int] | None, repeat: int) -> tuple[list[BatchCase], int]:
+               base_url: str | None, shard: tuple[int, int] | None, repeat: int,
+               models: list[str] | None = None) -> tuple[list[BatchCase], int]:
     """The cases to record through the batch, and how many are skipped (their cassette exists, mode once)."""
     from .schedule import RunOptions, select_cases
     from .requests import case_request, clients_for
     from .plan import plan_variant
 
-    options = RunOptions(record_mode=mode, variants=variants, cases=cases, base_url=base_url, shard=shard,
+    options = RunOptions(record_mode=mode, variants=variants, models=models, cases=cases, base_url=base_url, shard=shard,
                          repeat=repeat)
     names, chosen = select_cases(suite, options)
     plans = {name: plan_variant(suite, name) for name in names}

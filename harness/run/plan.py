@@ -128,7 +128,7 @@ def endpoint_settings(model: ModelSettings, *, model_name: str | None = None,
 
 def plan_variant(suite: Suite, name: str) -> VariantPlan:
     spec = suite.spec.variants[name]
-    model = suite.spec.model
+    model = suite.model_settings(name)  # a matrix cell's own model block
     template = load_variant_prompt(suite, name)  # honours HARNESS_PROMPT_<VARIANT>, HARNESS_PROMPTS_DIR
     endpoint = endpoint_settings(model, model_name=spec.model)
     types = variant_entity_types(suite, name, template)

@@ -91,13 +91,15 @@ async def converse(client: ModelClient, request: CaseRequest) -> list[Round]:
 
 
 def clients_for(plans: dict[str, VariantPlan], *, replay: bool) -> dict[str, ModelClient]:
-    """A client per variant, shared by variants calling the same endpoint so that its adaptive
-    limit covers every call to it."""
+    """A client per variant, shared by variants calling the same endpoint with the same settings
+    so that its adaptive limit covers every call to it. Variants that ask for another model (a
+    variant's `model:`, a matrix cell) or other settings get a client of their own: a client
+    builds every payload from its settings, so a shared one would send the first variant's model."""
     shared: dict[tuple, ModelClient] = {}
     by_variant: dict[str, ModelClient] = {}
     for name, plan in plans.items():
         endpoint = plan.endpoint
-        key = (endpoint.provider, endpoint.base_url, endpoint.base_url_env, endpoint.api_key_env, endpoint.concurrency)
+        key = dataclasses.astuple(endpoint)
         if key not in shared:
             shared[key] = ModelClient(endpoint, replay=replay)
         by_variant[name] = shared[key]

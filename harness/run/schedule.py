@@ -35,6 +35,7 @@ class RunOptions:
     run_id: str | None = None
     fresh: bool = False
     variants: list[str] | None = None
+    models: list[str] | None = None  # `--model`: the matrix cells of these models only (docs/suites.md)
     cases: list[str] | None = None
     concurrency: int | None = None
     base_url: str | None = None
@@ -116,12 +117,8 @@ class RunContext:
 
 
 def select_cases(suite: Suite, options: RunOptions) -> tuple[list[str], list[GoldCase]]:
-    variants = suite.variant_names()
-    if options.variants:
-        unknown = [v for v in options.variants if v not in variants]
-        if unknown:
-            raise InputError(f"{suite.path}: no variant named {', '.join(unknown)} (have {', '.join(variants)})")
-        variants = [v for v in variants if v in options.variants]
+    # a matrix cell is selected by its own name or its variant's (`--variant`) and its model (`--model`)
+    variants = suite.select(options.variants, options.models)
     cases = suite.cases
     if options.cases:
         ids = {c.id for c in cases}

@@ -16,7 +16,9 @@ from ..suites import Suite
 def resolve_variant_prompt(suite: Suite, variant: str, *, environ: Mapping[str, str] | None = None) -> ResolvedPrompt:
     """The prompt a suite's variant uses, honouring the environment overrides."""
     spec = suite.spec.variants[variant]
-    resolved = resolve_prompt(spec.prompt, suite_path=suite.path, root=suite.root, variant=variant, environ=environ)
+    # a matrix cell's prompt is its variant's: HARNESS_PROMPT_<VARIANT> names the variant, not the cell
+    resolved = resolve_prompt(spec.prompt, suite_path=suite.path, root=suite.root, variant=suite.prompt_variant(variant),
+                              environ=environ)
     # what the suite file names must stay in the project, as load_suite checks for paths: a bare
     # name found only in the current folder is no exception (HARNESS_PROMPT_<VARIANT> and
     # HARNESS_PROMPTS_DIR are the user's own choice, and may point anywhere)
