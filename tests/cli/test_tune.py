@@ -68,7 +68,6 @@ def test_add_variant_keeps_the_suite_valid_and_its_comments(tmp_path: Path) -> N
 
 def test_without_a_key_tune_replays_instead_of_failing_to_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("AZURE_OPENAI_API_KEY", raising=False)
     args = ["tune", "--suite", str(REPO / "suites" / "podcast.yaml"), "--out", str(tmp_path / "t.yaml"),
@@ -82,7 +81,6 @@ def test_without_a_key_tune_replays_instead_of_failing_to_record(tmp_path: Path,
 def test_an_azure_key_alone_does_not_make_tune_record_with_the_openai_provider(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     # the openai provider sends OPENAI_API_KEY only: an Azure key must not make tune try to record
-    monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("AZURE_OPENAI_API_KEY", "az-key-that-openai-never-sends")
     args = ["tune", "--suite", str(REPO / "suites" / "podcast.yaml"), "--out", str(tmp_path / "t.yaml"),

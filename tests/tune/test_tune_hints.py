@@ -35,7 +35,6 @@ class JunkPersona(Responder):
 def test_a_junk_persona_names_the_persona_option_and_rewrite(tmp_path: Path, api_key: str, monkeypatch: pytest.MonkeyPatch,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
     _docs(tmp_path)
     responder = JunkPersona({"mayor": TEXTS["a/mayor.txt"], "fair": TEXTS["fair.md"]})
     with FakeOpenAIServer(responder) as srv:
@@ -52,7 +51,6 @@ def test_a_junk_persona_names_the_persona_option_and_rewrite(tmp_path: Path, api
 def test_base_url_without_a_key_refuses_instead_of_replaying(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
     for name in ("OPENAI_API_KEY", "AZURE_OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     _docs(tmp_path)
@@ -75,7 +73,6 @@ def test_input_cassettes_are_named_after_the_project(tmp_path: Path) -> None:
 def test_with_selection_all_the_hint_does_not_suggest_limit(tmp_path: Path, api_key: str, monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
     _docs(tmp_path)
     responder = Responder({"mayor": TEXTS["a/mayor.txt"], "fair": TEXTS["fair.md"]})
     with FakeOpenAIServer(responder) as srv:
