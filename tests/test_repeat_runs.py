@@ -57,7 +57,6 @@ def sampled_script(suite: Suite) -> Script:
 @pytest.fixture
 def suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Suite:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     return load_suite(write_project(tmp_path, max_gleanings=0))
 

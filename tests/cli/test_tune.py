@@ -68,7 +68,6 @@ def test_add_variant_keeps_the_suite_valid_and_its_comments(tmp_path: Path) -> N
 
 def test_without_a_key_tune_replays_instead_of_failing_to_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("AZURE_OPENAI_API_KEY", raising=False)
     args = ["tune", "--suite", str(REPO / "suites" / "podcast.yaml"), "--out", str(tmp_path / "t.yaml"),
@@ -82,7 +81,6 @@ def test_without_a_key_tune_replays_instead_of_failing_to_record(tmp_path: Path,
 def test_an_azure_key_alone_does_not_make_tune_record_with_the_openai_provider(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     # the openai provider sends OPENAI_API_KEY only: an Azure key must not make tune try to record
-    monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("AZURE_OPENAI_API_KEY", "az-key-that-openai-never-sends")
     args = ["tune", "--suite", str(REPO / "suites" / "podcast.yaml"), "--out", str(tmp_path / "t.yaml"),
@@ -112,29 +110,26 @@ def _podcast_project(tmp_path: Path) -> Path:
     return tmp_path / "suites" / "podcast.yaml"
 
 
-def test_retuning_into_a_variants_own_prompt_leaves_the_suite_as_it_is(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("out", "code", "said"), [
     # the README's tuning block: `auto` already measures prompts/podcast/auto.yaml (exit 2 "duplicate key" before)
+    ("prompts/podcast/auto.yaml", 0, "variant 'auto' of suites/podcast.yaml already measures prompts/podcast/auto.yaml"),
+    # naming another prompt's variant is refused before any call
+    ("prompts/podcast-auto.yaml", 2, "already has a variant 'auto'"),
+], ids=["its-own-prompt", "another-prompt"])
+def test_add_variant_auto_leaves_the_suite_as_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str], out: str, code: int,
+                                                    said: str) -> None:
     suite = _podcast_project(tmp_path)
     before = suite.read_text()
     monkeypatch.chdir(tmp_path)
-    args = ["tune", "--suite", "suites/podcast.yaml", "--out", "prompts/podcast/auto.yaml", "--selection", "top",
+    args = ["tune", "--suite", "suites/podcast.yaml", "--out", out, "--selection", "top",
             "--limit", "6", "--record-mode", "none", "--add-variant", "auto"]
-    assert main(args) == 0, capsys.readouterr().err
-    assert "variant 'auto' of suites/podcast.yaml already measures prompts/podcast/auto.yaml" in capsys.readouterr().out
+    assert main(args) == code
+    captured = capsys.readouterr()
+    assert said in (captured.out if code == 0 else captured.err), captured.err
     assert suite.read_text() == before
-
-
-def test_add_variant_naming_another_prompts_variant_is_refused_before_any_call(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    suite = _podcast_project(tmp_path)
-    before = suite.read_text()
-    monkeypatch.chdir(tmp_path)
-    args = ["tune", "--suite", "suites/podcast.yaml", "--out", "prompts/podcast-auto.yaml", "--selection", "top",
-            "--limit", "6", "--record-mode", "none", "--add-variant", "auto"]
-    assert main(args) == 2
-    assert "already has a variant 'auto'" in capsys.readouterr().err
-    assert suite.read_text() == before and not (tmp_path / "prompts" / "podcast-auto.yaml").exists()
+    if code:
+        assert not (tmp_path / out).exists()
 
 
 def test_the_model_settings_of_tune_reach_every_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

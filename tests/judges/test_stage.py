@@ -34,7 +34,6 @@ def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    monkeypatch.delenv("CI", raising=False)
     return tmp_path / "suites" / f"{NAME}.yaml"
 
 

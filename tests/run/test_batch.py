@@ -56,7 +56,6 @@ def no_real_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
 
 @pytest.fixture
 def env(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("AZURE_OPENAI_ENDPOINT", raising=False)
     monkeypatch.setenv("OPENAI_API_KEY", KEY)

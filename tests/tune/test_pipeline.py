@@ -230,7 +230,6 @@ def test_tune_then_measure_the_new_variant_end_to_end(project: Path, api_key: st
 @pytest.mark.slow
 def test_tune_from_a_folder_of_text_files(tmp_path: Path, api_key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
     texts = {"a/mayor.txt": "Mayor Ana Ruiz of Lowbridge opened the Lowbridge Library.",
              "fair.md": "Tomas Berg won the Oakfield Fair pie contest.", "notes.csv": "ignored"}
     for name, text in texts.items():

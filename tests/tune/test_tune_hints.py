@@ -17,11 +17,17 @@ TEXTS = {"a/mayor.txt": "Mayor Ana Ruiz of Lowbridge opened the Lowbridge Librar
          "fair.md": "Tomas Berg won the Oakfield Fair pie contest."}
 
 
-def _docs(root: Path) -> Path:
+ANSWERS = {"mayor": TEXTS["a/mayor.txt"], "fair": TEXTS["fair.md"]}  # a Responder's answers, by chunk
+
+
+@pytest.fixture
+def docs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The documents of TEXTS under `docs/` of the working folder, `tmp_path`."""
+    monkeypatch.chdir(tmp_path)
     for name, text in TEXTS.items():
-        (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / "docs" / name).write_text(text, encoding="utf-8")
-    return root / "docs"
+        (tmp_path / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "docs" / name).write_text(text, encoding="utf-8")
+    return tmp_path / "docs"
 
 
 class JunkPersona(Responder):
@@ -32,12 +38,9 @@ class JunkPersona(Responder):
         return super().__call__(body)
 
 
-def test_a_junk_persona_names_the_persona_option_and_rewrite(tmp_path: Path, api_key: str, monkeypatch: pytest.MonkeyPatch,
+def test_a_junk_persona_names_the_persona_option_and_rewrite(docs: Path, tmp_path: Path, api_key: str, monkeypatch: pytest.MonkeyPatch,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    _docs(tmp_path)
-    responder = JunkPersona({"mayor": TEXTS["a/mayor.txt"], "fair": TEXTS["fair.md"]})
+    responder = JunkPersona(ANSWERS)
     with FakeOpenAIServer(responder) as srv:
         args = ["tune", "--input", "docs", "--out", "prompts/docs.yaml", "--selection", "all", "--base-url", srv.base_url]
         assert main(args) == 4
@@ -49,13 +52,10 @@ def test_a_junk_persona_names_the_persona_option_and_rewrite(tmp_path: Path, api
     assert responder.asked.count("TASK: persona") == 1  # given, it is not asked again
 
 
-def test_base_url_without_a_key_refuses_instead_of_replaying(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_base_url_without_a_key_refuses_instead_of_replaying(docs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
     for name in ("OPENAI_API_KEY", "AZURE_OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
-    _docs(tmp_path)
     assert main(["tune", "--input", "docs", "--out", "t.yaml", "--base-url", "http://127.0.0.1:9/v1"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--base-url" in err and "OPENAI_API_KEY" in err and "--record-mode none" in err
@@ -72,12 +72,9 @@ def test_input_cassettes_are_named_after_the_project(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_with_selection_all_the_hint_does_not_suggest_limit(tmp_path: Path, api_key: str, monkeypatch: pytest.MonkeyPatch,
+def test_with_selection_all_the_hint_does_not_suggest_limit(docs: Path, tmp_path: Path, api_key: str, monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    _docs(tmp_path)
-    responder = Responder({"mayor": TEXTS["a/mayor.txt"], "fair": TEXTS["fair.md"]})
+    responder = Responder(ANSWERS)
     with FakeOpenAIServer(responder) as srv:
         base = ["tune", "--input", "docs", "--out", "prompts/docs.yaml", "--base-url", srv.base_url, "--min-examples", "3"]
         assert main([*base, "--selection", "all"]) == 2
