@@ -72,6 +72,7 @@ def render(result: Estimate) -> list[str]:
         estimated = "; some tokens counted by the harness (the endpoint reported none)" if variant.estimated_usage else ""
         lines.append(f"{variant.variant} ({variant.model}): {variant.sampled} case(s) measured{left}, "
                      f"gleanings per chunk {gleaning}{estimated}")
+        lines += [f"  - {stage.name}: {stage.source}" for stage in variant.stages]
         lines += [f"  - {note}" for note in variant.notes]
     lines += [f"note: {note}" for note in result.notes]
     return lines
