@@ -87,14 +87,20 @@ def estimate(suite: Suite, *, run: Path | None, reports: Path, corpus_dir: Path 
     workers = concurrency or suite.spec.model.concurrency
     projections: list[VariantProjection] = []
     profile: CacheProfile | None = None
+    notes = list(corpus.warnings)
     for sample in samples:
         if cache_dir is not None:
-            profile = read_profile(cache_dir, model=sample.model,
-                                   corpus_chunks=corpus.chunks if own_cache and corpus.project is not None else None)
+            try:
+                profile = read_profile(cache_dir, model=sample.model,
+                                       corpus_chunks=corpus.chunks if own_cache and corpus.project is not None else None)
+            except InputError as exc:
+                if cache is not None:  # the cache the user named: its problem is the answer
+                    raise
+                notes.append(f"the project's cache is not used: {exc.message.removeprefix('--cache ')}")
+                cache_dir = profile = None
         projection = project_variant(sample, kind_stage=stage, corpus=corpus, profile=profile, prices=prices,
                                      concurrency=workers)
         if profile is not None and profile.model_note:
             projection.notes.append(profile.model_note)
         projections.append(projection)
-    notes = list(corpus.warnings)
     return Estimate(suite.name, str(data.run_dir), corpus, profile, workers, projections, notes)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -18,7 +19,7 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not (PROJECT / "cache").is_dir(), reason=f"no copy of the project at {PROJECT}")]
 
 
-def _script():  # type: ignore[no-untyped-def]
+def _script() -> ModuleType:
     spec = importlib.util.spec_from_file_location("check_estimate_real_cache", SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

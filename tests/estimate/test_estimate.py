@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.errors import InputError
 from harness.estimate.estimate import estimate
 from harness.estimate.render import render
 from harness.suites import load_suite
@@ -83,3 +84,19 @@ def test_a_run_of_another_suite_is_refused(replayed: Path, tmp_path: Path, capsy
     assert main(["estimate", str(replayed / "suites" / "podcast.yaml"), "--documents", "3", "--tokens", "9000",
                  "--run", str(run)]) == 2
     assert capsys.readouterr().err.strip().endswith("a run of suite biomed, not podcast")
+
+
+def test_a_projects_cache_without_usage_is_left_out_said_so(replayed: Path, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "input").mkdir(parents=True)
+    (project / "input" / "doc.txt").write_text("Acme hired Bob. " * 300, encoding="utf-8")
+    (project / "settings.yaml").write_text("llm:\n  model: gpt-4o-mini\n", encoding="utf-8")
+    write_fnllm_cache(project / "cache", usage=False)
+    suite = load_suite(replayed / "suites" / "podcast.yaml")
+    result = estimate(suite, run=None, reports=replayed / "reports", corpus_dir=project, documents=None, tokens=None,
+                      cache=None, concurrency=None)
+    assert result.cache is None and [s.name for s in result.variants[0].stages] == ["extraction"]
+    assert any("cache is not used" in note and "store no token usage" in note for note in result.notes)
+    with pytest.raises(InputError, match="store no token usage"):  # a cache named with --cache must be usable
+        estimate(suite, run=None, reports=replayed / "reports", corpus_dir=project, documents=None, tokens=None,
+                 cache=project / "cache", concurrency=None)
