@@ -5,31 +5,20 @@ Skipped where the copy is not on disk."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "check_estimate_real_cache.py"
+from tests.support.scripts import load_script
+
 PROJECT = Path("/work/scratch/public/Minda93-III_2024_golf/ragtest")
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not (PROJECT / "cache").is_dir(), reason=f"no copy of the project at {PROJECT}")]
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_estimate_real_cache", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_projection_holds_the_caches_real_total_real_copy(tmp_path: Path) -> None:
-    result = _script().check(PROJECT, sample=20, seed=7, work=tmp_path / "work")
+    result = load_script("check_estimate_real_cache").check(PROJECT, sample=20, seed=7, work=tmp_path / "work")
     assert (result.sampled, result.chunks) == (20, 58)
     assert result.real == 1_333_457  # every gpt-4o-mini chat call the cache holds, summed from its files
     assert result.passed, "\n".join(result.lines())
