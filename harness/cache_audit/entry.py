@@ -44,6 +44,12 @@ class CacheEntry:
     # what the entry itself proves about the engine version that wrote it (GraphRAG 0.x: "0.1-0.2.0
     # (no history stored)"); None when it proves nothing
     version_evidence: str | None = None
+    # the tokens the endpoint reported for the call, when the cache stored its response's `usage`
+    # (GraphRAG 0.9-3.x); None when it did not (0.x text results, LightRAG). `harness estimate`
+    # reads them; the audit does not
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float | None = None  # the call's duration, when stored (GraphRAG 3.x `metrics`)
 
 
 @dataclass(slots=True)

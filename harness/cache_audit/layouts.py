@@ -32,6 +32,7 @@ of extract, summary, keywords, query. LightRAG stores no model name.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -190,11 +191,37 @@ def graphrag_entry(rel: str, data: Any, engine: str | None = None, *, escaped_no
             model = inp["parameters"].get("model")
     if model is None and isinstance(data.get("parameters"), dict):
         model = data["parameters"].get("model")
+    prompt_tokens, completion_tokens = _usage(response)
     return CacheEntry(
         id=rel, engine=version, layout=_layout_name(version, data, result), answer=answer,
         request=request, conversation=conversation, model=_str_or_none(model), parameters=parameters,
-        hints=hints, version_evidence=evidence,
+        hints=hints, version_evidence=evidence, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+        latency_s=_duration(result),
     )
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**12 else None
+
+
+def _usage(response: Any) -> tuple[int | None, int | None]:
+    """The (prompt, completion) tokens of a stored response's `usage`; (None, None) without one."""
+    usage = response.get("usage") if isinstance(response, dict) else None
+    if not isinstance(usage, dict):
+        return None, None
+    prompt, completion = _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
+    if prompt is None and completion is None:
+        return None, None
+    return prompt or 0, completion or 0
+
+
+def _duration(result: Any) -> float | None:
+    """GraphRAG 3.x keeps each call's `metrics`, its duration among them."""
+    metrics = result.get("metrics") if isinstance(result, dict) else None
+    value = metrics.get("compute_duration_seconds") if isinstance(metrics, dict) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
+        return float(value)
+    return None
 
 
 def _layout_name(version: str, data: dict[str, Any], result: Any) -> str:

@@ -1,7 +1,7 @@
 """The `harness` command: every command and command group, listed here and only here.
 
 Each group's commands live in a module of this package (run, answers, finished, audits, prompts,
-imports, tune, annotate, export, diff, view); the options they share are declared in options.py,
+imports, tune, annotate, export, diff, estimate, view); the options they share are declared in options.py,
 option values are parsed in inputs.py and printed results are formatted in render.py. A command
 module imports its stage's modules inside the command, so that listing the commands (and `--help`,
 `version`) loads no model client, tokenizer or numerical library (tests/test_startup.py).
@@ -21,7 +21,7 @@ import typer
 
 from .. import __version__
 from ..errors import HarnessError
-from . import annotate, answers, audits, diff, export, finished, imports, prompts, run, tune, view
+from . import annotate, answers, audits, diff, estimate, export, finished, imports, prompts, run, tune, view
 from .options import RegistryHelpCommand
 
 app = typer.Typer(
@@ -61,6 +61,7 @@ _add(app, {
     "merge": finished.merge_command,
     "inspect": finished.inspect_command,
     "report": finished.report_command,
+    "estimate": estimate.estimate_command,
     "tune": tune.tune_command,
     "annotate": annotate.annotate_command,
     "export": export.export_command,

@@ -55,3 +55,21 @@ def test_lightrag_flat_and_nested() -> None:
 def test_path_hints() -> None:
     assert path_hints("a/summarize_descriptions/chat_summarize_" + "d" * 64 + "_v2") == ("a", "summarize_descriptions", "summarize")
     assert path_hints("a/x/chat-0123456789abcdef0123") == ("a", "x")
+
+
+def test_usage_and_duration_are_read_where_the_cache_stores_them() -> None:
+    usage = {"prompt_tokens": 2643, "completion_tokens": 660, "total_tokens": 3303}
+    fnllm = graphrag_entry("c/entity_extraction/chat_" + "a" * 64 + "_v2", {
+        "result": {"model": "m", "choices": [{"message": {"content": "x"}}], "usage": usage},
+        "input": {"messages": [{"role": "user", "content": "p"}], "parameters": {"model": "m"}}})
+    v3 = graphrag_entry("c/extract_graph/" + "b" * 64 + "_v4", {"result": {
+        "response": {"model": "m", "choices": [{"message": {"content": "x"}}], "usage": usage},
+        "metrics": {"compute_duration_seconds": 84.5}}})
+    old = graphrag_entry("c/entity_extraction/chat-0123456789abcdef", {"result": "x", "input": "p"})
+    bad = graphrag_entry("c/extract_graph/" + "c" * 64 + "_v4", {"result": {
+        "response": {"model": "m", "choices": [{"message": {"content": "x"}}], "usage": {"prompt_tokens": "many"}},
+        "metrics": {"compute_duration_seconds": float("nan")}}})
+    assert fnllm is not None and (fnllm.prompt_tokens, fnllm.completion_tokens, fnllm.latency_s) == (2643, 660, None)
+    assert v3 is not None and (v3.prompt_tokens, v3.completion_tokens, v3.latency_s) == (2643, 660, 84.5)
+    assert old is not None and (old.prompt_tokens, old.completion_tokens) == (None, None)  # 0.x stores the text only
+    assert bad is not None and (bad.prompt_tokens, bad.latency_s) == (None, None)

@@ -8,7 +8,7 @@ from harness.cli import app, main
 from harness.cli.options import RegistryHelpCommand
 
 COMMANDS = ["run", "record", "parse", "score", "evaluate", "citations", "audit-cache", "compare", "gate", "merge",
-            "inspect", "report", "tune", "annotate", "export", "diff", "view", "version"]
+            "inspect", "report", "estimate", "tune", "annotate", "export", "diff", "view", "version"]
 GROUPS = {"cassettes": ["audit"], "baseline": ["update"],
           "prompts": ["lint", "render", "export", "list", "kinds", "show"],
           "import": ["graphrag", "lightrag", "llamaindex", "text2kgbench", "webnlg", "webnlg-candidates", "docred"]}
