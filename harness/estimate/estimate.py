@@ -70,7 +70,8 @@ def estimate(suite: Suite, *, run: Path | None, reports: Path, corpus_dir: Path 
     chunker = chunker_for(suite.spec.engine)
     corpus = corpus_from_folder(corpus_dir, chunker) if corpus_dir is not None else \
         corpus_from_counts(documents or 0, tokens or 0, chunker)
-    models = {name: spec.model or suite.spec.model.name for name, spec in suite.spec.variants.items()}
+    # the model each variant calls: its own `model:`, else its matrix cell's or the suite's (as the summary)
+    models = {name: spec.model or suite.model_settings(name).name for name, spec in suite.spec.variants.items()}
     if variants:
         unknown = [v for v in variants if v not in models]
         if unknown:

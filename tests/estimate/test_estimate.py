@@ -100,3 +100,25 @@ def test_a_projects_cache_without_usage_is_left_out_said_so(replayed: Path, tmp_
     with pytest.raises(InputError, match="store no token usage"):  # a cache named with --cache must be usable
         estimate(suite, run=None, reports=replayed / "reports", corpus_dir=project, documents=None, tokens=None,
                  cache=project / "cache", concurrency=None)
+
+
+def test_each_matrix_cell_is_priced_as_the_model_it_called(tmp_path: Path) -> None:
+    """A `models:` suite's cells call their own models: each is projected and priced as that model,
+    not as the suite's `model:` (every cell was priced as gpt-4o-mini before)."""
+    root = tmp_path / "matrix"
+    shutil.copytree(REPO / "prompts", root / "prompts")
+    for part in ("chunks", "cassettes"):
+        for name in ("podcast", "model-matrix"):
+            if (REPO / "fixtures" / part / name).is_dir():
+                shutil.copytree(REPO / "fixtures" / part / name, root / "fixtures" / part / name)
+    (root / "suites").mkdir()
+    shutil.copy(REPO / "suites" / "model-matrix.yaml", root / "suites" / "model-matrix.yaml")
+    suite_file = root / "suites" / "model-matrix.yaml"
+    assert main(["run", str(suite_file), "--record-mode", "none", "--reports", str(root / "reports"),
+                 "--run-id", "r1"]) in (0, 1)
+    suite = load_suite(suite_file)
+    result = estimate(suite, run=None, reports=root / "reports", corpus_dir=None, documents=10, tokens=6_000,
+                      cache=None, concurrency=None)
+    called = {name: suite.model_settings(name).name for name in suite.cells}
+    assert {v.variant: v.model for v in result.variants} == called
+    assert len(set(called.values())) == 3
