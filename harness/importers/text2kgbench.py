@@ -159,8 +159,12 @@ def _read_similarity(path: Path) -> dict[str, list[str]]:
 
 
 def concept_labels(ontology: dict[str, Any]) -> dict[str, str]:
-    """qid -> label of the ontology's concepts (DBpedia's qids are the labels themselves)."""
-    return {str(c.get("qid", c["label"])): c["label"] for c in ontology["concepts"]}
+    """qid -> label of the ontology's concepts (DBpedia's qids are the labels themselves); of a qid
+    listed twice, the first label, as gen_prompt.py's get_concept_label finds it."""
+    labels: dict[str, str] = {}
+    for concept in ontology["concepts"]:
+        labels.setdefault(str(concept.get("qid", concept["label"])), concept["label"])
+    return labels
 
 
 def _type_key(label: str) -> str:
@@ -180,8 +184,8 @@ def ontology_block(data: OntologySet, warnings: list[str]) -> dict[str, Any]:
     that names no concept (DBpedia's datatypes `string`, `Date`, classes left out of the concept
     list, Wikidata qids without a concept) is left out, which the harness reads as "any type"."""
     by_key: dict[str, str] = {}
-    for label in concept_labels(data.ontology).values():
-        by_key.setdefault(_type_key(label), label)
+    for concept in data.ontology["concepts"]:  # every label, also of a qid listed twice (3_sport's Q27020041)
+        by_key.setdefault(_type_key(concept["label"]), concept["label"])
     labels = concept_labels(data.ontology)
     relations: dict[str, dict[str, Any]] = {}  # predicate key -> entry, in file order
     dropped: set[str] = set()
@@ -287,9 +291,7 @@ def relation_ends(data: OntologySet) -> list[tuple[str, str, str]]:
     else nothing; the range likewise, else as written unless it is a Wikidata id (`Q500834`),
     which is left out (gen_prompt.py's get_concept_label; dbpedia_webnlg's published prompts keep
     datatypes and classes outside the concept list as ranges: `title(Astronaut,string)`)."""
-    labels: dict[str, str] = {}
-    for concept in data.ontology["concepts"]:
-        labels.setdefault(str(concept.get("qid", concept["label"])), concept["label"])
+    labels = concept_labels(data.ontology)
     ends: list[tuple[str, str, str]] = []
     for relation in data.ontology["relations"]:
         domain, range_ = relation.get("domain"), relation.get("range")

@@ -140,6 +140,20 @@ def test_the_ontology_maps_qids_to_labels_and_keeps_each_relation_once(harness_c
     assert "domain/range Q999 name no concept" in err
 
 
+def test_a_qid_listed_twice_keeps_both_labels_as_entity_types(harness_cli, tmp_path, monkeypatch) -> None:
+    """3_sport lists Q27020041 as `sports team season` and `sports season`: run_eval.py reads every
+    concept label (the hallucination context), so both are entity types."""
+    data = write_data(tmp_path / "data" / "wikidata_tekgen")
+    ontology = {**MOVIE_ONTOLOGY, "concepts": [*MOVIE_ONTOLOGY["concepts"], {"qid": "Q483394", "label": "film genre"}]}
+    (data / "ontologies" / "1_movie_ontology.json").write_text(json.dumps(ontology), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert harness_cli(["import", "text2kgbench", str(data)]) == 0
+    movie = load_suite(Path("suites/1_movie.yaml")).spec
+    assert movie.ontology is not None and movie.ontology.entity_types == ["human", "film", "genre", "film genre"]
+    # a domain or range names the first concept of its qid, as gen_prompt.py's get_concept_label does
+    assert [(r.name, r.range) for r in movie.ontology.relations][:2] == [("director", "human"), ("genre", "genre")]
+
+
 def test_dbpedia_names_stay_verbatim_with_a_readable_alias(harness_cli, tmp_path, monkeypatch) -> None:
     assert _import(harness_cli, tmp_path, monkeypatch) == 0
     case = load_suite(Path("suites/2_astronaut.yaml")).cases[0]
