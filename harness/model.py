@@ -196,6 +196,10 @@ class GoldCase(Value):
     claim_description: str | None = None
     # global_search_map: the user's question (the map prompt's user message; `text` holds the reports)
     question: str | None = None
+    # extract_graph: the worked example this case's prompt shows as `{example}`, when the example is
+    # chosen per case (Text2KGBench shows the train sentence most like the test sentence); without
+    # it the template's own `variables: {example: ...}` fills it
+    example: str | None = None
     # a plugin kind's own inputs and gold (`inputs:` of the case, read by its `KindSpec.case_fields`)
     inputs: dict[str, Any] = Field(default_factory=dict)
     # optional gold of the other kinds: facts a summary or report should state; expected claims

@@ -138,6 +138,7 @@ class CaseSpec(Value):
     entity_specs: list[str] = Field(default_factory=list)
     claim_description: str | None = None
     question: str | None = None  # global_search_map: the user's question
+    example: str | None = None  # extract_graph: this case's `{example}` (a worked example chosen per case)
     facts: list[str] = Field(default_factory=list)
     claims: list[GoldClaim] = Field(default_factory=list)
     review: ReviewState | None = None  # `harness annotate`: pending gold is no gold until reviewed
@@ -818,7 +819,7 @@ def _gold_case(case: CaseSpec, text: str) -> GoldCase:
         id=case.id, text=text, chunk=case.chunk, source_id=case.source_id, entities=case.entities, relationships=case.relationships,
         annotated=case.annotated, entity_name=case.gold_entity_name(), descriptions=case.descriptions,
         max_length=case.max_length, entity_specs=case.entity_specs, claim_description=case.claim_description,
-        question=case.question, facts=case.facts, claims=case.claims, review=case.review, reviewer=case.reviewer,
+        question=case.question, example=case.example, facts=case.facts, claims=case.claims, review=case.review, reviewer=case.reviewer,
         reviewed=case.reviewed, inputs=case.inputs, judgements=case.judgements)
 
 

@@ -8,9 +8,11 @@ score them with `harness evaluate --conventions webnlg --json`, and print the fi
     .venv/bin/python scripts/reproduce_webnlg.py [--published FIGURES.json] [--json-out OURS.json]
 
 The two repositories are read from git mirrors (bare repositories; --challenge, --scorer) or
-checkouts. `--published` names a JSON file {team: {split: {metric: value}}} of the challenge's
-published figures (Castro Ferreira et al. 2020, Table "text-to-RDF, English"); each figure is then
-printed beside ours with the difference. Nothing of either repository is shipped.
+checkouts. Each published figure is printed beside ours, ours rounded to the published precision,
+and said to match or not; the last line counts them. The published figures are
+tests/fixtures/webnlg/published_text2rdf_en.json (where they were read is named in it), or
+`--published FILE` of the same shape: {"figures": {team: {split: {metric: "0.689"}}}}, values
+as written (strings keep their precision). Nothing of either repository is shipped.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ SPLITS = {  # split: (references file suffix, candidates file)
 }
 SCHEMES = ("exact", "ent_type", "partial", "strict")  # the paper's column order
 MIRRORS = Path("/work/.mirror")
+PUBLISHED = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "webnlg" / "published_text2rdf_en.json"
 
 
 def read(repository: Path, path: str) -> bytes:
@@ -77,39 +80,65 @@ def measure(challenge: Path, scorer: Path, work: Path, teams: tuple[str, ...], s
     return ours
 
 
-def show(ours: dict, published: dict | None) -> None:
+def show(ours: dict) -> None:
+    """Our figures, F1 then precision then recall, a row per submission and split."""
     for figure in ("f1", "precision", "recall"):
-        print(f"\n{figure.upper()}  (ours" + (" / published / difference)" if published else ")"))
-        print(f"{'team':<22} {'split':<18} " + " ".join(f"{scheme:>22}" for scheme in SCHEMES))
+        print(f"\n{figure.upper()}  (ours)")
+        print(f"{'team':<22} {'split':<18} " + " ".join(f"{scheme:>9}" for scheme in SCHEMES))
         for team, splits in ours.items():
             for split, metrics in splits.items():
-                cells = []
-                for scheme in SCHEMES:
-                    key = f"{scheme}_{figure}"
-                    value = metrics[key]
-                    cell = "n/a" if value is None else f"{value:.3f}"
-                    given = (published or {}).get(team, {}).get(split, {}).get(key)
-                    if given is not None and value is not None:
-                        cell += f" / {given:.3f} / {value - given:+.3f}"
-                    cells.append(f"{cell:>22}")
-                print(f"{team:<22} {split:<18} " + " ".join(cells))
+                cells = ["n/a" if metrics[f"{scheme}_{figure}"] is None else f"{metrics[f'{scheme}_{figure}']:.3f}"
+                         for scheme in SCHEMES]
+                print(f"{team:<22} {split:<18} " + " ".join(f"{cell:>9}" for cell in cells))
+
+
+def at_precision(value: float | None, given: str) -> str:
+    """Our value written with as many decimals as the published figure `given` ("0.690": three)."""
+    if value is None:
+        return "n/a"
+    decimals = len(given.partition(".")[2])
+    return f"{value:.{decimals}f}"
+
+
+def compare(ours: dict, published: dict) -> list[tuple[str, str, str, str, str, bool]]:
+    """(team, split, metric, ours at the published precision, published, whether they are equal)
+    for every published figure of a submission and split we measured, in the published order."""
+    rows = []
+    for team, splits in published.items():
+        for split, metrics in splits.items():
+            measured = ours.get(team, {}).get(split)
+            if measured is None:
+                continue
+            for metric, given in metrics.items():
+                mine = at_precision(measured.get(metric), given)
+                rows.append((team, split, metric, mine, given, mine == given))
+    return rows
+
+
+def show_comparison(rows: list[tuple[str, str, str, str, str, bool]]) -> None:
+    print(f"\n{'team':<22} {'split':<18} {'figure':<20} {'ours':>8} {'published':>10}")
+    for team, split, metric, mine, given, same in rows:
+        print(f"{team:<22} {split:<18} {metric:<20} {mine:>8} {given:>10}  {'match' if same else 'DIFFERS'}")
+    print(f"\n{sum(same for *_, same in rows)} of {len(rows)} published figures match at their published precision")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--challenge", type=Path, default=MIRRORS / "WebNLG+challenge-2020" / "repo")
     parser.add_argument("--scorer", type=Path, default=MIRRORS / "WebNLG+WebNLG-Text-to-triples" / "repo")
-    parser.add_argument("--published", type=Path, help="the published figures, {team: {split: {metric: value}}}")
+    parser.add_argument("--published", type=Path, default=PUBLISHED,
+                        help="the published figures, {\"figures\": {team: {split: {metric: \"0.689\"}}}}")
     parser.add_argument("--json-out", type=Path, help="write our figures here")
     parser.add_argument("--team", action="append", choices=TEAMS, help="only these submissions (repeatable)")
     parser.add_argument("--split", action="append", choices=tuple(SPLITS), help="only these splits (repeatable)")
     args = parser.parse_args()
-    published = json.loads(args.published.read_text(encoding="utf-8")) if args.published else None
+    published = json.loads(args.published.read_text(encoding="utf-8"))["figures"]
     with tempfile.TemporaryDirectory(prefix="webnlg-") as folder:
         ours = measure(args.challenge, args.scorer, Path(folder), tuple(args.team or TEAMS), list(args.split or SPLITS))
     if args.json_out:
         args.json_out.write_text(json.dumps(ours, indent=2) + "\n", encoding="utf-8")
-    show(ours, published)
+    show(ours)
+    show_comparison(compare(ours, published))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -80,3 +81,72 @@ def test_reproduces_published_rows_from_a_real_text2kgbench_copy(tmp_path, capsy
     figures = json.loads(out)["metrics"]
     # the published table rounds to two decimals, as run_eval.py writes it
     assert {k: f"{figures[k]:.2f}" for k in KEYS} == {k: published[f"avg_{k}"] for k in KEYS}
+
+
+# --------------------------------------------------------------------------- one reading, three doors (issue 32.5)
+
+# a predicate a call can be written with (harness.parsing.triple_lines' `_CALL`, without its `\_`)
+CALL_NAME = re.compile(r"[^\W\d][\w.:\-]*\Z")
+
+
+def _call_part(part: str) -> str:
+    """A call's argument as a person writes one: bare, else quoted (in `'` when it holds a `"`)."""
+    if part == part.strip() and not any(ch in part for ch in ",()\"'"):
+        return part
+    return f"'{part}'" if '"' in part else f'"{part}"'
+
+
+def _writable_as_a_call(triple: list[str]) -> bool:
+    """Whether call text can hold the triple: its predicate a call's name, no part a line break
+    (a call is a line), and in a part holding both quote marks each `'` an apostrophe (`Grissom's`)."""
+    subject, predicate, obj = triple
+    if not CALL_NAME.match(predicate) or any("\n" in part or "\r" in part for part in triple):
+        return False
+    return all(0 < i < len(part) - 1 and part[i - 1].isalnum() and part[i + 1].isalnum()
+               for part in (subject, obj) if '"' in part for i, ch in enumerate(part) if ch == "'")
+
+
+def _door_figures(read, tmp_path: Path, capsys, onto: str, tag: str, rows: list[dict], door: str,
+                  fmt: str = "function") -> dict:
+    outputs = tmp_path / f"{door}.jsonl"
+    outputs.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    code = main(["evaluate", str(_suite(read, onto, tmp_path)), "--outputs", str(outputs), "--variant", tag,
+                 "--format", fmt, "--conventions", "text2kgbench", "--json",
+                 "--reports", str(tmp_path / "reports"), "--run-id", door])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)["metrics"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("model", "tag", "onto"), [
+    ("Vicuna-13B", "Vicuna13B", "6_politician"),
+    ("Alpaca-LoRA-13B", "AlpacaLora13B", "9_astronaut"),  # ' "Gus Grissom's ..."': both quote marks
+    ("Alpaca-LoRA-13B", "AlpacaLora13B", "6_politician"), ("Alpaca-LoRA-13B", "AlpacaLora13B", "16_city"),
+])
+def test_the_published_triples_give_the_same_figures_through_every_door_of_a_real_copy(
+        tmp_path, capsys, model, tag, onto) -> None:
+    """The triples of the published responses files as each row's `triples`, as JSON answer text,
+    and as `rel(sub, obj)` call text: the same figures (the first two equal to the published row).
+    Call text carries only what a call can write: the few triples the benchmark's own parser cut
+    across lines (`Alan Shepard))\\nribbonAward(...`) or with a predicate a call cannot name are
+    left out of both sides of that comparison."""
+    read = _reader()
+    responses = [json.loads(line) for line in
+                 read(f"data/dbpedia_webnlg/baselines/{model}/llm_responses/{onto}_{tag}_responses.jsonl").splitlines()
+                 if line.strip()]
+    triples = [row.get("triples") or [] for row in responses]
+    field = _door_figures(read, tmp_path, capsys, onto, tag, [
+        {"id": row["id"], "output": "(the triples field is read)", "triples": t} for row, t in zip(responses, triples)], "field")
+    as_json = _door_figures(read, tmp_path, capsys, onto, tag, [
+        {"id": row["id"], "output": json.dumps(t)} for row, t in zip(responses, triples)], "json", "json_triples")
+    assert as_json == field
+    writable = [[t for t in each if _writable_as_a_call(t)] for each in triples]
+    assert sum(map(len, triples)) - sum(map(len, writable)) <= 10  # a handful at most
+    field_writable = _door_figures(read, tmp_path, capsys, onto, tag, [
+        {"id": row["id"], "output": "(the triples field is read)", "triples": t} for row, t in zip(responses, writable)],
+        "field-writable")
+    calls = _door_figures(read, tmp_path, capsys, onto, tag, [
+        {"id": row["id"], "output": "\n".join(f"{p}({_call_part(s)}, {_call_part(o)})" for s, p, o in t)}
+        for row, t in zip(responses, writable)], "calls")
+    assert calls == field_writable

@@ -63,6 +63,28 @@ def test_an_extraction_plan_fills_what_it_always_filled() -> None:
     assert plan.max_gleanings == 1 and plan.kind is get_kind("extract_graph")
 
 
+def test_an_extraction_case_may_give_its_own_example_over_the_templates() -> None:
+    """`example:` of a case fills the prompt's `{example}` (Text2KGBench chooses one per sentence);
+    a case without one leaves the template's own; another kind's case may not give one."""
+    from harness.kinds.registry import case_problem
+    from harness.prompts.template import PromptTemplate
+    from harness.suites import CaseSpec
+
+    suite = load_suite(REPO / "suites" / "podcast.yaml")
+    plan = plan_variant(suite, "default")
+    plan.template = PromptTemplate(user="{example}\n\n{input_text}", defaults={"example": "E: the template's"})
+    case = suite.cases[0]
+    assert "example" not in plan.variables(case)
+    assert plan.render(case)[0]["content"].startswith("E: the template's\n\n")
+    own = case.model_copy(update={"example": "E: this case's"})
+    assert plan.variables(own)["example"] == "E: this case's"
+    assert plan.render(own)[0]["content"] == f"E: this case's\n\n{case.text}"
+    assert plan.examples_text(own) == "E: this case's\n\n" and plan.examples_text(case) == "E: the template's\n\n"
+    assert case_problem("extract_graph", CaseSpec(id="c", text="t", example="E")) is None
+    assert case_problem("summarize_descriptions", CaseSpec(id="c", entity_name="A", descriptions=["d"], example="E")) \
+        == (("example",), "`example` is not an input of a summarize_descriptions case")
+
+
 def test_the_shipped_summary_suite_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)

@@ -204,8 +204,13 @@ class _Dumper(yaml.SafeDumper):
     pass
 
 
+# characters YAML reads as line breaks that PyYAML writes raw in plain, quoted and block scalars,
+# where they are folded or taken as the end of a line: only a double-quoted scalar escapes them
+_YAML_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
 def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    if not value.strip():
+    if not value.strip() or any(mark in value for mark in _YAML_BREAKS):
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
     if "\n" in value:
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")

@@ -19,9 +19,12 @@ own evaluation (`--conventions text2kgbench`) compares the same strings; a reada
 (`Alan Shepard`, `NWC, M.A. 1957`) is added as an alias for the harness's matching.
 
 The variant's prompt is Text2KGBench's (src/baselines/gen_prompt.py): the ontology's concepts and
-relations, one example sentence with its triples, then the test sentence. Text2KGBench picks the
-example per test sentence (the most similar train sentence); a suite has one prompt, so it uses the
-first train sentence of the ontology.
+relations, one example sentence with its triples, then the test sentence, laid out byte for byte
+as the benchmark's published prompts (`baselines/prompts/`, see `prompt_template`). Text2KGBench
+picks the example per test sentence: the first train sentence its
+`baselines/test_train_sent_similarity/` file lists for it (the most similar, by a T5-XXL sentence
+model). Each case gets that example as its own `example:` (the prompt's `{example}`); the
+template's default, used when no similarity file or entry names one, is the first train sentence.
 """
 
 from __future__ import annotations
@@ -37,8 +40,16 @@ from .benchmarks import FUNCTION_FORMAT, GoldNames, read_json_file, read_jsonl_f
 from .common import DEFAULT_MODEL, SuiteDraft, dump_yaml, relative_path, suite_root
 
 ONTOLOGY_FILE = re.compile(r"\A(?P<key>.+)_ontology\.json\Z")
-INSTRUCTION = ("Given the following ontology and sentences, please extract the triples from the sentence according "
-               "to the relations in the ontology. In the output, only include the triples in the given output format.")
+WIKIDATA_ID = re.compile(r"\AQ\d+\Z")
+# The instructions as the published prompts write them: gen_prompt.py's (dbpedia_webnlg, and
+# wikidata_tekgen's unseen sentences), and an earlier version's (wikidata_tekgen's test sentences)
+INSTRUCTION = ("Given the following ontology and sentences, please extract the triples from the sentence according \n"
+               "    to the relations in the ontology. In the output, only include the triples in the given output "
+               "format. \n\nCONTEXT:\n\n")
+EARLIER_INSTRUCTION = ("\nGiven the following ontology and sentences, please extract the triples from the sentence "
+                       "according to the relations in the ontology. In the output, only include the triples in the "
+                       "given output format.\nCONTEXT:\n")
+SIMILARITY_FOLDER = ("baselines", "test_train_sent_similarity")
 
 
 @dataclass
@@ -54,6 +65,10 @@ class OntologySet:
     truth_path: Path
     truth: list[dict[str, Any]]
     train: list[dict[str, Any]] = field(default_factory=list)
+    unseen: bool = False  # wikidata_tekgen's unseen_sentences
+    # test sentence id -> train sentence ids, most similar first (baselines/test_train_sent_similarity/)
+    similar: dict[str, list[str]] = field(default_factory=dict)
+    similarity_path: Path | None = None
 
 
 def _need(path: Path, row: Any, where: str, key: str, kind: type) -> Any:
@@ -98,6 +113,7 @@ def read_text2kgbench(data_dir: Path, warnings: list[str]) -> list[OntologySet]:
             warnings.append(f"{path}: skipped, {relative_path(missing[0], data_dir)} is missing")
             continue
         train_path = home / "train" / f"ont_{key}_train.jsonl"
+        similarity_path = _similarity_file(home, key, part)
         found.append(OntologySet(
             key=key,
             suite=f"{key}{part}",
@@ -108,6 +124,9 @@ def read_text2kgbench(data_dir: Path, warnings: list[str]) -> list[OntologySet]:
             truth_path=truth_path,
             truth=read_jsonl_file(truth_path, "ground truth"),
             train=read_jsonl_file(train_path, "train sentences") if train_path.is_file() else [],
+            unseen=unseen,
+            similar=_read_similarity(similarity_path) if similarity_path is not None else {},
+            similarity_path=similarity_path,
         ))
     if not found:
         raise InputError(f"{data_dir}: no ontology of {folder} has its test/ and ground_truth/ files here")
@@ -115,12 +134,37 @@ def read_text2kgbench(data_dir: Path, warnings: list[str]) -> list[OntologySet]:
     return found
 
 
+def _similarity_file(home: Path, key: str, part: str) -> Path | None:
+    """The benchmark's test-train similarity file of an ontology: `<key>_test_train_similarity.json`
+    (dbpedia_webnlg) or `ont_<key>_...` (wikidata_tekgen), under `unseen/` for the unseen sentences."""
+    folder = home.joinpath(*SIMILARITY_FOLDER) / ("unseen" if part else "")
+    for name in (f"{key}{part}_test_train_similarity.json", f"ont_{key}{part}_test_train_similarity.json"):
+        if (folder / name).is_file():
+            return folder / name
+    return None
+
+
+def _read_similarity(path: Path) -> dict[str, list[str]]:
+    """{test sentence id: [train sentence id, ...]}, or InputError naming the file and the entry."""
+    data = read_json_file(path, "test-train similarity")
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: a similarity file is a JSON object of test sentence id -> train sentence ids")
+    for test_id, train_ids in data.items():
+        if not isinstance(train_ids, list) or not all(isinstance(i, str) for i in train_ids):
+            raise InputError(f"{path}: {shown(test_id)}: not a list of train sentence ids")
+    return data
+
+
 # --------------------------------------------------------------------------- ontology and prompt
 
 
 def concept_labels(ontology: dict[str, Any]) -> dict[str, str]:
-    """qid -> label of the ontology's concepts (DBpedia's qids are the labels themselves)."""
-    return {str(c.get("qid", c["label"])): c["label"] for c in ontology["concepts"]}
+    """qid -> label of the ontology's concepts (DBpedia's qids are the labels themselves); of a qid
+    listed twice, the first label, as gen_prompt.py's get_concept_label finds it."""
+    labels: dict[str, str] = {}
+    for concept in ontology["concepts"]:
+        labels.setdefault(str(concept.get("qid", concept["label"])), concept["label"])
+    return labels
 
 
 def _type_key(label: str) -> str:
@@ -140,8 +184,8 @@ def ontology_block(data: OntologySet, warnings: list[str]) -> dict[str, Any]:
     that names no concept (DBpedia's datatypes `string`, `Date`, classes left out of the concept
     list, Wikidata qids without a concept) is left out, which the harness reads as "any type"."""
     by_key: dict[str, str] = {}
-    for label in concept_labels(data.ontology).values():
-        by_key.setdefault(_type_key(label), label)
+    for concept in data.ontology["concepts"]:  # every label, also of a qid listed twice (3_sport's Q27020041)
+        by_key.setdefault(_type_key(concept["label"]), concept["label"])
     labels = concept_labels(data.ontology)
     relations: dict[str, dict[str, Any]] = {}  # predicate key -> entry, in file order
     dropped: set[str] = set()
@@ -185,49 +229,109 @@ def _readable(name: str) -> str:
     return text
 
 
-def _example(train: list[dict[str, Any]]) -> tuple[str, list[str]] | None:
-    """The first train sentence with triples, and its `rel(sub, obj)` lines (as gen_prompt.py writes them)."""
-    for row in train:
-        sentence = row.get("sent")
-        if not isinstance(sentence, str) or not sentence.strip():
-            continue
-        if isinstance(row.get("triples"), list):
-            triples = [(t.get("sub"), t.get("rel"), t.get("obj")) for t in row["triples"] if isinstance(t, dict)]
+def example_text(row: dict[str, Any]) -> str | None:
+    """A train sentence as the published prompts show it (`Example Sentence: ...` and its triples),
+    None for a row without a sentence or a complete triple. dbpedia_webnlg's rows hold `triples`,
+    written one a line as `rel(sub, obj)` with every underscore a space (`LCCN number(...)`, `Alan
+    Bean`); wikidata_tekgen's rows are one triple, written on the line as `rel(sub,obj)` with the
+    relation's spaces as underscores (src/baselines/gen_prompt.py's get_example_prompt)."""
+    sentence = row.get("sent")
+    if not isinstance(sentence, str) or not sentence.strip():
+        return None
+    if isinstance(row.get("triples"), list):
+        parts = [(t.get("rel"), t.get("sub"), t.get("obj")) for t in row["triples"] if isinstance(t, dict)]
+        lines = [f"{r}({s}, {o})".replace("_", " ") for r, s, o in parts if _complete(r, s, o)]
+        return f"Example Sentence: {sentence}\nExample Output:\n" + "\n".join(lines) if lines else None
+    relation, subject, obj = row.get("rel_label"), row.get("sub_label"), row.get("obj_label")
+    if not (isinstance(relation, str) and _complete(relation, subject, obj)):
+        return None
+    return f"Example Sentence: {sentence}\nExample Output: {relation.replace(' ', '_')}({subject},{obj})"
+
+
+def _complete(*parts: Any) -> bool:
+    return all(isinstance(part, str) and part for part in parts)
+
+
+def default_example(data: OntologySet) -> str | None:
+    """The example of the first train sentence that makes one: the prompt's `{example}` when the
+    similarity file names none for a case."""
+    return next((text for text in map(example_text, data.train) if text is not None), None)
+
+
+def case_examples(data: OntologySet, cases: set[str], warnings: list[str]) -> dict[str, str]:
+    """Test sentence id -> its example, as gen_prompt.py chooses it: the first train sentence the
+    similarity file lists for it. A test sentence the file leaves out, or whose first train
+    sentence is not in the train file, is reported and takes the default example."""
+    if data.similarity_path is None:
+        if data.train:
+            warnings.append(f"{data.ontology_path}: no test-train similarity file "
+                            f"({'/'.join(SIMILARITY_FOLDER)}/); every case shows the first train sentence")
+        return {}
+    train = {row.get("id"): row for row in data.train if isinstance(row, dict)}
+    chosen: dict[str, str] = {}
+    unknown: list[str] = []
+    for test_id in (row.get("id") for row in data.tests):
+        if test_id not in cases:
+            continue  # no case (no ground truth): already reported
+        similar = data.similar.get(test_id) if isinstance(test_id, str) else None
+        text = example_text(train[similar[0]]) if similar and similar[0] in train else None
+        if text is None:
+            unknown.append(str(test_id))
         else:
-            triples = [(row.get("sub_label"), row.get("rel_label"), row.get("obj_label"))]
-        spell = (lambda v: v) if "sub_label" in row else (lambda v: v.replace("_", " "))  # DBpedia: Alan_Shepard
-        lines = [f"{r.replace(' ', '_')}({spell(s)}, {spell(o)})"
-                 for s, r, o in triples if isinstance(s, str) and isinstance(r, str) and isinstance(o, str) and s and r and o]
-        if lines:
-            return sentence, lines
-    return None
+            chosen[str(test_id)] = text
+    if unknown:
+        warnings.append(f"{data.similarity_path}: no usable train sentence for {len(unknown)} test sentence(s) "
+                        f"({', '.join(unknown[:3])}{', ...' if len(unknown) > 3 else ''}); they show the first one")
+    return chosen
+
+
+def relation_ends(data: OntologySet) -> list[tuple[str, str, str]]:
+    """(relation, domain, range) as the published prompts write the ontology's relations: the
+    relation's spaces as underscores; the domain the label of the first concept with that id,
+    else nothing; the range likewise, else as written unless it is a Wikidata id (`Q500834`),
+    which is left out (gen_prompt.py's get_concept_label; dbpedia_webnlg's published prompts keep
+    datatypes and classes outside the concept list as ranges: `title(Astronaut,string)`)."""
+    labels = concept_labels(data.ontology)
+    ends: list[tuple[str, str, str]] = []
+    for relation in data.ontology["relations"]:
+        domain, range_ = relation.get("domain"), relation.get("range")
+        domain_label = labels.get(domain, "") if isinstance(domain, str) else ""
+        range_label = "" if not isinstance(range_, str) else labels.get(
+            range_, "" if WIKIDATA_ID.match(range_) else range_)
+        ends.append((relation["label"].replace(" ", "_"), domain_label, range_label))
+    return ends
+
+
+def earlier_layout(data: OntologySet) -> bool:
+    """Whether the published prompts of this ontology use the earlier script's layout:
+    wikidata_tekgen's test sentences (one-triple train rows), not its unseen sentences."""
+    return not data.unseen and any(isinstance(row, dict) and "sub_label" in row for row in data.train)
 
 
 def prompt_template(data: OntologySet) -> dict[str, Any]:
-    """Text2KGBench's prompt as a YAML template (see yaml_template): ontology, example, {input_text}."""
-    labels = concept_labels(data.ontology)
-    concepts = ", ".join(c["label"] for c in data.ontology["concepts"])
-    relations = ", ".join(
-        f"{r['label'].replace(' ', '_')}({labels.get(r.get('domain') or '', r.get('domain') or '')},"
-        f"{labels.get(r.get('range') or '', r.get('range') or '')})"
-        for r in data.ontology["relations"]
-    )
-    text = f"{INSTRUCTION}\n\nCONTEXT:\n\nOntology Concepts: {concepts}\nOntology Relations: {relations}\n"
-    example = _example(data.train)
-    if example is not None:
-        sentence, lines = example
-        text += f"\nExample Sentence: {sentence}\nExample Output:\n" + "\n".join(lines) + "\n"
-    user = _escape(text) + "\nTest Sentence: {input_text}\nTest Output:\n"
-    return {
+    """Text2KGBench's prompt as a YAML template (see yaml_template): instructions, the ontology,
+    `{example}`, then the test sentence `{input_text}`, so that a case rendered with its own example
+    is the benchmark's published prompt for that sentence, byte for byte."""
+    concepts = "".join(f"{c['label']}, " for c in data.ontology["concepts"])[:-1]  # ends with ","
+    relations = ", ".join(f"{name}({domain},{range_})" for name, domain, range_ in relation_ends(data))
+    earlier = earlier_layout(data)
+    text = (EARLIER_INSTRUCTION if earlier else INSTRUCTION) \
+        + f"Ontology Concepts: {concepts}\nOntology Relations: {relations}"
+    example = default_example(data)
+    user = _escape(text) + ("\n\n{example}" if example is not None else "") + "\n\nTest Sentence: {input_text}\nTest Output: "
+    template: dict[str, Any] = {
         "name": f"text2kgbench-{data.key}",
         "version": "imported",
         "description": f"Text2KGBench's prompt for the {data.ontology.get('title') or data.key} "
-                       "(src/baselines/gen_prompt.py), with one fixed example",
+                       "(src/baselines/gen_prompt.py); each case gives its own example",
         "format": FUNCTION_FORMAT,
         # the entity types, language and delimiters the runner supplies are not part of this prompt
         "lint": {"ignore": ["variable-unused"]},
-        "user": user,
     }
+    if example is not None:
+        template["variables"] = {"example": example}
+    template["user"] = user
+    return template
 
 
 # --------------------------------------------------------------------------- cases
@@ -241,6 +345,7 @@ def _cases(data: OntologySet, warnings: list[str]) -> list[dict[str, Any]]:
             for key in ("sub", "rel", "obj"):
                 _need(data.truth_path, triple, f"row {index} ({row_id}): triples[{t_index}]", key, str)
         truth[row_id] = row
+    examples = case_examples(data, set(truth), warnings)
     cases: list[dict[str, Any]] = []
     seen: set[str] = set()
     for index, row in enumerate(data.tests, start=1):
@@ -265,8 +370,10 @@ def _cases(data: OntologySet, warnings: list[str]) -> list[dict[str, Any]]:
             relationship = {"source": triple["sub"], "target": triple["obj"], "type": triple["rel"], "directed": True}
             if relationship not in relationships:
                 relationships.append(relationship)
-        cases.append({"id": case_id, "text": sentence, "annotated": True,
-                      "entities": names.entities, "relationships": relationships})
+        case: dict[str, Any] = {"id": case_id, "text": sentence}
+        if case_id in examples:
+            case["example"] = examples[case_id]
+        cases.append({**case, "annotated": True, "entities": names.entities, "relationships": relationships})
     for case_id in truth.keys() - seen:
         warnings.append(f"{data.truth_path}: {case_id}: not a test sentence; its ground truth is left out")
     return cases

@@ -63,11 +63,20 @@ def unquote(part: str) -> str:
 def unwrap(part: str) -> str:
     """A part without the syntax around it, its content as written: the white space that
     separates it and one pair of matching quotes that delimit it go, the inside stays as it is
-    (its spaces too). `unquote` also trims the inside and bold marks: the names the harness reads."""
+    (its spaces too). `unquote` also trims the inside and bold marks: the names the harness reads.
+    The closing quote mark may stand inside as an apostrophe, between two letters or digits, as
+    `split_parts` reads it (`' "Gus Grissom's Liberty Bell 7"'` is ` "Gus Grissom's Liberty Bell 7"`);
+    anywhere else it means two quoted strings, kept as written."""
     part = part.strip()
-    if len(part) >= 2 and part[0] in QUOTES and part[-1] == QUOTES[part[0]] and QUOTES[part[0]] not in part[1:-1]:
+    if len(part) >= 2 and part[0] in QUOTES and part[-1] == QUOTES[part[0]] and _only_apostrophes(part[1:-1], part[-1]):
         return part[1:-1]
     return part
+
+
+def _only_apostrophes(inner: str, mark: str) -> bool:
+    """Whether every `mark` in `inner` stands between two letters or digits (`Grissom's`)."""
+    return all(0 < i < len(inner) - 1 and inner[i - 1].isalnum() and inner[i + 1].isalnum()
+               for i, ch in enumerate(inner) if ch == mark)
 
 
 def regroup_by_spacing(parts: list[str], wanted: int) -> list[str] | None:

@@ -46,8 +46,11 @@ class ScoringPlan:
     # how gleaning goes: the conversation of the engine version the suite names (`engine:`)
     conversation: Conversation = HARNESS
     prompt_known: bool = True
-    _prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
-    _folded_prompt_without_chunk: str | None = field(default=None, init=False, repr=False, compare=False)
+    # the prompt without the chunk, rendered once per worked example (a case's own `example:`, else
+    # the template's: None), and folded for the leak check
+    _prompt_without_chunk: dict[str | None, str] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _folded_prompt_without_chunk: dict[str | None, str] = field(default_factory=dict, init=False, repr=False,
+                                                                compare=False)
 
     def variables(self, case: GoldCase) -> dict[str, str]:
         """What the prompt is filled with, as the engine fills it for the suite's kind: the case's
@@ -60,22 +63,25 @@ class ScoringPlan:
 
     def examples_text(self, case: GoldCase) -> str | None:
         """The prompt as sent without the case's chunk: its instructions and few-shot examples
-        (the same for every case: only the chunk differs, so it is rendered once); None when the
-        prompt is not known."""
+        (the same for every case that gives no worked example of its own: only the chunk differs,
+        so it is rendered once per example); None when the prompt is not known."""
         if not self.prompt_known:
             return None
-        if self._prompt_without_chunk is None:
-            self._prompt_without_chunk = prompt_without_chunk(self.template, self.variables(case))
-        return self._prompt_without_chunk
+        text = self._prompt_without_chunk.get(case.example)
+        if text is None:
+            _keep_last(self._prompt_without_chunk, self._folded_prompt_without_chunk)
+            text = self._prompt_without_chunk[case.example] = prompt_without_chunk(self.template, self.variables(case))
+        return text
 
     def prompt_contains_chunk(self, case: GoldCase) -> bool:
         """Whether the prompt, without the case's chunk, already holds a passage of it (few-shot examples)."""
         examples = self.examples_text(case)
         if examples is None:
             return False
-        if self._folded_prompt_without_chunk is None:
-            self._folded_prompt_without_chunk = fold(examples)
-        return chunk_in_prompt(case.text, self._folded_prompt_without_chunk, folded=True)
+        folded = self._folded_prompt_without_chunk.get(case.example)
+        if folded is None:
+            folded = self._folded_prompt_without_chunk[case.example] = fold(examples)
+        return chunk_in_prompt(case.text, folded, folded=True)
 
     def reference_free(self, case: GoldCase, graph: ExtractedGraph, read_format: str,
                        matching: MatchingConfig, answers: list[int] | None = None) -> ReferenceFreeScores:
@@ -95,6 +101,14 @@ class ScoringPlan:
             rounds=answers,
             types_optional=fmt.types_optional,
         )
+
+
+def _keep_last(*caches: dict[str | None, str]) -> None:
+    """Before a new case example is cached: drop the previous case's, keeping the template's own
+    (None), so a suite with an example per case holds one rendering at a time, not one per case."""
+    for cache in caches:
+        for key in [k for k in cache if k is not None]:
+            del cache[key]
 
 
 @dataclass(kw_only=True)

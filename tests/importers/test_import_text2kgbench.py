@@ -140,6 +140,20 @@ def test_the_ontology_maps_qids_to_labels_and_keeps_each_relation_once(harness_c
     assert "domain/range Q999 name no concept" in err
 
 
+def test_a_qid_listed_twice_keeps_both_labels_as_entity_types(harness_cli, tmp_path, monkeypatch) -> None:
+    """3_sport lists Q27020041 as `sports team season` and `sports season`: run_eval.py reads every
+    concept label (the hallucination context), so both are entity types."""
+    data = write_data(tmp_path / "data" / "wikidata_tekgen")
+    ontology = {**MOVIE_ONTOLOGY, "concepts": [*MOVIE_ONTOLOGY["concepts"], {"qid": "Q483394", "label": "film genre"}]}
+    (data / "ontologies" / "1_movie_ontology.json").write_text(json.dumps(ontology), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert harness_cli(["import", "text2kgbench", str(data)]) == 0
+    movie = load_suite(Path("suites/1_movie.yaml")).spec
+    assert movie.ontology is not None and movie.ontology.entity_types == ["human", "film", "genre", "film genre"]
+    # a domain or range names the first concept of its qid, as gen_prompt.py's get_concept_label does
+    assert [(r.name, r.range) for r in movie.ontology.relations][:2] == [("director", "human"), ("genre", "genre")]
+
+
 def test_dbpedia_names_stay_verbatim_with_a_readable_alias(harness_cli, tmp_path, monkeypatch) -> None:
     assert _import(harness_cli, tmp_path, monkeypatch) == 0
     case = load_suite(Path("suites/2_astronaut.yaml")).cases[0]
@@ -157,17 +171,89 @@ def test_the_prompt_is_text2kgbenchs_with_the_ontology_and_a_train_example(harne
     plan = plan_variant(suite, "text2kgbench")
     assert plan.format == "function"
     text = plan.render(suite.cases[0])[-1]["content"]
-    assert "Ontology Concepts: Astronaut, Place, Place, Mission\n" in text  # as gen_prompt.py lists them
-    assert ("Ontology Relations: birthPlace(Astronaut,Place), mission(Astronaut,Mission), almaMater(Person,School), "
-            "dateOfRetirement(Astronaut,Date)\n") in text
+    # gen_prompt.py's layout (a DBpedia-style ontology): its instructions as the script writes them
+    assert text.startswith("Given the following ontology and sentences, please extract the triples from the sentence "
+                           "according \n    to the relations in the ontology. In the output, only include the triples "
+                           "in the given output format. \n\nCONTEXT:\n\n")
+    assert "Ontology Concepts: Astronaut, Place, Place, Mission,\n" in text  # as gen_prompt.py lists them
+    # a domain naming no concept is left out; a range is kept as written (the published prompts)
+    assert ("Ontology Relations: birthPlace(Astronaut,Place), mission(Astronaut,Mission), almaMater(,School), "
+            "dateOfRetirement(Astronaut,Date)\n\n") in text
     assert ("Example Sentence: William Anders served on Apollo 8 and retired 1969-09-01.\nExample Output:\n"
-            "mission(William Anders, Apollo 8)\ndateOfRetirement(William Anders, \"1969-09-01\")\n") in text
-    assert text.endswith(f"Test Sentence: {ASTRONAUT_TESTS[0]['sent']}\nTest Output:\n")
+            "mission(William Anders, Apollo 8)\ndateOfRetirement(William Anders, \"1969-09-01\")\n\n") in text
+    assert text.endswith(f"\n\nTest Sentence: {ASTRONAUT_TESTS[0]['sent']}\nTest Output: ")
     movie = load_suite(Path("suites/1_movie.yaml"))
     movie_text = plan_variant(movie, "text2kgbench").render(movie.cases[0])[-1]["content"]
-    # Wikidata domains and ranges are qids, shown as labels; relation names with spaces take underscores
-    assert "publication_date(film,), narrative_location(film,Q999)" in movie_text
-    assert "Example Output:\ndirector(She and Her Cat, Makoto Shinkai)\n" in movie_text
+    # Wikidata test sentences: the earlier script's layout; domains and ranges are qids shown as
+    # labels, one naming no concept left out; relation names with spaces take underscores
+    assert movie_text.startswith("\nGiven the following ontology and sentences, please extract the triples from the "
+                                 "sentence according to the relations in the ontology. In the output, only include "
+                                 "the triples in the given output format.\nCONTEXT:\nOntology Concepts: human, film, "
+                                 "genre,\n")
+    assert "publication_date(film,), narrative_location(film,)" in movie_text
+    assert "Example Output: director(She and Her Cat,Makoto Shinkai)\n\n" in movie_text
+
+
+def test_without_a_similarity_file_every_case_shows_the_first_train_sentence(harness_cli, tmp_path, monkeypatch,
+                                                                              capsys) -> None:
+    assert _import(harness_cli, tmp_path, monkeypatch) == 0
+    assert "2_astronaut_ontology.json: no test-train similarity file" in capsys.readouterr().err
+    suite = load_suite(Path("suites/2_astronaut.yaml"))
+    assert suite.cases[0].example is None  # the template's own `{example}`: the first train sentence
+    assert "Example Sentence: William Anders" in plan_variant(suite, "text2kgbench").render(suite.cases[0])[-1]["content"]
+
+
+def test_a_similarity_file_gives_each_case_its_example(harness_cli, tmp_path, monkeypatch, capsys) -> None:
+    data = write_data(tmp_path / "data" / "dbpedia_webnlg")
+    _jsonl(data / "train" / "ont_2_astronaut_train.jsonl", [*ASTRONAUT_TRAIN, {
+        "id": "ont_2_astronaut_train_2", "sent": "Buzz Aldrin was born in Glen Ridge.",
+        "triples": [{"sub": "Buzz_Aldrin", "rel": "birthPlace", "obj": "Glen_Ridge"}]}])
+    folder = data / "baselines" / "test_train_sent_similarity"
+    folder.mkdir(parents=True)
+    (folder / "2_astronaut_test_train_similarity.json").write_text(json.dumps(
+        {"ont_2_astronaut_test_1": ["ont_2_astronaut_train_2", "ont_2_astronaut_train_1"]}), encoding="utf-8")
+    (folder / "1_movie_test_train_similarity.json").write_text(json.dumps(
+        {"ont_1_movie_test_1": ["ont_1_movie_train_1"], "ont_1_movie_test_2": ["ont_1_movie_train_7"]}), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert harness_cli(["import", "text2kgbench", str(data)]) == 0
+    err = capsys.readouterr().err
+    # the first one the file lists, not the first of the train file
+    case = load_suite(Path("suites/2_astronaut.yaml")).cases[0]
+    assert case.example == "Example Sentence: Buzz Aldrin was born in Glen Ridge.\nExample Output:\nbirthPlace(Buzz Aldrin, Glen Ridge)"
+    rendered = plan_variant(load_suite(Path("suites/2_astronaut.yaml")), "text2kgbench").render(case)[-1]["content"]
+    assert "Buzz Aldrin" in rendered and "William Anders" not in rendered
+    # a train id the train file does not hold: reported, and the case shows the default example
+    assert "1_movie_test_train_similarity.json: no usable train sentence for 1 test sentence(s) (ont_1_movie_test_2)" in err
+    movie = load_suite(Path("suites/1_movie.yaml"))
+    assert movie.cases[0].example is not None and movie.cases[1].example is None
+
+
+def test_a_case_example_feeds_the_prompt_and_the_examples_text_per_case(harness_cli, tmp_path, monkeypatch) -> None:
+    """The few-shot leak check reads each case's own prompt without its chunk, not the first case's."""
+    data = write_data(tmp_path / "data" / "dbpedia_webnlg")
+    folder = data / "baselines" / "test_train_sent_similarity"
+    folder.mkdir(parents=True)
+    tests = [*ASTRONAUT_TESTS, {"id": "ont_2_astronaut_test_2", "sent": ASTRONAUT_TRAIN[0]["sent"]}]
+    _jsonl(data / "test" / "ont_2_astronaut_test.jsonl", tests)
+    _jsonl(data / "ground_truth" / "ont_2_astronaut_ground_truth.jsonl", [*ASTRONAUT_TRUTH, {
+        "id": "ont_2_astronaut_test_2", "sent": tests[1]["sent"],
+        "triples": [{"sub": "William_Anders", "rel": "mission", "obj": "Apollo_8"}]}])
+    _jsonl(data / "train" / "ont_2_astronaut_train.jsonl", [*ASTRONAUT_TRAIN, {
+        "id": "ont_2_astronaut_train_2", "sent": "Buzz Aldrin was born in Glen Ridge.",
+        "triples": [{"sub": "Buzz_Aldrin", "rel": "birthPlace", "obj": "Glen_Ridge"}]}])
+    (folder / "2_astronaut_test_train_similarity.json").write_text(json.dumps(
+        {"ont_2_astronaut_test_1": ["ont_2_astronaut_train_2"], "ont_2_astronaut_test_2": ["ont_2_astronaut_train_1"]}),
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert harness_cli(["import", "text2kgbench", str(data)]) == 0
+    suite = load_suite(Path("suites/2_astronaut.yaml"))
+    plan = plan_variant(suite, "text2kgbench")
+    first, second = suite.cases
+    assert "Buzz Aldrin" in (plan.examples_text(first) or "")
+    assert "William Anders" in (plan.examples_text(second) or "")
+    # the second test sentence is its own example (train_1's sentence): a leak; the first shows another
+    assert plan.prompt_contains_chunk(second) and not plan.prompt_contains_chunk(first)
+    assert "Buzz Aldrin" in (plan.examples_text(first) or "")  # asked again after the other case
 
 
 def test_an_existing_suite_is_kept_unless_forced(harness_cli, tmp_path, monkeypatch, capsys) -> None:
@@ -242,5 +328,63 @@ def test_the_unseen_sentences_folder_uses_its_parents_ontologies(harness_cli, tm
     suite = load_suite(Path("suites/1_movie_unseen.yaml"))
     assert [(r.source, r.type, r.target) for r in suite.cases[0].relationships] == [("Your name", "director", "Yutaka Abe")]
     assert suite.spec.ontology is not None and suite.spec.ontology.name == "Movie Ontology"
-    # the prompt's example still comes from the parent's train file
-    assert "director(She and Her Cat, Makoto Shinkai)" in plan_variant(suite, "text2kgbench").render(suite.cases[0])[-1]["content"]
+    # the prompt's example still comes from the parent's train file, in gen_prompt.py's layout
+    assert "Example Output: director(She and Her Cat,Makoto Shinkai)\n" in plan_variant(suite, "text2kgbench").render(suite.cases[0])[-1]["content"]
+
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "text2kgbench" / "data"
+DATASETS = ("dbpedia_webnlg", "wikidata_tekgen", "wikidata_tekgen/unseen_sentences")
+
+
+def _published_prompts(data: Path) -> dict[str, str]:
+    """Every prompt the benchmark published under DATA (baselines/prompts, `unseen/` included), by id."""
+    return {row["id"]: row["prompt"] for path in sorted((data / "baselines" / "prompts").rglob("*.jsonl"))
+            for row in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
+
+
+def _rendered_against_published(harness_cli, data: Path, project: Path) -> tuple[int, list[str]]:
+    """Import every dataset of DATA into PROJECT and render each case's prompt: (cases, the ids
+    whose prompt is not the published one byte for byte)."""
+    published = {**_published_prompts(data / "dbpedia_webnlg"), **_published_prompts(data / "wikidata_tekgen")}
+    project.mkdir()
+    cases, differ = 0, []
+    for dataset in DATASETS:
+        assert harness_cli(["import", "text2kgbench", str(data / dataset), "--out", str(project / "suites" / dataset)]) == 0
+        for path in sorted((project / "suites" / dataset).glob("*.yaml")):
+            suite = load_suite(path)
+            plan = plan_variant(suite, "text2kgbench")
+            for case in suite.cases:
+                messages = plan.render(case)
+                cases += 1
+                if [m["role"] for m in messages] != ["user"] or messages[0]["content"] != published[case.id]:
+                    differ.append(case.id)
+    return cases, differ
+
+
+def test_each_case_shows_its_most_similar_train_sentence_as_the_published_prompts_do(
+        harness_cli, tmp_path, monkeypatch) -> None:
+    """Published prompts captured with the inputs they were made from (tests/fixtures/text2kgbench):
+    dbpedia_webnlg's layout, wikidata_tekgen's earlier one, its unseen sentences', an example
+    sentence holding U+0085, a relation label with an underscore (`LCCN_number`)."""
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE, data)
+    monkeypatch.chdir(tmp_path)
+    cases, differ = _rendered_against_published(harness_cli, data, tmp_path / "project")
+    assert (cases, differ) == (6, [])
+    suite = load_suite(tmp_path / "project" / "suites" / "dbpedia_webnlg" / "9_astronaut.yaml")
+    # the two test sentences take different train sentences (ont_9_astronaut_train_32, _2): one per case
+    assert [c.example.splitlines()[0][:40] for c in suite.cases if c.example] == [
+        "Example Sentence: William Anders, who gr", "Example Sentence: Alan Bean, who receive"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not REAL_COPY.is_dir() or shutil.which("git") is None, reason="no real copy of Text2KGBench")
+def test_real_text2kgbench_copy_every_published_prompt_is_rendered_byte_for_byte(harness_cli, tmp_path, monkeypatch) -> None:
+    """Reads a real copy of the benchmark: all 6,250 published prompts (19 dbpedia_webnlg ontologies,
+    10 wikidata_tekgen ones and their unseen sentences) are the imported suites' prompts."""
+    archive = subprocess.run(["git", "--git-dir", str(REAL_COPY), "archive", "HEAD", "data"],
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tmp_path)], input=archive, check=True)
+    monkeypatch.chdir(tmp_path)
+    cases, differ = _rendered_against_published(harness_cli, tmp_path / "data", tmp_path / "project")
+    assert (cases, differ) == (6250, [])

@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 
 from harness.importers.common import (
-    DEFAULT_MODEL, Destination, InputDocument, SuiteDraft, chunk_cases, destination, document_cases,
+    DEFAULT_MODEL, Destination, InputDocument, SuiteDraft, chunk_cases, destination, document_cases, dump_yaml,
 )
 
 
@@ -154,3 +155,11 @@ def test_a_dotenv_is_read_once_for_its_values_and_their_lines(tmp_path):
     (tmp_path / ".env").write_text("# c\nA=1\nnot a variable\nbad-key=2\nexport A=3\n\nB='x'\n", encoding="utf-8")
     assert read_dotenv_lines(tmp_path / ".env") == ({"A": "3", "B": "x"}, {"A": 5, "B": 7})
     assert read_dotenv_lines(tmp_path / "missing.env") == ({}, {})
+
+
+@pytest.mark.parametrize("text", ["Example Sentence: Gunnar played for \u00c3\x85lg\u00c3\u00a5rd FK.\nExample Output:",
+                                  "a\nb\x85c", "a\nb\u2028c", "played for \x85lgård FK"])
+def test_dump_yaml_keeps_the_characters_yaml_reads_as_line_breaks(text: str) -> None:
+    """PyYAML writes U+0085, U+2028 and U+2029 raw in a `|` block, where reading takes them as line
+    ends (a Text2KGBench example sentence lost its U+0085 so); they go double-quoted, escaped."""
+    assert yaml.safe_load(dump_yaml({"text": text})) == {"text": text}

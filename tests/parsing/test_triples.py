@@ -3,12 +3,14 @@ the sink that turns triples into entities and typed relationships, and the detec
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from harness.formats import detect_format
 from harness.formats.answer import parse
 from harness.parsing.issues_log import IssueLog
-from harness.parsing.triples import Triple, TripleSink, says_nothing, split_parts, unquote
+from harness.parsing.triples import Triple, TripleSink, says_nothing, split_parts, unquote, unwrap
 
 
 @pytest.mark.parametrize(
@@ -87,3 +89,26 @@ def test_triples_as_written_keep_what_parse_trims():
     assert [r.target for r in parse(call, "function").graph.relationships] == ["1. FC Magdeburg", "2014 3. Liga"]
     assert triples_as_written('("entity"<|>A<|>person<|>x)', "auto") == []  # no triple format
     assert triples_as_written("", "function") == []
+
+
+@pytest.mark.parametrize(("part", "written"), [
+    ('" UT Austin"', " UT Austin"),
+    ("' \"Gus Grissom's Liberty Bell 7\"'", " \"Gus Grissom's Liberty Bell 7\""),  # an apostrophe inside
+    ("'Bachelor's degree, 1975'", "Bachelor's degree, 1975"),
+    ('"Ahri\'ahn" or "Arion"', '"Ahri\'ahn" or "Arion"'),  # two quoted strings: kept as written
+    ("'a' and 'b'", "'a' and 'b'"),
+    ("'rock 'n' roll'", "'rock 'n' roll'"),  # a mark beside a space is no apostrophe
+])
+def test_unwrap_takes_off_the_one_pair_of_quotes_that_delimits_a_part(part: str, written: str) -> None:
+    assert unwrap(part) == written
+
+
+def test_a_call_part_holding_both_quote_marks_reads_as_its_json_string() -> None:
+    """Text2KGBench's Alpaca-LoRA-13B triples hold objects such as ` "Gus Grissom's ..."`: written
+    as a call, single-quoted, they read back as the JSON door gives them (issue 32.5)."""
+    from harness.formats.answer import triples_as_written
+
+    triple = ("Alan Shepard", "mascot", " \"Gus Grissom's Liberty Bell 7 Mercury spacecraft\"")
+    call = f"{triple[1]}({triple[0]}, '{triple[2]}')"
+    assert triples_as_written(call, "function") == [triple]
+    assert triples_as_written(json.dumps([list(triple)]), "auto") == [triple]
