@@ -55,8 +55,10 @@ def unquote(part: str) -> str:
     part = part.strip()
     while part.startswith("**") and part.endswith("**") and len(part) >= 4:
         part = part[2:-2].strip()
-    if len(part) >= 2 and part[0] in QUOTES and part[-1] == QUOTES[part[0]] and QUOTES[part[0]] not in part[1:-1]:
-        part = part[1:-1].strip()  # not `"Ahri'ahn" or "Arion"`: two quoted strings, kept as written
+    # not `"Ahri'ahn" or "Arion"`: two quoted strings, kept as written; but `'Bachelor's degree'` is
+    # one (its inner mark is an apostrophe, as `unwrap` reads it)
+    if len(part) >= 2 and part[0] in QUOTES and part[-1] == QUOTES[part[0]] and _only_apostrophes(part[1:-1], part[-1]):
+        part = part[1:-1].strip()
     return part
 
 

@@ -33,6 +33,10 @@ def test_unquote_and_nothing_found() -> None:
     assert unquote("**Philz**") == "Philz"
     assert unquote("“Philz”") == "Philz"
     assert unquote("'Philz") == "'Philz"  # unbalanced: kept as written
+    # an apostrophe inside is no closing mark: one quoted name (it stayed quoted before)
+    assert unquote("'Bachelor's degree'") == "Bachelor's degree"
+    assert unquote('"Ahri\'ahn" or "Arion"') == '"Ahri\'ahn" or "Arion"'  # two quoted strings
+    assert unquote("'Ana' and 'Bo'") == "'Ana' and 'Bo'"
     assert says_nothing("No triples found.") and says_nothing("None") and says_nothing("There are no relations in the text.")
     assert not says_nothing("Nobody founded Philz.") and not says_nothing("(Philz, is, cafe)")
 
