@@ -29,6 +29,8 @@ class MergeResult:
     verdict: Verdict
     rows: int
     missing: list[tuple[str, str]] = field(default_factory=list)  # (variant, case) of the suite not in any shard
+    # the default baseline could not be used (unreadable, or scored on other gold): `--gate` exits 2 with it
+    baseline_error: InputError | None = None
 
 
 def _strip_timings(value: Any) -> Any:
@@ -129,4 +131,4 @@ def merge_runs(
     finished = finish_run(suite, run_dir, rows, record_mode=record_mode, wall_s=wall_s, entity_types=entity_types,
                           baseline=baseline, prompts=prompts)
     return MergeResult(run_dir=run_dir, summary=finished.summary, verdict=finished.verdict, rows=len(rows),
-                       missing=missing)
+                       missing=missing, baseline_error=finished.baseline_error)

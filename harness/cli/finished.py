@@ -116,6 +116,8 @@ def merge_command(
     if result.missing:
         shown = ", ".join(f"{v}/{c}" for v, c in result.missing[:5])
         typer.echo(f"note: {len(result.missing)} case × variant of the suite in no shard: {shown}", err=True)
+    if gate and result.baseline_error is not None:  # as `harness run --gate`: exit 2, the run written
+        raise result.baseline_error
     raise typer.Exit(result.verdict.exit_code if gate else 0)
 
 
