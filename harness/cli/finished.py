@@ -258,8 +258,8 @@ def compare_command(
             typer.echo(notes[-1], err=True)
         emit_json({"comparisons": {k: c.to_json() for k, c in output.items()}, "inputs": inputs.model_dump()})
         return
-    for note in notes:
-        typer.echo(note)
     for comparison in output.values():
         for line in comparison_lines(comparison):
             typer.echo(line)
+    for note in notes:  # after the figures, whose header stays the first line
+        typer.echo(note)

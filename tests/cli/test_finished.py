@@ -175,10 +175,10 @@ def test_compare_says_what_changed_and_what_is_unknown(project, capsys):
     two = evaluate(capsys, project, "two", CHANGED_CHUNK)
     code, out, _ = cli(capsys, "compare", one, two)
     assert code == 0
-    assert out.splitlines()[0].startswith(f"inputs against the run {one}: chunks changed for 1 of 3 case(s) (c3)")
+    assert out.splitlines()[-1].startswith(f"inputs against the run {one}: chunks changed for 1 of 3 case(s) (c3)")
     summary = json.loads((one / "summary.json").read_text(encoding="utf-8"))
     del summary["inputs"]
     (one / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
     code, out, _ = cli(capsys, "compare", one / "results.jsonl", two)
     assert code == 0
-    assert "unknown — the RUN_A summary records no input fingerprints" in out.splitlines()[0]
+    assert "unknown — the RUN_A summary records no input fingerprints" in out.splitlines()[-1]
