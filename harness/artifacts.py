@@ -293,6 +293,54 @@ class PairedStats(Value):
         return is_real_difference(self.n, self.ci_low, self.ci_high, self.p_value, self.confidence)
 
 
+# --------------------------------------------------------------------------- pinned inputs
+
+
+class InputFingerprints(Value):
+    """What a run was scored on (summary.json's `inputs`, so a baseline's too): fingerprints of the
+    validated values, not of file bytes (`harness.fingerprint`: stable across runs, machines and
+    YAML formatting). Absent in summaries written before they were recorded: unknown."""
+
+    method: str  # harness.fingerprint.METHOD: fingerprints of another recipe are not compared
+    suite: str  # the suite's settings: everything but its cases' contents (their ids, in order, count)
+    ontology: str  # the suite's ontology (null when it has none is fingerprinted too)
+    prompts: dict[str, str]  # variant -> its prompt as planned; a variant whose prompt is not known is absent
+    gold: dict[str, str]  # case id -> its gold (the cases the run scored)
+    chunks: dict[str, str]  # case id -> its input: the chunk's text and the kind's other inputs
+
+
+InputStatus = Literal["same", "changed", "unknown"]
+
+
+class InputPart(Value):
+    """One part of the inputs, compared between two sides: `changed` lists the case ids (gold,
+    chunks) or variants (prompts) that differ among those both sides have."""
+
+    status: InputStatus
+    compared: int = 0  # cases (variants) both sides have a fingerprint of
+    changed: list[str] = []
+
+
+class InputsCheck(Value):
+    """The inputs of two sides compared (`harness.pins.check_inputs`): the gate's run against its
+    baseline (gate.json's `inputs`), or `harness compare`'s two runs. `unknown`: the side(s) without
+    fingerprints (a summary written before they were recorded): every part is then unknown, never
+    "same". `allowed_changed_gold`: a verdict given across changed gold with `--allow-changed-gold`."""
+
+    against: str  # what the run is compared with: "baseline", or the other run
+    unknown: list[str] = []  # "run", "baseline" / "a", "b": the sides without fingerprints
+    suite: InputPart
+    ontology: InputPart
+    prompts: InputPart
+    gold: InputPart
+    chunks: InputPart
+    allowed_changed_gold: bool = False
+
+    @property
+    def gold_changed(self) -> bool:
+        return self.gold.status == "changed"
+
+
 # --------------------------------------------------------------------------- gate
 
 
@@ -336,6 +384,7 @@ class RuleResult(Value):
 class Verdict(Artifact):
     """Every rule applied to one run (gate.json); the run fails when a rule fails."""
 
+    omit_if_none: ClassVar[tuple[str, ...]] = ("inputs",)
     schema_version: Literal[1] = GATE_SCHEMA_VERSION
     suite: str
     run_id: str
@@ -345,6 +394,8 @@ class Verdict(Artifact):
     counts: dict[str, int] = {}  # rules per status; always recounted from `rules`
     notes: list[str] = []
     rules: list[RuleResult] = []
+    # the run's inputs against the baseline's (absent without a baseline); see InputsCheck
+    inputs: InputsCheck | None = None
 
     @model_validator(mode="after")
     def _count(self) -> Verdict:
@@ -371,7 +422,7 @@ class Verdict(Artifact):
         if self.baseline_file:
             head += f" — baseline {self.baseline_file}"
         out = [head]
-        out += [f"  note: {note}" for note in self.notes]
+        out += [f"  {note}" if note.startswith("warning: ") else f"  note: {note}" for note in self.notes]
         for rule in self.rules:
             out.append(f"  {rule.status.upper():4s}  {rule.variant}: {rule.message}")
         return out
@@ -769,7 +820,7 @@ class RunSummary(Artifact):
     (and `created_at`): every other value is reproduced byte for byte by a replayed run."""
 
     omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions", "pending_review", "kind", "judges",
-                                               "matrix")
+                                               "matrix", "inputs")
     schema_version: Literal[1] = SUMMARY_SCHEMA_VERSION
     harness_version: str
     suite: str
@@ -797,6 +848,9 @@ class RunSummary(Artifact):
     judges: JudgesSummary | None = None
     # the suite's model matrix (`models:`, harness/matrix.py); absent without one
     matrix: MatrixSummary | None = None
+    # fingerprints of the suite, gold, chunks, ontology and prompts the run was scored on (absent in
+    # summaries written before they were recorded: unknown, see InputFingerprints)
+    inputs: InputFingerprints | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per variant and metric (a MultiIndex `variant`, `metric`): `micro`, `macro` and
@@ -858,7 +912,8 @@ class Baseline(RunSummary):
 __all__ = [
     "BASELINE_SCHEMA_VERSION", "GATE_SCHEMA_VERSION", "SUMMARY_SCHEMA_VERSION", "Artifact", "Baseline",
     "BCubed", "BaselineCase", "CaseCheck", "CaseDiff", "Comparison", "ComparisonSummary", "EntityTypesUsed",
-    "FormatSummary", "Fragmentation", "GateConfig", "GleaningRound", "GoldFragmentation", "GraphDiff", "MetricDelta",
+    "FormatSummary", "Fragmentation", "GateConfig", "GleaningRound", "GoldFragmentation", "GraphDiff",
+    "InputFingerprints", "InputPart", "InputStatus", "InputsCheck", "MetricDelta",
     "NameCluster", "PairedStats", "RuleCase", "RuleResult",
     "RunSummary", "Status", "VariantSummary", "Verdict", "read_artifact",
 ]

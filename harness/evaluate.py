@@ -372,7 +372,8 @@ def evaluate_outputs(suite: Suite, outputs: Path, *, variant: str | None = None,
                                        rows_with_triples=given)
         types_used = {name: EntityTypesUsed.model_validate(plan.types.to_json())} if plan.types is not None else {}
         finished = finish_run(view, folder.path, results, record_mode="none", wall_s=time.perf_counter() - started,
-                              entity_types=types_used, baseline=baseline, fallback=True, outputs=block, conventions=extra)
+                              entity_types=types_used, baseline=baseline, fallback=True, outputs=block, conventions=extra,
+                              prompts={name: fp} if (fp := plan.fingerprint()) is not None else {})
     finally:
         folder.lock.release()
     if conventions == "harness":

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from .artifacts import (Baseline, CaseCheck, ComparisonSummary, ConventionsSummary, EntityTypesUsed, OutputsSummary,
-                        RunSummary, Verdict)
+from .artifacts import (Baseline, CaseCheck, ComparisonSummary, ConventionsSummary, EntityTypesUsed, InputsCheck,
+                        OutputsSummary, RunSummary, Verdict)
 from .atomicfile import atomic_write
 from .errors import InputError
 from .gate import gate_config, judge
@@ -46,6 +46,8 @@ class Outcome(Protocol):
     def wall_s(self) -> float: ...
     @property
     def entity_types(self) -> Mapping[str, EntityTypesUsed]: ...
+    @property
+    def prompts(self) -> Mapping[str, str]: ...
 
 
 @dataclass
@@ -94,11 +96,14 @@ def compare_to_baseline(suite: Suite, rows: list[CaseResult]) -> dict[str, Compa
 
 
 def summarize(suite: Suite, run_id: str, rows: list[CaseResult], *, record_mode: str, wall_s: float,
-              entity_types: Mapping[str, EntityTypesUsed], run_dir: Path | None = None) -> RunSummary:
-    """The run's summary, comparisons and gate configuration included (`entity_types`: each
-    variant's, as it ran: `RunOutcome.entity_types`)."""
+              entity_types: Mapping[str, EntityTypesUsed], run_dir: Path | None = None,
+              prompts: Mapping[str, str] | None = None) -> RunSummary:
+    """The run's summary, comparisons and gate configuration included (`entity_types` and
+    `prompts`, each variant's types and prompt fingerprint as it ran: `RunOutcome.entity_types`,
+    `RunOutcome.prompts`)."""
     summary = build_summary(suite=suite, run_id=run_id, results=rows, record_mode=record_mode, wall_s=wall_s,
-                            comparisons=compare_to_baseline(suite, rows), entity_types=entity_types)
+                            comparisons=compare_to_baseline(suite, rows), entity_types=entity_types,
+                            prompts=prompts)
     summary.gate_config = gate_config(suite)
     summary.judges = judges_summary(suite, rows, run_dir)  # the judge's questions and calibration, when it has one
     summary.matrix = matrix_summary(suite, rows, summary)  # a suite with `models:`: its prompt x model matrix
@@ -155,14 +160,41 @@ def write_reports(run_dir: Path, view: ReportView, *, suite_file: str = "") -> l
     return written
 
 
+def pin_baseline(inputs: GateInputs, summary: RunSummary, *, allow_changed_gold: bool,
+                 raise_refusal: bool) -> InputsCheck | None:
+    """The run's inputs against its baseline's (`harness.pins`), said in the verdict's notes. Gold
+    changed since the baseline was scored refuses the regression verdict (`InputError`, exit 2):
+    raised when `raise_refusal`, else the baseline is not used and the error kept in `inputs` (as
+    for an unreadable default baseline), unless `allow_changed_gold`, which gives the verdict with
+    a warning and records it (`InputsCheck.allowed_changed_gold`)."""
+    if inputs.baseline is None:
+        return None
+    from .pins import allowed_warning, check_inputs, gold_refusal, inputs_line
+
+    check = check_inputs(inputs.baseline.inputs, summary.inputs, against="baseline")
+    inputs.notes.append(inputs_line(check))
+    if check.gold_changed and allow_changed_gold:
+        check.allowed_changed_gold = True
+        inputs.notes.append(allowed_warning(check))
+    elif check.gold_changed:
+        error = InputError(gold_refusal(check, inputs.baseline_file or "the baseline"))
+        if raise_refusal:
+            raise error
+        inputs.baseline, inputs.baseline_file, inputs.error = None, None, error
+        inputs.notes.append(f"baseline not used: {error.message}")
+    return check
+
+
 def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suite: Suite | None = None,
              baseline: Path | None = None, strict: bool = False, reports: bool = True,
-             fallback: bool = False) -> FinishedRun:
+             fallback: bool = False, allow_changed_gold: bool = False) -> FinishedRun:
     """Gate a run once and (re)write gate.json and, unless `reports=False`, its reports;
     summary.json is left alone.
 
     `fallback`: a `baseline` that cannot be read does not stop the run from being written: the
-    default baseline is used as for report writing, and the error is kept (`baseline_error`)."""
+    default baseline is used as for report writing, and the error is kept (`baseline_error`).
+    A baseline scored on other gold is refused the same way (`pin_baseline`): raised when
+    `strict` without `fallback`, else kept, unless `allow_changed_gold`."""
     from .reports.view import run_view
 
     try:
@@ -172,9 +204,12 @@ def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suit
             raise
         inputs = resolve_baseline(run_dir, summary.suite, None, strict=False)
         inputs.error = exc
+    pinned = pin_baseline(inputs, summary, allow_changed_gold=allow_changed_gold,
+                          raise_refusal=strict and not fallback and inputs.error is None)
     # per-case rules judge each case once: sample 0 of a repeated run (`--repeat`); the
     # thresholds judge the summary, which pools every sample
-    judgement = judge(summary, first_samples(rows), baseline=inputs.baseline, baseline_file=inputs.baseline_file, notes=inputs.notes)
+    judgement = judge(summary, first_samples(rows), baseline=inputs.baseline, baseline_file=inputs.baseline_file,
+                      notes=inputs.notes, inputs=pinned)
     paths: list[Path] = []
     if reports:
         view = run_view(summary, rows, suite=suite, verdict=judgement.verdict, checks=judgement.checks)
@@ -188,26 +223,31 @@ def refinish(run_dir: Path, summary: RunSummary, rows: list[CaseResult], *, suit
 def finish_run(suite: Suite, run_dir: Path, rows: list[CaseResult], *, record_mode: str, wall_s: float,
                entity_types: Mapping[str, EntityTypesUsed], baseline: Path | None = None,
                fallback: bool = False, outputs: OutputsSummary | None = None,
-               conventions: ConventionsSummary | None = None) -> FinishedRun:
+               conventions: ConventionsSummary | None = None, prompts: Mapping[str, str] | None = None,
+               allow_changed_gold: bool = False) -> FinishedRun:
     """Summary, verdict, reports and files of a run from its rows; summary.json is written last.
-    `outputs` and `conventions`: the blocks of a `harness evaluate` run (harness.evaluate)."""
+    `outputs` and `conventions`: the blocks of a `harness evaluate` run (harness.evaluate);
+    `prompts`: each variant's prompt fingerprint (`RunOutcome.prompts`)."""
     summary = summarize(suite, run_dir.name, rows, record_mode=record_mode, wall_s=wall_s, entity_types=entity_types,
-                        run_dir=run_dir)
+                        run_dir=run_dir, prompts=prompts)
     summary.outputs, summary.conventions = outputs, conventions
     finished = refinish(run_dir, summary, rows, suite=suite, baseline=baseline, strict=baseline is not None,
-                        fallback=fallback)
+                        fallback=fallback, allow_changed_gold=allow_changed_gold)
     # summary.json last: its presence marks the run as finished (an unfinished run is resumed)
     write_artifact(run_dir / SUMMARY, summary)
     finished.paths.append(run_dir / SUMMARY)
     return finished
 
 
-def finish_outcome(outcome: Outcome, *, record_mode: str, baseline: Path | None = None) -> FinishedRun:
+def finish_outcome(outcome: Outcome, *, record_mode: str, baseline: Path | None = None,
+                   allow_changed_gold: bool = False) -> FinishedRun:
     """`finish_run` of a runner outcome (`harness run`): a run just made is always written, even when
-    the `--baseline` it is to be gated against is unreadable (`--gate` then exits 2)."""
+    the `--baseline` it is to be gated against is unreadable or scored on other gold (`--gate` then
+    exits 2)."""
     return finish_run(outcome.suite, outcome.run_dir, outcome.results, record_mode=record_mode,
-                      wall_s=outcome.wall_s, entity_types=outcome.entity_types, baseline=baseline, fallback=True)
+                      wall_s=outcome.wall_s, entity_types=outcome.entity_types, baseline=baseline, fallback=True,
+                      prompts=outcome.prompts, allow_changed_gold=allow_changed_gold)
 
 
-__all__ = ["FinishedRun", "GateInputs", "Outcome", "compare_to_baseline", "finish_outcome", "finish_run", "refinish",
-           "resolve_baseline", "summarize", "write_reports"]
+__all__ = ["FinishedRun", "GateInputs", "Outcome", "compare_to_baseline", "finish_outcome", "finish_run",
+           "pin_baseline", "refinish", "resolve_baseline", "summarize", "write_reports"]

@@ -54,6 +54,7 @@ from .artifacts import (
     BaselineCase,
     CaseCheck,
     GateConfig,
+    InputsCheck,
     RuleCase,
     RuleResult,
     RunSummary,
@@ -429,8 +430,10 @@ def judge(
     baseline_file: str | None = None,
     config: GateConfig | None = None,
     notes: list[str] | None = None,
+    inputs: InputsCheck | None = None,
 ) -> Judgement:
-    """Apply every rule to one run, once: the verdict and the per-case rules from the same values."""
+    """Apply every rule to one run, once: the verdict and the per-case rules from the same values.
+    `inputs`: the run's inputs against the baseline's (`harness.pins`), recorded in the verdict."""
     config = config or config_of(summary)
     current = case_values(rows)
     rules = threshold_rules(summary, config.thresholds)
@@ -451,6 +454,7 @@ def judge(
         baseline_file=baseline_file,
         baseline_run_id=None if baseline is None else baseline.run_id,
         notes=notes,
+        inputs=inputs,
     )
     failing = {(r.variant, r.metric) for r in rules if r.rule == "threshold" and r.status == "fail"}
     return Judgement(verdict, case_checks(rows, config, baseline=baseline, current=current, failing=failing))

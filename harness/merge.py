@@ -29,6 +29,8 @@ class MergeResult:
     verdict: Verdict
     rows: int
     missing: list[tuple[str, str]] = field(default_factory=list)  # (variant, case) of the suite not in any shard
+    # the default baseline could not be used (unreadable, or scored on other gold): `--gate` exits 2 with it
+    baseline_error: InputError | None = None
 
 
 def _strip_timings(value: Any) -> Any:
@@ -123,7 +125,10 @@ def merge_runs(
     # each variant's entity types as its shards ran it (not the prompt as it reads now)
     entity_types = {name: variant.entity_types for data in reversed(loaded)
                     for name, variant in data.finished.variants.items() if variant.entity_types is not None}
+    # ... and its prompt's fingerprint as they recorded it (a shard without fingerprints: unknown)
+    prompts = {name: fp for data in reversed(loaded) if data.finished.inputs is not None
+               for name, fp in data.finished.inputs.prompts.items()}
     finished = finish_run(suite, run_dir, rows, record_mode=record_mode, wall_s=wall_s, entity_types=entity_types,
-                          baseline=baseline)
+                          baseline=baseline, prompts=prompts)
     return MergeResult(run_dir=run_dir, summary=finished.summary, verdict=finished.verdict, rows=len(rows),
-                       missing=missing)
+                       missing=missing, baseline_error=finished.baseline_error)

@@ -52,6 +52,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="Baseline file or folder of <suite>.json (default: <reports>/baselines/<suite>.json).")
     group.addoption("--harness-reports", default="reports", metavar="DIR",
                     help="Folder for the runs' outputs (default: reports).")
+    group.addoption("--harness-allow-changed-gold", action="store_true", default=False,
+                    help="Gate against a baseline scored on other gold (refused by default), with a warning.")
 
 
 def _asked_paths(config: pytest.Config) -> list[Path]:
@@ -114,6 +116,8 @@ class SuiteRun:
         self.missing: dict[tuple[str, str], str] = {}
         self.rerecord_all: str | None = None  # one command for every missing or stale cassette
         self.failures: dict[tuple[str, str], str] = {}
+        # the default baseline could not be used (unreadable, or scored on other gold): the gate item fails with it
+        self.baseline_error: str | None = None
 
     def record_mode(self) -> str:
         from .llm.record_modes import RECORD_MODES, default_record_mode
@@ -173,8 +177,12 @@ class SuiteRun:
 
             judge_rows(self.suite, outcome.results, mode, outcome.run_dir / RESULTS)
             finished = finish_run(self.suite, outcome.run_dir, outcome.results, record_mode=mode,
-                                  wall_s=outcome.wall_s, entity_types=outcome.entity_types, baseline=baseline)
+                                  wall_s=outcome.wall_s, entity_types=outcome.entity_types, baseline=baseline,
+                                  prompts=outcome.prompts,
+                                  allow_changed_gold=self.config.getoption("--harness-allow-changed-gold"))
             self.summary, self.verdict, self.checks = finished.summary, finished.verdict, finished.checks
+            if finished.baseline_error is not None:
+                self.baseline_error = finished.baseline_error.message
         except HarnessError as exc:
             self.error = exc.message
         except Exception as exc:  # a bug: its traceback goes to the first item, the others name it
@@ -302,6 +310,8 @@ class GateItem(pytest.Item):
             hint = f"; record every missing or stale cassette with `{run.rerecord_all}`" if run.rerecord_all else ""
             raise CaseFailure(f"{run.suite.name}: gate not evaluated: the run is incomplete "
                               f"({len(run.missing)} missing cassette(s), {len(run.failures)} failed call(s)){hint}")
+        if run.baseline_error is not None:  # as `harness run --gate`: no verdict against an unusable baseline
+            raise CaseFailure(f"{run.suite.name}: gate not evaluated: {run.baseline_error}")
         if run.verdict.status == "fail":
             raise CaseFailure("\n".join(run.verdict.lines()))
 

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .artifacts import (
-    SUMMARY_SCHEMA_VERSION, ComparisonSummary, EngineSummary, EntityTypesUsed, FormatSummary, RecoveredSummary, RunSummary,
-    VariantSummary,
+    SUMMARY_SCHEMA_VERSION, ComparisonSummary, EngineSummary, EntityTypesUsed, FormatSummary, InputFingerprints,
+    RecoveredSummary, RunSummary, VariantSummary,
 )
+from .fingerprint import METHOD, fingerprint, gold_fingerprint, input_fingerprint
 from .kinds.registry import DEFAULT_KIND
 from .llm.pricing import estimate_cost, load_prices
 from .model import CaseResult, GoldCase, MatchingConfig, Usage, first_samples
@@ -145,11 +146,13 @@ def build_summary(
     wall_s: float,
     comparisons: dict[str, ComparisonSummary],
     entity_types: Mapping[str, EntityTypesUsed],
+    prompts: Mapping[str, str] | None = None,
 ) -> RunSummary:
     """The run's summary; `comparisons` (variant -> against the baseline variant) are computed by
     the caller (`harness.finish.compare_to_baseline`), not here, and `entity_types` are the types
     each variant was run with (the runner's plans; a merge takes them from its shards): a prompt
-    edited since is not re-read."""
+    edited since is not re-read. `prompts`: each variant's prompt fingerprint, from the same plans
+    (`ScoringPlan.fingerprint`); a variant left out has an unknown prompt."""
     prices = load_prices(suite.root)
     present = [name for name in suite.variant_names() if any(r.variant == name for r in results)]
     variants: dict[str, VariantSummary] = {}
@@ -177,6 +180,25 @@ def build_summary(
         timings={"wall_s": round(wall_s, 6)},
         pending_review=pending_review(suite.cases, results),
         kind=None if suite.spec.kind == DEFAULT_KIND else suite.spec.kind,
+        inputs=input_fingerprints(suite, {row.case_id for row in results},
+                                  {name: fp for name, fp in (prompts or {}).items() if name in variants}),
+    )
+
+
+def input_fingerprints(suite: Suite, ran: set[str], prompts: Mapping[str, str]) -> InputFingerprints:
+    """The fingerprints of what the run was scored on (`harness.fingerprint`): the suite's settings
+    (its cases' ids, not their contents; not its ontology, which has its own), its ontology, `prompts`, and the gold and input of every
+    case the run scored, in suite order."""
+    cases = [case for case in suite.cases if case.id in ran]
+    # defaults left out: a setting written out at its default, or a field a newer harness adds, is no change
+    settings = suite.spec.model_dump(mode="json", exclude={"cases", "ontology"}, exclude_defaults=True)
+    return InputFingerprints(
+        method=METHOD,
+        suite=fingerprint({"settings": settings, "cases": [case.id for case in suite.cases]}),
+        ontology=fingerprint(suite.spec.ontology),
+        prompts=dict(prompts),
+        gold={case.id: gold_fingerprint(case) for case in cases},
+        chunks={case.id: input_fingerprint(case) for case in cases},
     )
 
 

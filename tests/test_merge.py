@@ -280,3 +280,26 @@ def test_merge_never_writes_through_a_link_out_of_the_project(recorded, tmp_path
                                "--run-id", "m")
         assert code == 2 and "outside the project folder" in err, err
     assert list(outside.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_merge_gate_refuses_a_default_baseline_scored_on_other_gold(recorded, project, tmp_path, capsys):
+    """As `harness run --gate`: the merged run is written, and --gate exits 2 naming the changed case."""
+    from harness.suites import load_suite
+
+    full, _ = replay(recorded, tmp_path / "reports", "full")
+    code, _, err = harness(capsys, "baseline", "update", str(full.run_dir))
+    assert code == 0, err
+    text = project.read_text(encoding="utf-8")
+    assert "name: Lowbridge\n    type: geo\n" in text
+    project.write_text(text.replace("name: Lowbridge\n    type: geo\n", "name: Lowbridge\n    type: town\n", 1),
+                       encoding="utf-8")
+    changed = load_suite(project)
+    shards = [replay(changed, tmp_path / "reports", f"s{i}", shard=(i, 2))[0] for i in (1, 2)]
+    code, out, err = harness(capsys, "merge", *(str(s.run_dir) for s in shards), "--run-id", "m", "--gate")
+    assert code == 2, out + err
+    assert "gold changed for 1 of 3 case(s) (mayor) since the baseline was scored" in err
+    assert (tmp_path / "reports" / "towns" / "m" / "summary.json").exists()
+    code, out, err = harness(capsys, "merge", *(str(s.run_dir) for s in shards), "--run-id", "m2")
+    assert code == 0, err
+    assert "baseline not used: " in out

@@ -239,3 +239,31 @@ def test_a_variant_with_a_case_list_is_collected_on_its_cases_only(recorded, pro
     assert "suites/towns.yaml::tuned::mayor" in out
     assert "suites/towns.yaml::tuned::flood" not in out and "suites/towns.yaml::tuned::fair" not in out
     assert "4 passed" in out
+
+
+def test_the_gate_item_refuses_a_baseline_scored_on_other_gold(recorded):
+    """As `harness run --gate`: the default baseline's gold differs from the suite's, so the gate item
+    fails naming the case (the case items still run); --harness-allow-changed-gold gives the verdict."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PYTEST_"))}
+    harness = str(Path(sys.executable).with_name("harness"))
+    subprocess.run([harness, "run", "suites/towns.yaml", "--record-mode", "none", "--reports", "reports",
+                    "--run-id", "accepted"], cwd=recorded, env=env, capture_output=True, timeout=300, check=True)
+    subprocess.run([harness, "baseline", "update", "reports/towns/accepted"], cwd=recorded, env=env,
+                   capture_output=True, timeout=300, check=True)
+    suite_path = recorded / "suites" / "towns.yaml"
+    text = suite_path.read_text(encoding="utf-8")
+    assert "name: Lowbridge\n    type: geo\n" in text
+    suite_path.write_text(text.replace("name: Lowbridge\n    type: geo\n", "name: Lowbridge\n    type: town\n", 1),
+                          encoding="utf-8")
+    done = pytest_run(recorded, "suites/", "-v", "--harness-gate")
+    assert done.returncode == 1, done.stdout
+    assert "suites/towns.yaml::gate FAILED" in done.stdout
+    assert "gate not evaluated: " in done.stdout and "gold changed for 1 of 3 case(s) (mayor)" in done.stdout
+    assert "suites/towns.yaml::default::mayor PASSED" in done.stdout
+    done = pytest_run(recorded, "suites/", "-v", "--harness-gate", "--harness-allow-changed-gold")
+    assert done.returncode == 0, done.stdout
+    assert "suites/towns.yaml::gate PASSED" in done.stdout
+    gates = [json.loads((run / "gate.json").read_text(encoding="utf-8"))
+             for run in (recorded / "reports" / "towns").iterdir() if run.name != "accepted"]
+    assert sorted(g["inputs"]["allowed_changed_gold"] for g in gates) == [False, True]  # refused, then allowed
+    assert all(g["inputs"]["gold"]["changed"] == ["mayor"] for g in gates)

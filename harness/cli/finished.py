@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..errors import InputError
-from .options import BaselineOpt, JsonOpt, VariantOpt
+from .options import AllowChangedGoldOpt, BaselineOpt, JsonOpt, VariantOpt
 from .render import comparison_lines, emit_json
 
 # --------------------------------------------------------------------------- gate
@@ -47,8 +47,10 @@ def gate_command(
     baseline: BaselineOpt = None,
     json_out: JsonOpt = False,
     no_reports: Annotated[bool, typer.Option("--no-reports", help="Do not rewrite the run's reports with the verdict.")] = False,
+    allow_changed_gold: AllowChangedGoldOpt = False,
 ) -> None:
-    """Apply the suite's thresholds and the baseline to runs; exit 1 when a rule fails."""
+    """Apply the suite's thresholds and the baseline to runs; exit 1 when a rule fails, 2 when the
+    baseline was scored on other gold (unless --allow-changed-gold)."""
     from ..finish import refinish
     from ..runfolder import load_run, load_suite_of
 
@@ -57,7 +59,7 @@ def gate_command(
     for data in loaded:
         suite = None if no_reports else load_suite_of(data.summary)
         finished = refinish(data.run_dir, data.finished, data.rows, suite=suite, baseline=baseline, strict=True,
-                            reports=not no_reports)
+                            reports=not no_reports, allow_changed_gold=allow_changed_gold)
         verdicts.append(finished.verdict)
     _print_verdicts(verdicts, json_out)
     raise typer.Exit(max(v.exit_code for v in verdicts))
@@ -114,6 +116,8 @@ def merge_command(
     if result.missing:
         shown = ", ".join(f"{v}/{c}" for v, c in result.missing[:5])
         typer.echo(f"note: {len(result.missing)} case × variant of the suite in no shard: {shown}", err=True)
+    if gate and result.baseline_error is not None:  # as `harness run --gate`: exit 2, the run written
+        raise result.baseline_error
     raise typer.Exit(result.verdict.exit_code if gate else 0)
 
 
@@ -198,15 +202,28 @@ def _load_run_rows(path: Path) -> tuple[list[Any], str]:
     return rows, str(path)
 
 
+def _side_inputs(path: Path) -> Any:
+    """The input fingerprints of a run folder (or of the run a results.jsonl is in): None (unknown)
+    without a summary.json or when it records none."""
+    from ..runfolder import SUMMARY, read_summary
+
+    folder = path if path.is_dir() else path.parent
+    return read_summary(folder).inputs if (folder / SUMMARY).exists() else None
+
+
 def compare_command(
     run_a: Annotated[Path, typer.Argument(help="Baseline run folder (or its results.jsonl).")],
     run_b: Annotated[Path, typer.Argument(help="Run folder to compare against it.")],
     variant_a: Annotated[Optional[str], typer.Option("--variant-a", help="Variant of RUN_A (default: each variant both runs have).")] = None,
     variant_b: Annotated[Optional[str], typer.Option("--variant-b", help="Variant of RUN_B (default: same as --variant-a).")] = None,
     json_out: JsonOpt = False,
+    allow_changed_gold: AllowChangedGoldOpt = False,
 ) -> None:
-    """Compare two runs case by case: deltas with 95% paired bootstrap intervals, per-case diffs."""
+    """Compare two runs case by case: deltas with 95% paired bootstrap intervals, per-case diffs.
+    Says when gold, chunks, prompts or ontology differ; refuses changed gold (exit 2) unless
+    --allow-changed-gold."""
     from ..compare import compare
+    from ..pins import allowed_warning, check_inputs, gold_refusal, inputs_line
 
     rows_a, _ = _load_run_rows(run_a)
     rows_b, _ = _load_run_rows(run_b)
@@ -224,12 +241,25 @@ def compare_command(
             raise InputError(f"{run_a}: no variant '{va}' (have {', '.join(names_a)})")
         if vb not in names_b:
             raise InputError(f"{run_b}: no variant '{vb}' (have {', '.join(names_b)})")
+    inputs = check_inputs(_side_inputs(run_a), _side_inputs(run_b), against=f"run {run_a}", names=("RUN_A", "RUN_B"),
+                          prompt_pairs=[(va, vb) for va, vb in pairs if va is not None and vb is not None])
+    if inputs.gold_changed and not allow_changed_gold:
+        raise InputError(gold_refusal(inputs, str(run_b), verdict="comparison"))
+    notes = [inputs_line(inputs)]
+    if inputs.gold_changed:
+        inputs.allowed_changed_gold = True
+        notes.append(allowed_warning(inputs, verdict="comparison"))
+    for va, vb in pairs:
         comparison = compare([r for r in rows_a if r.variant == va], [r for r in rows_b if r.variant == vb],
                              label_a=f"{run_a}:{va}", label_b=f"{run_b}:{vb}")
         output[vb if va == vb else f"{va}..{vb}"] = comparison
     if json_out:
-        emit_json({"comparisons": {k: c.to_json() for k, c in output.items()}})
+        if inputs.allowed_changed_gold:
+            typer.echo(notes[-1], err=True)
+        emit_json({"comparisons": {k: c.to_json() for k, c in output.items()}, "inputs": inputs.model_dump()})
         return
     for comparison in output.values():
         for line in comparison_lines(comparison):
             typer.echo(line)
+    for note in notes:  # after the figures, whose header stays the first line
+        typer.echo(note)

@@ -124,6 +124,7 @@ BaselineOpt = Annotated[
     typer.Option("--baseline", help="Baseline file, or a folder of <suite>.json files. "
                                      "Default: <reports>/baselines/<suite>.json when it exists."),
 ]
+AllowChangedGoldOpt = Annotated[bool, typer.Option("--allow-changed-gold", help="Give a verdict even when the gold of some case differs between the two sides (refused by default, exit 2): with a warning, recorded in the output.")]
 RepeatOpt = Annotated[int, typer.Option("--repeat", min=1, help="Samples per case and variant: the same requests N times, each sample in its own cassette; the summary adds the spread across samples (docs/reports.md).")]
 WorkersOpt = Annotated[Optional[int], typer.Option("--workers", min=0, help="Processes replaying cases: by default every usable CPU when the run has 100 rows or more; 1: all in this process (also HARNESS_WORKERS; see the README).")]
 OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk and variant prompt files that resolve outside the project folder (refused by default: both are sent to the model and written to cassettes and reports).")]

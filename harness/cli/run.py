@@ -11,6 +11,7 @@ from ..errors import InputError
 from ..names import check_name
 from .inputs import parse_shard, record_mode as checked_record_mode
 from .options import (
+    AllowChangedGoldOpt,
     CaseOpt,
     FreshOpt,
     GateBaselineOpt,
@@ -68,6 +69,7 @@ def evaluate_suites(
     baseline: Path | None = None,
     repeat: int = 1,
     workers: int | None = None,
+    allow_changed_gold: bool = False,
 ) -> list[Any]:
     """Run (or record) every suite given, each to a finished run; the FinishedRuns in order."""
     from ..finish import finish_outcome
@@ -128,7 +130,8 @@ def evaluate_suites(
             check_outcome(outcome)
             # the suite's judge (docs/judges.md): its verdicts on the rows, before the run is finished
             outcome.recorded += judge_rows(suite, outcome.results, mode, outcome.run_dir / RESULTS)
-            finished = finish_outcome(outcome, record_mode=mode, baseline=baseline)
+            finished = finish_outcome(outcome, record_mode=mode, baseline=baseline,
+                                      allow_changed_gold=allow_changed_gold)
         finally:
             outcome.release()  # after summary.json: the run is finished before anyone else may take it
         print_run_table(finished.summary, outcome.run_dir, finished.verdict)
@@ -151,12 +154,13 @@ def run_command(
     allow_outside_chunks: OutsideChunksOpt = False,
     repeat: RepeatOpt = 1,
     workers: WorkersOpt = None,
+    allow_changed_gold: AllowChangedGoldOpt = False,
 ) -> None:
     """Evaluate suites: render, replay (or call), parse, score, report."""
     outcomes = evaluate_suites(suites, command="run", record_mode=record_mode, variants=variant, models=model, cases=case,
                                reports=reports, run_id=run_id, fresh=fresh, shard=shard,
                                allow_outside_chunks=allow_outside_chunks, baseline=baseline if gate else None,
-                               repeat=repeat, workers=workers)
+                               repeat=repeat, workers=workers, allow_changed_gold=allow_changed_gold)
     if gate:
         from .finished import gate_outcomes
 

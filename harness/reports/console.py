@@ -179,6 +179,9 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         head += f" — baseline {verdict.baseline_file}"
     console.print(head, style=style.get(verdict.status, ""), markup=False)
     for note in verdict.notes:
-        console.print(f"  note: {note}", style="dim", markup=False)
+        if note.startswith("warning: "):  # a verdict given across changed gold (--allow-changed-gold)
+            console.print(f"  {note}", style="yellow", markup=False)
+        else:
+            console.print(f"  note: {note}", style="dim", markup=False)
     for rule in sorted(verdict.rules, key=lambda r: order[r.status]):
         console.print(f"  {rule.status.upper():4s}  {rule.variant}: {rule.message}", style=style[rule.status], markup=False)

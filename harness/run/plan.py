@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field, fields
 from ..errors import InputError
+from ..fingerprint import fingerprint
 from ..formats import AUTO, DEFAULT_FORMAT, format_names, get_format
 from ..formats.base import DELIMITER_KEYS, Delimiters, resolve_delimiters
 from ..llm.engine_conversation import HARNESS, Conversation, conversation_for
@@ -60,6 +61,22 @@ class ScoringPlan:
         if self.kind.builds_graph and self.conversation.strips_chunk:
             filled["input_text"] = self.conversation.chunk(filled["input_text"])
         return filled
+
+    def fingerprint(self) -> str | None:
+        """The prompt as this plan sends it, fingerprinted (`harness.fingerprint`): its message
+        templates and gleaning prompts, the values that fill it whatever the case (its defaults and
+        bound values, entity types, language, delimiters) and the answer format. None when the
+        prompt is not known (`prompt_known`). Where the file lives and its lines are left out."""
+        if not self.prompt_known:
+            return None
+        template = self.template
+        return fingerprint({
+            "system": template.system, "user": template.user, "history": template.history,
+            "continue_prompt": template.continue_prompt, "loop_prompt": template.loop_prompt,
+            "defaults": template.defaults, "partials": template.partials,
+            "variable_mappings": template.variable_mappings, "entity_types": self.entity_types,
+            "language": self.language, "format": self.format, "delimiters": self.delimiters.as_variables(),
+        })
 
     def examples_text(self, case: GoldCase) -> str | None:
         """The prompt as sent without the case's chunk: its instructions and few-shot examples

@@ -91,6 +91,8 @@ class RunOutcome:
     lock: RunLock | None = field(default=None, repr=False)  # held with RunOptions.hold_lock
     # the entity types each variant's prompt was filled with, as planned (summary.json reports them)
     entity_types: dict[str, EntityTypesUsed] = field(default_factory=dict)
+    # each variant's prompt fingerprint, from the same plans (summary.json's `inputs.prompts`)
+    prompts: dict[str, str] = field(default_factory=dict)
 
     def release(self) -> None:
         """Let other processes resume or rewrite this run folder."""
@@ -177,7 +179,8 @@ async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants
 
     outcome = RunOutcome(suite=suite, run_dir=run_dir, results=[], notes=list(folder.notes),
                          entity_types={name: EntityTypesUsed.model_validate(plan.types.to_json())
-                                       for name, plan in plans.items() if plan.types is not None})
+                                       for name, plan in plans.items() if plan.types is not None},
+                         prompts={name: fp for name, plan in plans.items() if (fp := plan.fingerprint()) is not None})
     # every row at its place in suite order (variant, then case, then sample): place =
     # (index of the (variant, case) pair) * repeat + sample
     # the (variant, case) pairs of the run: a variant with a `cases:` list runs only those

@@ -38,3 +38,17 @@ def test_an_unknown_prompt_has_no_example_text_and_holds_no_chunk() -> None:
     assert full.examples_text(case) is not None
     assert unknown.examples_text(case) is None
     assert unknown.prompt_contains_chunk(case) is False
+
+
+def test_a_plan_fingerprints_the_prompt_it_sends_and_an_unknown_prompt_has_none() -> None:
+    import dataclasses
+
+    suite = load_suite(REPO / "suites" / "podcast.yaml")
+    default, tuned = (plan_variant(suite, name) for name in ("default", "tuned"))
+    assert default.fingerprint() == plan_variant(suite, "default").fingerprint()
+    assert default.fingerprint() != tuned.fingerprint()
+    # what fills the prompt whatever the case is part of it: other entity types, another prompt
+    retyped = dataclasses.replace(default, entity_types=[*default.entity_types, "vehicle"])
+    assert retyped.fingerprint() != default.fingerprint()
+    scoring = ScoringPlan(**{**_scoring_fields(default), "prompt_known": False})
+    assert scoring.fingerprint() is None
