@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from tests.support.answers_project import answers_project
 
 SUITE = """\
 name: astronauts
@@ -56,10 +57,7 @@ ROWS = [
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    (tmp_path / "suites").mkdir()
-    (tmp_path / "suites" / "astronauts.yaml").write_text(SUITE, encoding="utf-8")
-    (tmp_path / "vicuna.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
-    return tmp_path
+    return answers_project(tmp_path, ("astronauts.yaml", SUITE), ("vicuna.jsonl", ROWS))
 
 
 def evaluate(capsys, project: Path, *args: str) -> tuple[int, str, str]:

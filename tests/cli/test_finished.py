@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from tests.support.answers_project import answers_project
 
 SUITE = """\
 name: pinned
@@ -38,10 +39,7 @@ OUTPUTS = [{"id": "c1", "output": ANSWER.format(name="Ada")}, {"id": "c2", "outp
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    (tmp_path / "suites").mkdir()
-    (tmp_path / "suites" / "pinned.yaml").write_text(SUITE, encoding="utf-8")
-    (tmp_path / "answers.jsonl").write_text("".join(json.dumps(r) + "\n" for r in OUTPUTS), encoding="utf-8")
-    return tmp_path
+    return answers_project(tmp_path, ("pinned.yaml", SUITE), ("answers.jsonl", OUTPUTS))
 
 
 def cli(capsys, *args: str) -> tuple[int, str, str]:
