@@ -8,6 +8,8 @@ from ..model import Value
 
 DEFAULT_MAX_CANDIDATES = 5
 DEFAULT_MAX_QUESTIONS = 40
+# the run folder's file of pairwise verdicts (judges.pairwise), beside results.jsonl
+PAIRWISE_FILE = "judge-pairwise.json"
 
 
 class PairwiseOptions(Value):

@@ -1,6 +1,9 @@
 """The run's judging: after the rows are scored, before the run is finished (finish.finish_run).
 
-For each row (sample 0, without an error) of a suite with `judge:`, the pairs the string stages
+`run.schedule.run_suite` calls `judge_rows_async` once every row of a run is settled (no missing
+cassette, no failed call), while it still holds the run folder's lock: `harness run`, `harness
+record`, a resumed run and the pytest plugin all judge there, the same way, once; `harness
+merge` joins shards that were each judged so. For each row (sample 0, without an error) of a suite with `judge:`, the pairs the string stages
 left open are put to the judge (judges.matching), the row's `CaseScore.judged` is set, and
 results.jsonl is written again with them, so `harness report` and `harness gate` read the same
 rows. The run's `RunSummary.judges` is made from the rows and the pairwise file by
@@ -24,9 +27,7 @@ from ..scoring.case_metrics import measure
 from . import pairwise
 from .matching import judged_match, open_pairs
 from .prompts import match_prompt, pairwise_prompt
-from .summary import PAIRWISE_FILE
-
-
+from .config import PAIRWISE_FILE
 
 
 @dataclass
@@ -60,6 +61,12 @@ def plan_judge(suite: Any) -> JudgePlan | None:
 
 def judge_rows(suite: Any, rows: list[CaseResult], record_mode: str, results_path: Path | None = None, *,
                base_url: str | None = None) -> int:
+    """`judge_rows_async` from outside an event loop (tests, scripts/record_handwritten.py)."""
+    return asyncio.run(judge_rows_async(suite, rows, record_mode, results_path, base_url=base_url))
+
+
+async def judge_rows_async(suite: Any, rows: list[CaseResult], record_mode: str, results_path: Path | None = None, *,
+                           base_url: str | None = None) -> int:
     """Judge every row in place (see the module docstring); returns the cassettes recorded.
     A missing or stale judge cassette is a `CassetteMissingError` naming the first one.
     `base_url` overrides the judge model's endpoint (tests, scripts/record_handwritten.py)."""
@@ -68,13 +75,13 @@ def judge_rows(suite: Any, rows: list[CaseResult], record_mode: str, results_pat
         return 0
     recorded = 0
     if plan.spec.match:
-        recorded += asyncio.run(_judge(suite, plan, rows, record_mode, base_url))
+        recorded += await _judge(suite, plan, rows, record_mode, base_url)
         if results_path is not None:
             from ..runfolder import write_results
 
             write_results(results_path, rows)
     if plan.pairwise is not None:
-        found, verdicts = asyncio.run(_pairwise(suite, plan, rows, record_mode, base_url))
+        found, verdicts = await _pairwise(suite, plan, rows, record_mode, base_url)
         recorded += found
         if results_path is not None:
             from ..atomicfile import atomic_write

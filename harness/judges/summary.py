@@ -16,8 +16,7 @@ from ..artifacts import JudgesSummary, PairwiseVerdict, RuleResult
 from ..model import CaseResult, GoldCase, JudgeVerdict
 from . import pairwise
 from .calibration import calibrate
-
-PAIRWISE_FILE = "judge-pairwise.json"  # the run's pairwise verdicts (judges.pairwise), beside results.jsonl
+from .config import PAIRWISE_FILE
 
 
 def judges_summary(suite: Any, rows: Iterable[CaseResult], run_dir: Path | None = None) -> JudgesSummary | None:

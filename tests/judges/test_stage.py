@@ -146,7 +146,7 @@ def test_recording_goes_through_a_real_http_server_then_replays_the_same(example
     root = example.parent.parent
     shutil.rmtree(root / "fixtures" / "judge-cassettes")
     suite = load_suite(example)
-    outcome = run_suite(suite, RunOptions(reports_dir=root / "r1"))
+    outcome = run_suite(suite, RunOptions(reports_dir=root / "r1", judge=False))
     check_outcome(outcome)
     # the judge's endpoint: SAME only when the romanized name is the gold one's translation
     same = {("系统管理员", "SYSTEM ADMIN"), ("张伟", "ZHANG WEI"), ("Rust", "RUST LANGUAGE")}
@@ -169,8 +169,7 @@ def test_recording_goes_through_a_real_http_server_then_replays_the_same(example
     assert TEST_KEY not in cassette
 
     monkeypatch.delenv("OPENAI_API_KEY")
-    again = run_suite(suite, RunOptions(reports_dir=root / "r2"))
-    judge_rows(suite, again.results, "none")  # no key, no server: every verdict from the cassettes
+    again = run_suite(suite, RunOptions(reports_dir=root / "r2"))  # judged in the run: no key, no server
     assert [[(q.id, q.verdict) for q in r.score.judged.questions] for r in again.results] == live
 
 
@@ -196,7 +195,7 @@ def test_a_position_biased_judge_shows_as_order_flips(example: Path, monkeypatch
     root = example.parent.parent
     shutil.rmtree(root / "fixtures" / "judge-cassettes")
     suite = load_suite(example)
-    outcome = run_suite(suite, RunOptions(reports_dir=root / "r1"))
+    outcome = run_suite(suite, RunOptions(reports_dir=root / "r1", judge=False))
     monkeypatch.setenv("OPENAI_API_KEY", TEST_KEY)
     with FakeOpenAIServer(lambda body: "FIRST" if "First answer:" in body["messages"][-1]["content"] else "DIFFERENT") as server:
         judge_rows(suite, outcome.results, "once", outcome.run_dir / "results.jsonl", base_url=server.base_url)
@@ -214,3 +213,23 @@ def test_pairwise_naming_an_unknown_variant_is_one_line_exit_2(example: Path, ca
     example.write_text(yaml.safe_dump(data, allow_unicode=True))
     code, out, _, _ = _run(capsys, example)
     assert code == 2 and "judge.pairwise.b: no variant named 'nope' (have default, strong)" in out
+
+
+def test_merged_shards_carry_the_judging_of_the_unsharded_run(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each shard is judged in its run (run_suite); the merge joins their verdicts, pairwise ones
+    included, into the unsharded run's judge block, without judging again."""
+    reports = example.parent.parent / "reports"
+    code, out, whole, _ = _run(capsys, example)
+    assert code == 0, out
+    shards = []
+    for shard in ("1/2", "2/2"):
+        assert main(["run", str(example), "--record-mode", "none", "--shard", shard, "--reports", "shards",
+                     "--run-id", shard.replace("/", "-")]) == 0
+        shards.append(str(example.parent.parent / "shards" / NAME / shard.replace("/", "-")))
+    capsys.readouterr()
+    assert main(["merge", *shards, "--reports", str(reports / "merged")]) == 0
+    (merged,) = (reports / "merged" / NAME).iterdir()
+    summary = json.loads((merged / "summary.json").read_text())
+    assert summary["judges"] == whole["judges"] and summary["judges"]["pairwise"]["verdicts"]
+    assert ([v["case"] for v in summary["judges"]["pairwise"]["verdicts"]]
+            == [v["case"] for v in whole["judges"]["pairwise"]["verdicts"]])
