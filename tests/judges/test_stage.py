@@ -94,6 +94,22 @@ def test_a_judge_prompt_without_its_placeholders_is_one_line_exit_2(example: Pat
     assert "judge.yaml: a judge prompt needs the placeholders {predicted}" in out and "Traceback" not in out
 
 
+def test_a_suite_judge_prompt_is_linted_as_its_kind_at_load(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A judge prompt with a lint error (a placeholder the harness never fills) or of another kind
+    stops the run before any call: one line naming the file, exit 2."""
+    data = yaml.safe_load(example.read_text())
+    data["judge"]["prompt"] = "judge.yaml"
+    example.write_text(yaml.safe_dump(data, allow_unicode=True))
+    (example.parent / "judge.yaml").write_text('name: mine\nuser: "{input_text}: is {gold} {predicted}? {hint}"\n')
+    code, out, _, _ = _run(capsys, example)
+    assert code == 2 and "Traceback" not in out and len(out.strip().splitlines()) == 1, out
+    assert "judge.yaml:2: judge prompt: placeholder-unknown: {hint} is never supplied" in out
+    (example.parent / "judge.yaml").write_text(
+        'name: mine\nkind: harness.judge_pairwise\nuser: "{input_text}: is {gold} {predicted}? {first} {second}"\n')
+    code, out, _, _ = _run(capsys, example)
+    assert code == 2 and "judge.yaml: a prompt of kind harness.judge_pairwise, where the judge needs one of kind harness.judge_match" in out
+
+
 def test_kappa_below_min_kappa_fails_the_gate_on_each_judged_figure(example: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = yaml.safe_load(example.read_text())
     data["judge"]["min_kappa"] = 0.9  # the judge's kappa is 48/59 = 0.81
