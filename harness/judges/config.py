@@ -26,6 +26,10 @@ class JudgeOptions(Value):
     prompt: str | None = None
     # (a) semantic matching of predicted to gold entities and relationships after exact/alias/fuzzy
     match: bool = True
+    # (b) faithfulness of each extracted entity and relationship description to its chunk
+    faithfulness: bool = False
+    # (b)'s prompt: a YAML prompt of kind `harness.judge_support`; None: builtin:harness/judge_support
+    support_prompt: str | None = None
     # open predicted items asked about per open gold item, and questions per case at most
     max_candidates: int = Field(DEFAULT_MAX_CANDIDATES, ge=1, le=50)
     max_questions: int = Field(DEFAULT_MAX_QUESTIONS, ge=1, le=1000)

@@ -21,12 +21,14 @@ from typing import Any
 
 from ..artifacts import PairwiseVerdict
 from ..errors import CassetteMissingError, InputError, ModelCallError
-from ..model import CaseResult, JudgeVerdict
+from ..model import PAIRWISE_QUESTION, CaseResult, JudgeVerdict
 from ..prompts.template import PromptTemplate
 from ..scoring.case_metrics import measure
 from . import pairwise
 from .matching import judged_match, open_pairs
-from .prompts import match_prompt, pairwise_prompt
+from .faithfulness import judged_faithfulness, statements
+from .prompts import match_prompt, pairwise_prompt, support_prompt
+from .verdict import read_support
 from .config import PAIRWISE_FILE
 
 
@@ -35,6 +37,7 @@ class JudgePlan:
     spec: Any  # suites.JudgeSpec
     template: PromptTemplate
     pairwise: PromptTemplate | None = None
+    support: PromptTemplate | None = None  # (b), with `judge.faithfulness`
 
 
 def plan_judge(suite: Any) -> JudgePlan | None:
@@ -56,7 +59,28 @@ def plan_judge(suite: Any) -> JudgePlan | None:
             raise InputError(f"{suite.path}: judge.pairwise: a and b name the same variant")
         prompt = spec.pairwise.prompt
         plan.pairwise = pairwise_prompt(None if prompt is None else resolve_path(prompt, suite.path, suite.root))
+    _check_pairwise_judgements(suite, spec)
+    if spec.faithfulness:
+        prompt = spec.support_prompt
+        plan.support = support_prompt(None if prompt is None else resolve_path(prompt, suite.path, suite.root))
     return plan
+
+
+def _check_pairwise_judgements(suite: Any, spec: Any) -> None:
+    """Reviewers' pairwise verdicts name the suite's pairwise question and one of its answers."""
+    for case in suite.cases:
+        for key, verdict in case.judgements.items():
+            if not key.startswith(PAIRWISE_QUESTION):
+                continue
+            if spec.pairwise is None:
+                raise InputError(f"{suite.path}: case '{case.id}': judgements {key!r}: the suite's judge has no pairwise:")
+            expected = pairwise.question_id(spec.pairwise.a, spec.pairwise.b)
+            allowed = (spec.pairwise.a, spec.pairwise.b, "tie")
+            if key != expected:
+                raise InputError(f"{suite.path}: case '{case.id}': judgements {key!r}: the pairwise question is {expected!r}")
+            if verdict not in allowed:
+                raise InputError(f"{suite.path}: case '{case.id}': judgements {key!r}: {verdict!r} is not one of "
+                                 f"{', '.join(allowed)}")
 
 
 def judge_rows(suite: Any, rows: list[CaseResult], record_mode: str, results_path: Path | None = None, *,
@@ -76,10 +100,12 @@ async def judge_rows_async(suite: Any, rows: list[CaseResult], record_mode: str,
     recorded = 0
     if plan.spec.match:
         recorded += await _judge(suite, plan, rows, record_mode, base_url)
-        if results_path is not None:
-            from ..runfolder import write_results
+    if plan.support is not None:
+        recorded += await _faithful(suite, plan, rows, record_mode, base_url)
+    if results_path is not None and (plan.spec.match or plan.support is not None):
+        from ..runfolder import write_results
 
-            write_results(results_path, rows)
+        write_results(results_path, rows)
     if plan.pairwise is not None:
         found, verdicts = await _pairwise(suite, plan, rows, record_mode, base_url)
         recorded += found
@@ -167,6 +193,46 @@ async def _judge(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mod
                                              f"{exc.message}") from None
                 score.judged = judged_match(score, case, verdicts, left_out)
                 row.metrics = measure(score)  # the row's stored values, judged figures included
+            return caller.recorded
+    finally:
+        await client.close()
+
+
+def faithful_cassette_path(root: Path, suite: str, variant: str, case_id: str) -> Path:
+    return root / "fixtures" / "judge-cassettes" / suite / f"faithful.{variant}" / f"{case_id}.json"
+
+
+async def _faithful(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str, base_url: str | None) -> int:
+    """(b): every row's described entities and relationships against its chunk (sample 0, no error)."""
+    from .call import judge_caller
+
+    template = plan.support
+    assert template is not None
+    cases = {case.id: case for case in suite.cases}
+    client = _client(plan, record_mode, base_url)
+    try:
+        with judge_caller(client, template, record_mode, suite.root) as caller:
+            for row in rows:
+                case, score = cases.get(row.case_id), row.score
+                if case is None or score is None or row.sample != 0 or row.error is not None:
+                    continue
+                asked, left_out = statements(row.graph, plan.spec.max_questions)
+                texts: list[str] = []
+                if asked:
+                    conversations = [template.render({"input_text": case.text, "statement": statement}, case=case.id)
+                                     for _, _, statement in asked]
+                    path = faithful_cassette_path(suite.root, suite.name, row.variant, case.id)
+                    existed = path.exists()
+                    try:
+                        texts = await caller.answers(path, conversations)
+                    except CassetteMissingError:
+                        raise _missing(suite, f"the descriptions of case '{case.id}' of variant '{row.variant}'",
+                                       path, existed) from None
+                    except ModelCallError as exc:
+                        raise ModelCallError(f"{suite.path}: judge, faithfulness, case '{case.id}' of variant "
+                                             f"'{row.variant}': {exc.message}") from None
+                score.faithful = judged_faithfulness(asked, [read_support(t) for t in texts], left_out)
+                row.metrics = measure(score)
             return caller.recorded
     finally:
         await client.close()

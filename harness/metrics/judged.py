@@ -1,6 +1,9 @@
-"""Judged matching (`CaseScore.judged`, harness/judges/): entity and relationship precision, recall
-and F1 with the suite judge's matches added to exact/alias/fuzzy ones (docs/scoring.md, "Judged
-matching"). Beside the string figures, never in their place; n/a (and left out of report tables)
+"""The suite judge's figures (harness/judges/, docs/judges.md), one family per decision.
+
+(a) Judged matching (`CaseScore.judged`): entity and relationship precision, recall and F1 with
+the suite judge's matches added to exact/alias/fuzzy ones (docs/scoring.md, "Judged matching").
+(b) Faithfulness (`CaseScore.faithful`): the share of extracted entity and relationship
+descriptions the judge found supported by the chunk, over its readable verdicts. Beside the string figures, never in their place; n/a (and left out of report tables)
 in a suite without `judge:`. Every judged figure is shown with the judge's calibration
 (RunSummary.judges)."""
 
@@ -9,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..model import CaseScore, JudgedMatch
+from ..model import CaseScore, JudgedMatch, SupportQuestion
 from .ratios import f1, precision, recall
-from .registry import Count, register_count, register_prf
+from .registry import Count, Metric, Pooled, register, register_count, register_prf
 
-DECISION = "match"  # the judge decision these figures stand on (JudgesSummary.figures)
+DECISION = "match"  # the judge decision (a)'s figures stand on (JudgesSummary.figures)
+FAITHFUL = "faithful"  # (b)'s
 
 
 @dataclass(frozen=True)
@@ -50,3 +54,53 @@ for _prefix, _gold in (("entity", "entities"), ("relationship", "relationships")
                  gold=_gold, precision=_flags, recall=_flags, f1=_flags)  # type: ignore[arg-type]
 
 FIGURES: tuple[str, ...] = tuple(f"judged_{p}_{a}" for p in ("entity", "relationship") for a in ("precision", "recall", "f1"))
+
+
+def _questions(part: str) -> Callable[[CaseScore], list[SupportQuestion] | None]:
+    def read(score: CaseScore) -> list[SupportQuestion] | None:
+        return None if score.faithful is None else getattr(score.faithful, part)
+    return read
+
+
+def _judged(part: str) -> Callable[[CaseScore], int | None]:
+    """Descriptions with a readable verdict (None: no faithfulness judged, or none to judge)."""
+    def read(score: CaseScore) -> int | None:
+        found = _questions(part)(score)
+        readable = None if found is None else sum(q.verdict is not None for q in found)
+        return readable or None
+    return read
+
+
+def _supported(part: str) -> Callable[[CaseScore], int | None]:
+    def read(score: CaseScore) -> int | None:
+        found = _questions(part)(score)
+        if found is None or not any(q.verdict is not None for q in found):
+            return None
+        return sum(q.verdict == "supported" for q in found)
+    return read
+
+
+def _share(part: str) -> Callable[[CaseScore], float | None]:
+    def read(score: CaseScore) -> float | None:
+        judged, supported = _judged(part)(score), _supported(part)(score)
+        return None if judged is None or supported is None else supported / judged
+    return read
+
+
+def _pooled_share(supported: str, judged: str) -> Callable[[Pooled], float | None]:
+    return lambda c: None if not c.total(judged) else c[supported] / c[judged]
+
+
+FAITHFUL_FIGURES: tuple[str, ...] = ()
+for _part, _word in (("entities", "entity"), ("relationships", "relationship")):
+    _judged_name, _supported_name = f"judged_{_word}_descriptions", f"judged_{_word}_descriptions_supported"
+    register_count(Count(_judged_name, _judged(_part), None))
+    register_count(Count(_supported_name, _supported(_part), None))
+    register(Metric(
+        f"judged_{_word}_faithfulness", f"Judged {_word} faithfulness", f"judged {_word} description faithfulness",
+        value=_share(_part), pools=(_supported_name, _judged_name), gold=None, threshold=">=", only_where_defined=True,
+        micro=_pooled_share(_supported_name, _judged_name),
+    ))
+    FAITHFUL_FIGURES += (f"judged_{_word}_faithfulness",)
+
+DECISION_FIGURES: dict[str, tuple[str, ...]] = {DECISION: FIGURES, FAITHFUL: FAITHFUL_FIGURES}
