@@ -179,6 +179,9 @@ JUDGEMENT_CLASSES: dict[str, tuple[str, ...]] = {
     "entity:": ("same", "different"),
     "entity description:": ("supported", "unsupported"),
     "relationship description:": ("supported", "unsupported"),
+    "summary kept:": ("supported", "unsupported"),
+    "summary added:": ("supported", "unsupported"),
+    "report finding:": ("supported", "unsupported"),
 }
 PAIRWISE_QUESTION = "pairwise:"
 
@@ -529,6 +532,31 @@ class JudgedFaithfulness(Value):
     left_out: int = 0  # descriptions not asked (beyond judge.max_questions)
 
 
+class FactQuestion(Value):
+    """(c) One fact whose stem share is unsure, put to the suite's judge: `summary kept: FACT` (is
+    this description fact in the summary?), `summary added: FACT` (do the descriptions support this
+    summary fact?) or `report finding: SUMMARY` (does the context support this finding?)."""
+
+    id: str
+    statement: str
+    share: float  # the share of its content words the stems found on the other side
+    verdict: JudgeVerdict | None  # None: unreadable (the stem call stands)
+
+
+class JudgedFacts(Value):
+    """(c) A summary's facts kept and added, or a report's findings supported, with the judge's
+    verdicts in place of the stems' where the stem share was unsure (docs/judges.md). Counts are
+    None where the case's kind has none."""
+
+    questions: list[FactQuestion] = Field(default_factory=list)
+    description_facts: int | None = None
+    facts_kept: int | None = None
+    summary_facts: int | None = None
+    facts_added: int | None = None
+    findings: int | None = None
+    findings_supported: int | None = None
+
+
 class JudgedMatch(Value):
     """Matching after exact/alias/fuzzy: the judge's verdicts on the pairs those left open, and the
     counts with the judged matches added (docs/judges.md). Counts are None where the case has no
@@ -565,6 +593,9 @@ class CaseScore(Value):
     judged: JudgedMatch | None = None
     # (b) the suite judge's faithfulness verdicts; None without `judge.faithfulness`
     faithful: JudgedFaithfulness | None = None
+    # (c) summary facts and report findings with the judge's verdicts where the stems were unsure;
+    # None without `judge.facts`
+    judged_facts: JudgedFacts | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -587,7 +618,7 @@ class CaseScore(Value):
         kind's figures are written under their key."""
         data = handler(self)
         if isinstance(data, dict):
-            for key in ("typed", "ontology", "judged", "faithful"):
+            for key in ("typed", "ontology", "judged", "faithful", "judged_facts"):
                 if data.get(key, 0) is None:
                     del data[key]
             for key, model in self.figures.items():

@@ -28,7 +28,10 @@ class JudgeOptions(Value):
     match: bool = True
     # (b) faithfulness of each extracted entity and relationship description to its chunk
     faithfulness: bool = False
-    # (b)'s prompt: a YAML prompt of kind `harness.judge_support`; None: builtin:harness/judge_support
+    # (c) summary facts kept and added (summarize_descriptions) and report findings supported by
+    # the context (community_report), judged where the stem share is unsure (judges/facts.py)
+    facts: bool = False
+    # (b) and (c)'s prompt: a YAML prompt of kind `harness.judge_support`; None: builtin:harness/judge_support
     support_prompt: str | None = None
     # open predicted items asked about per open gold item, and questions per case at most
     max_candidates: int = Field(DEFAULT_MAX_CANDIDATES, ge=1, le=50)

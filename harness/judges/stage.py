@@ -26,10 +26,13 @@ from ..prompts.template import PromptTemplate
 from ..scoring.case_metrics import measure
 from . import pairwise
 from .matching import judged_match, open_pairs
+from . import facts
 from .faithfulness import judged_faithfulness, statements
 from .prompts import match_prompt, pairwise_prompt, support_prompt
 from .verdict import read_support
 from .config import PAIRWISE_FILE
+
+FACT_KINDS = ("summarize_descriptions", "community_report")  # the suite kinds (c) judges
 
 
 @dataclass
@@ -37,7 +40,7 @@ class JudgePlan:
     spec: Any  # suites.JudgeSpec
     template: PromptTemplate
     pairwise: PromptTemplate | None = None
-    support: PromptTemplate | None = None  # (b), with `judge.faithfulness`
+    support: PromptTemplate | None = None  # (b) and (c), with `judge.faithfulness` or `judge.facts`
 
 
 def plan_judge(suite: Any) -> JudgePlan | None:
@@ -60,7 +63,10 @@ def plan_judge(suite: Any) -> JudgePlan | None:
         prompt = spec.pairwise.prompt
         plan.pairwise = pairwise_prompt(None if prompt is None else resolve_path(prompt, suite.path, suite.root))
     _check_pairwise_judgements(suite, spec)
-    if spec.faithfulness:
+    if spec.facts and suite.spec.kind not in FACT_KINDS:
+        raise InputError(f"{suite.path}: judge.facts: judges the facts of {' and '.join(FACT_KINDS)} suites, "
+                         f"not of a {suite.spec.kind or 'extract_graph'} suite")
+    if spec.faithfulness or spec.facts:
         prompt = spec.support_prompt
         plan.support = support_prompt(None if prompt is None else resolve_path(prompt, suite.path, suite.root))
     return plan
@@ -100,8 +106,10 @@ async def judge_rows_async(suite: Any, rows: list[CaseResult], record_mode: str,
     recorded = 0
     if plan.spec.match:
         recorded += await _judge(suite, plan, rows, record_mode, base_url)
-    if plan.support is not None:
+    if plan.support is not None and plan.spec.faithfulness:
         recorded += await _faithful(suite, plan, rows, record_mode, base_url)
+    if plan.support is not None and plan.spec.facts:
+        recorded += await _facts(suite, plan, rows, record_mode, base_url)
     if results_path is not None and (plan.spec.match or plan.support is not None):
         from ..runfolder import write_results
 
@@ -232,6 +240,64 @@ async def _faithful(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_
                         raise ModelCallError(f"{suite.path}: judge, faithfulness, case '{case.id}' of variant "
                                              f"'{row.variant}': {exc.message}") from None
                 score.faithful = judged_faithfulness(asked, [read_support(t) for t in texts], left_out)
+                row.metrics = measure(score)
+            return caller.recorded
+    finally:
+        await client.close()
+
+
+def facts_cassette_path(root: Path, suite: str, variant: str, case_id: str) -> Path:
+    return root / "fixtures" / "judge-cassettes" / suite / f"facts.{variant}" / f"{case_id}.json"
+
+
+def fact_questions(suite: Any, row: CaseResult, case: Any) -> tuple[list[tuple[str, str, str, float]], str]:
+    """(c)'s unsure facts of a row, and the language its stems were taken in (the variant's, else the suite's)."""
+    variant = suite.spec.variants.get(row.variant)
+    language = (getattr(variant, "language", None) or suite.spec.language or "English")
+    if suite.spec.kind == "summarize_descriptions":
+        from ..kinds.summarize_descriptions import answer_text
+
+        return facts.summary_questions(case, answer_text(row.rounds), language), language
+    report = row.graph.report
+    return ([] if report is None else facts.report_questions(report, case.text, language)), language
+
+
+async def _facts(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str, base_url: str | None) -> int:
+    """(c): every row's unsure facts (sample 0, no error), each against its own text."""
+    from .call import judge_caller
+
+    template = plan.support
+    assert template is not None
+    cases = {case.id: case for case in suite.cases}
+    client = _client(plan, record_mode, base_url)
+    try:
+        with judge_caller(client, template, record_mode, suite.root) as caller:
+            for row in rows:
+                case, score = cases.get(row.case_id), row.score
+                if case is None or score is None or row.sample != 0 or row.error is not None:
+                    continue
+                asked, language = fact_questions(suite, row, case)
+                texts: list[str] = []
+                if asked:
+                    conversations = [template.render({"input_text": against, "statement": statement}, case=case.id)
+                                     for _, statement, against, _ in asked]
+                    path = facts_cassette_path(suite.root, suite.name, row.variant, case.id)
+                    existed = path.exists()
+                    try:
+                        texts = await caller.answers(path, conversations)
+                    except CassetteMissingError:
+                        raise _missing(suite, f"the unsure facts of case '{case.id}' of variant '{row.variant}'",
+                                       path, existed) from None
+                    except ModelCallError as exc:
+                        raise ModelCallError(f"{suite.path}: judge, facts, case '{case.id}' of variant "
+                                             f"'{row.variant}': {exc.message}") from None
+                verdicts = [read_support(t) for t in texts]
+                if suite.spec.kind == "summarize_descriptions":
+                    from ..kinds.summarize_descriptions import answer_text
+
+                    score.judged_facts = facts.judged_summary(case, answer_text(row.rounds), language, asked, verdicts)
+                elif row.graph.report is not None:
+                    score.judged_facts = facts.judged_report(row.graph.report, case.text, language, asked, verdicts)
                 row.metrics = measure(score)
             return caller.recorded
     finally:

@@ -27,10 +27,10 @@ def judges_summary(suite: Any, rows: Iterable[CaseResult], run_dir: Path | None 
     spec = getattr(getattr(suite, "spec", None), "judge", None)  # `harness evaluate` hands a view
     if spec is None:
         return None
-    from ..metrics.judged import DECISION, DECISION_FIGURES, FAITHFUL
+    from ..metrics.judged import DECISION, DECISION_FIGURES, FACTS, FAITHFUL
 
     cases: dict[str, GoldCase] = {case.id: case for case in suite.cases}
-    decisions = [d for d, on in ((DECISION, spec.match), (FAITHFUL, spec.faithfulness)) if on]
+    decisions = [d for d, on in ((DECISION, spec.match), (FAITHFUL, spec.faithfulness), (FACTS, spec.facts)) if on]
     seen: dict[str, dict[tuple[str, str], JudgeVerdict | None]] = {d: {} for d in decisions}
     questions = unreadable = left_out = 0
     for row in rows:
@@ -63,7 +63,7 @@ def judges_summary(suite: Any, rows: Iterable[CaseResult], run_dir: Path | None 
 
 def _asked(row: CaseResult) -> list[tuple[str, list[tuple[str, JudgeVerdict | None]], int]]:
     """(decision, [(question id, verdict)], left out) of each decision the row was judged on."""
-    from ..metrics.judged import DECISION, FAITHFUL
+    from ..metrics.judged import DECISION, FACTS, FAITHFUL
 
     score = row.score
     found: list[tuple[str, list[tuple[str, JudgeVerdict | None]], int]] = []
@@ -72,6 +72,8 @@ def _asked(row: CaseResult) -> list[tuple[str, list[tuple[str, JudgeVerdict | No
     if score is not None and score.faithful is not None:
         asked = [*score.faithful.entities, *score.faithful.relationships]
         found.append((FAITHFUL, [(q.id, q.verdict) for q in asked], score.faithful.left_out))
+    if score is not None and score.judged_facts is not None:
+        found.append((FACTS, [(q.id, q.verdict) for q in score.judged_facts.questions], 0))
     return found
 
 

@@ -3,7 +3,9 @@
 (a) Judged matching (`CaseScore.judged`): entity and relationship precision, recall and F1 with
 the suite judge's matches added to exact/alias/fuzzy ones (docs/scoring.md, "Judged matching").
 (b) Faithfulness (`CaseScore.faithful`): the share of extracted entity and relationship
-descriptions the judge found supported by the chunk, over its readable verdicts. Beside the string figures, never in their place; n/a (and left out of report tables)
+descriptions the judge found supported by the chunk, over its readable verdicts.
+(c) Facts (`CaseScore.judged_facts`): a summary's description facts kept and summary facts added,
+a report's findings supported by the context, with the judge's verdicts where the stems were unsure. Beside the string figures, never in their place; n/a (and left out of report tables)
 in a suite without `judge:`. Every judged figure is shown with the judge's calibration
 (RunSummary.judges)."""
 
@@ -103,4 +105,37 @@ for _part, _word in (("entities", "entity"), ("relationships", "relationship")):
     ))
     FAITHFUL_FIGURES += (f"judged_{_word}_faithfulness",)
 
-DECISION_FIGURES: dict[str, tuple[str, ...]] = {DECISION: FIGURES, FAITHFUL: FAITHFUL_FIGURES}
+FACTS = "facts"  # (c)'s decision: summary facts and report findings where the stems are unsure
+
+
+def _fact_count(attr: str) -> Callable[[CaseScore], int | None]:
+    def read(score: CaseScore) -> int | None:
+        return None if score.judged_facts is None else getattr(score.judged_facts, attr)
+    return read
+
+
+def _fact_share(num: str, den: str) -> Callable[[CaseScore], float | None]:
+    def read(score: CaseScore) -> float | None:
+        top, bottom = _fact_count(num)(score), _fact_count(den)(score)
+        return None if top is None or not bottom else top / bottom
+    return read
+
+
+FACT_FIGURES: tuple[str, ...] = ()
+# (name, label, phrase, numerator, denominator, higher is better, suite kind)
+for _name, _label, _phrase, _num, _den, _higher, _kind in (
+        ("judged_facts_kept", "Judged facts kept", "judged description facts kept", "facts_kept", "description_facts",
+         True, "summarize_descriptions"),
+        ("judged_facts_added", "Judged facts added", "judged summary facts added", "facts_added", "summary_facts",
+         False, "summarize_descriptions"),
+        ("judged_findings_supported", "Judged findings supported", "judged report findings supported by the context",
+         "findings_supported", "findings", True, "community_report")):
+    _top, _bottom = f"judged_{_num}", f"judged_{_den}"
+    for _counted in (_top, _bottom):
+        register_count(Count(_counted, _fact_count(_counted.removeprefix("judged_")), None))
+    register(Metric(_name, _label, _phrase, value=_fact_share(_num, _den), micro=_pooled_share(_top, _bottom),
+                    pools=(_top, _bottom), gold=None, higher_is_better=_higher, threshold=">=" if _higher else "<=",
+                    only_where_defined=True, suite_kind=_kind))
+    FACT_FIGURES += (_name,)
+
+DECISION_FIGURES: dict[str, tuple[str, ...]] = {DECISION: FIGURES, FAITHFUL: FAITHFUL_FIGURES, FACTS: FACT_FIGURES}
