@@ -302,3 +302,4 @@ async def _facts(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mod
             return caller.recorded
     finally:
         await client.close()
+

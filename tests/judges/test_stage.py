@@ -320,3 +320,4 @@ def test_a_missing_faithfulness_cassette_exits_3_naming_it(example: Path, capsys
     faithful_cassette_path(example.parent.parent, NAME, "strong", "mail-outage").unlink()
     code, out, _, _ = _run(capsys, example)
     assert code == 3 and "judge cassette missing for the descriptions of case 'mail-outage' of variant 'strong'" in out
+
