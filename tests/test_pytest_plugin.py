@@ -191,7 +191,7 @@ def test_a_judged_suite_is_judged_under_pytest_as_under_harness_run(tmp_path):
                  "--reports", str(tmp_path / "cli")]) == 0
     (cli_run,) = (tmp_path / "cli" / "judged-helpdesk").iterdir()
     by_cli = json.loads((cli_run / "summary.json").read_text(encoding="utf-8"))
-    assert summary["judges"] == by_cli["judges"] and summary["judges"]["questions"] == 34
+    assert summary["judges"] == by_cli["judges"] and summary["judges"]["questions"] == 34 + 35  # (a) and (b)
 
     def judged(data: dict) -> dict:
         return {(v, m): a for v, vs in data["variants"].items() for m, a in vs["metrics"]["metrics"].items()
