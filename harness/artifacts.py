@@ -753,7 +753,7 @@ class PairwiseSummary(Value):
     order_pairs: int  # (case, repeat) with a readable verdict in both orders
     order_flips: int  # of those, the ones whose preferred variant changed with the order
     first_position_rate: float | None  # of the readable non-tie verdicts, the share that chose the first shown
-    calibration: Calibration  # uncalibrated: reviewers' preferences are not read (docs/judges.md)
+    calibration: Calibration  # against reviewers' `pairwise: A vs B` verdicts (uncalibrated without any)
 
 
 class JudgesSummary(Value):

@@ -9,17 +9,26 @@ merged run is the unsharded run apart from timings (`*_s`) and `created_at`.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .artifacts import RunSummary, Verdict
+from pydantic import TypeAdapter, ValidationError
+
+from .artifacts import PairwiseVerdict, RunSummary, Verdict
+from .atomicfile import atomic_write
 from .confined import make_folder
 from .errors import InputError
+from .inputfiles import load_json
 from .model import CaseResult
 from .names import check_name
-from .runfolder import RESULTS, claim_new_dir, load_run, load_suite_of, write_results
+from .judges.config import PAIRWISE_FILE as JUDGE_PAIRWISE
+from .runfolder import RESULTS, RunData, claim_new_dir, load_run, load_suite_of, write_results
+
+if TYPE_CHECKING:
+    from .suites import Suite
 
 
 @dataclass
@@ -55,6 +64,25 @@ def find_runs(paths: list[Path]) -> list[Path]:
             raise InputError(f"{path}: no finished run here or in any folder below (no {RESULTS})")
         found.extend(below)
     return found
+
+
+def _merge_pairwise(suite: Suite, loaded: list[RunData], run_dir: Path) -> None:
+    """The shards' pairwise verdicts (each shard judged its own cases, `judges.stage`), joined in
+    suite order into the merged run's file: its rows were judged once, in their shard."""
+    found = [(data.run_dir / JUDGE_PAIRWISE) for data in loaded if (data.run_dir / JUDGE_PAIRWISE).is_file()]
+    if not found:
+        return
+    place = {case.id: i for i, case in enumerate(suite.cases)}
+    verdicts: dict[tuple[str, int, str], PairwiseVerdict] = {}
+    for path in found:
+        try:
+            read = TypeAdapter(list[PairwiseVerdict]).validate_python(load_json(path, what="pairwise verdicts"))
+        except ValidationError:
+            raise InputError(f"{path}: not a list of pairwise verdicts (docs/judges.md)") from None
+        for verdict in read:
+            verdicts.setdefault((verdict.case, verdict.repeat, verdict.order), verdict)
+    joined = [verdicts[key].model_dump() for key in sorted(verdicts, key=lambda k: (place.get(k[0], len(place)), k[1], k[2]))]
+    atomic_write(run_dir / JUDGE_PAIRWISE, json.dumps(joined, ensure_ascii=False, indent=1) + "\n")
 
 
 def merge_runs(
@@ -122,6 +150,7 @@ def merge_runs(
             raise InputError(f"{run_dir}: is one of the runs being merged")
         make_folder(run_dir)
     write_results(run_dir / RESULTS, rows)
+    _merge_pairwise(suite, loaded, run_dir)
     # each variant's entity types as its shards ran it (not the prompt as it reads now)
     entity_types = {name: variant.entity_types for data in reversed(loaded)
                     for name, variant in data.finished.variants.items() if variant.entity_types is not None}

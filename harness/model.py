@@ -10,7 +10,7 @@ import datetime as dt
 import re
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SerializationInfo, model_serializer, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SerializationInfo, field_validator, model_serializer, model_validator
 
 CompletionStatus = Literal["present", "missing", "misplaced"]
 
@@ -170,8 +170,38 @@ SuiteKind = str
 ReviewState = Literal["pending", "done"]
 
 
-# a judge's (or a reviewer's) answer to "is this predicted item the gold one?" (harness/judges/)
-JudgeVerdict = Literal["same", "different"]
+# a judge's (or a reviewer's) verdict (harness/judges/): (a) "is this predicted item the gold
+# one?" same | different; (b) "does the chunk support this description?" supported | unsupported
+JudgeVerdict = Literal["same", "different", "supported", "unsupported"]
+# what a reviewer may answer to a judge question, by the start of its id (docs/judges.md); a
+# pairwise question (`pairwise: A vs B`) takes the preferred variant's name or `tie`
+JUDGEMENT_CLASSES: dict[str, tuple[str, ...]] = {
+    "entity:": ("same", "different"),
+    "entity description:": ("supported", "unsupported"),
+    "relationship description:": ("supported", "unsupported"),
+    "summary kept:": ("supported", "unsupported"),
+    "summary added:": ("supported", "unsupported"),
+    "report finding:": ("supported", "unsupported"),
+}
+PAIRWISE_QUESTION = "pairwise:"
+
+
+def check_judgements(value: dict[str, str]) -> dict[str, str]:
+    """Reviewers' verdicts (`judgements:`): each question id starts as a judge question does and
+    its verdict is one of that question's classes (a pairwise verdict is checked against the
+    suite's variants when its judge is planned)."""
+    for key, verdict in value.items():
+        if key.startswith(PAIRWISE_QUESTION):
+            if not verdict.strip():
+                raise ValueError(f"{key!r}: give the preferred variant's name or tie")
+            continue
+        prefix = next((p for p in sorted(JUDGEMENT_CLASSES, key=len, reverse=True) if key.startswith(p)), None)
+        if prefix is None:
+            raise ValueError(f"{key!r} is no judge question (ids start with "
+                             f"{', '.join([*JUDGEMENT_CLASSES, PAIRWISE_QUESTION])})")
+        if verdict not in JUDGEMENT_CLASSES[prefix]:
+            raise ValueError(f"{key!r}: {verdict!r} is not one of {', '.join(JUDGEMENT_CLASSES[prefix])}")
+    return value
 
 
 class GoldCase(Value):
@@ -211,7 +241,9 @@ class GoldCase(Value):
     reviewer: str | None = None
     reviewed: ReviewDay | None = None  # the review's date, YYYY-MM-DD
     # a reviewer's verdicts on the judge's questions (docs/judges.md): question id -> verdict
-    judgements: dict[str, JudgeVerdict] = Field(default_factory=dict)
+    judgements: dict[str, str] = Field(default_factory=dict)
+
+    _judgements = field_validator("judgements")(check_judgements)
 
     @property
     def pending(self) -> bool:
@@ -481,6 +513,50 @@ class JudgeQuestion(Value):
     verdict: JudgeVerdict | None
 
 
+class SupportQuestion(Value):
+    """(b) One statement put to the suite's judge: does the case's chunk support this extracted
+    description? `id` is what a reviewer's `judgements:` entry names (`entity description: NAME`,
+    `relationship description: SOURCE -> TARGET`); `verdict` None: unreadable (n/a)."""
+
+    id: str
+    statement: str  # as the judge was asked it: "NAME: description"
+    verdict: JudgeVerdict | None
+
+
+class JudgedFaithfulness(Value):
+    """(b) Faithfulness: each extracted description (with text) put to the judge against the
+    case's chunk; the figures are the shares judged supported (metrics/judged.py)."""
+
+    entities: list[SupportQuestion] = Field(default_factory=list)
+    relationships: list[SupportQuestion] = Field(default_factory=list)
+    left_out: int = 0  # descriptions not asked (beyond judge.max_questions)
+
+
+class FactQuestion(Value):
+    """(c) One fact whose stem share is unsure, put to the suite's judge: `summary kept: FACT` (is
+    this description fact in the summary?), `summary added: FACT` (do the descriptions support this
+    summary fact?) or `report finding: SUMMARY` (does the context support this finding?)."""
+
+    id: str
+    statement: str
+    share: float  # the share of its content words the stems found on the other side
+    verdict: JudgeVerdict | None  # None: unreadable (the stem call stands)
+
+
+class JudgedFacts(Value):
+    """(c) A summary's facts kept and added, or a report's findings supported, with the judge's
+    verdicts in place of the stems' where the stem share was unsure (docs/judges.md). Counts are
+    None where the case's kind has none."""
+
+    questions: list[FactQuestion] = Field(default_factory=list)
+    description_facts: int | None = None
+    facts_kept: int | None = None
+    summary_facts: int | None = None
+    facts_added: int | None = None
+    findings: int | None = None
+    findings_supported: int | None = None
+
+
 class JudgedMatch(Value):
     """Matching after exact/alias/fuzzy: the judge's verdicts on the pairs those left open, and the
     counts with the judged matches added (docs/judges.md). Counts are None where the case has no
@@ -515,6 +591,11 @@ class CaseScore(Value):
     figures: dict[str, Value] = Field(default_factory=dict, exclude=True)
     # the suite judge's matching (harness/judges/); None without a `judge:` block
     judged: JudgedMatch | None = None
+    # (b) the suite judge's faithfulness verdicts; None without `judge.faithfulness`
+    faithful: JudgedFaithfulness | None = None
+    # (c) summary facts and report findings with the judge's verdicts where the stems were unsure;
+    # None without `judge.facts`
+    judged_facts: JudgedFacts | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -537,7 +618,7 @@ class CaseScore(Value):
         kind's figures are written under their key."""
         data = handler(self)
         if isinstance(data, dict):
-            for key in ("typed", "ontology", "judged"):
+            for key in ("typed", "ontology", "judged", "faithful", "judged_facts"):
                 if data.get(key, 0) is None:
                     del data[key]
             for key, model in self.figures.items():

@@ -171,11 +171,6 @@ class SuiteRun:
 
                     self.checks = case_checks(outcome.results, gate_config(self.suite))
                 return
-            # the suite's judge (docs/judges.md): its verdicts on the rows before the run is finished, as `harness run`
-            from .judges.stage import judge_rows
-            from .runfolder import RESULTS
-
-            judge_rows(self.suite, outcome.results, mode, outcome.run_dir / RESULTS)
             finished = finish_run(self.suite, outcome.run_dir, outcome.results, record_mode=mode,
                                   wall_s=outcome.wall_s, entity_types=outcome.entity_types, baseline=baseline,
                                   prompts=outcome.prompts,

@@ -19,7 +19,7 @@ from .judges.config import JudgeOptions
 from .known_keys import learn_key_envs
 from .llm.providers.base import check_base_url
 from .llm.providers.registry import known_provider, provider_names
-from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, JudgeVerdict, MatchingConfig, Ontology, ReviewDay, ReviewState,
+from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, check_judgements, MatchingConfig, Ontology, ReviewDay, ReviewState,
                     SuiteKind, Value)
 from .names import CASE_ID, NAME_RULE  # anchored with \A...\Z: a trailing newline does not slip through
 from .formats import AUTO, format_names, is_format
@@ -146,7 +146,9 @@ class CaseSpec(Value):
     reviewed: ReviewDay | None = None
     # a plugin kind's own inputs and gold (its `KindSpec.case_fields`), checked by its kind
     inputs: dict[str, Any] = Field(default_factory=dict)
-    judgements: dict[str, JudgeVerdict] = Field(default_factory=dict)  # reviewers' verdicts (docs/judges.md)
+    judgements: dict[str, str] = Field(default_factory=dict)
+
+    _judgements = field_validator("judgements")(check_judgements)  # reviewers' verdicts (docs/judges.md)
 
     @field_validator("id")
     @classmethod

@@ -184,6 +184,23 @@ def test_a_judged_suite_is_judged_under_pytest_as_under_harness_run(tmp_path):
     (run,) = (tmp_path / "judged-helpdesk").iterdir()
     summary = json.loads((run / "summary.json").read_text(encoding="utf-8"))
     assert summary["variants"]["strong"]["metrics"]["metrics"]["judged_entity_recall"]["micro"] is not None
+    # both paths judge in run_suite, once: the same judged figures, calibration, pairwise verdicts and rows
+    from harness.cli import main
+
+    assert main(["run", str(REPO / "suites" / "judged-helpdesk.yaml"), "--record-mode", "none",
+                 "--reports", str(tmp_path / "cli")]) == 0
+    (cli_run,) = (tmp_path / "cli" / "judged-helpdesk").iterdir()
+    by_cli = json.loads((cli_run / "summary.json").read_text(encoding="utf-8"))
+    assert summary["judges"] == by_cli["judges"] and summary["judges"]["questions"] == 34 + 35  # (a) and (b)
+
+    def judged(data: dict) -> dict:
+        return {(v, m): a for v, vs in data["variants"].items() for m, a in vs["metrics"]["metrics"].items()
+                if m.startswith("judged_")}
+
+    assert judged(summary) and judged(summary) == judged(by_cli)
+    rows = [json.loads(line)["score"]["judged"] for line in (run / "results.jsonl").read_text().splitlines()]
+    assert rows == [json.loads(line)["score"]["judged"] for line in (cli_run / "results.jsonl").read_text().splitlines()]
+    assert (run / "judge-pairwise.json").read_text() == (cli_run / "judge-pairwise.json").read_text()
 
 
 def test_cases_without_gold_are_skipped_and_the_gate_item_fails(recorded, project):

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from ..errors import InputError
-from ..model import GoldEntity, GoldRelationship, JudgeVerdict, ReviewDay, ReviewState, Value
+from ..model import GoldEntity, GoldRelationship, ReviewDay, ReviewState, Value, check_judgements
 from ..names import CASE_ID
 from ..scoring.normalize import normalize_predicate
 from ..yamlfile import LineMap, Location, format_loc, line_of, load_yaml, shown_key
@@ -42,7 +42,9 @@ class GoldFileCase(Value):
     entities: list[ProposedEntity] = Field(default_factory=list)
     relationships: list[ProposedRelationship] = Field(default_factory=list)
     # reviewers' verdicts on the suite judge's questions: question id -> same | different (docs/judges.md)
-    judgements: dict[str, JudgeVerdict] = Field(default_factory=dict)
+    judgements: dict[str, str] = Field(default_factory=dict)
+
+    _judgements = field_validator("judgements")(check_judgements)
 
     def gold_entities(self) -> list[GoldEntity]:
         return [GoldEntity(name=e.name, type=e.type, aliases=e.aliases) for e in self.entities]

@@ -176,6 +176,16 @@ def rendered_case(prompt: str | None, *, suite: Path, case: str | None = None,
             template = resolve_prompt(prompt).load()
         else:
             template = resolve_prompt(prompt, root=loaded.root, suite_path=loaded.path).load()
+        from ..prompts.kinds import JUDGE_KINDS, detect_kind
+
+        detected = detect_kind("\n".join(text for _, text in template.parts()))
+        kind = template.meta.kind or (detected.name if detected is not None else None)
+        if kind in JUDGE_KINDS:  # a judge prompt (declared, or known by its placeholders): the case's first question
+            from ..run.judge_question import question_values
+
+            values = question_values(loaded, name, chosen, kind)
+            assert plan.types is not None
+            return template.render(values, case=chosen.id), plan.types, name
         types = variant_entity_types(loaded, name, template)
         plan = dataclasses.replace(plan, template=template, entity_types=types.values, types=types)
     assert plan.types is not None

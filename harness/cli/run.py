@@ -73,10 +73,9 @@ def evaluate_suites(
 ) -> list[Any]:
     """Run (or record) every suite given, each to a finished run; the FinishedRuns in order."""
     from ..finish import finish_outcome
-    from ..judges.stage import judge_rows, plan_judge
+    from ..judges.stage import plan_judge
     from ..reports.console import print_run_table
     from ..run.schedule import RunOptions, check_outcome, run_suite
-    from ..runfolder import RESULTS
     from ..suites import check_base_url, load_suite
 
     if run_id is not None:
@@ -127,9 +126,7 @@ def evaluate_suites(
             if outcome.recorded and HAND_WRITTEN in suite.spec.notes:
                 typer.echo(f"harness: note: {suite.path}: its notes say the answers were {HAND_WRITTEN}, but "
                            f"{outcome.recorded} case(s) were just recorded from the endpoint: update `notes:`", err=True)
-            check_outcome(outcome)
-            # the suite's judge (docs/judges.md): its verdicts on the rows, before the run is finished
-            outcome.recorded += judge_rows(suite, outcome.results, mode, outcome.run_dir / RESULTS)
+            check_outcome(outcome)  # the suite's judge judged the rows in run_suite (docs/judges.md)
             finished = finish_outcome(outcome, record_mode=mode, baseline=baseline,
                                       allow_changed_gold=allow_changed_gold)
         finally:

@@ -8,6 +8,8 @@ from ..model import Value
 
 DEFAULT_MAX_CANDIDATES = 5
 DEFAULT_MAX_QUESTIONS = 40
+# the run folder's file of pairwise verdicts (judges.pairwise), beside results.jsonl
+PAIRWISE_FILE = "judge-pairwise.json"
 
 
 class PairwiseOptions(Value):
@@ -24,6 +26,13 @@ class JudgeOptions(Value):
     prompt: str | None = None
     # (a) semantic matching of predicted to gold entities and relationships after exact/alias/fuzzy
     match: bool = True
+    # (b) faithfulness of each extracted entity and relationship description to its chunk
+    faithfulness: bool = False
+    # (c) summary facts kept and added (summarize_descriptions) and report findings supported by
+    # the context (community_report), judged where the stem share is unsure (judges/facts.py)
+    facts: bool = False
+    # (b) and (c)'s prompt: a YAML prompt of kind `harness.judge_support`; None: builtin:harness/judge_support
+    support_prompt: str | None = None
     # open predicted items asked about per open gold item, and questions per case at most
     max_candidates: int = Field(DEFAULT_MAX_CANDIDATES, ge=1, le=50)
     max_questions: int = Field(DEFAULT_MAX_QUESTIONS, ge=1, le=1000)

@@ -11,7 +11,7 @@ answer came first. Cassettes: `fixtures/judge-cassettes/<suite>/pairwise.<a>.<b>
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..artifacts import PairwiseSummary, PairwiseVerdict
@@ -52,7 +52,12 @@ def verdict(case: str, repeat: int, order: str, text: str, a: str, b: str) -> Pa
     return PairwiseVerdict(case=case, repeat=repeat, order=order, answer=answer, preferred=preferred)
 
 
-def summarize(a: str, b: str, verdicts: Sequence[PairwiseVerdict]) -> PairwiseSummary:
+def summarize(a: str, b: str, verdicts: Sequence[PairwiseVerdict], human: Mapping[str, str] | None = None, *,
+              min_kappa: float | None = None) -> PairwiseSummary:
+    """The figures of (d); `human` is the reviewers' preference per case (a's name, b's or `tie`):
+    every verdict of a reviewed case, in either order and any repeat, is compared with it
+    (an unreadable one is counted and left out), so a judge that flips with the order loses
+    agreement on the flipped verdicts."""
     readable = [v for v in verdicts if v.preferred is not None]
     b_wins = sum(v.preferred == b for v in readable)
     a_wins = sum(v.preferred == a for v in readable)
@@ -70,8 +75,14 @@ def summarize(a: str, b: str, verdicts: Sequence[PairwiseVerdict]) -> PairwiseSu
         ties=ties, unreadable=len(verdicts) - n, b_win_rate=rate, interval=None if interval is None else list(interval),
         order_pairs=len(both), order_flips=sum(p["ab"] != p["ba"] for p in both),
         first_position_rate=sum(v.answer == "first" for v in decided) / len(decided) if decided else None,
-        calibration=calibrate([]),
+        calibration=calibrate([(v.preferred, (human or {})[v.case]) for v in verdicts if v.case in (human or {})],
+                              min_kappa=min_kappa),
     )
+
+
+def question_id(a: str, b: str) -> str:
+    """What a reviewer's pairwise `judgements:` entry names: its verdict is a's name, b's or `tie`."""
+    return f"pairwise: {a} vs {b}"
 
 
 def cassette_path(root: Path, suite: str, a: str, b: str, case_id: str) -> Path:

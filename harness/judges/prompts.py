@@ -1,9 +1,16 @@
-"""Judge prompts: YAML prompt templates (name, version, messages), rendered like any prompt.
+"""Judge prompts: YAML prompt templates (name, version, kind, messages), rendered like any prompt.
 
-The shipped matching prompt is below; a suite's `judge.prompt` names its own file instead. A
-template must carry {input_text} (the case's chunk), {gold} and {predicted}: the load says so in
-one line otherwise; a pairwise prompt carries {input_text}, {first} and {second}. Changing the text changes every request hash, so its cassettes go stale, as
-an extraction prompt's do.
+Each decision's prompt is a prompt version of a registered kind (prompts.kinds:
+`harness.judge_match`, `harness.judge_pairwise`, `harness.judge_support`), so `harness prompts
+lint`, `render` and `kinds` treat it like any other prompt, and a suite's own judge prompt is
+linted as its kind when the suite's judge is planned.
+
+The shipped prompts are built-ins (`builtin:harness/judge_match`, `builtin:harness/judge_pairwise`,
+`builtin:harness/judge_support`, in harness/builtin_prompts/); a suite's `judge.prompt`,
+`judge.pairwise.prompt` or `judge.support_prompt` names its own file (or a built-in) instead. A
+template must carry its kind's placeholders: {input_text} and {gold}, {predicted} (match);
+{first}, {second} (pairwise); {statement} (support). Changing the text changes every request
+hash, so its cassettes go stale, as an extraction prompt's do.
 """
 
 from __future__ import annotations
@@ -13,74 +20,55 @@ from pathlib import Path
 from ..errors import InputError
 from ..prompts.syntax import placeholders
 from ..prompts.template import PromptTemplate
-from ..prompts.yaml_template import load_yaml_prompt, load_yaml_text
+from ..prompts.yaml_template import load_yaml_prompt
 
-MATCH_VARIABLES = ("input_text", "gold", "predicted")
-
-MATCH_PROMPT = """\
-name: harness-judge-match
-version: "1"
-description: >-
-  Asks whether a predicted entity names the same thing as a gold entity, in any language or
-  spelling. The first word of the answer is read: SAME or DIFFERENT.
-system: >-
-  You compare names of things extracted from a text. Two names are the SAME when they refer to the
-  same real-world entity in this text, whatever the language, spelling, abbreviation or title.
-  Otherwise they are DIFFERENT. Answer with one word: SAME or DIFFERENT.
-user: |-
-  Text:
-  {input_text}
-
-  Gold entity: {gold}
-  Predicted entity: {predicted}
-
-  Answer SAME or DIFFERENT.
-"""
-
-
-PAIRWISE_VARIABLES = ("input_text", "first", "second")
-
-PAIRWISE_PROMPT = """\
-name: harness-judge-pairwise
-version: "1"
-description: >-
-  Asks which of two answers to the same prompt is better. The first word of the answer is read:
-  FIRST, SECOND or TIE. The harness asks in both orders, so a preference for a position shows.
-system: >-
-  You compare two answers a model gave to the same task on the same input. Judge which answer
-  is more complete and more faithful to the input. Answer with one word: FIRST, SECOND or TIE.
-user: |-
-  Input:
-  {input_text}
-
-  First answer:
-  {first}
-
-  Second answer:
-  {second}
-
-  Which answer is better? Answer FIRST, SECOND or TIE.
-"""
+MATCH_KIND, PAIRWISE_KIND, SUPPORT_KIND = "harness.judge_match", "harness.judge_pairwise", "harness.judge_support"
 
 
 def match_prompt(path: Path | None) -> PromptTemplate:
     """The matching prompt: the file at `path` (a suite's `judge.prompt`) or the shipped one."""
-    return _prompt(path, MATCH_PROMPT, "match", MATCH_VARIABLES)
+    return judge_prompt(path, MATCH_KIND)
 
 
 def pairwise_prompt(path: Path | None) -> PromptTemplate:
     """The pairwise prompt: the file at `path` (`judge.pairwise.prompt`) or the shipped one."""
-    return _prompt(path, PAIRWISE_PROMPT, "pairwise", PAIRWISE_VARIABLES)
+    return judge_prompt(path, PAIRWISE_KIND)
 
 
-def _prompt(path: Path | None, shipped: str, decision: str, variables: tuple[str, ...]) -> PromptTemplate:
-    template = (load_yaml_text(shipped, f"harness judge prompt ({decision})") if path is None
-                else load_yaml_prompt(path))
+def support_prompt(path: Path | None) -> PromptTemplate:
+    """(b) and (c)'s prompt: the file at `path` (`judge.support_prompt`) or the shipped one."""
+    return judge_prompt(path, SUPPORT_KIND)
+
+
+def judge_prompt(path: Path | None, kind: str) -> PromptTemplate:
+    """A judge prompt of `kind`, loaded and linted as that kind (`harness prompts lint` does the
+    same): a prompt declaring another kind, lacking one of its kind's placeholders or with any
+    lint error stops the command before any call, in one line (exit 2)."""
+    from ..prompts.kinds import HARNESS_ENGINE, PROMPT_KINDS
+    from ..prompts.lint import lint_report
+
+    from ..prompts.builtin import builtin_from_path, load_builtin
+
+    if path is None:
+        template = load_builtin(kind.replace(".", "/"))
+    else:
+        builtin = builtin_from_path(path)
+        template = load_builtin(builtin) if builtin is not None else load_yaml_prompt(path)
+    declared = template.meta.kind
+    if declared is not None and declared != kind:
+        raise InputError(f"{template.source}: a prompt of kind {declared}, where the judge needs one of kind {kind} "
+                         "(docs/judges.md)")
     used: set[str] = set()
     for _, text in template.parts():
         used |= set(placeholders(text))
-    missing = [name for name in variables if name not in used]
+    missing = [name for name in PROMPT_KINDS[kind].filled[HARNESS_ENGINE] if name not in used]
     if missing:
         raise InputError(f"{template.source}: a judge prompt needs the placeholders "
                          f"{', '.join('{' + m + '}' for m in missing)} (docs/judges.md)")
+    report = lint_report(template, kind=kind, engine=HARNESS_ENGINE)
+    errors = [finding for finding in report.findings if finding.severity == "error"]
+    if errors:
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more: harness prompts lint {template.source})" if len(errors) > 1 else ""
+        raise InputError(f"{template.source}:{first.line}: judge prompt: {first.code}: {first.message}{more}")
     return template

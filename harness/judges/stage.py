@@ -1,6 +1,9 @@
 """The run's judging: after the rows are scored, before the run is finished (finish.finish_run).
 
-For each row (sample 0, without an error) of a suite with `judge:`, the pairs the string stages
+`run.schedule.run_suite` calls `judge_rows_async` once every row of a run is settled (no missing
+cassette, no failed call), while it still holds the run folder's lock: `harness run`, `harness
+record`, a resumed run and the pytest plugin all judge there, the same way, once; `harness
+merge` joins shards that were each judged so. For each row (sample 0, without an error) of a suite with `judge:`, the pairs the string stages
 left open are put to the judge (judges.matching), the row's `CaseScore.judged` is set, and
 results.jsonl is written again with them, so `harness report` and `harness gate` read the same
 rows. The run's `RunSummary.judges` is made from the rows and the pairwise file by
@@ -18,15 +21,18 @@ from typing import Any
 
 from ..artifacts import PairwiseVerdict
 from ..errors import CassetteMissingError, InputError, ModelCallError
-from ..model import CaseResult, JudgeVerdict
+from ..model import PAIRWISE_QUESTION, CaseResult, JudgeVerdict
 from ..prompts.template import PromptTemplate
 from ..scoring.case_metrics import measure
 from . import pairwise
 from .matching import judged_match, open_pairs
-from .prompts import match_prompt, pairwise_prompt
-from .summary import PAIRWISE_FILE
+from . import facts
+from .faithfulness import judged_faithfulness, statements
+from .prompts import match_prompt, pairwise_prompt, support_prompt
+from .verdict import read_support
+from .config import PAIRWISE_FILE
 
-
+FACT_KINDS = ("summarize_descriptions", "community_report")  # the suite kinds (c) judges
 
 
 @dataclass
@@ -34,6 +40,7 @@ class JudgePlan:
     spec: Any  # suites.JudgeSpec
     template: PromptTemplate
     pairwise: PromptTemplate | None = None
+    support: PromptTemplate | None = None  # (b) and (c), with `judge.faithfulness` or `judge.facts`
 
 
 def plan_judge(suite: Any) -> JudgePlan | None:
@@ -55,11 +62,41 @@ def plan_judge(suite: Any) -> JudgePlan | None:
             raise InputError(f"{suite.path}: judge.pairwise: a and b name the same variant")
         prompt = spec.pairwise.prompt
         plan.pairwise = pairwise_prompt(None if prompt is None else resolve_path(prompt, suite.path, suite.root))
+    _check_pairwise_judgements(suite, spec)
+    if spec.facts and suite.spec.kind not in FACT_KINDS:
+        raise InputError(f"{suite.path}: judge.facts: judges the facts of {' and '.join(FACT_KINDS)} suites, "
+                         f"not of a {suite.spec.kind or 'extract_graph'} suite")
+    if spec.faithfulness or spec.facts:
+        prompt = spec.support_prompt
+        plan.support = support_prompt(None if prompt is None else resolve_path(prompt, suite.path, suite.root))
     return plan
+
+
+def _check_pairwise_judgements(suite: Any, spec: Any) -> None:
+    """Reviewers' pairwise verdicts name the suite's pairwise question and one of its answers."""
+    for case in suite.cases:
+        for key, verdict in case.judgements.items():
+            if not key.startswith(PAIRWISE_QUESTION):
+                continue
+            if spec.pairwise is None:
+                raise InputError(f"{suite.path}: case '{case.id}': judgements {key!r}: the suite's judge has no pairwise:")
+            expected = pairwise.question_id(spec.pairwise.a, spec.pairwise.b)
+            allowed = (spec.pairwise.a, spec.pairwise.b, "tie")
+            if key != expected:
+                raise InputError(f"{suite.path}: case '{case.id}': judgements {key!r}: the pairwise question is {expected!r}")
+            if verdict not in allowed:
+                raise InputError(f"{suite.path}: case '{case.id}': judgements {key!r}: {verdict!r} is not one of "
+                                 f"{', '.join(allowed)}")
 
 
 def judge_rows(suite: Any, rows: list[CaseResult], record_mode: str, results_path: Path | None = None, *,
                base_url: str | None = None) -> int:
+    """`judge_rows_async` from outside an event loop (tests, scripts/record_handwritten.py)."""
+    return asyncio.run(judge_rows_async(suite, rows, record_mode, results_path, base_url=base_url))
+
+
+async def judge_rows_async(suite: Any, rows: list[CaseResult], record_mode: str, results_path: Path | None = None, *,
+                           base_url: str | None = None) -> int:
     """Judge every row in place (see the module docstring); returns the cassettes recorded.
     A missing or stale judge cassette is a `CassetteMissingError` naming the first one.
     `base_url` overrides the judge model's endpoint (tests, scripts/record_handwritten.py)."""
@@ -68,13 +105,17 @@ def judge_rows(suite: Any, rows: list[CaseResult], record_mode: str, results_pat
         return 0
     recorded = 0
     if plan.spec.match:
-        recorded += asyncio.run(_judge(suite, plan, rows, record_mode, base_url))
-        if results_path is not None:
-            from ..runfolder import write_results
+        recorded += await _judge(suite, plan, rows, record_mode, base_url)
+    if plan.support is not None and plan.spec.faithfulness:
+        recorded += await _faithful(suite, plan, rows, record_mode, base_url)
+    if plan.support is not None and plan.spec.facts:
+        recorded += await _facts(suite, plan, rows, record_mode, base_url)
+    if results_path is not None and (plan.spec.match or plan.support is not None):
+        from ..runfolder import write_results
 
-            write_results(results_path, rows)
+        write_results(results_path, rows)
     if plan.pairwise is not None:
-        found, verdicts = asyncio.run(_pairwise(suite, plan, rows, record_mode, base_url))
+        found, verdicts = await _pairwise(suite, plan, rows, record_mode, base_url)
         recorded += found
         if results_path is not None:
             from ..atomicfile import atomic_write
@@ -163,3 +204,102 @@ async def _judge(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mod
             return caller.recorded
     finally:
         await client.close()
+
+
+def faithful_cassette_path(root: Path, suite: str, variant: str, case_id: str) -> Path:
+    return root / "fixtures" / "judge-cassettes" / suite / f"faithful.{variant}" / f"{case_id}.json"
+
+
+async def _faithful(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str, base_url: str | None) -> int:
+    """(b): every row's described entities and relationships against its chunk (sample 0, no error)."""
+    from .call import judge_caller
+
+    template = plan.support
+    assert template is not None
+    cases = {case.id: case for case in suite.cases}
+    client = _client(plan, record_mode, base_url)
+    try:
+        with judge_caller(client, template, record_mode, suite.root) as caller:
+            for row in rows:
+                case, score = cases.get(row.case_id), row.score
+                if case is None or score is None or row.sample != 0 or row.error is not None:
+                    continue
+                asked, left_out = statements(row.graph, plan.spec.max_questions)
+                texts: list[str] = []
+                if asked:
+                    conversations = [template.render({"input_text": case.text, "statement": statement}, case=case.id)
+                                     for _, _, statement in asked]
+                    path = faithful_cassette_path(suite.root, suite.name, row.variant, case.id)
+                    existed = path.exists()
+                    try:
+                        texts = await caller.answers(path, conversations)
+                    except CassetteMissingError:
+                        raise _missing(suite, f"the descriptions of case '{case.id}' of variant '{row.variant}'",
+                                       path, existed) from None
+                    except ModelCallError as exc:
+                        raise ModelCallError(f"{suite.path}: judge, faithfulness, case '{case.id}' of variant "
+                                             f"'{row.variant}': {exc.message}") from None
+                score.faithful = judged_faithfulness(asked, [read_support(t) for t in texts], left_out)
+                row.metrics = measure(score)
+            return caller.recorded
+    finally:
+        await client.close()
+
+
+def facts_cassette_path(root: Path, suite: str, variant: str, case_id: str) -> Path:
+    return root / "fixtures" / "judge-cassettes" / suite / f"facts.{variant}" / f"{case_id}.json"
+
+
+def fact_questions(suite: Any, row: CaseResult, case: Any) -> tuple[list[tuple[str, str, str, float]], str]:
+    """(c)'s unsure facts of a row, and the language its stems were taken in (the variant's, else the suite's)."""
+    variant = suite.spec.variants.get(row.variant)
+    language = (getattr(variant, "language", None) or suite.spec.language or "English")
+    if suite.spec.kind == "summarize_descriptions":
+        from ..kinds.summarize_descriptions import answer_text
+
+        return facts.summary_questions(case, answer_text(row.rounds), language), language
+    report = row.graph.report
+    return ([] if report is None else facts.report_questions(report, case.text, language)), language
+
+
+async def _facts(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str, base_url: str | None) -> int:
+    """(c): every row's unsure facts (sample 0, no error), each against its own text."""
+    from .call import judge_caller
+
+    template = plan.support
+    assert template is not None
+    cases = {case.id: case for case in suite.cases}
+    client = _client(plan, record_mode, base_url)
+    try:
+        with judge_caller(client, template, record_mode, suite.root) as caller:
+            for row in rows:
+                case, score = cases.get(row.case_id), row.score
+                if case is None or score is None or row.sample != 0 or row.error is not None:
+                    continue
+                asked, language = fact_questions(suite, row, case)
+                texts: list[str] = []
+                if asked:
+                    conversations = [template.render({"input_text": against, "statement": statement}, case=case.id)
+                                     for _, statement, against, _ in asked]
+                    path = facts_cassette_path(suite.root, suite.name, row.variant, case.id)
+                    existed = path.exists()
+                    try:
+                        texts = await caller.answers(path, conversations)
+                    except CassetteMissingError:
+                        raise _missing(suite, f"the unsure facts of case '{case.id}' of variant '{row.variant}'",
+                                       path, existed) from None
+                    except ModelCallError as exc:
+                        raise ModelCallError(f"{suite.path}: judge, facts, case '{case.id}' of variant "
+                                             f"'{row.variant}': {exc.message}") from None
+                verdicts = [read_support(t) for t in texts]
+                if suite.spec.kind == "summarize_descriptions":
+                    from ..kinds.summarize_descriptions import answer_text
+
+                    score.judged_facts = facts.judged_summary(case, answer_text(row.rounds), language, asked, verdicts)
+                elif row.graph.report is not None:
+                    score.judged_facts = facts.judged_report(row.graph.report, case.text, language, asked, verdicts)
+                row.metrics = measure(score)
+            return caller.recorded
+    finally:
+        await client.close()
+

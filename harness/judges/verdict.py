@@ -30,3 +30,16 @@ def read_preference(text: str) -> Preference | None:
     if found is None:
         return None
     return _PREFERENCES.get(found.group(0).lower())
+
+
+_SUPPORT: dict[str, JudgeVerdict] = {"supported": "supported", "yes": "supported", "unsupported": "unsupported",
+                                     "no": "unsupported"}
+
+
+def read_support(text: str) -> JudgeVerdict | None:
+    """A support answer's first word: SUPPORTED or UNSUPPORTED (also YES / NO); None (n/a)
+    otherwise ("Not supported" too: its first word says neither)."""
+    found = _FIRST_WORD.search(text)
+    if found is None:
+        return None
+    return _SUPPORT.get(found.group(0).lower())

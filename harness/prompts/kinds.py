@@ -60,7 +60,7 @@ class PromptKind:
     """One kind of prompt. `filled` maps each engine version to the variables its code fills."""
 
     name: str
-    family: str  # graphrag | lightrag | llamaindex
+    family: str  # graphrag | lightrag | llamaindex | harness (the harness's own judge prompts)
     purpose: str
     filled: Mapping[str, tuple[str, ...]]
     answer: str  # the shape of the answer, in words
@@ -108,8 +108,8 @@ class PromptKind:
         """The engine a prompt of this kind is linted for when nothing says which: the harness's
         runner for the GraphRAG kinds it runs, any GraphRAG version for the others, and for LightRAG
         the newest version that fills every placeholder the prompt uses (else the newest)."""
-        if self.family == LLAMAINDEX_ENGINE:
-            return LLAMAINDEX_ENGINE
+        if self.family in (LLAMAINDEX_ENGINE, HARNESS_ENGINE):
+            return self.family
         if self.family == "graphrag":
             return HARNESS_ENGINE if self.harness is not None else "graphrag"
         used = set(used)
@@ -401,7 +401,34 @@ _KINDS: list[PromptKind] = [
     ),
 ]
 
+# ---------------------------------------------------------------- the harness's own judges
+# Prompts the suite's `judge:` sends (harness/judges/, docs/judges.md): the harness's runner
+# fills their variables, and their answers are verdicts read by their first word, not records.
+JUDGE_MATCH_VARIABLES = ("input_text", "gold", "predicted")
+JUDGE_PAIRWISE_VARIABLES = ("input_text", "first", "second")
+JUDGE_SUPPORT_VARIABLES = ("input_text", "statement")
+_JUDGE_SRC = "harness/judges/stage.py"
+_KINDS += [
+    PromptKind(
+        "harness.judge_match", HARNESS_ENGINE, "(a) whether a predicted entity names the gold one (the suite judge's matching)",
+        {HARNESS_ENGINE: JUDGE_MATCH_VARIABLES}, "one word first: SAME or DIFFERENT (also YES / NO)", None,
+        markers=(r"\{gold\}", r"\{predicted\}"), priority=70, sources=(_JUDGE_SRC,),
+    ),
+    PromptKind(
+        "harness.judge_pairwise", HARNESS_ENGINE, "(d) which of two variants' answers is better, asked in both orders",
+        {HARNESS_ENGINE: JUDGE_PAIRWISE_VARIABLES}, "one word first: FIRST, SECOND or TIE (also A / B)", None,
+        markers=(r"\{first\}", r"\{second\}"), priority=70, sources=(_JUDGE_SRC,),
+    ),
+    PromptKind(
+        "harness.judge_support", HARNESS_ENGINE,
+        "(b) and (c) whether a text supports a statement: a description against its chunk, a summary fact, a report finding",
+        {HARNESS_ENGINE: JUDGE_SUPPORT_VARIABLES}, "one word first: SUPPORTED or UNSUPPORTED (also YES / NO)", None,
+        markers=(r"\{statement\}",), priority=70, sources=(_JUDGE_SRC,),
+    ),
+]
+
 PROMPT_KINDS: dict[str, PromptKind] = {kind.name: kind for kind in _KINDS}
+JUDGE_KINDS = ("harness.judge_match", "harness.judge_pairwise", "harness.judge_support")
 
 # the kind a prompt with only a declared output format is taken to be
 FORMAT_KINDS = {"graphrag": "graphrag.extract_graph", "json": "graphrag.extract_graph_json",

@@ -53,6 +53,10 @@ class RunOptions:
     # worker processes replaying cases (record mode none only; harness.run.parallel_replay): None
     # chooses (HARNESS_WORKERS, else every usable CPU for a large run), 0 or 1 replays in this process
     workers: int | None = None
+    # the suite's `judge:` (docs/judges.md) judges the rows once every case has one, before the
+    # lock is let go; False leaves the rows unjudged (scripts/record_handwritten.py records the
+    # judge's cassettes itself, after replaying the extraction's)
+    judge: bool = True
 
 
 @dataclass(frozen=True, order=True)
@@ -152,6 +156,13 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
                              run_id=options.run_id, fresh=options.fresh, project=suite.root)
     try:
         outcome = await _run_in(folder, suite, options, variants, cases, plans, started)
+        if options.judge and not (outcome.missing or outcome.missing_repeats or outcome.failures):
+            from ..judges.stage import judge_rows_async
+
+            # the suite's judge, on the rows of a settled run, while the folder is still locked:
+            # every path to a finished run (run, record, resume, the pytest plugin) judges here
+            outcome.recorded += await judge_rows_async(suite, outcome.results, options.record_mode,
+                                                       folder.path / RESULTS)
     except BaseException:
         folder.lock.release()  # the OS drops it too if the process is killed
         raise

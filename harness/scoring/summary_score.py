@@ -25,6 +25,7 @@ from ..content_words import (
     KEEP_SHARE,
     carried,
     content_words,
+    share,
     count_words,
     split_facts,
     words,
@@ -132,3 +133,18 @@ def score_summary(case: GoldCase, text: str, *, language: str = "English") -> Su
         dropped_facts=dropped,
         added_facts=added,
     )
+
+
+def fact_shares(case: GoldCase, text: str, *, language: str = "English") -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """The stem shares `score_summary` decides on: (description fact, share of its content words in
+    the summary) for every distinct description fact, and (summary fact, share of its content words
+    in the descriptions) for every summary fact; kept / supported at `KEEP_SHARE`. The suite
+    judge asks about the facts whose share is close to it (harness/judges/facts.py)."""
+    names = entity_names(case)
+    name_words = {t for name in names for t in words(name.casefold())}
+    described = _distinct_facts(case.descriptions, language, name_words)
+    stated = _distinct_facts([text], language, name_words)
+    summary_words = content_words(text, language=language, leave_out=name_words)
+    description_words = frozenset().union(*(w for _, w in described)) if described else frozenset()
+    return ([(fact, share(w, summary_words)) for fact, w in described],
+            [(fact, share(w, description_words)) for fact, w in stated])

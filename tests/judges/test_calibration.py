@@ -24,6 +24,23 @@ def test_kappa_of_the_shipped_example_computed_by_hand() -> None:
     assert cohen_kappa(pairs) == pytest.approx(48 / 59)
 
 
+def test_kappa_of_the_shipped_faithfulness_verdicts_computed_by_hand() -> None:
+    # (b) 8 reviewed, 7 agreed: po = 7/8; judge supported 6 unsupported 2, reviewers 7 and 1;
+    # pe = (6*7 + 2*1)/64 = 44/64; kappa = (56/64 - 44/64) / (20/64) = 12/20 = 3/5
+    U, P = "unsupported", "supported"
+    pairs = [(U, U)] + [(P, P)] * 6 + [(U, P)]
+    assert cohen_kappa(pairs) == pytest.approx(3 / 5)
+
+
+def test_kappa_of_the_shipped_pairwise_verdicts_computed_by_hand() -> None:
+    # (d) 7 readable verdicts against the case's reviewer preference: mail-outage (strong) 4 x strong;
+    # rust-migration (tie) strong, default, tie. po = 5/7; judge strong 5 default 1 tie 1,
+    # reviewers strong 4 tie 3; pe = (5*4 + 1*3)/49 = 23/49; kappa = (35/49 - 23/49)/(26/49) = 6/13
+    pairs = [("strong", "strong")] * 4 + [("strong", "tie"), ("default", "tie"), ("tie", "tie")]
+    assert cohen_kappa(pairs) == pytest.approx(6 / 13)
+    assert calibrate([*pairs, (None, "tie")]).unreadable == 1
+
+
 def test_perfect_agreement_on_two_classes_is_one() -> None:
     assert cohen_kappa([(S, S), (D, D), (S, S)]) == pytest.approx(1.0)
 

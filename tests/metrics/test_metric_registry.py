@@ -36,7 +36,9 @@ def _score(entities_gold: list[str], entities_pred: list[str], edges_gold: list[
 # the description-summary metrics (harness/metrics/summaries.py), in declaration order
 SUMMARIES = ["facts_kept", "facts_added", "within_length", "names_entity", "third_person"]
 # the judged-matching metrics (harness/metrics/judged.py), in declaration order
-JUDGED = tuple(f"judged_{p}_{a}" for p in ("entity", "relationship") for a in ("precision", "recall", "f1"))
+JUDGED = (*(f"judged_{p}_{a}" for p in ("entity", "relationship") for a in ("precision", "recall", "f1")),
+          "judged_entity_faithfulness", "judged_relationship_faithfulness",  # (b)
+          "judged_facts_kept", "judged_facts_added", "judged_findings_supported")  # (c)
 
 
 def test_summary_order_is_declaration_order() -> None:
@@ -57,7 +59,8 @@ def test_summary_order_is_declaration_order() -> None:
                                                  "relationship_typed_pred"]
     assert [c.name for c in counts()][15:20] == ["grounded", "ungrounded", "unverified", "conforming_records",
                                                  "typed_entity_records"]
-    assert len(counts()) == 37 + 11 + 16 + 8 + 11 + 6  # + the summaries (9 counts, 2 gold-fact counts), report, claims, map and judged families
+    # + the summaries (9 counts, 2 gold-fact counts), report, claims, map and judged families ((a) 6, (b) 4, (c) 6)
+    assert len(counts()) == 37 + 11 + 16 + 8 + 11 + 6 + 4 + 6
 
 
 def test_every_metric_pools_registered_counts_of_its_gold_kind() -> None:
@@ -154,7 +157,7 @@ def test_kinds_directions_and_formatting() -> None:
     assert all(m.kind == "rate" for m in metrics() if m.name not in counts_)
     lower = [m.name for m in metrics() if not m.higher_is_better]
     assert lower == [*counts_[2:13], "facts_added", "summary_words", "report_overlong_references",
-                     "report_invalid_citations", "report_example_names", "map_overlong_references"]
+                     "report_invalid_citations", "report_example_names", "map_overlong_references", "judged_facts_added"]
     assert all(get(n).threshold == "<=" for n in lower if n != "summary_words") and get("summary_words").threshold is None  # type: ignore[union-attr]
     assert get("distinct_entities").threshold == ">=" and get("type_conformance").threshold == ">="  # type: ignore[union-attr]
     # one formatting for every report: a rate as a percentage, a count as a number, None as n/a

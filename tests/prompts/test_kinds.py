@@ -29,9 +29,10 @@ STOCK = Path(__file__).resolve().parents[1] / "fixtures" / "stock_prompts"
 @pytest.mark.parametrize("name", list(PROMPT_KINDS))
 def test_each_kind_is_consistent(name: str) -> None:
     kind = PROMPT_KINDS[name]
-    assert kind.name == name and kind.family in ("graphrag", "lightrag", "llamaindex") and name.startswith(kind.family + ".")
+    assert kind.name == name and kind.family in ("graphrag", "lightrag", "llamaindex", "harness") and name.startswith(kind.family + ".")
     assert kind.format is None or kind.format in format_names()
-    assert set(kind.filled) <= set(ENGINE_GROUPS) - {HARNESS_ENGINE}
+    # the harness's own judge prompts are filled by the harness alone; every other kind by an engine
+    assert set(kind.filled) <= ({HARNESS_ENGINE} if kind.family == HARNESS_ENGINE else set(ENGINE_GROUPS) - {HARNESS_ENGINE})
     assert set(kind.files) <= set(kind.filled) and set(kind.settings_keys) <= set(kind.filled)
     assert kind.optional <= kind.supplied(None) or not kind.supplied(None)
     if kind.input_variable is not None:  # the data variable is filled by every version, and required
@@ -222,3 +223,21 @@ def test_the_documented_table_is_the_registry() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "prompt-kinds.md").read_text(encoding="utf-8")
     missing = [r for r in _doc_rows() if r not in doc.splitlines()]
     assert missing == [], "docs/prompt-kinds.md is out of date:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("kind", ["harness.judge_match", "harness.judge_pairwise", "harness.judge_support"])
+def test_judge_prompts_are_registered_kinds_linted_and_detected_like_any_prompt(kind: str, tmp_path: Path) -> None:
+    """Each judge decision's prompt is a prompt kind: its built-in lints clean as its kind, a file
+    without `kind:` is recognised by its placeholders, and a placeholder the harness does not fill
+    is an error as in any prompt."""
+    from harness.prompts.lint import lint_report
+
+    builtin = "builtin:" + kind.replace(".", "/")
+    report = lint_report(builtin)
+    assert (report.kind, report.kind_from, report.engine) == (kind, "declared", HARNESS_ENGINE) and report.findings == []
+    text = load_builtin(builtin).user or ""
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("name: mine\nuser: |-\n" + "".join(f"  {line}\n" for line in (text + "\n{oops}").splitlines()))
+    found = lint_report(mine)
+    assert (found.kind, found.kind_from) == (kind, "text")
+    assert [(f.code, f.severity) for f in found.findings] == [("placeholder-unknown", "error")]

@@ -110,6 +110,9 @@ def test_catalogue() -> None:
         "graphrag/stock_extract_graph_2x",
         "graphrag/stock_extract_graph_3x",
         "graphrag/summarize_descriptions",
+        "harness/judge_match",
+        "harness/judge_pairwise",
+        "harness/judge_support",
         "lightrag/extract_graph",
     ]
     extract = load_builtin("graphrag/extract_graph")
@@ -124,6 +127,10 @@ def test_catalogue() -> None:
         "graphrag/stock_extract_graph_2x": "graphrag",
         "graphrag/stock_extract_graph_3x": "graphrag",
         "graphrag/summarize_descriptions": "summary",
+        # the template's default format: a judge's answer is read as a verdict (harness/judges/verdict.py)
+        "harness/judge_match": "graphrag",
+        "harness/judge_pairwise": "graphrag",
+        "harness/judge_support": "graphrag",
         "lightrag/extract_graph": "lightrag",
     }
 
