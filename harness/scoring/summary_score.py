@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..inputfiles import loads
 from ..model import GoldCase, SummaryScore
@@ -102,14 +103,33 @@ def _distinct_facts(texts: Iterable[str], language: str, name_words: set[str]) -
     return [(fact, fact_words) for fact_words, fact in seen.items()]
 
 
-def score_summary(case: GoldCase, text: str, *, language: str = "English") -> SummaryScore:
-    """One summary (the answer without think blocks and fences) against its case's descriptions."""
+@dataclass(frozen=True)
+class _Facts:
+    """A summary's facts and its descriptions', as content words (the entity's names left out)."""
+
+    names: list[str]
+    name_words: set[str]
+    described: list[tuple[str, frozenset[str]]]  # (description fact, its content words), distinct
+    stated: list[tuple[str, frozenset[str]]]  # (summary fact, its content words), distinct
+    summary_words: frozenset[str]
+    description_words: frozenset[str]
+
+
+def _facts(case: GoldCase, text: str, language: str) -> _Facts:
     names = entity_names(case)
     name_words = {t for name in names for t in words(name.casefold())}
     described = _distinct_facts(case.descriptions, language, name_words)
     stated = _distinct_facts([text], language, name_words)
     summary_words = content_words(text, language=language, leave_out=name_words)
     description_words = frozenset().union(*(w for _, w in described)) if described else frozenset()
+    return _Facts(names, name_words, described, stated, summary_words, description_words)
+
+
+def score_summary(case: GoldCase, text: str, *, language: str = "English") -> SummaryScore:
+    """One summary (the answer without think blocks and fences) against its case's descriptions."""
+    f = _facts(case, text, language)
+    names, name_words, described, stated = f.names, f.name_words, f.described, f.stated
+    summary_words, description_words = f.summary_words, f.description_words
     dropped = [fact for fact, fact_words in described if not carried(fact_words, summary_words, KEEP_SHARE)]
     added = [fact for fact, fact_words in stated if not carried(fact_words, description_words, KEEP_SHARE)]
     gold = [(fact, content_words(fact, language=language, leave_out=name_words)) for fact in case.facts]
@@ -140,11 +160,6 @@ def fact_shares(case: GoldCase, text: str, *, language: str = "English") -> tupl
     the summary) for every distinct description fact, and (summary fact, share of its content words
     in the descriptions) for every summary fact; kept / supported at `KEEP_SHARE`. The suite
     judge asks about the facts whose share is close to it (harness/judges/facts.py)."""
-    names = entity_names(case)
-    name_words = {t for name in names for t in words(name.casefold())}
-    described = _distinct_facts(case.descriptions, language, name_words)
-    stated = _distinct_facts([text], language, name_words)
-    summary_words = content_words(text, language=language, leave_out=name_words)
-    description_words = frozenset().union(*(w for _, w in described)) if described else frozenset()
-    return ([(fact, share(w, summary_words)) for fact, w in described],
-            [(fact, share(w, description_words)) for fact, w in stated])
+    f = _facts(case, text, language)
+    return ([(fact, share(w, f.summary_words)) for fact, w in f.described],
+            [(fact, share(w, f.description_words)) for fact, w in f.stated])
