@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -210,8 +211,19 @@ def faithful_cassette_path(root: Path, suite: str, variant: str, case_id: str) -
     return root / "fixtures" / "judge-cassettes" / suite / f"faithful.{variant}" / f"{case_id}.json"
 
 
-async def _faithful(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str, base_url: str | None) -> int:
-    """(b): every row's described entities and relationships against its chunk (sample 0, no error)."""
+@dataclass
+class _Asked:
+    """What a support question family asks of one row, and how its verdicts settle the row's score."""
+
+    questions: list[tuple[str, str]]  # (the text to judge against, the statement), one a question
+    settle: Callable[[list[JudgeVerdict | None]], None]  # the verdicts (None: unreadable), in order
+
+
+async def _support_stage(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str, base_url: str | None,
+                         *, family: str, label: str, path_of: Callable[[Path, str, str, str], Path],
+                         ask: Callable[[CaseResult, Any, Any], _Asked]) -> int:
+    """A family asked with the support prompt ((b) and (c)): every row (sample 0, no error) asked
+    what `ask` says, from its own cassette (`path_of`), and settled; the calls recorded."""
     from .call import judge_caller
 
     template = plan.support
@@ -224,26 +236,41 @@ async def _faithful(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_
                 case, score = cases.get(row.case_id), row.score
                 if case is None or score is None or row.sample != 0 or row.error is not None:
                     continue
-                asked, left_out = statements(row.graph, plan.spec.max_questions)
+                asked = ask(row, case, score)
                 texts: list[str] = []
-                if asked:
-                    conversations = [template.render({"input_text": case.text, "statement": statement}, case=case.id)
-                                     for _, _, statement in asked]
-                    path = faithful_cassette_path(suite.root, suite.name, row.variant, case.id)
+                if asked.questions:
+                    conversations = [template.render({"input_text": against, "statement": statement}, case=case.id)
+                                     for against, statement in asked.questions]
+                    path = path_of(suite.root, suite.name, row.variant, case.id)
                     existed = path.exists()
                     try:
                         texts = await caller.answers(path, conversations)
                     except CassetteMissingError:
-                        raise _missing(suite, f"the descriptions of case '{case.id}' of variant '{row.variant}'",
+                        raise _missing(suite, f"{label} of case '{case.id}' of variant '{row.variant}'",
                                        path, existed) from None
                     except ModelCallError as exc:
-                        raise ModelCallError(f"{suite.path}: judge, faithfulness, case '{case.id}' of variant "
+                        raise ModelCallError(f"{suite.path}: judge, {family}, case '{case.id}' of variant "
                                              f"'{row.variant}': {exc.message}") from None
-                score.faithful = judged_faithfulness(asked, [read_support(t) for t in texts], left_out)
-                row.metrics = measure(score)
+                asked.settle([read_support(t) for t in texts])
+                row.metrics = measure(score)  # the row's stored values, judged figures included
             return caller.recorded
     finally:
         await client.close()
+
+
+async def _faithful(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str, base_url: str | None) -> int:
+    """(b): every row's described entities and relationships against its chunk (sample 0, no error)."""
+
+    def ask(row: CaseResult, case: Any, score: Any) -> _Asked:
+        asked, left_out = statements(row.graph, plan.spec.max_questions)
+
+        def settle(verdicts: list[JudgeVerdict | None]) -> None:
+            score.faithful = judged_faithfulness(asked, verdicts, left_out)
+
+        return _Asked([(case.text, statement) for _, _, statement in asked], settle)
+
+    return await _support_stage(suite, plan, rows, record_mode, base_url, family="faithfulness",
+                                label="the descriptions", path_of=faithful_cassette_path, ask=ask)
 
 
 def facts_cassette_path(root: Path, suite: str, variant: str, case_id: str) -> Path:
@@ -264,42 +291,19 @@ def fact_questions(suite: Any, row: CaseResult, case: Any) -> tuple[list[tuple[s
 
 async def _facts(suite: Any, plan: JudgePlan, rows: list[CaseResult], record_mode: str, base_url: str | None) -> int:
     """(c): every row's unsure facts (sample 0, no error), each against its own text."""
-    from .call import judge_caller
 
-    template = plan.support
-    assert template is not None
-    cases = {case.id: case for case in suite.cases}
-    client = _client(plan, record_mode, base_url)
-    try:
-        with judge_caller(client, template, record_mode, suite.root) as caller:
-            for row in rows:
-                case, score = cases.get(row.case_id), row.score
-                if case is None or score is None or row.sample != 0 or row.error is not None:
-                    continue
-                asked, language = fact_questions(suite, row, case)
-                texts: list[str] = []
-                if asked:
-                    conversations = [template.render({"input_text": against, "statement": statement}, case=case.id)
-                                     for _, statement, against, _ in asked]
-                    path = facts_cassette_path(suite.root, suite.name, row.variant, case.id)
-                    existed = path.exists()
-                    try:
-                        texts = await caller.answers(path, conversations)
-                    except CassetteMissingError:
-                        raise _missing(suite, f"the unsure facts of case '{case.id}' of variant '{row.variant}'",
-                                       path, existed) from None
-                    except ModelCallError as exc:
-                        raise ModelCallError(f"{suite.path}: judge, facts, case '{case.id}' of variant "
-                                             f"'{row.variant}': {exc.message}") from None
-                verdicts = [read_support(t) for t in texts]
-                if suite.spec.kind == "summarize_descriptions":
-                    from ..kinds.summarize_descriptions import answer_text
+    def ask(row: CaseResult, case: Any, score: Any) -> _Asked:
+        asked, language = fact_questions(suite, row, case)
 
-                    score.judged_facts = facts.judged_summary(case, answer_text(row.rounds), language, asked, verdicts)
-                elif row.graph.report is not None:
-                    score.judged_facts = facts.judged_report(row.graph.report, case.text, language, asked, verdicts)
-                row.metrics = measure(score)
-            return caller.recorded
-    finally:
-        await client.close()
+        def settle(verdicts: list[JudgeVerdict | None]) -> None:
+            if suite.spec.kind == "summarize_descriptions":
+                from ..kinds.summarize_descriptions import answer_text
 
+                score.judged_facts = facts.judged_summary(case, answer_text(row.rounds), language, asked, verdicts)
+            elif row.graph.report is not None:
+                score.judged_facts = facts.judged_report(row.graph.report, case.text, language, asked, verdicts)
+
+        return _Asked([(against, statement) for _, statement, against, _ in asked], settle)
+
+    return await _support_stage(suite, plan, rows, record_mode, base_url, family="facts",
+                                label="the unsure facts", path_of=facts_cassette_path, ask=ask)
