@@ -187,3 +187,21 @@ def test_only_the_cases_run_are_fingerprinted(tmp_path):
     assert pinned.prompts == {}
     # the suite's own fingerprint still covers every case id
     assert pinned.suite == input_fingerprints(suite, {"c1", "c2"}, {}).suite
+
+
+def test_every_case_field_is_input_gold_or_left_out_by_name() -> None:
+    """A field added to GoldCase must be placed (a case's `example:` once changed its prompt unseen)."""
+    from harness.fingerprint import GOLD_FIELDS, INPUT_FIELDS, LEFT_OUT_FIELDS
+    from harness.model import GoldCase
+
+    placed = [*INPUT_FIELDS, *GOLD_FIELDS, *LEFT_OUT_FIELDS]
+    assert len(placed) == len(set(placed)) and sorted(placed) == sorted(GoldCase.model_fields)
+
+
+def test_a_case_field_at_its_default_is_left_out_so_a_new_field_changes_no_fingerprint() -> None:
+    from harness.fingerprint import fingerprint, input_fingerprint
+    from harness.model import GoldCase
+
+    case = GoldCase(id="a", text="Ana met Bo.")
+    assert input_fingerprint(case) == fingerprint({"text": "Ana met Bo."})
+    assert input_fingerprint(case.model_copy(update={"example": "Example: Oslo."})) != input_fingerprint(case)
