@@ -41,6 +41,8 @@ SHARDS = "shards"
 # retries of a task whose worker process (or node) died; an error the harness reports is not retried
 RETRIES = 3
 SHARD_NAME = re.compile(r"^(\d+)-of-(\d+)$")
+HOST_PORT = re.compile(r"^(?:ray://)?\[?([^\[\]/]+?)\]?:(\d{1,5})$")  # host:port, ray://host:port, [v6]:port
+PROBE_S = 5.0  # how long the address may take to accept a connection
 ERRORS: dict[str, type[HarnessError]] = {cls.__name__: cls for cls in
                                          (HarnessError, InputError, CassetteMissingError, ModelCallError)}
 
@@ -134,11 +136,27 @@ def _import_ray() -> Any:
     return ray
 
 
+def _reachable(address: str) -> bool:
+    """Whether a `host:port` (or `ray://host:port`) address answers at all: Ray itself keeps
+    retrying an address where nothing listens for minutes before it gives up."""
+    found = HOST_PORT.match(address)
+    if found is None:
+        return True  # `auto`, or a form Ray resolves itself: it says quickly when there is none
+    try:
+        with socket.create_connection((found[1], int(found[2])), timeout=PROBE_S):
+            return True
+    except (OSError, ValueError, OverflowError):
+        return False
+
+
 def _connect(ray: Any, address: str) -> bool:
     """Join the cluster at `address` (`auto`: the one this machine belongs to); False when this
     process had joined one already (the caller then leaves it joined)."""
     if ray.is_initialized():
         return False
+    if not _reachable(address):
+        raise InputError(f"--ray: nothing answers at '{address}' (start a cluster with `ray start --head`, "
+                         "or give its address, host:port)")
     try:
         ray.init(address=address, log_to_driver=False, logging_level="ERROR", configure_logging=False)
     except (ConnectionError, ValueError, RuntimeError, TimeoutError):
@@ -202,12 +220,16 @@ def run_on_ray(suite: Suite, options: RunOptions, *, address: str, shards: int |
     if shards is not None and shards < 1:
         raise InputError(f"--shards: {shards} must be at least 1")
     reports = Path(os.path.abspath(options.reports_dir))
-    top, lock, resuming = _open_top(reports, suite.name, selection_of(variants, [c.id for c in cases]),
-                                    run_id=options.run_id, fresh=options.fresh)
-    joined = False
+    joined = _connect(ray, address)  # before the run folder: no cluster leaves no folder behind
+    try:
+        top, lock, resuming = _open_top(reports, suite.name, selection_of(variants, [c.id for c in cases]),
+                                        run_id=options.run_id, fresh=options.fresh)
+    except BaseException:
+        if joined:
+            ray.shutdown()
+        raise
     try:
         write_provenance(top, suite.root, replace=not resuming)
-        joined = _connect(ray, address)
         count = shards
         if count is None and resuming:
             earlier = _shard_counts(top, suite.name)

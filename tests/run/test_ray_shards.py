@@ -66,6 +66,17 @@ def test_record_with_batch_and_ray_is_refused(project, capsys):
     assert code == 2 and "--ray: not with --batch" in err
 
 
+def test_an_address_where_nothing_listens_is_one_line_and_leaves_no_folder(project, capsys, tmp_path):
+    """Ray itself retries such an address for minutes; the harness says so at once."""
+    pytest.importorskip("ray", reason="Ray is not installed (pip install 'kg-prompt-harness[ray]')")
+    closed = _free_port()  # bound and released: nothing listens there
+    code, _, err = harness(capsys, "run", str(project), "--reports", str(tmp_path / "r"), "--ray", f"127.0.0.1:{closed}")
+    assert code == 2
+    assert err.strip() == (f"harness: --ray: nothing answers at '127.0.0.1:{closed}' (start a cluster with "
+                           "`ray start --head`, or give its address, host:port)")
+    assert not (tmp_path / "r").exists()
+
+
 def test_the_run_folder_is_resumed_by_selection_and_never_taken_from_its_holder(tmp_path):
     selection = selection_of(["default"], ["a", "b"])
     first, lock, resuming = _open_top(tmp_path, "towns", selection, run_id=None, fresh=False)
