@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,6 +80,7 @@ class ShardReport:
     resumed: int = 0  # rows kept from an earlier attempt (a retried task, or a command run again)
     recorded: int = 0
     host: str = ""
+    node: str = ""  # the Ray node's id (two nodes may share a host name)
     pid: int = 0
     notes: list[str] = field(default_factory=list)
     error: tuple[str, str] | None = None  # (HarnessError class name, message)
@@ -96,7 +98,8 @@ def run_shard(job: ShardJob) -> ShardReport:
     from ..suites import load_suite
     from .schedule import RunOptions, check_outcome, run_suite
 
-    report = ShardReport(job.shard, str(Path(job.reports_dir)), host=socket.gethostname(), pid=os.getpid())
+    report = ShardReport(job.shard, str(Path(job.reports_dir)), host=socket.gethostname(), node=_node_id(),
+                         pid=os.getpid())
     try:
         suite = load_suite(Path(job.suite_path), allow_outside_chunks=job.allow_outside_chunks)
         options = RunOptions(record_mode=job.record_mode, reports_dir=Path(job.reports_dir), run_id=job.run_id,
@@ -116,6 +119,14 @@ def run_shard(job: ShardJob) -> ShardReport:
     except HarnessError as exc:
         report.error = (type(exc).__name__ if type(exc).__name__ in ERRORS else "HarnessError", exc.message)
     return report
+
+
+def _node_id() -> str:
+    """The id of the Ray node running this task; empty outside a Ray worker."""
+    ray = sys.modules.get("ray")
+    if ray is None or not ray.is_initialized():
+        return ""
+    return str(ray.get_runtime_context().get_node_id())
 
 
 @dataclass
@@ -262,7 +273,8 @@ def run_on_ray(suite: Suite, options: RunOptions, *, address: str, shards: int |
     notes += [f"shard {r.shard[0]}/{r.shard[1]}: kept {r.resumed} row(s) an earlier attempt wrote" for r in reports_back
               if r.resumed]
     hosts = sorted({r.host for r in reports_back})
-    notes.append(f"{count} shard(s) on {len(hosts)} node(s) ({', '.join(hosts)}) in {time.perf_counter() - started:.1f} s")
+    nodes = len({r.node or r.host for r in reports_back})
+    notes.append(f"{count} shard(s) on {nodes} node(s) ({', '.join(hosts)}) in {time.perf_counter() - started:.1f} s")
     return RayRun(finished=merged.finished, shards=reports_back, recorded=sum(r.recorded for r in reports_back),
                   notes=notes)
 
