@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
 import sys
 import time
@@ -229,7 +230,7 @@ def run_on_ray(suite: Suite, options: RunOptions, *, address: str, shards: int |
     started = time.perf_counter()
     variants, cases = select_cases(suite, options)  # bad --variant/--case: before joining any cluster
     if shards is not None and shards < 1:
-        raise InputError(f"--shards: {shards} must be at least 1")
+        raise InputError(f"--ray-shards: {shards} must be at least 1")
     reports = Path(os.path.abspath(options.reports_dir))
     joined = _connect(ray, address)  # before the run folder: no cluster leaves no folder behind
     try:
@@ -241,6 +242,9 @@ def run_on_ray(suite: Suite, options: RunOptions, *, address: str, shards: int |
         raise
     try:
         write_provenance(top, suite.root, replace=not resuming)
+        if options.fresh and (top / SHARDS).exists():
+            # started over here, once: a task Ray retries must resume its own rows, not start over again
+            shutil.rmtree(top / SHARDS)
         count = shards
         if count is None and resuming:
             earlier = _shard_counts(top, suite.name)
@@ -254,7 +258,7 @@ def run_on_ray(suite: Suite, options: RunOptions, *, address: str, shards: int |
                          variants=options.variants, cases=options.cases, base_url=options.base_url,
                          concurrency=options.concurrency, repeat=options.repeat,
                          # a task has one CPU: its shard replays in its own process unless told otherwise
-                         workers=options.workers if options.workers is not None else 0, fresh=options.fresh)
+                         workers=options.workers if options.workers is not None else 0, fresh=False)
                 for i in range(1, count + 1)]
         reports_back: list[ShardReport] = ray.get([task.remote(job) for job in jobs])
         failed = [(r.shard, r.error) for r in reports_back if r.error is not None]

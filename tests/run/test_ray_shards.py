@@ -216,6 +216,15 @@ def test_a_run_on_ray_equals_the_one_process_run_and_resumes(ray_head, recorded,
     assert "shard 1/2: kept 4 row(s)" in err and "shard 2/2: kept 2 row(s)" in err
     assert _rows(merged) == _rows(full.run_dir)
 
+    # --fresh: the shards start over (once, by the driver: a retried task still resumes)
+    stale = merged / SHARDS / "towns" / "3-of-3"
+    stale.mkdir()
+    code, _, err = harness(capsys, "run", str(recorded.path), "--reports", str(tmp_path / "ray"), "--run-id", "run",
+                           "--ray", ray_head, "--ray-shards", "2", "--fresh")
+    assert code == 0, err
+    assert "kept" not in err and not stale.exists()
+    assert _rows(merged) == _rows(full.run_dir)
+
 
 @pytest.mark.slow
 def test_a_missing_cassette_on_ray_exits_3_naming_shard_and_case(ray_head, recorded, tmp_path, capsys):
