@@ -59,6 +59,7 @@ class ShardJob:
     reports_dir: str  # <run folder>/shards
     record_mode: str
     variants: list[str] | None
+    models: list[str] | None  # `--model`: the matrix cells of these models only
     cases: list[str] | None
     base_url: str | None
     concurrency: int | None
@@ -104,7 +105,7 @@ def run_shard(job: ShardJob) -> ShardReport:
     try:
         suite = load_suite(Path(job.suite_path), allow_outside_chunks=job.allow_outside_chunks)
         options = RunOptions(record_mode=job.record_mode, reports_dir=Path(job.reports_dir), run_id=job.run_id,
-                             fresh=job.fresh, variants=job.variants, cases=job.cases, base_url=job.base_url,
+                             fresh=job.fresh, variants=job.variants, models=job.models, cases=job.cases, base_url=job.base_url,
                              concurrency=job.concurrency, shard=job.shard, hold_lock=True, repeat=job.repeat,
                              workers=job.workers)
         outcome = run_suite(suite, options)
@@ -255,7 +256,7 @@ def run_on_ray(suite: Suite, options: RunOptions, *, address: str, shards: int |
         task = ray.remote(run_shard).options(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)
         jobs = [ShardJob(suite_path=str(Path(suite.path).resolve()), allow_outside_chunks=allow_outside_chunks,
                          shard=(i, count), reports_dir=str(top / SHARDS), record_mode=options.record_mode,
-                         variants=options.variants, cases=options.cases, base_url=options.base_url,
+                         variants=options.variants, models=options.models, cases=options.cases, base_url=options.base_url,
                          concurrency=options.concurrency, repeat=options.repeat,
                          # a task has one CPU: its shard replays in its own process unless told otherwise
                          workers=options.workers if options.workers is not None else 0, fresh=False)

@@ -120,7 +120,7 @@ def test_a_run_id_of_another_selection_is_refused(tmp_path):
 
 def _job(suite, reports: Path, shard: tuple[int, int], **changes) -> ShardJob:
     values = dict(suite_path=str(suite.path), allow_outside_chunks=False, shard=shard, reports_dir=str(reports),
-                  record_mode="none", variants=None, cases=None, base_url=None, concurrency=None, repeat=1,
+                  record_mode="none", variants=None, models=None, cases=None, base_url=None, concurrency=None, repeat=1,
                   workers=0, fresh=False)
     values.update(changes)
     return ShardJob(**values)  # type: ignore[arg-type]
