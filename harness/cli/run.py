@@ -129,7 +129,8 @@ def evaluate_suites(
         )
         if ray is not None:
             outcomes.append(_run_on_ray(suite, options, address=ray, shards=ray_shards,
-                                        allow_outside_chunks=allow_outside_chunks, baseline=baseline))
+                                        allow_outside_chunks=allow_outside_chunks, baseline=baseline,
+                                        allow_changed_gold=allow_changed_gold))
             continue
         outcome = run_suite(suite, options)
         try:
@@ -149,13 +150,13 @@ def evaluate_suites(
 
 
 def _run_on_ray(suite: Any, options: Any, *, address: str, shards: int | None, allow_outside_chunks: bool,
-                baseline: Path | None) -> Any:
+                baseline: Path | None, allow_changed_gold: bool) -> Any:
     """One suite's shards on a Ray cluster, merged (harness.run.ray_shards); its FinishedRun."""
     from ..reports.console import print_run_table
     from ..run.ray_shards import run_on_ray
 
     done = run_on_ray(suite, options, address=address, shards=shards, allow_outside_chunks=allow_outside_chunks,
-                      baseline=baseline)
+                      baseline=baseline, allow_changed_gold=allow_changed_gold)
     for note in done.notes:
         typer.echo(f"harness: note: {note}", err=True)
     if done.recorded and HAND_WRITTEN in suite.spec.notes:

@@ -222,7 +222,7 @@ def _open_top(reports: Path, suite: str, selection: dict[str, list[str]], *, run
 
 
 def run_on_ray(suite: Suite, options: RunOptions, *, address: str, shards: int | None,
-               allow_outside_chunks: bool, baseline: Path | None = None) -> RayRun:
+               allow_outside_chunks: bool, baseline: Path | None = None, allow_changed_gold: bool = False) -> RayRun:
     """The suite's shards as Ray tasks on the cluster at `address`, merged into one run folder."""
     from ..merge import merge_runs
     from .schedule import select_cases
@@ -268,7 +268,7 @@ def run_on_ray(suite: Suite, options: RunOptions, *, address: str, shards: int |
             more = f" (and {len(failed) - 1} more shard(s))" if len(failed) > 1 else ""
             raise ERRORS.get(kind, HarnessError)(f"shard {index}/{total}: {message}{more}")
         merged = merge_runs([Path(r.run_dir) for r in reports_back], suite_path=Path(suite.path), into=top,
-                            baseline=baseline)
+                            baseline=baseline, allow_changed_gold=allow_changed_gold)
     finally:
         if joined:
             ray.shutdown()
