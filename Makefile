@@ -51,7 +51,7 @@ test-fast: install
 # for every platform, with hashes. Commit the result after `make test` passes on it.
 lock:
 	test -x .venv-lock/bin/uv || { $(PYTHON) -m venv .venv-lock && .venv-lock/bin/python -m pip install --quiet uv==$(UV_VERSION); }
-	.venv-lock/bin/uv pip compile pyproject.toml build-requirements.in --extra test --universal \
+	.venv-lock/bin/uv pip compile pyproject.toml build-requirements.in --extra test --extra ray --universal \
 		--python-version 3.11 --generate-hashes --upgrade --quiet -o $(LOCK)
 
 # The newest versions pyproject.toml's ranges allow, in their own venv, then every test. On a

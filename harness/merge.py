@@ -30,6 +30,9 @@ from .runfolder import RESULTS, RunData, claim_new_dir, load_run, load_suite_of,
 if TYPE_CHECKING:
     from .suites import Suite
 
+if TYPE_CHECKING:
+    from .finish import FinishedRun
+
 
 @dataclass
 class MergeResult:
@@ -40,6 +43,7 @@ class MergeResult:
     missing: list[tuple[str, str]] = field(default_factory=list)  # (variant, case) of the suite not in any shard
     # the default baseline could not be used (unreadable, or scored on other gold): `--gate` exits 2 with it
     baseline_error: InputError | None = None
+    finished: FinishedRun | None = field(default=None, repr=False)  # what `harness run --gate` gates
 
 
 def _strip_timings(value: Any) -> Any:
@@ -92,7 +96,12 @@ def merge_runs(
     run_id: str | None = None,
     suite_path: Path | None = None,
     baseline: Path | None = None,
+    into: Path | None = None,
+    allow_changed_gold: bool = False,
 ) -> MergeResult:
+    """`into`: the folder the merged run is written in, which the caller holds locked and may hold
+    the shard runs below it (`harness run --ray`, harness.run.ray_shards); otherwise a new folder of
+    `reports` (default: the first shard's), or `run_id`'s."""
     from .finish import finish_run  # lazy: reports load matplotlib
 
     if not runs:
@@ -140,7 +149,9 @@ def merge_runs(
 
     # the shard's folder as named, not resolved: a linked run folder must not move the merged run out
     reports_dir = reports if reports is not None else Path(os.path.abspath(loaded[0].run_dir)).parent.parent
-    if run_id is None:
+    if into is not None:
+        run_dir = into
+    elif run_id is None:
         run_dir = claim_new_dir(reports_dir / suite_name)  # atomic: a concurrent run cannot take it too
     else:
         run_dir = reports_dir / suite_name / run_id
@@ -158,6 +169,7 @@ def merge_runs(
     prompts = {name: fp for data in reversed(loaded) if data.finished.inputs is not None
                for name, fp in data.finished.inputs.prompts.items()}
     finished = finish_run(suite, run_dir, rows, record_mode=record_mode, wall_s=wall_s, entity_types=entity_types,
-                          baseline=baseline, prompts=prompts)
+                          baseline=baseline, prompts=prompts, fallback=into is not None,
+                          allow_changed_gold=allow_changed_gold)
     return MergeResult(run_dir=run_dir, summary=finished.summary, verdict=finished.verdict, rows=len(rows),
-                       missing=missing, baseline_error=finished.baseline_error)
+                       missing=missing, baseline_error=finished.baseline_error, finished=finished)

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import Field, TypeAdapter, ValidationError, field_validator, model_validator
 
@@ -48,6 +49,9 @@ class ModelSettings(Value):
     seed: int | None = None
     max_gleanings: int = Field(1, ge=0, le=10)
     base_url: str | None = None
+    # replicas of one self-hosted model (llm/replicas.py): each call goes to one of them, each
+    # with its own adaptive limit of `concurrency`; instead of base_url
+    base_urls: list[str] | None = Field(None, min_length=1, max_length=64)
     # the variable that holds the base URL, when the suite names it rather than the URL (an imported
     # project's `api_base: ${VAR}`): read when the call is sent, so the suite never holds its value
     base_url_env: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -71,6 +75,26 @@ class ModelSettings(Value):
     @classmethod
     def _valid_url(cls, value: str | None) -> str | None:
         return None if value is None else check_base_url(value)
+
+    @field_validator("base_urls")
+    @classmethod
+    def _valid_urls(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        for url in value:
+            check_base_url(url)
+        if len(set(value)) != len(value):
+            raise ValueError("a URL is listed twice")
+        paths = {urlsplit(url).path.rstrip("/") for url in value}
+        if len(paths) > 1:  # the request path is in every cassette: replicas must serve the same one
+            raise ValueError(f"the replicas' URLs must have the same path (have {', '.join(sorted(paths))})")
+        return value
+
+    @model_validator(mode="after")
+    def _one_endpoint_setting(self) -> ModelSettings:
+        if self.base_urls is not None and (self.base_url is not None or self.base_url_env is not None):
+            raise ValueError("base_urls: give base_url, base_url_env or base_urls, not two of them")
+        return self
 
 
 class MatrixModel(ModelSettings):

@@ -62,7 +62,7 @@ def install_latest(venv: Path) -> bool:
         # the build requirements are locked too (build-requirements.in): the newest of them as well
         [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--upgrade", "pip", "setuptools", "wheel"],
         [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--upgrade",
-         "--upgrade-strategy", "eager", "-e", ".[test]"],
+         "--upgrade-strategy", "eager", "-e", ".[test,ray]"],
     ]
     return all(run(step).returncode == 0 for step in steps)
 

@@ -39,11 +39,13 @@ def test_every_pin_of_the_lock_carries_a_hash() -> None:
     assert unhashed == []
 
 
-def test_the_lock_pins_every_dependency_and_test_extra_and_the_build_backend() -> None:
+def test_the_lock_pins_every_dependency_test_and_ray_extra_and_the_build_backend() -> None:
+    """The ray extra is locked too, so `make test` installs Ray and the cluster test runs in CI."""
     script = _script()
     pinned = {name for name, _, _ in script.locked_pins(LOCK)}
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    wanted = _requirement_names(project["project"]["dependencies"] + project["project"]["optional-dependencies"]["test"])
+    extras = project["project"]["optional-dependencies"]
+    wanted = _requirement_names(project["project"]["dependencies"] + extras["test"] + extras["ray"])
     wanted += _requirement_names(project["build-system"]["requires"])
     assert sorted(script.canonical(n) for n in wanted if script.canonical(n) not in pinned) == []
 

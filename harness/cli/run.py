@@ -19,6 +19,8 @@ from .options import (
     JsonOpt,
     ModeOpt,
     OutsideChunksOpt,
+    RayOpt,
+    RayShardsOpt,
     RepeatOpt,
     ReportsOpt,
     RunIdOpt,
@@ -70,6 +72,8 @@ def evaluate_suites(
     repeat: int = 1,
     workers: int | None = None,
     allow_changed_gold: bool = False,
+    ray: str | None = None,
+    ray_shards: int | None = None,
 ) -> list[Any]:
     """Run (or record) every suite given, each to a finished run; the FinishedRuns in order."""
     from ..finish import finish_outcome
@@ -89,6 +93,10 @@ def evaluate_suites(
     if not suites:
         raise InputError("no suite given (try: harness run suites/*.yaml)")
     shard_of = parse_shard(shard)
+    if ray is not None and shard_of is not None:
+        raise InputError("--ray: runs every shard itself; leave out --shard")
+    if ray is None and ray_shards is not None:
+        raise InputError("--ray-shards: only with --ray")
     unique: dict[Path, Path] = {}
     for path in suites:  # a file given twice (suites/a.yaml suites/*.yaml) runs once
         unique.setdefault(path.resolve(), path)
@@ -119,6 +127,11 @@ def evaluate_suites(
             repeat=repeat,
             workers=workers,
         )
+        if ray is not None:
+            outcomes.append(_run_on_ray(suite, options, address=ray, shards=ray_shards,
+                                        allow_outside_chunks=allow_outside_chunks, baseline=baseline,
+                                        allow_changed_gold=allow_changed_gold))
+            continue
         outcome = run_suite(suite, options)
         try:
             for note in outcome.notes:
@@ -134,6 +147,23 @@ def evaluate_suites(
         print_run_table(finished.summary, outcome.run_dir, finished.verdict)
         outcomes.append(finished)
     return outcomes
+
+
+def _run_on_ray(suite: Any, options: Any, *, address: str, shards: int | None, allow_outside_chunks: bool,
+                baseline: Path | None, allow_changed_gold: bool) -> Any:
+    """One suite's shards on a Ray cluster, merged (harness.run.ray_shards); its FinishedRun."""
+    from ..reports.console import print_run_table
+    from ..run.ray_shards import run_on_ray
+
+    done = run_on_ray(suite, options, address=address, shards=shards, allow_outside_chunks=allow_outside_chunks,
+                      baseline=baseline, allow_changed_gold=allow_changed_gold)
+    for note in done.notes:
+        typer.echo(f"harness: note: {note}", err=True)
+    if done.recorded and HAND_WRITTEN in suite.spec.notes:
+        typer.echo(f"harness: note: {suite.path}: its notes say the answers were {HAND_WRITTEN}, but "
+                   f"{done.recorded} case(s) were just recorded from the endpoint: update `notes:`", err=True)
+    print_run_table(done.finished.summary, done.finished.run_dir, done.finished.verdict)
+    return done.finished
 
 
 def run_command(
@@ -152,12 +182,15 @@ def run_command(
     repeat: RepeatOpt = 1,
     workers: WorkersOpt = None,
     allow_changed_gold: AllowChangedGoldOpt = False,
+    ray: RayOpt = None,
+    ray_shards: RayShardsOpt = None,
 ) -> None:
     """Evaluate suites: render, replay (or call), parse, score, report."""
     outcomes = evaluate_suites(suites, command="run", record_mode=record_mode, variants=variant, models=model, cases=case,
                                reports=reports, run_id=run_id, fresh=fresh, shard=shard,
                                allow_outside_chunks=allow_outside_chunks, baseline=baseline if gate else None,
-                               repeat=repeat, workers=workers, allow_changed_gold=allow_changed_gold)
+                               repeat=repeat, workers=workers, allow_changed_gold=allow_changed_gold, ray=ray,
+                               ray_shards=ray_shards)
     if gate:
         from .finished import gate_outcomes
 
@@ -181,10 +214,14 @@ def record_command(
     batch: Annotated[bool, typer.Option("--batch", help="Send the calls through the OpenAI Batch API (half the price, answers within 24 h), then record what failed live; resumable (docs/batch.md).")] = False,
     batch_id: Annotated[Optional[str], typer.Option("--batch-id", help="With --batch: attach to this batch (created earlier) instead of creating one.")] = None,
     batch_poll: Annotated[float, typer.Option("--batch-poll", help="With --batch: seconds before the first check of a batch (1 to 300; doubling, at most 300).")] = 10.0,
+    ray: RayOpt = None,
+    ray_shards: RayShardsOpt = None,
 ) -> None:
     """Run against the live endpoint and write cassettes (needs an API key)."""
     if batch_id is not None and not batch:
         raise InputError("--batch-id: only with --batch")
+    if batch and ray is not None:
+        raise InputError("--ray: not with --batch (the Batch API already runs the calls elsewhere)")
     from ..run.batch import MAX_POLL_S, MIN_POLL_S
 
     if not MIN_POLL_S <= batch_poll <= MAX_POLL_S:  # NaN fails too
@@ -196,7 +233,7 @@ def record_command(
                                     batch_id=batch_id, poll_s=batch_poll)
     evaluate_suites(suites, command="record", record_mode=record_mode, variants=variant, models=model, cases=case,
                     reports=reports, run_id=run_id, fresh=fresh, base_url=base_url, concurrency=concurrency,
-                    shard=shard, allow_outside_chunks=allow_outside_chunks, repeat=repeat)
+                    shard=shard, allow_outside_chunks=allow_outside_chunks, repeat=repeat, ray=ray, ray_shards=ray_shards)
 
 
 def _record_batch(suites: list[Path], *, record_mode: str | None, variants: list[str] | None,

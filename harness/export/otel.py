@@ -135,7 +135,9 @@ def _endpoints(summary: RunSummary) -> dict[str, Endpoint]:
             continue  # the suite has changed since the run: its settings are not the run's
         found[name] = Endpoint(provider=PROVIDER_NAMES.get(settings.provider, settings.provider),
                                temperature=settings.temperature, top_p=settings.top_p,
-                               max_tokens=settings.max_tokens, seed=settings.seed, base_url=settings.base_url)
+                               max_tokens=settings.max_tokens, seed=settings.seed,
+                               # replicas (model.base_urls): the first stands for them, as in cassettes
+                               base_url=settings.base_url or next(iter(settings.base_urls), None))
     return found
 
 

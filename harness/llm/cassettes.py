@@ -33,6 +33,7 @@ from vcr.persisters.filesystem import CassetteNotFoundError
 from vcr.record_mode import RecordMode
 from vcr.request import Request
 
+from .replicas import canonical_uri
 from ..atomicfile import FILE_MODE, atomic_write, json_float
 from ..errors import InputError
 from ..known_keys import learn_keys, redactor as known_redactor
@@ -85,7 +86,7 @@ MATCHERS = (match_method, match_path, match_body_hash)
 
 
 def _scrub_uri(uri: str) -> str:
-    parts = urlsplit(uri)
+    parts = urlsplit(canonical_uri(uri))  # a replica's answer is stored as its first replica's
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k in KEPT_QUERY_PARAMS]
     return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path, urlencode(query), ""))
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import dataclasses
 import datetime as dt
 import email.utils
 import math
@@ -42,6 +43,7 @@ from ..scrubbed_output import scrubbed_logger
 from ..text import scrub_surrogates
 from .cassette_store import CaseReplay, current_replay
 from .limiter import AdaptiveLimiter
+from .replicas import Replica, learn_replicas, pick
 from .providers.base import REPLAY_KEY, EndpointSettings, Message
 from .providers.registry import get_provider
 from ..redaction import Redactor, configured_secrets
@@ -142,13 +144,18 @@ class ModelClient:
         self.replay = replay
         self.backoff_base_s = backoff_base_s
         self.provider = get_provider(settings.provider)
-        self.limiter = AdaptiveLimiter(settings.concurrency)
+        # one endpoint, or the replicas of `model.base_urls`, each with its own adaptive limit
+        # (replicas.py); `limiter` is the first's (the only one's)
+        urls: tuple[str | None, ...] = settings.base_urls if len(settings.base_urls) > 1 else (None,)
+        self.replicas = [Replica(url, AdaptiveLimiter(settings.concurrency)) for url in urls]
+        self.limiter = self.replicas[0].limiter
+        if len(self.replicas) > 1:
+            learn_replicas(settings.base_urls)
         self.calls = 0
         self.retries = 0
         self.throttled = 0  # 429 answers, retried under the limiter
         self._noted: set[str] = set()
         self._api_key = self.provider.api_key(settings, replay=replay)  # checked now: a missing key fails early
-        self._sdk: Any = None  # made on the first call that is really sent
         # an endpoint may echo the key in its answer: it must not reach results or reports
         # (every variable this provider may take its key from, and the key it will send); the
         # process learns the variables too, so every writer and the screen redact the key
@@ -156,8 +163,14 @@ class ModelClient:
         secrets = configured_secrets([settings.api_key_env, *self.provider.key_envs])
         self.redactor = Redactor([*secrets, *([] if self._api_key == REPLAY_KEY else [self._api_key])])
 
-    def _sdk_client(self) -> Any:
-        if self._sdk is None:
+    @property
+    def capacity(self) -> int:
+        """The most calls it may have in flight: every replica's `concurrency` together."""
+        return sum(r.limiter.maximum for r in self.replicas)
+
+    def _sdk_client(self, replica: Replica | None = None) -> Any:
+        replica = replica or self.replicas[0]
+        if replica.sdk is None:
             import openai
 
             from .transport import BoundedTransport, proxy_mounts
@@ -166,8 +179,10 @@ class ModelClient:
             http_client = openai.DefaultAsyncHttpxClient(
                 transport=BoundedTransport(max_body_bytes=MAX_BODY_BYTES, deadline_s=deadline_s, limits=limits),
                 mounts=proxy_mounts(max_body_bytes=MAX_BODY_BYTES, deadline_s=deadline_s, limits=limits))
-            self._sdk = self.provider.make_client(self.settings, self._api_key, http_client)
-        return self._sdk
+            settings = self.settings if replica.base_url is None else dataclasses.replace(
+                self.settings, base_url=replica.base_url, base_urls=())
+            replica.sdk = self.provider.make_client(settings, self._api_key, http_client)
+        return replica.sdk
 
     def payload(self, messages: list[Message], **overrides: Any) -> dict[str, Any]:
         """The request body a call with these messages sends."""
@@ -261,15 +276,17 @@ class ModelClient:
         import openai
 
         s = self.settings
-        client = self._sdk_client()
         attempt = failures = throttles = 0
         last = s.max_retries + 1
         while True:
             attempt += 1
-            await self.limiter.acquire()
+            replica = pick(self.replicas)  # each attempt: the replica with the most room
+            limiter = replica.limiter
+            client = self._sdk_client(replica)
+            await limiter.acquire()
             started = time.perf_counter()
             # the calls in flight as it starts (itself included), and how many had started before it
-            sharing, before = self.limiter.in_flight, self.limiter.started
+            sharing, before = limiter.in_flight, limiter.started
             try:
                 # The SDK's documented low-level post, returning the raw response: it sends our
                 # body as built (no per-call TypedDict transform) and we read the JSON ourselves
@@ -278,44 +295,44 @@ class ModelClient:
                 response = await client.post(self.provider.post_path, body=body, cast_to=httpx2.Response)
             except Exception as exc:
                 if is_cassette_miss(exc):  # vcrpy refused a request it has no recording for
-                    await self.limiter.release(failed=True)
+                    await limiter.release(failed=True)
                     raise no_recording() from None
                 if isinstance(exc, openai.RateLimitError):
                     throttles += 1
                     self.throttled += 1
                     retry_after = parse_retry_after(exc.response.headers if exc.response is not None else None)
                     if throttles > THROTTLE_BUDGET * s.max_retries:
-                        await self.limiter.release(throttled=True)
+                        await limiter.release(throttled=True)
                         raise ModelCallError(f"model call still refused (HTTP 429) after {attempt} attempts") from None
                     try:
                         wait = self._bounded_wait(
                             retry_after, throttles, f"HTTP 429 ({throttles} so far)", attempt, last=None,
-                            hint=(f"; calls in flight now at most {max(1, self.limiter.limit - 1)} "
+                            hint=(f"; calls in flight now at most {max(1, limiter.limit - 1)} "
                                   f"({self.setting_names.concurrency} {s.concurrency})"))
                     finally:
-                        await self.limiter.release(throttled=True, retry_after_s=None)
-                    await self.limiter.pause(wait)  # shared: no call starts before it has passed
+                        await limiter.release(throttled=True, retry_after_s=None)
+                    await limiter.pause(wait)  # shared: no call starts before it has passed
                     self.retries += 1
                     continue
                 hint = ""
                 if isinstance(exc, openai.APIStatusError):
-                    await self.limiter.release(failed=True)
+                    await limiter.release(failed=True)
                     if exc.status_code < 500 and exc.status_code not in (408, 409):
                         raise ModelCallError(self.redactor.redact(f"model call failed: HTTP {exc.status_code}: {exc.message}")) from None
                     error, retry_after = f"HTTP {exc.status_code}: {exc.message}", parse_retry_after(exc.response.headers)
                 elif isinstance(exc, openai.APITimeoutError):
                     # itself, the calls in flight as it started, and those that started during it
-                    in_flight = sharing + self.limiter.started - before
+                    in_flight = sharing + limiter.started - before
                     error, retry_after = self._timeout_hint(in_flight), None
                     if in_flight <= 1:  # alone: the same request would take as long again
-                        await self.limiter.release(failed=True)
+                        await limiter.release(failed=True)
                         raise ModelCallError(self.redactor.redact(
                             f"model call failed after {attempt} attempt{'s' if attempt > 1 else ''}: {error}; not sent "
                             "again, since it ran alone and the same request would take as long again")) from None
-                    await self.limiter.release(throttled=True)  # the server queued what it could not serve
-                    hint = f"; calls in flight now at most {self.limiter.limit}"
+                    await limiter.release(throttled=True)  # the server queued what it could not serve
+                    hint = f"; calls in flight now at most {limiter.limit}"
                 elif isinstance(exc, openai.APIConnectionError):
-                    await self.limiter.release(failed=True)
+                    await limiter.release(failed=True)
                     from .transport import is_body_error
 
                     body_error = is_body_error(exc)
@@ -327,10 +344,10 @@ class ModelClient:
                 try:
                     answer = self.provider.read_answer(response.content, messages, s.model)
                 except ModelCallError as exc:
-                    await self.limiter.release(failed=True)
+                    await limiter.release(failed=True)
                     error, retry_after, hint = exc.message, None, ""
                 else:
-                    await self.limiter.release()
+                    await limiter.release()
                     return self._result(answer, started, attempt)
             failures += 1
             if failures > s.max_retries:
@@ -340,5 +357,7 @@ class ModelClient:
             await asyncio.sleep(wait)
 
     async def close(self) -> None:
-        if self._sdk is not None:
-            await self._sdk.close()
+        for replica in self.replicas:
+            if replica.sdk is not None:
+                await replica.sdk.close()
+                replica.sdk = None

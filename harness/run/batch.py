@@ -434,6 +434,7 @@ def plan_batch(suite: Suite, *, mode: str, variants: list[str] | None, cases: li
     for name, plan in plans.items():
         if base_url:
             plan.endpoint.base_url = base_url
+            plan.endpoint.base_urls = ()
         if plan.endpoint.provider != "openai":
             raise InputError(f"{suite.path}: variant '{name}': --batch sends through the OpenAI Batch API; "
                              f"model.provider '{plan.endpoint.provider}' is not supported (record it without --batch)")

@@ -154,7 +154,10 @@ def endpoint_settings(model: ModelSettings, *, model_name: str | None = None,
     """How a suite's `model:` settings call the endpoint (runs and tuning alike): every
     setting of the same name, then the model name and base URL a variant or command line gives."""
     shared = {f.name: getattr(model, f.name) for f in fields(EndpointSettings) if f.name in type(model).model_fields}
-    return EndpointSettings(**{**shared, "model": model_name or model.name, "base_url": base_url or model.base_url})
+    # a base URL given here (--base-url) is the one endpoint: it replaces the replicas too
+    replicas = () if base_url else tuple(model.base_urls or ())
+    return EndpointSettings(**{**shared, "model": model_name or model.name, "base_url": base_url or model.base_url,
+                               "base_urls": replicas})
 
 
 def plan_variant(suite: Suite, name: str) -> VariantPlan:

@@ -99,7 +99,7 @@ def clients_for(plans: dict[str, VariantPlan], *, replay: bool) -> dict[str, Mod
     by_variant: dict[str, ModelClient] = {}
     for name, plan in plans.items():
         endpoint = plan.endpoint
-        key = dataclasses.astuple(endpoint)
+        key = dataclasses.astuple(endpoint)  # base_urls too: a tuple
         if key not in shared:
             shared[key] = ModelClient(endpoint, replay=replay)
         by_variant[name] = shared[key]

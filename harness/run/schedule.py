@@ -176,8 +176,9 @@ async def run_suite_async(suite: Suite, options: RunOptions) -> RunOutcome:
 async def _run_in(folder: RunFolder, suite: Suite, options: RunOptions, variants: list[str], cases: list[GoldCase],
                   plans: dict[str, VariantPlan], started: float) -> RunOutcome:
     for plan in plans.values():
-        if options.base_url:
+        if options.base_url:  # the one endpoint: in place of the suite's, replicas too
             plan.endpoint.base_url = options.base_url
+            plan.endpoint.base_urls = ()
         if options.concurrency:
             plan.endpoint.concurrency = options.concurrency
     replay = options.record_mode == "none"
@@ -316,7 +317,7 @@ async def _run_here(context: RunContext, results_path: Path, replay: bool) -> Re
                 writer.append(place, row.model_dump_json())
                 progress.step()
 
-        width = max(1, min(len(todo), 2 * max(c.limiter.maximum for c in clients)))
+        width = max(1, min(len(todo), 2 * max(c.capacity for c in clients)))
         try:
             await asyncio.gather(*(worker() for _ in range(width)))
         finally:

@@ -65,6 +65,9 @@ class EndpointSettings:
     provider: str = "openai"  # a name registered in providers/registry.py
     base_url_env: str | None = None  # the variable the base URL is read from when base_url is unset
     api_version: str | None = None  # Azure's api-version
+    # replicas of one model (`model.base_urls`, llm/replicas.py): each call goes to one of them;
+    # the first stands for them all where one URL is asked for (the request path, cassettes)
+    base_urls: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,7 @@ class Provider(ABC):
         suite that names a variable which is unset (or not a URL) is refused before anything is
         sent: falling back to the provider's default endpoint would send the chunks elsewhere."""
         if settings.base_url or not settings.base_url_env:
-            return settings.base_url
+            return settings.base_url or (settings.base_urls[0] if settings.base_urls else None)
         value = os.environ.get(settings.base_url_env, "").strip()
         if not value:
             raise InputError(f"model.base_url_env: set {settings.base_url_env} to the endpoint's URL "
