@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -36,15 +37,43 @@ def run_files(root: Path) -> dict[str, int]:
         return {}
     folder = runs[-1].parent
     return {name: (folder / name).stat().st_size
-            for name in ("summary.json", "report.html", "cases.jsonl", "results.jsonl") if (folder / name).exists()}
+            for name in ("summary.json", "case_diffs.jsonl", "report.html", "results.jsonl") if (folder / name).exists()}
 
 
-def measure(root: Path, suites: dict[int, Path], code: Code) -> dict[int, dict]:
+_SPLIT = """\
+import resource, sys
+import harness.finish as finish
+at = []
+original = finish.finish_run
+def wrapped(*args, **kwargs):
+    at.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    return original(*args, **kwargs)
+finish.finish_run = wrapped
+from harness.cli import main
+rc = main(['run', {suite!r}, '--reports', 'reports', '--fresh'])
+print('SPLIT', rc, at[0] if at else 0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+"""
+
+
+def split(root: Path, suite: Path, code: Code) -> dict[str, float]:
+    """Peak memory of the run before its finish began, and at its end (MB)."""
+    done = subprocess.run([sys.executable, "-c", _SPLIT.format(suite=str(suite.relative_to(root)))], cwd=root,
+                          env=code.env(), capture_output=True, text=True)
+    line = [part for part in done.stderr.splitlines() if part.startswith("SPLIT")]
+    if not line:
+        raise SystemExit(done.stderr[-2000:])
+    _, _, before, after = line[0].split()
+    return {"peak_before_finish_mb": round(int(before) / 1024, 1), "peak_at_end_mb": round(int(after) / 1024, 1)}
+
+
+def measure(root: Path, suites: dict[int, Path], code: Code, with_split: bool = False) -> dict[int, dict]:
     figures: dict[int, dict] = {}
     for size, suite in sorted(suites.items()):
         process = replay(root, suite, None, code)
         figures[size] = {"code": code.label, "cases": size, "peak_rss_mb": round(process.peak_rss_mb, 1),
                          "wall_s": round(process.wall_s, 2), "exit": process.exit, "bytes": run_files(root)}
+        if with_split:
+            figures[size].update(split(root, suite, code))
         print(json.dumps(figures[size]), flush=True)
     return figures
 
@@ -56,6 +85,7 @@ def main() -> None:
     parser.add_argument("--before", type=Path, default=None,
                         help="a checkout of the code before a change (`git worktree add --detach DIR REV`)")
     parser.add_argument("--work", type=Path, default=None, help="keep (and reuse) the recorded project here")
+    parser.add_argument("--split", action="store_true", help="also the peak before the finish began and at its end")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-memory-") as tmp:
         root = (args.work or Path(tmp)).resolve() / "project"
@@ -65,7 +95,7 @@ def main() -> None:
             seconds = record(root, [suites[max(suites)]])
             print(f"recorded cassettes in {seconds:.1f} s (not timed)", file=sys.stderr, flush=True)
         codes = ([Code("before", args.before.resolve())] if args.before else []) + [THIS]
-        measured = {code.label: measure(root, suites, code) for code in codes}
+        measured = {code.label: measure(root, suites, code, args.split) for code in codes}
     after = measured["after"]
     smallest, largest = min(after), max(after)
     print(json.dumps({"flat": round(after[largest]["peak_rss_mb"] / after[smallest]["peak_rss_mb"], 2),
