@@ -29,7 +29,10 @@ if TYPE_CHECKING:
 Status = Literal["pass", "warn", "fail", "skip"]
 Number = int | float  # a JSON number kept as computed: an int stays an int
 
-SUMMARY_SCHEMA_VERSION: Final = 1
+# 2: a comparison's per-case diffs moved out of summary.json into case_diffs.jsonl (its
+# `case_diffs` keeps the worst regressions' only); version 1 summaries, every diff inline, still read
+SUMMARY_SCHEMA_VERSION: Final = 2
+SUMMARY_SCHEMA_VERSIONS: Final = (1, 2)  # the versions this harness reads
 GATE_SCHEMA_VERSION: Final = 1
 BASELINE_SCHEMA_VERSION: Final = 1
 _TOL = 1e-12
@@ -156,9 +159,13 @@ class WorstRegression(Value):
 
 
 class ComparisonSummary(Artifact):
-    """A comparison as written: `harness compare --json`, and summary.json's `comparisons.<variant>`."""
+    """A comparison as written: `harness compare --json`, and summary.json's `comparisons.<variant>`.
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("repeat_spread",)
+    `case_diffs` holds every paired case's diff, except in summary.json from schema version 2 on:
+    there it holds the worst regressions' diffs only (what the reports show), and every diff is a
+    line of the run folder's `case_diffs_file` (runfolder.read_case_diffs reads either)."""
+
+    omit_if_none: ClassVar[tuple[str, ...]] = ("repeat_spread", "case_diffs_file")
     a: str
     b: str
     settings: ComparisonSettings
@@ -166,6 +173,9 @@ class ComparisonSummary(Artifact):
     metrics: dict[str, MetricDelta]
     worst_regressions: list[WorstRegression]
     case_diffs: list[CaseDiff]
+    # beside summary.json (schema version 2): the file holding every paired case's diff, one JSON
+    # line each; absent in `harness compare --json` and in version 1 summaries (all inline)
+    case_diffs_file: str | None = None
     # with repeated runs on both sides (`--repeat N`): per metric, whether the difference exceeds
     # the repeat-to-repeat spread (docs/reports.md); absent without repeats
     repeat_spread: SpreadVerdicts | None = None
@@ -181,6 +191,13 @@ class ComparisonSummary(Artifact):
 
     def case_diff(self, case_id: str) -> CaseDiff | None:
         return next((d for d in self.case_diffs if d.case_id == case_id), None)
+
+    def bounded(self, file: str) -> ComparisonSummary:
+        """This comparison as summary.json (version 2) holds it: the worst regressions' diffs
+        inline, every diff in `file` (written by the caller)."""
+        worst = {w.case_id for w in self.worst_regressions}
+        return self.model_copy(update={"case_diffs": [d for d in self.case_diffs if d.case_id in worst],
+                                       "case_diffs_file": file})
 
 
 class Comparison(Value):
@@ -821,7 +838,7 @@ class RunSummary(Artifact):
 
     omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions", "pending_review", "kind", "judges",
                                                "matrix", "inputs")
-    schema_version: Literal[1] = SUMMARY_SCHEMA_VERSION
+    schema_version: Literal[1, 2] = SUMMARY_SCHEMA_VERSION
     harness_version: str
     suite: str
     suite_file: str
@@ -910,7 +927,7 @@ class Baseline(RunSummary):
 
 
 __all__ = [
-    "BASELINE_SCHEMA_VERSION", "GATE_SCHEMA_VERSION", "SUMMARY_SCHEMA_VERSION", "Artifact", "Baseline",
+    "BASELINE_SCHEMA_VERSION", "GATE_SCHEMA_VERSION", "SUMMARY_SCHEMA_VERSION", "SUMMARY_SCHEMA_VERSIONS", "Artifact", "Baseline",
     "BCubed", "BaselineCase", "CaseCheck", "CaseDiff", "Comparison", "ComparisonSummary", "EntityTypesUsed",
     "FormatSummary", "Fragmentation", "GateConfig", "GleaningRound", "GoldFragmentation", "GraphDiff",
     "InputFingerprints", "InputPart", "InputStatus", "InputsCheck", "MetricDelta",

@@ -3,7 +3,8 @@
 `finish_run` is called once per finished run (`harness run`, `harness merge`, the pytest plugin):
 the comparisons against the baseline variant are computed once and handed to the summary, the
 gate is evaluated once (rules and per-case checks together), one view feeds every report, and
-the files are written with summary.json last (its presence marks a finished run). `refinish`
+the files are written with summary.json last (its presence marks a finished run); every case
+diff of the comparisons goes to case_diffs.jsonl, summary.json keeping the worst regressions'. `refinish`
 does the same for a run already finished (`harness gate`, `harness report`), leaving its
 summary.json alone. Both return a `FinishedRun` that callers print from: nobody re-reads
 gate.json or re-runs the gate.
@@ -25,7 +26,7 @@ from .gc_rest import objects_at_rest
 from .judges.summary import judges_summary
 from .matrix import matrix_summary
 from .model import CaseResult, first_samples
-from .runfolder import GATE, SUMMARY, default_baseline_path, read_baseline, write_artifact
+from .runfolder import GATE, SUMMARY, bound_comparisons, default_baseline_path, read_baseline, write_artifact
 from .summary import build_summary
 
 if TYPE_CHECKING:
@@ -139,9 +140,12 @@ def _relative(path: Path) -> str:
 
 
 def write_reports(run_dir: Path, view: ReportView, *, suite_file: str = "") -> list[Path]:
-    """report.md, report.html, junit.xml and plots/*.png of one view; returns the paths written."""
+    """report.md, report.html, junit.xml and plots/*.png of one view (and the per-case pages,
+    cases/*.html, when report.html details only the worst cases); returns the paths written."""
     from .reports.junit import iter_junit
     from .reports.plots import render_plots
+    from .reports import case_pages
+    from .reports.html_report import worst_cases
     from .reports.writers import render_html, render_markdown  # lazy: matplotlib and numpy
 
     written: list[Path] = []
@@ -155,6 +159,9 @@ def write_reports(run_dir: Path, view: ReportView, *, suite_file: str = "") -> l
         write(run_dir / "plots" / f"{name}.png", png)
     write(run_dir / "report.md", render_markdown(view))
     write(run_dir / "report.html", render_html(view, plots))
+    if case_pages.needed(view):  # report.html details the worst cases: every case is on these pages
+        for name, page in case_pages.case_pages(view, worst_cases(view)):
+            write(run_dir / name, page)
     if view.report_of == "run":
         write(run_dir / "junit.xml", iter_junit(view, suite_file))
     return written
@@ -231,6 +238,9 @@ def finish_run(suite: Suite, run_dir: Path, rows: list[CaseResult], *, record_mo
     summary = summarize(suite, run_dir.name, rows, record_mode=record_mode, wall_s=wall_s, entity_types=entity_types,
                         run_dir=run_dir, prompts=prompts)
     summary.outputs, summary.conventions = outputs, conventions
+    # every case diff to case_diffs.jsonl; the summary keeps the worst regressions' (what the
+    # reports show), so this finish and a later `harness report` see the same summary
+    summary.comparisons = bound_comparisons(run_dir, summary.comparisons)
     finished = refinish(run_dir, summary, rows, suite=suite, baseline=baseline, strict=baseline is not None,
                         fallback=fallback, allow_changed_gold=allow_changed_gold)
     # summary.json last: its presence marks the run as finished (an unfinished run is resumed)

@@ -1,7 +1,7 @@
 """Run folders: `<reports>/<suite>/<run-id>/`, their files, which one a run writes, and who may write it.
 
-The file names (results.jsonl, summary.json, gate.json, selection.json, provenance.json, .lock), reading and
-writing results, reading a finished run back (`load_run`), and baselines
+The file names (results.jsonl, summary.json, case_diffs.jsonl, gate.json, selection.json, provenance.json,
+.lock), reading and writing results and case diffs, reading a finished run back (`load_run`), and baselines
 (`<reports>/baselines/<suite>.json`) are defined here and nowhere else.
 
 Three rules keep concurrent and interrupted runs from losing rows:
@@ -17,6 +17,7 @@ Three rules keep concurrent and interrupted runs from losing rows:
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
-from .artifacts import BASELINE_SCHEMA_VERSION, Artifact, Baseline, RunSummary, read_artifact
+from .artifacts import BASELINE_SCHEMA_VERSION, Artifact, Baseline, CaseDiff, ComparisonSummary, RunSummary, read_artifact
 from .atomicfile import atomic_write, atomic_write_json
 from .confined import make_folder, open_no_follow
 from .errors import HarnessError, InputError
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"  # written last: its presence marks a finished run
+# every paired case's diff against the baseline variant, one JSON line each (summary schema 2 on)
+CASE_DIFFS = "case_diffs.jsonl"
 GATE = "gate.json"
 SELECTION = "selection.json"
 PROVENANCE = "provenance.json"  # {"commit": ...}: the source commit the run was started at
@@ -136,6 +139,63 @@ class ResultsWriter:
 def write_artifact(path: Path, artifact: Artifact) -> None:
     """summary.json, gate.json or a baseline: the model's dump, atomically."""
     atomic_write_json(path, artifact.to_json())
+
+
+# --------------------------------------------------------------------------- case diffs
+
+
+def bound_comparisons(run_dir: Path, comparisons: dict[str, ComparisonSummary]) -> dict[str, ComparisonSummary]:
+    """Write every comparison's case diffs to case_diffs.jsonl (one line per variant and paired
+    case, in the comparisons' order, each naming its `variant`) and return the comparisons as
+    summary.json holds them (`ComparisonSummary.bounded`). Without a comparison, no file (an
+    earlier finish's is removed)."""
+    path = run_dir / CASE_DIFFS
+    if not comparisons:
+        path.unlink(missing_ok=True)
+        return {}
+
+    def lines() -> Iterator[str]:
+        for variant, comparison in comparisons.items():
+            prefix = '{"variant":' + _json_string(variant) + ","
+            for diff in comparison.case_diffs:
+                yield prefix + diff.model_dump_json()[1:] + "\n"
+
+    atomic_write(path, lines())
+    return {variant: comparison.bounded(CASE_DIFFS) for variant, comparison in comparisons.items()}
+
+
+def _json_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def read_case_diffs(run_dir: Path, summary: RunSummary, variant: str) -> Iterator[CaseDiff]:
+    """Every paired case's diff of `variant` against the baseline variant, in suite order, one at
+    a time: from case_diffs.jsonl (read line by line) when the summary names it, else from the
+    summary itself (version 1 summaries hold every diff inline)."""
+    comparison = summary.comparisons.get(variant)
+    if comparison is None:
+        return
+    if comparison.case_diffs_file is None:
+        yield from comparison.case_diffs
+        return
+    if Path(comparison.case_diffs_file).name != comparison.case_diffs_file:  # a tampered summary reads nothing outside
+        raise InputError(f"{run_dir / SUMMARY}: comparisons.{variant}.case_diffs_file: not a file name of the run folder")
+    path = run_dir / comparison.case_diffs_file
+    if not path.exists():
+        raise InputError(f"{path}: missing (summary.json's comparison of '{variant}' names it)")
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except ValueError:
+                raise InputError(f"{path}:{number}: not a JSON line") from None
+            if not isinstance(data, dict):
+                raise InputError(f"{path}:{number}: not a case diff (a JSON object with `variant`)")
+            if data.pop("variant", None) != variant:
+                continue
+            yield read_artifact(CaseDiff, data, f"{path}:{number}", "case diff")
 
 
 # --------------------------------------------------------------------------- finished runs

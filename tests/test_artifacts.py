@@ -179,3 +179,44 @@ def test_importing_the_artifacts_loads_only_the_value_layer(tmp_path: Path) -> N
     assert heavy == []
     above_values = [m for m in loaded if m.startswith("harness") and declared.of(m) != 0]
     assert above_values == []
+
+
+V1_RUN = Path(__file__).resolve().parent / "fixtures" / "summary_v1" / "podcast" / "golden"
+
+
+def test_a_version_1_summary_is_read_by_every_reader_and_reports_as_its_version_2_form(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run written before case_diffs.jsonl (schema 1, tests/fixtures/summary_v1: the shipped
+    podcast run as captured then) and the same run as schema 2 writes it: report, gate, baseline,
+    compare and view read both, and the reports of both are the same."""
+    import shutil
+
+    from harness.cli import main
+    from harness.runfolder import CASE_DIFFS, SUMMARY, bound_comparisons, read_summary, write_artifact
+
+    monkeypatch.chdir(REPO)  # the summaries name suites/podcast.yaml
+    runs = {}
+    for version in (1, 2):
+        run_dir = tmp_path / f"v{version}" / "podcast" / "golden"
+        shutil.copytree(V1_RUN, run_dir)
+        if version == 2:
+            old = read_summary(run_dir)
+            new = old.model_copy(update={"schema_version": 2,
+                                         "comparisons": bound_comparisons(run_dir, old.comparisons)})
+            write_artifact(run_dir / SUMMARY, new)
+            assert (run_dir / CASE_DIFFS).exists() and (run_dir / SUMMARY).stat().st_size < (V1_RUN / SUMMARY).stat().st_size
+        runs[version] = run_dir
+    assert read_summary(runs[1]).schema_version == 1 and read_summary(runs[2]).schema_version == 2
+    exits: dict[int, list[int]] = {}
+    for version, run_dir in runs.items():
+        reports = run_dir.parent.parent
+        exits[version] = [main(["report", str(run_dir)]), main(["gate", str(run_dir)]),
+                          main(["compare", str(run_dir), str(run_dir)]),
+                          main(["baseline", "update", str(run_dir)]),
+                          main(["view", str(reports), "--out", str(tmp_path / f"view{version}")])]
+        capsys.readouterr()
+        assert (reports / "baselines" / "podcast.json").exists()
+    assert exits[1] == exits[2] and exits[1][0] == 0 and exits[1][2:] == [0, 0, 0], exits
+    for name in ("report.md", "report.html", "gate.json"):
+        assert (runs[1] / name).read_text(encoding="utf-8") == (runs[2] / name).read_text(encoding="utf-8"), name
+    assert "Worst regressions" in (runs[1] / "report.md").read_text(encoding="utf-8")

@@ -133,3 +133,54 @@ def test_the_finish_hands_frozen_objects_back_and_leaves_a_callers_freeze_alone(
         assert gc.get_freeze_count() > 0  # the caller's freeze stays (unfreezing would empty it)
     finally:
         gc.unfreeze()
+
+
+def test_every_case_diff_goes_to_its_file_and_the_summary_keeps_the_worst_regressions(recorded, tmp_path):
+    from harness.runfolder import CASE_DIFFS, read_case_diffs
+
+    outcome = _replayed(recorded, tmp_path / "reports", "r")
+    full = compare_to_baseline(recorded, outcome.results)["tuned"]
+    finished = finish_outcome(outcome, record_mode="none")
+    names = [p.relative_to(outcome.run_dir).as_posix() for p in finished.paths]
+    assert (outcome.run_dir / CASE_DIFFS).exists() and CASE_DIFFS not in names[-1:]
+    written = json.loads((outcome.run_dir / SUMMARY).read_text(encoding="utf-8"))
+    assert written["schema_version"] == 2
+    comparison = written["comparisons"]["tuned"]
+    assert comparison["case_diffs_file"] == CASE_DIFFS
+    worst = [w["case_id"] for w in comparison["worst_regressions"]]
+    assert [d["case_id"] for d in comparison["case_diffs"]] == [d.case_id for d in full.case_diffs if d.case_id in worst]
+    summary = read_summary(outcome.run_dir)
+    assert [d.model_dump() for d in read_case_diffs(outcome.run_dir, summary, "tuned")] == \
+        [d.model_dump() for d in full.case_diffs]
+
+
+def test_summary_json_does_not_grow_with_the_cases(tmp_path):
+    """Five times the cases (the shipped podcast run's rows, copied under new ids): summary.json
+    keeps its size but for the worst regressions' diffs, at most 10 a comparison (a version 1
+    summary grew with every paired case); case_diffs.jsonl holds every paired case."""
+    import shutil
+
+    from harness.model import CaseResult
+    from harness.runfolder import CASE_DIFFS, read_rows
+    from harness.suites import load_suite
+
+    source = Path(__file__).resolve().parent / "fixtures" / "summary_v1" / "podcast" / "golden"
+    rows = read_rows(source)
+    suite = load_suite(Path(__file__).resolve().parents[1] / "suites" / "podcast.yaml")
+    sizes = {}
+    for copies in (1, 5):
+        run_dir = tmp_path / f"x{copies}" / "podcast" / "r"
+        run_dir.mkdir(parents=True)
+        shutil.copy(source / "results.jsonl", run_dir / "results.jsonl")
+        copied: list[CaseResult] = [r.model_copy(update={"case_id": f"{r.case_id}-{k:02d}"})
+                                    for r in rows for k in range(copies)]
+        copied.sort(key=lambda r: [*suite.variant_names()].index(r.variant))
+        finish_run(suite, run_dir, copied, record_mode="none", wall_s=0.0, entity_types={})
+        diffs = (run_dir / CASE_DIFFS).read_text(encoding="utf-8").splitlines()
+        assert len(diffs) == 2 * 12 * copies  # two compared variants, every paired case
+        written = json.loads((run_dir / SUMMARY).read_text(encoding="utf-8"))
+        for comparison in written["comparisons"].values():
+            assert len(comparison["case_diffs"]) == len(comparison["worst_regressions"]) <= 10
+            comparison["case_diffs"] = comparison["worst_regressions"] = []
+        sizes[copies] = len(json.dumps(written))
+    assert sizes[5] < sizes[1] * 1.02, sizes

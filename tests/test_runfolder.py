@@ -381,3 +381,67 @@ def test_provenance_is_written_for_a_new_run_and_kept_for_a_resumed_one(tmp_path
     assert read_commit(again.path) is None
     (again.path / PROVENANCE).write_text("[1", encoding="utf-8")
     assert read_commit(again.path) is None
+
+
+# --------------------------------------------------------------------------- case diffs (summary schema 2)
+
+V1_RUN = Path(__file__).resolve().parent / "fixtures" / "summary_v1" / "podcast" / "golden"
+
+
+def _v1_run(tmp_path: Path) -> Path:
+    import shutil
+
+    run_dir = tmp_path / "reports" / "podcast" / "golden"
+    shutil.copytree(V1_RUN, run_dir)
+    return run_dir
+
+
+def test_case_diffs_move_to_their_file_and_read_back_as_a_version_1_summary_held_them(tmp_path: Path) -> None:
+    from harness.runfolder import CASE_DIFFS, bound_comparisons, read_case_diffs, read_summary
+
+    run_dir = _v1_run(tmp_path)
+    old = read_summary(run_dir)
+    assert old.schema_version == 1 and all(c.case_diffs_file is None for c in old.comparisons.values())
+    inline = {v: [d.model_dump() for d in read_case_diffs(run_dir, old, v)] for v in old.comparisons}
+    assert {v: len(d) for v, d in inline.items()} == {"tuned": 12, "auto": 12}
+
+    bounded = bound_comparisons(run_dir, old.comparisons)
+    lines = (run_dir / CASE_DIFFS).read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["variant"] for line in lines] == ["tuned"] * 12 + ["auto"] * 12
+    new = old.model_copy(update={"comparisons": bounded, "schema_version": 2})
+    for variant, comparison in new.comparisons.items():
+        # summary.json keeps the worst regressions' diffs only, in the same order as before
+        worst = [w.case_id for w in comparison.worst_regressions]
+        assert [d.case_id for d in comparison.case_diffs] == [d.case_id for d in old.comparisons[variant].case_diffs
+                                                              if d.case_id in worst]
+        assert comparison.case_diffs_file == CASE_DIFFS
+        assert [d.model_dump() for d in read_case_diffs(run_dir, new, variant)] == inline[variant]
+    assert list(read_case_diffs(run_dir, new, "default")) == []  # the baseline variant is compared with nothing
+    assert bound_comparisons(run_dir, {}) == {} and not (run_dir / CASE_DIFFS).exists()
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("name", "case_diffs_file: not a file name of the run folder"),
+    ("missing", "case_diffs.jsonl: missing"),
+    ("line", "case_diffs.jsonl:2: not a JSON line"),
+    ("value", "case_diffs.jsonl:1: not a valid case diff: a: "),
+])
+def test_a_damaged_case_diffs_file_is_one_line_naming_it(tmp_path: Path, damage: str, message: str) -> None:
+    from harness.runfolder import CASE_DIFFS, bound_comparisons, read_case_diffs, read_summary
+
+    run_dir = _v1_run(tmp_path)
+    old = read_summary(run_dir)
+    summary = old.model_copy(update={"comparisons": bound_comparisons(run_dir, old.comparisons)})
+    path = run_dir / CASE_DIFFS
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if damage == "name":
+        summary.comparisons["tuned"].case_diffs_file = "../podcast.json"
+    elif damage == "missing":
+        path.unlink()
+    elif damage == "line":
+        path.write_text(lines[0] + "\n{torn\n", encoding="utf-8")
+    else:
+        path.write_text(json.dumps({**json.loads(lines[0]), "a": "high"}) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        list(read_case_diffs(run_dir, summary, "tuned"))
+    assert message in error.value.message

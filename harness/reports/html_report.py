@@ -4,7 +4,8 @@ report.md's); writers.render_html writes the document. The HTML adds the plots, 
 section shows the chunk, the gold entities and relationships, and for every column what it
 extracted, missed and added (unmatched). A run of
 more than `CASE_LIMIT` cases shows that many of them, the worst (`worst_cases`), so that the file
-of 20,000 cases stays a few megabytes: every case is in results.jsonl.
+of 20,000 cases stays a few megabytes: every case is on the per-case pages it links
+(case_pages.py) and in results.jsonl.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ from ..model import CaseResult, CaseScore, SummaryScore
 CASE_LIMIT = 500  # cases detailed in report.html; more are ranked and the worst shown
 
 
-def worst_cases(view: ReportView, limit: int = CASE_LIMIT) -> list[str]:
-    """The case ids report.html details: all of them up to `limit`, else the `limit` worst, in
-    report order. Worst first: a case that breaks a per-case rule, then one a column could not
-    score, then the lowest first key figure of any column (undefined counts as neither)."""
+def worst_cases(view: ReportView, limit: int | None = None) -> list[str]:
+    """The case ids report.html details: all of them up to `limit` (default CASE_LIMIT), else the
+    `limit` worst, in report order. Worst first: a case that breaks a per-case rule, then one a
+    column could not score, then the lowest first key figure of any column (undefined counts as neither)."""
+    limit = CASE_LIMIT if limit is None else limit
     if len(view.case_ids) <= limit:
         return list(view.case_ids)
     figure = key_figures(view.suite_kind)[:1]

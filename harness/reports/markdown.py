@@ -260,41 +260,58 @@ def _leaks(score: CaseScore) -> int | None:
     return None if score.reference_free is None else score.reference_free.example_leaks
 
 
+def case_cell_label(view: ReportView) -> str:
+    """What each column's cell of the per-case table shows."""
+    if not view.builds_graph:
+        return " / ".join(m.label for m in key_figures(view.suite_kind)[:2])
+    return "Entity / relationship recall" if view.has_gold else "Grounding rate / example leaks (no gold)"
+
+
+def missed_label(view: ReportView) -> str:
+    """The heading of the per-case table's last cell (followed by the last column's name)."""
+    if view.suite_kind == "summarize_descriptions":
+        return "facts dropped / added by"
+    if not view.builds_graph:  # reports, claims: what the format found wrong
+        return "format issues in"
+    return "missed by" if view.has_gold else "ungrounded in"
+
+
+def missed_cell(view: ReportView, column: Column, case_id: str, escape: Any = esc) -> str:
+    """What `column` missed (or got wrong) in one case, as the per-case table's last cell; its
+    items escaped by `escape` (markdown here; the case pages pass HTML's)."""
+    def listed(items: list[str], limit: int) -> str:
+        shown = ", ".join(escape(x) for x in items[:limit])
+        return shown + (f" … (+{len(items) - limit})" if len(items) > limit else "")
+
+    row = column.row(case_id)
+    if row is None or row.score is None:
+        return ""
+    summary = row.score.figures_of("summary", SummaryScore)
+    if summary is not None:
+        return "; ".join(part for part in (
+            f"dropped: {listed(summary.dropped_facts, 3)}" if summary.dropped_facts else "",
+            f"added: {listed(summary.added_facts, 3)}" if summary.added_facts else "") if part) or "—"
+    if not view.builds_graph:
+        return listed(sorted({issue.code for issue in row.format_report.issues}), 8) or "—"
+    if view.has_gold:
+        return listed(row.score.entities.missed, 8) or "—"
+    if row.score.reference_free is not None:
+        return listed(row.score.reference_free.ungrounded, 8) or "—"
+    return ""
+
+
 def cases_section(view: ReportView) -> list[str]:
     last = view.columns[-1] if view.columns else None
-    kind_figures = key_figures(view.suite_kind)[:2]
-    if not view.builds_graph:
-        what = " / ".join(m.label for m in kind_figures)
-    else:
-        what = "Entity / relationship recall" if view.has_gold else "Grounding rate / example leaks (no gold)"
+    what = case_cell_label(view)
     lines = [f"<details><summary>{what} per case "
              f"({len(view.case_ids)} cases; ❌ breaks a per-case rule; ⚠️ below a threshold its variant meets "
              f"on average)</summary>", ""]
-    if view.suite_kind == "summarize_descriptions":
-        missed_by = "facts dropped / added by"
-    elif not view.builds_graph:  # reports, claims: what the format found wrong
-        missed_by = "format issues in"
-    else:
-        missed_by = "missed by" if view.has_gold else "ungrounded in"
+    missed_by = missed_label(view)
     lines += ["| case | " + " | ".join(esc(c.name) for c in view.columns) + (f" | {missed_by} {esc(last.name)} |" if last else " |"),
               "|---|" + "---:|" * len(view.columns) + ("---|" if last else "")]
     for case_id in view.case_ids[:MAX_CASE_ROWS]:
         cells = [case_cell(view, c, case_id) for c in view.columns]
-        missed = ""
-        if last is not None:
-            row = last.row(case_id)
-            summary = None if row is None or row.score is None else row.score.figures_of("summary", SummaryScore)
-            if row is not None and summary is not None:
-                found = summary
-                missed = "; ".join(part for part in (
-                    f"dropped: {names(found.dropped_facts, 3)}" if found.dropped_facts else "",
-                    f"added: {names(found.added_facts, 3)}" if found.added_facts else "") if part) or "—"
-            elif row is not None and row.score is not None and not view.builds_graph:
-                missed = names(sorted({issue.code for issue in row.format_report.issues}), 8) or "—"
-            elif row is not None and row.score is not None and view.has_gold:
-                missed = names(row.score.entities.missed, 8) or "—"
-            elif row is not None and row.score is not None and row.score.reference_free is not None:
-                missed = names(row.score.reference_free.ungrounded, 8) or "—"
+        missed = "" if last is None else missed_cell(view, last, case_id)
         lines.append(f"| {esc(case_id)} | " + " | ".join(cells) + (f" | {missed} |" if last else " |"))
     if len(view.case_ids) > MAX_CASE_ROWS:
         lines.append(f"\n{len(view.case_ids) - MAX_CASE_ROWS} more cases in report.html.")

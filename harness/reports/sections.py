@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .. import plugins
-from . import engine_section, fragmentation_section, gleaning_section, judges_section, matrix_section, outputs_section
+from . import case_pages, engine_section, fragmentation_section, gleaning_section, judges_section, matrix_section, outputs_section
 from . import html_report as html
 from . import markdown as md
 from .repeats import has_repeats
@@ -120,10 +120,12 @@ def _size_html(view: ReportView, plots: Plots) -> list[str]:
 def _cases_html(view: ReportView, plots: Plots) -> list[str]:
     parts = [f"<h2>Cases ({len(view.case_ids)})</h2>"]
     shown = html.worst_cases(view)
-    if len(shown) < len(view.case_ids):
+    if case_pages.needed(view):
         parts.append(f"<p class='muted'>{len(shown)} of {len(view.case_ids)} cases shown: those that break a "
                      "per-case rule, could not be scored, or have the lowest "
-                     f"{html.e(html.first_figure_label(view))}, in suite order; every case is in results.jsonl.</p>")
+                     f"{html.e(html.first_figure_label(view))}, in suite order. Every case: "
+                     f"<a href='{case_pages.FOLDER}/{case_pages.INDEX}'>the per-case table</a> (pages of "
+                     f"{case_pages.PAGE_ROWS:,} cases), and results.jsonl.</p>")
     return parts + [html.case_html(view, case_id, i == 0) for i, case_id in enumerate(shown)]
 
 

@@ -52,7 +52,9 @@ GOLDEN_DIR = REPO / "tests" / "golden"
 PROBE = Path(__file__).resolve().parent / "plot_probe.py"
 RUN_ID = "golden"
 # In pipeline order: when several differ, the earliest names the stage that changed.
-RUN_FILES = ("results.jsonl", "summary.json", "gate.json", "report.md", "junit.xml", "report.html")
+# case_diffs.jsonl: only a run that compares variants has one (summary schema 2)
+RUN_FILES = ("results.jsonl", "summary.json", "case_diffs.jsonl", "gate.json", "report.md", "junit.xml", "report.html")
+OPTIONAL_RUN_FILES = ("case_diffs.jsonl",)
 PLOT_SUFFIX = ".png.json"  # a plot's description, stored in place of the PNG
 TUNE_NAME = "podcast-auto"
 COMMANDS = "commands.json"
@@ -155,6 +157,8 @@ def replay(scratch: Path) -> Replay:
         for name, png in plots.items():
             files[f"{suite}/{name[:-len('.png')]}{PLOT_SUFFIX}"] = plot_record(png, probe)
         for name in RUN_FILES:
+            if name in OPTIONAL_RUN_FILES and not (run / name).exists():
+                continue
             text = normalise((run / name).read_text(encoding="utf-8"), roots)
             if name == "report.html":
                 text, images = link_images(digest_style(text), plots, probe)
