@@ -28,51 +28,15 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-import random  # noqa: E402
+import replay  # noqa: E402  (bench/replay.py's generated suite)
 
-import yaml  # noqa: E402
-from replay import make_case  # noqa: E402  (bench/replay.py's generated cases)
-
-from harness.run.plan import plan_variant  # noqa: E402
-from harness.run.schedule import RunOptions, run_suite  # noqa: E402
-from harness.suites import load_suite  # noqa: E402
-from tests.support.fake_server import FakeOpenAIServer, Script  # noqa: E402
 
 RAY = Path(sys.executable).parent / "ray"
 
 
 def build(root: Path, cases: int, variants: int) -> Path:
-    """bench/replay.py's suite, its texts in chunk files (20,000 inline texts exceed the suite file
-    size limit), with its cassettes recorded from the local test server."""
-    rng = random.Random(1234)
-    for folder in ("suites", "prompts", "chunks"):
-        (root / folder).mkdir(parents=True)
-    prompt = (REPO / "prompts" / "default" / "extract_graph.txt").read_text(encoding="utf-8")
-    (root / "prompts" / "default.txt").write_text(prompt, encoding="utf-8")
-    (root / "prompts" / "tuned.txt").write_text("You are a careful analyst.\n" + prompt, encoding="utf-8")
-    generated = [make_case(rng, i) for i in range(cases)]
-    for case, _ in generated:
-        (root / "chunks" / f"{case['id']}.txt").write_text(case.pop("text"), encoding="utf-8")
-        case["chunk"] = f"../chunks/{case['id']}.txt"
-    suite = {
-        "name": "bench",
-        "notes": "Generated for benchmarking; answers are synthetic.",
-        "model": {"name": "gpt-4o-mini", "max_gleanings": 0, "concurrency": 64},
-        "variants": dict(list({"default": {"prompt": "prompts/default.txt"},
-                               "tuned": {"prompt": "prompts/tuned.txt"}}.items())[:variants]),
-        "cases": [c for c, _ in generated],
-    }
-    path = root / "suites" / "bench.yaml"
-    path.write_text(yaml.safe_dump(suite, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    loaded = load_suite(path)
-    script = Script()
-    for variant in loaded.variant_names():
-        plan = plan_variant(loaded, variant)
-        for case, (_, answers) in zip(loaded.cases, generated):
-            script.rounds[plan.render(case)[0]["content"]] = answers
-    os.environ["OPENAI_API_KEY"] = "bench-no-key"
-    with FakeOpenAIServer(script) as server, tempfile.TemporaryDirectory() as reports:
-        run_suite(loaded, RunOptions(record_mode="once", reports_dir=Path(reports), base_url=server.base_url, fresh=True))
+    """bench/replay.py's suite (no gleaning), its texts in chunk files, with its cassettes recorded."""
+    path = replay.build(root, cases, 0, variants, chunk_files=True)
     os.environ.pop("OPENAI_API_KEY")  # the runs replay: they need none
     return path
 

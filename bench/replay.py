@@ -57,7 +57,9 @@ def make_case(rng: random.Random, index: int) -> tuple[dict, list[str]]:
     return {"id": f"case-{index:05d}", "text": text, "entities": entities, "relationships": relationships}, [answer, "<|COMPLETE|>"]
 
 
-def build(root: Path, cases: int, gleanings: int, variants: int = 2) -> Path:
+def build(root: Path, cases: int, gleanings: int, variants: int = 2, *, chunk_files: bool = False) -> Path:
+    """The generated suite with its cassettes recorded from the local test server; with
+    `chunk_files`, its texts in chunk files (20,000 inline texts exceed the suite file size limit)."""
     rng = random.Random(1234)
     (root / "suites").mkdir(parents=True)
     (root / "prompts").mkdir()
@@ -65,6 +67,11 @@ def build(root: Path, cases: int, gleanings: int, variants: int = 2) -> Path:
     (root / "prompts" / "default.txt").write_text(prompt, encoding="utf-8")
     (root / "prompts" / "tuned.txt").write_text("You are a careful analyst.\n" + prompt, encoding="utf-8")
     generated = [make_case(rng, i) for i in range(cases)]
+    if chunk_files:
+        (root / "chunks").mkdir()
+        for case, _ in generated:
+            (root / "chunks" / f"{case['id']}.txt").write_text(case.pop("text"), encoding="utf-8")
+            case["chunk"] = f"../chunks/{case['id']}.txt"
     suite = {
         "name": "bench",
         "notes": "Generated for benchmarking; answers are synthetic.",
