@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from harness.run.plan import plan_variant
 from harness.suites import load_suite
 
 from .reports.helpers import record_cassettes, replay
 from .support.fake_server import FakeOpenAIServer, Script
+from tests.support.suite_files import write_suite_file
 
 TEXT = ("The Estrava Markets Authority fined Pennant Mobile 400 million dollars on 1 March 2024 for "
         "blocking rival payment providers. Augustin Reyland, Pennant's chief executive, said the "
@@ -49,10 +49,7 @@ def project(tmp_path: Path) -> Path:
             ],
         }],
     }
-    path = tmp_path / "suites" / "claims-demo.yaml"
-    path.parent.mkdir()
-    path.write_text(yaml.safe_dump(suite, sort_keys=False), encoding="utf-8")
-    return path
+    return write_suite_file(tmp_path, suite)
 
 
 @pytest.mark.slow

@@ -18,6 +18,7 @@ from harness.suites import load_suite
 from .conftest import REPO
 from .reports.helpers import harness, record_cassettes, replay
 from .support.fake_server import FakeOpenAIServer, Script
+from tests.support.suite_files import write_suite_file
 
 # GraphRAG v3.1.2 MAP_SYSTEM_PROMPT (packages/graphrag/graphrag/prompts/query/global_search_map_system_prompt.py,
 # MIT, Copyright (c) Microsoft Corporation), as `graphrag init` writes it
@@ -64,10 +65,7 @@ def project(tmp_path: Path) -> Path:
             {"id": "rivals", "text": CONTEXT, "question": QUESTIONS["rivals"], "max_length": 300},
         ],
     }
-    path = tmp_path / "suites" / "map-demo.yaml"
-    path.parent.mkdir()
-    path.write_text(yaml.safe_dump(suite, sort_keys=False), encoding="utf-8")
-    return path
+    return write_suite_file(tmp_path, suite)
 
 
 def test_the_map_prompt_is_filled_as_graphrags_global_search_fills_it(project: Path) -> None:

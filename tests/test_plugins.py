@@ -16,12 +16,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
-import yaml
 
 from harness.plugins import GROUPS, PREFIX
 
 from .conftest import REPO, SECRET
 from .support.fake_server import FakeOpenAIServer, Script
+from .support.suite_files import write_suite_file
 
 PLUGIN = REPO / "tests" / "fixtures" / "plugin_pkg"
 ARTICLE = "Ana Ruiz won the mayoral race in Lowbridge on Sunday, taking 61% of the vote."
@@ -66,10 +66,7 @@ def headline_project(root: Path, base_url: str) -> Path:
         "cases": [{"id": "mayor", "text": ARTICLE, "inputs": {"subject": "Ana Ruiz", "max_words": 8}},
                   {"id": "town", "text": ARTICLE, "inputs": {"subject": "Lowbridge", "max_words": 3}}],
     }
-    path = root / "suites" / "headlines.yaml"
-    path.parent.mkdir()
-    path.write_text(yaml.safe_dump(suite, sort_keys=False), encoding="utf-8")
-    return path
+    return write_suite_file(root, suite)
 
 
 def test_the_example_package_declares_every_group() -> None:
