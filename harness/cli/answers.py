@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
@@ -86,12 +87,7 @@ def parse_command(
         raise InputError("give a FILE, - for stdin, or --jsonl FILE")
     if format in QUERY_FORMATS:
         checked = _check_query(read_input(source), format, query_options)
-        if json_out:
-            emit_json(checked.to_json())
-        else:
-            for line in query_lines(checked):
-                typer.echo(line)
-        raise typer.Exit(0 if checked.ok else 1)
+        _checked_exit(json_out, checked.to_json, lambda: query_lines(checked), checked.ok)
     result = parse(read_input(source), format, tuple_delimiter=tuple_delimiter, record_delimiter=record_delimiter,
                    completion_delimiter=completion_delimiter)
     if json_out:
@@ -172,12 +168,17 @@ def citations_command(
     if context is not None:
         context_ids = parse_json(read_input(str(context)), str(context))
     result = check_citations(read_input(source), tuple(datasets) if datasets else DEFAULT_DATASETS, context_ids)
+    _checked_exit(json_out, result.to_json, lambda: citation_lines(result), result.ok)
+
+
+def _checked_exit(json_out: bool, as_json: Callable[[], object], lines: Callable[[], Iterable[str]], ok: bool) -> NoReturn:
+    """A check's result as JSON or as lines, then its exit code: 0 when it passed, 1 when not."""
     if json_out:
-        emit_json(result.to_json())
+        emit_json(as_json())
     else:
-        for line in citation_lines(result):
+        for line in lines():
             typer.echo(line)
-    raise typer.Exit(0 if result.ok else 1)
+    raise typer.Exit(0 if ok else 1)
 
 
 def _example_text(prompt: str, fmt: str, types: list[str] | None) -> str:
