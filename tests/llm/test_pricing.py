@@ -11,5 +11,5 @@ def test_no_token_counted_is_no_cost_known() -> None:
     assert not Usage().counted
     assert estimate_cost(Usage(), "gpt-4o-mini", DEFAULT_PRICES) is None
     counted = Usage(prompt_tokens=1_000_000, completion_tokens=0, total_tokens=1_000_000)
-    assert counted.counted and estimate_cost(counted, "gpt-4o-mini", DEFAULT_PRICES) == DEFAULT_PRICES["gpt-4o-mini"][0]
+    assert counted.counted and estimate_cost(counted, "gpt-4o-mini", DEFAULT_PRICES) == DEFAULT_PRICES["gpt-4o-mini"].input
     assert estimate_cost(counted, "no-such-model-priced", DEFAULT_PRICES) is None
