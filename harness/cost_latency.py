@@ -78,7 +78,7 @@ def latency_figures(rows: Sequence[CaseResult]) -> LatencyFigures:
     sources = {r.latency_from for r in timed}
     source = None if not sources else sources.pop() if len(sources) == 1 else "mixed"
     return LatencyFigures(
-        source=source,  # type: ignore[arg-type]
+        source=source,
         calls_timed=len(per_call),
         chunks_timed=len(per_chunk),
         p50_call_s=_rounded(percentile(per_call, 0.50)),

@@ -102,8 +102,10 @@ def _pick(points: list[FrontierPoint], ranked: list[tuple[str, float | None, flo
 
 def _describe(point: FrontierPoint, first: str) -> str:
     """"entity F1 61.0% at $0.42 per 1,000 chunks, p95 3.2 s per chunk (recorded)"."""
-    latency = seconds(point.p95_chunk_s)
-    if point.p95_chunk_s is not None and point.latency_source is not None:
-        latency += f", {point.latency_source}"
+    if point.p95_chunk_s is None:
+        latency = "p95 latency n/a"
+    else:
+        latency = f"p95 {seconds(point.p95_chunk_s)} per chunk" + (
+            f" ({point.latency_source})" if point.latency_source is not None else "")
     return (f"{phrase(first)} {format_metric(first, point.quality.get(first))} at "
-            f"{dollars(point.usd_per_1k_chunks)} per 1,000 chunks, p95 {latency} per chunk")
+            f"{dollars(point.usd_per_1k_chunks)} per 1,000 chunks, {latency}")
