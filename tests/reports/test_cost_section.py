@@ -79,3 +79,18 @@ def test_old_cassettes_show_latency_n_a(timed, project, tmp_path, capsys, monkey
 def test_a_budget_that_is_no_amount_is_one_line(project, capsys):
     code, _, err = harness(capsys, "run", str(project), "--budget", "-1")
     assert code == 2 and "--budget: -1.0 is not a number of dollars >= 0" in err
+
+
+def test_tokens_counted_offline_are_marked_estimated(project, suite, api_key, tmp_path, capsys, monkeypatch):
+    with FakeOpenAIServer(script_for(suite), Faults(report_usage=False)) as srv:  # as some local servers answer
+        record_cassettes(suite, srv, tmp_path)
+    monkeypatch.delenv("OPENAI_API_KEY")
+    reports = tmp_path / "reports"
+    code, out, _ = harness(capsys, "run", str(project), "--reports", str(reports))
+    assert code == 0 and "per 1,000 chunks (tokens estimated)" in out
+    run_dir = _run_dir(reports)
+    assert json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))["variants"]["default"]["cost"][
+        "tokens_estimated"] is True
+    row = next(line for line in (run_dir / "report.md").read_text(encoding="utf-8").splitlines()
+               if line.startswith("| default | 3 |"))
+    assert re.search(r"\| [\d,]+\* \| 0 \| [\d,]+\* \|", row)  # input and output counts marked, cached not
