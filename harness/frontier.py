@@ -38,9 +38,11 @@ def pareto(points: Sequence[tuple[str, float | None, float | None]]) -> set[str]
 
 
 def dollars(value: float | None) -> str:
-    """Dollars per 1,000 chunks as the reports show them ($0.42, $12.30; n/a)."""
+    """Dollars per 1,000 chunks as the reports show them ($0.42, $12.30, $0.0042, $0; n/a)."""
     if value is None:
         return "n/a"
+    if value == 0:
+        return "$0"
     return f"${value:,.4f}" if value < 0.01 else f"${value:,.2f}"
 
 

@@ -72,6 +72,12 @@ def test_a_budget_nothing_fits_names_the_cheapest():
     assert frontier.sentence == "No variant fits a budget of $0.05 per 1,000 chunks: the cheapest, cheap, costs $0.10."
 
 
+def test_dollars_read_as_the_reports_show_them():
+    from harness.frontier import dollars
+
+    assert [dollars(v) for v in (None, 0, 0.0042, 0.42, 1234.5)] == ["n/a", "$0", "$0.0042", "$0.42", "$1,234.50"]
+
+
 def test_without_any_cost_there_is_nothing_to_pick():
     frontier = build_frontier({"a": _Variant(0.5, None)}, kind="extract_graph", has_gold=True,  # type: ignore[dict-item]
                               budget=1.0)
