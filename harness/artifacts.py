@@ -658,10 +658,52 @@ class Fragmentation(Value):
                              for c in self.top], columns=["names", "size", "cases"])
 
 
+class PriceUsed(Value):
+    """The price a variant's cost was reckoned at: the table entry's name, its date and its source."""
+
+    model: str  # the price table's entry (the model's name, or the prefix that matched it)
+    as_of: str | None  # the date its prices were read; None when the entry does not say
+    source: str  # built-in, a price file's path, or "suite" (the suite's `prices:`)
+
+
+class CostFigures(Value):
+    """What a variant's calls cost per chunk (harness/cost_latency.py; docs/reports.md). A chunk is
+    a case that got an answer (each (case, sample) with `--repeat`); n/a (None) where nothing stands
+    under a figure: no chunk answered, no token counted, or no price for the model."""
+
+    chunks: int  # cases answered (rows with at least one call)
+    calls: int  # model calls of those cases: the extraction, every gleaning round and loop check
+    calls_per_chunk: Number | None
+    input_tokens: int
+    output_tokens: int
+    cached_tokens: int  # of the input tokens, those read from the endpoint's prompt cache
+    tokens_estimated: bool  # some count came from the offline tokenizer (the endpoint reported none)
+    batch_calls: int  # calls answered by the Batch API, priced at batch prices
+    usd: Number | None
+    usd_per_1k_chunks: Number | None
+    price: PriceUsed | None  # None: the model has no price in the table
+
+
+class LatencyFigures(Value):
+    """Percentiles of a variant's latencies, per call and per chunk (a chunk: its calls' sum), over
+    the calls whose latency is known. `source`: "measured" live, "recorded" (read from the
+    cassettes that kept it when recording), "mixed" (both, record mode `once`); None when no call's
+    latency is known (cassettes recorded before latencies were kept): every figure n/a, never 0."""
+
+    source: Literal["measured", "recorded", "mixed"] | None
+    calls_timed: int  # calls with a known latency
+    chunks_timed: int  # chunks all of whose calls have one
+    p50_call_s: Number | None
+    p95_call_s: Number | None
+    p50_chunk_s: Number | None
+    p95_chunk_s: Number | None
+
+
 class VariantSummary(Artifact):
     """One variant of a run: scores, graph, format, usage."""
 
-    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types", "repeats", "fragmentation", "engine", "recovered")
+    omit_if_none: ClassVar[tuple[str, ...]] = ("entity_types", "repeats", "fragmentation", "engine", "recovered",
+                                                "cost", "latency")
     prompt: str
     model: str
     cases: int
@@ -684,6 +726,10 @@ class VariantSummary(Artifact):
     # it, `metrics` and `graph` are on the engine's graphs and `recovered` on the harness's own
     engine: EngineSummary | None = None
     recovered: RecoveredSummary | None = None
+    # dollars per 1,000 chunks, tokens and calls per chunk, and latency percentiles; None (left out)
+    # in summaries written before they were computed
+    cost: CostFigures | None = None
+    latency: LatencyFigures | None = None
 
     def metric(self, name: str, average: Literal["micro", "macro"] = "micro") -> float | None:
         return self.metrics.get(name, average)
@@ -832,12 +878,35 @@ class MatrixSummary(Value):
     comparisons: list[MatrixComparison]
 
 
+class FrontierPoint(Value):
+    """One variant on the frontier: its quality figures, dollars per 1,000 chunks and p95 latency
+    per chunk, and whether no other variant beats it on both quality and each of those."""
+
+    variant: str
+    quality: dict[str, Number | None]  # quality figure -> the variant's micro value
+    usd_per_1k_chunks: Number | None
+    p95_chunk_s: Number | None
+    latency_source: Literal["measured", "recorded", "mixed"] | None = None
+    pareto_cost: bool  # Pareto-optimal in (first quality figure, dollars per 1,000 chunks)
+    pareto_latency: bool  # Pareto-optimal in (first quality figure, p95 latency per chunk)
+
+
+class Frontier(Value):
+    """Quality against cost and latency (harness/frontier.py; docs/reports.md, "Frontier")."""
+
+    quality: list[str]  # the quality figures; the first decides Pareto optimality and the pick
+    points: list[FrontierPoint]
+    budget: Number | None = None  # `--budget`: dollars per 1,000 chunks
+    pick: str | None = None  # the variant to pick for the budget (None: none fits, or no budget)
+    sentence: str  # which variant to pick and why, in one sentence
+
+
 class RunSummary(Artifact):
     """One finished run of one suite (summary.json). Timings live only under keys ending in `_s`
     (and `created_at`): every other value is reproduced byte for byte by a replayed run."""
 
     omit_if_none: ClassVar[tuple[str, ...]] = ("gate_config", "outputs", "conventions", "pending_review", "kind", "judges",
-                                               "matrix", "inputs")
+                                               "matrix", "inputs", "frontier")
     schema_version: Literal[1, 2] = SUMMARY_SCHEMA_VERSION
     harness_version: str
     suite: str
@@ -868,6 +937,9 @@ class RunSummary(Artifact):
     # fingerprints of the suite, gold, chunks, ontology and prompts the run was scored on (absent in
     # summaries written before they were recorded: unknown, see InputFingerprints)
     inputs: InputFingerprints | None = None
+    # quality against dollars per 1,000 chunks and p95 latency (harness/frontier.py); absent in
+    # summaries written before it was computed
+    frontier: Frontier | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per variant and metric (a MultiIndex `variant`, `metric`): `micro`, `macro` and

@@ -98,13 +98,13 @@ def compare_to_baseline(suite: Suite, rows: list[CaseResult]) -> dict[str, Compa
 
 def summarize(suite: Suite, run_id: str, rows: list[CaseResult], *, record_mode: str, wall_s: float,
               entity_types: Mapping[str, EntityTypesUsed], run_dir: Path | None = None,
-              prompts: Mapping[str, str] | None = None) -> RunSummary:
+              prompts: Mapping[str, str] | None = None, budget: float | None = None) -> RunSummary:
     """The run's summary, comparisons and gate configuration included (`entity_types` and
     `prompts`, each variant's types and prompt fingerprint as it ran: `RunOutcome.entity_types`,
-    `RunOutcome.prompts`)."""
+    `RunOutcome.prompts`; `budget`: the frontier's, `--budget`)."""
     summary = build_summary(suite=suite, run_id=run_id, results=rows, record_mode=record_mode, wall_s=wall_s,
                             comparisons=compare_to_baseline(suite, rows), entity_types=entity_types,
-                            prompts=prompts)
+                            prompts=prompts, budget=budget)
     summary.gate_config = gate_config(suite)
     summary.judges = judges_summary(suite, rows, run_dir)  # the judge's questions and calibration, when it has one
     summary.matrix = matrix_summary(suite, rows, summary)  # a suite with `models:`: its prompt x model matrix
@@ -231,12 +231,13 @@ def finish_run(suite: Suite, run_dir: Path, rows: list[CaseResult], *, record_mo
                entity_types: Mapping[str, EntityTypesUsed], baseline: Path | None = None,
                fallback: bool = False, outputs: OutputsSummary | None = None,
                conventions: ConventionsSummary | None = None, prompts: Mapping[str, str] | None = None,
-               allow_changed_gold: bool = False) -> FinishedRun:
+               allow_changed_gold: bool = False, budget: float | None = None) -> FinishedRun:
     """Summary, verdict, reports and files of a run from its rows; summary.json is written last.
     `outputs` and `conventions`: the blocks of a `harness evaluate` run (harness.evaluate);
-    `prompts`: each variant's prompt fingerprint (`RunOutcome.prompts`)."""
+    `prompts`: each variant's prompt fingerprint (`RunOutcome.prompts`); `budget`: dollars per
+    1,000 chunks the frontier picks a variant for (`--budget`)."""
     summary = summarize(suite, run_dir.name, rows, record_mode=record_mode, wall_s=wall_s, entity_types=entity_types,
-                        run_dir=run_dir, prompts=prompts)
+                        run_dir=run_dir, prompts=prompts, budget=budget)
     summary.outputs, summary.conventions = outputs, conventions
     # every case diff to case_diffs.jsonl; the summary keeps the worst regressions' (what the
     # reports show), so this finish and a later `harness report` see the same summary
@@ -250,13 +251,13 @@ def finish_run(suite: Suite, run_dir: Path, rows: list[CaseResult], *, record_mo
 
 
 def finish_outcome(outcome: Outcome, *, record_mode: str, baseline: Path | None = None,
-                   allow_changed_gold: bool = False) -> FinishedRun:
+                   allow_changed_gold: bool = False, budget: float | None = None) -> FinishedRun:
     """`finish_run` of a runner outcome (`harness run`): a run just made is always written, even when
     the `--baseline` it is to be gated against is unreadable or scored on other gold (`--gate` then
     exits 2)."""
     return finish_run(outcome.suite, outcome.run_dir, outcome.results, record_mode=record_mode,
                       wall_s=outcome.wall_s, entity_types=outcome.entity_types, baseline=baseline, fallback=True,
-                      prompts=outcome.prompts, allow_changed_gold=allow_changed_gold)
+                      prompts=outcome.prompts, allow_changed_gold=allow_changed_gold, budget=budget)
 
 
 __all__ = ["FinishedRun", "GateInputs", "Outcome", "compare_to_baseline", "finish_outcome", "finish_run",

@@ -45,6 +45,7 @@ Exit codes: 0 every rule passed or warned; 1 a rule failed; 2 bad input (InputEr
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -86,13 +87,38 @@ FORMAT_THRESHOLDS: dict[str, tuple[str, Comparison, str]] = {
 }
 
 
+# thresholds on a variant's cost and latency figures (harness/cost_latency.py): key -> (figure, comparison, label)
+SPEND_THRESHOLDS: dict[str, tuple[str, Comparison, str]] = {
+    "max_cost_per_1k_chunks": ("usd_per_1k_chunks", "<=", "dollars per 1,000 chunks"),
+    "p95_latency_s": ("p95_chunk_s", "<=", "p95 latency per chunk"),
+}
+_SPEND_NA = {
+    "usd_per_1k_chunks": "no price for the variant's model, or no token counted",
+    "p95_chunk_s": "no call's latency is known (cassettes recorded before latencies were kept, or answered by a batch)",
+}
+
+
 def threshold_rules_table() -> dict[str, tuple[str, Comparison, str]]:
     """threshold key -> (what it measures, comparison, label): the registry's thresholded metrics,
-    then the format thresholds."""
+    then the format thresholds, then cost and latency."""
     table: dict[str, tuple[str, Comparison, str]] = {m.name: ("metric", m.threshold or ">=", m.phrase)
                                                      for m in thresholded()}
     table.update(FORMAT_THRESHOLDS)
+    table.update(SPEND_THRESHOLDS)
     return table
+
+
+def spend_value(variant: VariantSummary, figure: str) -> float | None:
+    """A variant's dollars per 1,000 chunks or p95 latency per chunk (None: n/a)."""
+    if figure == "usd_per_1k_chunks":
+        return variant.cost.usd_per_1k_chunks if variant.cost is not None else None
+    return variant.latency.p95_chunk_s if variant.latency is not None else None
+
+
+def _spend_shown(figure: str, value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    return f"${value:,.4g}" if figure == "usd_per_1k_chunks" else f"{value:.4g} s"
 
 
 def case_threshold_names() -> tuple[str, ...]:
@@ -172,11 +198,16 @@ def _pct(value: float | None) -> str:
 def _variant_value(variant: VariantSummary, key: str, measures: str) -> float | None:
     if measures == "metric":
         return variant.metric(key, threshold_average(get_metric(key)))  # type: ignore[arg-type]
+    if measures in _SPEND_NA:
+        return spend_value(variant, measures)
     return getattr(variant.format, measures)
 
 
 def _shown(key: str, value: float | None, measures: str) -> str:
-    """A threshold's value or limit as text: kind-aware for a metric, a percentage for a format share."""
+    """A threshold's value or limit as text: kind-aware for a metric, a percentage for a format
+    share, dollars or seconds for cost and latency."""
+    if measures in _SPEND_NA:
+        return _spend_shown(measures, value)
     return format_metric(key, value) if measures == "metric" else _pct(value)
 
 
@@ -220,6 +251,9 @@ def threshold_rules(summary: RunSummary, thresholds: Thresholds) -> list[RuleRes
                 message = (f"{text} is n/a: no case of the variant has a value for it (docs/scoring.md, "
                            f"reference-free metrics), so the {'threshold' if op == '>=' else 'limit'} "
                            f"{shown_limit} cannot be met")
+            elif value is None and measures in _SPEND_NA:
+                status = "fail"  # n/a is no pass: an unknown cost or latency is not under any limit
+                message = f"{text} is n/a: {_SPEND_NA[measures]}, so the limit {shown_limit} cannot be met"
             elif value is None:
                 status = "fail"  # undefined is not perfect: no case to measure the share over
                 message = f"{text} is n/a: the variant has no case to measure it over, so the limit {shown_limit} cannot be met"
@@ -306,7 +340,32 @@ def regression_rules(summary: RunSummary, current: CaseValues, baseline: Baselin
                                         limit=max_drop, status="skip", message=f"{metric}: not a per-case metric"))
                 continue
             rules += _metric_regression(name, metric, base, mine, paired, max_drop, case_max_drop)
+        base_variant = baseline.variants.get(name)
+        for figure, limit in (("usd_per_1k_chunks", regression.max_cost_rise),
+                              ("p95_chunk_s", regression.max_p95_latency_rise)):
+            if limit is not None:
+                rules.append(_spend_regression(name, figure, summary.variants[name], base_variant, float(limit)))
     return rules
+
+
+def _spend_regression(variant: str, figure: str, mine: VariantSummary, base: VariantSummary | None,
+                      limit: float) -> RuleResult:
+    """Dollars per 1,000 chunks or p95 latency per chunk against the baseline's: the rise as a share
+    of the baseline's value may not exceed `limit`; n/a on either side fails."""
+    label = SPEND_THRESHOLDS["max_cost_per_1k_chunks" if figure == "usd_per_1k_chunks" else "p95_latency_s"][2]
+    now, before = spend_value(mine, figure), spend_value(base, figure) if base is not None else None
+    if now is None or before is None:
+        side = "this run" if now is None else "the baseline"
+        return RuleResult(rule="regression", variant=variant, metric=figure, op="rise <=", value=None, limit=limit,
+                          status="fail", message=f"{label} is n/a in {side} ({_SPEND_NA[figure]}), so its rise "
+                          f"cannot be held to {limit:.0%}")
+    rise = (now - before) / before if before > 0 else (0.0 if now == before else math.inf)
+    ok = rise <= limit + _TOL
+    return RuleResult(rule="regression", variant=variant, metric=figure, op="rise <=",
+                      value=rise if math.isfinite(rise) else None, limit=limit, status="pass" if ok else "fail",
+                      message=f"{label} {_spend_shown(figure, now)} against the baseline's {_spend_shown(figure, before)}: "
+                      f"{'a rise of ' + format(rise, '.1%') if math.isfinite(rise) else 'a rise from nothing'}, "
+                      f"{'within' if ok else 'above'} the tolerated {limit:.0%}")
 
 
 def _metric_regression(variant: str, metric: str, base: dict[str, BaselineCase], mine: dict[str, BaselineCase], paired: list[str],

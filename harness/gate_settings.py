@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
         format_errors: float | None = None
         completion_rate: float | None = None
+        max_cost_per_1k_chunks: float | None = None
+        p95_latency_s: float | None = None
         variants: dict[str, Thresholds] = {}
 else:
     Thresholds = create_model(
@@ -44,6 +46,9 @@ else:
         **{metric.name: _metric_threshold(metric) for metric in thresholded()},
         format_errors=(float | None, Share),  # highest tolerated share of cases with a format error
         completion_rate=(float | None, Share),  # lowest tolerated share of answers ending with the delimiter
+        # highest tolerated dollars per 1,000 chunks, and p95 latency per chunk in seconds (harness/cost_latency.py)
+        max_cost_per_1k_chunks=(float | None, Field(None, ge=0, allow_inf_nan=False)),
+        p95_latency_s=(float | None, Field(None, ge=0, allow_inf_nan=False)),
         variants=(dict[str, "Thresholds"], Field(default_factory=dict)),
     )
     Thresholds.model_rebuild(_types_namespace={"Thresholds": Thresholds})
@@ -55,6 +60,10 @@ class Regression(Value):
     # None: what the run measures (`gate.regression_metrics`): the key figures when some case has
     # gold, the compact reference-free set (grounded, types ok, duplicates, dangling, leaks) when none has
     metrics: list[str] | None = None
+    # how much dollars per 1,000 chunks and p95 latency per chunk may rise over the baseline's, as a
+    # share (0.10: by 10%); None: not watched. A side without the figure fails (n/a is no pass)
+    max_cost_rise: float | None = Field(None, ge=0.0, allow_inf_nan=False)
+    max_p95_latency_rise: float | None = Field(None, ge=0.0, allow_inf_nan=False)
 
     @field_validator("metrics")
     @classmethod

@@ -687,6 +687,9 @@ class Usage(Value):
     completion_tokens: int = 0
     total_tokens: int = 0
     estimated: bool = False
+    # of `prompt_tokens`, those the endpoint read from its prompt cache (`prompt_tokens_details.
+    # cached_tokens`), billed at the cached-input price; left out of files while 0
+    cached_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -694,7 +697,15 @@ class Usage(Value):
             completion_tokens=self.completion_tokens + other.completion_tokens,
             total_tokens=self.total_tokens + other.total_tokens,
             estimated=self.estimated or other.estimated,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
         )
+
+    @model_serializer(mode="wrap")
+    def _leave_out_no_cache(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("cached_tokens") == 0:
+            del data["cached_tokens"]
+        return data
 
     @property
     def counted(self) -> bool:
@@ -710,7 +721,14 @@ class Round(Value):
     kind: Literal["extract", "continue", "loop"]
     output: str
     usage: Usage = Field(default_factory=Usage)
-    latency_s: float = 0.0
+    # the endpoint's time for the call, and where it comes from: "measured" as the call was sent,
+    # "recorded" as the cassette that answered it kept it when it was recorded. None (and no
+    # `latency_from`) where none is known: evaluated outputs, a cassette recorded before latencies
+    # were kept, answers from a batch or a cache. Only a round with `latency_from` counts in the
+    # latency figures (a row written before it held the time to read a cassette back)
+    latency_s: float | None = None
+    latency_from: Literal["measured", "recorded"] | None = None
+    batch: bool = False  # answered by the Batch API (`harness record --batch`): batch prices
     # why the model stopped, as the provider said ("stop"; "length": cut off at max_tokens, a
     # `truncated` finding); None where no provider said (evaluated outputs), then left out of the row
     finish_reason: str | None = None
@@ -718,9 +736,18 @@ class Round(Value):
     @model_serializer(mode="wrap")
     def _leave_out_unknown_finish(self, handler: Any) -> Any:
         data = handler(self)
-        if isinstance(data, dict) and data.get("finish_reason", "") is None:
-            del data["finish_reason"]
+        if isinstance(data, dict):
+            for key in ("finish_reason", "latency_from"):
+                if data.get(key, "") is None:
+                    del data[key]
+            if data.get("batch") is False:
+                del data["batch"]
         return data
+
+    @property
+    def timed(self) -> bool:
+        """Whether the round's latency is known (measured, or kept in its cassette)."""
+        return self.latency_from is not None and self.latency_s is not None
 
 
 class EngineRead(Value):
@@ -775,7 +802,8 @@ class CaseResult(Value):
     metrics: CaseMetrics | None = None
     in_prompt_examples: bool = False  # the prompt's few-shot examples hold the chunk: scored on copying
     usage: Usage = Field(default_factory=Usage)
-    latency_s: float = 0.0
+    # the rounds' latencies summed (the case's time at the endpoint); None when some round's is unknown
+    latency_s: float | None = None
     error: str | None = None
     # which repeat of the case this row is (`--repeat N`: 0 .. N-1); left out of the file while 0,
     # so a run without repeats writes the rows it always wrote

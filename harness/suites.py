@@ -18,6 +18,7 @@ from .errors import InputError
 from .inputfiles import MAX_INPUT_BYTES, read_text, shown_path
 from .judges.config import JudgeOptions
 from .known_keys import learn_key_envs
+from .llm.pricing import Price
 from .llm.providers.base import check_base_url
 from .llm.providers.registry import known_provider, provider_names
 from .model import (GoldCase, GoldClaim, GoldEntity, GoldRelationship, check_judgements, MatchingConfig, Ontology, ReviewDay, ReviewState,
@@ -234,7 +235,22 @@ class SuiteSpec(Value):
     # gold kept beside the suite by `harness annotate` (docs/annotate.md); its cases' gold wins
     gold_file: str | None = None
     judge: JudgeSpec | None = None  # a model judge, recorded like extraction calls (docs/judges.md)
+    # model -> prices per million tokens, over the built-in table and prices.yaml (llm/pricing.py)
+    prices: dict[str, Price] = Field(default_factory=dict)
     cases: list[CaseSpec] = Field(min_length=1)
+
+    @field_validator("prices", mode="before")
+    @classmethod
+    def _suite_prices(cls, value: Any) -> Any:
+        """Each entry's source is the suite (not a key the suite may set)."""
+        if not isinstance(value, dict):
+            return value
+        for model, entry in value.items():
+            if isinstance(entry, dict) and "source" in entry:
+                raise ValueError(f"{model}: `source` is not a price field (input, output, cached_input, "
+                                 "batch_input, batch_output, as_of)")
+        return {model: {**entry, "source": "suite"} if isinstance(entry, dict) else entry
+                for model, entry in value.items()}
 
     @field_validator("name")
     @classmethod

@@ -21,7 +21,9 @@ from .artifacts import (
 )
 from .fingerprint import METHOD, fingerprint, gold_fingerprint, input_fingerprint
 from .kinds.registry import DEFAULT_KIND
-from .llm.pricing import estimate_cost, load_prices
+from .cost_latency import cost_figures, latency_figures
+from .frontier import build_frontier
+from .llm.pricing import Price, load_prices
 from .model import CaseResult, GoldCase, MatchingConfig, Usage, first_samples
 from .parsing.verdict import has_format_errors
 from .metrics.registry import headline as headline_metrics
@@ -87,16 +89,18 @@ def _ratio(value: float | None, base: float | None) -> float | None:
     return round(value / base, 6)
 
 
-def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: dict,
+def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: Mapping[str, Price],
                     entity_types: EntityTypesUsed | None = None, gold: Mapping[str, GoldCase] | None = None,
                     matching: MatchingConfig | None = None, replayed: bool = False) -> VariantSummary:
     """One variant's figures. With repeated runs (`--repeat N`) the metrics and the gleaning yield
     pool every (case, sample) row, as if each sample were more cases, `repeats` holds the spread
     across samples, and the union graph and its fragmentation are sample 0's. `replayed`: every
-    answer was read from a cassette, so no latency was measured (None, not the time to read them)."""
+    answer was read from a cassette, so no latency was measured (None, not the time to read them);
+    the latency percentiles (`latency`) are the recorded ones there, as the cassettes kept them."""
     usage = Usage()
     for row in rows:
         usage = usage + row.usage
+    cost = cost_figures(rows, model, prices)
     gleaned = sum(1 for row in rows for e in row.graph.entities if e.round > 0) + sum(
         1 for row in rows for r in row.graph.relationships if r.round > 0
     )
@@ -111,14 +115,16 @@ def variant_summary(rows: list[CaseResult], *, prompt: str, model: str, prices: 
         format=format_summary(rows),
         records_from_gleaning=gleaned,
         usage=usage,
-        cost_usd=estimate_cost(usage, model, prices),
-        latency_total_s=None if replayed else round(sum(row.latency_s for row in rows), 6),
+        cost_usd=cost.usd,
+        latency_total_s=None if replayed else round(sum(r.latency_s or 0.0 for row in rows for r in row.rounds), 6),
         entity_types=entity_types,
         repeats=repeat_spread(rows),
         fragmentation=fragmentation(first_samples(rows), gold, matching),
         gleaning=gleaning_yield(rows),
         engine=engine_summary(rows),
         recovered=recovered_summary(rows),
+        cost=cost,
+        latency=latency_figures(rows),
     )
 
 
@@ -147,13 +153,15 @@ def build_summary(
     comparisons: dict[str, ComparisonSummary],
     entity_types: Mapping[str, EntityTypesUsed],
     prompts: Mapping[str, str] | None = None,
+    budget: float | None = None,
 ) -> RunSummary:
     """The run's summary; `comparisons` (variant -> against the baseline variant) are computed by
     the caller (`harness.finish.compare_to_baseline`), not here, and `entity_types` are the types
     each variant was run with (the runner's plans; a merge takes them from its shards): a prompt
     edited since is not re-read. `prompts`: each variant's prompt fingerprint, from the same plans
-    (`ScoringPlan.fingerprint`); a variant left out has an unknown prompt."""
-    prices = load_prices(suite.root)
+    (`ScoringPlan.fingerprint`); a variant left out has an unknown prompt. `budget` (`--budget`,
+    dollars per 1,000 chunks): the frontier's pick."""
+    prices = load_prices(suite.root, suite.spec.prices)
     present = [name for name in suite.variant_names() if any(r.variant == name for r in results)]
     variants: dict[str, VariantSummary] = {}
     gold = {case.id: case for case in suite.cases}
@@ -164,7 +172,7 @@ def build_summary(
                                          prices=prices, entity_types=entity_types.get(name),
                                          gold=gold, matching=suite.spec.matching, replayed=record_mode == "none")
     baseline = suite.baseline
-    return RunSummary(
+    summary = RunSummary(
         harness_version=__version__,
         suite=suite.name,
         suite_file=str(suite.path),
@@ -183,6 +191,8 @@ def build_summary(
         inputs=input_fingerprints(suite, {row.case_id for row in results},
                                   {name: fp for name, fp in (prompts or {}).items() if name in variants}),
     )
+    summary.frontier = build_frontier(variants, kind=summary.suite_kind, has_gold=summary.has_gold, budget=budget)
+    return summary
 
 
 def input_fingerprints(suite: Suite, ran: set[str], prompts: Mapping[str, str]) -> InputFingerprints:

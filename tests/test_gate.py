@@ -486,3 +486,87 @@ def test_a_gold_free_suite_regresses_on_the_reference_free_set_by_default(record
     assert harness(capsys, "run", str(project), "--reports", str(reports(tmp_path)), "--run-id", "two")[0] == 0
     code, out, _ = harness(capsys, "gate", str(reports(tmp_path) / "towns" / "two"))
     assert code == 1 and "entity recall cannot be compared with the baseline" in out
+
+
+# --------------------------------------------------------------------------- cost and latency (issue 30)
+
+
+def _spend_rows(variant: str, latencies: list[float | None], prompt: int = 1000) -> list[CaseResult]:
+    """Rows of one call each: `prompt` input tokens and 100 output tokens, with the latency given
+    (None: a cassette recorded before latencies were kept)."""
+    from harness.model import Round, Usage
+
+    rows = []
+    for i, latency in enumerate(latencies):
+        row = _rf_row(variant, f"c{i}")
+        row.rounds = [Round(index=0, kind="extract", output="x",
+                            usage=Usage(prompt_tokens=prompt, completion_tokens=100, total_tokens=prompt + 100),
+                            latency_s=latency, latency_from=None if latency is None else "recorded")]
+        rows.append(row)
+    return rows
+
+
+def _spend_summary(rows: list[CaseResult]) -> RunSummary:
+    from harness.llm.pricing import Price
+    from harness.summary import variant_summary
+
+    names = list(dict.fromkeys(r.variant for r in rows))
+    prices = {"m": Price(input=1.0, output=10.0)}  # a call: 1000 * 1 + 100 * 10 = $0.002
+    variants = {v: variant_summary([r for r in rows if r.variant == v], prompt="p", model="m", prices=prices)
+                for v in names}
+    return RunSummary(harness_version="t", suite="s", suite_file="s.yaml", run_id="r", created_at="now",
+                      record_mode="none", baseline=names[0], variants=variants, ratios={}, comparisons={}, timings={})
+
+
+def test_cost_and_latency_thresholds_fail_above_their_limits() -> None:
+    rows = _spend_rows("v", [1.0, 2.0, 3.0, 4.0, 5.0])  # $2 per 1,000 chunks; p95 per chunk 4.8 s
+    summary = _spend_summary(rows)
+    rules = lambda **limits: {r.metric: r for r in judge(summary, rows, config=_config(thresholds=limits)).verdict.rules}  # noqa: E731
+    failing = rules(max_cost_per_1k_chunks=1.99, p95_latency_s=4.7)
+    assert failing["max_cost_per_1k_chunks"].status == "fail" and failing["max_cost_per_1k_chunks"].value == pytest.approx(2.0)
+    assert failing["max_cost_per_1k_chunks"].message == "dollars per 1,000 chunks $2 is above the limit $1.99"
+    assert failing["p95_latency_s"].status == "fail" and failing["p95_latency_s"].value == pytest.approx(4.8)
+    assert failing["p95_latency_s"].message == "p95 latency per chunk 4.8 s is above the limit 4.7 s"
+    passing = rules(max_cost_per_1k_chunks=2.0, p95_latency_s=4.8)
+    assert passing["max_cost_per_1k_chunks"].status == passing["p95_latency_s"].status == "pass"
+
+
+def test_an_unknown_cost_or_latency_never_passes_a_threshold() -> None:
+    rows = _spend_rows("v", [None, None])  # cassettes without latencies
+    summary = _spend_summary(rows)
+    summary.variants["v"].cost = summary.variants["v"].cost.model_copy(update={"usd_per_1k_chunks": None})
+    verdict = judge(summary, rows, config=_config(thresholds={"max_cost_per_1k_chunks": 100, "p95_latency_s": 100})).verdict
+    rules = {r.metric: r for r in verdict.rules}
+    assert rules["max_cost_per_1k_chunks"].status == rules["p95_latency_s"].status == "fail"
+    assert rules["p95_latency_s"].message.startswith("p95 latency per chunk is n/a: no call's latency is known")
+    assert verdict.status == "fail"
+
+
+def test_per_variant_cost_limits_and_their_validation() -> None:
+    from harness.gate_settings import Thresholds
+
+    with pytest.raises(ValueError):
+        Thresholds.model_validate({"max_cost_per_1k_chunks": -1})
+    rows = _spend_rows("v", [1.0])
+    verdict = judge(_spend_summary(rows), rows, config=_config(
+        thresholds={"max_cost_per_1k_chunks": 10, "variants": {"v": {"max_cost_per_1k_chunks": 1}}})).verdict
+    assert next(r for r in verdict.rules if r.metric == "max_cost_per_1k_chunks").status == "fail"
+
+
+def test_a_rise_in_cost_or_latency_over_the_baseline_is_a_regression() -> None:
+    base_rows = _spend_rows("v", [1.0, 1.0, 1.0])  # $2 per 1,000 chunks, p95 1 s
+    base = make_baseline(_spend_summary(base_rows), base_rows, run_dir=Path("base"))
+    now_rows = _spend_rows("v", [1.0, 1.0, 1.5], prompt=1300)  # $2.30 (+15%), p95 1.45 s (+45%)
+    config = _config(regression={"metrics": [], "max_cost_rise": 0.10, "max_p95_latency_rise": 0.50})
+    verdict = judge(_spend_summary(now_rows), now_rows, baseline=base, config=config).verdict
+    rules = {r.metric: r for r in verdict.rules if r.rule == "regression"}
+    cost, latency = rules["usd_per_1k_chunks"], rules["p95_chunk_s"]
+    assert cost.status == "fail" and cost.value == pytest.approx(0.15) and cost.op == "rise <="
+    assert cost.message == ("dollars per 1,000 chunks $2.3 against the baseline's $2: a rise of 15.0%, above the "
+                            "tolerated 10%")
+    assert latency.status == "pass" and latency.value == pytest.approx(0.45)
+    # a baseline without latencies: the rise cannot be held to anything
+    old_rows = _spend_rows("v", [None, None, None])
+    old = make_baseline(_spend_summary(old_rows), old_rows, run_dir=Path("old"))
+    rules = {r.metric: r for r in judge(_spend_summary(now_rows), now_rows, baseline=old, config=config).verdict.rules}
+    assert rules["p95_chunk_s"].status == "fail" and "n/a in the baseline" in rules["p95_chunk_s"].message

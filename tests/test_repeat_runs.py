@@ -38,8 +38,10 @@ SAMPLES = {
 
 
 def strip_timings(value):
+    """Without timings, and where a latency came from (measured when recording, recorded in a replay)."""
     if isinstance(value, dict):
-        return {k: strip_timings(v) for k, v in value.items() if not k.endswith("_s") and k not in ("created_at", "run_id")}
+        return {k: strip_timings(v) for k, v in value.items()
+                if not k.endswith("_s") and k not in ("created_at", "run_id", "latency_from")}
     if isinstance(value, list):
         return [strip_timings(v) for v in value]
     return value

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..errors import InputError
-from .options import AllowChangedGoldOpt, BaselineOpt, JsonOpt, VariantOpt
+from .options import AllowChangedGoldOpt, BaselineOpt, BudgetOpt, JsonOpt, VariantOpt
 from .render import comparison_lines, emit_json
 
 # --------------------------------------------------------------------------- gate
@@ -160,16 +160,27 @@ def report_command(
     variant: Annotated[Optional[list[str]], typer.Option("--variant", help="Only these variants (comparison; repeatable).")] = None,
     baseline: BaselineOpt = None,
     markdown: Annotated[bool, typer.Option("--markdown", help="Also print report.md (for $GITHUB_STEP_SUMMARY).")] = False,
+    budget: BudgetOpt = None,
 ) -> None:
     """Write a run's reports again (report.md, report.html, junit.xml, plots), or a comparison of two runs."""
     from ..finish import refinish, write_reports
     from ..runfolder import load_run, load_suite_of
     from ..compare import compare_runs
     from ..reports.view import comparison_view
+    from .inputs import budget as checked_budget
 
+    budget = checked_budget(budget)
+    if budget is not None and against is not None:
+        raise InputError("--budget: a run's report picks within it; a comparison (--against) has no frontier")
     data = load_run(run)
     suite = load_suite_of(data.summary)
     if against is None:
+        if budget is not None:  # the reports pick for this budget; summary.json keeps the run's own
+            from ..frontier import build_frontier
+
+            summary = data.finished
+            summary.frontier = build_frontier(summary.variants, kind=summary.suite_kind, has_gold=summary.has_gold,
+                                              budget=budget)
         refinish(data.run_dir, data.finished, data.rows, suite=suite, baseline=baseline, strict=baseline is not None)
         target = data.run_dir
     else:

@@ -5,6 +5,7 @@ A value that does not parse is an InputError naming the option (one line, exit 2
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from pathlib import Path
@@ -39,6 +40,13 @@ def parse_shard(text: str | None) -> tuple[int, int] | None:
     if count < 1 or not 1 <= index <= count:
         raise InputError(f"--shard: '{text}' needs 1 <= i <= n")
     return index, count
+
+
+def budget(value: float | None) -> float | None:
+    """`--budget`: dollars per 1,000 chunks, a finite number >= 0."""
+    if value is not None and not (math.isfinite(value) and value >= 0):
+        raise InputError(f"--budget: {value} is not a number of dollars >= 0")
+    return value
 
 
 def record_mode(given: str | None, command: str) -> str:

@@ -129,6 +129,7 @@ RepeatOpt = Annotated[int, typer.Option("--repeat", min=1, help="Samples per cas
 WorkersOpt = Annotated[Optional[int], typer.Option("--workers", min=0, help="Processes replaying cases: by default every usable CPU when the run has 100 rows or more; 1: all in this process (also HARNESS_WORKERS; see the README).")]
 RayOpt = Annotated[Optional[str], typer.Option("--ray", help="Run the suite's shards as tasks on the Ray cluster at this address (host:port, or auto: the one this machine joined), then merge them into one run folder; the reports folder must be on storage every node sees (docs/ray.md; needs the ray extra).")]
 RayShardsOpt = Annotated[Optional[int], typer.Option("--ray-shards", min=1, help="With --ray: how many shards (default: one per CPU of the cluster; a resumed run keeps its count).")]
+BudgetOpt = Annotated[Optional[float], typer.Option("--budget", help="Dollars per 1,000 chunks: the report's frontier names the variant to pick within it (docs/reports.md, \"Frontier\").", show_default=False)]
 OutsideChunksOpt = Annotated[bool, typer.Option("--allow-outside-chunks", help="Read chunk and variant prompt files that resolve outside the project folder (refused by default: both are sent to the model and written to cassettes and reports).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite files that exist.")]
 

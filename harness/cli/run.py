@@ -9,9 +9,10 @@ import typer
 
 from ..errors import InputError
 from ..names import check_name
-from .inputs import parse_shard, record_mode as checked_record_mode
+from .inputs import budget as checked_budget, parse_shard, record_mode as checked_record_mode
 from .options import (
     AllowChangedGoldOpt,
+    BudgetOpt,
     CaseOpt,
     FreshOpt,
     GateBaselineOpt,
@@ -74,8 +75,10 @@ def evaluate_suites(
     allow_changed_gold: bool = False,
     ray: str | None = None,
     ray_shards: int | None = None,
+    budget: float | None = None,
 ) -> list[Any]:
-    """Run (or record) every suite given, each to a finished run; the FinishedRuns in order."""
+    """Run (or record) every suite given, each to a finished run; the FinishedRuns in order.
+    `budget`: dollars per 1,000 chunks the frontier picks a variant for."""
     from ..finish import finish_outcome
     from ..judges.stage import plan_judge
     from ..reports.console import print_run_table
@@ -85,6 +88,7 @@ def evaluate_suites(
     if run_id is not None:
         check_name(run_id, "--run-id", "run id")  # it names a folder: nothing outside --reports
     mode = checked_record_mode(record_mode, command)
+    budget = checked_budget(budget)
     if base_url is not None:
         try:
             check_base_url(base_url)
@@ -141,7 +145,7 @@ def evaluate_suites(
                            f"{outcome.recorded} case(s) were just recorded from the endpoint: update `notes:`", err=True)
             check_outcome(outcome)  # the suite's judge judged the rows in run_suite (docs/judges.md)
             finished = finish_outcome(outcome, record_mode=mode, baseline=baseline,
-                                      allow_changed_gold=allow_changed_gold)
+                                      allow_changed_gold=allow_changed_gold, budget=budget)
         finally:
             outcome.release()  # after summary.json: the run is finished before anyone else may take it
         print_run_table(finished.summary, outcome.run_dir, finished.verdict)
@@ -184,13 +188,14 @@ def run_command(
     allow_changed_gold: AllowChangedGoldOpt = False,
     ray: RayOpt = None,
     ray_shards: RayShardsOpt = None,
+    budget: BudgetOpt = None,
 ) -> None:
     """Evaluate suites: render, replay (or call), parse, score, report."""
     outcomes = evaluate_suites(suites, command="run", record_mode=record_mode, variants=variant, models=model, cases=case,
                                reports=reports, run_id=run_id, fresh=fresh, shard=shard,
                                allow_outside_chunks=allow_outside_chunks, baseline=baseline if gate else None,
                                repeat=repeat, workers=workers, allow_changed_gold=allow_changed_gold, ray=ray,
-                               ray_shards=ray_shards)
+                               ray_shards=ray_shards, budget=budget)
     if gate:
         from .finished import gate_outcomes
 

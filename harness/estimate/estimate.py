@@ -84,7 +84,7 @@ def estimate(suite: Suite, *, run: Path | None, reports: Path, corpus_dir: Path 
         samples = [with_chunk_tokens(sample, texts, corpus.encoding) for sample in samples]
     cache_dir = cache if cache is not None else _cache_of(corpus.project)
     own_cache = cache is None or (corpus.project is not None and cache.resolve().is_relative_to(corpus.project.resolve()))
-    prices = load_prices(suite.root)
+    prices = load_prices(suite.root, suite.spec.prices)  # the suite's own prices too, as its runs use
     workers = concurrency or suite.spec.model.concurrency
     projections: list[VariantProjection] = []
     profile: CacheProfile | None = None

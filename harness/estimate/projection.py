@@ -18,11 +18,12 @@ latency was not recorded (a replayed run's calls took no time at the endpoint)."
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..llm.pricing import price_for
+from ..llm.pricing import Price, price_for
 from .cache_profile import STAGES, CacheProfile, KindCalls
 from .corpus import Corpus
 from .sample import CaseSample, VariantSample
@@ -191,10 +192,11 @@ def total(stages: list[Stage]) -> Stage:
 
 
 def project_variant(sample: VariantSample, *, kind_stage: str, corpus: Corpus, profile: CacheProfile | None,
-                    prices: dict[str, tuple[float, float]], concurrency: int) -> VariantProjection:
+                    prices: Mapping[str, Price], concurrency: int) -> VariantProjection:
     """One variant's projection. `kind_stage`: the stage the suite's cases are (extraction, claims:
     one case per chunk; summary, report: one case per call, as many as the cache has per chunk)."""
-    price = price_for(sample.model, prices)
+    listed = price_for(sample.model, prices)  # list prices: the engine's indexing calls are sent live
+    price = None if listed is None else (listed.input, listed.output)
     notes: list[str] = []
     if price is None:
         notes.append(f"{sample.model}: no price in the table (prices.yaml): dollars n/a")

@@ -43,7 +43,8 @@ def case_sample(row: CaseResult, *, live: bool) -> CaseSample | None:
     return CaseSample(
         case_id=row.case_id, prompt_tokens=row.usage.prompt_tokens, completion_tokens=row.usage.completion_tokens,
         calls=len(row.rounds), gleanings=sum(1 for r in row.rounds if r.kind == "continue"),
-        latency_s=sum(r.latency_s for r in row.rounds) if live else None, estimated=row.usage.estimated,
+        latency_s=sum(r.latency_s for r in row.rounds if r.latency_s is not None)
+        if live and all(r.latency_s is not None for r in row.rounds) else None, estimated=row.usage.estimated,
     )
 
 

@@ -236,11 +236,11 @@ def _case_span(tracer: Tracer, run_span: Span, row: CaseResult, layout: _Layout,
     context = set_span_in_context(span)
     model_name = model.get(gen_ai.GEN_AI_REQUEST_MODEL)
     for round_ in row.rounds:
-        begin, end = layout.take(round_.latency_s)
+        begin, end = layout.take(round_.latency_s or 0.0)  # an unknown latency: a span of no length
         call = tracer.start_span(f"{CHAT} {model_name}" if model_name else CHAT, context=context,
                                  kind=SpanKind.CLIENT, attributes=_round_attributes(round_, model), start_time=begin)
         call.end(end_time=end)
-    end = max(layout.now, start + max(0, round(row.latency_s * _NS)))
+    end = max(layout.now, start + max(0, round((row.latency_s or 0.0) * _NS)))
     layout.now = end
     results = evaluations(row)
     for metric, value in results:

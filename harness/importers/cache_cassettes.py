@@ -97,7 +97,7 @@ class _CacheClient:
         self.sent.append((body, reply))
         c = self.client
         answer = c.provider.read_answer(reply.body, messages, c.settings.model)
-        return ChatResult(text=c.redactor.redact(answer.text), usage=answer.usage, latency_s=0.0,
+        return ChatResult(text=c.redactor.redact(answer.text), usage=answer.usage, latency_s=None,
                           usage_note=answer.usage_note, finish_reason=answer.finish_reason)
 
 

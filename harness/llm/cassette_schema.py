@@ -11,6 +11,7 @@ the response body is also held to what the client reads of one.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -18,6 +19,9 @@ from ..inputfiles import JsonRefused, loads
 from ..text import scrub_surrogates
 
 FORMAT_VERSION = 1
+# What the harness keeps of a recorded call under the response's "harness" key (vcrpy keeps and
+# ignores it): the call's latency as measured when it was recorded, and whether a batch answered it
+RECORDED_FACTS = ("latency_s", "batch")
 # Chat-completion requests and answers nest a handful of levels (messages, content parts,
 # a JSON schema); much deeper is damage, and would overflow the stack of json and vcrpy.
 MAX_DEPTH = 64
@@ -155,11 +159,33 @@ def _response(value: Any, place: str) -> dict[str, Any]:
         check_completion_body(text, f"{place}.body.string")
     else:  # stored parsed: its text reads back as this value, so it is not read again
         _check_completion(data, f"{place}.body.string")
-    return {
+    checked: dict[str, Any] = {
         "status": {"code": code, "message": message},
         "headers": _headers(value.get("headers"), f"{place}.headers"),
         "body": {"string": (text or "").encode("utf-8")},
     }
+    if "harness" in value:
+        checked["harness"] = _call_facts(value["harness"], f"{place}.harness")
+    return checked
+
+
+def _call_facts(value: Any, place: str) -> dict[str, Any]:
+    """What the harness noted of a recorded call beside vcrpy's fields (`RECORDED_FACTS`): its
+    measured latency in seconds and whether the Batch API answered it. vcrpy ignores the key."""
+    _need(isinstance(value, dict), place, "not an object")
+    unknown = sorted(set(value) - set(RECORDED_FACTS))
+    _need(not unknown, f"{place}.{unknown[0] if unknown else ''}", f"not one of {', '.join(RECORDED_FACTS)}")
+    facts: dict[str, Any] = {}
+    if "latency_s" in value:
+        latency = value["latency_s"]
+        ok = (isinstance(latency, (int, float)) and not isinstance(latency, bool)
+              and math.isfinite(latency) and latency >= 0)
+        _need(ok, f"{place}.latency_s", "not a number of seconds >= 0")
+        facts["latency_s"] = float(latency)
+    if "batch" in value:
+        _need(isinstance(value["batch"], bool), f"{place}.batch", "not true or false")
+        facts["batch"] = value["batch"]
+    return facts
 
 
 def _stored_body(body: Any, place: str) -> str | dict[str, Any] | None:

@@ -89,6 +89,10 @@ class Recording:
     path: str
     digest: str
     answer: bytes
+    # the call's latency as measured when it was recorded; None in a cassette recorded before
+    # latencies were kept, or written from answers that came another way (a batch, a cache)
+    latency_s: float | None = None
+    batch: bool = False  # answered by the Batch API (`harness record --batch`): batch prices
 
     def matches(self, method: str, path: str, digest: str) -> bool:
         return self.method == method and self.path == path.rstrip("/") and self.digest == digest
@@ -110,7 +114,9 @@ class CassetteStore:
             return cls(path, [], exists=False)
         recordings = [
             Recording(i, item["request"]["method"], url_path(item["request"]["uri"]),
-                      stored_body_hash(item["request"]["body"]), item["response"]["body"]["string"])
+                      stored_body_hash(item["request"]["body"]), item["response"]["body"]["string"],
+                      latency_s=item["response"].get("harness", {}).get("latency_s"),
+                      batch=item["response"].get("harness", {}).get("batch", False))
             for i, item in enumerate(data["interactions"])
         ]
         return cls(path, recordings, exists=True)
@@ -126,10 +132,15 @@ class CaseReplay:
     unanswered: list[str] = field(default_factory=list)  # digests of requests with no recording
 
     def answer(self, method: str, path: str, digest: str) -> bytes | None:
+        recording = self.play(method, path, digest)
+        return recording.answer if recording is not None else None
+
+    def play(self, method: str, path: str, digest: str) -> Recording | None:
+        """The next unplayed recording of this request (its answer and what was noted of the call)."""
         for recording in self.store.recordings:
             if recording.index not in self.played and recording.matches(method, path, digest):
                 self.played.add(recording.index)
-                return recording.answer
+                return recording
         self.unanswered.append(digest)
         return None
 
@@ -154,3 +165,33 @@ def replaying(path: Path) -> Iterator[CaseReplay]:
 def current_replay() -> CaseReplay | None:
     """The replay session of the running case, if it replays from the store."""
     return _CASE_REPLAY.get()
+
+
+@dataclass
+class CallNote:
+    """One call sent through the SDK, as the recorder and the client see it: when it was sent
+    (perf_counter), and, when vcrpy answered it from a cassette instead of the endpoint, what the
+    recording noted (its latency, None when none was kept; whether a batch answered it)."""
+
+    started: float
+    played: bool = False
+    # the latency of the recording: read from the cassette that played it, or kept in the cassette
+    # that recorded it (so the recording run's row says what a replay of it will say)
+    recorded_latency_s: float | None = None
+    batch: bool = False
+
+
+_CALL_NOTE: contextvars.ContextVar[CallNote | None] = contextvars.ContextVar("harness_call_note", default=None)
+
+
+def begin_call(started: float) -> CallNote:
+    """Note that this task sends a call now (ModelClient); the cassette router reads it to keep the
+    call's latency in what it records, or to say that it played a recording instead."""
+    note = CallNote(started)
+    _CALL_NOTE.set(note)
+    return note
+
+
+def current_call() -> CallNote | None:
+    """The call this task is sending, if the client noted one (`begin_call`)."""
+    return _CALL_NOTE.get()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
+import time
 from collections.abc import Callable, Iterator
 from json.encoder import encode_basestring
 from pathlib import Path
@@ -38,7 +39,7 @@ from ..atomicfile import FILE_MODE, atomic_write, json_float
 from ..errors import InputError
 from ..known_keys import learn_keys, redactor as known_redactor
 from ..text import scrub_surrogates
-from .cassette_store import CassetteAbsent, read_cassette
+from .cassette_store import CassetteAbsent, current_call, read_cassette
 from .cassette_schema import FORMAT_VERSION, CorruptCassette, check_completion_body, validate_cassette
 from .providers.base import REPLAY_KEY
 from .request_digest import body_hash, canonical_body, canonical_hash, dump_json as _dump
@@ -373,12 +374,23 @@ class CassetteRouter:
         return bool(self._current().can_play_response_for(request))
 
     def play_response(self, request: Request) -> Any:
-        return self._current().play_response(request)
+        response = self._current().play_response(request)
+        note = current_call()
+        if note is not None:  # the client reports the recorded latency, not the time to play it
+            facts = response.get("harness", {}) if isinstance(response, dict) else {}
+            note.played, note.recorded_latency_s, note.batch = True, facts.get("latency_s"), facts.get("batch", False)
+        return response
 
     def filter_request(self, request: Request) -> Request:
         return self._current().filter_request(request)
 
     def append(self, request: Request, response: dict[str, Any]) -> None:
+        """Record an exchange, with the call's latency as measured from when the client sent it
+        (`cassette_store.begin_call`) to its whole answer, under the response's "harness" key."""
+        note = current_call()
+        if note is not None:
+            note.recorded_latency_s = round(max(0.0, time.perf_counter() - note.started), 6)
+            response = {**response, "harness": {**response.get("harness", {}), "latency_s": note.recorded_latency_s}}
         self._current().append(request, response)
 
     @contextlib.contextmanager
@@ -418,19 +430,24 @@ class CassetteRouter:
 
 
 def write_exchanges(path: Path, exchanges: list[tuple[Request, int, bytes]], *, key_envs: tuple[str, ...] = (),
-                    replace: bool = False, roots: tuple[Path, ...] = ()) -> bool:
+                    replace: bool = False, roots: tuple[Path, ...] = (), batch: bool = False) -> bool:
     """Write a case's cassette from (request, status, body) exchanges answered elsewhere (the Batch
     API, run/batch.py), through the same scrubbing, serializer and file as a live recording, so
     replay and `harness cassettes audit` cannot tell them apart. The request should carry the
     headers it would have been sent with (its key is learnt by the redactor, never written).
 
+    No latency is kept (none was measured per call); `batch` marks each call as answered by the
+    Batch API, so its cost is reckoned at batch prices.
     Nothing is written when a cassette exists and `replace` is false; returns whether it wrote."""
     if path.exists() and not replace:
         return False
     cassette = open_cassette(path, "rewrite", Redactor(configured_secrets(key_envs)), roots)
     for request, status, body in exchanges:
         reason = "OK" if status == 200 else ""
-        cassette.append(request, {"status": {"code": status, "message": reason},
-                                  "headers": {"content-type": ["application/json"]}, "body": {"string": body}})
+        response: dict[str, Any] = {"status": {"code": status, "message": reason},
+                                    "headers": {"content-type": ["application/json"]}, "body": {"string": body}}
+        if batch:
+            response["harness"] = {"batch": True}
+        cassette.append(request, response)
     cassette._save(force=True)
     return True

@@ -34,14 +34,14 @@ import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import CassetteMissingError, ModelCallError, find_cause
 from ..known_keys import learn_key_envs
 from ..model import Usage
 from ..scrubbed_output import scrubbed_logger
 from ..text import scrub_surrogates
-from .cassette_store import CaseReplay, current_replay
+from .cassette_store import CaseReplay, CallNote, begin_call, current_replay
 from .limiter import AdaptiveLimiter
 from .replicas import Replica, learn_replicas, pick
 from .providers.base import REPLAY_KEY, EndpointSettings, Message
@@ -80,11 +80,16 @@ class SettingNames:
 class ChatResult:
     text: str
     usage: Usage
-    latency_s: float
+    # the endpoint's time for the call: measured as it was sent, or read from the cassette that
+    # answers it (`latency_from`); None where nothing was measured (a cassette recorded before
+    # latencies were kept, answers from a batch or a cache): n/a, never 0
+    latency_s: float | None
     attempts: int = 1
     usage_note: str | None = None  # why the usage is estimated, when it is
     # why the model stopped ("stop", "length": cut off at max_tokens, ...); None when not said
     finish_reason: str | None = None
+    latency_from: Literal["measured", "recorded"] | None = None  # None with no latency
+    batch: bool = False  # answered by the Batch API when recorded (`harness record --batch`)
 
     def __post_init__(self) -> None:
         # Model text enters the harness here. A lone surrogate (a JSON escape such as "\ud800")
@@ -241,31 +246,41 @@ class ModelClient:
                   digest: str | None = None) -> ChatResult:
         """The recorded answer, read as a sent one would be. A recorded body that is not an answer
         was retried when it was recorded, so the retry's recording answers next, as it did then."""
-        started = time.perf_counter()
         where = (self.provider.method, self.provider.request_path(self.settings),
                  digest if digest is not None else request_hash(body))
         attempt = 0
         while True:
             attempt += 1
-            content = replay.answer(*where)
-            if content is None:
+            recording = replay.play(*where)
+            if recording is None:
                 raise no_recording()
             try:
-                answer = self.provider.read_answer(content, messages, self.settings.model)
+                answer = self.provider.read_answer(recording.answer, messages, self.settings.model)
             except ModelCallError as exc:
                 if attempt > self.settings.max_retries:
                     raise ModelCallError(self.redactor.redact(f"model call failed after {attempt} attempts: {exc.message}")) from None
                 self.retries += 1
                 continue
-            return self._result(answer, started, attempt)
+            # the latency the cassette kept when it was recorded, not the time to read it back
+            return self._result(answer, attempt, recording.latency_s, "recorded", batch=recording.batch)
 
-    def _result(self, answer: Any, started: float, attempt: int) -> ChatResult:
+    def _result(self, answer: Any, attempt: int, latency_s: float | None,
+                latency_from: Literal["measured", "recorded"], *, batch: bool = False) -> ChatResult:
         self.calls += 1
         if answer.usage_note:
             self._note_usage(answer.usage_note)
         return ChatResult(text=self.redactor.redact(answer.text), usage=answer.usage,
-                          latency_s=time.perf_counter() - started, attempts=attempt, usage_note=answer.usage_note,
-                          finish_reason=answer.finish_reason)
+                          latency_s=None if latency_s is None else round(latency_s, 6), attempts=attempt,
+                          usage_note=answer.usage_note, finish_reason=answer.finish_reason,
+                          latency_from=None if latency_s is None else latency_from, batch=batch)
+
+    def _sent_result(self, answer: Any, attempt: int, note: CallNote) -> ChatResult:
+        """A sent call's result: its measured latency, or the recorded one when vcrpy played a
+        recording instead of sending it (record mode `once` replays what exists)."""
+        if note.played:
+            return self._result(answer, attempt, note.recorded_latency_s, "recorded", batch=note.batch)
+        measured = note.recorded_latency_s if note.recorded_latency_s is not None else time.perf_counter() - note.started
+        return self._result(answer, attempt, measured, "measured")
 
     async def _sent(self, body: dict[str, Any], messages: list[Message]) -> ChatResult:
         """Errors (5xx, dropped connections, broken answers) are retried up to `max_retries` times
@@ -284,7 +299,7 @@ class ModelClient:
             limiter = replica.limiter
             client = self._sdk_client(replica)
             await limiter.acquire()
-            started = time.perf_counter()
+            note = begin_call(time.perf_counter())  # the recorder keeps the latency from here
             # the calls in flight as it starts (itself included), and how many had started before it
             sharing, before = limiter.in_flight, limiter.started
             try:
@@ -348,7 +363,7 @@ class ModelClient:
                     error, retry_after, hint = exc.message, None, ""
                 else:
                     await limiter.release()
-                    return self._result(answer, started, attempt)
+                    return self._sent_result(answer, attempt, note)
             failures += 1
             if failures > s.max_retries:
                 raise ModelCallError(self.redactor.redact(f"model call failed after {attempt} attempts: {error}"))

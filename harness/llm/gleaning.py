@@ -7,8 +7,13 @@ from typing import Any
 
 from ..model import Round
 from ..prompts.template import PromptTemplate
-from .client import ModelClient
+from .client import ChatResult, ModelClient
 from .engine_conversation import HARNESS, Conversation
+
+
+def timing(result: ChatResult) -> dict[str, Any]:
+    """A round's latency fields from its call's result: the latency, where it comes from, batch."""
+    return {"latency_s": result.latency_s, "latency_from": result.latency_from, "batch": result.batch}
 
 Message = dict[str, str]
 
@@ -39,7 +44,7 @@ async def extract_with_gleaning(
         loop_prompt = template.render_loop(values)
     history = list(messages)
     first = await client.chat(history, payload=first_payload, digest=first_digest if first_payload is not None else None)
-    rounds = [Round(index=0, kind="extract", output=first.text, usage=first.usage, latency_s=first.latency_s,
+    rounds = [Round(index=0, kind="extract", output=first.text, usage=first.usage, **timing(first),
                     finish_reason=first.finish_reason)]
     kept = conversation.kept_answer or (lambda answer: answer)  # LightRAG keeps answers think-stripped
     history.append({"role": "assistant", "content": kept(first.text)})
@@ -50,7 +55,7 @@ async def extract_with_gleaning(
         history.append({"role": "user", "content": continue_prompt})
         more = await client.chat(history)
         rounds.append(
-            Round(index=len(rounds), kind="continue", output=more.text, usage=more.usage, latency_s=more.latency_s,
+            Round(index=len(rounds), kind="continue", output=more.text, usage=more.usage, **timing(more),
                   finish_reason=more.finish_reason)
         )
         history.append({"role": "assistant", "content": kept(more.text)})
@@ -61,7 +66,7 @@ async def extract_with_gleaning(
             history = asked
         check = await client.chat(asked, **conversation.loop_params)
         rounds.append(
-            Round(index=len(rounds), kind="loop", output=check.text, usage=check.usage, latency_s=check.latency_s,
+            Round(index=len(rounds), kind="loop", output=check.text, usage=check.usage, **timing(check),
                   finish_reason=check.finish_reason)
         )
         if conversation.loop_question_in_history and conversation.loop_answer_in_history:

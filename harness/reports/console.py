@@ -16,7 +16,7 @@ from rich.table import Table
 from ..artifacts import RunSummary, VariantSummary, Verdict
 from ..kinds.registry import builds_graph
 from ..metrics.registry import Metric, console_columns, format_value, key_figures
-from . import engine_section, fragmentation_section, gleaning_section, judges_section, matrix_section
+from . import cost_section, engine_section, fragmentation_section, gleaning_section, judges_section, matrix_section
 
 
 def _rate(value: float | None) -> str:
@@ -161,7 +161,8 @@ def print_run_table(summary: RunSummary, run_dir: Path, verdict: Verdict | None 
     if repeats is not None:
         console.print(repeats, markup=False, highlight=False, soft_wrap=True)
     for line in [*engine_section.console_lines(summary), *fragmentation_section.console_lines(summary),
-                 *gleaning_section.console_lines(summary), *judges_section.console_lines(summary)]:
+                 *gleaning_section.console_lines(summary), *judges_section.console_lines(summary),
+                 *cost_section.console_lines(summary)]:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     if verdict is not None:
         console.print(gate_line(verdict), markup=False, highlight=False, soft_wrap=True)

@@ -10,7 +10,11 @@
 - `grounding`: grounded and ungrounded predicted entities per column, stacked (pooled over
   cases: distinct entities per case whose name occurs in the chunk, and the others);
 - `graph_size`: entities, relationships and communities per column;
-- `format_issues`: format issues by code per column.
+- `format_issues`: format issues by code per column;
+- `frontier`: each variant's deciding quality figure against dollars per 1,000 chunks (left) and
+  p95 latency per chunk (right), Pareto-optimal variants as filled diamonds joined by the
+  frontier's steps, the others as hollow circles, the budget as a dashed line; only a run's
+  report, and only when some variant has both the figure and a cost.
 
 The PNGs carry no timestamp or software metadata, so the same run gives the same bytes.
 """
@@ -21,7 +25,7 @@ import io
 import math
 from typing import TYPE_CHECKING
 
-from ..metrics.registry import Metric, console_columns, in_bar_chart, key_figures, of_kind
+from ..metrics.registry import Metric, console_columns, in_bar_chart, key_figures, of_kind, phrase
 from ..scoring.case_metrics import measured
 from ..compare import macro_intervals
 from .view import SIZE_KEYS, ReportView
@@ -238,12 +242,50 @@ def format_issues_plot(view: ReportView) -> bytes:
     return _png(fig)
 
 
+def frontier_plot(view: ReportView) -> bytes:
+    frontier = view.frontier
+    assert frontier is not None  # render_plots draws it only for a view with a frontier
+    first = frontier.quality[0]
+    fig = _figure(10, 4.2)
+    axes = (("usd_per_1k_chunks", "pareto_cost", "dollars per 1,000 chunks"),
+            ("p95_chunk_s", "pareto_latency", "p95 latency per chunk (s)"))
+    for k, (key, flag, label) in enumerate(axes):
+        ax = fig.add_subplot(1, 2, k + 1)
+        points = [(p, getattr(p, key), p.quality.get(first)) for p in frontier.points]
+        known = [(p, x, y) for p, x, y in points if x is not None and y is not None]
+        if not known:
+            ax.text(0.5, 0.5, f"n/a: no variant has both {label.split(' (')[0]} and the quality figure",
+                    ha="center", va="center", fontsize=9, transform=ax.transAxes)
+            ax.set_axis_off()
+            continue
+        for j, (point, x, y) in enumerate(known):
+            optimal = getattr(point, flag)
+            colour = PALETTE[[q.variant for q in frontier.points].index(point.variant) % len(PALETTE)]
+            ax.scatter([x], [y], s=70 if optimal else 40, marker="D" if optimal else "o",
+                       facecolors=colour if optimal else "none", edgecolors=colour, zorder=3)
+            ax.annotate(_short(point.variant, 24), (x, y), textcoords="offset points", xytext=(5, 5), fontsize=8)
+        steps = sorted((x, y) for p, x, y in known if getattr(p, flag))
+        if len(steps) > 1:
+            ax.plot([x for x, _ in steps], [y for _, y in steps], color="#555555", linewidth=1, linestyle="-", zorder=2)
+        if key == "usd_per_1k_chunks" and frontier.budget is not None:
+            ax.axvline(frontier.budget, color="#C44E52", linestyle="--", linewidth=1)
+            ax.text(frontier.budget, ax.get_ylim()[1], " budget", color="#C44E52", fontsize=8, va="top")
+        ax.set_xlabel(label)
+        ax.set_ylabel(phrase(first))
+        ax.grid(alpha=0.3)
+        ax.set_axisbelow(True)
+    fig.suptitle("Quality against cost and latency (◆ Pareto-optimal)", fontsize=11)
+    fig.tight_layout()
+    return _png(fig)
+
+
 PLOTS = {
     "metrics": ("Scores per variant", metrics_plot),
     "recall_scatter": ("Per case against the reference", recall_scatter),
     "grounding": ("Grounded vs ungrounded entities", grounding_plot),
     "graph_size": ("Graph size", graph_size_plot),
     "format_issues": ("Format issues by code", format_issues_plot),
+    "frontier": ("Quality against cost and latency", frontier_plot),
 }
 
 
@@ -256,4 +298,8 @@ def render_plots(view: ReportView) -> dict[str, bytes]:
     skipped: tuple[str, ...] = () if view.builds_graph else ("grounding", "graph_size")
     if not view.builds_graph and not _plotted(view, key_figures()):
         skipped += ("metrics", "recall_scatter")
+    if view.frontier is None or not any(p.quality.get(view.frontier.quality[0]) is not None
+                                        and (p.usd_per_1k_chunks is not None or p.p95_chunk_s is not None)
+                                        for p in view.frontier.points):
+        skipped += ("frontier",)
     return {name: make(view) for name, (_, make) in PLOTS.items() if name not in skipped}

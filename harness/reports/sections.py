@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .. import plugins
-from . import case_pages, engine_section, fragmentation_section, gleaning_section, judges_section, matrix_section, outputs_section
+from . import (case_pages, cost_section, engine_section, fragmentation_section, gleaning_section, judges_section,
+               matrix_section, outputs_section)
 from . import html_report as html
 from . import markdown as md
 from .repeats import has_repeats
@@ -138,6 +139,11 @@ for _section in (
                   lambda view, plots: ["<h2>Repeat spread</h2>", html.repeats_html(view)], has_repeats),
     ReportSection("judged_figures", lambda view: judges_section.markdown_lines(view, md.esc),
                   lambda view, plots: [judges_section.html_block(view)], lambda view: view.judges is not None),
+    ReportSection("cost_latency", lambda view: cost_section.cost_markdown(view, md.esc),
+                  lambda view, plots: [cost_section.cost_html(view)], cost_section.has_cost),
+    ReportSection("frontier", lambda view: cost_section.frontier_markdown(view, md.esc),
+                  lambda view, plots: [cost_section.frontier_html(view, html.figure(plots, "frontier"))],
+                  cost_section.has_frontier),
     ReportSection("graph_size", lambda view: ["## Graph size", "", *md.size_table(view), ""], _size_html,
                   _builds_graph),
     ReportSection("engine", lambda view: engine_section.markdown_lines(view, md.esc),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
-from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, JudgesSummary, MatrixSummary, MetricDelta, OutputsSummary, RunSummary,
+from ..artifacts import (CaseCheck, ComparisonSummary, ConventionsSummary, Frontier, JudgesSummary, MatrixSummary, MetricDelta, OutputsSummary, RunSummary,
                          VariantSummary, Verdict)
 from ..gate import effective_thresholds
 from ..metrics.registry import Metric, in_reports
@@ -83,6 +83,7 @@ class ReportView:
     conventions: ConventionsSummary | None = None
     judges: JudgesSummary | None = None  # the suite judge's calibration (judges_section.py)
     matrix: MatrixSummary | None = None  # a suite with `models:`: its prompt x model matrix (matrix_section.py)
+    frontier: Frontier | None = None  # quality against cost and latency (cost_section.py); a run's only
 
     def column(self, name: str) -> Column:
         return next(c for c in self.columns if c.name == name)
@@ -196,6 +197,7 @@ def run_view(
         conventions=summary.conventions,
         judges=summary.judges,
         matrix=summary.matrix,
+        frontier=summary.frontier,
     )
 
 

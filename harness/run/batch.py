@@ -78,7 +78,7 @@ class _PhaseClient:
         self.sent.append(body)
         c = self.client
         answer = c.provider.read_answer(content.encode("utf-8"), messages, c.settings.model)  # ModelCallError: failed
-        return ChatResult(text=c.redactor.redact(answer.text), usage=answer.usage, latency_s=0.0,
+        return ChatResult(text=c.redactor.redact(answer.text), usage=answer.usage, latency_s=None,
                           usage_note=answer.usage_note, finish_reason=answer.finish_reason)
 
 
@@ -416,7 +416,7 @@ def _write_case(case: BatchCase, payloads: list[dict[str, Any]], answers: dict[s
 
     key_envs = (case.client.settings.api_key_env, *case.client.provider.key_envs)
     return write_exchanges(case.path, _exchanges(case, payloads, answers), key_envs=key_envs, replace=replace,
-                           roots=case.roots)
+                           roots=case.roots, batch=True)
 
 
 def plan_batch(suite: Suite, *, mode: str, variants: list[str] | None, cases: list[str] | None,

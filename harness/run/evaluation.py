@@ -112,6 +112,7 @@ def evaluate_case(suite: Suite, plan: ScoringPlan, case: GoldCase, rounds: list[
         metrics=measure(score),  # the one evaluation of the metric registry on this case
         in_prompt_examples=plan.prompt_contains_chunk(case),
         usage=usage,
-        latency_s=sum(r.latency_s for r in rounds),
+        latency_s=round(sum(r.latency_s for r in rounds if r.latency_s is not None), 6)
+        if rounds and all(r.timed for r in rounds) else None,
         sample=sample,
     )

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+from harness.llm.pricing import Price
 from harness.estimate.cache_profile import KindCalls, read_profile
 from harness.estimate.corpus import Corpus
 from harness.estimate.projection import (MIN_SAMPLE, chunk_adjustment, project_variant, ratio_stage, sampled_stage,
@@ -15,7 +16,7 @@ from harness.estimate.projection import (MIN_SAMPLE, chunk_adjustment, project_v
 from harness.estimate.sample import CaseSample, VariantSample
 from tests.support.graphrag_cache_files import write_fnllm_cache
 
-PRICES = {"gpt-4o-mini": (0.15, 0.60)}
+PRICES = {"gpt-4o-mini": Price(input=0.15, output=0.60)}
 
 
 def _cases(n: int, *, chunk: int | None = None, latency: float | None = None) -> list[CaseSample]:
@@ -28,7 +29,7 @@ def _corpus(chunks: int, mean_chunk: int = 1000) -> Corpus:
 
 def test_the_sample_mean_times_the_units_with_its_t_interval() -> None:
     cases = _cases(12)
-    stage = sampled_stage("extraction", VariantSample("v", "gpt-4o-mini", cases, 0), 500.0, PRICES["gpt-4o-mini"], 8)
+    stage = sampled_stage("extraction", VariantSample("v", "gpt-4o-mini", cases, 0), 500.0, (0.15, 0.60), 8)
     tokens = np.array([c.prompt_tokens + c.completion_tokens for c in cases], dtype=float)
     half = stats.t.ppf(0.975, 11) * tokens.std(ddof=1) / math.sqrt(12)
     assert stage.tokens.value == tokens.mean() * 500

@@ -107,3 +107,33 @@ def test_request_bodies_kept_as_stored_are_checked_alike(request_body: Any, answ
         expected = written["interactions"][0]["request"].pop("body")
         assert kept == written
         assert (body if not isinstance(body, dict) else json.dumps(body["json"], ensure_ascii=False)) == expected
+
+
+def _cassette(harness: Any) -> dict[str, Any]:
+    answer = {"choices": [{"message": {"role": "assistant", "content": "x"}}]}
+    return {"version": 1, "interactions": [{
+        "request": {"method": "POST", "uri": "https://api.example.com/v1/chat/completions", "body": None, "headers": {}},
+        "response": {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": json.dumps(answer)},
+                     "harness": harness}}]}
+
+
+def test_what_the_harness_kept_of_a_call_is_read_back():
+    checked = validate_cassette(_cassette({"latency_s": 1.25, "batch": False}))
+    assert checked["interactions"][0]["response"]["harness"] == {"latency_s": 1.25, "batch": False}
+
+
+def test_a_cassette_without_the_harness_key_reads_as_before():
+    data = _cassette(None)
+    del data["interactions"][0]["response"]["harness"]
+    assert "harness" not in validate_cassette(data)["interactions"][0]["response"]
+
+
+@pytest.mark.parametrize(("harness", "place"), [
+    ({"latency_s": -1}, "harness.latency_s"), ({"latency_s": "1"}, "harness.latency_s"),
+    ({"latency_s": True}, "harness.latency_s"), ({"latency_s": float("inf")}, "harness.latency_s"),
+    ({"batch": "yes"}, "harness.batch"), ({"cost": 1}, "harness.cost"), ([], "response.harness"),
+])
+def test_a_damaged_harness_key_names_its_place(harness: Any, place: str):
+    with pytest.raises(CorruptCassette) as caught:
+        validate_cassette(_cassette(harness))
+    assert place in str(caught.value)

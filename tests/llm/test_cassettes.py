@@ -20,7 +20,7 @@ from harness.llm.cassettes import (
     scrub_request,
     scrub_response,
 )
-from ..support.fake_server import FakeOpenAIServer
+from ..support.fake_server import Faults, FakeOpenAIServer
 from harness.run.schedule import RunOptions, run_suite
 from harness.suites import load_suite
 
@@ -129,11 +129,12 @@ def test_scan_credentials_on_clean_text(tmp_path):
 
 
 def _rows(run_dir: Path) -> list[dict]:
-    """results.jsonl without timings (keys ending in _s), which are the only thing allowed to differ."""
+    """results.jsonl without where each latency came from ("measured" when recording, "recorded" in
+    a replay), the only thing allowed to differ: the replay reads the latency the cassette kept."""
 
     def strip(value):
         if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if not k.endswith("_s")}
+            return {k: strip(v) for k, v in value.items() if k != "latency_from"}
         if isinstance(value, list):
             return [strip(v) for v in value]
         return value
@@ -415,3 +416,75 @@ def test_odd_answer_bodies_record_and_replay(suite, api_key, tmp_path, monkeypat
     replayed = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "rep", **options))
     assert not replayed.missing and not replayed.failures
     assert _rows(recorded.run_dir) == _rows(replayed.run_dir)
+
+
+# --------------------------------------------------------------------------- latency kept in cassettes
+
+DELAY_S = 0.05  # the fake server sleeps this long before each answer
+
+
+def _interactions(path: Path) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["interactions"]
+
+
+def test_a_recording_keeps_each_calls_latency_and_a_replay_reports_it_as_recorded(suite, api_key, tmp_path, monkeypatch):
+    options = dict(variants=["default"], cases=["mayor"], fresh=True)
+    with FakeOpenAIServer(script_for(suite), Faults(latency_s=DELAY_S)) as srv:
+        recorded = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "rec",
+                                               base_url=srv.base_url, **options))
+    assert not recorded.missing and not recorded.failures
+    cassette = suite.cassette_dir() / "default" / "mayor.json"
+    kept = [item["response"]["harness"]["latency_s"] for item in _interactions(cassette)]
+    live = recorded.results[0].rounds
+    assert len(kept) == len(live) == 2  # the extraction and its gleaning round, each with its own latency
+    # the server slept before answering: the kept latency is the call's, not the time to write it
+    assert all(value >= DELAY_S for value in kept)
+    assert [r.latency_s for r in live] == kept and {r.latency_from for r in live} == {"measured"}
+    monkeypatch.delenv("OPENAI_API_KEY")
+    replayed = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "rep", **options))
+    rounds = replayed.results[0].rounds
+    assert [r.latency_s for r in rounds] == kept and {r.latency_from for r in rounds} == {"recorded"}
+    assert replayed.results[0].latency_s == pytest.approx(sum(kept))
+
+
+def test_a_cassette_with_latencies_still_loads_in_vcrpy_and_plays_them_back_in_record_mode_once(
+    recorded_towns, suite, tmp_path, monkeypatch
+):
+    # vcrpy's own loader, through the harness's persister: the extra key rides along in the response
+    requests, responses = AtomicPersister.load_cassette(recorded_towns, JsonSerializer())
+    assert len(requests) == 2 and all("latency_s" in r["harness"] for r in responses)
+    kept = [item["response"]["harness"]["latency_s"] for item in _interactions(recorded_towns)]
+    # mode once: vcrpy answers from the cassette (no server runs), and the rows say what it kept
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-" + "y" * 20)
+    again = run_suite(suite, RunOptions(record_mode="once", reports_dir=tmp_path / "once", variants=["default"],
+                                        cases=["mayor"], fresh=True))
+    assert not again.missing and not again.failures
+    rounds = again.results[0].rounds
+    assert [r.latency_s for r in rounds] == kept and {r.latency_from for r in rounds} == {"recorded"}
+
+
+def test_a_cassette_recorded_before_latencies_were_kept_replays_with_latency_n_a(recorded_towns, suite, tmp_path):
+    data = json.loads(recorded_towns.read_text(encoding="utf-8"))
+    for item in data["interactions"]:
+        del item["response"]["harness"]  # as every cassette written before this was
+    recorded_towns.write_text(json.dumps(data), encoding="utf-8")
+    replayed = run_suite(suite, RunOptions(record_mode="none", reports_dir=tmp_path / "rep", variants=["default"],
+                                           cases=["mayor"], fresh=True))
+    row = replayed.results[0]
+    assert row.rounds and all(r.latency_s is None and r.latency_from is None for r in row.rounds)
+    assert row.latency_s is None  # n/a, never 0
+
+
+def test_batch_answers_are_marked_in_the_cassette_and_replay_as_batch(tmp_path):
+    from harness.llm.cassettes import write_exchanges
+
+    body = json.dumps({"choices": [{"message": {"role": "assistant", "content": "x"}}],
+                       "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}}).encode()
+    request = Request("POST", "https://api.example.com/v1/chat/completions", json.dumps(BODY).encode(),
+                      {"Content-Type": "application/json"})
+    path = tmp_path / "c.json"
+    assert write_exchanges(path, [(request, 200, body)], batch=True)
+    stored = _interactions(path)[0]["response"]["harness"]
+    assert stored == {"batch": True}  # no latency: a batch measures none per call
+    recording = CassetteStore.load(path).recordings[0]
+    assert recording.batch and recording.latency_s is None

@@ -100,6 +100,18 @@ def test_an_answer_is_text_usage_and_finish_reason():
         OpenAIProvider().read_answer(b'{"choices": []}', MESSAGES, "gpt-4o-mini")
 
 
+@pytest.mark.parametrize(("details", "cached"), [
+    ({"cached_tokens": 40}, 40), ({"cached_tokens": 500}, 0), ({"cached_tokens": "40"}, 0), (None, 0), ([], 0),
+])
+def test_cached_prompt_tokens_are_read_when_plausible(details, cached):
+    usage = {"prompt_tokens": 100, "completion_tokens": 2, "total_tokens": 102}
+    if details is not None:
+        usage["prompt_tokens_details"] = details
+    body = {"choices": [{"message": {"content": "a"}}], "usage": usage}
+    answer = OpenAIProvider().read_answer(json.dumps(body).encode(), MESSAGES, "gpt-4o-mini")
+    assert answer.usage.cached_tokens == cached  # more than the prompt, or not a count: billed as input
+
+
 def test_the_keys_a_provider_may_send_are_redacted_from_what_the_client_keeps(monkeypatch):
     # an endpoint may echo the key in its answer; the variables a provider reads its key from
     # (its `key_envs`, not only OPENAI_API_KEY, AZURE_OPENAI_API_KEY and the suite's api_key_env)

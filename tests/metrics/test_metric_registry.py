@@ -110,7 +110,8 @@ def test_views_of_the_registry() -> None:
 
 def test_suite_settings_follow_the_registry() -> None:
     fields = list(Thresholds.model_fields)
-    assert fields == [m.name for m in thresholded()] + ["format_errors", "completion_rate", "variants"]
+    assert fields == [m.name for m in thresholded()] + ["format_errors", "completion_rate", "max_cost_per_1k_chunks",
+                                                       "p95_latency_s", "variants"]
     assert Thresholds(entity_recall=0.5, variants={"v": {"entity_f1": 0.2}}).variants["v"].entity_f1 == 0.2
     with pytest.raises(ValueError):
         Thresholds(entity_precision=0.5)  # not a thresholded metric

@@ -39,10 +39,15 @@ def set_suite(project: Path, **changes) -> Suite:
     return load_suite(project)
 
 
-def strip_volatile(value):
-    """Everything but timings (keys ending in _s) and created_at."""
+# where latencies came from: measured when recording, recorded in a replay (and `latency.source`)
+LATENCY_SOURCES = ("latency_from", "latency_source")
+
+
+def strip_volatile(value, key: str = ""):
+    """Everything but timings (keys ending in _s), created_at, and where latencies came from."""
     if isinstance(value, dict):
-        return {k: strip_volatile(v) for k, v in value.items() if not k.endswith("_s") and k != "created_at"}
+        return {k: strip_volatile(v, k) for k, v in value.items() if not k.endswith("_s") and k != "created_at"
+                and k not in LATENCY_SOURCES and not (key == "latency" and k == "source")}
     if isinstance(value, list):
         return [strip_volatile(v) for v in value]
     return value

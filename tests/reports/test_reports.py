@@ -21,7 +21,7 @@ from harness.suites import load_suite
 from .helpers import REPO, harness, record_cassettes, replay, strip_volatile, summary_of
 
 OUTPUTS = {"results.jsonl", "summary.json", "report.md", "report.html", "junit.xml", "gate.json", "plots"}
-PLOTS = {"metrics.png", "recall_scatter.png", "grounding.png", "graph_size.png", "format_issues.png"}
+PLOTS = {"metrics.png", "recall_scatter.png", "grounding.png", "graph_size.png", "format_issues.png", "frontier.png"}
 
 
 @pytest.fixture
@@ -229,7 +229,7 @@ def test_report_html_is_self_contained(run):
     html = (outcome.run_dir / "report.html").read_text(encoding="utf-8")
     assets = _Assets()
     assets.feed(html)
-    assert len(assets.images) == 5  # metrics, recall scatter, grounding, graph size, format issues
+    assert len(assets.images) == 6  # metrics, recall scatter, grounding, graph size, format issues, frontier
     assert all(src.startswith("data:image/png;base64,") for src in assets.images)
     assert not [u for u in assets.loaded if u.lower().startswith(("http:", "https:", "//"))]
     assert not [u for u in assets.loaded if not u.startswith(("data:", "#"))]

@@ -12,7 +12,7 @@ from harness.reports.writers import render_html, render_markdown
 
 from .test_fragmentation_and_gleaning_sections import ROWS, _summary
 
-BUILT_IN = ["outputs", "scores", "model_matrix", "repeat_spread", "judged_figures", "graph_size", "engine", "fragmentation", "gleaning", "gate",
+BUILT_IN = ["outputs", "scores", "model_matrix", "repeat_spread", "judged_figures", "cost_latency", "frontier", "graph_size", "engine", "fragmentation", "gleaning", "gate",
             "worst_regressions", "format_issues", "cases"]
 
 

@@ -76,14 +76,33 @@ def replayed_results(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[dict]:
 
 
 def cassettes(root: Path) -> dict[str, dict]:
-    """Every cassette by its path, without the answers' ids (the server numbers its answers per path)."""
+    """Every cassette by its path, without the answers' ids (the server numbers its answers per path)
+    and what the harness noted of each call (`noted`), where a live and a batch recording differ."""
     found = {}
     for path in sorted((root / "fixtures" / "cassettes" / "podcast").rglob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         for item in data["interactions"]:
             item["response"]["body"]["string"]["json"].pop("id")
+            item["response"].pop("harness")
         found[str(path.relative_to(root))] = data
     return found
+
+
+def noted(root: Path) -> list[dict]:
+    """What the harness kept of each recorded call beside vcrpy's fields (its latency, or the batch mark)."""
+    return [item["response"]["harness"] for path in sorted((root / "fixtures" / "cassettes" / "podcast").rglob("*.json"))
+            for item in json.loads(path.read_text(encoding="utf-8"))["interactions"]]
+
+
+def without_call_facts(rows: list[dict]) -> list[dict]:
+    """Rows without each round's latency, its source and the batch mark: a live recording measured
+    its calls, a batch none (its calls are marked as a batch's instead)."""
+    for row in rows:
+        row.pop("latency_s", None)
+        for round_ in row["rounds"]:
+            for key in ("latency_s", "latency_from", "batch"):
+                round_.pop(key, None)
+    return rows
 
 
 @pytest.mark.slow
@@ -103,10 +122,21 @@ def test_a_batch_recording_replays_as_a_live_one(tmp_path: Path, env, monkeypatc
         assert server.calls == live_calls
     assert cassettes(batched) == cassettes(live)
     assert len(cassettes(batched)) == 36
+    # live calls keep their latency; batch answers are marked, with no latency (a batch measures none)
+    assert all(set(facts) == {"latency_s"} for facts in noted(live))
+    assert noted(batched) == [{"batch": True}] * 72
     every = "\n".join(p.read_text(encoding="utf-8") for p in (batched / "fixtures").rglob("*.json"))
     assert KEY not in every
     assert not (batched / "fixtures" / "cassettes" / "podcast" / batch_module.STATE_FILE).exists()
-    assert replayed_results(batched, monkeypatch) == replayed_results(live, monkeypatch)
+    from_batch, from_live = replayed_results(batched, monkeypatch), replayed_results(live, monkeypatch)
+    assert all(r["batch"] and r["latency_s"] is None for row in from_batch for r in row["rounds"])
+    assert all(r["latency_from"] == "recorded" and "batch" not in r for row in from_live for r in row["rounds"])
+    assert without_call_facts(from_batch) == without_call_facts(from_live)
+    # the same tokens, priced at the batch prices: half of OpenAI's list prices in the built-in table
+    costs = {root: json.loads((root / "replayed" / "podcast" / "r" / "summary.json").read_text(encoding="utf-8"))
+             ["variants"]["default"]["cost"] for root in (live, batched)}
+    assert costs[batched]["batch_calls"] == costs[batched]["calls"] > 0 and costs[live]["batch_calls"] == 0
+    assert costs[batched]["usd"] == pytest.approx(costs[live]["usd"] / 2, abs=2e-6)
     monkeypatch.chdir(batched)
     assert main(["cassettes", "audit", "suites/podcast.yaml"]) == 0
 

@@ -79,7 +79,16 @@ def read_usage(raw: Any, text: str, messages: list[Message], model: str) -> tupl
     total = fields.get("total_tokens")
     total = int(total) if not reasons and _plausible(total) else prompt + completion
     note = "; ".join(reasons) + "; estimated with the offline tokenizer" if reasons else None
-    return Usage(prompt_tokens=prompt, completion_tokens=completion, total_tokens=total, estimated=bool(reasons)), note
+    return Usage(prompt_tokens=prompt, completion_tokens=completion, total_tokens=total, estimated=bool(reasons),
+                 cached_tokens=_cached(fields, prompt) if not reasons else 0), note
+
+
+def _cached(fields: dict[str, Any], prompt: int) -> int:
+    """`prompt_tokens_details.cached_tokens` when the endpoint reports a plausible count (at most
+    the prompt's tokens), else 0: cached tokens not reported are billed as input."""
+    details = fields.get("prompt_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
+    return int(cached) if _plausible(cached) and int(cached) <= prompt else 0
 
 
 def read_completion(content: bytes, messages: list[Message] | None = None, model: str = "gpt-4o-mini") -> Answer:
