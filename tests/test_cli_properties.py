@@ -5,7 +5,6 @@ ends with one line on stderr. Live model calls are kept out (no `record`, no `tu
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.cli import main
+from tests.support.shipped import shipped_project
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -53,11 +53,7 @@ SAFE_OUTPUTS = {"--out", "--reports"}  # options whose value is a path the comma
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the shipped project with a two-case suite and one finished replayed run."""
     root = tmp_path_factory.mktemp("cli")
-    (root / "suites").mkdir()
-    shutil.copytree(REPO / "prompts", root / "prompts")
-    shutil.copytree(REPO / "fixtures" / "chunks", root / "fixtures" / "chunks")
-    shutil.copytree(REPO / "fixtures" / "cassettes" / "biomed", root / "fixtures" / "cassettes" / "biomed")
-    shutil.copy(REPO / "suites" / "biomed.yaml", root / "suites" / "biomed.yaml")
+    shipped_project(root, suites=("biomed",), cassettes=("biomed",))
     data = yaml.safe_load((REPO / "suites" / "biomed.yaml").read_text(encoding="utf-8"))
     data["cases"] = data["cases"][:2]
     (root / "suites" / "mini.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")

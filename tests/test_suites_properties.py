@@ -4,7 +4,6 @@ load or raise one InputError, one line, naming the file. Nothing else may escape
 from __future__ import annotations
 
 import math
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from hypothesis import strategies as st
 
 from harness.errors import InputError
 from harness.suites import Suite, load_suite
+from tests.support.shipped import shipped_project
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((REPO / "suites").glob("*.yaml"))
@@ -40,10 +40,7 @@ VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the shipped project (suites, prompts, chunks) that mutated suites are written into."""
     root = tmp_path_factory.mktemp("project")
-    (root / "suites").mkdir()
-    shutil.copytree(REPO / "prompts", root / "prompts")
-    shutil.copytree(REPO / "fixtures" / "chunks", root / "fixtures" / "chunks")
-    return root
+    return shipped_project(root)
 
 
 def load_or_input_error(path: Path) -> Suite | None:
