@@ -3,11 +3,9 @@ dropped-line reason, the prose around them, detection, and the CLI."""
 
 from __future__ import annotations
 
-import json
 
-from typer.testing import CliRunner
 
-from harness.cli import app
+from .cli_parse import parse_json
 from harness.formats import detect_format
 from harness.formats.answer import parse
 
@@ -95,10 +93,6 @@ def test_detection_takes_calls_and_leaves_prose_with_brackets_alone() -> None:
 
 
 def test_harness_parse_reads_the_fixture(tmp_path) -> None:
-    path = tmp_path / "answer.txt"
-    path.write_text(ANSWER, encoding="utf-8")
-    out = CliRunner().invoke(app, ["parse", str(path), "--json"])
-    assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = parse_json(tmp_path, "answer.txt", ANSWER)
     assert data["format"] == "function"
     assert [r["type"] for r in data["relationships"]] == ["director", "starring", "publication_date", "director"]

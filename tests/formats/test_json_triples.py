@@ -3,12 +3,10 @@ schema extractors' shapes; every item that is not a triple reported."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
-from typer.testing import CliRunner
 
-from harness.cli import app
+from .cli_parse import parse_json
 from harness.formats import detect_format
 from harness.formats.answer import parse
 
@@ -76,11 +74,7 @@ def test_json_graphs_stay_json() -> None:
 
 
 def test_harness_parse_reads_the_fixture(tmp_path) -> None:
-    path = tmp_path / "answer.json"
-    path.write_text(DYNAMIC, encoding="utf-8")
-    out = CliRunner().invoke(app, ["parse", str(path), "--json"])
-    assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = parse_json(tmp_path, "answer.json", DYNAMIC)
     assert data["format"] == "json_triples"
     assert [e["type"] for e in data["entities"]] == ["ORGANIZATION", "LOCATION", "PERSON"]
     assert [r["type"] for r in data["relationships"]] == ["FOUNDED_IN", "FOUNDED_BY"]

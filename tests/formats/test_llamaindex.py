@@ -3,11 +3,12 @@ sees is read, what LlamaIndex's own parser would lose is noted, every unreadable
 
 from __future__ import annotations
 
-import json
 
 from typer.testing import CliRunner
 
 from harness.cli import app
+
+from .cli_parse import parse_json
 from harness.formats import detect_format
 from harness.formats.answer import parse
 
@@ -102,11 +103,7 @@ def test_detection() -> None:
 
 
 def test_harness_parse_reads_the_fixture(tmp_path) -> None:
-    path = tmp_path / "answer.txt"
-    path.write_text(ANSWER, encoding="utf-8")
-    out = CliRunner().invoke(app, ["parse", str(path), "--json"])
-    assert out.exit_code == 1, out.output  # dropped triples are format errors
-    data = json.loads(out.output)
+    data = parse_json(tmp_path, "answer.txt", ANSWER, exit_code=1)  # dropped triples are format errors
     assert data["format"] == "llamaindex"
     assert len(data["relationships"]) == 7 and data["format_report"]["records_dropped"] == 3
     assert data["relationships"][0] == {"source": "Philz", "target": "coffee shop", "description": "",

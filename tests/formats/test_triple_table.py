@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 
-from typer.testing import CliRunner
 
-from harness.cli import app
+from .cli_parse import parse_json
 from harness.formats import detect_format
 from harness.formats.answer import parse
 
@@ -51,9 +49,5 @@ def test_detection_needs_a_subject_predicate_object_header() -> None:
 
 
 def test_harness_parse_reads_the_fixture(tmp_path) -> None:
-    path = tmp_path / "answer.md"
-    path.write_text(TABLE, encoding="utf-8")
-    out = CliRunner().invoke(app, ["parse", str(path), "--json"])
-    assert out.exit_code == 1, out.output  # two rows dropped: format errors
-    data = json.loads(out.output)
+    data = parse_json(tmp_path, "answer.md", TABLE, exit_code=1)  # two rows dropped: format errors
     assert data["format"] == "triple_table" and len(data["relationships"]) == 2
