@@ -51,8 +51,14 @@ def _one_case_project(root: Path, suite_path: Path, cassette: Path) -> Path:
     """A copy of the suite with only the cassette's variant and case, its prompt and chunk copied
     in (suites read prompts and chunks only from inside their project)."""
     spec = yaml.safe_load(suite_path.read_text(encoding="utf-8"))
-    variant, case_id = cassette.parent.name, cassette.stem
+    # a model matrix's cassettes are a cell's (`<variant>@<model>`): its variant with that one model
+    variant, _, model = cassette.parent.name.partition("@")
+    case_id = cassette.stem
     chosen = dict(spec["variants"][variant])
+    if model:
+        models = spec["models"]
+        spec["models"] = ({model: models[model]} if isinstance(models, dict)
+                          else [m for m in models if (m.get("label") or m.get("name")) == model])
     case = next(c for c in spec["cases"] if c["id"] == case_id)
     for relative in (chosen["prompt"], case.get("chunk")):
         if relative is not None and not relative.startswith("builtin:"):
@@ -102,7 +108,7 @@ def test_a_damaged_shipped_cassette_ends_in_a_documented_exit(capsys, damage):
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         suite = _one_case_project(root, suite_path, cassette)
-        target = root / "fixtures" / "cassettes" / suite_path.stem / cassette.parent.name / cassette.name
+        target = root / "fixtures" / "cassettes" / suite_path.stem / cassette.parent.name / cassette.name  # a cell's too
         target.parent.mkdir(parents=True)
         target.write_bytes(content)
         capsys.readouterr()
